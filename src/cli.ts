@@ -1,0 +1,142 @@
+import { Command, CommanderError, Option } from 'commander';
+import type { CommandSpec } from './command.js';
+import type { CommandRun } from './context.js';
+import type { GlobalOptions } from './config/types.js';
+import type { MainOptions } from './main.js';
+import { createContext, type ProcessLike } from './context-factory.js';
+import { reportFailure } from './report-failure.js';
+import { packageVersion } from './main.js';
+
+interface CommandModule {
+  spec: CommandSpec;
+  run: CommandRun;
+}
+
+/** The one place that lists commands. Each module is cheap to import; `run` loads what it needs. */
+const COMMANDS: Array<() => Promise<CommandModule>> = [
+  () => import('../commands/deployment/text-generate.js'),
+  () => import('../commands/deployment/text-generate-stream.js'),
+  () => import('../commands/serve.js'),
+];
+
+const GROUPS: Record<string, string> = {
+  deployment: 'Generate text with a deployment (mirrors cpd-cli wx-ai deployment)',
+};
+
+function addGlobalOptions(program: Command): void {
+  program
+    .option('--profile <name>', 'connection profile to use (env TEXTGEN_PROFILE); "local" starts the embedded server')
+    .option('--config <path>', 'config file to use instead of searching (env TEXTGEN_CONFIG)')
+    .option('--provider <kind>', 'watsonx | azure-openai | openai | aleph-alpha | open-inference (ad hoc profile with --url)')
+    .option('--url <base-url>', 'service base URL (overrides the profile)')
+    .option('--api-key <key>', 'API key (prefer env TEXTGEN_API_KEY or the profile\'s apikey_env)')
+    .option('--token <bearer>', 'bearer token (prefer env TEXTGEN_TOKEN)')
+    .option('--api-version <date>', 'API version date, e.g. 2024-05-01')
+    .addOption(new Option('-o, --output <format>', 'output format: text, json, jsonl, yaml (table = text)'))
+    .option('-j, --jmes-query <expr>', 'JMESPath query applied to the JSON result')
+    .option('--raw-output', 'print a string result without quotes')
+    .option('-q, --quiet', 'no warnings or progress on stderr')
+    .option('-v, --verbose', 'HTTP trace on stderr (secrets redacted)')
+    .option('--no-color', 'no colour')
+    .option('--no-interactive', 'never prompt; missing values are errors')
+    .option('--dry-run', 'print the request as a curl command (secrets redacted) and send nothing')
+    .option('--timeout <ms>', 'wait this long for an answer, or a silent stream (default 300000)')
+    .option('--retries <n>', 'retries for 408/429/5xx and connection resets (default 2)')
+    .option('--ca-cert <file>', 'extra trusted CA certificates (PEM)')
+    .option('--insecure', 'do not verify TLS certificates (prints a warning)');
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+function groupCommand(program: Command, name: string): Command {
+  const existing = program.commands.find((c) => c.name() === name);
+  if (existing) return existing;
+  const group = program.command(name).description(GROUPS[name] ?? name);
+  return group;
+}
+
+export async function runCli(argv: string[], io: ProcessLike, options: MainOptions = {}): Promise<number> {
+  const modules = await Promise.all(COMMANDS.map((load) => load()));
+  const program = new Command('textgen');
+  program
+    .description('One command line for text-generation services: watsonx.ai, Azure OpenAI, Aleph Alpha, Open Inference')
+    .version(packageVersion(), '--version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .showSuggestionAfterError(true)
+    .configureHelp({ showGlobalOptions: true, sortSubcommands: true })
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    })
+    .exitOverride();
+  addGlobalOptions(program);
+
+  let selected: { module: CommandModule; opts: Record<string, unknown>; globals: GlobalOptions } | undefined;
+  for (const mod of modules) {
+    const { spec } = mod;
+    let parent = program;
+    for (const word of spec.path.slice(0, -1)) parent = groupCommand(parent, word);
+    const cmd = parent.command(spec.path[spec.path.length - 1] as string).description(spec.summary);
+    if (spec.description) cmd.description(`${spec.summary}\n\n${spec.description}`);
+    if (spec.args) cmd.arguments(spec.args);
+    for (const o of spec.options) {
+      const opt = new Option(o.flags, o.description);
+      if (o.repeatable) opt.argParser(collect);
+      if (o.hidden) opt.hideHelp();
+      cmd.addOption(opt);
+    }
+    if (spec.examples.length > 0) {
+      cmd.addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}\n`);
+    }
+    cmd.exitOverride();
+    cmd.action((...args: unknown[]) => {
+      const command = args[args.length - 1] as Command;
+      const opts = { ...command.opts(), args: command.args };
+      selected = { module: mod, opts, globals: command.optsWithGlobals() as GlobalOptions };
+    });
+  }
+  for (const group of program.commands) {
+    group.exitOverride();
+    group.configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+  }
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
+      // commander has already printed its one-line message.
+      return 2;
+    }
+    throw e;
+  }
+  if (!selected) {
+    program.outputHelp();
+    return 0;
+  }
+
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts += 1;
+    if (interrupts > 1) {
+      io.stderr.write('\n');
+      process.exit(130);
+    }
+    controller.abort();
+  };
+  if (options.handleSignals) process.on('SIGINT', onSigint);
+  const ctx = createContext(io, selected.globals, controller.signal);
+  let code: number;
+  try {
+    code = await selected.module.run(selected.opts, ctx);
+  } catch (e) {
+    code = reportFailure(e, ctx.reporter, io.stderr, selected.globals.verbose === true, ctx.terminal.color);
+  } finally {
+    await ctx.dispose();
+    if (options.handleSignals) process.off('SIGINT', onSigint);
+  }
+  return code;
+}

@@ -1,0 +1,68 @@
+import type { CanonicalParameters } from '../canonical.js';
+
+export type ProviderKind = 'watsonx' | 'azure-openai' | 'openai' | 'aleph-alpha' | 'open-inference';
+export const PROVIDER_KINDS: readonly ProviderKind[] = ['watsonx', 'azure-openai', 'openai', 'aleph-alpha', 'open-inference'];
+
+/** Credentials after secrets have been read from the environment or the user file. */
+export type ResolvedAuth =
+  | { type: 'none' }
+  | { type: 'bearer'; token: string }
+  | { type: 'iam'; apikey: string; iamUrl: string }
+  | { type: 'cpd'; username: string; apikey?: string; password?: string }
+  | { type: 'zenapikey'; username: string; apikey: string }
+  | { type: 'api-key'; key: string };
+
+export interface ProfileDefaults {
+  model?: string;
+  hosting?: string;
+  parameters?: CanonicalParameters;
+}
+
+/**
+ * A user's profile after precedence has been applied (built-in defaults < profile < environment < flags).
+ * Everything a command and a provider profile need to talk to one endpoint.
+ */
+export interface ResolvedProfile {
+  /** Profile name, or "(ad hoc)" when made from --provider/--url alone. */
+  name: string;
+  provider: ProviderKind;
+  /** Base URL without a trailing slash. */
+  url: string;
+  apiVersion?: string;
+  spaceId?: string;
+  projectId?: string;
+  auth: ResolvedAuth;
+  tls: { caCert?: string; insecure: boolean };
+  defaults: ProfileDefaults;
+  timeoutMs: number;
+  retries: number;
+  /** True for the built-in `local` profile: the embedded server is started in-process. */
+  local: boolean;
+  /** Every secret value in play, for redaction. */
+  secrets: string[];
+  /** Where the profile came from, for messages ("~/.config/textgen/config.yaml", "built-in"). */
+  source: string;
+}
+
+/** The global options of DESIGN §2 as commander hands them over (strings until validated). */
+export interface GlobalOptions {
+  profile?: string;
+  config?: string;
+  provider?: string;
+  url?: string;
+  apiKey?: string;
+  token?: string;
+  apiVersion?: string;
+  output?: string;
+  jmesQuery?: string;
+  rawOutput?: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
+  color?: boolean;
+  interactive?: boolean;
+  dryRun?: boolean;
+  timeout?: string;
+  retries?: string;
+  caCert?: string;
+  insecure?: boolean;
+}

@@ -1,0 +1,127 @@
+import type { Authenticator } from '../profiles/types.js';
+import type { Context, Terminal } from './context.js';
+import type { GlobalOptions, ResolvedProfile } from './config/types.js';
+import type { HttpClient } from './http/types.js';
+import type { TokenCache } from './config/token-cache.js';
+import { createReporter } from './reporter.js';
+import { createDataSink } from './output/safe-write.js';
+import { colorEnabled } from './output/color.js';
+
+export interface ProcessLike {
+  env: Record<string, string | undefined>;
+  cwd: string;
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+}
+
+export function detectTerminal(io: ProcessLike, globals: GlobalOptions): Terminal {
+  const stdinIsTTY = io.stdin.isTTY === true;
+  const stdoutIsTTY = io.stdout.isTTY === true;
+  const stderrIsTTY = io.stderr.isTTY === true;
+  const ci = io.env.CI !== undefined && io.env.CI !== '' && io.env.CI !== 'false' && io.env.CI !== '0';
+  return {
+    stdinIsTTY,
+    stdoutIsTTY,
+    stderrIsTTY,
+    interactive: stdinIsTTY && stderrIsTTY && !ci && globals.interactive !== false,
+    color: colorEnabled({ env: io.env, isTTY: stderrIsTTY, ...(globals.color === false ? { flag: false } : {}) }),
+  };
+}
+
+/**
+ * Builds the Context a command runs with. Heavy pieces (config loading, undici, the embedded
+ * server) are created on first use, so commands that never touch the network stay fast.
+ */
+export function createContext(io: ProcessLike, globals: GlobalOptions, signal: AbortSignal): Context {
+  const terminal = detectTerminal(io, globals);
+  const reporter = createReporter({
+    stderr: io.stderr,
+    quiet: globals.quiet === true,
+    verbose: globals.verbose === true,
+    color: terminal.color,
+  });
+  const out = createDataSink(io.stdout);
+  const disposers: Array<() => Promise<void>> = [];
+  let profilePromise: Promise<ResolvedProfile> | undefined;
+  let httpPromise: Promise<HttpClient> | undefined;
+  let authPromise: Promise<Authenticator> | undefined;
+  let cache: TokenCache | undefined;
+
+  async function resolve(): Promise<ResolvedProfile> {
+    const { loadConfig } = await import('./config/load.js');
+    const { resolveProfile } = await import('./config/resolve.js');
+    const config = await loadConfig({
+      cwd: io.cwd,
+      env: io.env,
+      ...(globals.config ?? io.env.TEXTGEN_CONFIG ? { configPath: globals.config ?? io.env.TEXTGEN_CONFIG } : {}),
+      warn: (m) => reporter.warn(m),
+    });
+    const profile = await resolveProfile({ globals, env: io.env, config });
+    if (profile.local && !profile.url) {
+      const { startServer } = await import('./server/index.js');
+      const server = await startServer({ host: '127.0.0.1', port: 0 });
+      disposers.push(() => server.close());
+      profile.url = server.url;
+      reporter.trace(`* local profile: embedded server on ${server.url}`);
+    }
+    if (profile.tls.insecure) {
+      reporter.warn('TLS certificate verification is disabled (--insecure)');
+    }
+    return profile;
+  }
+
+  const ctx: Context = {
+    globals,
+    env: io.env,
+    cwd: io.cwd,
+    stdin: io.stdin,
+    out,
+    reporter,
+    terminal,
+    signal,
+    now: () => Date.now(),
+    profile() {
+      profilePromise ??= resolve();
+      return profilePromise;
+    },
+    http(profile) {
+      httpPromise ??= (async () => {
+        const { createHttpClient } = await import('./http/client.js');
+        const client = createHttpClient({
+          timeoutMs: profile.timeoutMs,
+          retries: profile.retries,
+          ...(profile.tls.caCert ? { caCertPath: profile.tls.caCert } : {}),
+          insecure: profile.tls.insecure,
+          trace: reporter.verbose ? (line) => reporter.trace(line) : undefined,
+          secrets: profile.secrets,
+          env: io.env,
+        });
+        disposers.push(() => client.close());
+        return client;
+      })();
+      return httpPromise;
+    },
+    authenticator(profile) {
+      authPromise ??= (async () => {
+        const http = await ctx.http(profile);
+        const { createTokenCache } = await import('./config/token-cache.js');
+        const { createAuthenticator } = await import('../profiles/registry.js');
+        cache ??= createTokenCache({ env: io.env });
+        return createAuthenticator(profile, http, cache, ctx.now);
+      })();
+      return authPromise;
+    },
+    async dispose() {
+      await out.flush();
+      for (const d of disposers.reverse()) {
+        try {
+          await d();
+        } catch {
+          // Shutting down: a close failure must not mask the command's result.
+        }
+      }
+    },
+  };
+  return ctx;
+}

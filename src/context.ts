@@ -1,0 +1,49 @@
+import type { Authenticator } from '../profiles/types.js';
+import type { GlobalOptions, ResolvedProfile } from './config/types.js';
+import type { HttpClient } from './http/types.js';
+import type { DataSink } from './output/safe-write.js';
+
+/** Terminal policy in one place (STYLE: gh's IOStreams). */
+export interface Terminal {
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** Prompts allowed: stdin and stderr are TTYs, CI unset, no --no-interactive. */
+  interactive: boolean;
+  /** Colour on stderr. */
+  color: boolean;
+}
+
+/** Everything that goes to stderr. */
+export interface Reporter {
+  warn(message: string): void;
+  info(message: string): void;
+  /** --verbose trace lines; already redacted by the caller. */
+  trace(line: string): void;
+  readonly quiet: boolean;
+  readonly verbose: boolean;
+}
+
+/** What a command may touch. A command never reads process.* itself. */
+export interface Context {
+  globals: GlobalOptions;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  stdin: NodeJS.ReadableStream;
+  /** stdout, for data only. */
+  out: DataSink;
+  reporter: Reporter;
+  terminal: Terminal;
+  /** Aborted on Ctrl-C. */
+  signal: AbortSignal;
+  now(): number;
+  /** The profile after precedence; for `local` the embedded server is started and its URL filled in. */
+  profile(): Promise<ResolvedProfile>;
+  /** One HTTP client per invocation, configured from the profile (timeouts, retries, TLS, proxies, trace). */
+  http(profile: ResolvedProfile): Promise<HttpClient>;
+  authenticator(profile: ResolvedProfile): Promise<Authenticator>;
+  /** Release sockets and servers; called once by the top level. */
+  dispose(): Promise<void>;
+}
+
+export type CommandRun = (options: Record<string, unknown>, ctx: Context) => Promise<number>;

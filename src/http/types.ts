@@ -1,0 +1,67 @@
+/** The shapes the HTTP layer speaks. Profiles build `HttpRequestSpec`s; the client sends them. */
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD';
+
+export interface HttpRequestSpec {
+  method: HttpMethod;
+  /** Absolute URL, query string included. */
+  url: string;
+  /** Lower-case header names. */
+  headers: Record<string, string>;
+  /** Already-serialised body (JSON text or form-encoded). */
+  body?: string;
+}
+
+export interface HttpResponse {
+  status: number;
+  /** Lower-case header names; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  /** The body as it arrives. Consume once: either iterate `body` or call `text()`/`json()`. */
+  body: AsyncIterable<Uint8Array>;
+  text(): Promise<string>;
+  /** Parses the body as JSON; throws a NetworkError-free plain Error when it is not JSON. */
+  json(): Promise<unknown>;
+}
+
+export interface SendOptions {
+  signal?: AbortSignal;
+  /** Overrides the client's retry count for this call (token exchanges use 0 or 1). */
+  retries?: number;
+  /** A label for traces and error messages, e.g. "watsonx" or "IBM Cloud IAM". */
+  service?: string;
+}
+
+export interface HttpClient {
+  /**
+   * Sends a request, retrying 408/429/500/502/503/504 and connection resets with backoff
+   * (honouring retry-after-ms and Retry-After, capped at 60 s). Returns the final response
+   * whatever its status (callers map non-2xx to errors); throws NetworkError when no
+   * response could be had (refused, DNS, TLS, timeout) and Interrupted when aborted.
+   */
+  send(request: HttpRequestSpec, options?: SendOptions): Promise<HttpResponse>;
+  /** Releases sockets. */
+  close(): Promise<void>;
+}
+
+export interface HttpClientOptions {
+  /** Bound on the wait for response headers, and on silence inside a streamed body. Default 300 000. */
+  timeoutMs?: number;
+  /** Default 10 000. */
+  connectTimeoutMs?: number;
+  /** Default 2. */
+  retries?: number;
+  /** PEM file with extra trusted CAs. */
+  caCertPath?: string;
+  /** Skip TLS verification (the caller prints the warning). */
+  insecure?: boolean;
+  /** Receives one line per trace event for `--verbose`; secrets already redacted. */
+  trace?: (line: string) => void;
+  /** Secret values that must never appear in a trace line. */
+  secrets?: string[];
+  /** Environment for HTTP(S)_PROXY/NO_PROXY; defaults to none (no proxy). */
+  env?: Record<string, string | undefined>;
+  /** Injected for tests: sleeps between retries. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Injected for tests: 0 ≤ x < 1, used for jitter. */
+  random?: () => number;
+}

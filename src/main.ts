@@ -1,0 +1,25 @@
+import { readFileSync } from 'node:fs';
+import type { ProcessLike } from './context-factory.js';
+
+export function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+export interface MainOptions {
+  /** Install SIGINT handling (the real process only; tests run in-process without it). */
+  handleSignals?: boolean;
+}
+
+/**
+ * Entry point: returns the exit code instead of exiting, so the CLI stays importable (zx/np style).
+ * `--version` is answered before anything else is imported: it is the cold-start benchmark.
+ */
+export async function main(argv: string[], io: ProcessLike, options: MainOptions = {}): Promise<number> {
+  if (argv.length === 1 && argv[0] === '--version') {
+    io.stdout.write(`${packageVersion()}\n`);
+    return 0;
+  }
+  const { runCli } = await import('./cli.js');
+  return runCli(argv, io, options);
+}

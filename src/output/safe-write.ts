@@ -1,0 +1,144 @@
+/**
+ * stdout for data. Streamed generation produces one small write per token; handing each to the
+ * stream costs a syscall, so writes made while the event loop is busy are coalesced and handed
+ * over together (at once when ~16 KiB have gathered). A reader that goes away (`textgen … | head -1`
+ * gives EPIPE) is normal use, not a failure: the sink closes quietly and drops what follows.
+ */
+
+export interface DataSink {
+  /** Queues text; never throws, and does nothing once the sink is closed. */
+  write(text: string): void;
+  /**
+   * Hands over everything queued and resolves when the stream has accepted all of it (or the reader
+   * has gone away). Rejects only when the stream failed for another reason (e.g. ENOSPC), so that
+   * lost data is reported rather than hidden.
+   */
+  flush(): Promise<void>;
+  /** True once the reader has gone away or the stream has failed. */
+  readonly closed: boolean;
+}
+
+const COALESCE_LIMIT = 16 * 1024;
+
+/** Error codes that mean "nobody is reading any more" rather than "the write failed". */
+const READER_GONE = new Set(['EPIPE', 'ECONNRESET', 'ERR_STREAM_DESTROYED', 'ERR_STREAM_PREMATURE_CLOSE']);
+
+function isReaderGone(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && READER_GONE.has(code);
+}
+
+class StreamDataSink implements DataSink {
+  readonly #stream: NodeJS.WritableStream;
+  #pending: string[] = [];
+  #pendingLength = 0;
+  #scheduled: NodeJS.Immediate | undefined;
+  /** Handed to the stream, write callback not yet called. */
+  #inFlight = 0;
+  #waitingForDrain = false;
+  #closed = false;
+  #failure: unknown;
+  #waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
+
+  constructor(stream: NodeJS.WritableStream) {
+    this.#stream = stream;
+    // Without a listener an EPIPE 'error' event would crash the process with a stack trace.
+    stream.on('error', (error) => this.#fail(error));
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  write(text: string): void {
+    if (this.#closed || text.length === 0) return;
+    this.#pending.push(text);
+    this.#pendingLength += text.length;
+    if (this.#pendingLength >= COALESCE_LIMIT) {
+      this.#handOver();
+    } else if (this.#scheduled === undefined) {
+      // setImmediate, not a microtask: it runs after the current I/O callback and every await
+      // it triggers, so all the tokens parsed from one network chunk leave in one write.
+      this.#scheduled = setImmediate(() => {
+        this.#scheduled = undefined;
+        this.#handOver();
+      });
+    }
+  }
+
+  flush(): Promise<void> {
+    this.#handOver();
+    return new Promise((resolve, reject) => {
+      this.#waiters.push({ resolve, reject });
+      this.#settle();
+    });
+  }
+
+  #handOver(): void {
+    if (this.#scheduled !== undefined) {
+      clearImmediate(this.#scheduled);
+      this.#scheduled = undefined;
+    }
+    // While waiting for 'drain' the text stays here; the drain handler hands it over.
+    if (this.#closed || this.#waitingForDrain || this.#pending.length === 0) return;
+    const chunk = this.#pending.length === 1 ? this.#pending[0]! : this.#pending.join('');
+    this.#pending = [];
+    this.#pendingLength = 0;
+    this.#inFlight += 1;
+    let accepted: boolean;
+    try {
+      accepted = this.#stream.write(chunk, (error?: Error | null) => {
+        this.#inFlight -= 1;
+        if (error) this.#fail(error);
+        else this.#settle();
+      });
+    } catch (error) {
+      // Some streams throw synchronously instead of calling back (e.g. a destroyed fs stream in old versions).
+      this.#inFlight -= 1;
+      this.#fail(error);
+      return;
+    }
+    if (!accepted && !this.#closed) {
+      this.#waitingForDrain = true;
+      this.#stream.once('drain', () => {
+        this.#waitingForDrain = false;
+        this.#handOver();
+        this.#settle();
+      });
+    }
+  }
+
+  #fail(error: unknown): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (!isReaderGone(error)) this.#failure = error;
+    this.#pending = [];
+    this.#pendingLength = 0;
+    if (this.#scheduled !== undefined) {
+      clearImmediate(this.#scheduled);
+      this.#scheduled = undefined;
+    }
+    this.#settle();
+  }
+
+  #settle(): void {
+    if (this.#waiters.length === 0) return;
+    if (this.#closed) {
+      const waiters = this.#waiters;
+      this.#waiters = [];
+      for (const waiter of waiters) {
+        if (this.#failure === undefined) waiter.resolve();
+        else waiter.reject(this.#failure);
+      }
+      return;
+    }
+    if (this.#inFlight > 0 || this.#pending.length > 0) return;
+    const waiters = this.#waiters;
+    this.#waiters = [];
+    for (const waiter of waiters) waiter.resolve();
+  }
+}
+
+export function createDataSink(stream: NodeJS.WritableStream): DataSink {
+  return new StreamDataSink(stream);
+}

@@ -1,0 +1,35 @@
+import type { Reporter } from './context.js';
+
+export interface ReporterOptions {
+  stderr: NodeJS.WritableStream;
+  quiet: boolean;
+  verbose: boolean;
+  color: boolean;
+}
+
+const yellow = (s: string) => `\u001b[33m${s}\u001b[39m`;
+const dim = (s: string) => `\u001b[2m${s}\u001b[22m`;
+
+/** stderr writer: warnings and info lines (silenced by -q), trace lines (only with -v). */
+export function createReporter(opts: ReporterOptions): Reporter {
+  const write = (line: string) => {
+    try {
+      opts.stderr.write(line.endsWith('\n') ? line : `${line}\n`);
+    } catch {
+      // stderr gone: nothing sensible left to do.
+    }
+  };
+  return {
+    quiet: opts.quiet,
+    verbose: opts.verbose,
+    warn(message) {
+      if (!opts.quiet) write(`${opts.color ? yellow('warning:') : 'warning:'} ${message}`);
+    },
+    info(message) {
+      if (!opts.quiet) write(message);
+    },
+    trace(line) {
+      if (opts.verbose) write(opts.color ? dim(line) : line);
+    },
+  };
+}
