@@ -57,7 +57,7 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
       ...(globals.config ?? io.env.TEXTGEN_CONFIG ? { configPath: globals.config ?? io.env.TEXTGEN_CONFIG } : {}),
       warn: (m) => reporter.warn(m),
     });
-    const profile = await resolveProfile({ globals, env: io.env, config });
+    const profile = await resolveProfile({ globals, env: io.env, config, cwd: io.cwd });
     if (profile.local && !profile.url) {
       const { startServer } = await import('./server/index.js');
       const server = await startServer({ host: '127.0.0.1', port: 0 });

@@ -1,6 +1,7 @@
 import type { CommandSpec } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { GENERATE_FLAG_SPECS } from '../../src/options/generate-flag-specs.js';
+import type { RawFlagValue } from '../../src/options/flag-values.js';
 
 export const spec: CommandSpec = {
   path: ['deployment', 'text-generate'],
@@ -21,38 +22,27 @@ export const spec: CommandSpec = {
   ],
 };
 
-function booleanFlag(flag: string, value: unknown): boolean {
-  if (value === undefined || value === false) return false;
-  if (value === true) return true;
-  const v = String(value).toLowerCase();
-  if (v === 'true') return true;
-  if (v === 'false') return false;
-  throw new Error(`${flag} must be true or false, got "${String(value)}"`);
-}
-
 export interface TextGenerateMode {
   /** text-generate-stream: streaming is on whatever --stream says. */
   forceStream: boolean;
 }
 
 export async function run(options: Record<string, unknown>, ctx: Context, mode: TextGenerateMode = { forceStream: false }): Promise<number> {
-  const { UsageError } = await import('../../src/errors.js');
+  const { parseBooleanFlag } = await import('../../src/options/flag-values.js');
+  const { readStreamText } = await import('../../src/options/read-stream.js');
   const { parseOutputFormat } = await import('../../src/output/format.js');
   const { buildCanonicalRequest } = await import('../../src/options/generate-request.js');
   const { resolveInput, missingFlagsError } = await import('../../src/options/input.js');
 
   const format = parseOutputFormat(ctx.globals.output);
-  let stream: boolean;
-  let raw: boolean;
-  try {
-    stream = mode.forceStream || booleanFlag('--stream', options.stream);
-    raw = booleanFlag('--raw', options.raw);
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
+  const stream = mode.forceStream || parseBooleanFlag('--stream', options.stream as RawFlagValue) === true;
+  const raw = parseBooleanFlag('--raw', options.raw as RawFlagValue) === true;
+  // stdin can be read once; `@-` options share this one read.
+  let stdinText: Promise<string> | undefined;
+  const readStdin = () => (stdinText ??= readStreamText(ctx.stdin));
 
-  // Flags are validated before anything else, so a typo never costs a token exchange.
-  await buildCanonicalRequest(options, { cwd: ctx.cwd });
+  // Flags are validated before the profile is resolved, so a typo never costs a server start or a token exchange.
+  let built = await buildCanonicalRequest(options, { cwd: ctx.cwd, stdin: readStdin });
 
   const idOrName = typeof options.idOrName === 'string' && options.idOrName !== '' ? options.idOrName : undefined;
   const input = await resolveInput(
@@ -68,10 +58,9 @@ export async function run(options: Record<string, unknown>, ctx: Context, mode: 
   if (missing.length > 0) throw missingFlagsError(missing);
 
   const profile = await ctx.profile();
-  const built = await buildCanonicalRequest(options, {
-    cwd: ctx.cwd,
-    ...(profile.defaults.parameters ? { defaults: profile.defaults.parameters } : {}),
-  });
+  if (profile.defaults.parameters) {
+    built = await buildCanonicalRequest(options, { cwd: ctx.cwd, stdin: readStdin, defaults: profile.defaults.parameters });
+  }
   const { loadProviderProfile } = await import('../../profiles/registry.js');
   const provider = await loadProviderProfile(profile.provider);
   const { runGenerate } = await import('../../src/generation/run-generate.js');

@@ -6,7 +6,7 @@ export const PROVIDER_KINDS: readonly ProviderKind[] = ['watsonx', 'azure-openai
 /** Credentials after secrets have been read from the environment or the user file. */
 export type ResolvedAuth =
   | { type: 'none' }
-  | { type: 'bearer'; token: string }
+  | { type: 'bearer'; token: string; /** The variable it came from, for --dry-run placeholders. */ tokenEnv?: string }
   | { type: 'iam'; apikey: string; iamUrl: string }
   | { type: 'cpd'; username: string; apikey?: string; password?: string }
   | { type: 'zenapikey'; username: string; apikey: string }

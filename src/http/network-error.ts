@@ -12,6 +12,8 @@ export interface FailureContext {
   origin: string;
   timeoutMs: number;
   connectTimeoutMs: number;
+  /** `host:port` of the proxy the request went through, if any. */
+  proxy?: string | undefined;
 }
 
 export interface Failure {
@@ -68,13 +70,20 @@ export function describeRequestFailure(err: unknown, ctx: FailureContext): Failu
   const { service, origin } = ctx;
   const codes = codesOf(err);
   const has = (code: string): boolean => codes.includes(code);
-  const cannot = (what: string): string => `cannot connect to ${service} at ${origin}: ${what}`;
+  const via = ctx.proxy === undefined ? '' : ` via proxy ${ctx.proxy}`;
+  const cannot = (what: string): string => `cannot connect to ${service} at ${origin}${via}: ${what}`;
   const fail = (message: string, reason: string, retryable = false, hint?: string): Failure => ({
     error: new NetworkError(message, { cause: err, ...(hint === undefined ? {} : { hint }) }),
     retryable,
     reason,
   });
 
+  const proxyStatus = /Proxy (?:response \((\d{3})\)|Authentication Required \((\d{3})\))/.exec(messageOf(err));
+  if (proxyStatus) {
+    const status = proxyStatus[1] ?? proxyStatus[2];
+    const hint = status === '407' ? 'put the proxy credentials in the proxy URL: http://user:password@host:port' : undefined;
+    return fail(cannot(`the proxy answered HTTP ${status}`), `proxy answered HTTP ${status}`, false, hint);
+  }
   if (has('UND_ERR_INVALID_ARG')) {
     // A malformed header or URL built from user input (e.g. a key pasted with a newline).
     return { error: new UsageError(`invalid request to ${service}: ${messageOf(err)}`, { cause: err }), retryable: false, reason: 'invalid request' };
@@ -101,9 +110,11 @@ export function describeRequestFailure(err: unknown, ctx: FailureContext): Failu
     return fail(`connection to ${service} at ${origin} closed before the answer`, 'connection closed', true);
   }
   if (has('EHOSTUNREACH') || has('ENETUNREACH')) return fail(cannot('host unreachable'), 'host unreachable');
-  if (has('ERR_SSL_WRONG_VERSION_NUMBER') || codes.some((code) => code.startsWith('ERR_SSL_'))) {
+  if (codes.some((code) => code.startsWith('ERR_SSL_'))) {
+    // OpenSSL's text is "…:SSL routines:<function>:<reason>:<source file>…"; only the reason helps.
+    const reason = /SSL routines:[^:]*:([^:]+)/.exec(messageOf(err))?.[1]?.trim();
     return fail(
-      cannot(`TLS handshake failed (${messageOf(err)})`),
+      cannot(`TLS handshake failed${reason ? ` (${reason})` : ''}`),
       'TLS handshake failed',
       false,
       'check that the URL scheme (http/https) and port are right',

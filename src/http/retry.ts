@@ -28,7 +28,8 @@ export function retryAfterMs(headers: Record<string, string>, now: number = Date
   const value = headers['retry-after']?.trim();
   if (!value) return undefined;
   if (/^\d+(\.\d+)?$/.test(value)) return Math.min(Number(value) * 1000, RETRY_AFTER_CAP_MS);
-  const date = Date.parse(value);
+  // An HTTP date always names a day or month; without letters Date.parse would read "-5" as a year.
+  const date = /[a-z]/i.test(value) ? Date.parse(value) : Number.NaN;
   if (Number.isNaN(date)) return undefined;
   return Math.min(Math.max(0, date - now), RETRY_AFTER_CAP_MS);
 }

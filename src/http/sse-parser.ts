@@ -16,8 +16,6 @@ export interface SseEvent {
 }
 
 const LF = 0x0a;
-const CR = 0x0d;
-const COLON = 0x3a;
 const SPACE = 0x20;
 const BOM = '\uFEFF';
 const DIGITS_ONLY = /^[0-9]+$/;
@@ -159,7 +157,7 @@ export class SseParser {
 export async function* parseSse(body: AsyncIterable<Uint8Array | string>): AsyncGenerator<SseEvent> {
   const parser = new SseParser();
   for await (const chunk of body) {
-    yield* parser.push(chunk);
+    for (const event of parser.push(chunk)) yield event;
   }
-  yield* parser.end();
+  for (const event of parser.end()) yield event;
 }

@@ -9,8 +9,8 @@ export interface DataSink {
   /** Queues text; never throws, and does nothing once the sink is closed. */
   write(text: string): void;
   /**
-   * Hands over everything queued and resolves when the stream has accepted all of it (or the reader
-   * has gone away). Rejects only when the stream failed for another reason (e.g. ENOSPC), so that
+   * Hands over everything queued and resolves when the stream has accepted all that was written before
+   * this call (or the reader has gone away); later writes do not hold it up. Rejects only when the stream failed for another reason (e.g. ENOSPC), so that
    * lost data is reported rather than hidden.
    */
   flush(): Promise<void>;
@@ -33,12 +33,13 @@ class StreamDataSink implements DataSink {
   #pending: string[] = [];
   #pendingLength = 0;
   #scheduled: NodeJS.Immediate | undefined;
-  /** Handed to the stream, write callback not yet called. */
-  #inFlight = 0;
+  /** Writes queued so far, and how many of them the stream has accepted: flush waits on these numbers. */
+  #queued = 0;
+  #accepted = 0;
   #waitingForDrain = false;
   #closed = false;
   #failure: unknown;
-  #waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
+  #waiters: Array<{ upTo: number; resolve: () => void; reject: (error: unknown) => void }> = [];
 
   constructor(stream: NodeJS.WritableStream) {
     this.#stream = stream;
@@ -54,6 +55,7 @@ class StreamDataSink implements DataSink {
     if (this.#closed || text.length === 0) return;
     this.#pending.push(text);
     this.#pendingLength += text.length;
+    this.#queued += 1;
     if (this.#pendingLength >= COALESCE_LIMIT) {
       this.#handOver();
     } else if (this.#scheduled === undefined) {
@@ -69,7 +71,7 @@ class StreamDataSink implements DataSink {
   flush(): Promise<void> {
     this.#handOver();
     return new Promise((resolve, reject) => {
-      this.#waiters.push({ resolve, reject });
+      this.#waiters.push({ upTo: this.#queued, resolve, reject });
       this.#settle();
     });
   }
@@ -84,17 +86,20 @@ class StreamDataSink implements DataSink {
     const chunk = this.#pending.length === 1 ? this.#pending[0]! : this.#pending.join('');
     this.#pending = [];
     this.#pendingLength = 0;
-    this.#inFlight += 1;
+    const upTo = this.#queued;
     let accepted: boolean;
     try {
+      // Write callbacks come in order, so the last one called tells how far the stream has got.
       accepted = this.#stream.write(chunk, (error?: Error | null) => {
-        this.#inFlight -= 1;
-        if (error) this.#fail(error);
-        else this.#settle();
+        if (error) {
+          this.#fail(error);
+          return;
+        }
+        this.#accepted = upTo;
+        this.#settle();
       });
     } catch (error) {
-      // Some streams throw synchronously instead of calling back (e.g. a destroyed fs stream in old versions).
-      this.#inFlight -= 1;
+      // A stream may throw instead of calling back; that is a failed write like any other.
       this.#fail(error);
       return;
     }
@@ -103,7 +108,6 @@ class StreamDataSink implements DataSink {
       this.#stream.once('drain', () => {
         this.#waitingForDrain = false;
         this.#handOver();
-        this.#settle();
       });
     }
   }
@@ -122,7 +126,6 @@ class StreamDataSink implements DataSink {
   }
 
   #settle(): void {
-    if (this.#waiters.length === 0) return;
     if (this.#closed) {
       const waiters = this.#waiters;
       this.#waiters = [];
@@ -132,10 +135,8 @@ class StreamDataSink implements DataSink {
       }
       return;
     }
-    if (this.#inFlight > 0 || this.#pending.length > 0) return;
-    const waiters = this.#waiters;
-    this.#waiters = [];
-    for (const waiter of waiters) waiter.resolve();
+    // Waiters were added with non-decreasing targets, so the satisfied ones are at the front.
+    while (this.#waiters.length > 0 && this.#waiters[0]!.upTo <= this.#accepted) this.#waiters.shift()!.resolve();
   }
 }
 

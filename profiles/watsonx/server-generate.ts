@@ -1,0 +1,99 @@
+/**
+ * The text generation routes of the local watsonx server: checks as the service does them
+ * (credentials, `version`, body), then the engine's tokens as one answer or as SSE events.
+ */
+import { DEFAULT_MAX_NEW_TOKENS, startGeneration } from '../../src/engine/generator.js';
+import { applyFaultBeforeHeaders, faultBody } from '../../src/server/apply-fault.js';
+import { EventStream, type StreamFaultWording } from '../../src/server/event-stream.js';
+import { sendJson } from '../../src/server/respond.js';
+import type { RouteContext, RouteHandler } from '../../src/server/router.js';
+import { authorizeGeneration } from './server-auth.js';
+import { codeForStatus, messageForStatus, sendWatsonxError, watsonxErrorBody } from './server-errors.js';
+import { firstStreamEvent, stepStreamEvent, textGenResponse, unspecifiedMaxTokenWarning, type ResponseMeta } from './server-response.js';
+import { validateGenerateBody, type GenerateKind } from './server-validate.js';
+
+/** The model every local deployment serves. */
+export const LOCAL_DEPLOYMENT_MODEL = 'textgen/local-demo';
+
+const VERSION_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+const streamWording: StreamFaultWording = {
+  errorEvent: () => ({
+    event: 'error',
+    data: JSON.stringify(
+      watsonxErrorBody(500, [{ code: 'internal_server_error', message: 'The model server stopped while generating; the partial output is incomplete' }]),
+    ),
+  }),
+  malformedEvent: () => ({ event: 'message', data: '{"model_id":"textgen/local-demo","results":[{"generated_text":' }),
+};
+
+/** A plain route answers with an event stream only when the client asks for nothing else. */
+function wantsEventStream(accept: string | undefined): boolean {
+  if (!accept) return false;
+  const types = accept.split(',').map((t) => t.split(';')[0]!.trim().toLowerCase());
+  return types.includes('text/event-stream') && !types.includes('application/json');
+}
+
+/** Fills `{name}` placeholders of a prompt-template deployment. */
+function fillPromptVariables(input: string, variables: Record<string, string> | undefined): string {
+  if (!variables) return input;
+  return input.replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(variables, name) ? variables[name]! : whole));
+}
+
+export function generationRoute(kind: GenerateKind, streamRoute: boolean): RouteHandler {
+  return async (ctx: RouteContext) => {
+    const auth = authorizeGeneration(ctx);
+    if (!auth.ok) return sendWatsonxError(ctx.res, 401, [{ code: auth.code, message: auth.message }]);
+
+    const version = ctx.request.query.version;
+    if (version === undefined || version === '') {
+      return sendWatsonxError(ctx.res, 400, [{ code: 'invalid_request_entity', message: "Missing query parameter 'version'" }]);
+    }
+    if (!VERSION_DATE.test(version)) {
+      return sendWatsonxError(ctx.res, 400, [{ code: 'invalid_request_entity', message: `Invalid value '${version}' for query parameter 'version': expected YYYY-MM-DD` }]);
+    }
+    if (!('json' in ctx.request)) {
+      const message = ctx.request.body.trim() === '' ? "'input' cannot be missing or empty in the request body" : 'the request body is not valid JSON';
+      return sendWatsonxError(ctx.res, 400, [{ code: 'json_validation_error', message: `Json document validation error: ${message}` }]);
+    }
+    const validation = await validateGenerateBody(ctx.request.json, kind);
+    if (!validation.ok) return sendWatsonxError(ctx.res, 400, validation.errors);
+    const body = validation.body;
+
+    const stream = streamRoute || wantsEventStream(ctx.request.headers.accept);
+    const fault = ctx.server.faults.take(stream);
+    const handled = await applyFaultBeforeHeaders(fault, ctx, (f, headers) => {
+      if (f.body === undefined) return sendWatsonxError(ctx.res, f.status, [{ code: codeForStatus(f.status), message: messageForStatus(f.status) }], headers);
+      const { text, contentType } = faultBody(f.body);
+      ctx.res.writeHead(f.status, { 'content-type': contentType, ...headers });
+      ctx.res.end(text);
+    });
+    if (handled) return;
+
+    const parameters = body.parameters ?? {};
+    const generation = await startGeneration(
+      { input: fillPromptVariables(body.input, parameters.prompt_variables), parameters, moderations: body.moderations },
+      { signal: ctx.signal, tokenDelayMs: ctx.server.options.tokenDelayMs },
+    );
+    const meta: ResponseMeta = {
+      modelId: body.model_id ?? LOCAL_DEPLOYMENT_MODEL,
+      returnOptions: parameters.return_options,
+      warnings: parameters.max_new_tokens === undefined ? [unspecifiedMaxTokenWarning(DEFAULT_MAX_NEW_TOKENS)] : [],
+    };
+
+    if (!stream) {
+      for await (const step of generation) void step;
+      if (!ctx.signal.aborted) sendJson(ctx.res, 200, textGenResponse(generation.summary(), meta));
+      return;
+    }
+    const events = new EventStream(ctx, fault, streamWording);
+    events.open();
+    let id = 0;
+    const send = (data: unknown) => events.send({ id: String(++id), event: 'message', data: JSON.stringify(data) });
+    if (!(await send(firstStreamEvent(generation, meta)))) return;
+    for await (const step of generation) {
+      if (!(await send(stepStreamEvent(step, generation, meta)))) return;
+    }
+    await events.end();
+  };
+}

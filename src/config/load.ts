@@ -1,0 +1,238 @@
+/**
+ * Finds and reads config files (DESIGN §2): the user file, then a project file found with cosmiconfig and merged
+ * over it profile by profile; or exactly the one file named by --config / TEXTGEN_CONFIG.
+ * yaml, cosmiconfig and zod (via ./schema.js) are imported lazily: `textgen --help` reads no config.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { UsageError } from '../errors.js';
+import type { ConfigFile, ProfileConfig } from './schema.js';
+import { literalSecrets } from './secrets.js';
+
+export interface LoadedConfig {
+  default_profile?: string;
+  profiles: Record<string, ProfileConfig>;
+  sources: {
+    /** Profile name → absolute path of the file it came from. */
+    profiles: Record<string, string>;
+    /** The file `profiles add` writes: the user file, or the --config file when one is given. */
+    userFile: string;
+    projectFile?: string;
+  };
+}
+
+export interface LoadConfigOptions {
+  cwd: string;
+  env: Record<string, string | undefined>;
+  /** From --config or TEXTGEN_CONFIG. */
+  configPath?: string;
+  warn: (msg: string) => void;
+}
+
+/** cosmiconfig's places for the name `textgen`, minus the `.config/` ones DESIGN does not list. */
+export const PROJECT_SEARCH_PLACES = [
+  'package.json',
+  '.textgenrc',
+  '.textgenrc.json',
+  '.textgenrc.yaml',
+  '.textgenrc.yml',
+  'textgen.config.js',
+  'textgen.config.mjs',
+  'textgen.config.cjs',
+  'textgen.config.ts',
+];
+
+export function homeDir(env: Record<string, string | undefined>): string {
+  return env.HOME || os.homedir();
+}
+
+/** `$XDG_CONFIG_HOME/textgen/config.yaml`, default `$HOME/.config/textgen/config.yaml`. */
+export function userConfigPath(env: Record<string, string | undefined>): string {
+  const xdg = env.XDG_CONFIG_HOME;
+  // The XDG spec says relative values are to be ignored.
+  const base = xdg && path.isAbsolute(xdg) ? xdg : path.join(homeDir(env), '.config');
+  return path.join(base, 'textgen', 'config.yaml');
+}
+
+/** A file name for messages: `~/…` under the home directory, else as given. */
+export function displayPath(file: string, home: string): string {
+  const rel = path.relative(home, file);
+  if (home !== '' && rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel)) return `~/${rel.split(path.sep).join('/')}`;
+  return file;
+}
+
+interface LoadedFile {
+  file: string;
+  config: ConfigFile;
+}
+
+export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig> {
+  const home = homeDir(opts.env);
+  const show = (file: string) => displayPath(file, home);
+  const { parseConfigFile, fieldPath } = await import('./schema.js');
+
+  if (opts.configPath !== undefined) {
+    const file = path.resolve(opts.cwd, opts.configPath);
+    const data = await loadExplicitFile(file, show);
+    const loaded = { file, config: parseConfigFile(data, show(file)) };
+    await warnIfExposed(loaded, show, opts.warn);
+    return merge([loaded], file, undefined);
+  }
+
+  const userFile = userConfigPath(opts.env);
+  const layers: LoadedFile[] = [];
+  const userText = await readIfExists(userFile, show);
+  if (userText !== undefined) {
+    const user = { file: userFile, config: parseConfigFile(await parseYaml(userText, userFile, show), show(userFile)) };
+    await warnIfExposed(user, show, opts.warn);
+    layers.push(user);
+  }
+  const found = await searchProjectFile(opts.cwd, home, show);
+  if (found !== undefined) {
+    const project = { file: found.file, config: parseConfigFile(found.data, show(found.file)) };
+    rejectLiteralSecrets(project, show, fieldPath);
+    layers.push(project);
+  }
+  return merge(layers, userFile, found?.file);
+}
+
+function merge(layers: LoadedFile[], userFile: string, projectFile: string | undefined): LoadedConfig {
+  const profiles: Record<string, ProfileConfig> = {};
+  const sources: Record<string, string> = {};
+  let defaultProfile: string | undefined;
+  // Later layers win whole profiles: mixing fields of two files would pair one file's URL with another's key.
+  for (const layer of layers) {
+    for (const [name, profile] of Object.entries(layer.config.profiles ?? {})) {
+      profiles[name] = profile;
+      sources[name] = layer.file;
+    }
+    defaultProfile = layer.config.default_profile ?? defaultProfile;
+  }
+  const loaded: LoadedConfig = { profiles, sources: { profiles: sources, userFile } };
+  if (defaultProfile !== undefined) loaded.default_profile = defaultProfile;
+  if (projectFile !== undefined) loaded.sources.projectFile = projectFile;
+  return loaded;
+}
+
+function rejectLiteralSecrets(layer: LoadedFile, show: (f: string) => string, fieldPath: (p: string[]) => string): void {
+  const found = literalSecrets(layer.config.profiles ?? {});
+  if (found.length === 0) return;
+  const [profile, field] = found[0]!;
+  throw new UsageError(`${show(layer.file)}: ${fieldPath(['profiles', profile, 'auth', field])}: a literal secret is not allowed in a project config file`, {
+    hint: `project files get committed: use ${field}_env: VARIABLE and export VARIABLE, or keep the secret in the user file (textgen profiles add)`,
+  });
+}
+
+async function warnIfExposed(layer: LoadedFile, show: (f: string) => string, warn: (msg: string) => void): Promise<void> {
+  if (process.platform === 'win32' || literalSecrets(layer.config.profiles ?? {}).length === 0) return;
+  const mode = (await stat(layer.file)).mode;
+  if ((mode & 0o077) !== 0) {
+    warn(`${show(layer.file)} holds a secret and is readable by others; run chmod 600 ${shellQuote(layer.file)}`);
+  }
+}
+
+function shellQuote(s: string): string {
+  return /^[A-Za-z0-9_./@%+=:,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+async function readIfExists(file: string, show: (f: string) => string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new UsageError(`${show(file)}: cannot read: ${(e as Error).message}`);
+  }
+}
+
+async function loadExplicitFile(file: string, show: (f: string) => string): Promise<unknown> {
+  let isFile: boolean;
+  try {
+    isFile = (await stat(file)).isFile();
+  } catch {
+    throw new UsageError(`config file ${show(file)} does not exist`, { hint: 'check --config or TEXTGEN_CONFIG' });
+  }
+  if (!isFile) throw new UsageError(`config file ${show(file)} is not a file`, { hint: 'check --config or TEXTGEN_CONFIG' });
+  const explorer = await createExplorer(show);
+  const result = await withLoadErrors(file, show, () => explorer.load(file));
+  return result?.config;
+}
+
+/** Walks up from cwd to the home directory (inclusive) or the root, returning the first project file. */
+async function searchProjectFile(cwd: string, home: string, show: (f: string) => string): Promise<{ file: string; data: unknown } | undefined> {
+  const explorer = await createExplorer(show);
+  const stop = path.resolve(home);
+  let dir = path.resolve(cwd);
+  for (;;) {
+    const here = dir;
+    // searchStrategy "none" looks in one directory: we do the walk so it stops at home, not at a package.json.
+    const result = await withLoadErrors(here, show, () => explorer.search(here));
+    if (result !== null && !result.isEmpty) return { file: result.filepath, data: result.config };
+    const parent = path.dirname(dir);
+    if (dir === stop || parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+async function withLoadErrors<T>(where: string, show: (f: string) => string, load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    const file = (e as { filepath?: unknown }).filepath;
+    throw new UsageError(`${show(typeof file === 'string' ? file : where)}: cannot load: ${(e as Error).message}`, { cause: e });
+  }
+}
+
+async function createExplorer(show: (f: string) => string) {
+  const { cosmiconfig, defaultLoaders } = await import('cosmiconfig');
+  const yamlLoader = (file: string, content: string) => parseYaml(content, file, show);
+  return cosmiconfig('textgen', {
+    searchPlaces: PROJECT_SEARCH_PLACES,
+    searchStrategy: 'none',
+    cache: false,
+    // Our own YAML and JSON loaders give messages with the file and the line; JS/TS files keep cosmiconfig's.
+    loaders: {
+      ...defaultLoaders,
+      '.yaml': yamlLoader,
+      '.yml': yamlLoader,
+      noExt: yamlLoader,
+      '.json': (file: string, content: string) => parseJson(content, file, show),
+      default: yamlLoader,
+    },
+  });
+}
+
+export async function parseYaml(text: string, file: string, show: (f: string) => string): Promise<unknown> {
+  const { parseDocument } = await import('yaml');
+  const doc = parseDocument(text, { uniqueKeys: true });
+  const error = doc.errors[0];
+  if (error !== undefined) {
+    const pos = error.linePos?.[0];
+    const where = pos ? `line ${pos.line}, column ${pos.col}: ` : '';
+    const message = (error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
+    throw new UsageError(`${show(file)}: ${where}${message}`);
+  }
+  try {
+    return doc.toJS({ maxAliasCount: 1000 });
+  } catch (e) {
+    throw new UsageError(`${show(file)}: ${(e as Error).message}`);
+  }
+}
+
+function parseJson(text: string, file: string, show: (f: string) => string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    // Node's message may quote the file's text, which can hold a secret: keep only the description.
+    const message = (e as Error).message.replace(/, ".*" is not valid JSON$/s, '');
+    const at = /at position (\d+)/.exec(message);
+    let where = '';
+    if (at) {
+      const before = text.slice(0, Number(at[1]));
+      const line = before.split('\n').length;
+      where = `line ${line}, column ${before.length - before.lastIndexOf('\n')}: `;
+    }
+    throw new UsageError(`${show(file)}: ${where}invalid JSON: ${message.replace(/ in JSON at position \d+.*$/s, '')}`);
+  }
+}

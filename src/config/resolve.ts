@@ -1,0 +1,252 @@
+/**
+ * Turns the loaded config, the environment and the global flags into the one profile a command talks to.
+ * Precedence, lowest first (DESIGN §2): built-in defaults < profile < environment < flags. It is applied here and
+ * nowhere else.
+ */
+import path from 'node:path';
+import { UsageError } from '../errors.js';
+import { displayPath, homeDir, type LoadedConfig } from './load.js';
+import type { AuthConfig, ProfileConfig } from './schema.js';
+import { bearerAuth, readSecret, secretsOf, type SecretField } from './secrets.js';
+import { PROVIDER_KINDS, type GlobalOptions, type ProfileDefaults, type ProviderKind, type ResolvedAuth, type ResolvedProfile } from './types.js';
+
+export const LOCAL_PROFILE = 'local';
+export const AD_HOC_PROFILE = '(ad hoc)';
+export const DEFAULT_IAM_URL = 'https://iam.cloud.ibm.com/identity/token';
+export const DEFAULT_TIMEOUT_MS = 300_000;
+export const DEFAULT_RETRIES = 2;
+
+export interface ResolveProfileOptions {
+  globals: GlobalOptions;
+  env: Record<string, string | undefined>;
+  config: LoadedConfig;
+  /** Base for a relative --ca-cert; without it the path is passed on as given. */
+  cwd?: string;
+}
+
+/** Configured profile names plus the built-in `local`, sorted. */
+export function knownProfileNames(config: LoadedConfig): string[] {
+  return [...new Set([...Object.keys(config.profiles), LOCAL_PROFILE])].sort();
+}
+
+export function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** A value and where it came from ("--url", "TEXTGEN_URL", "profiles.wx.url in ~/…"), for messages. */
+interface Sourced<T> {
+  value: T;
+  from: string;
+}
+
+function first<T>(...candidates: Array<[T | undefined, string]>): Sourced<T> | undefined {
+  for (const [value, from] of candidates) if (value !== undefined) return { value, from };
+  return undefined;
+}
+
+/** The profile the layers start from, before environment and flags. */
+interface Base {
+  name: string;
+  profile: ProfileConfig | undefined;
+  file: string | undefined;
+  builtIn: boolean;
+  source: string;
+}
+
+type Credential = { kind: 'apikey' | 'token'; value: string; envName?: string };
+
+export async function resolveProfile(opts: ResolveProfileOptions): Promise<ResolvedProfile> {
+  const { globals, config } = opts;
+  // An exported-but-empty variable means "not set", as shells treat it.
+  const env = (name: string) => (opts.env[name] === '' ? undefined : opts.env[name]);
+  const home = homeDir(opts.env);
+
+  const providerIn = first([globals.provider, '--provider'], [env('TEXTGEN_PROVIDER'), 'TEXTGEN_PROVIDER']);
+  const urlIn = first([globals.url, '--url'], [env('TEXTGEN_URL'), 'TEXTGEN_URL']);
+  const explicit = first([globals.profile, '--profile'], [env('TEXTGEN_PROFILE'), 'TEXTGEN_PROFILE']);
+  // --provider/--url without a named profile mean "this endpoint", not "the default profile, moved".
+  const named = explicit ?? (providerIn || urlIn ? undefined : first([config.default_profile, 'default_profile']));
+
+  let base: Base;
+  if (named) base = lookUp(named, config, home);
+  else if (providerIn || urlIn) base = { name: AD_HOC_PROFILE, profile: undefined, file: undefined, builtIn: false, source: 'ad hoc' };
+  else throw nothingSelected(config);
+
+  const field = (name: string) => `profiles.${base.name}.${name}${base.file ? ` in ${displayPath(base.file, home)}` : ''}`;
+  const p = base.profile;
+
+  const provider = providerIn ? parseProvider(providerIn) : (p?.provider ?? 'watsonx');
+
+  const urlFrom = urlIn ?? first([p?.url, field('url')]);
+  let url: string;
+  if (urlFrom) url = checkUrl(urlFrom);
+  else if (base.builtIn) url = '';
+  else if (!p) throw new UsageError(`${providerIn?.from ?? '--provider'} needs a URL: pass --url (or set TEXTGEN_URL), or pick a profile with --profile`);
+  else throw new UsageError(`profile "${base.name}" has no url`, { hint: `add url: to it${base.file ? ` in ${displayPath(base.file, home)}` : ''}, or pass --url` });
+
+  if (globals.apiVersion === '') throw new UsageError('--api-version must not be empty');
+  const apiVersion = first([globals.apiVersion, '--api-version'], [env('TEXTGEN_API_VERSION'), 'TEXTGEN_API_VERSION'], [p?.api_version, 'profile'])?.value;
+
+  const credential = credentialOverride(globals, env, base.builtIn);
+  const auth = credential ? authFromCredential(credential, provider, p?.auth, env) : authFromProfile(provider, p?.auth, opts.env, env, base.name);
+
+  const resolved: ResolvedProfile = {
+    name: base.name,
+    provider,
+    url,
+    auth,
+    tls: { insecure: globals.insecure ?? p?.tls?.insecure ?? false },
+    defaults: defaultsOf(p),
+    timeoutMs: globals.timeout !== undefined ? parseCount(globals.timeout, '--timeout') : (p?.timeout ?? DEFAULT_TIMEOUT_MS),
+    retries: globals.retries !== undefined ? parseCount(globals.retries, '--retries') : (p?.retries ?? DEFAULT_RETRIES),
+    // The embedded server is started only when nothing else said where to go.
+    local: base.builtIn && url === '',
+    secrets: [...new Set(secretsOf(auth))],
+    source: base.source,
+  };
+  if (apiVersion !== undefined) resolved.apiVersion = apiVersion;
+  if (p?.space_id !== undefined) resolved.spaceId = p.space_id;
+  if (p?.project_id !== undefined) resolved.projectId = p.project_id;
+  const caCert = caCertOf(globals.caCert, opts.cwd, p?.tls?.ca_cert, base.file, home);
+  if (caCert !== undefined) resolved.tls.caCert = caCert;
+  return resolved;
+}
+
+function lookUp(named: Sourced<string>, config: LoadedConfig, home: string): Base {
+  const name = named.value;
+  const profile = Object.hasOwn(config.profiles, name) ? config.profiles[name] : undefined;
+  if (profile) {
+    const file = config.sources.profiles[name];
+    return { name, profile, file, builtIn: false, source: file ? displayPath(file, home) : 'config' };
+  }
+  if (name === LOCAL_PROFILE) {
+    return { name, profile: { provider: 'watsonx', auth: { type: 'none' } }, file: undefined, builtIn: true, source: 'built-in' };
+  }
+  throw new UsageError(`unknown profile "${name}" (from ${named.from}); known profiles: ${knownProfileNames(config).join(', ')}`, {
+    hint: 'create it with "textgen profiles add", or list them with "textgen profiles list"',
+  });
+}
+
+function nothingSelected(config: LoadedConfig): UsageError {
+  const names = Object.keys(config.profiles).sort();
+  const configured = names.length > 0 ? ` (configured profiles: ${names.join(', ')})` : '';
+  return new UsageError(
+    `no profile selected: use --profile NAME, or --provider KIND --url URL, or create one with "textgen profiles add"${configured}`,
+    { hint: names.length > 0 ? 'make one the default with "textgen profiles use NAME"' : 'try --profile local for the built-in local server' },
+  );
+}
+
+function parseProvider(given: Sourced<string>): ProviderKind {
+  const kind = PROVIDER_KINDS.find((k) => k === given.value);
+  if (!kind) throw new UsageError(`${given.from} must be one of ${PROVIDER_KINDS.join(', ')}, got "${given.value}"`);
+  return kind;
+}
+
+function checkUrl(given: Sourced<string>): string {
+  if (!isHttpUrl(given.value)) throw new UsageError(`${given.from} must be an http:// or https:// URL, got "${given.value}"`);
+  return given.value.replace(/\/+$/, '');
+}
+
+function parseCount(value: string, flag: string): number {
+  const n = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  if (!Number.isSafeInteger(n)) throw new UsageError(`${flag} must be a non-negative integer, got "${value}"`);
+  return n;
+}
+
+/** Flags beat the environment; the built-in local profile ignores ambient credentials meant for real services. */
+function credentialOverride(globals: GlobalOptions, env: (name: string) => string | undefined, builtIn: boolean): Credential | undefined {
+  if (globals.apiKey !== undefined && globals.token !== undefined) throw new UsageError('--api-key and --token cannot be used together: give one');
+  for (const [value, flag, kind] of [[globals.apiKey, '--api-key', 'apikey'], [globals.token, '--token', 'token']] as const) {
+    if (value === undefined) continue;
+    if (value === '') throw new UsageError(`${flag} must not be empty`);
+    return { kind, value };
+  }
+  if (builtIn) return undefined;
+  const apiKey = env('TEXTGEN_API_KEY');
+  const token = env('TEXTGEN_TOKEN');
+  if (apiKey !== undefined && token !== undefined) {
+    throw new UsageError('TEXTGEN_API_KEY and TEXTGEN_TOKEN are both set: unset one, or pass --api-key or --token');
+  }
+  if (apiKey !== undefined) return { kind: 'apikey', value: apiKey, envName: 'TEXTGEN_API_KEY' };
+  if (token !== undefined) return { kind: 'token', value: token, envName: 'TEXTGEN_TOKEN' };
+  return undefined;
+}
+
+function authFromCredential(c: Credential, provider: ProviderKind, profileAuth: AuthConfig | undefined, env: (name: string) => string | undefined): ResolvedAuth {
+  if (c.kind === 'token') return bearerAuth(c.value, c.envName);
+  if (provider === 'watsonx') {
+    // On Cloud Pak for Data the key belongs to the profile's user; anywhere else a bare key means IBM Cloud IAM.
+    if (profileAuth?.type === 'cpd') return { type: 'cpd', username: profileAuth.username, apikey: c.value };
+    if (profileAuth?.type === 'zenapikey') return { type: 'zenapikey', username: profileAuth.username, apikey: c.value };
+    return { type: 'iam', apikey: c.value, iamUrl: iamUrlOf(profileAuth, env) };
+  }
+  if (provider === 'azure-openai') return { type: 'api-key', key: c.value };
+  return bearerAuth(c.value, c.envName);
+}
+
+function authFromProfile(
+  provider: ProviderKind,
+  auth: AuthConfig | undefined,
+  rawEnv: Record<string, string | undefined>,
+  env: (name: string) => string | undefined,
+  name: string,
+): ResolvedAuth {
+  if (auth === undefined || auth.type === 'none') return { type: 'none' };
+  if ((auth.type === 'iam' || auth.type === 'cpd' || auth.type === 'zenapikey') && provider !== 'watsonx') {
+    throw new UsageError(`profile "${name}": auth type ${auth.type} is for watsonx, not ${provider}`, {
+      hint: 'use bearer or api-key, or pass --token / --api-key',
+    });
+  }
+  const secret = (field: SecretField) => {
+    const value = readSecret(auth, field, rawEnv, name);
+    if (value === undefined) throw new UsageError(`profile "${name}": auth type ${auth.type} needs ${field}_env or ${field}`);
+    return value;
+  };
+  switch (auth.type) {
+    case 'iam':
+      return { type: 'iam', apikey: secret('apikey'), iamUrl: iamUrlOf(auth, env) };
+    case 'cpd': {
+      const hasKey = auth.apikey !== undefined || auth.apikey_env !== undefined;
+      return hasKey ? { type: 'cpd', username: auth.username, apikey: secret('apikey') } : { type: 'cpd', username: auth.username, password: secret('password') };
+    }
+    case 'zenapikey':
+      return { type: 'zenapikey', username: auth.username, apikey: secret('apikey') };
+    case 'bearer':
+      return bearerAuth(secret('token'), auth.token_env);
+    case 'api-key':
+      if (provider === 'watsonx') {
+        throw new UsageError(`profile "${name}": watsonx takes no api-key header`, {
+          hint: 'use auth type iam (IBM Cloud), cpd or zenapikey (Cloud Pak for Data), or bearer',
+        });
+      }
+      return { type: 'api-key', key: secret('key') };
+  }
+}
+
+function iamUrlOf(auth: AuthConfig | undefined, env: (name: string) => string | undefined): string {
+  const fromEnv = env('TEXTGEN_IAM_URL');
+  if (fromEnv !== undefined) return checkUrl({ value: fromEnv, from: 'TEXTGEN_IAM_URL' });
+  return auth?.type === 'iam' && auth.iam_url !== undefined ? auth.iam_url : DEFAULT_IAM_URL;
+}
+
+function defaultsOf(p: ProfileConfig | undefined): ProfileDefaults {
+  const defaults: ProfileDefaults = {};
+  if (p?.defaults?.model !== undefined) defaults.model = p.defaults.model;
+  if (p?.defaults?.hosting !== undefined) defaults.hosting = p.defaults.hosting;
+  // Only checked to be an object here; the options layer validates the fields and their ranges.
+  if (p?.defaults?.parameters !== undefined) defaults.parameters = p.defaults.parameters as ProfileDefaults['parameters'];
+  return defaults;
+}
+
+/** A flag path is relative to where the command runs; a profile path to the file that holds it. */
+function caCertOf(flag: string | undefined, cwd: string | undefined, fromProfile: string | undefined, file: string | undefined, home: string): string | undefined {
+  if (flag !== undefined) return cwd !== undefined ? path.resolve(cwd, flag) : flag;
+  if (fromProfile === undefined) return undefined;
+  if (fromProfile === '~' || fromProfile.startsWith('~/')) return path.join(home, fromProfile.slice(1));
+  return file !== undefined ? path.resolve(path.dirname(file), fromProfile) : fromProfile;
+}

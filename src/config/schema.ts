@@ -1,0 +1,203 @@
+/**
+ * The zod schema of a textgen config file (DESIGN §2) and the messages its failures turn into.
+ * This module is only ever loaded lazily (`await import('./schema.js')` from load.ts), so zod is imported at the top.
+ */
+import { z } from 'zod';
+import { UsageError } from '../errors.js';
+import { isHttpUrl } from './resolve.js';
+import { PROVIDER_KINDS, type ProviderKind } from './types.js';
+
+export const AUTH_TYPES = ['iam', 'cpd', 'zenapikey', 'bearer', 'api-key', 'none'] as const;
+
+const text = z.string().min(1);
+const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name (letters, digits and _)');
+const httpUrl = z.string().refine(isHttpUrl, 'must be an http:// or https:// URL');
+const count = z.number().int().min(0);
+
+/** Each credential is given exactly one way: a literal or the name of the variable that holds it. */
+function exactlyOne(fields: readonly string[]) {
+  return (value: Record<string, unknown>, ctx: z.core.$RefinementCtx) => {
+    const given = fields.filter((f) => value[f] !== undefined);
+    if (given.length !== 1) {
+      ctx.addIssue({
+        code: 'custom',
+        path: given.length > 1 ? [given[1] as string] : [],
+        message: given.length > 1 ? `conflicts with ${given[0]}: give exactly one of ${fields.join(', ')}` : `needs one of ${fields.join(', ')}`,
+      });
+    }
+  };
+}
+
+const iamAuth = z
+  .strictObject({ type: z.literal('iam'), apikey_env: envName.optional(), apikey: text.optional(), iam_url: httpUrl.optional() })
+  .superRefine(exactlyOne(['apikey_env', 'apikey']));
+const cpdAuth = z
+  .strictObject({
+    type: z.literal('cpd'),
+    username: text,
+    apikey_env: envName.optional(),
+    apikey: text.optional(),
+    password_env: envName.optional(),
+    password: text.optional(),
+  })
+  .superRefine(exactlyOne(['apikey_env', 'apikey', 'password_env', 'password']));
+const zenAuth = z
+  .strictObject({ type: z.literal('zenapikey'), username: text, apikey_env: envName.optional(), apikey: text.optional() })
+  .superRefine(exactlyOne(['apikey_env', 'apikey']));
+const bearerAuth = z
+  .strictObject({ type: z.literal('bearer'), token_env: envName.optional(), token: text.optional() })
+  .superRefine(exactlyOne(['token_env', 'token']));
+const apiKeyAuth = z
+  .strictObject({ type: z.literal('api-key'), key_env: envName.optional(), key: text.optional() })
+  .superRefine(exactlyOne(['key_env', 'key']));
+const noAuth = z.strictObject({ type: z.literal('none') });
+
+const AUTH_VARIANTS = [iamAuth, cpdAuth, zenAuth, bearerAuth, apiKeyAuth, noAuth] as const;
+export const authSchema = z.discriminatedUnion('type', [...AUTH_VARIANTS]);
+
+export const profileSchema = z.strictObject({
+  provider: z.enum(PROVIDER_KINDS as readonly [ProviderKind, ...ProviderKind[]]),
+  url: httpUrl.optional(),
+  api_version: text.optional(),
+  space_id: text.optional(),
+  project_id: text.optional(),
+  timeout: count.optional(),
+  retries: count.optional(),
+  tls: z.strictObject({ ca_cert: text.optional(), insecure: z.boolean().optional() }).optional(),
+  defaults: z
+    .strictObject({
+      model: text.optional(),
+      hosting: text.optional(),
+      // Its fields are validated by the options layer, which knows the ranges and names the flag.
+      parameters: z.record(z.string(), z.unknown()).optional(),
+    })
+    .optional(),
+  auth: authSchema.optional(),
+});
+
+/** Profile names become YAML keys, flag values and file names in messages: keep them plain. */
+const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+export const configFileSchema = z
+  .strictObject({
+    default_profile: text.optional(),
+    // `profiles:` with nothing under it is how a fresh file looks, not a mistake.
+    profiles: z.record(z.string(), profileSchema).nullish(),
+  })
+  .superRefine((file, ctx) => {
+    for (const name of Object.keys(file.profiles ?? {})) {
+      if (!PROFILE_NAME.test(name)) {
+        ctx.addIssue({ code: 'custom', path: ['profiles', name], message: 'profile names use letters, digits, ".", "_" and "-", starting with a letter or digit' });
+      }
+    }
+  });
+
+export type ConfigFile = z.infer<typeof configFileSchema>;
+export type ProfileConfig = z.infer<typeof profileSchema>;
+export type AuthConfig = z.infer<typeof authSchema>;
+
+/**
+ * Validates the contents of one file. Throws a UsageError that names the file and every bad field
+ * (`~/.config/textgen/config.yaml: profiles.wx.auth.type: expected one of iam, cpd, …`).
+ */
+export function parseConfigFile(data: unknown, shownFile: string): ConfigFile {
+  // An empty file is an empty config, not an error.
+  const result = configFileSchema.safeParse(data ?? {});
+  if (result.success) return result.data;
+  // A typo'd credential field also makes "needs one of …" fire on the same block: the typo is the news.
+  const typoAt = new Set(result.error.issues.filter((i) => i.code === 'unrecognized_keys').map((i) => JSON.stringify(i.path)));
+  const issues = result.error.issues.filter((i) => i.code !== 'custom' || !typoAt.has(JSON.stringify(i.path)));
+  const lines = issues.slice(0, 10).flatMap((issue) => describeIssue(issue, data));
+  const more = issues.length > 10 ? [`${shownFile}: … and ${issues.length - 10} more`] : [];
+  throw new UsageError([...lines.map((l) => `${shownFile}: ${l}`), ...more].join('\n'));
+}
+
+function describeIssue(issue: z.core.$ZodIssue, data: unknown): string[] {
+  const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
+  const at = (p: (string | number)[]) => (p.length === 0 ? '(top level)' : fieldPath(p));
+  switch (issue.code) {
+    case 'unrecognized_keys':
+      return issue.keys.map((key) => `${at([...path, key])}: unknown field${suggest(key, knownKeys(path, data))}`);
+    case 'invalid_union':
+      if (issue.discriminator === 'type' && issue.errors.length === 0) {
+        const list = AUTH_TYPES.join(', ');
+        return [`${at(path)}: ${valueAt(data, path) === undefined ? `is required (one of ${list})` : `expected one of ${list}`}`];
+      }
+      return [`${at(path)}: ${issue.message}`];
+    case 'invalid_value':
+      if (valueAt(data, path) === undefined) return [`${at(path)}: is required (one of ${issue.values.join(', ')})`];
+      return [`${at(path)}: expected one of ${issue.values.join(', ')}`];
+    case 'invalid_type': {
+      if (valueAt(data, path) === undefined) return [`${at(path)}: is required`];
+      const expected = issue.expected === 'int' ? 'an integer' : issue.expected === 'record' ? 'a mapping' : issue.expected === 'object' ? 'a mapping' : `a ${issue.expected}`;
+      return [`${at(path)}: expected ${expected}, got ${kindOf(valueAt(data, path))}`];
+    }
+    case 'too_small':
+      if (issue.origin === 'string') return [`${at(path)}: must not be empty`];
+      return [`${at(path)}: must be ${issue.inclusive ? 'at least' : 'greater than'} ${String(issue.minimum)}`];
+    default:
+      return [`${at(path)}: ${issue.message}`];
+  }
+}
+
+/** `profiles.wx.auth.type`; names that are not plain identifiers are bracketed so the path stays unambiguous. */
+export function fieldPath(path: readonly (string | number)[]): string {
+  return path
+    .map((p, i) => (typeof p === 'number' ? `[${p}]` : /^[A-Za-z_][A-Za-z0-9_-]*$/.test(p) ? (i === 0 ? p : `.${p}`) : `[${JSON.stringify(p)}]`))
+    .join('');
+}
+
+function valueAt(data: unknown, path: readonly (string | number)[]): unknown {
+  let cur: unknown = data;
+  for (const p of path) {
+    if (cur === null || typeof cur !== 'object' || !Object.hasOwn(cur, p)) return undefined;
+    cur = (cur as Record<string | number, unknown>)[p];
+  }
+  return cur;
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  return `a ${typeof value}`;
+}
+
+/** The fields allowed where an unknown one was found, for "did you mean". */
+function knownKeys(path: readonly (string | number)[], data: unknown): string[] {
+  const shape = (s: { shape: Record<string, unknown> }) => Object.keys(s.shape);
+  if (path.length === 0) return ['default_profile', 'profiles'];
+  if (path.length === 2 && path[0] === 'profiles') return shape(profileSchema);
+  if (path.length === 3 && path[2] === 'tls') return ['ca_cert', 'insecure'];
+  if (path.length === 3 && path[2] === 'defaults') return ['model', 'hosting', 'parameters'];
+  if (path.length === 3 && path[2] === 'auth') {
+    const type = (valueAt(data, path) as { type?: unknown } | undefined)?.type;
+    const variant = AUTH_VARIANTS.find((v) => v.shape.type.value === type);
+    return variant ? Object.keys(variant.shape) : [];
+  }
+  return [];
+}
+
+function suggest(key: string, candidates: string[]): string {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const c of candidates) {
+    const d = editDistance(key.toLowerCase(), c);
+    if (d < bestDistance) [best, bestDistance] = [c, d];
+  }
+  return best !== undefined && bestDistance <= Math.max(1, Math.floor(best.length / 3)) ? ` (did you mean ${best}?)` : '';
+}
+
+/** Edit distance counting a swap of neighbours as one edit (`modle` → `model`), the commonest typo. */
+function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = best;
+    }
+  }
+  return d[a.length]![b.length]!;
+}

@@ -1,0 +1,85 @@
+/**
+ * Where secrets live in a config file, how `*_env` references are read, and the derived values that must be
+ * redacted too. Light on purpose: imported by load.ts and resolve.ts on every run.
+ */
+import { AuthError } from '../errors.js';
+import type { ResolvedAuth } from './types.js';
+import type { AuthConfig, ProfileConfig } from './schema.js';
+
+/** Auth fields that hold a secret written out in the file (each has a `<field>_env` twin). */
+export const LITERAL_SECRET_FIELDS = ['apikey', 'password', 'token', 'key'] as const;
+export type SecretField = (typeof LITERAL_SECRET_FIELDS)[number];
+
+/** Every literal secret in a set of profiles, as [profile name, auth field]. */
+export function literalSecrets(profiles: Record<string, ProfileConfig>): Array<[profile: string, field: SecretField]> {
+  const found: Array<[string, SecretField]> = [];
+  for (const [name, profile] of Object.entries(profiles)) {
+    const auth = profile.auth as Record<string, unknown> | undefined;
+    for (const field of LITERAL_SECRET_FIELDS) {
+      if (auth !== undefined && typeof auth[field] === 'string') found.push([name, field]);
+    }
+  }
+  return found;
+}
+
+/**
+ * The value of one credential of a profile's auth block: the literal, or the variable it names.
+ * Returns undefined when the block has neither; throws AuthError when the named variable is unset or empty.
+ */
+export function readSecret(auth: AuthConfig, field: SecretField, env: Record<string, string | undefined>, profileName: string): string | undefined {
+  const fields = auth as Record<string, unknown>;
+  const literal = fields[field];
+  if (typeof literal === 'string') return literal;
+  const varName = fields[`${field}_env`];
+  if (typeof varName !== 'string') return undefined;
+  const value = env[varName];
+  if (value === undefined || value === '') {
+    throw new AuthError(`profile "${profileName}" reads its ${SECRET_NOUN[field]} from ${varName}, which is not set`, {
+      hint: `export ${varName}=… before running textgen, or pass ${field === 'token' ? '--token' : '--api-key'}`,
+    });
+  }
+  return value;
+}
+
+const SECRET_NOUN: Record<SecretField, string> = { apikey: 'API key', password: 'password', token: 'token', key: 'API key' };
+
+/** The ZenApiKey credential: base64 of "username:apikey", no trailing newline. */
+export function zenApiKeyValue(username: string, apikey: string): string {
+  return Buffer.from(`${username}:${apikey}`, 'utf8').toString('base64');
+}
+
+/**
+ * A bearer auth that remembers which variable its token came from, so `--dry-run` can print `${THAT_VAR}`.
+ * The extra field rides along on the ResolvedAuth object (types.ts has no place for it).
+ */
+export type BearerAuthWithSource = Extract<ResolvedAuth, { type: 'bearer' }> & { tokenEnv?: string };
+
+export function bearerAuth(token: string, tokenEnv: string | undefined): ResolvedAuth {
+  const auth: BearerAuthWithSource = tokenEnv === undefined ? { type: 'bearer', token } : { type: 'bearer', token, tokenEnv };
+  return auth;
+}
+
+/** The variable a bearer token was read from, when known. */
+export function bearerTokenEnv(auth: ResolvedAuth): string | undefined {
+  if (auth.type !== 'bearer') return undefined;
+  const tokenEnv = (auth as BearerAuthWithSource).tokenEnv;
+  return typeof tokenEnv === 'string' ? tokenEnv : undefined;
+}
+
+/** Every secret value an auth carries, including derived forms that appear on the wire. */
+export function secretsOf(auth: ResolvedAuth): string[] {
+  switch (auth.type) {
+    case 'none':
+      return [];
+    case 'bearer':
+      return [auth.token];
+    case 'api-key':
+      return [auth.key];
+    case 'iam':
+      return [auth.apikey];
+    case 'cpd':
+      return [auth.apikey, auth.password].filter((s): s is string => s !== undefined);
+    case 'zenapikey':
+      return [auth.apikey, zenApiKeyValue(auth.username, auth.apikey)];
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * Exchanged tokens on disk, so the next invocation skips the exchange: `$XDG_CACHE_HOME/textgen/<key>.json`
+ * (default `$HOME/.cache/textgen`). The directory is 0700 and files 0600 whatever the umask; writes go through a
+ * temporary file and a rename, so a reader never sees half a token. Anything unreadable is a miss.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface CachedToken {
+  token: string;
+  /** Epoch ms. */
+  expiresAt: number;
+  /** Epoch ms when the token was obtained; lets the refresh margin scale with the token's lifetime. */
+  obtainedAt?: number;
+}
+
+export interface TokenCache {
+  get(key: string): Promise<CachedToken | undefined>;
+  set(key: string, token: CachedToken): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+export function tokenCacheDir(env: Record<string, string | undefined>): string {
+  const xdg = env.XDG_CACHE_HOME;
+  // The XDG spec says relative values are to be ignored.
+  const base = xdg && path.isAbsolute(xdg) ? xdg : path.join(env.HOME || os.homedir(), '.cache');
+  return path.join(base, 'textgen');
+}
+
+/** sha256 of the credential parts, hex. JSON framing keeps ["ab","c"] and ["a","bc"] apart. */
+export function tokenCacheKey(parts: string[]): string {
+  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+}
+
+export function createTokenCache(opts: { env: Record<string, string | undefined> }): TokenCache {
+  const dir = tokenCacheDir(opts.env);
+  // Keys are normally tokenCacheKey hashes; anything else is hashed so it can never escape the directory.
+  const fileFor = (key: string) => path.join(dir, `${/^[0-9a-f]{64}$/.test(key) ? key : tokenCacheKey([key])}.json`);
+
+  return {
+    async get(key) {
+      try {
+        return parseCachedToken(await readFile(fileFor(key), 'utf8'));
+      } catch {
+        return undefined;
+      }
+    },
+
+    async set(key, token) {
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      // mkdir's mode is filtered by the umask and ignored when the directory exists: set it outright.
+      await chmod(dir, 0o700);
+      const file = fileFor(key);
+      const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+      const record: CachedToken = { token: token.token, expiresAt: token.expiresAt };
+      if (token.obtainedAt !== undefined) record.obtainedAt = token.obtainedAt;
+      try {
+        await writeFile(temp, JSON.stringify(record), { mode: 0o600, flag: 'wx' });
+        await chmod(temp, 0o600);
+        await rename(temp, file);
+      } catch (e) {
+        await rm(temp, { force: true });
+        throw e;
+      }
+    },
+
+    async delete(key) {
+      await rm(fileFor(key), { force: true });
+    },
+  };
+}
+
+function parseCachedToken(text: string): CachedToken | undefined {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (data === null || typeof data !== 'object') return undefined;
+  const { token, expiresAt, obtainedAt } = data as Record<string, unknown>;
+  if (typeof token !== 'string' || token === '' || typeof expiresAt !== 'number' || !Number.isFinite(expiresAt)) return undefined;
+  const cached: CachedToken = { token, expiresAt };
+  if (typeof obtainedAt === 'number' && Number.isFinite(obtainedAt)) cached.obtainedAt = obtainedAt;
+  return cached;
+}

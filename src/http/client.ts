@@ -1,0 +1,167 @@
+/**
+ * The one HTTP client (DESIGN §7): retries with backoff, timeouts, proxy and TLS settings, errors
+ * mapped to NetworkError/Interrupted, and the `--verbose` trace. Creating a client is free; undici
+ * and the modules around it load on the first `send`, because most invocations (help, version,
+ * dry runs, usage errors) never send anything.
+ */
+import type { Dispatcher } from 'undici';
+import { Interrupted, UsageError } from '../errors.js';
+import { redactUrl } from './redact.js';
+import { isRetryableStatus, retryDelayMs, sleep as realSleep } from './retry.js';
+import type { HttpClient, HttpClientOptions, HttpRequestSpec, HttpResponse, SendOptions } from './types.js';
+
+const DEFAULT_TIMEOUT_MS = 300_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+const DEFAULT_RETRIES = 2;
+const DEFAULT_SERVICE = 'server';
+
+/** Everything that is loaded on the first send. */
+interface Machinery {
+  request: typeof import('undici').request;
+  dispatcher: Dispatcher;
+  /** The proxy `host:port` a URL goes through, for error messages. */
+  proxyFor: (url: URL) => string | undefined;
+  tracer: import('./trace.js').Tracer;
+  describeRequestFailure: typeof import('./network-error.js').describeRequestFailure;
+  flattenHeaders: typeof import('./response.js').flattenHeaders;
+  wrapResponse: typeof import('./response.js').wrapResponse;
+}
+
+function count(value: number | undefined, fallback: number): number {
+  return value === undefined || !Number.isFinite(value) ? fallback : Math.max(0, Math.floor(value));
+}
+
+function parseUrl(request: HttpRequestSpec, service: string): URL {
+  let url: URL;
+  try {
+    url = new URL(request.url);
+  } catch {
+    throw new UsageError(`invalid URL for ${service}: ${redactUrl(request.url)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`unsupported URL scheme for ${service}: ${url.protocol} (use http or https)`);
+  }
+  return url;
+}
+
+export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const secrets = options.secrets ?? [];
+  const sleep = options.sleep ?? realSleep;
+  const random = options.random ?? Math.random;
+
+  let machinery: Promise<Machinery> | undefined;
+
+  async function load(): Promise<Machinery> {
+    const [undici, dispatcherModule, trace, network, response] = await Promise.all([
+      import('undici'),
+      import('./dispatcher.js'),
+      import('./trace.js'),
+      import('./network-error.js'),
+      import('./response.js'),
+    ]);
+    const dispatcher = await dispatcherModule.createDispatcher({
+      timeoutMs,
+      connectTimeoutMs,
+      caCertPath: options.caCertPath,
+      insecure: options.insecure,
+      env: options.env,
+    });
+    const proxy = dispatcherModule.proxyFromEnv(options.env);
+    return {
+      request: undici.request,
+      dispatcher,
+      proxyFor: (url) => dispatcherModule.proxyFor(proxy, url),
+      tracer: new trace.Tracer(options.trace, secrets),
+      describeRequestFailure: network.describeRequestFailure,
+      flattenHeaders: response.flattenHeaders,
+      wrapResponse: response.wrapResponse,
+    };
+  }
+
+  function ready(): Promise<Machinery> {
+    // A failed load (unreadable CA file) is not cached: the next call reports it again.
+    machinery ??= load().catch((err: unknown) => {
+      machinery = undefined;
+      throw err;
+    });
+    return machinery;
+  }
+
+  async function send(request: HttpRequestSpec, sendOptions: SendOptions = {}): Promise<HttpResponse> {
+    const { signal } = sendOptions;
+    const service = sendOptions.service ?? DEFAULT_SERVICE;
+    const retries = count(sendOptions.retries ?? options.retries, DEFAULT_RETRIES);
+    const url = parseUrl(request, service);
+
+    const checkAbort = (): void => {
+      if (signal?.aborted) throw new Interrupted();
+    };
+    const pause = async (ms: number): Promise<void> => {
+      try {
+        await sleep(ms, signal);
+      } catch (err) {
+        checkAbort();
+        throw err;
+      }
+      // An injected sleep may ignore the signal.
+      checkAbort();
+    };
+
+    checkAbort();
+    const m = await ready();
+    const failureContext = { service, origin: url.origin, timeoutMs, connectTimeoutMs, proxy: m.proxyFor(url) };
+    for (let attempt = 0; ; attempt++) {
+      checkAbort();
+      m.tracer.request(request);
+      const started = performance.now();
+      let data: Dispatcher.ResponseData;
+      try {
+        data = await m.request(request.url, {
+          method: request.method,
+          headers: request.headers,
+          body: request.body,
+          dispatcher: m.dispatcher,
+          signal,
+        });
+      } catch (err) {
+        checkAbort();
+        const failure = m.describeRequestFailure(err, failureContext);
+        if (!failure.retryable || attempt >= retries) throw failure.error;
+        const delay = retryDelayMs(attempt, undefined, random);
+        m.tracer.retry(delay, failure.reason, attempt + 2, retries + 1);
+        await pause(delay);
+        continue;
+      }
+
+      const headers = m.flattenHeaders(data.headers);
+      m.tracer.response(data.statusCode, headers, performance.now() - started);
+      if (isRetryableStatus(data.statusCode) && attempt < retries) {
+        const delay = retryDelayMs(attempt, headers, random);
+        m.tracer.retry(delay, `HTTP ${data.statusCode}`, attempt + 2, retries + 1);
+        // Reading the (small) error body lets undici reuse the socket; a big one is destroyed.
+        await data.body.dump().catch(() => undefined);
+        await pause(delay);
+        continue;
+      }
+      return m.wrapResponse(data, { failure: failureContext, signal, secrets });
+    }
+  }
+
+  async function close(): Promise<void> {
+    const pending = machinery;
+    machinery = undefined;
+    if (!pending) return;
+    let m: Machinery;
+    try {
+      m = await pending;
+    } catch {
+      return; // nothing was opened
+    }
+    // destroy, not close: close() would wait forever for a body the caller chose not to read.
+    await m.dispatcher.destroy();
+  }
+
+  return { send, close };
+}

@@ -1,0 +1,122 @@
+/**
+ * The flags of `deployment text-generate` (DESIGN §1), as plain data. Loaded for `--help` and
+ * shell completion, so it must stay cheap: no zod, no file system, nothing but literals.
+ */
+import type { CanonicalParameters } from '../canonical.js';
+import type { OptionSpec } from '../command.js';
+
+/** How a granular flag's string becomes a value of its canonical field. */
+export type GranularKind = 'int' | 'number' | 'bool' | 'enum' | 'json' | 'list';
+
+export interface GranularParameterFlag {
+  /** The flag as typed, e.g. "--parameters-top-k". */
+  flag: string;
+  /** The key commander stores the value under (camelCase of the flag). */
+  key: string;
+  /** The field of `parameters` it sets. */
+  field: keyof CanonicalParameters;
+  kind: GranularKind;
+}
+
+/** The sixteen `--parameters-*` flags, in cpd-cli's order. */
+export const GRANULAR_PARAMETER_FLAGS = [
+  { flag: '--parameters-decoding-method', key: 'parametersDecodingMethod', field: 'decoding_method', kind: 'enum' },
+  { flag: '--parameters-include-stop-sequence', key: 'parametersIncludeStopSequence', field: 'include_stop_sequence', kind: 'bool' },
+  { flag: '--parameters-length-penalty', key: 'parametersLengthPenalty', field: 'length_penalty', kind: 'json' },
+  { flag: '--parameters-max-new-tokens', key: 'parametersMaxNewTokens', field: 'max_new_tokens', kind: 'int' },
+  { flag: '--parameters-min-new-tokens', key: 'parametersMinNewTokens', field: 'min_new_tokens', kind: 'int' },
+  { flag: '--parameters-prompt-variables', key: 'parametersPromptVariables', field: 'prompt_variables', kind: 'json' },
+  { flag: '--parameters-random-seed', key: 'parametersRandomSeed', field: 'random_seed', kind: 'int' },
+  { flag: '--parameters-repetition-penalty', key: 'parametersRepetitionPenalty', field: 'repetition_penalty', kind: 'number' },
+  { flag: '--parameters-return-options', key: 'parametersReturnOptions', field: 'return_options', kind: 'json' },
+  { flag: '--parameters-stop-sequences', key: 'parametersStopSequences', field: 'stop_sequences', kind: 'list' },
+  { flag: '--parameters-temperature', key: 'parametersTemperature', field: 'temperature', kind: 'number' },
+  { flag: '--parameters-time-limit', key: 'parametersTimeLimit', field: 'time_limit', kind: 'int' },
+  { flag: '--parameters-top-k', key: 'parametersTopK', field: 'top_k', kind: 'int' },
+  { flag: '--parameters-top-p', key: 'parametersTopP', field: 'top_p', kind: 'number' },
+  { flag: '--parameters-truncate-input-tokens', key: 'parametersTruncateInputTokens', field: 'truncate_input_tokens', kind: 'int' },
+  { flag: '--parameters-typical-p', key: 'parametersTypicalP', field: 'typical_p', kind: 'number' },
+] as const satisfies readonly GranularParameterFlag[];
+
+/** commander key of a granular flag, e.g. "parametersTopK". */
+export type GranularParameterKey = (typeof GRANULAR_PARAMETER_FLAGS)[number]['key'];
+
+/** Options of `deployment text-generate` and `deployment text-generate-stream`, in help order. */
+export const GENERATE_FLAG_SPECS: OptionSpec[] = [
+  { flags: '--id-or-name <id>', description: 'deployment id or serving name (required)' },
+  { flags: '--input <text>', description: 'the prompt text' },
+  { flags: '--input-file <path|->', description: 'read the prompt from a file, or - for stdin' },
+  {
+    flags: '--moderations <json|@file>',
+    description: 'HAP/PII filters as JSON or @file, e.g. {"hap":{"input":{"enabled":true,"threshold":0.5}}}',
+  },
+  {
+    flags: '--parameters <json|@file>',
+    description: 'all generation parameters as JSON or @file; cannot be combined with --parameters-* flags',
+  },
+  { flags: '--parameters-decoding-method <greedy|sample>', description: 'how tokens are picked (default sample)' },
+  {
+    flags: '--parameters-include-stop-sequence [bool]',
+    description: 'keep a matched stop sequence at the end of the text (default true)',
+  },
+  {
+    flags: '--parameters-length-penalty <json|@file>',
+    description: 'JSON or @file: {"decay_factor": number > 1, "start_index": integer >= 0}',
+  },
+  {
+    flags: '--parameters-max-new-tokens <int>',
+    description: 'most tokens to generate, >= 0 (default 20; the maximum depends on the model)',
+  },
+  {
+    flags: '--parameters-min-new-tokens <int>',
+    description: 'fewest tokens to generate, >= 0 (default 0); stop sequences are ignored until reached',
+  },
+  {
+    flags: '--parameters-prompt-variables <json|@file>',
+    description: 'JSON or @file object of strings for a prompt-template deployment, e.g. {"city":"Paris"}',
+  },
+  { flags: '--parameters-random-seed <int>', description: 'seed for repeatable sampling, >= 1' },
+  {
+    flags: '--parameters-repetition-penalty <number>',
+    description: 'penalty for repeating tokens, 1 to 2 (default 1 = no penalty)',
+  },
+  {
+    flags: '--parameters-return-options <json|@file>',
+    description:
+      'JSON or @file: input_text, generated_tokens, input_tokens, token_logprobs, token_ranks (true/false), top_n_tokens (0 to 5)',
+  },
+  {
+    flags: '--parameters-stop-sequences <list>',
+    description: 'up to 6 strings that end generation: comma-separated (\\, for a comma) or a JSON array ["a","b"]; repeatable',
+    repeatable: true,
+  },
+  {
+    flags: '--parameters-temperature <number>',
+    description: 'sampling temperature, 0 to 2 (default 1; lower is less random)',
+  },
+  {
+    flags: '--parameters-time-limit <ms>',
+    description: 'stop after this many milliseconds, > 0; the text so far is returned',
+  },
+  { flags: '--parameters-top-k <int>', description: 'sample only from the k most likely tokens, 1 to 100' },
+  {
+    flags: '--parameters-top-p <number>',
+    description: 'nucleus sampling: smallest set of tokens whose probability reaches p, > 0 to 1 (default 1 = off)',
+  },
+  {
+    flags: '--parameters-truncate-input-tokens <int>',
+    description: 'keep only the last N input tokens, >= 0 (0 = no truncation)',
+  },
+  { flags: '--parameters-typical-p <number>', description: 'locally typical sampling mass, > 0 to 1' },
+  { flags: '--stream [bool]', description: 'print the text as it is generated' },
+  { flags: '--raw [bool]', description: "print the provider's own response body" },
+  {
+    flags: '--extra <json|@file>',
+    description: 'provider-specific body fields (a JSON object or @file) merged into the wire request',
+  },
+  { flags: '--model-version <version>', description: 'model version to call (Open Inference servers)' },
+  {
+    flags: '--ignore-unsupported [bool]',
+    description: 'warn instead of failing when the provider cannot honour a parameter',
+  },
+];

@@ -1,0 +1,155 @@
+/**
+ * From the flags of `deployment text-generate` to a validated canonical request (DESIGN §1–§3).
+ * Cheap to import: zod and the schemas load inside buildCanonicalRequest.
+ */
+import type { CanonicalParameters, CanonicalRequest } from '../canonical.js';
+import { UsageError } from '../errors.js';
+import { deepMerge } from './deep-merge.js';
+import { coerceBoolean, coerceEnum, coerceInt, coerceNumber, parseStopSequences, type RawFlagValue } from './flag-values.js';
+import { GRANULAR_PARAMETER_FLAGS, type GranularParameterFlag, type GranularParameterKey } from './generate-flag-specs.js';
+import { readJsonOption, type JsonOptionIo } from './json-option.js';
+import type { IssueSite, Locator } from './validate-option.js';
+
+/** commander's `opts()` for the command: camelCase keys, values as commander gives them. */
+export interface RawGenerateOptions extends Partial<Record<GranularParameterKey, RawFlagValue>> {
+  idOrName?: RawFlagValue;
+  input?: RawFlagValue;
+  inputFile?: RawFlagValue;
+  moderations?: RawFlagValue;
+  parameters?: RawFlagValue;
+  stream?: RawFlagValue;
+  raw?: RawFlagValue;
+  extra?: RawFlagValue;
+  modelVersion?: RawFlagValue;
+  ignoreUnsupported?: RawFlagValue;
+}
+
+export interface BuiltRequest {
+  /** Parameters and moderations; `input` is resolved separately (see input.ts). */
+  request: CanonicalRequest;
+  /** `--extra`: provider-specific body fields. */
+  extra?: Record<string, unknown>;
+}
+
+export interface BuildOptions extends JsonOptionIo {
+  /** The profile's `defaults.parameters`: the lowest layer, under the JSON option and the flags. */
+  defaults?: CanonicalParameters;
+}
+
+const DEFAULTS_OWNER = 'profile defaults';
+const EXTRA_HINT = 'provider-specific body fields go in --extra';
+
+/**
+ * Precedence (DESIGN §2): profile defaults < `--parameters` < `--parameters-*` flags, objects merged
+ * key by key. Each layer is validated on its own, so a message names the flag the value came from;
+ * the merged result is validated again for the rules that span fields (min ≤ max new tokens).
+ */
+export async function buildCanonicalRequest(raw: RawGenerateOptions, opts: BuildOptions): Promise<BuiltRequest> {
+  const granular = GRANULAR_PARAMETER_FLAGS.filter((f) => raw[f.key] !== undefined);
+  if (raw.parameters !== undefined && granular.length > 0) throw conflictError(granular);
+  checkStdinReaders(raw);
+
+  const [{ parametersSchema, moderationsSchema, extraSchema }, { validateOption, within }] = await Promise.all([
+    import('./schemas.js'),
+    import('./validate-option.js'),
+  ]);
+
+  let merged: CanonicalParameters = {};
+  const provenance = new Map<string, Locator>();
+  let layers = 0;
+  const addLayer = (params: CanonicalParameters, locate: Locator) => {
+    merged = deepMerge(merged, params);
+    for (const key of Object.keys(params)) provenance.set(key, locate);
+    layers++;
+  };
+
+  if (opts.defaults !== undefined) {
+    const locate = within(DEFAULTS_OWNER);
+    addLayer(validateOption(parametersSchema, opts.defaults, locate), locate);
+  }
+  if (raw.parameters !== undefined) {
+    const value = await readJsonOption('--parameters', jsonText('--parameters', raw.parameters), opts);
+    const locate = within('--parameters');
+    addLayer(validateOption(parametersSchema, value, locate, { unknownFieldHint: EXTRA_HINT }), locate);
+  }
+  if (granular.length > 0) {
+    const values: Record<string, unknown> = {};
+    for (const f of granular) values[f.field] = await flagValue(f, raw[f.key]!, opts);
+    addLayer(validateOption(parametersSchema, values, byFlag), byFlag);
+  }
+  if (layers > 1) {
+    const locate: Locator = (path) => (provenance.get(String(path[0])) ?? within('parameters'))(path);
+    merged = validateOption(parametersSchema, merged, locate);
+  }
+
+  const request: CanonicalRequest = {};
+  if (Object.keys(merged).length > 0) request.parameters = merged;
+  if (raw.moderations !== undefined) {
+    const value = await readJsonOption('--moderations', jsonText('--moderations', raw.moderations), opts);
+    request.moderations = validateOption(moderationsSchema, value, within('--moderations'));
+  }
+  const built: BuiltRequest = { request };
+  if (raw.extra !== undefined) {
+    const value = await readJsonOption('--extra', jsonText('--extra', raw.extra), opts);
+    built.extra = validateOption(extraSchema, value, within('--extra'));
+  }
+  return built;
+}
+
+function byFlag(path: readonly PropertyKey[]): IssueSite {
+  const f = GRANULAR_PARAMETER_FLAGS.find((g) => g.field === path[0]);
+  return f === undefined ? { owner: 'parameters', field: path } : { owner: f.flag, field: path.slice(1) };
+}
+
+async function flagValue(f: GranularParameterFlag, value: string | boolean | string[], opts: BuildOptions): Promise<unknown> {
+  switch (f.kind) {
+    case 'int':
+      return coerceInt(value);
+    case 'number':
+      return coerceNumber(value);
+    case 'bool':
+      return coerceBoolean(value);
+    case 'enum':
+      return coerceEnum(value);
+    case 'list':
+      return parseStopSequences(f.flag, value);
+    case 'json':
+      return readJsonOption(f.flag, jsonText(f.flag, value), opts);
+  }
+}
+
+function jsonText(flag: string, value: string | boolean | string[]): string {
+  const v = Array.isArray(value) ? value[value.length - 1] : value;
+  if (typeof v !== 'string') throw new UsageError(`${flag} needs a value: JSON, or @file to read it from a file`);
+  return v;
+}
+
+function conflictError(granular: readonly GranularParameterFlag[]): UsageError {
+  const flags = granular.map((f) => f.flag).join(', ');
+  const fields = joinAnd(granular.map((f) => f.field));
+  return new UsageError(`--parameters and ${flags} cannot be used together: put ${fields} inside --parameters, or drop --parameters`);
+}
+
+function joinAnd(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+/** Flags whose value is JSON-or-@file, and so may be `@-`. */
+const JSON_VALUED: ReadonlyArray<readonly [flag: string, key: keyof RawGenerateOptions]> = [
+  ['--parameters', 'parameters'],
+  ['--moderations', 'moderations'],
+  ['--extra', 'extra'],
+  ...GRANULAR_PARAMETER_FLAGS.filter((f) => f.kind === 'json').map((f) => [f.flag, f.key] as const),
+];
+
+/** stdin can be read once: by one `@-` option, or `--input-file -`, or as the implicit prompt. */
+function checkStdinReaders(raw: RawGenerateOptions): void {
+  const readers = JSON_VALUED.filter(([, key]) => raw[key] === '@-').map(([flag]) => `${flag} @-`);
+  if (raw.inputFile === '-') readers.unshift('--input-file -');
+  if (readers.length > 1) throw new UsageError(`only one option can read stdin, but ${joinAnd(readers)} ${readers.length === 2 ? 'both' : 'all'} do`);
+  if (readers.length === 1 && raw.input === undefined && raw.inputFile === undefined) {
+    throw new UsageError(`${readers[0]} reads stdin, so the prompt cannot come from stdin too`, {
+      hint: 'give the prompt with --input or --input-file',
+    });
+  }
+}

@@ -1,0 +1,60 @@
+import { UsageError } from '../errors.js';
+import { findJsonSyntaxError, lineAndColumn } from './json-syntax-error.js';
+import { readStreamText, stripBom } from './read-stream.js';
+import { readUserFile, type FileReadOptions } from './read-text-file.js';
+
+export interface JsonOptionIo extends FileReadOptions {
+  /** Reads all of stdin for `@-`; commands pass their context's stdin. Defaults to process.stdin. */
+  stdin?: () => Promise<string>;
+}
+
+/**
+ * The value of a JSON option (cpd-cli style): inline JSON, `@path` (relative to cwd, `~/` from
+ * home) or `@-` for stdin. Every failure is a UsageError that names the flag, the source and, for
+ * bad JSON, the line and column.
+ */
+export async function readJsonOption(flag: string, value: string, opts: JsonOptionIo): Promise<unknown> {
+  if (!value.startsWith('@')) {
+    if (value.trim() === '') throw new UsageError(`${flag}: empty value`, { hint: `give JSON, or @file to read it from a file` });
+    return parseJsonText(flag, value, undefined);
+  }
+  const path = value.slice(1);
+  if (path === '') throw new UsageError(`${flag}: missing file name after "@"`, { hint: `write ${flag} @path/to/file.json, or @- for stdin` });
+  const fromStdin = path === '-';
+  const text = fromStdin
+    ? stripBom(await (opts.stdin ?? readProcessStdin)())
+    : await readUserFile(flag, path, opts);
+  const source = fromStdin ? 'stdin' : path;
+  if (text.trim() === '') throw new UsageError(`${flag}: ${source} is empty`, { hint: 'it should hold one JSON value' });
+  return parseJsonText(flag, text, source);
+}
+
+let processStdin: Promise<string> | undefined;
+
+/** stdin can be read once per process; a second `@-` read (a command validating twice) gets the same text. */
+function readProcessStdin(): Promise<string> {
+  processStdin ??= readStreamText(process.stdin);
+  return processStdin;
+}
+
+/** JSON.parse with a message that points at the error. `source` is a file name, "stdin", or undefined for inline text. */
+export function parseJsonText(flag: string, text: string, source: string | undefined): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    const where = source === undefined ? '' : source === 'stdin' ? ' from stdin' : ` in ${source}`;
+    const problem = findJsonSyntaxError(text);
+    if (problem === undefined) {
+      // The scanner and JSON.parse disagree; JSON.parse's own words are the best we have.
+      throw new UsageError(`${flag}: invalid JSON${where}: ${(err as Error).message}`, { cause: err });
+    }
+    const { line, column } = lineAndColumn(text, problem.offset);
+    // An inline value that looks like a file name most likely lost its "@".
+    const looksLikePath = source === undefined && /^[^\s[{"]*[./][^\s]*$/.test(text.trim());
+    const hint = looksLikePath ? `to read JSON from a file, write ${flag} @${text.trim()}` : problem.hint;
+    throw new UsageError(`${flag}: invalid JSON${where} at line ${line}, column ${column}: ${problem.message}`, {
+      ...(hint ? { hint } : {}),
+      cause: err,
+    });
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * A server-sent event stream that carries out stream faults: after `afterEvents` events (or at
+ * the end, when the stream is shorter) it sends an error event, drops the socket, stalls, or
+ * slips in a data line that is not JSON.
+ */
+import type { ServerResponse } from 'node:http';
+import type { RouteContext } from './router.js';
+import { untilAborted, write } from './respond.js';
+import { isStreamFault } from './fault-queue.js';
+import type { Fault, StreamFault } from './types.js';
+
+export interface OutgoingEvent {
+  id?: string;
+  event?: string;
+  data: string;
+}
+
+export interface StreamFaultWording {
+  /** The protocol's in-stream error event. */
+  errorEvent(): OutgoingEvent;
+  /** An event whose data is not JSON. */
+  malformedEvent(): OutgoingEvent;
+}
+
+export function formatEvent(e: OutgoingEvent): string {
+  let out = '';
+  if (e.id !== undefined) out += `id: ${e.id}\n`;
+  if (e.event !== undefined) out += `event: ${e.event}\n`;
+  for (const line of e.data.split('\n')) out += `data: ${line}\n`;
+  return `${out}\n`;
+}
+
+export class EventStream {
+  private readonly fault: StreamFault | undefined;
+  private sent = 0;
+  private fired = false;
+  private over = false;
+
+  constructor(
+    private readonly ctx: RouteContext,
+    fault: Fault | undefined,
+    private readonly wording: StreamFaultWording,
+  ) {
+    this.fault = fault && isStreamFault(fault) ? fault : undefined;
+  }
+
+  /** Sends the 200 headers at once, as streaming services do. */
+  open(): void {
+    this.ctx.res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    this.ctx.res.flushHeaders();
+  }
+
+  /** Sends one event; false when the stream is over (fault, or the client went away). */
+  async send(event: OutgoingEvent): Promise<boolean> {
+    if (this.over) return false;
+    if (this.fault && !this.fired && this.sent >= this.fault.afterEvents && !(await this.fire())) return false;
+    if (!(await write(this.ctx.res, formatEvent(event), this.ctx.signal))) return this.stop();
+    this.sent++;
+    return true;
+  }
+
+  /** Closes the body, unless a fault that has not fired yet says otherwise. */
+  async end(): Promise<void> {
+    if (this.over) return;
+    if (this.fault && !this.fired && !(await this.fire())) return;
+    this.over = true;
+    this.ctx.res.end();
+  }
+
+  private async fire(): Promise<boolean> {
+    this.fired = true;
+    const { res, signal } = this.ctx;
+    switch (this.fault!.kind) {
+      case 'stream-error':
+        await write(res, formatEvent(this.wording.errorEvent()), signal);
+        res.end();
+        return this.stop();
+      case 'drop':
+        // Let the events already written reach the client first: a drop must cut after them, not eat them.
+        await flushed(res);
+        res.socket?.destroy();
+        return this.stop();
+      case 'stall':
+        await untilAborted(signal);
+        return this.stop();
+      case 'malformed':
+        return write(res, formatEvent(this.wording.malformedEvent()), signal);
+    }
+  }
+
+  private stop(): false {
+    this.over = true;
+    return false;
+  }
+}
+
+/** Resolves once everything written so far has been handed to the operating system. */
+function flushed(res: ServerResponse): Promise<void> {
+  const socket = res.socket;
+  if (!socket || socket.destroyed) return Promise.resolve();
+  return new Promise((resolve) => socket.write('', () => resolve()));
+}

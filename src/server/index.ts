@@ -1,0 +1,156 @@
+/**
+ * The embedded server of DESIGN §9 (`textgen serve`, the `local` profile). Loaded only lazily
+ * (by `serve` and by the local profile), so its own imports may be eager.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { watsonxProtocol } from '../../profiles/watsonx/server.js';
+import { FaultQueue } from './fault-queue.js';
+import { Router, type RouteContext, type ServerServices } from './router.js';
+import { TokenStore } from './token-store.js';
+import type { Fault, RecordedRequest, ResolvedServerOptions, RunningServer, ServerOptions } from './types.js';
+
+export type { Fault, RecordedRequest, RunningServer, ServerOptions, StatusFault, StreamFault } from './types.js';
+export type { ProtocolModule, Route, RouteContext, RouteHandler } from './router.js';
+
+/** Larger bodies get 413: no real prompt comes near it. */
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+export function resolveServerOptions(options: ServerOptions = {}): ResolvedServerOptions {
+  return {
+    host: options.host ?? '127.0.0.1',
+    port: options.port ?? 0,
+    requireAuth: options.requireAuth ?? false,
+    apiKeys: options.apiKeys ?? ['local-apikey'],
+    users: options.users ?? { admin: 'password' },
+    tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
+    tokenDelayMs: options.tokenDelayMs ?? 0,
+    log: options.log ?? (() => {}),
+  };
+}
+
+export function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const resolved = resolveServerOptions(options);
+  const requests: RecordedRequest[] = [];
+  const faults: Fault[] = [];
+  const services: ServerServices = {
+    options: resolved,
+    tokens: new TokenStore(resolved.tokenTtlSeconds),
+    faults: new FaultQueue(faults),
+    log: resolved.log,
+  };
+  const router = new Router().register(watsonxProtocol);
+  const sockets = new Set<Socket>();
+  const inFlight = new Set<AbortController>();
+
+  const server = createServer((req, res) => {
+    const controller = new AbortController();
+    inFlight.add(controller);
+    res.on('close', () => {
+      controller.abort();
+      inFlight.delete(controller);
+    });
+    void handle(req, res, controller.signal);
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> {
+    const started = Date.now();
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const read = await readBody(req);
+    const request: RecordedRequest = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers: flattenHeaders(req.headers),
+      body: read.text,
+    };
+    const json = parseJson(read.text);
+    if (json.ok) request.json = json.value;
+    requests.push(request);
+    res.on('close', () => {
+      const took = `${Date.now() - started} ms`;
+      if (res.writableFinished) resolved.log(`${request.method} ${request.path} → ${res.statusCode} (${took})`);
+      else resolved.log(`${request.method} ${request.path} → connection closed before the answer was complete (${took})`);
+    });
+
+    const found = router.dispatch(request.method, request.path);
+    const ctx: RouteContext = { request, params: found.kind === 'route' ? found.params : {}, res, signal, server: services };
+    try {
+      if (read.tooLarge) found.module.sendError(ctx, 413, 'request_entity_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes`);
+      else if (found.kind === 'not-found') found.module.sendError(ctx, 404, 'not_found', `No route for ${request.method} ${request.path}`);
+      else if (found.kind === 'method-not-allowed')
+        found.module.sendError(ctx, 405, 'method_not_allowed', `${request.method} is not allowed on ${request.path}`, { allow: found.allowed.join(', ') });
+      else await found.handler(ctx);
+    } catch (error) {
+      resolved.log(`${request.method} ${request.path}: ${(error as Error).stack ?? String(error)}`);
+      if (!res.headersSent) found.module.sendError(ctx, 500, 'internal_server_error', 'The local server failed to answer this request');
+      else res.destroy();
+    }
+  }
+
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(resolved.port, resolved.host, () => {
+      server.off('error', reject);
+      const address = server.address();
+      if (address === null || typeof address === 'string') {
+        reject(new Error('the server has no TCP address'));
+        return;
+      }
+      const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      let closing: Promise<void> | undefined;
+      resolve({
+        url: `http://${host}:${address.port}`,
+        requests,
+        faults,
+        expireTokens: () => services.tokens.expireAll(),
+        close() {
+          closing ??= new Promise<void>((done) => {
+            server.close(() => done());
+            for (const controller of inFlight) controller.abort();
+            for (const socket of sockets) socket.destroy();
+          });
+          return closing;
+        },
+      });
+    });
+  });
+}
+
+async function readBody(req: IncomingMessage): Promise<{ text: string; tooLarge: boolean }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let tooLarge = false;
+  try {
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_BODY_BYTES) tooLarge = true;
+      else chunks.push(chunk as Buffer);
+    }
+  } catch {
+    // The client went away mid-body; what arrived is all there is.
+  }
+  return { text: tooLarge ? '' : Buffer.concat(chunks).toString('utf8'), tooLarge };
+}
+
+function flattenHeaders(headers: IncomingMessage['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  if (text.trim() === '') return { ok: false };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * Protocol-neutral routing. Each wire protocol registers a ProtocolModule: its routes and how
+ * it words an error. Adding a protocol to `serve` is registering one more module.
+ */
+import type { ServerResponse } from 'node:http';
+import type { FaultQueue } from './fault-queue.js';
+import type { TokenStore } from './token-store.js';
+import type { RecordedRequest, ResolvedServerOptions } from './types.js';
+
+/** What every handler may use. */
+export interface ServerServices {
+  options: ResolvedServerOptions;
+  tokens: TokenStore;
+  faults: FaultQueue;
+  log(line: string): void;
+}
+
+export interface RouteContext {
+  request: RecordedRequest;
+  /** Path parameters, URL-decoded (`:id` → params.id). */
+  params: Record<string, string>;
+  res: ServerResponse;
+  /** Aborts when the client goes away or the server closes. */
+  signal: AbortSignal;
+  server: ServerServices;
+}
+
+export type RouteHandler = (ctx: RouteContext) => Promise<void> | void;
+
+export interface Route {
+  method: string;
+  /** Segments; `:name` captures one segment, e.g. "/ml/v1/deployments/:id/text/generation". */
+  pattern: string;
+  handler: RouteHandler;
+}
+
+export interface ProtocolModule {
+  name: string;
+  /** Unmatched paths under these prefixes get this protocol's error shape. */
+  prefixes: string[];
+  routes: Route[];
+  /** Writes an error in the protocol's shape (404, 405, 413, 500, fault statuses). */
+  sendError(ctx: RouteContext, status: number, code: string, message: string, headers?: Record<string, string>): void;
+}
+
+interface CompiledRoute {
+  module: ProtocolModule;
+  method: string;
+  segments: string[];
+  handler: RouteHandler;
+}
+
+export type Dispatch =
+  | { kind: 'route'; module: ProtocolModule; handler: RouteHandler; params: Record<string, string> }
+  | { kind: 'not-found'; module: ProtocolModule }
+  | { kind: 'method-not-allowed'; module: ProtocolModule; allowed: string[] };
+
+export class Router {
+  private readonly modules: ProtocolModule[] = [];
+  private readonly routes: CompiledRoute[] = [];
+
+  register(module: ProtocolModule): this {
+    this.modules.push(module);
+    for (const r of module.routes) this.routes.push({ module, method: r.method.toUpperCase(), segments: split(r.pattern), handler: r.handler });
+    return this;
+  }
+
+  /** The module that owns a path: by prefix, else the first registered (the default error shape). */
+  owner(path: string): ProtocolModule {
+    const module = this.modules.find((m) => m.prefixes.some((p) => path.startsWith(p))) ?? this.modules[0];
+    if (!module) throw new Error('no protocol registered');
+    return module;
+  }
+
+  dispatch(method: string, path: string): Dispatch {
+    const segments = split(path);
+    const allowed: string[] = [];
+    let pathOwner: ProtocolModule | undefined;
+    for (const route of this.routes) {
+      const params = match(route.segments, segments);
+      if (!params) continue;
+      if (route.method === method.toUpperCase()) return { kind: 'route', module: route.module, handler: route.handler, params };
+      allowed.push(route.method);
+      pathOwner ??= route.module;
+    }
+    if (pathOwner) return { kind: 'method-not-allowed', module: pathOwner, allowed };
+    return { kind: 'not-found', module: this.owner(path) };
+  }
+}
+
+function split(path: string): string[] {
+  return path.split('/').filter((s) => s.length > 0);
+}
+
+function match(pattern: string[], segments: string[]): Record<string, string> | undefined {
+  if (pattern.length !== segments.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < pattern.length; i++) {
+    const p = pattern[i]!;
+    const s = segments[i]!;
+    if (p.startsWith(':')) {
+      try {
+        params[p.slice(1)] = decodeURIComponent(s);
+      } catch {
+        return undefined;
+      }
+    } else if (p !== s) return undefined;
+  }
+  return params;
+}
