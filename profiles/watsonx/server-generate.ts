@@ -2,7 +2,7 @@
  * The text generation routes of the local watsonx server: checks as the service does them
  * (credentials, `version`, body), then the engine's tokens as one answer or as SSE events.
  */
-import { DEFAULT_MAX_NEW_TOKENS, startGeneration } from '../../src/engine/generator.js';
+import { DEFAULT_MAX_NEW_TOKENS, startGeneration } from '../../src/engine/index.js';
 import { applyFaultBeforeHeaders, faultBody } from '../../src/server/apply-fault.js';
 import { EventStream, type StreamFaultWording } from '../../src/server/event-stream.js';
 import { sendJson } from '../../src/server/respond.js';
@@ -61,6 +61,7 @@ export function generationRoute(kind: GenerateKind, streamRoute: boolean): Route
     const body = validation.body;
 
     const stream = streamRoute || wantsEventStream(ctx.request.headers.accept);
+    // Faults hit only requests the service would have served, so a test's 429 never hides a 400.
     const fault = ctx.server.faults.take(stream);
     const handled = await applyFaultBeforeHeaders(fault, ctx, (f, headers) => {
       if (f.body === undefined) return sendWatsonxError(ctx.res, f.status, [{ code: codeForStatus(f.status), message: messageForStatus(f.status) }], headers);

@@ -1,6 +1,6 @@
 /** Engine results in watsonx's `TextGenResponse` shape, whole or as stream events. */
 import type { GenerateResult, GenerateResultItem, ReturnOptions, ServiceWarning, TokenInfo } from '../../src/canonical.js';
-import type { EngineToken, Generation, GenerationStep, GenerationSummary } from '../../src/engine/types.js';
+import type { EngineToken, Generation, GenerationStep, GenerationSummary } from '../../src/engine/index.js';
 
 export interface ResponseMeta {
   modelId: string;

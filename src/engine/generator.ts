@@ -45,10 +45,10 @@ class LocalGeneration implements Generation {
     private readonly options: EngineOptions,
   ) {
     const p = request.parameters ?? {};
-    let ids = tokenizer.encode(request.input);
+    const all = tokenizer.encode(request.input);
     const truncate = p.truncate_input_tokens ?? 0;
-    if (truncate > 0 && ids.length > truncate) ids = ids.slice(ids.length - truncate);
-    this.inputText = ids.length === tokenizer.encode(request.input).length ? request.input : tokenizer.decode(ids);
+    const ids = truncate > 0 && all.length > truncate ? all.slice(all.length - truncate) : all;
+    this.inputText = ids === all ? request.input : tokenizer.decode(ids);
     this.inputTokenCount = ids.length;
     this.inputTokens = describeInput(tokenizer, ids, hashString(this.inputText));
     const greedy = p.decoding_method === 'greedy';

@@ -282,6 +282,25 @@ describe('validation, as the service does it', () => {
   });
 });
 
+describe('limits', () => {
+  test('time_limit ends a slow generation with the text so far', async () => {
+    await server.close();
+    server = await startServer({ tokenDelayMs: 10 });
+    const body = watsonxTextGenResponseSchema.parse(
+      await (await post(DEPLOY, { input: 'Hi', parameters: { max_new_tokens: 1000, min_new_tokens: 1000, time_limit: 80 } })).json(),
+    );
+    expect(body.results[0]!.stop_reason).toBe('time_limit');
+    expect(body.results[0]!.generated_token_count).toBeGreaterThan(0);
+    expect(body.results[0]!.generated_token_count).toBeLessThan(1000);
+  });
+
+  test('a body over 8 MB is refused with 413', async () => {
+    const res = await post(DEPLOY, { input: 'x'.repeat(9 * 1024 * 1024) });
+    expect(res.status).toBe(413);
+    expect(watsonxErrorSchema.parse(await res.json()).errors[0]!.code).toBe('request_entity_too_large');
+  });
+});
+
 describe('lifecycle', () => {
   test('close() with a stream still open does not hang', async () => {
     await server.close();
