@@ -36,16 +36,69 @@ export function wrapResponse(data: Dispatcher.ResponseData, ctx: ResponseContext
   const { statusCode, body: source } = data;
   let consumed = false;
 
+  /*
+   * The body is taken in flowing mode into a small queue from the moment the headers arrive, not
+   * with `for await` when the caller gets round to it: when a connection breaks, Node destroys the
+   * stream and throws away what it had buffered, but the text that did arrive before the break must
+   * still reach the user (DESIGN §4: partial output). The queue pauses the socket past 64 chunks.
+   */
+  const queue: Uint8Array[] = [];
+  let head = 0;
+  let failure: unknown;
+  let ended = false;
+  let wake: (() => void) | undefined;
+  const notify = () => {
+    const w = wake;
+    wake = undefined;
+    w?.();
+  };
+  source.on('data', (chunk: Uint8Array) => {
+    queue.push(chunk);
+    if (queue.length - head > 64) source.pause();
+    notify();
+  });
+  source.on('end', () => {
+    ended = true;
+    notify();
+  });
+  source.on('error', (err: unknown) => {
+    failure = err;
+    notify();
+  });
+  source.on('close', () => {
+    // Closed without 'end' and without an error: the peer went away mid-body.
+    if (!ended && failure === undefined) failure = new Error('other side closed');
+    notify();
+  });
+
   async function* chunks(): AsyncGenerator<Uint8Array> {
     if (consumed) throw new Error('the response body can be read only once');
     consumed = true;
     let finished = false;
     try {
-      for await (const chunk of source) yield chunk as Uint8Array;
+      for (;;) {
+        if (head < queue.length) {
+          const chunk = queue[head] as Uint8Array;
+          queue[head] = undefined as unknown as Uint8Array;
+          head += 1;
+          if (head > 1024 && head * 2 > queue.length) {
+            queue.splice(0, head);
+            head = 0;
+          }
+          if (queue.length - head < 16 && source.isPaused()) source.resume();
+          yield chunk;
+          continue;
+        }
+        if (ended) break;
+        if (failure !== undefined) {
+          if (ctx.signal?.aborted) throw new Interrupted();
+          throw describeBodyFailure(failure, ctx.failure);
+        }
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+      }
       finished = true;
-    } catch (err) {
-      if (ctx.signal?.aborted) throw new Interrupted();
-      throw describeBodyFailure(err, ctx.failure);
     } finally {
       // The consumer stopped early (break, or it threw): free the socket instead of leaking it.
       if (!finished) source.destroy();

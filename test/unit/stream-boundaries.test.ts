@@ -1,0 +1,90 @@
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeHome, runInProcess } from '../helpers/run-cli.js';
+
+/** A server that answers every request with `body`, cut into two writes at `split`. */
+let server: Server;
+let url: string;
+let current: { body: Buffer; split: number } = { body: Buffer.alloc(0), split: 0 };
+const home = makeHome();
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const { body, split } = current;
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(body.subarray(0, split), () => {
+        // The second half goes out on a later tick so the client sees two reads.
+        setImmediate(() => res.end(body.subarray(split)));
+      });
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((r) => server.close(() => r()));
+  home.cleanup();
+});
+
+const event = (text: string, extra = '') =>
+  JSON.stringify({ model_id: 'm', created_at: '2024-01-01T00:00:00Z', results: [{ generated_text: text, generated_token_count: 1, input_token_count: 0, stop_reason: extra || 'not_finished' }] });
+
+const DELTAS = ['Héllo', ', 漢字', ' and 🙂', '!'];
+
+const FIXTURES: Record<string, string> = {
+  'LF, id/event/data, event: close': [
+    `id: 1\nevent: message\ndata: ${event(DELTAS[0] as string)}\n\n`,
+    `: keep-alive comment\n\n`,
+    `id: 2\nevent: message\ndata:${event(DELTAS[1] as string)}\n\n`,
+    `id: 3\nevent: message\ndata: ${event(DELTAS[2] as string)}\n\n`,
+    `id: 4\nevent: message\ndata: ${event(DELTAS[3] as string, 'eos_token')}\n\n`,
+    `event: close\ndata: {}\n\n`,
+  ].join(''),
+  'CRLF line ends, leading data: {}, [DONE] at the end': [
+    `data: {}\r\n\r\n`,
+    ...DELTAS.map((d, i) => `id: ${i}\r\nevent: message\r\ndata: ${event(d, i === DELTAS.length - 1 ? 'max_tokens' : '')}\r\n\r\n`),
+    `data: [DONE]\r\n\r\n`,
+  ].join(''),
+  'CR line ends and no final blank line': [
+    ...DELTAS.map((d) => `event: message\rdata: ${event(d)}\r\r`),
+  ].join('').replace(/\r\r$/, ''),
+};
+
+describe('streamed text equals the concatenated deltas wherever the bytes are split', () => {
+  for (const [name, text] of Object.entries(FIXTURES)) {
+    it(name, async () => {
+      const body = Buffer.from(text, 'utf8');
+      const expected = `${DELTAS.join('')}\n`;
+      for (let split = 0; split <= body.length; split++) {
+        current = { body, split };
+        const r = await runInProcess(['--url', url, 'deployment', 'text-generate', '--id-or-name', 'd', '--input', 'x', '--stream', '--retries', '0'], { env: home.env });
+        if (r.stdout !== expected || r.exitCode !== 0) {
+          throw new Error(`split at byte ${split}: exit ${r.exitCode}, stdout ${JSON.stringify(r.stdout)}, stderr ${r.stderr}`);
+        }
+      }
+      expect(body.length).toBeGreaterThan(100);
+    }, 120_000);
+  }
+
+  it('an event: error mid-stream keeps the text before it and exits 6', async () => {
+    const body = Buffer.from(
+      `data: ${event('partial ')}\n\nevent: error\ndata: {"errors":[{"code":"internal_error","message":"model crashed"}],"trace":"t1"}\n\ndata: ${event('never')}\n\n`,
+    );
+    current = { body, split: 13 };
+    const r = await runInProcess(['--url', url, 'deployment', 'text-generate', '--id-or-name', 'd', '--input', 'x', '--stream'], { env: home.env });
+    expect(r.exitCode).toBe(6);
+    expect(r.stdout).toBe('partial \n');
+    expect(r.stderr).toBe('error: watsonx.ai stream broke off: internal_error model crashed (trace t1)\n');
+  });
+
+  it('a payload with a top-level errors array is a failure too', async () => {
+    current = { body: Buffer.from(`data: ${event('a')}\n\ndata: {"errors":[{"code":"x","message":"boom"}]}\n\n`), split: 5 };
+    const r = await runInProcess(['--url', url, 'deployment', 'text-generate', '--id-or-name', 'd', '--input', 'x', '--stream', '-o', 'json'], { env: home.env });
+    expect(r.exitCode).toBe(6);
+    const partial = JSON.parse(r.stdout);
+    expect(partial.results[0]).toMatchObject({ generated_text: 'a', stop_reason: 'error' });
+  });
+});
