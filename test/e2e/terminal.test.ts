@@ -1,0 +1,63 @@
+import { execa } from 'execa';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN, makeHome } from '../helpers/run-cli.js';
+
+/**
+ * Runs the binary under a pseudo-terminal (util-linux `script`), so stdin, stdout and stderr are TTYs
+ * as for a person at a shell. `script` merges the streams, so these tests look at the combined screen.
+ */
+const home = makeHome();
+afterAll(() => home.cleanup());
+
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+async function onTerminal(args: string[], env: Record<string, string> = {}) {
+  const command = ['node', BIN, ...args].map(quote).join(' ');
+  const baseEnv: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v !== undefined && k !== 'CI' && !k.startsWith('TEXTGEN_') && k !== 'NO_COLOR' && k !== 'FORCE_COLOR') baseEnv[k] = v;
+  }
+  const r = await execa('script', ['-qec', command, '/dev/null'], {
+    env: { ...baseEnv, TERM: 'xterm-256color', ...home.env, ...env },
+    extendEnv: false,
+    reject: false,
+    stdin: 'ignore',
+    timeout: 20_000,
+  });
+  if (r.timedOut) throw new Error('hung on a terminal');
+  return { exitCode: r.exitCode, screen: r.stdout };
+}
+
+const GEN = ['--profile', 'local', 'deployment', 'text-generate', '--id-or-name', 'demo', '--input', 'Hello'];
+
+describe('on a terminal', () => {
+  it('prints the text and a coloured warning', async () => {
+    const r = await onTerminal(GEN);
+    expect(r.exitCode).toBe(0);
+    expect(r.screen).toContain('\u001b[33mwarning:\u001b[39m [unspecified_max_token]');
+    expect(r.screen.replace(/\u001b\[[0-9;]*m/g, '').trim().length).toBeGreaterThan(40);
+  });
+
+  it.each([
+    ['--no-color', [...GEN, '--no-color'], {}],
+    ['NO_COLOR', GEN, { NO_COLOR: '1' }],
+  ])('%s turns colour off', async (_n, args, env) => {
+    const r = await onTerminal(args, env);
+    expect(r.exitCode).toBe(0);
+    expect(r.screen).not.toMatch(/\u001b\[/);
+    expect(r.screen).toMatch(/^warning: \[unspecified_max_token\]/m);
+  });
+
+  it('with --no-interactive a missing value is an immediate usage error, not a wait on the keyboard', async () => {
+    const r = await onTerminal(['--profile', 'local', '--no-interactive', 'deployment', 'text-generate', '--id-or-name', 'demo', '--no-color']);
+    expect(r.exitCode).toBe(2);
+    expect(r.screen).toMatch(/missing required option: --input/);
+  });
+
+  it('streams the text to the screen', async () => {
+    const r = await onTerminal([...GEN, '--stream', '-q']);
+    expect(r.exitCode).toBe(0);
+    expect(r.screen.trim().length).toBeGreaterThan(40);
+    expect(r.screen).not.toMatch(/warning/);
+  });
+});
