@@ -1,26 +1,14 @@
 import { createServer } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../src/server/index.js';
-import { makeHome, runBin } from '../helpers/run-cli.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startServer } from '../../src/server/index.js';
+import { runBin } from '../helpers/run-cli.js';
 import { expectValidWatsonxWire, generationRequests } from '../helpers/wire.js';
+import { useWatsonxServer } from '../helpers/server-fixture.js';
 
-let server: RunningServer;
-const home = makeHome();
+const fixture = useWatsonxServer();
+const { home } = fixture;
 
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server.close();
-  home.cleanup();
-});
-afterEach(() => {
-  expectValidWatsonxWire(server.requests);
-  server.requests.length = 0;
-  server.faults.length = 0;
-});
-
-const tg = (args: string[], url = server.url) =>
+const tg = (args: string[], url = fixture.server.url) =>
   runBin(['--url', url, 'deployment', 'text-generate', '--id-or-name', 'demo', '--input', 'Hi', ...args], { env: home.env });
 
 async function closedPort(): Promise<number> {
@@ -33,29 +21,29 @@ async function closedPort(): Promise<number> {
 
 describe('retries and failures', () => {
   it('429 with Retry-After: 1 is waited out, then the answer arrives', async () => {
-    server.faults.push({ kind: 'status', status: 429, retryAfter: '1' });
+    fixture.server.faults.push({ kind: 'status', status: 429, retryAfter: '1' });
     const started = Date.now();
     const r = await tg([]);
     expect(r.exitCode).toBe(0);
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
-    expect(generationRequests(server.requests)).toHaveLength(2);
+    expect(generationRequests(fixture.server.requests)).toHaveLength(2);
   });
 
   it('503 on every attempt → exit 4 after 1 + --retries attempts, with the service\'s message', async () => {
-    server.faults.push({ kind: 'status', status: 503, times: 3 });
+    fixture.server.faults.push({ kind: 'status', status: 503, times: 3 });
     const r = await tg(['--retries', '2']);
     expect(r.exitCode).toBe(4);
     expect(r.stderr).toMatch(/^error: watsonx returned HTTP 503/m);
     expect(r.stdout).toBe('');
-    expect(generationRequests(server.requests)).toHaveLength(3);
+    expect(generationRequests(fixture.server.requests)).toHaveLength(3);
   });
 
   it('a 400 from the service is not retried → exit 4 with code and trace', async () => {
-    server.faults.push({ kind: 'status', status: 400, body: { errors: [{ code: 'invalid_input_argument', message: 'bad thing' }], trace: 'abc123', status_code: 400 } });
+    fixture.server.faults.push({ kind: 'status', status: 400, body: { errors: [{ code: 'invalid_input_argument', message: 'bad thing' }], trace: 'abc123', status_code: 400 } });
     const r = await tg([]);
     expect(r.exitCode).toBe(4);
     expect(r.stderr).toBe('error: watsonx returned HTTP 400 invalid_input_argument: bad thing (trace abc123)\n');
-    expect(generationRequests(server.requests)).toHaveLength(1);
+    expect(generationRequests(fixture.server.requests)).toHaveLength(1);
   });
 
   it('connection refused → exit 5 with one clear line', async () => {
@@ -67,21 +55,21 @@ describe('retries and failures', () => {
   });
 
   it('no answer within --timeout → exit 5', async () => {
-    server.faults.push({ kind: 'hang' });
+    fixture.server.faults.push({ kind: 'hang' });
     const r = await tg(['--timeout', '500', '--retries', '0']);
     expect(r.exitCode).toBe(5);
     expect(r.stderr).toMatch(/--timeout/);
   });
 
   it('a connection dropped mid-stream → partial text, exit 6', async () => {
-    server.faults.push({ kind: 'drop', afterEvents: 4 });
+    fixture.server.faults.push({ kind: 'drop', afterEvents: 4 });
     const r = await tg(['--stream', '--parameters-max-new-tokens', '40']);
     expect(r.exitCode).toBe(6);
     expect(r.stdout.length).toBeGreaterThan(0);
   });
 
   it('a stream that goes silent for --timeout is aborted → exit 6', async () => {
-    server.faults.push({ kind: 'stall', afterEvents: 3 });
+    fixture.server.faults.push({ kind: 'stall', afterEvents: 3 });
     const r = await tg(['--stream', '--timeout', '500', '--parameters-max-new-tokens', '40']);
     expect(r.exitCode).toBe(6);
     expect(r.stdout.length).toBeGreaterThan(0);

@@ -1,31 +1,19 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../src/server/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startServer } from '../../src/server/index.js';
 import { BIN, makeHome, runBin } from '../helpers/run-cli.js';
 import { expectValidWatsonxWire, generationRequests } from '../helpers/wire.js';
+import { useWatsonxServer } from '../helpers/server-fixture.js';
 import { watsonxTextGenResponseSchema } from '../contract/watsonx-schemas.js';
 
-let server: RunningServer;
-const home = makeHome();
-
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server.close();
-  home.cleanup();
-});
-afterEach(() => {
-  expectValidWatsonxWire(server.requests);
-  server.requests.length = 0;
-  server.faults.length = 0;
-});
+const fixture = useWatsonxServer();
+const { home } = fixture;
 
 const TG = ['deployment', 'text-generate', '--id-or-name', 'demo'];
 const tg = (args: string[], opts: { input?: string; env?: Record<string, string> } = {}) =>
-  runBin(['--url', server.url, ...TG, ...args], { env: { ...home.env, ...opts.env }, cwd: home.dir, ...(opts.input !== undefined ? { input: opts.input } : {}) });
+  runBin(['--url', fixture.server.url, ...TG, ...args], { env: { ...home.env, ...opts.env }, cwd: home.dir, ...(opts.input !== undefined ? { input: opts.input } : {}) });
 
 describe('the main job on the built-in local profile', () => {
   it('generates text with no configuration at all', async () => {
@@ -46,7 +34,7 @@ describe('the main job on the built-in local profile', () => {
   });
 
   it('global options are accepted after the command words (cpd-cli style)', async () => {
-    const r = await runBin([...TG, '--input', 'Hi', '--url', server.url, '--output', 'json'], { env: home.env });
+    const r = await runBin([...TG, '--input', 'Hi', '--url', fixture.server.url, '--output', 'json'], { env: home.env });
     expect(r.exitCode).toBe(0);
     expect(watsonxTextGenResponseSchema.safeParse(JSON.parse(r.stdout)).success).toBe(true);
   });
@@ -64,7 +52,7 @@ describe('where the prompt comes from', () => {
     const piped = await tg(['-o', 'json', '--parameters-random-seed', '2'], { input: 'Tell me about rivers' });
     const flag = await tg(['-o', 'json', '--parameters-random-seed', '2', '--input', 'Tell me about rivers']);
     expect(piped.exitCode).toBe(0);
-    const [a, b] = generationRequests(server.requests);
+    const [a, b] = generationRequests(fixture.server.requests);
     expect((a?.json as { input: string }).input).toBe('Tell me about rivers');
     expect(b?.json).toStrictEqual(a?.json);
     expect(JSON.parse(piped.stdout).results).toStrictEqual(JSON.parse(flag.stdout).results);
@@ -74,7 +62,7 @@ describe('where the prompt comes from', () => {
     writeFileSync(join(home.dir, 'prompt.txt'), 'From a file\nwith two lines');
     expect((await tg(['--input-file', '-'], { input: 'From stdin' })).exitCode).toBe(0);
     expect((await tg(['--input-file', 'prompt.txt'])).exitCode).toBe(0);
-    const inputs = generationRequests(server.requests).map((r) => (r.json as { input: string }).input);
+    const inputs = generationRequests(fixture.server.requests).map((r) => (r.json as { input: string }).input);
     expect(inputs).toEqual(['From stdin', 'From a file\nwith two lines']);
   });
 
@@ -84,7 +72,7 @@ describe('where the prompt comes from', () => {
     ['no --id-or-name', ['--input', 'Hi'], undefined, /missing required option: --id-or-name/],
   ])('without a terminal, %s → exit 2 at once, no prompt', async (_n, args, input, message) => {
     const started = Date.now();
-    const r = await runBin(['--url', server.url, 'deployment', 'text-generate', ...(args as string[])], {
+    const r = await runBin(['--url', fixture.server.url, 'deployment', 'text-generate', ...(args as string[])], {
       env: home.env,
       ...(input !== undefined ? { input: input as string } : {}),
     });
@@ -92,7 +80,7 @@ describe('where the prompt comes from', () => {
     expect(r.stderr).toMatch(message as RegExp);
     expect(r.stdout).toBe('');
     expect(Date.now() - started).toBeLessThan(5000);
-    expect(server.requests).toHaveLength(0);
+    expect(fixture.server.requests).toHaveLength(0);
   });
 });
 
@@ -150,13 +138,13 @@ describe('streaming', () => {
   it('text output equals the concatenated deltas and the non-streamed text', async () => {
     const args = ['--input', 'Write about the sea', '--parameters-random-seed', '11', '--parameters-max-new-tokens', '25'];
     const streamed = await tg([...args, '--stream']);
-    const stream2 = await runBin(['--url', server.url, 'deployment', 'text-generate-stream', '--id-or-name', 'demo', ...args], { env: home.env });
+    const stream2 = await runBin(['--url', fixture.server.url, 'deployment', 'text-generate-stream', '--id-or-name', 'demo', ...args], { env: home.env });
     const whole = await tg([...args, '-o', 'json']);
     expect(streamed.exitCode).toBe(0);
     const text = JSON.parse(whole.stdout).results[0].generated_text as string;
     expect(streamed.stdout).toBe(`${text}\n`);
     expect(stream2.stdout).toBe(streamed.stdout);
-    expect(generationRequests(server.requests).map((r) => r.path)).toEqual([
+    expect(generationRequests(fixture.server.requests).map((r) => r.path)).toEqual([
       '/ml/v1/deployments/demo/text/generation_stream',
       '/ml/v1/deployments/demo/text/generation_stream',
       '/ml/v1/deployments/demo/text/generation',
@@ -174,7 +162,7 @@ describe('streaming', () => {
   });
 
   it('an event: error mid-stream keeps the partial text on stdout and exits 6', async () => {
-    server.faults.push({ kind: 'stream-error', afterEvents: 4 });
+    fixture.server.faults.push({ kind: 'stream-error', afterEvents: 4 });
     const r = await tg(['--input', 'Hi', '--stream', '--parameters-max-new-tokens', '30']);
     expect(r.exitCode).toBe(6);
     expect(r.stdout.trim().length).toBeGreaterThan(0);
@@ -184,7 +172,7 @@ describe('streaming', () => {
   });
 
   it('a malformed event ends the stream with exit 6', async () => {
-    server.faults.push({ kind: 'malformed', afterEvents: 2 });
+    fixture.server.faults.push({ kind: 'malformed', afterEvents: 2 });
     const r = await tg(['--input', 'Hi', '--stream']);
     expect(r.exitCode).toBe(6);
     expect(r.stderr).toMatch(/malformed event/);
@@ -222,9 +210,9 @@ describe('--dry-run and --verbose never show a secret', () => {
   const secret = 'sk-very-secret-api-key-123';
 
   it('--dry-run prints a curl line and makes no request', async () => {
-    const r = await tg(['--input', "it's", '--parameters-max-new-tokens', '5', '--dry-run'], { env: { TEXTGEN_API_KEY: secret, TEXTGEN_IAM_URL: `${server.url}/identity/token` } });
+    const r = await tg(['--input', "it's", '--parameters-max-new-tokens', '5', '--dry-run'], { env: { TEXTGEN_API_KEY: secret, TEXTGEN_IAM_URL: `${fixture.server.url}/identity/token` } });
     expect(r.exitCode).toBe(0);
-    expect(server.requests).toHaveLength(0);
+    expect(fixture.server.requests).toHaveLength(0);
     expect(r.stdout).toMatch(/^curl .*-X POST '.*\/ml\/v1\/deployments\/demo\/text\/generation\?version=2024-05-01'/);
     expect(r.stdout).toContain('-H "authorization: Bearer ${TEXTGEN_TOKEN}"');
     expect(r.stdout + r.stderr).not.toContain(secret);

@@ -1,30 +1,18 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../src/server/index.js';
-import { makeHome, runInProcess } from '../helpers/run-cli.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startServer } from '../../src/server/index.js';
+import { runInProcess } from '../helpers/run-cli.js';
 import { expectValidWatsonxWire, generationRequests } from '../helpers/wire.js';
+import { useWatsonxServer } from '../helpers/server-fixture.js';
 
-let server: RunningServer;
-const home = makeHome();
+const fixture = useWatsonxServer();
+const { home } = fixture;
 const dir = mkdtempSync(join(tmpdir(), 'textgen-flags-'));
 
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server.close();
-  home.cleanup();
-});
-afterEach(() => {
-  expectValidWatsonxWire(server.requests);
-  server.requests.length = 0;
-  server.faults.length = 0;
-});
-
 function tg(args: string[], input?: string) {
-  return runInProcess(['--url', server.url, 'deployment', 'text-generate', '--id-or-name', 'demo', ...args], {
+  return runInProcess(['--url', fixture.server.url, 'deployment', 'text-generate', '--id-or-name', 'demo', ...args], {
     env: home.env,
     ...(input !== undefined ? { input } : {}),
     cwd: dir,
@@ -32,7 +20,7 @@ function tg(args: string[], input?: string) {
 }
 
 function sentParameters(): Record<string, unknown> {
-  const reqs = generationRequests(server.requests);
+  const reqs = generationRequests(fixture.server.requests);
   expect(reqs).toHaveLength(1);
   return ((reqs[0]?.json ?? {}) as { parameters?: Record<string, unknown> }).parameters ?? {};
 }
@@ -75,7 +63,7 @@ describe('every --parameters-* flag reaches the wire with its name and JSON type
   it('a boolean flag alone means true; --flag=false means false', async () => {
     await tg(['--input', 'x', '--parameters-include-stop-sequence']);
     expect(sentParameters().include_stop_sequence).toBe(true);
-    server.requests.length = 0;
+    fixture.server.requests.length = 0;
     await tg(['--input', 'x', '--parameters-include-stop-sequence', 'false']);
     expect(sentParameters().include_stop_sequence).toBe(false);
   });
@@ -92,7 +80,7 @@ describe('JSON options', () => {
     writeFileSync(join(dir, 'params.json'), JSON.stringify(params, null, 2));
     const inline = await tg(['--input', 'Hi', '--parameters', JSON.stringify(params), '-o', 'json']);
     const first = sentParameters();
-    server.requests.length = 0;
+    fixture.server.requests.length = 0;
     const fromFile = await tg(['--input', 'Hi', '--parameters', '@params.json', '-o', 'json']);
     expect(inline.exitCode).toBe(0);
     expect(fromFile.exitCode).toBe(0);
@@ -107,20 +95,20 @@ describe('JSON options', () => {
     writeFileSync(join(dir, 'mod.json'), JSON.stringify(moderations));
     const r = await tg(['--input', 'Hi', '--moderations', '@mod.json']);
     expect(r.exitCode).toBe(0);
-    expect((generationRequests(server.requests)[0]?.json as { moderations: unknown }).moderations).toStrictEqual(moderations);
+    expect((generationRequests(fixture.server.requests)[0]?.json as { moderations: unknown }).moderations).toStrictEqual(moderations);
   });
 
   it('--extra fields are merged into the wire body', async () => {
     const r = await tg(['--input', 'Hi', '--extra', '{"project_hint": "x"}', '--dry-run']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain(`--data-raw '{"input":"Hi","project_hint":"x"}'`);
-    expect(server.requests).toHaveLength(0);
+    expect(fixture.server.requests).toHaveLength(0);
   });
 
   it('granular flags override profile defaults, which fill the rest', async () => {
     writeFileSync(
       join(dir, 'cfg.yaml'),
-      `profiles:\n  here:\n    provider: watsonx\n    url: ${server.url}\n    defaults:\n      parameters: { max_new_tokens: 9, temperature: 0.3 }\n`,
+      `profiles:\n  here:\n    provider: watsonx\n    url: ${fixture.server.url}\n    defaults:\n      parameters: { max_new_tokens: 9, temperature: 0.3 }\n`,
     );
     const r = await runInProcess(
       ['--config', join(dir, 'cfg.yaml'), '--profile', 'here', 'deployment', 'text-generate', '--id-or-name', 'demo', '--input', 'x', '--parameters-temperature', '1.2'],
@@ -168,6 +156,6 @@ describe('bad input is a usage error before any request', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(message);
     expect(r.stderr.trim().split('\n').filter((l) => !l.startsWith('hint:'))).toHaveLength(1);
-    expect(server.requests).toHaveLength(0);
+    expect(fixture.server.requests).toHaveLength(0);
   });
 });
