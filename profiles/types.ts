@@ -1,4 +1,4 @@
-import type { CanonicalRequest, GenerateResult } from '../src/canonical.js';
+import type { CanonicalParameters, CanonicalRequest, GenerateResult, ReturnOptions } from '../src/canonical.js';
 import type { ResolvedProfile } from '../src/config/types.js';
 import type { ApiErrorDetails } from '../src/errors.js';
 import type { HttpRequestSpec } from '../src/http/types.js';
@@ -6,9 +6,35 @@ import type { SseEvent } from '../src/http/sse-parser.js';
 
 /** What a generation call targets: a deployment (cpd-cli) or a model (complete --model). */
 export interface GenerateTarget {
+  /** `deployment text-generate --id-or-name`: a watsonx deployment, an Azure deployment, a model name elsewhere. */
   deployment?: string;
+  /** `complete --model` (or the profile's defaults.model). */
   model?: string;
+  /** Open Inference `--model-version` (also written `model:version`). */
+  modelVersion?: string;
   stream: boolean;
+}
+
+/**
+ * How a provider carries one canonical parameter (DESIGN §3):
+ * - native: the profile maps it onto the wire;
+ * - client: the CLI does it itself (time_limit as a client deadline, prompt_variables as `{{var}}` fill) and the
+ *   profile never sees it;
+ * - extra: sent as an extra parameter key only when the user's profile lists it in `server_parameters`;
+ * - unsupported: a usage error naming parameter and provider, or a warning with --ignore-unsupported.
+ */
+export type Support = 'native' | 'client' | 'extra' | 'unsupported';
+
+export interface ProviderCapabilities {
+  parameters: Record<keyof CanonicalParameters, Support>;
+  returnOptions: Record<keyof ReturnOptions, Support>;
+  moderations: Support;
+  /** Several completions per prompt (`complete -n`). */
+  choices: Support;
+  /** Most stop sequences the service takes. */
+  maxStopSequences?: number;
+  /** 'native': the protocol streams; 'profile': only when the user's profile says `streaming: true`. */
+  streaming: 'native' | 'profile';
 }
 
 /** One SSE event, decoded by a profile. */
@@ -28,10 +54,17 @@ export interface ProviderProfile {
   displayName: string;
   /** Default API version when the profile sets none. */
   defaultApiVersion?: string;
+  capabilities: ProviderCapabilities;
+  /**
+   * Canonical request → wire request. The request has been checked against `capabilities` already: client-side
+   * and unsupported parameters are gone, `extra` ones are present only when the profile allows them. Throws
+   * UsageError for provider limits (e.g. Azure best_of with streaming).
+   */
   buildGenerateRequest(request: CanonicalRequest, target: GenerateTarget, profile: ResolvedProfile, extra?: Record<string, unknown>): HttpRequestSpec;
-  parseGenerateResponse(body: unknown): GenerateResult;
+  /** Wire answer → canonical result (stop reasons and token counts normalised). `request` is the one sent. */
+  parseGenerateResponse(body: unknown, request: CanonicalRequest): GenerateResult;
   /** A fresh decoder per stream: some protocols need state across events. */
-  createStreamDecoder(): (event: SseEvent) => StreamStep;
+  createStreamDecoder(request: CanonicalRequest): (event: SseEvent) => StreamStep;
   /** Turns an error answer into the fields of ApiError (code, message, trace id). */
   parseError(status: number, bodyText: string, headers: Record<string, string>): ApiErrorDetails;
 }

@@ -45,6 +45,8 @@ export interface CanonicalRequest {
   input?: string;
   parameters?: CanonicalParameters;
   moderations?: Moderations;
+  /** Completions per prompt (`complete -n`); a textgen extension, never sent to watsonx. */
+  n?: number;
 }
 
 export interface TopToken {

@@ -1,4 +1,5 @@
 import type { ProviderProfile } from '../types.js';
+import { watsonxCapabilities } from './capabilities.js';
 import { buildWatsonxGenerateRequest, WATSONX_DEFAULT_API_VERSION } from './request.js';
 import { parseWatsonxError, parseWatsonxGenerateResponse } from './response.js';
 import { createWatsonxStreamDecoder } from './stream.js';
@@ -8,6 +9,7 @@ export const watsonxProfile: ProviderProfile = {
   kind: 'watsonx',
   displayName: 'watsonx.ai',
   defaultApiVersion: WATSONX_DEFAULT_API_VERSION,
+  capabilities: watsonxCapabilities,
   buildGenerateRequest: buildWatsonxGenerateRequest,
   parseGenerateResponse: parseWatsonxGenerateResponse,
   createStreamDecoder: createWatsonxStreamDecoder,

@@ -1,4 +1,4 @@
-import type { GenerateResult, GenerateResultItem } from '../../src/canonical.js';
+import type { CanonicalRequest, GenerateResult, GenerateResultItem } from '../../src/canonical.js';
 import type { ApiErrorDetails } from '../../src/errors.js';
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -9,7 +9,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 export class MalformedResponse extends Error {}
 
 /** watsonx answers in the canonical shape already; check the parts the CLI relies on. */
-export function parseWatsonxGenerateResponse(body: unknown): GenerateResult {
+export function parseWatsonxGenerateResponse(body: unknown, _request?: CanonicalRequest): GenerateResult {
   if (!isRecord(body) || !Array.isArray(body.results)) {
     throw new MalformedResponse('the answer has no "results" array');
   }

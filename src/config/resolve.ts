@@ -11,6 +11,18 @@ import { bearerAuth, readSecret, secretsOf, type SecretField } from './secrets.j
 import { PROVIDER_KINDS, type GlobalOptions, type ProfileDefaults, type ProviderKind, type ResolvedAuth, type ResolvedProfile } from './types.js';
 
 export const LOCAL_PROFILE = 'local';
+
+/** The built-in profiles: the embedded server, spoken to in each protocol (DESIGN §9). */
+export const LOCAL_PROFILES: Record<string, ProviderKind> = {
+  local: 'watsonx',
+  'local-azure': 'azure-openai',
+  'local-openai': 'openai',
+  'local-aa': 'aleph-alpha',
+  'local-oip': 'open-inference',
+};
+
+/** The embedded server takes every extra key and streams in every protocol. */
+const LOCAL_SERVER_PARAMETERS = ['min_new_tokens', 'top_k', 'random_seed', 'repetition_penalty', 'typical_p', 'truncate_input_tokens', 'length_penalty', 'token_ranks', 'moderations'];
 export const AD_HOC_PROFILE = '(ad hoc)';
 export const DEFAULT_IAM_URL = 'https://iam.cloud.ibm.com/identity/token';
 export const DEFAULT_TIMEOUT_MS = 300_000;
@@ -26,7 +38,7 @@ export interface ResolveProfileOptions {
 
 /** Configured profile names plus the built-in `local`, sorted. */
 export function knownProfileNames(config: LoadedConfig): string[] {
-  return [...new Set([...Object.keys(config.profiles), LOCAL_PROFILE])].sort();
+  return [...new Set([...Object.keys(config.profiles), ...Object.keys(LOCAL_PROFILES)])].sort();
 }
 
 export function isHttpUrl(value: string): boolean {
@@ -106,6 +118,8 @@ export async function resolveProfile(opts: ResolveProfileOptions): Promise<Resol
     retries: globals.retries !== undefined ? parseCount(globals.retries, '--retries') : (p?.retries ?? DEFAULT_RETRIES),
     // The embedded server is started only when nothing else said where to go.
     local: base.builtIn && url === '',
+    serverParameters: base.builtIn ? [...LOCAL_SERVER_PARAMETERS] : [...(p?.server_parameters ?? [])],
+    streaming: base.builtIn ? true : (p?.streaming ?? false),
     secrets: [...new Set(secretsOf(auth))],
     source: base.source,
   };
@@ -124,8 +138,9 @@ function lookUp(named: Sourced<string>, config: LoadedConfig, home: string): Bas
     const file = config.sources.profiles[name];
     return { name, profile, file, builtIn: false, source: file ? displayPath(file, home) : 'config' };
   }
-  if (name === LOCAL_PROFILE) {
-    return { name, profile: { provider: 'watsonx', auth: { type: 'none' } }, file: undefined, builtIn: true, source: 'built-in' };
+  const localKind = Object.hasOwn(LOCAL_PROFILES, name) ? LOCAL_PROFILES[name] : undefined;
+  if (localKind) {
+    return { name, profile: { provider: localKind, auth: { type: 'none' } }, file: undefined, builtIn: true, source: 'built-in' };
   }
   throw new UsageError(`unknown profile "${name}" (from ${named.from}); known profiles: ${knownProfileNames(config).join(', ')}`, {
     hint: 'create it with "textgen profiles add", or list them with "textgen profiles list"',

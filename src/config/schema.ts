@@ -55,6 +55,12 @@ const noAuth = z.strictObject({ type: z.literal('none') });
 const AUTH_VARIANTS = [iamAuth, cpdAuth, zenAuth, bearerAuth, apiKeyAuth, noAuth] as const;
 export const authSchema = z.discriminatedUnion('type', [...AUTH_VARIANTS]);
 
+/** Canonical parameters a server may accept as extra keys (DESIGN §3, cells marked *). */
+export const SERVER_PARAMETER_NAMES = [
+  'min_new_tokens', 'top_k', 'random_seed', 'repetition_penalty', 'typical_p', 'truncate_input_tokens', 'length_penalty',
+  'token_ranks', 'moderations',
+] as const;
+
 export const profileSchema = z.strictObject({
   provider: z.enum(PROVIDER_KINDS as readonly [ProviderKind, ...ProviderKind[]]),
   url: httpUrl.optional(),
@@ -64,6 +70,10 @@ export const profileSchema = z.strictObject({
   timeout: count.optional(),
   retries: count.optional(),
   tls: z.strictObject({ ca_cert: text.optional(), insecure: z.boolean().optional() }).optional(),
+  // Canonical parameters the server takes as extra keys (Open Inference servers differ in what they accept).
+  server_parameters: z.array(z.enum(SERVER_PARAMETER_NAMES)).optional(),
+  // Aleph Alpha servers stream from API 1.19 on; 1.16 does not.
+  streaming: z.boolean().optional(),
   defaults: z
     .strictObject({
       model: text.optional(),

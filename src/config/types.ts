@@ -36,8 +36,12 @@ export interface ResolvedProfile {
   defaults: ProfileDefaults;
   timeoutMs: number;
   retries: number;
-  /** True for the built-in `local` profile: the embedded server is started in-process. */
+  /** True for the built-in `local` profiles: the embedded server is started in-process. */
   local: boolean;
+  /** Canonical parameter names the server accepts as extra keys (Open Inference: top_k, random_seed, …). */
+  serverParameters: string[];
+  /** Aleph Alpha: the server streams (API 1.19+). Other providers ignore it. */
+  streaming: boolean;
   /** Every secret value in play, for redaction. */
   secrets: string[];
   /** Where the profile came from, for messages ("~/.config/textgen/config.yaml", "built-in"). */

@@ -97,7 +97,7 @@ async function presentWhole(ctx: Context, inv: GenerateInvocation, res: HttpResp
   }
   let result: GenerateResult;
   try {
-    result = inv.provider.parseGenerateResponse(json);
+    result = inv.provider.parseGenerateResponse(json, inv.request);
   } catch (e) {
     throw new ApiError({ provider: inv.provider.displayName, status: res.status, message: `unexpected answer: ${(e as Error).message}` });
   }
@@ -108,7 +108,7 @@ async function presentWhole(ctx: Context, inv: GenerateInvocation, res: HttpResp
 
 async function presentStream(ctx: Context, inv: GenerateInvocation, res: HttpResponse, presenter: GenerationPresenter): Promise<number> {
   const { parseSse } = await import('../http/sse-parser.js');
-  const decode = inv.provider.createStreamDecoder();
+  const decode = inv.provider.createStreamDecoder(inv.request);
   const aggregator = new StreamAggregator();
   try {
     for await (const event of parseSse(res.body)) {
