@@ -4,7 +4,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { watsonxProtocol } from '../../profiles/watsonx/server.js';
+import { ALL_PROTOCOLS } from './protocols.js';
 import { FaultQueue } from './fault-queue.js';
 import { Router, type RouteContext, type ServerServices } from './router.js';
 import { TokenStore } from './token-store.js';
@@ -39,7 +39,8 @@ export function startServer(options: ServerOptions = {}): Promise<RunningServer>
     faults: new FaultQueue(faults),
     log: resolved.log,
   };
-  const router = new Router().register(watsonxProtocol);
+  const router = new Router();
+  for (const protocol of options.protocols ?? ALL_PROTOCOLS) router.register(protocol);
   const sockets = new Set<Socket>();
   const inFlight = new Set<AbortController>();
 

@@ -1,3 +1,4 @@
+import type { ProtocolModule } from './router.js';
 /** The embedded server's public vocabulary (DESIGN §9): options, recorded requests, faults. */
 
 export interface ServerOptions {
@@ -16,6 +17,8 @@ export interface ServerOptions {
   /** Pause per generated token, for streaming and time_limit realism. Default 0. */
   tokenDelayMs?: number;
   log?: ((line: string) => void) | undefined;
+  /** The protocols to serve; default all of them (src/server/protocols.ts). */
+  protocols?: ProtocolModule[];
 }
 
 export interface RecordedRequest {

@@ -65,6 +65,8 @@ function profileWith(auth: ResolvedAuth, url = CPD_URL): ResolvedProfile {
     timeoutMs: 300_000,
     retries: 2,
     local: false,
+    serverParameters: [],
+    streaming: false,
     secrets: [],
     source: 'test',
   };

@@ -1,0 +1,5 @@
+import { watsonxProtocol } from '../../profiles/watsonx/server.js';
+import type { ProtocolModule } from './router.js';
+
+/** Every wire protocol `serve` speaks, each on its usual paths. */
+export const ALL_PROTOCOLS: ProtocolModule[] = [watsonxProtocol];
