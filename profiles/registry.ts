@@ -1,16 +1,21 @@
 import type { ResolvedProfile } from '../src/config/types.js';
 import type { HttpClient } from '../src/http/types.js';
 import type { TokenCache } from '../src/config/token-cache.js';
-import { UsageError } from '../src/errors.js';
 import type { Authenticator, ProviderProfile } from './types.js';
 
 /** Loads the provider profile for a kind; each is imported only when used. */
-export async function loadProviderProfile(kind: string): Promise<ProviderProfile> {
+export async function loadProviderProfile(kind: ResolvedProfile['provider']): Promise<ProviderProfile> {
   switch (kind) {
     case 'watsonx':
       return (await import('./watsonx/index.js')).watsonxProfile;
-    default:
-      throw new UsageError(`provider "${kind}" is not supported by this version of textgen (supported: watsonx)`);
+    case 'azure-openai':
+      return (await import('./azure-openai/index.js')).azureOpenAiProfile;
+    case 'openai':
+      return (await import('./azure-openai/index.js')).openAiProfile;
+    case 'aleph-alpha':
+      return (await import('./aleph-alpha/index.js')).alephAlphaProfile;
+    case 'open-inference':
+      return (await import('./open-inference/index.js')).openInferenceProfile;
   }
 }
 
@@ -20,12 +25,10 @@ export async function createAuthenticator(
   cache: TokenCache,
   now: () => number,
 ): Promise<Authenticator> {
-  switch (profile.provider) {
-    case 'watsonx': {
-      const { createWatsonxAuthenticator } = await import('./watsonx/auth.js');
-      return createWatsonxAuthenticator({ profile, http, cache, now });
-    }
-    default:
-      throw new UsageError(`provider "${profile.provider}" is not supported by this version of textgen (supported: watsonx)`);
+  if (profile.provider === 'watsonx') {
+    const { createWatsonxAuthenticator } = await import('./watsonx/auth.js');
+    return createWatsonxAuthenticator({ profile, http, cache, now });
   }
+  const { createStaticAuthenticator } = await import('./static-auth.js');
+  return createStaticAuthenticator(profile, profile.provider === 'azure-openai' ? 'AZURE_OPENAI_API_KEY' : 'TEXTGEN_TOKEN');
 }

@@ -15,7 +15,7 @@ export function createStaticAuthenticator(profile: ResolvedProfile, placeholderV
       return {
         headers: async () => ({ 'api-key': auth.key }),
         invalidate: async () => false,
-        dryRunHeaders: () => ({ 'api-key': `\${${placeholderVar}}` }),
+        dryRunHeaders: () => ({ 'api-key': `\${${auth.keyEnv ?? placeholderVar}}` }),
       };
     case 'bearer':
       return {

@@ -200,7 +200,7 @@ function authFromCredential(c: Credential, provider: ProviderKind, profileAuth: 
     if (profileAuth?.type === 'zenapikey') return { type: 'zenapikey', username: profileAuth.username, apikey: c.value };
     return { type: 'iam', apikey: c.value, iamUrl: iamUrlOf(profileAuth, env) };
   }
-  if (provider === 'azure-openai') return { type: 'api-key', key: c.value };
+  if (provider === 'azure-openai') return c.envName ? { type: 'api-key', key: c.value, keyEnv: c.envName } : { type: 'api-key', key: c.value };
   return bearerAuth(c.value, c.envName);
 }
 
@@ -239,7 +239,7 @@ function authFromProfile(
           hint: 'use auth type iam (IBM Cloud), cpd or zenapikey (Cloud Pak for Data), or bearer',
         });
       }
-      return { type: 'api-key', key: secret('key') };
+      return auth.key_env ? { type: 'api-key', key: secret('key'), keyEnv: auth.key_env } : { type: 'api-key', key: secret('key') };
   }
 }
 

@@ -10,7 +10,7 @@ export type ResolvedAuth =
   | { type: 'iam'; apikey: string; iamUrl: string }
   | { type: 'cpd'; username: string; apikey?: string; password?: string }
   | { type: 'zenapikey'; username: string; apikey: string }
-  | { type: 'api-key'; key: string };
+  | { type: 'api-key'; key: string; /** The variable it came from, for --dry-run placeholders. */ keyEnv?: string };
 
 export interface ProfileDefaults {
   model?: string;
