@@ -35,6 +35,8 @@ export interface ProviderCapabilities {
   maxStopSequences?: number;
   /** 'native': the protocol streams; 'profile': only when the user's profile says `streaming: true`. */
   streaming: 'native' | 'profile';
+  /** Overrides of `parameters` when the target is a model rather than a deployment (watsonx prompt_variables). */
+  forModels?: Partial<Record<keyof CanonicalParameters, Support>>;
 }
 
 /** One SSE event, decoded by a profile. */

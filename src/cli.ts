@@ -16,6 +16,7 @@ interface CommandModule {
 const COMMANDS: Array<() => Promise<CommandModule>> = [
   () => import('../commands/deployment/text-generate.js'),
   () => import('../commands/deployment/text-generate-stream.js'),
+  () => import('../commands/complete.js'),
   () => import('../commands/serve.js'),
 ];
 

@@ -77,6 +77,7 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
     cwd: io.cwd,
     stdin: io.stdin,
     out,
+    stderr: io.stderr,
     reporter,
     terminal,
     signal,

@@ -32,6 +32,8 @@ export interface Context {
   stdin: NodeJS.ReadableStream;
   /** stdout, for data only. */
   out: DataSink;
+  /** The raw stderr stream, for spinners and prompts (terminal policy decides when they appear). */
+  stderr: NodeJS.WritableStream;
   reporter: Reporter;
   terminal: Terminal;
   /** Aborted on Ctrl-C. */

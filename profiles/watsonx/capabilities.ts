@@ -17,4 +17,6 @@ export const watsonxCapabilities: ProviderCapabilities = {
   choices: 'unsupported',
   maxStopSequences: WATSONX_MAX_STOP_SEQUENCES,
   streaming: 'native',
+  // Prompt templates belong to deployments; for a foundation model the CLI fills {{var}} itself.
+  forModels: { prompt_variables: 'client' },
 };

@@ -12,13 +12,16 @@ import { PROVIDER_KINDS, type GlobalOptions, type ProfileDefaults, type Provider
 
 export const LOCAL_PROFILE = 'local';
 
-/** The built-in profiles: the embedded server, spoken to in each protocol (DESIGN §9). */
-export const LOCAL_PROFILES: Record<string, ProviderKind> = {
-  local: 'watsonx',
-  'local-azure': 'azure-openai',
-  'local-openai': 'openai',
-  'local-aa': 'aleph-alpha',
-  'local-oip': 'open-inference',
+/**
+ * The built-in profiles: the embedded server, spoken to in each protocol (DESIGN §9), each with a default model
+ * so `complete "…"` works with no flags at all.
+ */
+export const LOCAL_PROFILES: Record<string, ProfileConfig> = {
+  local: { provider: 'watsonx', space_id: 'local-space', defaults: { model: 'ibm/granite-13b-instruct-v2' }, auth: { type: 'none' } },
+  'local-azure': { provider: 'azure-openai', defaults: { model: 'gpt-35-turbo-instruct' }, auth: { type: 'none' } },
+  'local-openai': { provider: 'openai', defaults: { model: 'gpt-3.5-turbo-instruct' }, auth: { type: 'none' } },
+  'local-aa': { provider: 'aleph-alpha', defaults: { model: 'luminous-base' }, auth: { type: 'none' } },
+  'local-oip': { provider: 'open-inference', defaults: { model: 'demo' }, auth: { type: 'none' } },
 };
 
 /** The embedded server takes every extra key and streams in every protocol. */
@@ -124,8 +127,10 @@ export async function resolveProfile(opts: ResolveProfileOptions): Promise<Resol
     source: base.source,
   };
   if (apiVersion !== undefined) resolved.apiVersion = apiVersion;
-  if (p?.space_id !== undefined) resolved.spaceId = p.space_id;
-  if (p?.project_id !== undefined) resolved.projectId = p.project_id;
+  const spaceId = env('TEXTGEN_SPACE_ID') ?? p?.space_id;
+  const projectId = env('TEXTGEN_PROJECT_ID') ?? p?.project_id;
+  if (spaceId !== undefined) resolved.spaceId = spaceId;
+  if (projectId !== undefined) resolved.projectId = projectId;
   const caCert = caCertOf(globals.caCert, opts.cwd, p?.tls?.ca_cert, base.file, home);
   if (caCert !== undefined) resolved.tls.caCert = caCert;
   return resolved;
@@ -138,10 +143,8 @@ function lookUp(named: Sourced<string>, config: LoadedConfig, home: string): Bas
     const file = config.sources.profiles[name];
     return { name, profile, file, builtIn: false, source: file ? displayPath(file, home) : 'config' };
   }
-  const localKind = Object.hasOwn(LOCAL_PROFILES, name) ? LOCAL_PROFILES[name] : undefined;
-  if (localKind) {
-    return { name, profile: { provider: localKind, auth: { type: 'none' } }, file: undefined, builtIn: true, source: 'built-in' };
-  }
+  const local = Object.hasOwn(LOCAL_PROFILES, name) ? LOCAL_PROFILES[name] : undefined;
+  if (local) return { name, profile: local, file: undefined, builtIn: true, source: 'built-in' };
   throw new UsageError(`unknown profile "${name}" (from ${named.from}); known profiles: ${knownProfileNames(config).join(', ')}`, {
     hint: 'create it with "textgen profiles add", or list them with "textgen profiles list"',
   });

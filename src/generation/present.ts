@@ -8,11 +8,16 @@ export interface PresentOptions {
   rawOutput: boolean;
   /** --raw: show the provider's own body/events instead of the canonical result. */
   raw: boolean;
+  /**
+   * The user asked for a stream: deltas (text), chunks (jsonl) or raw events go out as they arrive. When false the
+   * CLI may still stream on the wire (a client-side time limit) but prints only the aggregated result.
+   */
+  live: boolean;
 }
 
 /**
- * Decides what reaches stdout for a generation, streamed or not (DESIGN §4–§5): `text` writes deltas as
- * they arrive; `jsonl` one chunk per line; `json`/`yaml` and any `-j` query the aggregated result at the end.
+ * Decides what reaches stdout for a generation (DESIGN §4–§5): `text` writes deltas as they arrive; `jsonl` one
+ * chunk per line; `json`/`yaml` and any `-j` query print the aggregated result at the end.
  */
 export class GenerationPresenter {
   private wroteText = false;
@@ -21,13 +26,14 @@ export class GenerationPresenter {
 
   constructor(private readonly ctx: Context, private readonly opts: PresentOptions) {}
 
-  /** Whether deltas are written as they arrive (so partial output exists). */
-  get streamsText(): boolean {
-    return this.opts.format === 'text' && !this.opts.jmes && !this.opts.raw;
+  /** Deltas are written as they arrive. */
+  private get streamsText(): boolean {
+    return this.opts.live && this.opts.format === 'text' && !this.opts.jmes && !this.opts.raw;
   }
 
+  /** One line per chunk (canonical, or the provider's own event with --raw). */
   private get streamsLines(): boolean {
-    return this.opts.format === 'jsonl' && !this.opts.jmes;
+    return this.opts.live && !this.opts.jmes && (this.opts.format === 'jsonl' || (this.opts.raw && this.opts.format === 'text'));
   }
 
   private writeText(text: string): void {
@@ -38,57 +44,43 @@ export class GenerationPresenter {
   }
 
   /** One streamed chunk: canonical delta plus the provider's own event. */
-  async chunk(chunk: GenerateResult, rawEvent: unknown): Promise<void> {
+  chunk(chunk: GenerateResult, rawEvent: unknown): void {
     if (this.opts.raw) {
-      if (this.streamsLines || (!this.opts.jmes && this.opts.format === 'text')) {
-        this.ctx.out.write(`${JSON.stringify(rawEvent)}\n`);
-      } else {
-        this.rawEvents.push(rawEvent);
-      }
-      return;
-    }
-    if (this.streamsText) {
+      if (this.streamsLines) this.ctx.out.write(`${JSON.stringify(rawEvent)}\n`);
+      else this.rawEvents.push(rawEvent);
+    } else if (this.streamsText) {
       this.writeText(chunk.results.map((r) => r.generated_text).join(''));
     } else if (this.streamsLines) {
       this.ctx.out.write(`${JSON.stringify(chunk)}\n`);
     }
   }
 
-  /** The end of a generation (complete, broken off or interrupted): whatever is still owed to stdout. */
+  /**
+   * The end of a generation — complete, broken off, interrupted or cut by a time limit: whatever is still owed to
+   * stdout. `rawBody` is the provider's whole answer when it was not streamed.
+   */
   async finish(result: GenerateResult, rawBody?: { text: string; json: unknown }): Promise<void> {
     const { format, jmes, rawOutput } = this.opts;
     if (this.opts.raw) {
-      const value = rawBody ? rawBody.json : this.rawEvents;
-      if (rawBody === undefined && !jmes && (format === 'text' || format === 'jsonl')) return; // events already written
+      if (rawBody === undefined && this.streamsLines) return; // events already written
       if (rawBody !== undefined && !jmes && format === 'text') {
         this.ctx.out.write(rawBody.text.endsWith('\n') ? rawBody.text : `${rawBody.text}\n`);
         return;
       }
-      await this.structured(value, jmes, format, rawOutput);
+      await this.structured(rawBody ? rawBody.json : this.rawEvents, jmes, format, rawOutput);
       return;
     }
-    if (this.streamsText) {
-      const text = result.results.map((r) => r.generated_text).join('\n');
-      if (!this.wroteText) this.writeText(text);
+    if (this.streamsText || (format === 'text' && !jmes)) {
+      if (!this.wroteText) this.writeText(result.results.map((r) => r.generated_text).join('\n'));
       if (this.wroteText && this.lastChar !== '\n') this.ctx.out.write('\n');
       return;
     }
     if (this.streamsLines) {
+      // A stream that delivered no chunk (the provider answered whole) still owes its one line.
       if (rawBody !== undefined) this.ctx.out.write(`${JSON.stringify(result)}\n`);
       return;
     }
     await this.structured(result, jmes, format, rawOutput);
-  }
-
-  /** Called when a stream broke off or was interrupted after partial text. */
-  async finishPartial(result: GenerateResult): Promise<void> {
-    if (this.opts.raw && (this.opts.format === 'text' || this.opts.format === 'jsonl') && !this.opts.jmes) return;
-    if (this.streamsText) {
-      if (this.wroteText && this.lastChar !== '\n') this.ctx.out.write('\n');
-      return;
-    }
-    if (this.streamsLines) return;
-    await this.finish(result);
   }
 
   private async structured(value: unknown, jmes: string | undefined, format: OutputFormat, rawOutput: boolean): Promise<void> {

@@ -6,14 +6,28 @@ import type { Authenticator, GenerateTarget, ProviderProfile } from '../../profi
 import { ApiError, AuthError, Interrupted, NetworkError, StreamError, formatApiMessage, isTextgenError } from '../errors.js';
 import { GenerationPresenter, type PresentOptions } from './present.js';
 import { StreamAggregator } from './aggregate.js';
+import { checkSupport, fillPromptVariables } from './support.js';
+import { startSpinner, type Spinner } from '../output/spinner.js';
 
 export interface GenerateInvocation {
   provider: ProviderProfile;
   profile: ResolvedProfile;
   request: CanonicalRequest;
+  /** `stream` is what the user asked for; the wire may differ (client deadline, a server that cannot stream). */
   target: GenerateTarget;
   extra?: Record<string, unknown> | undefined;
-  present: PresentOptions;
+  present: Omit<PresentOptions, 'live'>;
+  ignoreUnsupported: boolean;
+}
+
+/** One call as it goes on the wire, after capabilities and client-side work. */
+interface Call {
+  inv: GenerateInvocation;
+  request: CanonicalRequest;
+  wireStream: boolean;
+  signal: AbortSignal;
+  /** Set when the client-side time limit (not the user) cut the call short. */
+  timedOut(): boolean;
 }
 
 async function discard(res: HttpResponse): Promise<void> {
@@ -25,11 +39,11 @@ async function discard(res: HttpResponse): Promise<void> {
 }
 
 /** Sends with credentials; on 401 refreshes an exchanged token once and tries again (DESIGN §7). */
-async function sendAuthorized(ctx: Context, inv: GenerateInvocation, spec: HttpRequestSpec, auth: Authenticator): Promise<HttpResponse> {
-  const http = await ctx.http(inv.profile);
+async function sendAuthorized(ctx: Context, call: Call, spec: HttpRequestSpec, auth: Authenticator): Promise<HttpResponse> {
+  const http = await ctx.http(call.inv.profile);
   for (let attempt = 0; ; attempt++) {
-    const headers = { ...spec.headers, ...(await auth.headers(ctx.signal)) };
-    const res = await http.send({ ...spec, headers }, { signal: ctx.signal, service: inv.provider.displayName });
+    const headers = { ...spec.headers, ...(await auth.headers(call.signal)) };
+    const res = await http.send({ ...spec, headers }, { signal: call.signal, service: call.inv.provider.displayName });
     if (res.status === 401 && attempt === 0 && (await auth.invalidate())) {
       ctx.reporter.trace('* 401: refreshing the token and retrying once');
       await discard(res);
@@ -39,20 +53,20 @@ async function sendAuthorized(ctx: Context, inv: GenerateInvocation, spec: HttpR
   }
 }
 
-async function failFromResponse(inv: GenerateInvocation, res: HttpResponse): Promise<never> {
+async function failFromResponse(provider: ProviderProfile, res: HttpResponse): Promise<never> {
   let text = '';
   try {
     text = await res.text();
   } catch {
     // Keep the status even when the error body could not be read.
   }
-  const details = inv.provider.parseError(res.status, text, res.headers);
+  const details = provider.parseError(res.status, text, res.headers);
   if (res.status === 401 || res.status === 403) {
     throw new AuthError(formatApiMessage(details), {
       status: res.status,
       ...(details.traceId ? { traceId: details.traceId } : {}),
-      hint: res.status === 401 ? 'check the credentials of the profile (--api-key, --token, or the profile\'s auth)' : undefined,
-    } as { status: number; traceId?: string; hint?: string });
+      ...(res.status === 401 ? { hint: "check the profile's credentials (--api-key, --token, or its auth section)" } : {}),
+    });
   }
   throw new ApiError(details);
 }
@@ -63,78 +77,127 @@ function warnAll(ctx: Context, warnings: Array<{ id?: string; message: string }>
 
 /** One generation, streamed or not, from request to stdout. Returns the exit code. */
 export async function runGenerate(ctx: Context, inv: GenerateInvocation): Promise<number> {
-  const spec = inv.provider.buildGenerateRequest(inv.request, inv.target, inv.profile, inv.extra);
-  const auth = await ctx.authenticator(inv.profile);
+  const { provider, profile, target } = inv;
+  const checked = checkSupport(inv.request, provider, profile, target, {
+    ignoreUnsupported: inv.ignoreUnsupported,
+    warn: (m) => ctx.reporter.warn(m),
+  });
+  const request = checked.request;
+  if (checked.client.promptVariables && request.input !== undefined) {
+    request.input = fillPromptVariables(request.input, checked.client.promptVariables);
+  }
+  const deadlineMs = checked.client.timeLimitMs;
+  const canStream = provider.capabilities.streaming === 'native' || profile.streaming;
+  // A client-side time limit is kept by streaming, so the text generated in time is not lost.
+  const wireStream = canStream && (target.stream || deadlineMs !== undefined);
+  const spec = provider.buildGenerateRequest(request, { ...target, stream: wireStream }, profile, inv.extra);
+  const auth = await ctx.authenticator(profile);
 
   if (ctx.globals.dryRun) {
     const { toCurl } = await import('../http/curl.js');
     const line = toCurl(
       { ...spec, headers: { ...spec.headers, ...auth.dryRunHeaders() } },
-      { insecure: inv.profile.tls.insecure, ...(inv.profile.tls.caCert ? { caCertPath: inv.profile.tls.caCert } : {}) },
+      { insecure: profile.tls.insecure, ...(profile.tls.caCert ? { caCertPath: profile.tls.caCert } : {}) },
     );
     ctx.out.write(`${line}\n`);
     return 0;
   }
 
-  const res = await sendAuthorized(ctx, inv, spec, auth);
-  if (res.status < 200 || res.status >= 300) await failFromResponse(inv, res);
-
-  const presenter = new GenerationPresenter(ctx, inv.present);
-  const contentType = res.headers['content-type'] ?? '';
-  if (!inv.target.stream || !contentType.includes('text/event-stream')) {
-    return presentWhole(ctx, inv, res, presenter);
+  const deadline = new AbortController();
+  const signal = deadlineMs === undefined ? ctx.signal : AbortSignal.any([ctx.signal, deadline.signal]);
+  const call: Call = { inv, request, wireStream, signal, timedOut: () => deadline.signal.aborted && !ctx.signal.aborted };
+  const presenter = new GenerationPresenter(ctx, { ...inv.present, live: target.stream });
+  const spinner = await startSpinner(ctx, target.stream ? `waiting for the first token from ${provider.displayName}…` : `waiting for ${provider.displayName}…`);
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const started = ctx.now();
+    if (deadlineMs !== undefined) timer = setTimeout(() => deadline.abort(), Math.max(0, deadlineMs - (ctx.now() - started)));
+    let res: HttpResponse;
+    try {
+      res = await sendAuthorized(ctx, call, spec, auth);
+    } catch (e) {
+      if (e instanceof Interrupted && call.timedOut()) return await timedOutBeforeAnswer(ctx, presenter);
+      throw e;
+    }
+    if (res.status < 200 || res.status >= 300) await failFromResponse(provider, res);
+    const contentType = res.headers['content-type'] ?? '';
+    if (wireStream && contentType.includes('text/event-stream')) return await presentStream(ctx, call, res, presenter, spinner);
+    return await presentWhole(ctx, call, res, presenter, spinner);
+  } finally {
+    if (timer) clearTimeout(timer);
+    spinner.stop();
   }
-  return presentStream(ctx, inv, res, presenter);
 }
 
-async function presentWhole(ctx: Context, inv: GenerateInvocation, res: HttpResponse, presenter: GenerationPresenter): Promise<number> {
-  const text = await res.text();
+async function timedOutBeforeAnswer(ctx: Context, presenter: GenerationPresenter): Promise<number> {
+  ctx.reporter.warn('the time limit passed before any text arrived');
+  await presenter.finish({ results: [{ generated_text: '', generated_token_count: 0, input_token_count: 0, stop_reason: 'time_limit' }] });
+  return 0;
+}
+
+async function presentWhole(ctx: Context, call: Call, res: HttpResponse, presenter: GenerationPresenter, spinner: Spinner): Promise<number> {
+  const provider = call.inv.provider;
+  let text: string;
+  try {
+    text = await res.text();
+  } catch (e) {
+    if (e instanceof Interrupted && call.timedOut()) return timedOutBeforeAnswer(ctx, presenter);
+    throw e;
+  }
+  spinner.stop();
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    throw new ApiError({ provider: inv.provider.displayName, status: res.status, message: `the answer is not JSON: ${excerpt(text)}` });
+    throw new ApiError({ provider: provider.displayName, status: res.status, message: `the answer is not JSON: ${excerpt(text)}` });
   }
   let result: GenerateResult;
   try {
-    result = inv.provider.parseGenerateResponse(json, inv.request);
+    result = provider.parseGenerateResponse(json, call.request);
   } catch (e) {
-    throw new ApiError({ provider: inv.provider.displayName, status: res.status, message: `unexpected answer: ${(e as Error).message}` });
+    throw new ApiError({ provider: provider.displayName, status: res.status, message: `unexpected answer: ${(e as Error).message}` });
   }
   warnAll(ctx, result.system?.warnings);
   await presenter.finish(result, { text, json });
   return 0;
 }
 
-async function presentStream(ctx: Context, inv: GenerateInvocation, res: HttpResponse, presenter: GenerationPresenter): Promise<number> {
+async function presentStream(ctx: Context, call: Call, res: HttpResponse, presenter: GenerationPresenter, spinner: Spinner): Promise<number> {
+  const provider = call.inv.provider;
   const { parseSse } = await import('../http/sse-parser.js');
-  const decode = inv.provider.createStreamDecoder(inv.request);
+  const decode = provider.createStreamDecoder(call.request);
   const aggregator = new StreamAggregator();
   try {
     for await (const event of parseSse(res.body)) {
       const step = decode(event);
       if (step.type === 'ignore') continue;
       if (step.type === 'end') break;
+      spinner.stop();
       if (step.type === 'error') {
         aggregator.markStopped('error');
-        await presenter.finishPartial(aggregator.result());
+        await presenter.finish(aggregator.result());
         const code = step.code ? ` ${step.code}` : '';
-        throw new StreamError(`${inv.provider.displayName} stream broke off:${code} ${step.message}`);
+        throw new StreamError(`${provider.displayName} stream broke off:${code} ${step.message}`);
       }
       warnAll(ctx, aggregator.add(step.chunk));
-      await presenter.chunk(step.chunk, step.raw);
+      presenter.chunk(step.chunk, step.raw);
     }
   } catch (e) {
     if (e instanceof StreamError) throw e;
+    if (e instanceof Interrupted && call.timedOut()) {
+      aggregator.markStopped('time_limit');
+      await presenter.finish(aggregator.result());
+      return 0;
+    }
     if (e instanceof Interrupted) {
       aggregator.markStopped('cancelled');
-      await presenter.finishPartial(aggregator.result());
+      await presenter.finish(aggregator.result());
       throw e;
     }
     aggregator.markStopped('error');
-    await presenter.finishPartial(aggregator.result());
+    await presenter.finish(aggregator.result());
     const why = isTextgenError(e) ? e.message : (e as Error).message;
-    throw new StreamError(`${inv.provider.displayName} stream broke off: ${why}`, {
+    throw new StreamError(`${provider.displayName} stream broke off: ${why}`, {
       cause: e,
       ...(e instanceof NetworkError && e.hint ? { hint: e.hint } : {}),
     });

@@ -6,7 +6,8 @@ import type { CanonicalParameters } from '../canonical.js';
 import type { OptionSpec } from '../command.js';
 
 /** How a granular flag's string becomes a value of its canonical field. */
-export type GranularKind = 'int' | 'number' | 'bool' | 'enum' | 'json' | 'list';
+/** `strings`: repeatable literal values, each one item (complete --stop). */
+export type GranularKind = 'int' | 'number' | 'bool' | 'enum' | 'json' | 'list' | 'strings';
 
 export interface GranularParameterFlag {
   /** The flag as typed, e.g. "--parameters-top-k". */

@@ -34,6 +34,12 @@ export interface BuiltRequest {
 export interface BuildOptions extends JsonOptionIo {
   /** The profile's `defaults.parameters`: the lowest layer, under the JSON option and the flags. */
   defaults?: CanonicalParameters;
+  /**
+   * The granular flags of the command (default: the sixteen `--parameters-*` of text-generate) and whether
+   * `--parameters` may be combined with them. cpd-cli makes them exclusive; `complete` layers the flags over it.
+   */
+  flags?: readonly GranularParameterFlag[];
+  parametersWithFlags?: 'conflict' | 'merge';
 }
 
 const DEFAULTS_OWNER = 'profile defaults';
@@ -45,8 +51,10 @@ const EXTRA_HINT = 'provider-specific body fields go in --extra';
  * the merged result is validated again for the rules that span fields (min ≤ max new tokens).
  */
 export async function buildCanonicalRequest(raw: RawGenerateOptions, opts: BuildOptions): Promise<BuiltRequest> {
-  const granular = GRANULAR_PARAMETER_FLAGS.filter((f) => raw[f.key] !== undefined);
-  if (raw.parameters !== undefined && granular.length > 0) throw conflictError(granular);
+  const table = opts.flags ?? GRANULAR_PARAMETER_FLAGS;
+  const values = raw as Record<string, RawFlagValue>;
+  const granular = table.filter((f) => values[f.key] !== undefined);
+  if (raw.parameters !== undefined && granular.length > 0 && opts.parametersWithFlags !== 'merge') throw conflictError(granular);
   checkStdinReaders(raw);
 
   const [{ parametersSchema, moderationsSchema, extraSchema }, { validateOption, within }] = await Promise.all([
@@ -73,9 +81,10 @@ export async function buildCanonicalRequest(raw: RawGenerateOptions, opts: Build
     addLayer(validateOption(parametersSchema, value, locate, { unknownFieldHint: EXTRA_HINT }), locate);
   }
   if (granular.length > 0) {
-    const values: Record<string, unknown> = {};
-    for (const f of granular) values[f.field] = await flagValue(f, raw[f.key]!, opts);
-    addLayer(validateOption(parametersSchema, values, byFlag), byFlag);
+    let fromFlags: Record<string, unknown> = {};
+    for (const f of granular) fromFlags = deepMerge(fromFlags, { [f.field]: await flagValue(f, values[f.key]!, opts) });
+    const locate = byFlag(table);
+    addLayer(validateOption(parametersSchema, fromFlags, locate), locate);
   }
   if (layers > 1) {
     const locate: Locator = (path) => (provenance.get(String(path[0])) ?? within('parameters'))(path);
@@ -96,9 +105,11 @@ export async function buildCanonicalRequest(raw: RawGenerateOptions, opts: Build
   return built;
 }
 
-function byFlag(path: readonly PropertyKey[]): IssueSite {
-  const f = GRANULAR_PARAMETER_FLAGS.find((g) => g.field === path[0]);
-  return f === undefined ? { owner: 'parameters', field: path } : { owner: f.flag, field: path.slice(1) };
+function byFlag(table: readonly GranularParameterFlag[]): Locator {
+  return (path) => {
+    const f = table.find((g) => g.field === path[0]);
+    return f === undefined ? { owner: 'parameters', field: path } : { owner: f.flag, field: path.slice(1) };
+  };
 }
 
 async function flagValue(f: GranularParameterFlag, value: string | boolean | string[], opts: BuildOptions): Promise<unknown> {
@@ -113,6 +124,8 @@ async function flagValue(f: GranularParameterFlag, value: string | boolean | str
       return coerceEnum(value);
     case 'list':
       return parseStopSequences(f.flag, value);
+    case 'strings':
+      return (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
     case 'json':
       return readJsonOption(f.flag, jsonText(f.flag, value), opts);
   }

@@ -41,7 +41,9 @@ export async function resolveInput(raw: { input?: string; inputFile?: string }, 
 
 /** "missing required options: --id-or-name, --input (or --input-file, or pipe the prompt on stdin)". */
 export function missingFlagsError(flags: readonly string[]): UsageError {
-  const described = flags.map((f) => (f === '--input' ? '--input (or --input-file, or pipe the prompt on stdin)' : f));
+  const described = flags.map((f) =>
+    f === '--input' ? '--input (or --input-file, or pipe the prompt on stdin)' : f === 'PROMPT' ? 'PROMPT (words after the command, --input-file, or the prompt piped on stdin)' : f,
+  );
   const noun = flags.length === 1 ? 'option' : 'options';
   return new UsageError(`missing required ${noun}: ${described.join(', ')}`);
 }

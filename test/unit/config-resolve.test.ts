@@ -74,9 +74,9 @@ describe('choosing the profile', () => {
   });
 
   it.each<[string, GlobalOptions, Record<string, string>, LoadedConfig, string]>([
-    ['--profile', { profile: 'nope' }, {}, configOf(PROFILES), 'unknown profile "nope" (from --profile); known profiles: aa, azure, cpd, local, triton, wx, zen'],
-    ['TEXTGEN_PROFILE', {}, { TEXTGEN_PROFILE: 'nope' }, configOf({}), 'unknown profile "nope" (from TEXTGEN_PROFILE); known profiles: local'],
-    ['default_profile', {}, {}, configOf({}, { default_profile: 'gone' }), 'unknown profile "gone" (from default_profile); known profiles: local'],
+    ['--profile', { profile: 'nope' }, {}, configOf(PROFILES), 'unknown profile "nope" (from --profile); known profiles: aa, azure, cpd, local, local-aa, local-azure, local-oip, local-openai, triton, wx, zen'],
+    ['TEXTGEN_PROFILE', {}, { TEXTGEN_PROFILE: 'nope' }, configOf({}), 'unknown profile "nope" (from TEXTGEN_PROFILE); known profiles: local, local-aa, local-azure, local-oip, local-openai'],
+    ['default_profile', {}, {}, configOf({}, { default_profile: 'gone' }), 'unknown profile "gone" (from default_profile); known profiles: local, local-aa, local-azure, local-oip, local-openai'],
   ])('an unknown name from %s is a usage error listing the known names', async (_case, globals, env, config, message) => {
     const error = await failure(resolve(globals, env, config));
     expect(error).toBeInstanceOf(UsageError);
@@ -91,13 +91,25 @@ describe('choosing the profile', () => {
       url: '',
       auth: { type: 'none' },
       tls: { insecure: false },
-      defaults: {},
+      defaults: { model: 'ibm/granite-13b-instruct-v2' },
+      spaceId: 'local-space',
       timeoutMs: 300_000,
       retries: 2,
       local: true,
+      serverParameters: ['min_new_tokens', 'top_k', 'random_seed', 'repetition_penalty', 'typical_p', 'truncate_input_tokens', 'length_penalty', 'token_ranks', 'moderations'],
+      streaming: true,
       secrets: [],
       source: 'built-in',
     });
+  });
+
+  it.each([
+    ['local-azure', 'azure-openai'],
+    ['local-openai', 'openai'],
+    ['local-aa', 'aleph-alpha'],
+    ['local-oip', 'open-inference'],
+  ])('knows the built-in %s flavour of the local server', async (name, provider) => {
+    expect(await resolve({ profile: name })).toMatchObject({ name, provider, url: '', local: true, auth: { type: 'none' } });
   });
 
   it('lets the user define their own "local", which is then an ordinary profile', async () => {
@@ -125,7 +137,7 @@ describe('choosing the profile', () => {
   });
 
   it('lists profile names with local included, once', () => {
-    expect(knownProfileNames(configOf({ b: PROFILES.wx!, a: PROFILES.aa!, local: PROFILES.triton! }))).toEqual(['a', 'b', 'local']);
+    expect(knownProfileNames(configOf({ b: PROFILES.wx!, a: PROFILES.aa!, local: PROFILES.triton! }))).toEqual(['a', 'b', 'local', 'local-aa', 'local-azure', 'local-oip', 'local-openai']);
   });
 });
 
@@ -272,7 +284,7 @@ describe('credentials', () => {
     ['a key for a zenapikey profile replaces its key', { profile: 'zen' }, { TEXTGEN_API_KEY: 'k' }, { type: 'zenapikey', username: 'admin', apikey: 'k' }],
     ['a cpd profile reads its password', { profile: 'cpd' }, {}, { type: 'cpd', username: 'admin', password: 'cpd-pass' }],
     ['a zenapikey profile uses its literal key', { profile: 'zen' }, {}, { type: 'zenapikey', username: 'admin', apikey: 'zen-literal' }],
-    ['an azure profile reads its key', { profile: 'azure' }, {}, { type: 'api-key', key: 'az-key' }],
+    ['an azure profile reads its key', { profile: 'azure' }, {}, { type: 'api-key', key: 'az-key', keyEnv: 'AZURE_KEY' }],
     ['a key for azure-openai means an api-key header', { profile: 'azure', apiKey: 'k' }, {}, { type: 'api-key', key: 'k' }],
     ['a bearer profile remembers its variable', { profile: 'aa' }, {}, { type: 'bearer', token: 'aa-token', tokenEnv: 'AA_TOKEN' }],
     ['a key for aleph-alpha means bearer', { profile: 'aa', apiKey: 'k' }, {}, { type: 'bearer', token: 'k' }],

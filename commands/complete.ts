@@ -1,0 +1,58 @@
+import type { CommandSpec } from '../src/command.js';
+import type { Context } from '../src/context.js';
+import { COMPLETE_OPTION_SPECS } from '../src/options/complete-flag-specs.js';
+
+export const spec: CommandSpec = {
+  path: ['complete'],
+  summary: 'Generate text from a prompt with short flags, against any provider',
+  description:
+    'The prompt is the words after the command, --input-file (- for stdin), or piped stdin. Streams by\n' +
+    'default on a terminal. The flags map to the same canonical parameters as deployment text-generate.',
+  args: '[prompt...]',
+  options: COMPLETE_OPTION_SPECS,
+  examples: [
+    'textgen --profile local complete -m ibm/granite-13b-instruct-v2 "Write a haiku about rivers"',
+    'textgen --profile local-azure complete -m gpt-35-turbo-instruct --max-tokens 40 -t 0.2 Once upon a time',
+    'textgen --profile local-aa complete -m luminous-base --stop . --logprobs 2 -o json "An apple a day"',
+    'echo "Summarise: …" | textgen --profile local-oip complete -m demo --no-stream',
+  ],
+};
+
+export async function run(options: Record<string, unknown>, ctx: Context): Promise<number> {
+  const { UsageError } = await import('../src/errors.js');
+  const { COMPLETE_PARAMETER_FLAGS } = await import('../src/options/complete-flag-specs.js');
+  const { runGenerationCommand } = await import('../src/generation/generation-command.js');
+
+  const raw: Record<string, unknown> = { ...options };
+  if (options.greedy === true) raw.decodingMethodFromFlags = 'greedy';
+  const returnOptions: Record<string, unknown> = {};
+  if (options.logprobs !== undefined) {
+    returnOptions.generated_tokens = true;
+    returnOptions.token_logprobs = true;
+    if (typeof options.logprobs === 'string') {
+      if (!/^\d+$/.test(options.logprobs)) throw new UsageError(`--logprobs takes a number of alternatives from 0 to 5, got "${options.logprobs}"`, {
+          hint: 'write --logprobs=N, or put --logprobs after the prompt words',
+        });
+      returnOptions.top_n_tokens = Number(options.logprobs);
+    }
+  }
+  if (options.echo === true) returnOptions.input_text = true;
+  if (Object.keys(returnOptions).length > 0) raw.returnOptionsFromFlags = JSON.stringify(returnOptions);
+
+  let choices: number | undefined;
+  if (options.choices !== undefined) {
+    const v = String(options.choices);
+    choices = /^\d+$/.test(v) ? Number(v) : NaN;
+    if (!(choices >= 1 && choices <= 128)) throw new UsageError(`-n/--choices must be an integer from 1 to 128, got "${v}"`);
+  }
+  const words = Array.isArray(options.args) ? (options.args as string[]) : [];
+  return runGenerationCommand(ctx, {
+    raw,
+    flags: COMPLETE_PARAMETER_FLAGS,
+    parametersWithFlags: 'merge',
+    promptWords: words,
+    target: { kind: 'model', model: typeof options.model === 'string' && options.model !== '' ? options.model : undefined },
+    stream: typeof options.stream === 'boolean' ? options.stream : 'auto',
+    ...(choices !== undefined ? { choices } : {}),
+  });
+}

@@ -1,0 +1,96 @@
+import type { Context } from '../context.js';
+import type { GranularParameterFlag } from '../options/generate-flag-specs.js';
+import type { RawFlagValue } from '../options/flag-values.js';
+import type { RawGenerateOptions } from '../options/generate-request.js';
+
+/** What `deployment text-generate` and `complete` each bring to the one generation flow. */
+export interface GenerationCommand {
+  /** The commander options, already translated to the canonical builder's keys where they differ. */
+  raw: RawGenerateOptions & Record<string, unknown>;
+  /** The command's granular parameter flags and how they combine with --parameters. */
+  flags?: readonly GranularParameterFlag[];
+  parametersWithFlags?: 'conflict' | 'merge';
+  /** Positional prompt words (complete); joined with spaces. */
+  promptWords?: string[];
+  /** text-generate: the deployment; complete: the model (or the profile's default model). */
+  target: { kind: 'deployment'; idOrName: string | undefined } | { kind: 'model'; model: string | undefined };
+  stream: boolean | 'auto';
+  /** complete -n. */
+  choices?: number;
+}
+
+/**
+ * The one generation flow behind both commands: validate flags (before anything costs a server start or a token
+ * exchange), find the prompt, resolve the profile, check what is missing, and run the generation.
+ */
+export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand): Promise<number> {
+  const { UsageError } = await import('../errors.js');
+  const { parseBooleanFlag } = await import('../options/flag-values.js');
+  const { readStreamText } = await import('../options/read-stream.js');
+  const { parseOutputFormat } = await import('../output/format.js');
+  const { buildCanonicalRequest } = await import('../options/generate-request.js');
+  const { resolveInput, missingFlagsError } = await import('../options/input.js');
+
+  const format = parseOutputFormat(ctx.globals.output);
+  const raw = parseBooleanFlag('--raw', cmd.raw.raw as RawFlagValue) === true;
+  const ignoreUnsupported = parseBooleanFlag('--ignore-unsupported', cmd.raw.ignoreUnsupported as RawFlagValue) === true;
+  // complete streams by default where a person watches the text arrive.
+  const stream = cmd.stream === 'auto' ? ctx.terminal.stdoutIsTTY && format === 'text' && !ctx.globals.jmesQuery : cmd.stream;
+
+  let stdinText: Promise<string> | undefined;
+  const readStdin = () => (stdinText ??= readStreamText(ctx.stdin));
+  const buildOpts = { cwd: ctx.cwd, stdin: readStdin, ...(cmd.flags ? { flags: cmd.flags } : {}), ...(cmd.parametersWithFlags ? { parametersWithFlags: cmd.parametersWithFlags } : {}) };
+  let built = await buildCanonicalRequest(cmd.raw, buildOpts);
+
+  const words = cmd.promptWords ?? [];
+  if (words.length > 0 && (cmd.raw.input !== undefined || cmd.raw.inputFile !== undefined)) {
+    throw new UsageError('give the prompt once: as words on the command line, or with --input-file');
+  }
+  const input =
+    words.length > 0
+      ? words.join(' ')
+      : await resolveInput(
+          {
+            ...(typeof cmd.raw.input === 'string' ? { input: cmd.raw.input } : {}),
+            ...(typeof cmd.raw.inputFile === 'string' ? { inputFile: cmd.raw.inputFile } : {}),
+          },
+          { cwd: ctx.cwd, stdin: ctx.stdin, stdinIsTTY: ctx.terminal.stdinIsTTY },
+        );
+  const inputFlag = cmd.target.kind === 'model' ? 'PROMPT' : '--input';
+
+  if (cmd.target.kind === 'deployment') {
+    const missing: string[] = [];
+    if (cmd.target.idOrName === undefined) missing.push('--id-or-name');
+    if (input === undefined) missing.push(inputFlag);
+    if (missing.length > 0) throw missingFlagsError(missing);
+  } else if (input === undefined) {
+    throw missingFlagsError([inputFlag]);
+  }
+
+  const profile = await ctx.profile();
+  if (profile.defaults.parameters) built = await buildCanonicalRequest(cmd.raw, { ...buildOpts, defaults: profile.defaults.parameters });
+  const model = cmd.target.kind === 'model' ? (cmd.target.model ?? profile.defaults.model) : undefined;
+  if (cmd.target.kind === 'model' && model === undefined) {
+    throw new UsageError(`missing required option: --model (profile "${profile.name}" has no defaults.model)`, {
+      hint: profile.provider === 'watsonx' ? 'give a foundation model id, or use "deployment text-generate --id-or-name" for a deployment' : undefined,
+    });
+  }
+
+  const { loadProviderProfile } = await import('../../profiles/registry.js');
+  const provider = await loadProviderProfile(profile.provider);
+  const { runGenerate } = await import('./run-generate.js');
+  const modelVersion = typeof cmd.raw.modelVersion === 'string' ? cmd.raw.modelVersion : undefined;
+  return runGenerate(ctx, {
+    provider,
+    profile,
+    request: { ...built.request, input: input as string, ...(cmd.choices !== undefined ? { n: cmd.choices } : {}) },
+    target: {
+      ...(cmd.target.kind === 'deployment' ? { deployment: cmd.target.idOrName as string } : { model: model as string }),
+      ...(modelVersion ? { modelVersion } : {}),
+      stream,
+    },
+    extra: built.extra,
+    present: { format, jmes: ctx.globals.jmesQuery, rawOutput: ctx.globals.rawOutput === true, raw },
+    ignoreUnsupported,
+  });
+}
