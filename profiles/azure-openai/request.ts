@@ -45,10 +45,9 @@ function completionBody(request: CanonicalRequest, stream: boolean): Record<stri
 }
 
 /** Limits the service would reject with a 400; checked on the final body, so `--extra` values count too. */
-function checkLimits(kind: CompletionsKind, request: CanonicalRequest, body: Record<string, unknown>): void {
-  const stops = request.parameters?.stop_sequences ?? [];
-  if (stops.length > AZURE_MAX_STOP_SEQUENCES) {
-    throw new UsageError(`${kind} accepts at most ${AZURE_MAX_STOP_SEQUENCES} stop sequences, got ${stops.length}`);
+function checkLimits(kind: CompletionsKind, body: Record<string, unknown>): void {
+  if (Array.isArray(body.stop) && body.stop.length > AZURE_MAX_STOP_SEQUENCES) {
+    throw new UsageError(`${kind} accepts at most ${AZURE_MAX_STOP_SEQUENCES} stop sequences, got ${body.stop.length}`);
   }
   const bestOf = body.best_of;
   if (typeof bestOf !== 'number' || bestOf <= 1) return;
@@ -77,7 +76,7 @@ export function buildAzureCompletionsRequest(
     throw new UsageError(`azure-openai needs a deployment: give --id-or-name (or --model), or set defaults.model in profile "${profile.name}"`);
   }
   const body = { ...completionBody(request, target.stream), ...extra };
-  checkLimits('azure-openai', request, body);
+  checkLimits('azure-openai', body);
   // Users paste the endpoint with or without Azure's `/openai` segment; either way it appears once.
   const base = profile.url.replace(/\/+$/, '').replace(/\/openai$/, '');
   const version = profile.apiVersion ?? AZURE_DEFAULT_API_VERSION;
@@ -101,7 +100,7 @@ export function buildOpenAiCompletionsRequest(
     throw new UsageError(`openai needs a model: give --model (or --id-or-name), or set defaults.model in profile "${profile.name}"`);
   }
   const body = { model, ...completionBody(request, target.stream), ...extra };
-  checkLimits('openai', request, body);
+  checkLimits('openai', body);
   // Servers document their base URL both as `http://host:port` and as `http://host:port/v1`.
   const base = profile.url.replace(/\/+$/, '');
   const url = /\/v1$/.test(base) ? `${base}/completions` : `${base}/v1/completions`;

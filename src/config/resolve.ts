@@ -25,7 +25,7 @@ export const LOCAL_PROFILES: Record<string, ProfileConfig> = {
 };
 
 /** The embedded server takes every extra key and streams in every protocol. */
-const LOCAL_SERVER_PARAMETERS = ['min_new_tokens', 'top_k', 'random_seed', 'repetition_penalty', 'typical_p', 'truncate_input_tokens', 'length_penalty', 'token_ranks', 'moderations'];
+const LOCAL_SERVER_PARAMETERS = ['include_stop_sequence', 'min_new_tokens', 'top_k', 'random_seed', 'repetition_penalty', 'typical_p', 'truncate_input_tokens', 'length_penalty', 'token_ranks', 'moderations'];
 export const AD_HOC_PROFILE = '(ad hoc)';
 export const DEFAULT_IAM_URL = 'https://iam.cloud.ibm.com/identity/token';
 export const DEFAULT_TIMEOUT_MS = 300_000;

@@ -57,7 +57,7 @@ export const authSchema = z.discriminatedUnion('type', [...AUTH_VARIANTS]);
 
 /** Canonical parameters a server may accept as extra keys (DESIGN §3, cells marked *). */
 export const SERVER_PARAMETER_NAMES = [
-  'min_new_tokens', 'top_k', 'random_seed', 'repetition_penalty', 'typical_p', 'truncate_input_tokens', 'length_penalty',
+  'include_stop_sequence', 'min_new_tokens', 'top_k', 'random_seed', 'repetition_penalty', 'typical_p', 'truncate_input_tokens', 'length_penalty',
   'token_ranks', 'moderations',
 ] as const;
 

@@ -1,4 +1,4 @@
-import type { GenerateResult, GenerateResultItem, ServiceWarning, TokenInfo } from '../canonical.js';
+import type { CanonicalRequest, GenerateResult, GenerateResultItem, ServiceWarning, TokenInfo } from '../canonical.js';
 
 interface ItemState {
   text: string[];
@@ -106,6 +106,23 @@ export class StreamAggregator {
     if (this.createdAt !== undefined) out.created_at = this.createdAt;
     if (this.warnings.length > 0) out.system = { warnings: this.warnings };
     return out;
+  }
+
+  /**
+   * A stream that ended cleanly without saying why it stopped (Triton without details): a requested stop
+   * sequence at the end of the text means stop_sequence, reaching max_new_tokens means max_tokens, else eos_token.
+   */
+  settle(request: CanonicalRequest): void {
+    const stops = request.parameters?.stop_sequences ?? [];
+    const max = request.parameters?.max_new_tokens;
+    for (const s of this.items) {
+      if (s.stopReason !== 'not_finished') continue;
+      const text = s.text.join('');
+      const generated = s.counts.length === 0 ? undefined : s.countsPerEvent ? s.counts.reduce((a, b) => a + b, 0) : Math.max(...s.counts);
+      if (stops.some((stop) => stop !== '' && text.endsWith(stop))) s.stopReason = 'stop_sequence';
+      else if (max !== undefined && generated !== undefined && generated >= max) s.stopReason = 'max_tokens';
+      else s.stopReason = 'eos_token';
+    }
   }
 
   /** Marks the result as broken off (stream error or interrupt) unless the service already said why it stopped. */

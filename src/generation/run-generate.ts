@@ -43,7 +43,7 @@ async function sendAuthorized(ctx: Context, call: Call, spec: HttpRequestSpec, a
   const http = await ctx.http(call.inv.profile);
   for (let attempt = 0; ; attempt++) {
     const headers = { ...spec.headers, ...(await auth.headers(call.signal)) };
-    const res = await http.send({ ...spec, headers }, { signal: call.signal, service: call.inv.provider.displayName });
+    const res = await http.send({ ...spec, headers }, { signal: call.signal, service: call.inv.provider.kind });
     if (res.status === 401 && attempt === 0 && (await auth.invalidate())) {
       ctx.reporter.trace('* 401: refreshing the token and retrying once');
       await discard(res);
@@ -149,13 +149,13 @@ async function presentWhole(ctx: Context, call: Call, res: HttpResponse, present
   try {
     json = JSON.parse(text);
   } catch {
-    throw new ApiError({ provider: provider.displayName, status: res.status, message: `the answer is not JSON: ${excerpt(text)}` });
+    throw new ApiError({ provider: provider.kind, status: res.status, message: `the answer is not JSON: ${excerpt(text)}` });
   }
   let result: GenerateResult;
   try {
     result = provider.parseGenerateResponse(json, call.request);
   } catch (e) {
-    throw new ApiError({ provider: provider.displayName, status: res.status, message: `unexpected answer: ${(e as Error).message}` });
+    throw new ApiError({ provider: provider.kind, status: res.status, message: `unexpected answer: ${(e as Error).message}` });
   }
   warnAll(ctx, result.system?.warnings);
   await presenter.finish(result, { text, json });
@@ -177,7 +177,7 @@ async function presentStream(ctx: Context, call: Call, res: HttpResponse, presen
         aggregator.markStopped('error');
         await presenter.finish(aggregator.result());
         const code = step.code ? ` ${step.code}` : '';
-        throw new StreamError(`${provider.displayName} stream broke off:${code} ${step.message}`);
+        throw new StreamError(`${provider.kind} stream broke off:${code} ${step.message}`);
       }
       warnAll(ctx, aggregator.add(step.chunk));
       presenter.chunk(step.chunk, step.raw);
@@ -197,11 +197,12 @@ async function presentStream(ctx: Context, call: Call, res: HttpResponse, presen
     aggregator.markStopped('error');
     await presenter.finish(aggregator.result());
     const why = isTextgenError(e) ? e.message : (e as Error).message;
-    throw new StreamError(`${provider.displayName} stream broke off: ${why}`, {
+    throw new StreamError(`${provider.kind} stream broke off: ${why}`, {
       cause: e,
       ...(e instanceof NetworkError && e.hint ? { hint: e.hint } : {}),
     });
   }
+  aggregator.settle(call.request);
   await presenter.finish(aggregator.result());
   return 0;
 }

@@ -167,7 +167,7 @@ describe('streaming', () => {
     expect(r.exitCode).toBe(6);
     expect(r.stdout.trim().length).toBeGreaterThan(0);
     expect(r.stdout.endsWith('\n')).toBe(true);
-    expect(r.stderr).toMatch(/^error: watsonx\.ai stream broke off/m);
+    expect(r.stderr).toMatch(/^error: watsonx stream broke off/m);
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 

@@ -96,7 +96,7 @@ describe('choosing the profile', () => {
       timeoutMs: 300_000,
       retries: 2,
       local: true,
-      serverParameters: ['min_new_tokens', 'top_k', 'random_seed', 'repetition_penalty', 'typical_p', 'truncate_input_tokens', 'length_penalty', 'token_ranks', 'moderations'],
+      serverParameters: ['include_stop_sequence', 'min_new_tokens', 'top_k', 'random_seed', 'repetition_penalty', 'typical_p', 'truncate_input_tokens', 'length_penalty', 'token_ranks', 'moderations'],
       streaming: true,
       secrets: [],
       source: 'built-in',

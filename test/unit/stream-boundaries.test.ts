@@ -77,7 +77,7 @@ describe('streamed text equals the concatenated deltas wherever the bytes are sp
     const r = await runInProcess(['--url', url, 'deployment', 'text-generate', '--id-or-name', 'd', '--input', 'x', '--stream'], { env: home.env });
     expect(r.exitCode).toBe(6);
     expect(r.stdout).toBe('partial \n');
-    expect(r.stderr).toBe('error: watsonx.ai stream broke off: internal_error model crashed (trace t1)\n');
+    expect(r.stderr).toBe('error: watsonx stream broke off: internal_error model crashed (trace t1)\n');
   });
 
   it('a payload with a top-level errors array is a failure too', async () => {

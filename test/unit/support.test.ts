@@ -21,7 +21,7 @@ const caps: ProviderCapabilities = {
 };
 const provider = { ...watsonxProfile, kind: 'fake', capabilities: caps } as ProviderProfile;
 
-function check(parameters: CanonicalParameters, opts: { ignore?: boolean; serverParameters?: string[]; moderations?: object; n?: number } = {}) {
+function check(parameters: CanonicalParameters, opts: { ignore?: boolean; serverParameters?: string[]; moderations?: Record<string, unknown>; n?: number } = {}) {
   const warnings: string[] = [];
   const out = checkSupport(
     { input: 'x', parameters, ...(opts.moderations ? { moderations: opts.moderations } : {}), ...(opts.n ? { n: opts.n } : {}) },

@@ -1,0 +1,165 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import type { ZodType } from 'zod';
+import {
+  alephAlphaCompletionRequestSchema,
+  alephAlphaCompletionResponseSchema,
+  alephAlphaCompletionSchema,
+} from '../contract/aleph-alpha-schemas.js';
+
+/**
+ * The provider's OpenAPI document (1.16.1) is stored flattened onto one line, so it cannot be parsed as YAML. Its
+ * schema sections are still regular: `name: type: T …` or `name: $ref: "…"` per property, `nullable: true`,
+ * `items: type: T` for arrays, `maximum: N`, `required: - a - b`. This reads them and holds the hand-written
+ * contract schemas to them.
+ */
+const SEEDS = resolve(import.meta.dirname, '../../../shared/seeds');
+const seedFile = readdirSync(SEEDS).find((f) => f.startsWith('002_') && f.endsWith('.txt'));
+const seed = readFileSync(resolve(SEEDS, seedFile ?? '002_missing.txt'), 'utf8');
+
+interface SeedProperty {
+  name: string;
+  type?: string;
+  ref?: string;
+  nullable: boolean;
+  itemsType?: string;
+  maximum?: number;
+}
+
+function section(from: string, to: string): string {
+  const start = seed.indexOf(from);
+  const end = seed.indexOf(to, start);
+  expect(start, `seed section ${from}`).toBeGreaterThanOrEqual(0);
+  expect(end, `seed section end ${to}`).toBeGreaterThan(start);
+  return seed.slice(start, end);
+}
+
+function properties(text: string): SeedProperty[] {
+  const body = text.slice(text.indexOf('properties: ') + 'properties: '.length);
+  const matches = [...body.matchAll(/(\w+): (?:type: (\w+)|\$ref: "([^"]+)")/g)].filter((m) => m[1] !== 'items');
+  return matches.map((m, i) => {
+    const next = matches[i + 1];
+    const segment = body.slice(m.index, next ? next.index : body.length);
+    const p: SeedProperty = { name: m[1]!, nullable: /nullable: true/.test(segment) };
+    if (m[2] !== undefined) p.type = m[2];
+    if (m[3] !== undefined) p.ref = m[3];
+    const items = /items: type: (\w+)/.exec(segment);
+    if (items) p.itemsType = items[1]!;
+    const maximum = /maximum: (\d+)/.exec(segment);
+    if (maximum) p.maximum = Number(maximum[1]);
+    return p;
+  });
+}
+
+const requestSection = section('CompletionRequest: type: object', 'CompletionResponse: type: object');
+const requestProps = properties(requestSection);
+const required = (/required: ((?:- \w+ ?)+)/.exec(requestSection)?.[1] ?? '').split('-').map((s) => s.trim()).filter(Boolean);
+
+const responseProps = properties(section('CompletionResponse: type: object', 'ExplanationRequest:'));
+// The flattened text loses nesting: the completion item's properties are the ones between `completions` and the
+// next top-level property, `optimized_prompt`.
+const itemStart = responseProps.findIndex((p) => p.name === 'completions') + 1;
+const itemEnd = responseProps.findIndex((p) => p.name === 'optimized_prompt');
+const itemProps = responseProps.slice(itemStart, itemEnd);
+const topProps = [...responseProps.slice(0, itemStart), ...responseProps.slice(itemEnd)];
+
+function shapeOf(schema: unknown): Record<string, ZodType> {
+  return (schema as { shape: Record<string, ZodType> }).shape;
+}
+
+const SAMPLES: Record<string, [unknown, unknown]> = {
+  // [a value of the type, a value of another type]
+  integer: [3, 1.5],
+  number: [0.5, 'x'],
+  boolean: [true, 'yes'],
+  string: ['x', 3],
+  object: [{}, 'x'],
+};
+const REF_SAMPLES: Record<string, unknown> = {
+  '#/components/schemas/Hosting': 'aleph-alpha',
+  '#/components/schemas/Prompt': 'An apple a day',
+  '#/components/schemas/OptimizedPrompt': [{ type: 'text', data: 'An apple a day' }],
+};
+
+function sampleOf(p: SeedProperty): [unknown, unknown] {
+  if (p.ref !== undefined) return [REF_SAMPLES[p.ref], 42];
+  if (p.type === 'array') return [[SAMPLES[p.itemsType ?? 'string']![0]], 'x'];
+  return SAMPLES[p.type!]!;
+}
+
+function checkProperty(schema: ZodType, p: SeedProperty): void {
+  const [good, bad] = sampleOf(p);
+  expect(schema.safeParse(good).success, `${p.name} accepts ${JSON.stringify(good)}`).toBe(true);
+  expect(schema.safeParse(bad).success, `${p.name} rejects ${JSON.stringify(bad)}`).toBe(false);
+  const nullable = p.nullable || p.ref === '#/components/schemas/Hosting';
+  expect(schema.safeParse(null).success, `${p.name} nullable: ${nullable}`).toBe(nullable);
+  if (p.maximum !== undefined) {
+    expect(schema.safeParse(p.maximum).success, `${p.name} accepts its maximum`).toBe(true);
+    expect(schema.safeParse(p.maximum + 1).success, `${p.name} rejects more than its maximum`).toBe(false);
+  }
+}
+
+describe('the request contract follows the seed\'s CompletionRequest', () => {
+  test('the seed was read: 35 properties, model, prompt and maximum_tokens required', () => {
+    expect(requestProps).toHaveLength(35);
+    expect(required).toEqual(['model', 'prompt', 'maximum_tokens']);
+  });
+
+  test('the schema has exactly the seed\'s fields, plus stream (1.19+)', () => {
+    expect(Object.keys(shapeOf(alephAlphaCompletionRequestSchema)).sort()).toEqual([...requestProps.map((p) => p.name), 'stream'].sort());
+  });
+
+  test('exactly the seed\'s required fields are required', () => {
+    const shape = shapeOf(alephAlphaCompletionRequestSchema);
+    const requiredHere = Object.keys(shape).filter((k) => !shape[k]!.safeParse(undefined).success);
+    expect(requiredHere.sort()).toEqual([...required].sort());
+  });
+
+  test.each(requestProps.map((p) => [p.name, p] as const))('%s has the seed\'s type, nullability and maximum', (_name, p) => {
+    checkProperty(shapeOf(alephAlphaCompletionRequestSchema)[p.name]!, p);
+  });
+
+  test('the seed\'s own example request passes; an unknown field does not', () => {
+    expect(alephAlphaCompletionRequestSchema.safeParse({ model: 'luminous-base', prompt: 'An apple a day', maximum_tokens: 64 }).success).toBe(true);
+    expect(alephAlphaCompletionRequestSchema.safeParse({ model: 'luminous-base', prompt: 'x', maximum_tokens: 64, max_tokens: 64 }).success).toBe(false);
+  });
+});
+
+describe('the response contract follows the seed\'s CompletionResponse', () => {
+  test('top-level fields are the seed\'s', () => {
+    expect(Object.keys(shapeOf(alephAlphaCompletionResponseSchema)).sort()).toEqual(topProps.map((p) => p.name).sort());
+  });
+
+  test('completion fields are the seed\'s', () => {
+    expect(Object.keys(shapeOf(alephAlphaCompletionSchema)).sort()).toEqual(itemProps.map((p) => p.name).sort());
+  });
+
+  test.each(topProps.filter((p) => p.name !== 'completions').map((p) => [p.name, p] as const))('%s has the seed\'s type', (_name, p) => {
+    checkProperty(shapeOf(alephAlphaCompletionResponseSchema)[p.name]!, p);
+  });
+
+  test.each(itemProps.filter((p) => p.name !== 'log_probs').map((p) => [p.name, p] as const))('completions[].%s has the seed\'s type', (_name, p) => {
+    checkProperty(shapeOf(alephAlphaCompletionSchema)[p.name]!, p);
+  });
+
+  test('completions[].log_probs is, as the seed describes it, a list with a dictionary per token (its `type: object` is not what the service sends)', () => {
+    const p = itemProps.find((x) => x.name === 'log_probs')!;
+    expect(p).toMatchObject({ type: 'object', nullable: true });
+    expect(seed).toContain('list with a dictionary for each generated token');
+    const schema = shapeOf(alephAlphaCompletionSchema).log_probs!;
+    expect(schema.safeParse([{ ' keeps': -0.3 }, {}]).success).toBe(true);
+    expect(schema.safeParse(null).success).toBe(true);
+    expect(schema.safeParse({ ' keeps': -0.3 }).success).toBe(false);
+  });
+
+  test('the spec page\'s example answer passes', () => {
+    const example = {
+      model_version: '2022-04',
+      completions: [{ completion: ' keeps the doctor away,', finish_reason: 'maximum_tokens', log_probs: [{ ' keeps': -0.3 }], completion_tokens: [' keeps'] }],
+      num_tokens_prompt_total: 4,
+      num_tokens_generated: 5,
+    };
+    expect(alephAlphaCompletionResponseSchema.safeParse(example).success).toBe(true);
+  });
+});
