@@ -30,15 +30,6 @@ export interface WireCompletion {
   usage?: WireUsage;
 }
 
-export interface WireErrorObject {
-  code?: string | null;
-  message: string;
-  param?: string | null;
-  type?: string | null;
-  status?: number;
-  innererror?: Record<string, unknown>;
-}
-
 export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

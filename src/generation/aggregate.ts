@@ -130,3 +130,24 @@ export class StreamAggregator {
     for (const s of this.items) if (s.stopReason === 'not_finished') s.stopReason = reason;
   }
 }
+
+const RESULT_KEYS = ['model_id', 'model_version', 'created_at', 'results', 'system'];
+const ITEM_KEYS = [
+  'generated_text', 'input_text', 'generated_token_count', 'input_token_count', 'stop_reason', 'seed',
+  'generated_tokens', 'input_tokens', 'moderations',
+];
+
+function ordered<T extends object>(value: T, keys: readonly string[]): T {
+  const out: Record<string, unknown> = {};
+  const v = value as Record<string, unknown>;
+  for (const k of keys) if (v[k] !== undefined) out[k] = v[k];
+  for (const k of Object.keys(v)) if (!(k in out) && v[k] !== undefined) out[k] = v[k];
+  return out as T;
+}
+
+/** The canonical result with its keys in watsonx's order, whichever provider produced it, so outputs diff cleanly. */
+export function inCanonicalOrder(result: GenerateResult): GenerateResult {
+  const top = ordered(result, RESULT_KEYS);
+  top.results = result.results.map((r) => ordered(r, ITEM_KEYS));
+  return top;
+}

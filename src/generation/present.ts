@@ -1,6 +1,7 @@
 import type { GenerateResult } from '../canonical.js';
 import type { Context } from '../context.js';
 import type { OutputFormat } from '../output/format.js';
+import { inCanonicalOrder } from './aggregate.js';
 
 export interface PresentOptions {
   format: OutputFormat;
@@ -51,7 +52,7 @@ export class GenerationPresenter {
     } else if (this.streamsText) {
       this.writeText(chunk.results.map((r) => r.generated_text).join(''));
     } else if (this.streamsLines) {
-      this.ctx.out.write(`${JSON.stringify(chunk)}\n`);
+      this.ctx.out.write(`${JSON.stringify(inCanonicalOrder(chunk))}\n`);
     }
   }
 
@@ -77,10 +78,10 @@ export class GenerationPresenter {
     }
     if (this.streamsLines) {
       // A stream that delivered no chunk (the provider answered whole) still owes its one line.
-      if (rawBody !== undefined) this.ctx.out.write(`${JSON.stringify(result)}\n`);
+      if (rawBody !== undefined) this.ctx.out.write(`${JSON.stringify(inCanonicalOrder(result))}\n`);
       return;
     }
-    await this.structured(result, jmes, format, rawOutput);
+    await this.structured(inCanonicalOrder(result), jmes, format, rawOutput);
   }
 
   private async structured(value: unknown, jmes: string | undefined, format: OutputFormat, rawOutput: boolean): Promise<void> {

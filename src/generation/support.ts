@@ -105,7 +105,8 @@ export function checkSupport(
         problems.length === 1
           ? `parameter ${first.p} ${first.why}`
           : `parameters ${problems.map((x) => x.p).join(', ')} are not supported by ${kind}${notListed.length > 0 ? ' (or not listed in the profile\'s server_parameters)' : ''}`;
-      throw new UsageError(message, { hint: 'drop them, or pass --ignore-unsupported to send the request without them' });
+      const them = problems.length === 1 ? 'it' : 'them';
+      throw new UsageError(message, { hint: `drop ${them}, or pass --ignore-unsupported to send the request without ${them}` });
     }
     for (const { p, why } of problems) opts.warn(`ignoring ${p}: it ${why}`);
   }
