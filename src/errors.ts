@@ -36,6 +36,8 @@ export interface ApiErrorDetails {
   code?: string | undefined;
   message: string;
   traceId?: string | undefined;
+  /** What the service calls its trace id ("apim-request-id", "x-request-id"); default "trace". */
+  traceLabel?: string | undefined;
 }
 
 /** The service answered with an error (after retries). */
@@ -57,7 +59,7 @@ export class ApiError extends TextgenError {
 
 export function formatApiMessage(d: ApiErrorDetails): string {
   const code = d.code ? ` ${d.code}` : '';
-  const trace = d.traceId ? ` (trace ${d.traceId})` : '';
+  const trace = d.traceId ? ` (${d.traceLabel ?? 'trace'} ${d.traceId})` : '';
   return `${d.provider} returned HTTP ${d.status}${code}: ${d.message}${trace}`;
 }
 

@@ -32,32 +32,36 @@ export interface ValidCompletionRequest {
 export type Validation = { ok: true; body: ValidCompletionRequest } | { ok: false; message: string };
 
 const MAX_PROBLEMS = 10;
+/** zod reports "expected number" for a string in an integer field; this message lets the answer say "integer". */
+const INTEGER = 'integer';
 
 let schema: Promise<Awaited<ReturnType<typeof buildSchema>>> | undefined;
 
 async function buildSchema() {
   const { z } = await import('zod');
+  // A missing value keeps zod's own message ("received undefined"), which becomes "is required".
+  const int = () => z.int({ error: (issue) => (issue.input === undefined ? undefined : INTEGER) });
   const controls = z.array(z.record(z.string(), z.unknown())).optional();
   const promptItem = z.discriminatedUnion('type', [
     z.strictObject({ type: z.literal('text'), data: z.string(), controls }),
-    z.strictObject({ type: z.literal('image'), data: z.string(), x: z.int().optional(), y: z.int().optional(), size: z.int().optional(), controls }),
-    z.strictObject({ type: z.literal('token_ids'), data: z.array(z.int().min(0)), controls }),
+    z.strictObject({ type: z.literal('image'), data: z.string(), x: int().optional(), y: int().optional(), size: int().optional(), controls }),
+    z.strictObject({ type: z.literal('token_ids'), data: z.array(int().min(0)), controls }),
   ]);
   const strings = z.array(z.string());
   return z.strictObject({
     model: z.string().min(1),
     hosting: z.enum(['aleph-alpha']).nullable().optional(),
     prompt: z.union([z.string(), z.array(promptItem)]),
-    maximum_tokens: z.int().min(0),
-    minimum_tokens: z.int().min(0).optional(),
+    maximum_tokens: int().min(0),
+    minimum_tokens: int().min(0).optional(),
     echo: z.boolean().optional(),
     temperature: z.number().min(0).nullable().optional(),
-    top_k: z.int().min(0).nullable().optional(),
+    top_k: int().min(0).nullable().optional(),
     top_p: z.number().min(0).max(1).nullable().optional(),
     presence_penalty: z.number().nullable().optional(),
     frequency_penalty: z.number().nullable().optional(),
     sequence_penalty: z.number().optional(),
-    sequence_penalty_min_length: z.int().min(1).optional(),
+    sequence_penalty_min_length: int().min(1).optional(),
     repetition_penalties_include_prompt: z.boolean().nullable().optional(),
     repetition_penalties_include_completion: z.boolean().optional(),
     use_multiplicative_presence_penalty: z.boolean().nullable().optional(),
@@ -66,10 +70,10 @@ async function buildSchema() {
     penalty_bias: z.string().nullable().optional(),
     penalty_exceptions: strings.nullable().optional(),
     penalty_exceptions_include_stop_sequences: z.boolean().nullable().optional(),
-    best_of: z.int().min(1).max(100).nullable().optional(),
-    n: z.int().min(1).nullable().optional(),
+    best_of: int().min(1).max(100).nullable().optional(),
+    n: int().min(1).nullable().optional(),
     logit_bias: z.record(z.string(), z.number()).nullable().optional(),
-    log_probs: z.int().min(0).nullable().optional(),
+    log_probs: int().min(0).nullable().optional(),
     stop_sequences: strings.nullable().optional(),
     tokens: z.boolean().nullable().optional(),
     raw_completion: z.boolean().optional(),
@@ -127,7 +131,7 @@ function describeIssue(issue: Issue): string[] {
     case 'invalid_type':
       if (issue.path.length === 0) return ['the request body must be a JSON object'];
       if (issue.message.includes('received undefined')) return [`${field} is required`];
-      return [`${field} must be of type ${issue.expected === 'int' ? 'integer' : (issue.expected ?? 'unknown')}`];
+      return [`${field} must be of type ${issue.expected === 'int' || issue.message === INTEGER ? 'integer' : (issue.expected ?? 'unknown')}`];
     case 'invalid_value':
       return [`${field} must be one of: ${(issue.values ?? []).map((v) => JSON.stringify(v)).join(', ')}`];
     case 'invalid_union':

@@ -57,8 +57,9 @@ const REASONS: Record<number, string> = {
  * bodies that are not JSON at all (proxies, gateways).
  */
 export function parseCompletionsError(kind: CompletionsKind, status: number, bodyText: string, headers: Record<string, string>): ApiErrorDetails {
-  const traceId = headers['apim-request-id'] ?? headers['x-request-id'] ?? headers['x-ms-request-id'];
-  const base = { provider: kind, status, ...(traceId ? { traceId } : {}) };
+  const label = headers['apim-request-id'] !== undefined ? 'apim-request-id' : headers['x-request-id'] !== undefined ? 'x-request-id' : 'x-ms-request-id';
+  const traceId = headers[label];
+  const base = { provider: kind, status, ...(traceId ? { traceId, traceLabel: label } : {}) };
   let body: unknown;
   try {
     body = JSON.parse(bodyText);

@@ -50,7 +50,8 @@ export class GenerationPresenter {
       if (this.streamsLines) this.ctx.out.write(`${JSON.stringify(rawEvent)}\n`);
       else this.rawEvents.push(rawEvent);
     } else if (this.streamsText) {
-      this.writeText(chunk.results.map((r) => r.generated_text).join(''));
+      // With several choices only the first streams; the others follow at the end, so texts never interleave.
+      this.writeText(chunk.results[0]?.generated_text ?? '');
     } else if (this.streamsLines) {
       this.ctx.out.write(`${JSON.stringify(inCanonicalOrder(chunk))}\n`);
     }
@@ -72,7 +73,12 @@ export class GenerationPresenter {
       return;
     }
     if (this.streamsText || (format === 'text' && !jmes)) {
-      if (!this.wroteText) this.writeText(result.results.map((r) => r.generated_text).join('\n'));
+      const texts = result.results.map((r) => r.generated_text);
+      if (!this.wroteText) this.writeText(texts[0] ?? '');
+      for (const text of texts.slice(1)) {
+        if (this.wroteText && this.lastChar !== '\n') this.ctx.out.write('\n');
+        this.writeText(text);
+      }
       if (this.wroteText && this.lastChar !== '\n') this.ctx.out.write('\n');
       return;
     }

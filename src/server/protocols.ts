@@ -1,6 +1,7 @@
+import { azureOpenAiProtocol } from '../../profiles/azure-openai/server.js';
 import { openInferenceProtocol } from '../../profiles/open-inference/server.js';
 import { watsonxProtocol } from '../../profiles/watsonx/server.js';
 import type { ProtocolModule } from './router.js';
 
 /** Every wire protocol `serve` speaks, each on its usual paths. */
-export const ALL_PROTOCOLS: ProtocolModule[] = [watsonxProtocol, openInferenceProtocol];
+export const ALL_PROTOCOLS: ProtocolModule[] = [watsonxProtocol, azureOpenAiProtocol, openInferenceProtocol];

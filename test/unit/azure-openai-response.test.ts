@@ -156,7 +156,7 @@ describe('error answers → ApiError fields', () => {
       body: contentFilter,
       headers: { 'apim-request-id': 'a1b2-c3' },
       message:
-        "azure-openai returned HTTP 400 content_filter: The response was filtered due to the prompt triggering Azure OpenAI's content management policy. (inner error ResponsibleAIPolicyViolation; filtered: violence (medium)) (trace a1b2-c3)",
+        "azure-openai returned HTTP 400 content_filter: The response was filtered due to the prompt triggering Azure OpenAI's content management policy. (inner error ResponsibleAIPolicyViolation; filtered: violence (medium)) (apim-request-id a1b2-c3)",
     },
     {
       what: 'inner_error spelled with an underscore',
@@ -170,14 +170,14 @@ describe('error answers → ApiError fields', () => {
       status: 400,
       body: JSON.stringify({ error: { message: "6 is greater than the maximum of 5 - 'logprobs'", type: 'invalid_request_error', param: 'logprobs', code: null } }),
       headers: { 'x-request-id': 'req_123' },
-      message: "azure-openai returned HTTP 400 invalid_request_error: 6 is greater than the maximum of 5 - 'logprobs' (trace req_123)",
+      message: "azure-openai returned HTTP 400 invalid_request_error: 6 is greater than the maximum of 5 - 'logprobs' (x-request-id req_123)",
     },
     {
       what: 'apim-request-id wins over x-request-id',
       status: 429,
       body: JSON.stringify({ error: { code: '429', message: 'Requests have exceeded call rate limit. Please retry after 1 second.' } }),
       headers: { 'apim-request-id': 'apim-1', 'x-request-id': 'x-1' },
-      message: 'azure-openai returned HTTP 429 429: Requests have exceeded call rate limit. Please retry after 1 second. (trace apim-1)',
+      message: 'azure-openai returned HTTP 429 429: Requests have exceeded call rate limit. Please retry after 1 second. (apim-request-id apim-1)',
     },
     {
       what: "API Management's own shape",
@@ -203,6 +203,6 @@ describe('error answers → ApiError fields', () => {
 
   test('the openai kind names itself', () => {
     const details = openAiProfile.parseError(401, JSON.stringify({ error: { message: 'Incorrect API key provided', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } }), { 'x-request-id': 'r' });
-    expect(details).toEqual({ provider: 'openai', status: 401, code: 'invalid_api_key', message: 'Incorrect API key provided', traceId: 'r' });
+    expect(details).toEqual({ provider: 'openai', status: 401, code: 'invalid_api_key', message: 'Incorrect API key provided', traceId: 'r', traceLabel: 'x-request-id' });
   });
 });

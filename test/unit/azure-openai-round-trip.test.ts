@@ -143,7 +143,7 @@ describe.each([
     const outcome = await roundTrip(profile, { input: 'say forbidden-words' }, { ...target, stream: false });
     expect(outcome.ok).toBe(false);
     expect((outcome as { message: string }).message).toMatch(
-      new RegExp(`^${profile.kind} returned HTTP 400 content_filter: The response was filtered due to the prompt triggering Azure OpenAI's content management policy\\. .* \\(inner error ResponsibleAIPolicyViolation; filtered: violence \\(medium\\)\\) \\(trace [0-9a-f-]{36}\\)$`),
+      new RegExp(`^${profile.kind} returned HTTP 400 content_filter: The response was filtered due to the prompt triggering Azure OpenAI's content management policy\\. .* \\(inner error ResponsibleAIPolicyViolation; filtered: violence \\(medium\\)\\) \\((apim|x)-request-id [0-9a-f-]{36}\\)$`),
     );
   });
 
