@@ -63,10 +63,10 @@ export interface ProviderProfile {
    * UsageError for provider limits (e.g. Azure best_of with streaming).
    */
   buildGenerateRequest(request: CanonicalRequest, target: GenerateTarget, profile: ResolvedProfile, extra?: Record<string, unknown>): HttpRequestSpec;
-  /** Wire answer → canonical result (stop reasons and token counts normalised). `request` is the one sent. */
-  parseGenerateResponse(body: unknown, request: CanonicalRequest): GenerateResult;
+  /** Wire answer → canonical result (stop reasons and token counts normalised). `request`/`target` are the ones sent. */
+  parseGenerateResponse(body: unknown, request: CanonicalRequest, target?: GenerateTarget): GenerateResult;
   /** A fresh decoder per stream: some protocols need state across events. */
-  createStreamDecoder(request: CanonicalRequest): (event: SseEvent) => StreamStep;
+  createStreamDecoder(request: CanonicalRequest, target?: GenerateTarget): (event: SseEvent) => StreamStep;
   /** Turns an error answer into the fields of ApiError (code, message, trace id). */
   parseError(status: number, bodyText: string, headers: Record<string, string>): ApiErrorDetails;
 }

@@ -3,7 +3,6 @@ import type { ResolvedProfile } from '../../src/config/types.js';
 import { UsageError } from '../../src/errors.js';
 import type { HttpRequestSpec } from '../../src/http/types.js';
 import type { GenerateTarget } from '../types.js';
-import { rememberModel } from './request-model.js';
 
 /**
  * API 1.16 requires maximum_tokens; when the canonical request has no max_new_tokens this is sent (the default of
@@ -73,7 +72,6 @@ export function buildAlephAlphaGenerateRequest(
   Object.assign(body, rest);
   checkLimits(body, p.max_new_tokens === undefined);
 
-  rememberModel(request, String(body.model));
   return {
     method: 'POST',
     url: `${profile.url}/complete${nice ? '?nice=true' : ''}`,

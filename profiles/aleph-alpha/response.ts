@@ -1,3 +1,4 @@
+import type { GenerateTarget } from '../types.js';
 import type { CanonicalRequest, GenerateResult, GenerateResultItem, ServiceWarning } from '../../src/canonical.js';
 import type { ApiErrorDetails } from '../../src/errors.js';
 import { canonicalStopReason, requestedStops, stopSequenceFix } from './finish-reason.js';
@@ -48,7 +49,7 @@ export function completionItem(parts: CompletionParts, request: CanonicalRequest
  * call, summed over `n` (and `best_of`); they go on the first result, so the counts summed over the results are
  * what the service reported (and billed). The other results carry no counts.
  */
-export function parseAlephAlphaGenerateResponse(body: unknown, request?: CanonicalRequest): GenerateResult {
+export function parseAlephAlphaGenerateResponse(body: unknown, request?: CanonicalRequest, target?: GenerateTarget): GenerateResult {
   if (!isRecord(body) || !Array.isArray(body.completions)) throw new MalformedResponse('the answer has no "completions" array');
   if (body.completions.length === 0) throw new MalformedResponse('the answer has no completions');
   const warnings: ServiceWarning[] = [];
@@ -69,7 +70,7 @@ export function parseAlephAlphaGenerateResponse(body: unknown, request?: Canonic
   if (input !== undefined) first.input_token_count = input;
 
   const result: GenerateResult = { created_at: new Date().toISOString(), results };
-  const model = modelOf(request);
+  const model = modelOf(target);
   if (model !== undefined) result.model_id = model;
   if (typeof body.model_version === 'string') result.model_version = body.model_version;
   if (warnings.length > 0) result.system = { warnings };

@@ -1,3 +1,4 @@
+import type { GenerateTarget } from '../types.js';
 import type { CanonicalRequest, GenerateResult, GenerateResultItem, ServiceWarning } from '../../src/canonical.js';
 import type { SseEvent } from '../../src/http/sse-parser.js';
 import type { StreamStep } from '../types.js';
@@ -49,12 +50,12 @@ interface CompletionState {
  * as in the non-streamed answer; `[DONE]` → end; error payloads → error. A whole CompletionResponse sent as one
  * event (a server that ignored `stream`) becomes one chunk.
  */
-export function createAlephAlphaStreamDecoder(request?: CanonicalRequest): (event: SseEvent) => StreamStep {
+export function createAlephAlphaStreamDecoder(request?: CanonicalRequest, target?: GenerateTarget): (event: SseEvent) => StreamStep {
   const ro = request?.parameters?.return_options ?? {};
   const echo = ro.input_text ? (request?.input ?? '') : undefined;
   const topN = ro.top_n_tokens ?? 0;
   const stops = requestedStops(request);
-  const model = modelOf(request);
+  const model = modelOf(target);
   const createdAt = new Date().toISOString();
   const states: CompletionState[] = [];
   let modelVersion: string | undefined;
@@ -132,8 +133,9 @@ export function createAlephAlphaStreamDecoder(request?: CanonicalRequest): (even
         const index = indexOf(body.index);
         const st = state(index);
         const split = st.echo.push(typeof body.completion === 'string' ? body.completion : '', body.completion_tokens, body.log_probs, false);
-        if (split === undefined) return { type: 'ignore' };
-        return { type: 'chunk', chunk: chunk(index, released(st, split)), raw: body };
+        // Held-back echo still goes out as an empty chunk, so --raw shows every event the service sent.
+        const item = split === undefined ? { generated_text: '', stop_reason: 'not_finished' } : released(st, split);
+        return { type: 'chunk', chunk: chunk(index, item), raw: body };
       }
       case 'stream_summary':
         return summary(indexOf(body.index), body.finish_reason, body);

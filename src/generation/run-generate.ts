@@ -153,7 +153,7 @@ async function presentWhole(ctx: Context, call: Call, res: HttpResponse, present
   }
   let result: GenerateResult;
   try {
-    result = provider.parseGenerateResponse(json, call.request);
+    result = provider.parseGenerateResponse(json, call.request, call.inv.target);
   } catch (e) {
     throw new ApiError({ provider: provider.kind, status: res.status, message: `unexpected answer: ${(e as Error).message}` });
   }
@@ -165,7 +165,7 @@ async function presentWhole(ctx: Context, call: Call, res: HttpResponse, present
 async function presentStream(ctx: Context, call: Call, res: HttpResponse, presenter: GenerationPresenter, spinner: Spinner): Promise<number> {
   const provider = call.inv.provider;
   const { parseSse } = await import('../http/sse-parser.js');
-  const decode = provider.createStreamDecoder(call.request);
+  const decode = provider.createStreamDecoder(call.request, call.inv.target);
   const aggregator = new StreamAggregator();
   try {
     for await (const event of parseSse(res.body)) {

@@ -1,7 +1,8 @@
+import { alephAlphaProtocol } from '../../profiles/aleph-alpha/server.js';
 import { azureOpenAiProtocol } from '../../profiles/azure-openai/server.js';
 import { openInferenceProtocol } from '../../profiles/open-inference/server.js';
 import { watsonxProtocol } from '../../profiles/watsonx/server.js';
 import type { ProtocolModule } from './router.js';
 
 /** Every wire protocol `serve` speaks, each on its usual paths. */
-export const ALL_PROTOCOLS: ProtocolModule[] = [watsonxProtocol, azureOpenAiProtocol, openInferenceProtocol];
+export const ALL_PROTOCOLS: ProtocolModule[] = [watsonxProtocol, azureOpenAiProtocol, alephAlphaProtocol, openInferenceProtocol];

@@ -39,11 +39,11 @@ describe('CompletionResponse → canonical result', () => {
     expect(result.system).toBeUndefined();
   });
 
-  test('model_id is the model the request was built for', () => {
-    const request: CanonicalRequest = { input: 'x' };
-    alephAlphaProfile.buildGenerateRequest(request, { model: 'luminous-supreme', stream: false }, testProfile({ provider: 'aleph-alpha' }));
-    expect(parse(answer({ completion: 'y', finish_reason: 'end_of_text' }), request).model_id).toBe('luminous-supreme');
-    expect(parse(answer({ completion: 'y', finish_reason: 'end_of_text' }), { input: 'x' }).model_id).toBeUndefined();
+  test('model_id is the model the request was sent to', () => {
+    const body = answer({ completion: 'y', finish_reason: 'end_of_text' });
+    expect(alephAlphaProfile.parseGenerateResponse(body, { input: 'x' }, { model: 'luminous-supreme', stream: false }).model_id).toBe('luminous-supreme');
+    expect(alephAlphaProfile.parseGenerateResponse(body, { input: 'x' }, { deployment: 'luminous-base', stream: false }).model_id).toBe('luminous-base');
+    expect(parse(body, { input: 'x' }).model_id).toBeUndefined();
   });
 
   test('unknown fields are ignored', () => {

@@ -52,11 +52,11 @@ async function roundTrip(request: CanonicalRequest, target: GenerateTarget, stre
   expect(res.status).toBe(200);
   if (!(res.headers.get('content-type') ?? '').includes('text/event-stream')) {
     const body = alephAlphaCompletionResponseSchema.parse(await res.json());
-    return alephAlphaProfile.parseGenerateResponse(body, request);
+    return alephAlphaProfile.parseGenerateResponse(body, request, target);
   }
   const parser = new SseParser();
   const text = await res.text();
-  const decode = alephAlphaProfile.createStreamDecoder(request);
+  const decode = alephAlphaProfile.createStreamDecoder(request, target);
   const aggregator = new StreamAggregator();
   for (const event of [...parser.push(text), ...parser.end()]) {
     if (event.data !== '[DONE]') alephAlphaStreamEventSchema.parse(JSON.parse(event.data));
