@@ -3,9 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server/index.js';
 import { runBin } from '../helpers/run-cli.js';
 import { expectValidWatsonxWire, generationRequests } from '../helpers/wire.js';
-import { useWatsonxServer } from '../helpers/server-fixture.js';
+import { useServer } from '../helpers/server-fixture.js';
 
-const fixture = useWatsonxServer();
+const fixture = useServer();
 const { home } = fixture;
 
 const tg = (args: string[], url = fixture.server.url) =>

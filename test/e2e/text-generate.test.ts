@@ -5,10 +5,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server/index.js';
 import { BIN, makeHome, runBin } from '../helpers/run-cli.js';
 import { expectValidWatsonxWire, generationRequests } from '../helpers/wire.js';
-import { useWatsonxServer } from '../helpers/server-fixture.js';
+import { useServer } from '../helpers/server-fixture.js';
 import { watsonxTextGenResponseSchema } from '../contract/watsonx-schemas.js';
 
-const fixture = useWatsonxServer();
+const fixture = useServer();
 const { home } = fixture;
 
 const TG = ['deployment', 'text-generate', '--id-or-name', 'demo'];

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { startServer, type RunningServer, type ServerOptions } from '../../src/server/index.js';
 import { makeHome } from './run-cli.js';
-import { expectValidWatsonxWire } from './wire.js';
+import { expectValidWire } from './wire.js';
 
 export interface ServerFixture {
   /** The running server (set in beforeAll). */
@@ -11,10 +11,10 @@ export interface ServerFixture {
 }
 
 /**
- * One embedded server for a test file: started before, closed after; after each test every recorded
- * request is checked against the watsonx contract, then the log and the fault queue are cleared.
+ * One embedded server (every protocol) for a test file: started before, closed after; after each test every
+ * recorded request is checked against its protocol's contract, then the log and the fault queue are cleared.
  */
-export function useWatsonxServer(options: ServerOptions = {}): ServerFixture {
+export function useServer(options: ServerOptions = {}): ServerFixture {
   const home = makeHome();
   let server: RunningServer | undefined;
   beforeAll(async () => {
@@ -24,9 +24,9 @@ export function useWatsonxServer(options: ServerOptions = {}): ServerFixture {
     await server?.close();
     home.cleanup();
   });
-  afterEach(() => {
+  afterEach(async () => {
     if (!server) return;
-    expectValidWatsonxWire(server.requests);
+    await expectValidWire(server.requests);
     server.requests.length = 0;
     server.faults.length = 0;
   });

@@ -46,3 +46,47 @@ export function expectValidWatsonxWire(requests: RecordedRequest[]): void {
 export function generationRequests(requests: RecordedRequest[]): RecordedRequest[] {
   return requests.filter((r) => DEPLOYMENT_GENERATE.test(r.path) || FOUNDATION_GENERATE.test(r.path));
 }
+
+const AZURE_COMPLETIONS = /^\/openai\/deployments\/[^/]+\/completions$/;
+const OPENAI_COMPLETIONS = /^\/v1\/completions$/;
+const OIP_GENERATE = /^\/v2\/models\/[^/]+(\/versions\/[^/]+)?\/generate(_stream)?$/;
+
+/**
+ * Every request a test made, whatever the protocol, against that protocol's contract: watsonx's schemas from
+ * specs/watsonx.md, the Azure OpenAPI document, the Aleph Alpha 1.16 schemas, the Open Inference OpenAPI document.
+ */
+export async function expectValidWire(requests: RecordedRequest[]): Promise<void> {
+  const [{ completionsRequestSchema, schemaErrors }, { oipValidators }, { alephAlphaCompletionRequestSchema }] = await Promise.all([
+    import('../contract/azure-openapi.js'),
+    import('../contract/oip-openapi.js'),
+    import('../contract/aleph-alpha-schemas.js'),
+  ]);
+  const watsonx: RecordedRequest[] = [];
+  for (const r of requests) {
+    const where = `${r.method} ${r.path}`;
+    if (AZURE_COMPLETIONS.test(r.path) || OPENAI_COMPLETIONS.test(r.path)) {
+      expect(r.method, where).toBe('POST');
+      if (AZURE_COMPLETIONS.test(r.path)) expect(r.query['api-version'], `${where}: api-version`).toBeTruthy();
+      else expect(typeof (r.json as { model?: unknown }).model, `${where}: model`).toBe('string');
+      expect(schemaErrors(completionsRequestSchema(), r.json), where).toBe('');
+    } else if (r.path === '/complete') {
+      expect(r.method, where).toBe('POST');
+      const parsed = alephAlphaCompletionRequestSchema.safeParse(r.json);
+      expect(parsed.success, `${where}: ${parsed.success ? '' : JSON.stringify(parsed.error.issues)}`).toBe(true);
+    } else if (OIP_GENERATE.test(r.path)) {
+      expect(r.method, where).toBe('POST');
+      const validate = oipValidators().generateRequest;
+      expect(validate(r.json), `${where}: ${JSON.stringify(validate.errors)}`).toBe(true);
+    } else {
+      watsonx.push(r);
+    }
+  }
+  expectValidWatsonxWire(watsonx);
+}
+
+/** Generation requests of any protocol. */
+export function anyGenerationRequests(requests: RecordedRequest[]): RecordedRequest[] {
+  return requests.filter(
+    (r) => DEPLOYMENT_GENERATE.test(r.path) || FOUNDATION_GENERATE.test(r.path) || AZURE_COMPLETIONS.test(r.path) || OPENAI_COMPLETIONS.test(r.path) || r.path === '/complete' || OIP_GENERATE.test(r.path),
+  );
+}

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/run-cli.js';
-import { useWatsonxServer } from '../helpers/server-fixture.js';
+import { useServer } from '../helpers/server-fixture.js';
 import { generationRequests } from '../helpers/wire.js';
 
-const fixture = useWatsonxServer();
+const fixture = useServer();
 
 /** complete against the embedded server as a watsonx foundation-model call. */
 function complete(args: string[], input?: string) {
