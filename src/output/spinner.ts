@@ -13,6 +13,9 @@ const NONE: Spinner = { stop() {} };
  */
 export async function startSpinner(ctx: Context, label: string): Promise<Spinner> {
   if (!ctx.terminal.stderrIsTTY || ctx.reporter.quiet) return NONE;
+  // A terminal that reports no width (a bare pty) would make ora's line arithmetic run away: no spinner there.
+  const columns = (ctx.stderr as NodeJS.WritableStream & { columns?: number }).columns;
+  if (!columns || columns < 20) return NONE;
   const { default: ora } = await import('ora');
   const started = ctx.now();
   const text = () => `${label} ${((ctx.now() - started) / 1000).toFixed(1)} s`;

@@ -200,7 +200,8 @@ describe('what the CLI does itself for providers that cannot', () => {
       writeFileSync(cfg, `profiles:\n  slow: { provider: ${kind}, url: "${slow.url}", streaming: true }\n`);
       const started = Date.now();
       const r = await runBin(
-        ['--config', cfg, '--profile', 'slow', 'deployment', 'text-generate', '--id-or-name', 'luminous-base', '--input', 'Hi', '--parameters-max-new-tokens', '200', '--parameters-time-limit', '600', '-o', 'json'],
+        // Greedy on this prompt runs for 104 tokens before end-of-text: far past the deadline.
+        ['--config', cfg, '--profile', 'slow', 'deployment', 'text-generate', '--id-or-name', 'luminous-base', '--input', 'Once upon a time', '--parameters-decoding-method', 'greedy', '--parameters-max-new-tokens', '200', '--parameters-time-limit', '600', '-o', 'json'],
         { env: home.env },
       );
       expect(r.exitCode).toBe(0);

@@ -1,5 +1,6 @@
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startServer } from '../../src/server/index.js';
 import { BIN, makeHome } from '../helpers/run-cli.js';
 
 /**
@@ -12,7 +13,8 @@ afterAll(() => home.cleanup());
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 async function onTerminal(args: string[], env: Record<string, string> = {}) {
-  const command = ['node', BIN, ...args].map(quote).join(' ');
+  // A real terminal has a size; a bare pty reports none.
+  const command = `stty cols 100 rows 30; ${['node', BIN, ...args].map(quote).join(' ')}`;
   const baseEnv: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (v !== undefined && k !== 'CI' && !k.startsWith('TEXTGEN_') && k !== 'NO_COLOR' && k !== 'FORCE_COLOR') baseEnv[k] = v;
@@ -44,8 +46,9 @@ describe('on a terminal', () => {
   ])('%s turns colour off', async (_n, args, env) => {
     const r = await onTerminal(args, env);
     expect(r.exitCode).toBe(0);
-    expect(r.screen).not.toMatch(/\u001b\[/);
-    expect(r.screen).toMatch(/^warning: \[unspecified_max_token\]/m);
+    // Cursor control for the spinner may remain; colour codes (SGR) must not.
+    expect(r.screen).not.toMatch(/\u001b\[[0-9;]*m/);
+    expect(r.screen.replace(/\u001b\[[?0-9;]*[A-Za-z]/g, '')).toMatch(/^warning: \[unspecified_max_token\]/m);
   });
 
   it('with --no-interactive a missing value is an immediate usage error, not a wait on the keyboard', async () => {
@@ -54,10 +57,23 @@ describe('on a terminal', () => {
     expect(r.screen).toMatch(/missing required option: --input/);
   });
 
+  it('shows a spinner with the elapsed time while it waits, then clears it', async () => {
+    const slow = await startServer({ tokenDelayMs: 40 });
+    try {
+      const r = await onTerminal(['--url', slow.url, 'deployment', 'text-generate', '--id-or-name', 'demo', '--input', 'Hello', '--parameters-max-new-tokens', '15']);
+      expect(r.exitCode).toBe(0);
+      expect(r.screen).toMatch(/waiting for watsonx\.ai… \d+\.\d s/);
+      // The line is cleared before the text is printed.
+      expect(r.screen).toMatch(/\u001b\[0K(\u001b\[\?25h)?\s*\S/);
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('streams the text to the screen', async () => {
-    const r = await onTerminal([...GEN, '--stream', '-q']);
+    const r = await onTerminal(['--profile', 'local', 'deployment', 'text-generate', '--id-or-name', 'demo', '--input', 'Once upon a time', '--parameters-decoding-method', 'greedy', '--stream', '-q']);
     expect(r.exitCode).toBe(0);
     expect(r.screen.trim().length).toBeGreaterThan(40);
-    expect(r.screen).not.toMatch(/warning/);
+    expect(r.screen).not.toMatch(/warning|waiting/);
   });
 });
