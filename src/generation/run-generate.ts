@@ -1,9 +1,10 @@
 import type { CanonicalRequest, GenerateResult } from '../canonical.js';
 import type { ResolvedProfile } from '../config/types.js';
 import type { Context } from '../context.js';
-import type { HttpRequestSpec, HttpResponse } from '../http/types.js';
-import type { Authenticator, GenerateTarget, ProviderProfile } from '../../profiles/types.js';
-import { ApiError, AuthError, Interrupted, NetworkError, StreamError, formatApiMessage, isTextgenError } from '../errors.js';
+import type { HttpResponse } from '../http/types.js';
+import type { GenerateTarget, ProviderProfile } from '../../profiles/types.js';
+import { ApiError, Interrupted, NetworkError, StreamError, isTextgenError } from '../errors.js';
+import { failFromResponse, printDryRun, sendAuthorized } from '../requests/send.js';
 import { GenerationPresenter, type PresentOptions } from './present.js';
 import { StreamAggregator } from './aggregate.js';
 import { checkSupport, fillPromptVariables } from './support.js';
@@ -30,47 +31,6 @@ interface Call {
   timedOut(): boolean;
 }
 
-async function discard(res: HttpResponse): Promise<void> {
-  try {
-    await res.text();
-  } catch {
-    // The body is being thrown away anyway.
-  }
-}
-
-/** Sends with credentials; on 401 refreshes an exchanged token once and tries again (DESIGN §7). */
-async function sendAuthorized(ctx: Context, call: Call, spec: HttpRequestSpec, auth: Authenticator): Promise<HttpResponse> {
-  const http = await ctx.http(call.inv.profile);
-  for (let attempt = 0; ; attempt++) {
-    const headers = { ...spec.headers, ...(await auth.headers(call.signal)) };
-    const res = await http.send({ ...spec, headers }, { signal: call.signal, service: call.inv.provider.kind });
-    if (res.status === 401 && attempt === 0 && (await auth.invalidate())) {
-      ctx.reporter.trace('* 401: refreshing the token and retrying once');
-      await discard(res);
-      continue;
-    }
-    return res;
-  }
-}
-
-async function failFromResponse(provider: ProviderProfile, res: HttpResponse): Promise<never> {
-  let text = '';
-  try {
-    text = await res.text();
-  } catch {
-    // Keep the status even when the error body could not be read.
-  }
-  const details = provider.parseError(res.status, text, res.headers);
-  if (res.status === 401 || res.status === 403) {
-    throw new AuthError(formatApiMessage(details), {
-      status: res.status,
-      ...(details.traceId ? { traceId: details.traceId } : {}),
-      ...(res.status === 401 ? { hint: "check the profile's credentials (--api-key, --token, or its auth section)" } : {}),
-    });
-  }
-  throw new ApiError(details);
-}
-
 function warnAll(ctx: Context, warnings: Array<{ id?: string; message: string }> | undefined): void {
   for (const w of warnings ?? []) ctx.reporter.warn(w.id ? `[${w.id}] ${w.message}` : w.message);
 }
@@ -91,15 +51,8 @@ export async function runGenerate(ctx: Context, inv: GenerateInvocation): Promis
   // A client-side time limit is kept by streaming, so the text generated in time is not lost.
   const wireStream = canStream && (target.stream || deadlineMs !== undefined);
   const spec = provider.buildGenerateRequest(request, { ...target, stream: wireStream }, profile, inv.extra);
-  const auth = await ctx.authenticator(profile);
-
   if (ctx.globals.dryRun) {
-    const { toCurl } = await import('../http/curl.js');
-    const line = toCurl(
-      { ...spec, headers: { ...spec.headers, ...auth.dryRunHeaders() } },
-      { insecure: profile.tls.insecure, ...(profile.tls.caCert ? { caCertPath: profile.tls.caCert } : {}) },
-    );
-    ctx.out.write(`${line}\n`);
+    await printDryRun(ctx, profile, spec);
     return 0;
   }
 
@@ -114,7 +67,7 @@ export async function runGenerate(ctx: Context, inv: GenerateInvocation): Promis
     if (deadlineMs !== undefined) timer = setTimeout(() => deadline.abort(), Math.max(0, deadlineMs - (ctx.now() - started)));
     let res: HttpResponse;
     try {
-      res = await sendAuthorized(ctx, call, spec, auth);
+      res = await sendAuthorized(ctx, profile, provider, spec, call.signal);
     } catch (e) {
       if (e instanceof Interrupted && call.timedOut()) return await timedOutBeforeAnswer(ctx, presenter);
       throw e;

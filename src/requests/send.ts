@@ -1,0 +1,93 @@
+import type { ResolvedProfile } from '../config/types.js';
+import type { Context } from '../context.js';
+import type { ApiErrorDetails } from '../errors.js';
+import { ApiError, AuthError, formatApiMessage } from '../errors.js';
+import type { HttpRequestSpec, HttpResponse } from '../http/types.js';
+
+/** Who is being called: the provider's kind (for messages) and how it words its errors. */
+export interface Callee {
+  kind: string;
+  parseError(status: number, bodyText: string, headers: Record<string, string>): ApiErrorDetails;
+}
+
+async function discard(res: HttpResponse): Promise<void> {
+  try {
+    await res.text();
+  } catch {
+    // The body is being thrown away anyway.
+  }
+}
+
+/**
+ * Sends with the profile's credentials; on a 401 refreshes an exchanged token once and tries again (DESIGN §7).
+ * Returns the response whatever its status.
+ */
+export async function sendAuthorized(ctx: Context, profile: ResolvedProfile, callee: Callee, spec: HttpRequestSpec, signal: AbortSignal = ctx.signal): Promise<HttpResponse> {
+  const http = await ctx.http(profile);
+  const auth = await ctx.authenticator(profile);
+  for (let attempt = 0; ; attempt++) {
+    const headers = { ...spec.headers, ...(await auth.headers(signal)) };
+    const res = await http.send({ ...spec, headers }, { signal, service: callee.kind });
+    if (res.status === 401 && attempt === 0 && (await auth.invalidate())) {
+      ctx.reporter.trace('* 401: refreshing the token and retrying once');
+      await discard(res);
+      continue;
+    }
+    return res;
+  }
+}
+
+/** A non-2xx answer → AuthError (401/403, exit 3) or ApiError (exit 4) with the provider's code, message and trace. */
+export async function failFromResponse(callee: Callee, res: HttpResponse): Promise<never> {
+  let text = '';
+  try {
+    text = await res.text();
+  } catch {
+    // Keep the status even when the error body could not be read.
+  }
+  const details = callee.parseError(res.status, text, res.headers);
+  if (res.status === 401 || res.status === 403) {
+    throw new AuthError(formatApiMessage(details), {
+      status: res.status,
+      ...(details.traceId ? { traceId: details.traceId } : {}),
+      ...(res.status === 401 ? { hint: "check the profile's credentials (--api-key, --token, or its auth section)" } : {}),
+    });
+  }
+  throw new ApiError(details);
+}
+
+/** --dry-run: the request as a runnable curl line on stdout, credentials as shell variables; nothing is sent. */
+export async function printDryRun(ctx: Context, profile: ResolvedProfile, spec: HttpRequestSpec): Promise<void> {
+  const auth = await ctx.authenticator(profile);
+  const { toCurl } = await import('../http/curl.js');
+  const line = toCurl(
+    { ...spec, headers: { ...spec.headers, ...auth.dryRunHeaders() } },
+    { insecure: profile.tls.insecure, ...(profile.tls.caCert ? { caCertPath: profile.tls.caCert } : {}) },
+  );
+  ctx.out.write(`${line}\n`);
+}
+
+export interface JsonAnswer {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  json: unknown;
+}
+
+/**
+ * One request → its JSON answer, for the commands that are not streamed generations (embed, tokenize, models, …):
+ * credentials, the 401 refresh, errors with the provider's words, and a clear message when a 2xx is not JSON.
+ */
+export async function requestJson(ctx: Context, profile: ResolvedProfile, callee: Callee, spec: HttpRequestSpec): Promise<JsonAnswer> {
+  const res = await sendAuthorized(ctx, profile, callee, spec);
+  if (res.status < 200 || res.status >= 300) await failFromResponse(callee, res);
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = text.trim() === '' ? null : JSON.parse(text);
+  } catch {
+    const t = text.trim().replace(/\s+/g, ' ');
+    throw new ApiError({ provider: callee.kind, status: res.status, message: `the answer is not JSON: ${t.length > 120 ? `${t.slice(0, 120)}…` : t}` });
+  }
+  return { status: res.status, headers: res.headers, text, json };
+}
