@@ -4,5 +4,10 @@ import { openInferenceProtocol } from '../../profiles/open-inference/server.js';
 import { watsonxProtocol } from '../../profiles/watsonx/server.js';
 import type { ProtocolModule } from './router.js';
 
-/** Every wire protocol `serve` speaks, each on its usual paths. */
-export const ALL_PROTOCOLS: ProtocolModule[] = [watsonxProtocol, azureOpenAiProtocol, alephAlphaProtocol, openInferenceProtocol];
+/** Every wire protocol `serve` speaks, each on its usual paths (one module per protocol and operation family). */
+export const ALL_PROTOCOLS: ProtocolModule[] = [
+  watsonxProtocol,
+  azureOpenAiProtocol,
+  alephAlphaProtocol,
+  openInferenceProtocol,
+];
