@@ -58,7 +58,11 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
       warn: (m) => reporter.warn(m),
     });
     const profile = await resolveProfile({ globals, env: io.env, config, cwd: io.cwd });
-    if (profile.local && !profile.url) {
+    if (profile.local && !profile.url && globals.dryRun) {
+      // Nothing will be sent: point the curl line at where `textgen serve` listens by default, so it can be run.
+      profile.url = 'http://127.0.0.1:8080';
+      reporter.info(`note: the ${profile.name} profile starts an embedded server; run "textgen serve" to use this command line`);
+    } else if (profile.local && !profile.url) {
       const { startServer } = await import('./server/index.js');
       const server = await startServer({ host: '127.0.0.1', port: 0 });
       disposers.push(() => server.close());
