@@ -222,6 +222,13 @@ describe('--dry-run and --verbose never show a secret', () => {
     expect(parsed.stdout).toContain(`{"input":"it's","parameters":{"max_new_tokens":5}}`);
   });
 
+  it('--dry-run on a local profile points at textgen serve\'s default port instead of starting a server', async () => {
+    const r = await runBin(['--profile', 'local-azure', 'complete', 'Hi', '--dry-run'], { env: home.env });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/^curl .* 'http:\/\/127\.0\.0\.1:8080\/openai\/deployments\/gpt-35-turbo-instruct\/completions\?api-version=2022-03-01-preview'/);
+    expect(r.stderr).toMatch(/run "textgen serve"/);
+  });
+
   it('-v traces the exchange and the request with secrets redacted', async () => {
     const authed = await startServer({ requireAuth: true, apiKeys: [secret] });
     try {
