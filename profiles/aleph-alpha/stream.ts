@@ -4,6 +4,7 @@ import type { SseEvent } from '../../src/http/sse-parser.js';
 import type { StreamStep } from '../types.js';
 import { canonicalStopReason, requestedStops, stopSequenceFix } from './finish-reason.js';
 import { modelOf } from './request-model.js';
+import { readJsonEvent } from '../json-events.js';
 import { isRecord, parseAlephAlphaGenerateResponse } from './response.js';
 import { StreamEcho, type EchoSplit } from './stream-echo.js';
 import { tokenInfos } from './token-data.js';
@@ -102,28 +103,9 @@ export function createAlephAlphaStreamDecoder(request?: CanonicalRequest, target
   }
 
   return (event) => {
-    const data = event.data.trim();
-    if (event.event === 'error') {
-      let body: unknown = data;
-      try {
-        body = JSON.parse(data);
-      } catch {
-        // Not JSON: the text itself is the message.
-      }
-      const failure = errorFrom(body);
-      return { type: 'error', message: failure?.message ?? (data || 'the service reported an error'), ...(failure?.code ? { code: failure.code } : {}), raw: body };
-    }
-    if (data === '[DONE]') return { type: 'end' };
-    if (data === '' || data === '{}') return { type: 'ignore' };
-    let body: unknown;
-    try {
-      body = JSON.parse(data);
-    } catch {
-      const excerpt = data.length > 80 ? `${data.slice(0, 80)}…` : data;
-      return { type: 'error', message: `malformed event from the service (not JSON): ${excerpt}`, code: 'malformed_event', raw: data };
-    }
-    const failure = errorFrom(body);
-    if (failure) return { type: 'error', ...failure, raw: body };
+    const step = readJsonEvent(event, errorFrom);
+    if (step.type !== 'json') return step;
+    const body = step.body;
     if (!isRecord(body)) return { type: 'ignore' };
     if (typeof body.model_version === 'string') modelVersion ??= body.model_version;
     // Some proxies name the event instead of (or as well as) typing the payload.

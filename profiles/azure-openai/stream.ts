@@ -1,6 +1,7 @@
 import type { CanonicalRequest, GenerateResult, GenerateResultItem, ServiceWarning } from '../../src/canonical.js';
 import type { SseEvent } from '../../src/http/sse-parser.js';
 import type { StreamStep } from '../types.js';
+import { readJsonEvent } from '../json-events.js';
 import {
   contentFilterWarning,
   echoLength,
@@ -31,12 +32,10 @@ function emptyItem(): GenerateResultItem {
   return { generated_text: '', stop_reason: 'not_finished' };
 }
 
-function parseData(data: string): { ok: true; value: unknown } | { ok: false } {
-  try {
-    return { ok: true, value: JSON.parse(data) as unknown };
-  } catch {
-    return { ok: false };
-  }
+/** `{"error": …}` (or an `event: error` body) in the wire's words. */
+function wireErrorOf(body: unknown): { message: string; code?: string } | undefined {
+  if (isRecord(body) && body.error !== undefined && body.error !== null) return describeWireError(body.error);
+  return undefined;
 }
 
 /**
@@ -100,22 +99,9 @@ export function createCompletionsStreamDecoder(kind: CompletionsKind, request: C
   };
 
   return (event) => {
-    const data = event.data.trim();
-    if (event.event === 'error') {
-      const parsed = parseData(data);
-      const body = parsed.ok ? parsed.value : data;
-      const error = describeWireError(isRecord(body) && body.error !== undefined ? body.error : body || 'the service reported an error');
-      return { type: 'error', ...error, raw: body };
-    }
-    if (data === '[DONE]') return { type: 'end' };
-    if (data === '') return { type: 'ignore' };
-    const parsed = parseData(data);
-    if (!parsed.ok) {
-      const excerpt = data.length > 80 ? `${data.slice(0, 80)}…` : data;
-      return { type: 'error', message: `malformed event from the service (not JSON): ${excerpt}`, code: 'malformed_event', raw: data };
-    }
-    const body = parsed.value;
-    if (isRecord(body) && body.error !== undefined && body.error !== null) return { type: 'error', ...describeWireError(body.error), raw: body };
+    const step = readJsonEvent(event, wireErrorOf);
+    if (step.type !== 'json') return step;
+    const body = step.body;
     if (!isRecord(body) || !Array.isArray(body.choices)) return { type: 'ignore' };
     const choices = body.choices.filter(isRecord);
     const usage = isRecord(body.usage) ? body.usage : undefined;

@@ -1,15 +1,8 @@
 import type { CanonicalRequest, GenerateResult, GenerateResultItem } from '../../src/canonical.js';
 import type { SseEvent } from '../../src/http/sse-parser.js';
 import type { StreamStep } from '../types.js';
+import { readJsonEvent } from '../json-events.js';
 import { errorOf, isRecord, numberField, stopReasonOf, textOutput, tokenInfoOf, wantsTokens } from './answer-fields.js';
-
-function parseJson(data: string): { ok: true; value: unknown } | { ok: false } {
-  try {
-    return { ok: true, value: JSON.parse(data) as unknown };
-  } catch {
-    return { ok: false };
-  }
-}
 
 /**
  * `generate_stream` messages → canonical steps. Each message's `text_output` is the delta; the token is
@@ -27,22 +20,10 @@ export function createOpenInferenceStreamDecoder(request: CanonicalRequest): (ev
   let text = '';
 
   return (event) => {
-    const data = event.data.trim();
-    if (event.event === 'error') {
-      const parsed = parseJson(data);
-      const failure = parsed.ok ? errorOf(parsed.value) : undefined;
-      return { type: 'error', message: failure?.message ?? (data || 'the service reported an error'), ...(failure?.code ? { code: failure.code } : {}), raw: parsed.ok ? parsed.value : data };
-    }
-    if (data === '[DONE]') return { type: 'end' };
-    if (data === '') return { type: 'ignore' };
-    const parsed = parseJson(data);
-    if (!parsed.ok) {
-      const excerpt = data.length > 80 ? `${data.slice(0, 80)}…` : data;
-      return { type: 'error', message: `malformed event from the service (not JSON): ${excerpt}`, code: 'malformed_event', raw: data };
-    }
-    const body = parsed.value;
-    const failure = errorOf(body);
-    if (failure) return { type: 'error', ...failure, raw: body };
+    const step = readJsonEvent(event, errorOf);
+    if (step.type !== 'json') return step;
+    const body = step.body;
+
     if (!isRecord(body)) return { type: 'ignore' };
 
     const details = isRecord(body.details) ? body.details : undefined;

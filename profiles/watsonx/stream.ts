@@ -1,6 +1,7 @@
 import type { GenerateResult } from '../../src/canonical.js';
 import type { SseEvent } from '../../src/http/sse-parser.js';
 import type { StreamStep } from '../types.js';
+import { readJsonEvent } from '../json-events.js';
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -32,29 +33,9 @@ function errorFromBody(body: unknown): { message: string; code?: string } | unde
  */
 export function createWatsonxStreamDecoder(): (event: SseEvent) => StreamStep {
   return (event) => {
-    const data = event.data.trim();
-    if (event.event === 'close') return { type: 'end' };
-    if (event.event === 'error') {
-      let body: unknown = data;
-      try {
-        body = JSON.parse(data);
-      } catch {
-        // Not JSON: the text itself is the message.
-      }
-      const parsed = errorFromBody(body);
-      return { type: 'error', message: parsed?.message ?? (data || 'the service reported an error'), ...(parsed?.code ? { code: parsed.code } : {}), raw: body };
-    }
-    if (data === '[DONE]') return { type: 'end' };
-    if (data === '' || data === '{}') return { type: 'ignore' };
-    let body: unknown;
-    try {
-      body = JSON.parse(data);
-    } catch {
-      const excerpt = data.length > 80 ? `${data.slice(0, 80)}…` : data;
-      return { type: 'error', message: `malformed event from the service (not JSON): ${excerpt}`, code: 'malformed_event', raw: data };
-    }
-    const failure = errorFromBody(body);
-    if (failure) return { type: 'error', ...failure, raw: body };
+    const step = readJsonEvent(event, errorFromBody);
+    if (step.type !== 'json') return step;
+    const body = step.body;
     if (!isRecord(body) || !Array.isArray(body.results)) return { type: 'ignore' };
     const chunk = body as unknown as GenerateResult;
     for (const item of chunk.results) {
