@@ -3,6 +3,7 @@
  * 1.19+) with its type and nullability; unknown fields, wrong types and missing required fields are a 400 whose
  * message names each field. zod is loaded on the first request.
  */
+import { fieldName, type Issue } from '../../src/server/zod-issue.js';
 
 export type PromptItem =
   | { type: 'text'; data: string }
@@ -104,23 +105,6 @@ export async function validateCompletionRequest(json: unknown): Promise<Validati
     return { ok: false, message: `Invalid request: 'best_of' (${body.best_of}) must be greater than 'n' (${n})` };
   }
   return { ok: true, body };
-}
-
-interface Issue {
-  code: string;
-  path: PropertyKey[];
-  message: string;
-  keys?: string[];
-  expected?: string;
-  values?: unknown[];
-  origin?: string;
-  minimum?: number | bigint;
-  maximum?: number | bigint;
-  inclusive?: boolean;
-}
-
-function fieldName(path: PropertyKey[]): string {
-  return path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[');
 }
 
 function describeIssue(issue: Issue): string[] {

@@ -4,6 +4,7 @@
  * problem, each naming the field. zod is loaded on the first request.
  */
 import type { CanonicalParameters, Moderations } from '../../src/canonical.js';
+import { fieldName, type Issue } from '../../src/server/zod-issue.js';
 
 export type GenerateKind = 'deployment' | 'foundation';
 
@@ -99,23 +100,6 @@ export async function validateGenerateBody(json: unknown, kind: GenerateKind): P
     return { ok: false, errors: [{ code: 'json_validation_error', message: `${PREFIX}'input' cannot be missing or empty in the request body` }] };
   }
   return { ok: true, body: body as ValidGenerateBody };
-}
-
-interface Issue {
-  code: string;
-  path: PropertyKey[];
-  message: string;
-  keys?: string[];
-  expected?: string;
-  values?: unknown[];
-  origin?: string;
-  minimum?: number | bigint;
-  maximum?: number | bigint;
-  inclusive?: boolean;
-}
-
-function fieldName(path: PropertyKey[]): string {
-  return path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[');
 }
 
 function describeIssue(issue: Issue): string[] {
