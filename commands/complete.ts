@@ -54,5 +54,9 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
     target: { kind: 'model', model: typeof options.model === 'string' && options.model !== '' ? options.model : undefined },
     stream: typeof options.stream === 'boolean' ? options.stream : 'auto',
     ...(choices !== undefined ? { choices } : {}),
+    multimodal: {
+      images: Array.isArray(options.image) ? (options.image as string[]) : typeof options.image === 'string' ? [options.image] : [],
+      promptJson: typeof options.promptJson === 'string' ? options.promptJson : undefined,
+    },
   });
 }

@@ -17,6 +17,15 @@ const COMMANDS: Array<() => Promise<CommandModule>> = [
   () => import('../commands/deployment/text-generate.js'),
   () => import('../commands/deployment/text-generate-stream.js'),
   () => import('../commands/complete.js'),
+  () => import('../commands/models.js'),
+  () => import('../commands/health.js'),
+  () => import('../commands/evaluate.js'),
+  () => import('../commands/explain.js'),
+  () => import('../commands/qa.js'),
+  () => import('../commands/summarize.js'),
+  () => import('../commands/tokenize.js'),
+  () => import('../commands/detokenize.js'),
+  () => import('../commands/embed.js'),
   () => import('../commands/serve.js'),
 ];
 
@@ -59,6 +68,10 @@ function groupCommand(program: Command, name: string): Command {
 }
 
 export async function runCli(argv: string[], io: ProcessLike, options: MainOptions = {}): Promise<number> {
+  // A reader that goes away (`textgen --help | head`) is not an error; the data sink handles it for command output.
+  io.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+  });
   const modules = await Promise.all(COMMANDS.map((load) => load()));
   const program = new Command('textgen');
   program

@@ -55,108 +55,90 @@ export function decodeBase64(text: string): Buffer | undefined {
   return Buffer.from(compact, 'base64');
 }
 
-type Check = (value: unknown) => string | undefined;
+/** Checks one value at `path`, recording what is wrong with it (or inside it) in `out`. */
+type Check = (value: unknown, path: string, out: PromptItemProblem[]) => void;
+type Fields = Record<string, { check: Check; required?: boolean }>;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const integer: Check = (v) => (typeof v === 'number' && Number.isInteger(v) ? undefined : 'must be an integer');
-const number: Check = (v) => (typeof v === 'number' && Number.isFinite(v) ? undefined : 'must be a number');
-const overlap: Check = (v) => (v === 'partial' || v === 'complete' ? undefined : 'must be "partial" or "complete"');
 
-/** Checks an object's fields: required ones present, known ones well-typed, unknown ones named. */
-function checkFields(value: unknown, path: string, fields: Record<string, { check: Check; required?: boolean }>, out: PromptItemProblem[]): void {
-  if (!isObject(value)) {
-    out.push({ path, message: 'must be an object' });
-    return;
-  }
+/** A check from a predicate and the message for a value that fails it. */
+const rule = (ok: (v: unknown) => boolean, message: string): Check => (v, path, out) => {
+  if (!ok(v)) out.push({ path, message });
+};
+const any: Check = () => {};
+const string = rule((v) => typeof v === 'string', 'must be a string');
+const integer = rule((v) => typeof v === 'number' && Number.isInteger(v), 'must be an integer');
+const number = rule((v) => typeof v === 'number' && Number.isFinite(v), 'must be a number');
+const overlap = rule((v) => v === 'partial' || v === 'complete', 'must be "partial" or "complete"');
+const tokenIds = rule(
+  (v) => Array.isArray(v) && v.every((id) => typeof id === 'number' && Number.isInteger(id) && id >= 0),
+  'must be an array of token ids (integers from 0)',
+);
+
+const imageData: Check = (v, path, out) => {
+  if (typeof v !== 'string') return void out.push({ path, message: 'must be a string (the image as base64)' });
+  const bytes = decodeBase64(v);
+  if (bytes === undefined) return void out.push({ path, message: 'must be the image as base64' });
+  if (imageKind(bytes) === undefined) out.push({ path, message: 'must be a PNG or JPEG image (as base64)' });
+};
+
+/** An object's fields: required ones present, known ones checked, unknown ones named. */
+const object = (fields: Fields): Check => (value, path, out) => {
+  if (!isObject(value)) return void out.push({ path, message: 'must be an object' });
   for (const [name, field] of Object.entries(fields)) {
     if (value[name] === undefined) {
       if (field.required) out.push({ path: `${path}.${name}`, message: 'is required' });
-      continue;
+    } else {
+      field.check(value[name], `${path}.${name}`, out);
     }
-    const message = field.check(value[name]);
-    if (message !== undefined) out.push({ path: `${path}.${name}`, message });
   }
   for (const name of Object.keys(value)) {
     if (!Object.hasOwn(fields, name)) out.push({ path: `${path}.${name}`, message: 'is not a field of this item (unknown field)' });
   }
-}
+};
 
-function checkControls(value: unknown, path: string, fields: Record<string, { check: Check; required?: boolean }>, out: PromptItemProblem[]): void {
-  if (!Array.isArray(value)) {
-    out.push({ path, message: 'must be an array' });
-    return;
-  }
-  value.forEach((control, i) => checkFields(control, `${path}[${i}]`, fields, out));
-}
+const arrayOf = (item: Check): Check => (value, path, out) => {
+  if (!Array.isArray(value)) return void out.push({ path, message: 'must be an array' });
+  value.forEach((v, i) => item(v, `${path}[${i}]`, out));
+};
 
-const TEXT_CONTROL = { start: { check: integer, required: true }, length: { check: integer, required: true }, factor: { check: number, required: true }, token_overlap: { check: overlap } };
-const RECT = { left: { check: number, required: true }, top: { check: number, required: true }, width: { check: number, required: true }, height: { check: number, required: true } };
-const TOKEN_CONTROL = { index: { check: integer, required: true }, factor: { check: number, required: true } };
+const required = (check: Check) => ({ check, required: true });
 
-function imageData(v: unknown): string | undefined {
-  if (typeof v !== 'string') return 'must be a string (the image as base64)';
-  const bytes = decodeBase64(v);
-  if (bytes === undefined) return 'must be the image as base64';
-  return imageKind(bytes) === undefined ? 'must be a PNG or JPEG image (as base64)' : undefined;
-}
-
-function tokenIds(v: unknown): string | undefined {
-  if (!Array.isArray(v)) return 'must be an array of token ids';
-  return v.every((id) => typeof id === 'number' && Number.isInteger(id) && id >= 0) ? undefined : 'must hold only token ids (integers from 0)';
-}
-
-/** Problems with one item; `path` is where it sits (`[0]`). */
-function checkItem(item: unknown, path: string, out: PromptItemProblem[]): void {
-  if (!isObject(item)) {
-    out.push({ path, message: 'must be an object with "type" and "data"' });
-    return;
-  }
-  const controls = (fields: Record<string, { check: Check; required?: boolean }>) => ({
-    check: (v: unknown) => {
-      const before = out.length;
-      checkControls(v, `${path}.controls`, fields, out);
-      // The nested problems are already recorded with their own paths.
-      return out.length > before ? '' : undefined;
+const ITEMS: Record<AlephAlphaPromptItem['type'], Check> = {
+  text: object({
+    type: { check: any },
+    data: required(string),
+    controls: { check: arrayOf(object({ start: required(integer), length: required(integer), factor: required(number), token_overlap: { check: overlap } })) },
+  }),
+  image: object({
+    type: { check: any },
+    data: required(imageData),
+    x: { check: integer },
+    y: { check: integer },
+    size: { check: integer },
+    controls: {
+      check: arrayOf(
+        object({
+          rect: required(object({ left: required(number), top: required(number), width: required(number), height: required(number) })),
+          factor: required(number),
+          token_overlap: { check: overlap },
+        }),
+      ),
     },
-  });
-  const nested: PromptItemProblem[] = [];
-  switch (item.type) {
-    case 'text':
-      checkFields(item, path, { type: { check: () => undefined }, data: { check: (v) => (typeof v === 'string' ? undefined : 'must be a string'), required: true }, controls: controls(TEXT_CONTROL) }, nested);
-      break;
-    case 'image':
-      checkFields(
-        item,
-        path,
-        {
-          type: { check: () => undefined },
-          data: { check: imageData, required: true },
-          x: { check: integer },
-          y: { check: integer },
-          size: { check: integer },
-          controls: controls({ rect: { check: (v) => rectProblem(v, out, path) }, factor: { check: number, required: true }, token_overlap: { check: overlap } }),
-        },
-        nested,
-      );
-      break;
-    case 'token_ids':
-      checkFields(item, path, { type: { check: () => undefined }, data: { check: tokenIds, required: true }, controls: controls(TOKEN_CONTROL) }, nested);
-      break;
-    default:
-      out.push({ path: `${path}.type`, message: item.type === undefined ? 'is required ("text", "image" or "token_ids")' : 'must be "text", "image" or "token_ids"' });
-      return;
-  }
-  // An empty message marks a field whose problems were recorded one level down.
-  out.push(...nested.filter((p) => p.message !== ''));
-}
+  }),
+  token_ids: object({
+    type: { check: any },
+    data: required(tokenIds),
+    controls: { check: arrayOf(object({ index: required(integer), factor: required(number) })) },
+  }),
+};
 
-function rectProblem(v: unknown, out: PromptItemProblem[], path: string): string | undefined {
-  const found: PromptItemProblem[] = [];
-  checkFields(v, `${path}.controls[].rect`, RECT, found);
-  if (found.length === 0) return undefined;
-  out.push(...found);
-  return '';
-}
+const item: Check = (value, path, out) => {
+  if (!isObject(value)) return void out.push({ path, message: 'must be an object with "type" and "data"' });
+  const type = value.type;
+  if (type === 'text' || type === 'image' || type === 'token_ids') return ITEMS[type](value, path, out);
+  out.push({ path: `${path}.type`, message: type === undefined ? 'is required ("text", "image" or "token_ids")' : 'must be "text", "image" or "token_ids"' });
+};
 
 /**
  * Everything wrong with a multimodal prompt (an array of items), in order. Paths are relative to the array
@@ -165,6 +147,6 @@ function rectProblem(v: unknown, out: PromptItemProblem[], path: string): string
 export function promptItemProblems(value: unknown): PromptItemProblem[] {
   if (!Array.isArray(value)) return [{ path: '', message: 'must be an array of prompt items' }];
   const out: PromptItemProblem[] = [];
-  value.forEach((item, i) => checkItem(item, `[${i}]`, out));
+  arrayOf(item)(value, '', out);
   return out;
 }

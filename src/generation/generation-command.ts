@@ -17,6 +17,8 @@ export interface GenerationCommand {
   stream: boolean | 'auto';
   /** complete -n. */
   choices?: number;
+  /** complete --image / --prompt-json: an Aleph Alpha multimodal prompt. */
+  multimodal?: { images: string[]; promptJson?: string | undefined };
 }
 
 /**
@@ -58,12 +60,14 @@ export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand)
         );
   const inputFlag = cmd.target.kind === 'model' ? 'PROMPT' : '--input';
 
+  const multimodal = cmd.multimodal && (cmd.multimodal.images.length > 0 || cmd.multimodal.promptJson !== undefined) ? cmd.multimodal : undefined;
+
   if (cmd.target.kind === 'deployment') {
     const missing: string[] = [];
     if (cmd.target.idOrName === undefined) missing.push('--id-or-name');
     if (input === undefined) missing.push(inputFlag);
     if (missing.length > 0) throw missingFlagsError(missing);
-  } else if (input === undefined) {
+  } else if (input === undefined && multimodal?.promptJson === undefined && !multimodal?.images.length) {
     throw missingFlagsError([inputFlag]);
   }
 
@@ -76,6 +80,15 @@ export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand)
     });
   }
 
+  if (multimodal) {
+    if (profile.provider !== 'aleph-alpha') {
+      throw new UsageError(`--image and --prompt-json build Aleph Alpha prompts; profile "${profile.name}" is ${profile.provider}`);
+    }
+    const { buildAlephAlphaPrompt } = await import('../../profiles/aleph-alpha/prompt-items.js');
+    const prompt = await buildAlephAlphaPrompt({ text: input, images: multimodal.images, promptJson: multimodal.promptJson }, { cwd: ctx.cwd, stdin: readStdin });
+    // The items replace the text prompt in the wire body (`extra` is merged last).
+    built = { ...built, extra: { ...built.extra, prompt } };
+  }
   const { loadProviderProfile } = await import('../../profiles/registry.js');
   const provider = await loadProviderProfile(profile.provider);
   const { runGenerate } = await import('./run-generate.js');
@@ -83,7 +96,7 @@ export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand)
   return runGenerate(ctx, {
     provider,
     profile,
-    request: { ...built.request, input: input as string, ...(cmd.choices !== undefined ? { n: cmd.choices } : {}) },
+    request: { ...built.request, input: input ?? '', ...(cmd.choices !== undefined ? { n: cmd.choices } : {}) },
     target: {
       ...(cmd.target.kind === 'deployment' ? { deployment: cmd.target.idOrName as string } : { model: model as string }),
       ...(modelVersion ? { modelVersion } : {}),

@@ -24,6 +24,8 @@ export const COMPLETE_OPTION_SPECS: OptionSpec[] = [
   { flags: '--extra <json|@file>', description: 'provider-specific body fields merged into the wire request' },
   { flags: '--raw', description: "print the provider's own response body (streaming: its events as JSONL)" },
   { flags: '--input-file <path|->', description: 'read the prompt from a file (- for stdin)' },
+  { flags: '--image <@file>', description: 'Aleph Alpha: a PNG or JPEG put before the prompt text (repeatable)', repeatable: true },
+  { flags: '--prompt-json <json|@file>', description: 'Aleph Alpha: the whole prompt as an array of items {type: text|image|token_ids, data}' },
   { flags: '--model-version <version>', description: 'Open Inference model version (or write MODEL:VERSION)' },
   { flags: '--ignore-unsupported', description: 'drop parameters the provider cannot take, with a warning, instead of failing' },
 ];

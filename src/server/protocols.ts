@@ -2,6 +2,15 @@ import { alephAlphaProtocol } from '../../profiles/aleph-alpha/server.js';
 import { azureOpenAiProtocol } from '../../profiles/azure-openai/server.js';
 import { openInferenceProtocol } from '../../profiles/open-inference/server.js';
 import { watsonxProtocol } from '../../profiles/watsonx/server.js';
+import { watsonxModelsProtocol } from '../../profiles/watsonx/server-models.js';
+import { azureOpenAiModelsProtocol } from '../../profiles/azure-openai/server-models.js';
+import { openInferenceRepositoryProtocol } from '../../profiles/open-inference/server-repository.js';
+import { alephAlphaTasksProtocol } from '../../profiles/aleph-alpha/server-tasks.js';
+import { watsonxTokenizeProtocol } from '../../profiles/watsonx/server-tokenize.js';
+import { alephAlphaTokenizeProtocol } from '../../profiles/aleph-alpha/server-tokenize.js';
+import { watsonxEmbedProtocol } from '../../profiles/watsonx/server-embed.js';
+import { azureOpenAiEmbedProtocol } from '../../profiles/azure-openai/server-embed.js';
+import { alephAlphaEmbedProtocol } from '../../profiles/aleph-alpha/server-embed.js';
 import type { ProtocolModule } from './router.js';
 
 /** Every wire protocol `serve` speaks, each on its usual paths (one module per protocol and operation family). */
@@ -10,4 +19,13 @@ export const ALL_PROTOCOLS: ProtocolModule[] = [
   azureOpenAiProtocol,
   alephAlphaProtocol,
   openInferenceProtocol,
+  watsonxModelsProtocol,
+  azureOpenAiModelsProtocol,
+  openInferenceRepositoryProtocol,
+  alephAlphaTasksProtocol,
+  watsonxTokenizeProtocol,
+  alephAlphaTokenizeProtocol,
+  watsonxEmbedProtocol,
+  azureOpenAiEmbedProtocol,
+  alephAlphaEmbedProtocol,
 ];

@@ -8,6 +8,7 @@
 import { UsageError } from '../errors.js';
 import type { OpenAiEncoding } from './openai-encodings.js';
 import type { OfflineTokenizer } from './types.js';
+import { decodeJoined } from './utf8.js';
 
 interface EncodingModule {
   encode(text: string, options?: { disallowedSpecial?: Set<string> }): number[];
@@ -61,21 +62,10 @@ function createOpenAiTokenizer(name: OpenAiEncoding, m: EncodingModule, ranks: R
     return utf8.encode(special);
   }
 
-  const lossy = (bytes: Uint8Array) => new TextDecoder('utf-8').decode(bytes);
-
   return {
     encoding: name,
     encode: (text) => m.encode(text, plainText),
-    tokenTexts: (ids) => ids.map((id) => lossy(bytesOf(id))),
-    decode(ids) {
-      const parts = ids.map(bytesOf);
-      const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-      let at = 0;
-      for (const p of parts) {
-        all.set(p, at);
-        at += p.length;
-      }
-      return lossy(all);
-    },
+    tokenTexts: (ids) => ids.map((id) => decodeJoined([bytesOf(id)])),
+    decode: (ids) => decodeJoined(ids.map(bytesOf)),
   };
 }

@@ -201,7 +201,7 @@ describe('what the CLI does itself for providers that cannot', () => {
       const started = Date.now();
       const r = await runBin(
         // Greedy on this prompt runs for 104 tokens before end-of-text: far past the deadline.
-        ['--config', cfg, '--profile', 'slow', 'deployment', 'text-generate', '--id-or-name', 'luminous-base', '--input', 'Once upon a time', '--parameters-decoding-method', 'greedy', '--parameters-max-new-tokens', '200', '--parameters-time-limit', '600', '-o', 'json'],
+        ['--config', cfg, '--profile', 'slow', 'deployment', 'text-generate', '--id-or-name', 'luminous-base', '--input', 'Once upon a time', '--parameters-decoding-method', 'greedy', '--parameters-max-new-tokens', '200', '--parameters-time-limit', '1500', '-o', 'json'],
         { env: home.env },
       );
       expect(r.exitCode).toBe(0);

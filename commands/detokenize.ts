@@ -1,0 +1,42 @@
+import type { CommandSpec } from '../src/command.js';
+import type { Context } from '../src/context.js';
+
+export const spec: CommandSpec = {
+  path: ['detokenize'],
+  summary: 'Turn token ids back into text',
+  description:
+    'IDS are whole numbers: separate words, comma-separated, or piped on stdin (as\n' +
+    '"tokenize --ids" prints them). Aleph Alpha decodes on the service; the others\n' +
+    'decode offline with the public encoding of the model (watsonx has no detokenize\n' +
+    'endpoint: give --encoding). --local decodes offline for any profile.',
+  args: '[ids...]',
+  options: [
+    { flags: '-m, --model <name>', description: "model (default: the profile's defaults.model)" },
+    { flags: '--local', description: 'decode on this machine, not on the service' },
+    { flags: '--encoding <name>', description: 'public encoding to decode with offline: r50k_base, p50k_base, cl100k_base, o200k_base' },
+  ],
+  examples: [
+    'textgen detokenize --encoding cl100k_base 15339 1917',
+    'textgen --profile local-azure detokenize 9906,1917',
+    'textgen --profile local-aa tokenize --ids "An apple a day" | textgen --profile local-aa detokenize',
+  ],
+};
+
+export async function run(options: Record<string, unknown>, ctx: Context): Promise<number> {
+  const { UsageError } = await import('../src/errors.js');
+  const { readStreamText } = await import('../src/options/read-stream.js');
+  const { parseTokenIds } = await import('../src/operations/token-ids.js');
+  const { runDetokenize } = await import('../src/operations/run-tokenize.js');
+
+  let words = Array.isArray(options.args) ? (options.args as string[]) : [];
+  if (words.length === 0 && !ctx.terminal.stdinIsTTY) words = [await readStreamText(ctx.stdin)];
+  const ids = parseTokenIds(words);
+  if (ids.length === 0) throw new UsageError('missing required argument: IDS (token ids as words, comma-separated, or piped on stdin)');
+
+  return runDetokenize(ctx, {
+    ids,
+    model: typeof options.model === 'string' && options.model !== '' ? options.model : undefined,
+    encoding: typeof options.encoding === 'string' ? options.encoding : undefined,
+    local: options.local === true,
+  });
+}

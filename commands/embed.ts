@@ -1,0 +1,47 @@
+import type { CommandSpec } from '../src/command.js';
+import type { Context } from '../src/context.js';
+
+export const spec: CommandSpec = {
+  path: ['embed'],
+  summary: 'Turn texts into embedding vectors (watsonx, Azure OpenAI, OpenAI-compatible, Aleph Alpha)',
+  description:
+    'The words after the command are one text. --input-file (- for stdin) and piped stdin hold one text per line\n' +
+    '(blank lines skipped) or, when they start with "[", a JSON array of strings. Many texts are split into the\n' +
+    'requests the service takes (watsonx 1000, Azure/OpenAI 2048, Aleph Alpha batch_semantic_embed 100, /embed 1),\n' +
+    'sent in order, and put back together: embedding N always belongs to text N, and token counts add up.\n' +
+    'Text output prints one JSON array per line, one line per text (an Aleph Alpha result of several layers or\n' +
+    'poolings prints as its JSON object); -o json prints {model, embeddings: [{index, embedding}], input_token_count}\n' +
+    'for every provider. Aleph Alpha: without --representation /embed (layer embeddings, keyed layer_N → pooling),\n' +
+    'with it /semantic_embed or /batch_semantic_embed.',
+  args: '[text...]',
+  options: [
+    { flags: '-m, --model <name>', description: "embedding model (Azure: the deployment); default: the profile's defaults.model" },
+    { flags: '--input-file <path>', description: 'texts from a file (- for stdin): one per line, or a JSON array of strings' },
+    { flags: '--truncate-input-tokens <n>', description: 'watsonx: cut each text to this many tokens (0 = no truncation)' },
+    { flags: '--layers <list>', description: 'Aleph Alpha /embed: layer indices, comma-separated or repeated (0 = input embeddings, -1 = last; default -1)', repeatable: true },
+    { flags: '--pooling <list>', description: 'Aleph Alpha /embed: mean, weighted_mean, max, last_token, abs_max (comma-separated or repeated; default mean)', repeatable: true },
+    { flags: '--tokens [bool]', description: "Aleph Alpha /embed: also return each text's tokens" },
+    { flags: '--normalize [bool]', description: 'Aleph Alpha: return unit-length vectors' },
+    { flags: '--representation <kind>', description: 'Aleph Alpha semantic embeddings: symmetric, document or query' },
+    { flags: '--compress-to-size <n>', description: 'Aleph Alpha semantic embeddings: 128 dimensions instead of 5120' },
+    { flags: '--nice [bool]', description: 'Aleph Alpha: let concurrent requests of other users go first (?nice=true)' },
+  ],
+  examples: [
+    'textgen --profile local embed -m ibm/slate-125m-english-rtrvr "What is a river?"',
+    'textgen --profile local embed -m ibm/slate-30m-english-rtrvr --input-file docs.txt -o json > vectors.json',
+    'textgen --profile local-azure embed -m text-embedding-ada-002 --input-file texts.json -j "embeddings[].index"',
+    'textgen --profile local-aa embed --representation query --compress-to-size 128 "Where do rivers start?"',
+    'textgen --profile local-aa embed "An apple a day" --layers 0,-1 --pooling mean,max --tokens -o json',
+  ],
+};
+
+export async function run(options: Record<string, unknown>, ctx: Context): Promise<number> {
+  const { parseEmbedSettings } = await import('../src/operations/embed-flags.js');
+  const { runEmbed } = await import('../src/operations/run-embed.js');
+  const words = Array.isArray(options.args) ? (options.args as string[]) : [];
+  return runEmbed(ctx, {
+    model: typeof options.model === 'string' && options.model !== '' ? options.model : undefined,
+    settings: parseEmbedSettings(options),
+    source: { words, inputFile: typeof options.inputFile === 'string' ? options.inputFile : undefined },
+  });
+}

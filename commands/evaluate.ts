@@ -1,0 +1,32 @@
+import type { CommandSpec } from '../src/command.js';
+import type { Context } from '../src/context.js';
+import { MODEL_OPTION, NICE_OPTION, PROMPT_OPTIONS } from '../src/operations/task-flag-specs.js';
+
+export const spec: CommandSpec = {
+  path: ['evaluate'],
+  summary: 'Score how likely a model is to produce an expected completion (Aleph Alpha)',
+  description:
+    'Prints the log probability of --expected after the prompt, the perplexity per token, and whether greedy\n' +
+    "decoding would produce it. -o json gives the service's result object (POST /evaluate).",
+  options: [MODEL_OPTION, ...PROMPT_OPTIONS, { flags: '--expected <text>', description: 'the completion to score (completion_expected); may be empty' }, NICE_OPTION],
+  examples: [
+    'textgen --profile local-aa evaluate --prompt "An apple a day" --expected " keeps the doctor away."',
+    'textgen --profile aa evaluate -m luminous-extended --image @cat.png --prompt "This is a picture of" --expected " a cat" -o json',
+  ],
+};
+
+export async function run(options: Record<string, unknown>, ctx: Context): Promise<number> {
+  const { missingFlagsError } = await import('../src/options/input.js');
+  const t = await import('../src/operations/task-options.js');
+  const { runTask } = await import('../src/operations/run-task.js');
+  if (typeof options.expected !== 'string') throw missingFlagsError(['--expected']);
+  const expected = options.expected;
+  const nice = t.niceFlag(options);
+  const io = t.fileIo(ctx);
+  return runTask(ctx, 'evaluate', async (profile) => ({
+    model: t.modelFor(options, profile),
+    prompt: await t.promptFrom(options, ctx, io),
+    expected,
+    nice,
+  }));
+}

@@ -1,0 +1,66 @@
+import type { CommandSpec } from '../src/command.js';
+import type { Context } from '../src/context.js';
+import { MODEL_OPTION, NICE_OPTION, PROMPT_OPTIONS } from '../src/operations/task-flag-specs.js';
+
+export const spec: CommandSpec = {
+  path: ['explain'],
+  summary: 'Show how much each part of the prompt contributes to a target text (Aleph Alpha)',
+  description:
+    'Prints one "score  span" line per piece of the prompt, in prompt order. The pieces follow --granularity\n' +
+    '(unset: the service chooses, about 30 pieces). -o json gives the service\'s explanations (POST /explain).',
+  options: [
+    MODEL_OPTION,
+    ...PROMPT_OPTIONS,
+    { flags: '--target <text>', description: 'the completion to explain' },
+    { flags: '--granularity <kind>', description: 'pieces of the prompt to score: token, word, sentence, paragraph, custom' },
+    { flags: '--delimiter <text>', description: 'split the prompt at this text (custom granularity; implies it)' },
+    { flags: '--target-granularity <kind>', description: 'complete (one explanation, default) or token (one per target token)' },
+    { flags: '--postprocessing <kind>', description: 'none (default), absolute or square the scores' },
+    { flags: '--normalize [bool]', description: 'scale the scores so the lowest is 0 and the highest 1' },
+    NICE_OPTION,
+  ],
+  examples: [
+    'textgen --profile local-aa explain --prompt "An apple a day keeps the doctor away." --target " Apples are healthy."',
+    'textgen --profile aa explain --prompt-json @prompt.json --target " a cat" --granularity word --normalize -o json',
+  ],
+};
+
+const GRANULARITIES = ['token', 'word', 'sentence', 'paragraph', 'custom'] as const;
+
+export async function run(options: Record<string, unknown>, ctx: Context): Promise<number> {
+  const { UsageError } = await import('../src/errors.js');
+  const { missingFlagsError } = await import('../src/options/input.js');
+  const { parseBooleanFlag } = await import('../src/options/flag-values.js');
+  const t = await import('../src/operations/task-options.js');
+  const { runTask } = await import('../src/operations/run-task.js');
+
+  if (typeof options.target !== 'string') throw missingFlagsError(['--target']);
+  if (options.target === '') throw new UsageError('--target needs the text to explain');
+  const target = options.target;
+  let granularity = t.enumFlag('--granularity', options.granularity, GRANULARITIES);
+  const delimiter = typeof options.delimiter === 'string' ? options.delimiter : undefined;
+  if (delimiter !== undefined) {
+    if (delimiter === '') throw new UsageError('--delimiter needs the text to split the prompt at');
+    if (granularity !== undefined && granularity !== 'custom') throw new UsageError(`--delimiter goes with --granularity custom, not ${granularity}`);
+    granularity = 'custom';
+  } else if (granularity === 'custom') {
+    throw new UsageError('--granularity custom needs --delimiter: the text to split the prompt at');
+  }
+  const targetGranularity = t.enumFlag('--target-granularity', options.targetGranularity, ['complete', 'token'] as const);
+  const postprocessing = t.enumFlag('--postprocessing', options.postprocessing, ['none', 'absolute', 'square'] as const);
+  const normalize = parseBooleanFlag('--normalize', options.normalize as string | boolean | undefined);
+  const nice = t.niceFlag(options);
+  const io = t.fileIo(ctx);
+
+  return runTask(ctx, 'explain', async (profile) => ({
+    model: t.modelFor(options, profile),
+    prompt: await t.promptFrom(options, ctx, io),
+    target,
+    ...(granularity !== undefined ? { granularity } : {}),
+    ...(delimiter !== undefined ? { delimiter } : {}),
+    ...(targetGranularity !== undefined ? { targetGranularity } : {}),
+    ...(postprocessing !== undefined ? { postprocessing } : {}),
+    ...(normalize !== undefined ? { normalize } : {}),
+    nice,
+  }));
+}

@@ -1,0 +1,41 @@
+import type { CommandSpec } from '../src/command.js';
+import type { Context } from '../src/context.js';
+
+export const spec: CommandSpec = {
+  path: ['health'],
+  summary: 'Check that an endpoint is up: status, version and latency (exit 0 healthy, 4 unhealthy, 5 unreachable)',
+  description:
+    'The cheapest real check per provider: watsonx and Azure OpenAI an\n' +
+    'authenticated list call of one item, OpenAI-compatible GET /v1/models,\n' +
+    'Aleph Alpha GET /version, Open Inference /v2/health/live and /ready (by\n' +
+    'status code) plus GET /v2 for the version. Exit codes: 0 healthy,\n' +
+    '3 credentials refused, 4 unhealthy (an error answer, or not ready),\n' +
+    '5 unreachable. No retries unless --retries is given, and at most 30 s per\n' +
+    'answer unless --timeout is given. The verdict goes to stdout in every case.',
+  options: [],
+  examples: [
+    'textgen --profile local health',
+    'textgen --profile triton health -o json',
+    'textgen --profile wx health --retries 1 --timeout 5000 || echo "watsonx is down"',
+  ],
+};
+
+export async function run(_options: Record<string, unknown>, ctx: Context): Promise<number> {
+  const { parseOutputFormat } = await import('../src/output/format.js');
+  const format = parseOutputFormat(ctx.globals.output);
+  const { checkHealth, healthExitCode, healthLine, healthProfile, loadHealthOperation } = await import('../src/operations/health.js');
+  const profile = healthProfile(await ctx.profile(), ctx.globals);
+  const op = await loadHealthOperation(profile.provider);
+  const { loadProviderProfile } = await import('../profiles/registry.js');
+  const callee = await loadProviderProfile(profile.provider);
+
+  if (ctx.globals.dryRun) {
+    const { printDryRun } = await import('../src/requests/send.js');
+    for (const probe of op.probes(profile)) await printDryRun(ctx, profile, probe.request);
+    return 0;
+  }
+  const { report, authRefused } = await checkHealth(ctx, profile, callee, op);
+  const { writeResult } = await import('../src/operations/write-result.js');
+  await writeResult(ctx, format, report, () => healthLine(report));
+  return healthExitCode(report, authRefused);
+}

@@ -1,0 +1,97 @@
+import type { CommandSpec } from '../src/command.js';
+import type { Context } from '../src/context.js';
+import type { RawFlagValue } from '../src/options/flag-values.js';
+
+export const spec: CommandSpec = {
+  path: ['models'],
+  summary: 'List the models or deployments an endpoint offers, or describe one model',
+  description:
+    "watsonx: foundation model specs (every page), or with --deployments the\n" +
+    "deployments of the profile's space or project. Azure OpenAI: the resource's\n" +
+    'deployments. OpenAI-compatible: /v1/models. Aleph Alpha: /models_available.\n' +
+    'Open Inference: the repository index (Triton) or /v2/models (KServe),\n' +
+    'whichever the server has; NAME describes one model (inputs, outputs,\n' +
+    'versions). Text output is a table; -o json prints the same entries for\n' +
+    'every provider ({id, kind, name, provider, model, status, ...}); --raw the\n' +
+    "provider's own items.",
+  args: '[name]',
+  options: [
+    { flags: '--deployments [bool]', description: 'list deployments instead of models (watsonx; Azure lists deployments anyway)' },
+    { flags: '--page-size <n>', description: 'items per request where the service pages (watsonx: 1 to 200, default 200); every page is read' },
+    { flags: '--model-version <version>', description: 'with NAME: the model version to describe (Open Inference)' },
+    { flags: '--raw [bool]', description: "print the provider's own items (of every page) instead of the canonical entries" },
+  ],
+  examples: [
+    'textgen --profile local models',
+    'textgen --profile local models --deployments -o json',
+    'textgen --profile local-aa models -j "[].id" --raw-output -o jsonl',
+    'textgen --profile local-oip models demo',
+  ],
+};
+
+export async function run(options: Record<string, unknown>, ctx: Context): Promise<number> {
+  const { UsageError } = await import('../src/errors.js');
+  const { parseBooleanFlag } = await import('../src/options/flag-values.js');
+  const { parseOutputFormat } = await import('../src/output/format.js');
+
+  const format = parseOutputFormat(ctx.globals.output);
+  const raw = parseBooleanFlag('--raw', options.raw as RawFlagValue) === true;
+  const deployments = parseBooleanFlag('--deployments', options.deployments as RawFlagValue) === true;
+  const args = Array.isArray(options.args) ? (options.args as string[]) : [];
+  const name = args[0];
+  if (name === '') throw new UsageError('NAME must not be empty');
+  const version = typeof options.modelVersion === 'string' ? options.modelVersion : undefined;
+  if (version !== undefined && name === undefined) throw new UsageError('--model-version needs a model NAME to describe');
+  if (name !== undefined && deployments) throw new UsageError('give a model NAME or --deployments, not both');
+  let pageSize: number | undefined;
+  if (options.pageSize !== undefined) {
+    const v = String(options.pageSize);
+    pageSize = /^\d+$/.test(v) ? Number(v) : NaN;
+    if (!(pageSize >= 1)) throw new UsageError(`--page-size must be a positive integer, got ${JSON.stringify(v)}`);
+  }
+
+  const profile = await ctx.profile();
+  const kind = profile.provider;
+  const { loadModelsOperation } = await import('../src/operations/models.js');
+  const op = await loadModelsOperation(kind);
+  if (name !== undefined && !op.describe) {
+    throw new UsageError(`models NAME (one model's metadata) is not supported by ${kind}; it works with open-inference`, {
+      hint: `list them all with "textgen models", and pick one with -j "[?id=='${name}']"`,
+    });
+  }
+  if (deployments && !op.scopes.includes('deployments')) {
+    throw new UsageError(`models --deployments is not supported by ${kind}; it works with watsonx, azure-openai`);
+  }
+  if (pageSize !== undefined) {
+    if (op.maxPageSize === undefined) throw new UsageError(`--page-size is not supported by ${kind}: it answers with the whole list at once; it works with watsonx`);
+    if (pageSize > op.maxPageSize) throw new UsageError(`--page-size must be an integer from 1 to ${op.maxPageSize} for ${kind}, got ${pageSize}`);
+  }
+  const query = { scope: deployments ? ('deployments' as const) : op.scopes[0]!, ...(pageSize !== undefined ? { pageSize } : {}) };
+
+  const { loadProviderProfile } = await import('../profiles/registry.js');
+  const callee = await loadProviderProfile(kind);
+  if (ctx.globals.dryRun) {
+    const { printDryRun } = await import('../src/requests/send.js');
+    // Later pages and fallback routes depend on the answers; the first request is the one to try by hand.
+    const first = name !== undefined ? op.describe!.request(profile, name, version) : op.listRequests(profile, query)[0]!;
+    await printDryRun(ctx, profile, first);
+    return 0;
+  }
+
+  const { writeResult } = await import('../src/operations/write-result.js');
+  const { modelDetails, modelsTable } = await import('../src/operations/models-text.js');
+  if (name !== undefined) {
+    const { describeModel } = await import('../src/operations/models.js');
+    const { entry, raw: body } = await describeModel(ctx, profile, callee, op.describe!, name, version);
+    await writeResult(ctx, format, raw ? body : entry, () => (raw ? `${JSON.stringify(body, null, 2)}\n` : modelDetails(entry)));
+    return 0;
+  }
+  const { listModels } = await import('../src/operations/models.js');
+  const listing = await listModels(ctx, profile, callee, op, query);
+  if (listing.entries.length === 0 && format === 'text' && !ctx.globals.jmesQuery && !raw) {
+    ctx.reporter.info(`${kind} lists no ${query.scope}`);
+    return 0;
+  }
+  await writeResult(ctx, format, raw ? listing.raw : listing.entries, () => (raw ? `${JSON.stringify(listing.raw, null, 2)}\n` : modelsTable(listing.entries)));
+  return 0;
+}

@@ -1,0 +1,42 @@
+import type { CommandSpec } from '../src/command.js';
+import type { Context } from '../src/context.js';
+import { DOCUMENT_HELP, NICE_OPTION } from '../src/operations/task-flag-specs.js';
+
+export const spec: CommandSpec = {
+  path: ['qa'],
+  summary: 'Answer a question from documents, with a score and the evidence for each answer (Aleph Alpha)',
+  description: "The service picks the model itself. -o json gives the service's answers (POST /qa).",
+  options: [
+    { flags: '--query <text>', description: 'the question' },
+    { flags: '--document <text|@file>', description: `a document to search (repeatable): ${DOCUMENT_HELP}`, repeatable: true },
+    { flags: '--max-answers <n>', description: 'at most this many answers, 1 to 200 (service default 30)' },
+    NICE_OPTION,
+  ],
+  examples: [
+    'textgen --profile local-aa qa --query "Who likes pizza?" --document "Andreas likes pizza. Ben likes soup."',
+    'textgen --profile aa qa --query "What is the notice period?" --document @contract.docx --document @annex.txt --max-answers 3',
+  ],
+};
+
+export async function run(options: Record<string, unknown>, ctx: Context): Promise<number> {
+  const { UsageError } = await import('../src/errors.js');
+  const { missingFlagsError } = await import('../src/options/input.js');
+  const t = await import('../src/operations/task-options.js');
+  const { runTask } = await import('../src/operations/run-task.js');
+
+  const documents = t.listFlag(options.document);
+  const missing = [...(typeof options.query !== 'string' ? ['--query'] : []), ...(documents.length === 0 ? ['--document'] : [])];
+  if (missing.length > 0) throw missingFlagsError(missing);
+  const query = options.query as string;
+  if (query.trim() === '') throw new UsageError('--query needs the question to answer');
+  const maxAnswers = t.intFlag('--max-answers', options.maxAnswers, 1, 200);
+  const nice = t.niceFlag(options);
+  const io = t.fileIo(ctx);
+
+  return runTask(ctx, 'qa', async () => ({
+    query,
+    documents: await t.documentsFrom(documents, io),
+    ...(maxAnswers !== undefined ? { maxAnswers } : {}),
+    nice,
+  }));
+}

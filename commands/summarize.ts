@@ -1,0 +1,30 @@
+import type { CommandSpec } from '../src/command.js';
+import type { Context } from '../src/context.js';
+import { DOCUMENT_HELP, NICE_OPTION } from '../src/operations/task-flag-specs.js';
+
+export const spec: CommandSpec = {
+  path: ['summarize'],
+  summary: 'Summarize a document (Aleph Alpha)',
+  description: "Without --document, piped stdin is the document. The service picks the model itself. -o json gives\nthe service's answer (POST /summarize).",
+  options: [{ flags: '--document <text|@file>', description: `the document: ${DOCUMENT_HELP}`, repeatable: true }, NICE_OPTION],
+  examples: ['textgen --profile local-aa summarize --document @notes.txt', 'cat report.txt | textgen --profile aa summarize -o json'],
+};
+
+export async function run(options: Record<string, unknown>, ctx: Context): Promise<number> {
+  const { UsageError } = await import('../src/errors.js');
+  const { missingFlagsError } = await import('../src/options/input.js');
+  const t = await import('../src/operations/task-options.js');
+  const { runTask } = await import('../src/operations/run-task.js');
+
+  const values = t.listFlag(options.document);
+  if (values.length > 1) throw new UsageError(`summarize takes one --document, got ${values.length}`, { hint: 'join the texts into one file, or run summarize once per document' });
+  const nice = t.niceFlag(options);
+  const io = t.fileIo(ctx);
+
+  return runTask(ctx, 'summarize', async () => {
+    if (values.length === 1) return { document: (await t.documentsFrom(values, io))[0]!, nice };
+    const piped = ctx.terminal.stdinIsTTY ? '' : await io.stdin!();
+    if (piped.trim() === '') throw missingFlagsError(['--document (or the document piped on stdin)']);
+    return { document: { text: piped }, nice };
+  });
+}

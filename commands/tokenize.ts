@@ -1,0 +1,62 @@
+import type { CommandSpec } from '../src/command.js';
+import type { Context } from '../src/context.js';
+
+export const spec: CommandSpec = {
+  path: ['tokenize'],
+  summary: 'Split text into tokens: count them, list them, show their ids',
+  description:
+    'The text is the words after the command, --input-file (- for stdin), or piped\n' +
+    'stdin. watsonx and Aleph Alpha tokenize on the service; Azure OpenAI, OpenAI\n' +
+    'and Open Inference tokenize offline with the public encoding of the model\n' +
+    '(r50k_base, p50k_base, cl100k_base, o200k_base). --local tokenizes offline for\n' +
+    "any profile (Aleph Alpha: with the model's tokenizer, fetched once and cached);\n" +
+    '--encoding names the public encoding to use, for any profile.\n' +
+    'Text output: the count; --tokens one token per line; --ids the ids on one line.\n' +
+    '-o json gives {model, encoding, token_count, tokens, ids}.',
+  args: '[text...]',
+  options: [
+    { flags: '-m, --model <name>', description: "model (default: the profile's defaults.model)" },
+    { flags: '--input-file <path>', description: 'read the text from a file (- for stdin)' },
+    { flags: '--tokens', description: 'list the tokens' },
+    { flags: '--ids', description: 'list the token ids' },
+    { flags: '--count', description: 'print only the number of tokens' },
+    { flags: '--local', description: 'tokenize on this machine, not on the service' },
+    { flags: '--encoding <name>', description: 'public encoding to tokenize with offline: r50k_base, p50k_base, cl100k_base, o200k_base' },
+  ],
+  examples: [
+    'textgen --profile local-azure tokenize "Hello world" --tokens',
+    'textgen --profile local-openai tokenize -m gpt-4o --input-file README.md --count',
+    'textgen tokenize --encoding cl100k_base --ids "hello world"',
+    'textgen --profile local tokenize -m ibm/granite-13b-instruct-v2 "How many tokens?" -o json',
+    'textgen --profile local-aa tokenize --local --tokens --ids "An apple a day"',
+  ],
+};
+
+export async function run(options: Record<string, unknown>, ctx: Context): Promise<number> {
+  const { UsageError } = await import('../src/errors.js');
+  const { resolveInput } = await import('../src/options/input.js');
+  const { runTokenize } = await import('../src/operations/run-tokenize.js');
+
+  const show = { tokens: options.tokens === true, ids: options.ids === true };
+  const count = options.count === true;
+  if (count && (show.tokens || show.ids)) {
+    throw new UsageError(`--count prints only the number; leave out ${show.tokens ? '--tokens' : '--ids'}`);
+  }
+  const words = Array.isArray(options.args) ? (options.args as string[]) : [];
+  const inputFile = typeof options.inputFile === 'string' ? options.inputFile : undefined;
+  if (words.length > 0 && inputFile !== undefined) throw new UsageError('give the text once: as words on the command line, or with --input-file');
+  const text =
+    words.length > 0
+      ? words.join(' ')
+      : await resolveInput(inputFile !== undefined ? { inputFile } : {}, { cwd: ctx.cwd, stdin: ctx.stdin, stdinIsTTY: ctx.terminal.stdinIsTTY });
+  if (text === undefined) throw new UsageError('missing required argument: TEXT (words after the command, --input-file, or the text piped on stdin)');
+
+  return runTokenize(ctx, {
+    text,
+    show,
+    count,
+    model: typeof options.model === 'string' && options.model !== '' ? options.model : undefined,
+    encoding: typeof options.encoding === 'string' ? options.encoding : undefined,
+    local: options.local === true,
+  });
+}

@@ -1,0 +1,34 @@
+/**
+ * `--document` values of `qa` and `summarize` → Aleph Alpha `Document`s: `@file.docx` goes as `{docx: <base64>}`
+ * (the service reads Word files itself), any other `@file` and plain text as `{text}`, `@-` reads stdin.
+ */
+import { extname } from 'node:path';
+import { UsageError } from '../../src/errors.js';
+import type { AlephAlphaPromptItem } from './prompt-item-check.js';
+import { readUserBytes, utf8Text, type FileIo } from './read-user-bytes.js';
+
+/** `Document`: a Word file, text, or a multimodal prompt (left as it is by the service). */
+export type AlephAlphaDocument = { docx: string } | { text: string } | { prompt: AlephAlphaPromptItem[] };
+
+export async function readDocument(flag: string, value: string, io: FileIo): Promise<AlephAlphaDocument> {
+  if (!value.startsWith('@')) {
+    if (value.trim() === '') throw new UsageError(`${flag}: empty document`, { hint: `give the text, or @file to read it from a file` });
+    return { text: value };
+  }
+  const path = value.slice(1);
+  if (path === '') throw new UsageError(`${flag}: missing file name after "@"`, { hint: `write ${flag} @notes.txt, ${flag} @report.docx, or @- for stdin` });
+  if (path === '-') {
+    const text = io.stdin ? await io.stdin() : '';
+    if (text.trim() === '') throw new UsageError(`${flag}: stdin is empty`);
+    return { text };
+  }
+  const bytes = await readUserBytes(flag, path, io);
+  if (bytes.length === 0) throw new UsageError(`${flag}: ${path} is empty`);
+  if (extname(path).toLowerCase() === '.docx') return { docx: bytes.toString('base64') };
+  const text = utf8Text(bytes);
+  if (text === undefined) {
+    throw new UsageError(`${flag}: ${path} is not a text file`, { hint: 'Aleph Alpha reads Word files (.docx) and plain text; save other formats as one of those' });
+  }
+  if (text.trim() === '') throw new UsageError(`${flag}: ${path} holds no text`);
+  return { text };
+}

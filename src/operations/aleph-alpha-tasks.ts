@@ -1,0 +1,152 @@
+/**
+ * The Aleph Alpha tasks — evaluate, explain, qa, summarize — as operations (DESIGN §1): what a command hands in,
+ * what comes back, and the one interface a provider module implements per task. Only Aleph Alpha has them; the
+ * loader is where another provider would be added. Cheap to import: types, and modules loaded on demand.
+ */
+import type { ProviderKind, ResolvedProfile } from '../config/types.js';
+import type { HttpRequestSpec } from '../http/types.js';
+import type { AlephAlphaPrompt } from '../../profiles/aleph-alpha/prompt-item-check.js';
+import type { AlephAlphaDocument } from '../../profiles/aleph-alpha/task-documents.js';
+
+export interface EvaluateRequest {
+  model: string;
+  prompt: AlephAlphaPrompt;
+  /** The completion whose likelihood is measured (may be empty). */
+  expected: string;
+  nice: boolean;
+}
+
+export type PromptGranularity = 'token' | 'word' | 'sentence' | 'paragraph' | 'custom';
+export type TargetGranularity = 'complete' | 'token';
+export type Postprocessing = 'none' | 'absolute' | 'square';
+
+export interface ExplainRequest {
+  model: string;
+  prompt: AlephAlphaPrompt;
+  target: string;
+  /** Unset: the service picks one (about 30 explanations). */
+  granularity?: PromptGranularity;
+  /** With granularity `custom`. */
+  delimiter?: string;
+  targetGranularity?: TargetGranularity;
+  postprocessing?: Postprocessing;
+  normalize?: boolean;
+  nice: boolean;
+}
+
+export interface QaRequest {
+  query: string;
+  documents: AlephAlphaDocument[];
+  maxAnswers?: number;
+  nice: boolean;
+}
+
+export interface SummarizeRequest {
+  document: AlephAlphaDocument;
+  nice: boolean;
+}
+
+/** The service's `result` object of /evaluate, kept as it came (unknown fields included). */
+export interface EvaluationMetrics {
+  log_probability?: number | null;
+  log_perplexity?: number | null;
+  log_perplexity_per_token?: number | null;
+  log_perplexity_per_character?: number | null;
+  correct_greedy?: boolean | null;
+  token_count?: number | null;
+  character_count?: number | null;
+  completion?: string | null;
+  [field: string]: unknown;
+}
+
+/** `model_id` is the model the request named, as in every canonical result; the rest is the service's. */
+export interface EvaluateResult {
+  model_id: string;
+  model_version?: string;
+  result: EvaluationMetrics;
+  num_tokens_prompt_total?: number;
+}
+
+export interface TextSpanScore {
+  start: number;
+  length: number;
+  score: number;
+}
+
+export interface ImageRectScore {
+  rect: { top: number; left: number; width: number; height: number };
+  score: number;
+}
+
+/** One item per prompt item, in order, then the target: the service's `*ItemImportance` objects. */
+export type ExplanationItem =
+  | { type: 'text'; scores: TextSpanScore[] }
+  | { type: 'target'; scores: TextSpanScore[] }
+  | { type: 'image'; scores: ImageRectScore[] }
+  | { type: 'token_ids'; scores: number[] };
+
+export interface Explanation {
+  target: string;
+  items: ExplanationItem[];
+}
+
+export interface ExplainResult {
+  model_id: string;
+  model_version?: string;
+  explanations: Explanation[];
+}
+
+export interface QaAnswer {
+  answer: string;
+  score: number;
+  evidence: string;
+}
+
+export interface QaResult {
+  model_version?: string;
+  answers: QaAnswer[];
+}
+
+export interface SummarizeResult {
+  model_version?: string;
+  summary: string;
+}
+
+/** One task on one provider: pure functions over plain objects. */
+export interface TaskOperation<Request, Result> {
+  /** The request on the wire; throws UsageError for what the provider cannot take. */
+  buildRequest(request: Request, profile: ResolvedProfile): HttpRequestSpec;
+  /** The provider's JSON answer → the result; throws an Error naming what is missing from a malformed answer. */
+  parseResponse(body: unknown, request: Request): Result;
+  /** The result for people (`-o text`): lines ending in a newline, or "" when there is nothing to show. */
+  renderText(result: Result, request: Request): string;
+}
+
+export interface TaskOperations {
+  evaluate: TaskOperation<EvaluateRequest, EvaluateResult>;
+  explain: TaskOperation<ExplainRequest, ExplainResult>;
+  qa: TaskOperation<QaRequest, QaResult>;
+  summarize: TaskOperation<SummarizeRequest, SummarizeResult>;
+}
+
+export type TaskName = keyof TaskOperations;
+
+type Loaders = { [T in TaskName]: Partial<Record<ProviderKind, () => Promise<TaskOperations[T]>>> };
+
+const LOADERS: Loaders = {
+  evaluate: { 'aleph-alpha': async () => (await import('../../profiles/aleph-alpha/evaluate.js')).alephAlphaEvaluate },
+  explain: { 'aleph-alpha': async () => (await import('../../profiles/aleph-alpha/explain.js')).alephAlphaExplain },
+  qa: { 'aleph-alpha': async () => (await import('../../profiles/aleph-alpha/qa.js')).alephAlphaQa },
+  summarize: { 'aleph-alpha': async () => (await import('../../profiles/aleph-alpha/summarize.js')).alephAlphaSummarize },
+};
+
+/** The provider's module for a task, or undefined when the provider does not have the task. */
+export async function loadTaskOperation<T extends TaskName>(task: T, kind: ProviderKind): Promise<TaskOperations[T] | undefined> {
+  const load = LOADERS[task][kind];
+  return load ? load() : undefined;
+}
+
+/** The providers that have a task, for the message that names them. */
+export function providersWith(task: TaskName): ProviderKind[] {
+  return Object.keys(LOADERS[task]) as ProviderKind[];
+}

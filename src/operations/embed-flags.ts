@@ -1,0 +1,76 @@
+/**
+ * `embed`'s provider-specific flags → EmbedSettings. Only the flags given become settings, so the provider check
+ * can name each one it does not understand. Every malformed value is a UsageError naming its flag.
+ */
+import { UsageError } from '../errors.js';
+import { coerceEnum, coerceInt, parseBooleanFlag, type RawFlagValue } from '../options/flag-values.js';
+import { COMPRESSED_SIZE, POOLINGS, REPRESENTATIONS, type EmbedSettings, type Pooling, type Representation } from './embed.js';
+
+/** A repeatable flag's values, each split at commas; blanks dropped. */
+function listItems(value: unknown): string[] {
+  const values = Array.isArray(value) ? (value as unknown[]) : [value];
+  return values.flatMap((v) => String(v).split(',')).map((s) => s.trim()).filter((s) => s !== '');
+}
+
+function layersFlag(value: unknown): number[] {
+  const items = listItems(value);
+  if (items.length === 0) throw new UsageError('--layers needs at least one layer index, e.g. --layers -1 or --layers 0,-1');
+  return items.map((item) => {
+    const n = coerceInt(item);
+    if (typeof n !== 'number') throw new UsageError(`--layers takes integers (0 = input embeddings, -1 = the last layer), got ${JSON.stringify(item)}`);
+    return n;
+  });
+}
+
+function poolingFlag(value: unknown): Pooling[] {
+  const items = listItems(value);
+  if (items.length === 0) throw new UsageError(`--pooling needs at least one of ${POOLINGS.join(', ')}`);
+  return items.map((item) => {
+    const v = coerceEnum(item);
+    if (!(POOLINGS as readonly unknown[]).includes(v)) throw new UsageError(`--pooling must be one of ${POOLINGS.join(', ')}, got ${JSON.stringify(item)}`);
+    return v as Pooling;
+  });
+}
+
+/** A `[bool]` flag; a word that is not a boolean was most likely meant as text. */
+function booleanFlag(flag: string, value: unknown): boolean | undefined {
+  try {
+    return parseBooleanFlag(flag, value as RawFlagValue);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    throw new UsageError(e.message, { hint: `write ${flag}=true, or put ${flag} after the text` });
+  }
+}
+
+export function parseEmbedSettings(options: Record<string, unknown>): EmbedSettings {
+  const s: EmbedSettings = {};
+  if (options.truncateInputTokens !== undefined) {
+    const n = coerceInt(options.truncateInputTokens as string);
+    if (typeof n !== 'number' || n < 0) {
+      throw new UsageError(`--truncate-input-tokens must be an integer of 0 or more (0 = no truncation), got ${JSON.stringify(String(options.truncateInputTokens))}`);
+    }
+    s.truncate_input_tokens = n;
+  }
+  if (options.layers !== undefined) s.layers = layersFlag(options.layers);
+  if (options.pooling !== undefined) s.pooling = poolingFlag(options.pooling);
+  const tokens = booleanFlag('--tokens', options.tokens);
+  if (tokens !== undefined) s.tokens = tokens;
+  const normalize = booleanFlag('--normalize', options.normalize);
+  if (normalize !== undefined) s.normalize = normalize;
+  if (options.representation !== undefined) {
+    const v = coerceEnum(options.representation as string);
+    if (!(REPRESENTATIONS as readonly unknown[]).includes(v)) {
+      throw new UsageError(`--representation must be one of ${REPRESENTATIONS.join(', ')}, got ${JSON.stringify(String(options.representation))}`);
+    }
+    s.representation = v as Representation;
+  }
+  if (options.compressToSize !== undefined) {
+    if (coerceInt(options.compressToSize as string) !== COMPRESSED_SIZE) {
+      throw new UsageError(`--compress-to-size must be ${COMPRESSED_SIZE} (the only size the service compresses to), got ${JSON.stringify(String(options.compressToSize))}`);
+    }
+    s.compress_to_size = COMPRESSED_SIZE;
+  }
+  const nice = booleanFlag('--nice', options.nice);
+  if (nice !== undefined) s.nice = nice;
+  return s;
+}

@@ -1,0 +1,196 @@
+/**
+ * `health`: the cheapest real check of an endpoint — is it up, how fast, which version. Each provider says which
+ * requests prove it (`profiles/<kind>/health.ts`); this module sends them, times them and turns the answers into
+ * one report: healthy (exit 0), unhealthy (exit 4; 3 when the credentials were refused) or unreachable (exit 5).
+ */
+import type { ProviderKind, ResolvedProfile } from '../config/types.js';
+import type { Context } from '../context.js';
+import { AuthError, formatApiMessage, NetworkError } from '../errors.js';
+import type { HttpRequestSpec } from '../http/types.js';
+import { redactUrl } from '../http/redact.js';
+import { sendAuthorized, type Callee } from '../requests/send.js';
+
+/** One request of a health check. */
+export interface HealthProbe {
+  /** Short name for the report: "models", "deployments", "version", "live", "ready", "metadata". */
+  name: string;
+  request: HttpRequestSpec;
+  /** False: the answer only adds information (a version); its failure leaves the verdict alone. */
+  required: boolean;
+  /** What a successful answer says about the server's version. */
+  version?(bodyText: string): string | undefined;
+}
+
+export interface HealthOperation {
+  probes(profile: ResolvedProfile): HealthProbe[];
+  /** The API version date the probes speak, for protocols that put one on the wire. */
+  apiVersion?(profile: ResolvedProfile): string;
+}
+
+export type HealthStatus = 'healthy' | 'unhealthy' | 'unreachable';
+
+export interface HealthCheck {
+  name: string;
+  method: string;
+  path: string;
+  /** Absent when no answer came. */
+  http_status?: number;
+  ok: boolean;
+  latency_ms: number;
+  /** Why it failed: the provider's error in its words, or the network failure. */
+  message?: string;
+}
+
+/** `-o json`: keys in this order. */
+export interface HealthReport {
+  status: HealthStatus;
+  provider: string;
+  url: string;
+  /** What the server says it runs (Aleph Alpha `/version`, Open Inference `GET /v2`). */
+  version?: string;
+  /** The API version date the check spoke (watsonx `version=`, Azure `api-version=`). */
+  api_version?: string;
+  /** Time spent waiting on the service across the probes (a token exchange before them is not counted). */
+  latency_ms: number;
+  /** The first failure, when not healthy. */
+  message?: string;
+  checks: HealthCheck[];
+}
+
+/** Every provider kind has a cheap check. */
+export async function loadHealthOperation(kind: ProviderKind): Promise<HealthOperation> {
+  switch (kind) {
+    case 'watsonx':
+      return (await import('../../profiles/watsonx/health.js')).watsonxHealth;
+    case 'azure-openai':
+      return (await import('../../profiles/azure-openai/health.js')).azureOpenAiHealth;
+    case 'openai':
+      return (await import('../../profiles/azure-openai/health.js')).openAiHealth;
+    case 'aleph-alpha':
+      return (await import('../../profiles/aleph-alpha/health.js')).alephAlphaHealth;
+    case 'open-inference':
+      return (await import('../../profiles/open-inference/health.js')).openInferenceHealth;
+  }
+}
+
+/** A CI gate must answer promptly: without --timeout a check waits at most this long for an answer. */
+export const HEALTH_TIMEOUT_MS = 30_000;
+
+/**
+ * The profile a check runs with: no retries unless `--retries` was given (a retried check would hide the flakiness
+ * it is there to show, and take minutes to say "down"), and at most HEALTH_TIMEOUT_MS unless `--timeout` was given.
+ */
+export function healthProfile(profile: ResolvedProfile, flags: { retries?: string | undefined; timeout?: string | undefined }): ResolvedProfile {
+  return {
+    ...profile,
+    retries: flags.retries === undefined ? 0 : profile.retries,
+    timeoutMs: flags.timeout === undefined ? Math.min(profile.timeoutMs, HEALTH_TIMEOUT_MS) : profile.timeoutMs,
+  };
+}
+
+/** What the verdict means as an exit code: 0 healthy, 3 credentials refused, 4 unhealthy, 5 unreachable. */
+export function healthExitCode(report: HealthReport, authRefused: boolean): number {
+  if (report.status === 'healthy') return 0;
+  if (report.status === 'unreachable') return 5;
+  return authRefused ? 3 : 4;
+}
+
+async function readText(res: { text(): Promise<string> }): Promise<string> {
+  try {
+    return await res.text();
+  } catch {
+    // The status has been had; a body cut short only loses detail.
+    return '';
+  }
+}
+
+/** Runs the probes in order and judges them. Returns the report and whether credentials were refused. */
+export async function checkHealth(
+  ctx: Context,
+  profile: ResolvedProfile,
+  callee: Callee,
+  op: HealthOperation,
+): Promise<{ report: HealthReport; authRefused: boolean }> {
+  const report: HealthReport = { status: 'healthy', provider: callee.kind, url: redactUrl(profile.url), latency_ms: 0, checks: [] };
+  if (op.apiVersion) report.api_version = op.apiVersion(profile);
+  let authRefused = false;
+  // The first failure names the verdict; an unreachable service overrides an earlier bad answer. A hint (TLS
+  // options, credentials) goes to stderr, as the top level prints it for other failures.
+  const fail = (status: HealthStatus, message: string, hint?: string) => {
+    if (report.status !== 'healthy' && status !== 'unreachable') return;
+    report.status = status;
+    report.message = message;
+    if (hint !== undefined) ctx.reporter.info(`hint: ${hint}`);
+  };
+
+  // The HTTP client loads undici on its first send (~100 ms): loaded here, that cost stays out of the first probe.
+  await import('undici');
+  // A token exchange comes first, outside the clock: it measures the identity service, not this endpoint.
+  const auth = await ctx.authenticator(profile);
+  try {
+    await auth.headers(ctx.signal);
+  } catch (error) {
+    if (error instanceof NetworkError) fail('unreachable', error.message, error.hint);
+    else if (error instanceof AuthError) {
+      authRefused = true;
+      fail('unhealthy', error.message, error.hint);
+    } else throw error;
+    return { report: ordered(report), authRefused };
+  }
+
+  for (const probe of op.probes(profile)) {
+    const started = ctx.now();
+    const base = { name: probe.name, method: probe.request.method, path: new URL(probe.request.url).pathname };
+    try {
+      const res = await sendAuthorized(ctx, profile, callee, probe.request);
+      const text = await readText(res);
+      const check: HealthCheck = { ...base, http_status: res.status, ok: res.status >= 200 && res.status < 300, latency_ms: ctx.now() - started };
+      report.latency_ms += check.latency_ms;
+      if (check.ok) {
+        const version = probe.version?.(text);
+        if (version !== undefined) report.version = version;
+      } else {
+        check.message = formatApiMessage(callee.parseError(res.status, text, res.headers));
+        if (probe.required) {
+          if (res.status === 401 || res.status === 403) authRefused = true;
+          fail('unhealthy', `${probe.name}: ${check.message}`, res.status === 401 ? "check the profile's credentials (--api-key, --token, or its auth section)" : undefined);
+        }
+      }
+      report.checks.push(check);
+    } catch (error) {
+      if (!(error instanceof NetworkError)) throw error;
+      const latency = ctx.now() - started;
+      report.latency_ms += latency;
+      report.checks.push({ ...base, ok: false, latency_ms: latency, message: error.message });
+      if (!probe.required) continue;
+      fail('unreachable', error.message, error.hint);
+      // Nothing answers: further probes would only wait for the same timeout again.
+      break;
+    }
+  }
+  return { report: ordered(report), authRefused };
+}
+
+/** The report in its documented key order, whatever order the fields were learnt in. */
+function ordered(r: HealthReport): HealthReport {
+  return {
+    status: r.status,
+    provider: r.provider,
+    url: r.url,
+    ...(r.version !== undefined ? { version: r.version } : {}),
+    ...(r.api_version !== undefined ? { api_version: r.api_version } : {}),
+    latency_ms: r.latency_ms,
+    ...(r.message !== undefined ? { message: r.message } : {}),
+    checks: r.checks,
+  };
+}
+
+/** The text line: `healthy  watsonx  http://…  api-version 2024-05-01  12 ms`, the reason last when not healthy. */
+export function healthLine(r: HealthReport): string {
+  const parts = [r.status, r.provider, r.url];
+  if (r.version !== undefined) parts.push(`version ${r.version}`);
+  if (r.api_version !== undefined) parts.push(`api-version ${r.api_version}`);
+  parts.push(`${r.latency_ms} ms`);
+  if (r.message !== undefined) parts.push(r.message);
+  return `${parts.join('  ')}\n`;
+}

@@ -1,0 +1,134 @@
+/**
+ * The flow behind `embed`: the provider must have embeddings (else a usage error naming both, before anything is
+ * read or sent) and understand every setting given; then the texts, the batches, `--dry-run` or the requests
+ * (in order, or a few at a time where the service takes one text per request), and one result for all of them.
+ * Loaded only by `embed`.
+ */
+import type { ResolvedProfile } from '../config/types.js';
+import type { Context } from '../context.js';
+import { ApiError, UsageError } from '../errors.js';
+import type { HttpRequestSpec } from '../http/types.js';
+import { printDryRun, requestJson, type Callee } from '../requests/send.js';
+import { mapBounded } from './bounded-map.js';
+import { MISSING_TEXT, readEmbedInputs, type EmbedInputSource } from './embed-inputs.js';
+import {
+  combineAnswers,
+  EMBED_PROVIDERS,
+  embeddingLines,
+  loadEmbedOperation,
+  providersWithSetting,
+  SETTING_FLAGS,
+  splitBatches,
+  UnexpectedEmbedAnswer,
+  type EmbedBatchAnswer,
+  type EmbedOperation,
+  type EmbedRequest,
+  type EmbedResult,
+  type EmbedSetting,
+  type EmbedSettings,
+} from './embed.js';
+
+export interface EmbedCommand {
+  /** -m/--model; the profile's defaults.model stands in when absent. */
+  model: string | undefined;
+  settings: EmbedSettings;
+  source: EmbedInputSource;
+}
+
+export interface PlannedRequest {
+  batch: string[];
+  spec: HttpRequestSpec;
+}
+
+export async function runEmbed(ctx: Context, command: EmbedCommand): Promise<number> {
+  const { parseOutputFormat } = await import('../output/format.js');
+  const format = parseOutputFormat(ctx.globals.output);
+  const profile = await ctx.profile();
+  const op = await loadEmbedOperation(profile.provider);
+  if (op === undefined) {
+    throw new UsageError(`embed is not supported by ${profile.provider}; it works with ${EMBED_PROVIDERS.join(', ')}`, {
+      hint: 'use a profile whose provider has an embeddings endpoint (e.g. --profile local-aa)',
+    });
+  }
+  await checkSettings(op, profile, command.settings);
+  const model = command.model ?? (profile.defaults.model || undefined);
+  const inputs = await readEmbedInputs(command.source, { cwd: ctx.cwd, stdin: ctx.stdin, stdinIsTTY: ctx.terminal.stdinIsTTY });
+  if (model === undefined && inputs !== undefined) {
+    throw new UsageError(`missing required option: --model (profile "${profile.name}" has no defaults.model)`, { hint: 'give the embedding model with -m' });
+  }
+  if (model === undefined || inputs === undefined) {
+    const { missingFlagsError } = await import('../options/input.js');
+    throw missingFlagsError([...(model === undefined ? ['--model'] : []), MISSING_TEXT]);
+  }
+  const request: EmbedRequest = { model, inputs, settings: command.settings };
+  const plan = planEmbedRequests(op, request, profile);
+
+  if (ctx.globals.dryRun) {
+    // The batches do not depend on one another's answers, so every request is shown, in the order it would go.
+    for (const p of plan) await printDryRun(ctx, profile, p.spec);
+    return 0;
+  }
+
+  const { loadProviderProfile } = await import('../../profiles/registry.js');
+  const { startSpinner } = await import('../output/spinner.js');
+  const callee = await loadProviderProfile(profile.provider);
+  const spinner = await startSpinner(ctx, `embedding ${inputs.length === 1 ? '1 text' : `${inputs.length} texts`} with ${callee.displayName}…`);
+  let result: EmbedResult;
+  try {
+    result = await sendEmbedRequests(ctx, profile, callee, op, request, plan);
+  } finally {
+    spinner.stop();
+  }
+  const { writeResult } = await import('./write-result.js');
+  await writeResult(ctx, format, result, () => embeddingLines(result));
+  return 0;
+}
+
+/** Every given setting must be one the provider understands; then the provider's own combination rules. */
+async function checkSettings(op: EmbedOperation, profile: ResolvedProfile, settings: EmbedSettings): Promise<void> {
+  for (const key of Object.keys(settings) as EmbedSetting[]) {
+    if (settings[key] === undefined || op.settings.includes(key)) continue;
+    const others = await providersWithSetting(key);
+    throw new UsageError(`${SETTING_FLAGS[key]} is not supported by ${profile.provider} for embed; it works with ${others.join(', ')}`);
+  }
+  op.checkSettings?.(settings);
+}
+
+/** The inputs in batches the service takes, each with its request, in order. */
+export function planEmbedRequests(op: EmbedOperation, request: EmbedRequest, profile: ResolvedProfile): PlannedRequest[] {
+  return splitBatches(request.inputs, op.maxBatch(request)).map((batch) => ({ batch, spec: op.buildRequest(batch, request, profile) }));
+}
+
+/**
+ * Sends the planned requests (a few at a time when the operation allows it) and combines the answers in the inputs'
+ * order. Any failed batch fails the whole command: no partial result is returned.
+ */
+export async function sendEmbedRequests(
+  ctx: Context,
+  profile: ResolvedProfile,
+  callee: Callee,
+  op: EmbedOperation,
+  request: EmbedRequest,
+  plan: readonly PlannedRequest[],
+): Promise<EmbedResult> {
+  const concurrency = op.concurrency?.(request) ?? 1;
+  const answers = await mapBounded(plan, concurrency, async ({ batch, spec }, i): Promise<EmbedBatchAnswer> => {
+    const answer = await requestJson(ctx, profile, callee, spec);
+    let parsed: EmbedBatchAnswer;
+    try {
+      parsed = op.parseResponse(answer.json, batch, request);
+    } catch (e) {
+      if (!(e instanceof UnexpectedEmbedAnswer)) throw e;
+      throw new ApiError({ provider: callee.kind, status: answer.status, message: `unexpected answer${plan.length > 1 ? ` to request ${i + 1} of ${plan.length}` : ''}: ${e.message}` });
+    }
+    if (parsed.embeddings.length !== batch.length) {
+      throw new ApiError({
+        provider: callee.kind,
+        status: answer.status,
+        message: `the answer holds ${parsed.embeddings.length} embeddings for ${batch.length} texts`,
+      });
+    }
+    return parsed;
+  });
+  return combineAnswers(request.model, answers);
+}

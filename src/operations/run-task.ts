@@ -1,0 +1,68 @@
+/**
+ * The one flow behind evaluate, explain, qa and summarize: the provider must have the task (else a usage error
+ * naming both, before anything is read or sent), then the request, `--dry-run`, the call, and the result as text
+ * for people or as JSON/YAML (with `-j`) for scripts.
+ */
+import type { ResolvedProfile } from '../config/types.js';
+import type { Context } from '../context.js';
+import { ApiError, UsageError } from '../errors.js';
+import type { OutputFormat } from '../output/format.js';
+import { loadTaskOperation, providersWith, type TaskName, type TaskOperation, type TaskOperations } from './aleph-alpha-tasks.js';
+
+export type TaskRequestOf<T extends TaskName> = Parameters<TaskOperations[T]['buildRequest']>[0];
+type TaskResultOf<T extends TaskName> = ReturnType<TaskOperations[T]['parseResponse']>;
+
+/**
+ * Runs one task. `prepare` builds the request once the provider is known to have the task: it reads files and
+ * resolves the model, so a wrong provider is reported before any of that can fail.
+ */
+export async function runTask<T extends TaskName>(ctx: Context, task: T, prepare: (profile: ResolvedProfile) => Promise<TaskRequestOf<T>>): Promise<number> {
+  const { parseOutputFormat } = await import('../output/format.js');
+  const format = parseOutputFormat(ctx.globals.output);
+  const profile = await ctx.profile();
+  const loaded = await loadTaskOperation(task, profile.provider);
+  if (loaded === undefined) {
+    throw new UsageError(`${task} is not supported by ${profile.provider}; it works with ${providersWith(task).join(', ')}`, {
+      hint: `use a profile whose provider is ${providersWith(task).join(' or ')} (e.g. --profile local-aa)`,
+    });
+  }
+  // TaskOperations[T] is, for a generic T, the union of all four; for the T at hand it is this one.
+  const operation = loaded as unknown as TaskOperation<TaskRequestOf<T>, TaskResultOf<T>>;
+  const request = await prepare(profile);
+  const spec = operation.buildRequest(request, profile);
+  const { printDryRun, requestJson } = await import('../requests/send.js');
+  if (ctx.globals.dryRun) {
+    await printDryRun(ctx, profile, spec);
+    return 0;
+  }
+
+  const { loadProviderProfile } = await import('../../profiles/registry.js');
+  const { startSpinner } = await import('../output/spinner.js');
+  const provider = await loadProviderProfile(profile.provider);
+  const spinner = await startSpinner(ctx, `waiting for ${provider.displayName}…`);
+  let answer: Awaited<ReturnType<typeof requestJson>>;
+  try {
+    answer = await requestJson(ctx, profile, provider, spec);
+  } finally {
+    spinner.stop();
+  }
+  let result: TaskResultOf<T>;
+  try {
+    result = operation.parseResponse(answer.json, request);
+  } catch (e) {
+    throw new ApiError({ provider: provider.kind, status: answer.status, message: `unexpected answer: ${(e as Error).message}` });
+  }
+  await present(ctx, format, result, () => operation.renderText(result, request), task);
+  return 0;
+}
+
+/** Text for people unless a format or a query asks for data (src/operations/write-result.ts). */
+async function present(ctx: Context, format: OutputFormat, result: unknown, text: () => string, task: TaskName): Promise<void> {
+  const { writeResult } = await import('./write-result.js');
+  await writeResult(ctx, format, result, () => {
+    const shown = text();
+    // Nothing on stdout is right for a script; a person should still learn that the call worked.
+    if (shown === '') ctx.reporter.info(`${task}: the answer holds no results`);
+    return shown;
+  });
+}

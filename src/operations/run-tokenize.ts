@@ -1,0 +1,223 @@
+/**
+ * The flow behind `tokenize` and `detokenize`: choose where the tokens come from — the service's endpoint, a public
+ * OpenAI encoding offline, or (Aleph Alpha with --local) the model's own tokenizer.json, fetched once and cached —
+ * then run it and print the result. Loaded only by those two commands.
+ */
+import type { ResolvedProfile } from '../config/types.js';
+import type { Context } from '../context.js';
+import { ApiError, UsageError } from '../errors.js';
+import type { HttpRequestSpec } from '../http/types.js';
+import { requestJson, printDryRun, type Callee } from '../requests/send.js';
+import { encodingForModel, OPENAI_ENCODINGS, parseEncodingFlag, resolveOpenAiEncoding, type OpenAiEncoding } from '../tokenizers/openai-encodings.js';
+import type { OfflineTokenizer } from '../tokenizers/types.js';
+import { renderDetokenizeText, renderTokenizeText, type TokenizeShow } from './tokenize-text.js';
+import { loadTokenizeOperation, UnexpectedAnswer, type DetokenizeResult, type TokenizeOperation, type TokenizeResult } from './tokenize.js';
+
+export interface TokenizerChoice {
+  /** -m/--model; the profile's defaults.model stands in when absent. */
+  model?: string | undefined;
+  /** --encoding: a public encoding, offline, whatever the provider. */
+  encoding?: string | undefined;
+  /** --local: offline even when the service has an endpoint. */
+  local: boolean;
+}
+
+export interface TokenizeCommand extends TokenizerChoice {
+  text: string;
+  show: TokenizeShow;
+  /** --count: the result is just the number. */
+  count: boolean;
+}
+
+export interface DetokenizeCommand extends TokenizerChoice {
+  ids: number[];
+}
+
+type Source =
+  | { kind: 'service'; op: TokenizeOperation; model: string; profile: ResolvedProfile }
+  | { kind: 'encoding'; encoding: OpenAiEncoding; model: string | undefined }
+  /** Aleph Alpha --local: the model's tokenizer.json, from the cache or from `fileRequest`. */
+  | { kind: 'tokenizer-file'; fileRequest: HttpRequestSpec; model: string; profile: ResolvedProfile };
+
+function requireModel(model: string | undefined, profile: ResolvedProfile): string {
+  if (model !== undefined) return model;
+  throw new UsageError(`missing required option: --model (profile "${profile.name}" has no defaults.model)`);
+}
+
+/**
+ * Where the tokens come from. `--encoding` needs no profile at all (no config, no embedded server); everything else
+ * depends on the provider: its endpoint, its tokenizer file with --local, or the public encoding of the model.
+ */
+async function chooseSource(ctx: Context, command: 'tokenize' | 'detokenize', choice: TokenizerChoice): Promise<Source> {
+  // An encoding named outright is the user's choice of tokenizer; the model only labels the result.
+  if (choice.encoding !== undefined) return { kind: 'encoding', encoding: parseEncodingFlag(choice.encoding), model: choice.model };
+  const profile = await ctx.profile();
+  const model = choice.model ?? profile.defaults.model;
+  const op = await loadTokenizeOperation(profile.provider);
+  if (op?.tokenizerFileRequest && choice.local) {
+    const fileModel = requireModel(model, profile);
+    return { kind: 'tokenizer-file', fileRequest: op.tokenizerFileRequest(fileModel, profile), model: fileModel, profile };
+  }
+  const serviceCan = op !== undefined && (command === 'tokenize' || op.detokenize !== undefined);
+  if (op && serviceCan && !choice.local) return { kind: 'service', op, model: requireModel(model, profile), profile };
+  if (op && !serviceCan && !choice.local && (model === undefined || encodingForModel(model) === undefined)) {
+    throw new UsageError(`${command}: ${profile.provider} has no ${command} endpoint${model !== undefined ? `, and no public encoding is known for model "${model}"` : ''}`, {
+      hint: `decode offline with --encoding NAME (${OPENAI_ENCODINGS.join(', ')})`,
+    });
+  }
+  const encoding = resolveOpenAiEncoding({ model, provider: profile.provider, purpose: `to ${command} offline` });
+  return { kind: 'encoding', encoding, model };
+}
+
+async function calleeFor(profile: ResolvedProfile): Promise<Callee> {
+  const { loadProviderProfile } = await import('../../profiles/registry.js');
+  return loadProviderProfile(profile.provider);
+}
+
+/** One request to the service → its parsed answer; a 2xx without the needed fields is the provider's error. */
+async function ask<T>(ctx: Context, profile: ResolvedProfile, spec: HttpRequestSpec, parse: (body: unknown) => T): Promise<T> {
+  const callee = await calleeFor(profile);
+  const answer = await requestJson(ctx, profile, callee, spec);
+  try {
+    return parse(answer.json);
+  } catch (e) {
+    if (!(e instanceof UnexpectedAnswer)) throw e;
+    throw new ApiError({ provider: callee.kind, status: answer.status, message: `unexpected answer: ${e.message}` });
+  }
+}
+
+/** For local profiles the port changes every run, but the embedded server's tokenizer does not. */
+function cacheIdentity(profile: ResolvedProfile): string {
+  return profile.local ? `textgen-local:${profile.provider}` : profile.url;
+}
+
+/** The model's tokenizer.json from the cache, else from the service (then cached). Undefined after a dry run. */
+async function tokenizerFromFile(ctx: Context, source: Extract<Source, { kind: 'tokenizer-file' }>): Promise<OfflineTokenizer | undefined> {
+  const { profile } = source;
+  const { createByteLevelBpe } = await import('../tokenizers/byte-level-bpe.js');
+  const { readCachedTokenizer, tokenizerCacheFile, writeCachedTokenizer } = await import('../tokenizers/tokenizer-cache.js');
+  const file = tokenizerCacheFile(ctx.env, cacheIdentity(profile), source.model);
+  const cached = await readCachedTokenizer(file);
+  if (cached !== undefined) {
+    try {
+      const tokenizer = createByteLevelBpe(JSON.parse(cached));
+      if (ctx.globals.dryRun) {
+        ctx.reporter.info(`nothing to send: the tokenizer of ${source.model} is cached (${file})`);
+        return undefined;
+      }
+      ctx.reporter.trace(`* tokenizer of ${source.model} from the cache: ${file}`);
+      return tokenizer;
+    } catch {
+      ctx.reporter.trace(`* the cached tokenizer ${file} is unreadable; fetching it again`);
+    }
+  }
+  if (ctx.globals.dryRun) {
+    await printDryRun(ctx, profile, source.fileRequest);
+    return undefined;
+  }
+  const callee = await calleeFor(profile);
+  const answer = await requestJson(ctx, profile, callee, source.fileRequest);
+  const tokenizer = createByteLevelBpe(answer.json);
+  try {
+    await writeCachedTokenizer(file, answer.text);
+  } catch (e) {
+    ctx.reporter.warn(`could not cache the tokenizer in ${file}: ${(e as Error).message}`);
+  }
+  return tokenizer;
+}
+
+/** The offline tokenizer of a source that is not the service; undefined after a dry run (nothing to do). */
+async function offlineTokenizer(ctx: Context, source: Exclude<Source, { kind: 'service' }>, command: string): Promise<OfflineTokenizer | undefined> {
+  if (source.kind === 'tokenizer-file') return tokenizerFromFile(ctx, source);
+  if (ctx.globals.dryRun) {
+    ctx.reporter.info(`nothing to send: ${command} runs offline with ${source.encoding}`);
+    return undefined;
+  }
+  const { loadOpenAiTokenizer } = await import('../tokenizers/openai-tokenizer.js');
+  return loadOpenAiTokenizer(source.encoding);
+}
+
+/** Keys in the documented order, absent ones left out. */
+function labelled<T extends { model?: string; encoding?: string }>(source: Exclude<Source, { kind: 'service' }>, rest: Omit<T, 'model' | 'encoding'>): T {
+  return {
+    ...(source.model !== undefined ? { model: source.model } : {}),
+    ...(source.kind === 'encoding' ? { encoding: source.encoding } : {}),
+    ...rest,
+  } as T;
+}
+
+/** stdout: the text rendering, or the value as JSON/YAML/JSONL (after -j). */
+async function present(ctx: Context, value: unknown, text: () => string): Promise<void> {
+  const { parseOutputFormat, renderStructured } = await import('../output/format.js');
+  const format = parseOutputFormat(ctx.globals.output);
+  const jmes = ctx.globals.jmesQuery;
+  if (format === 'text' && !jmes) {
+    ctx.out.write(text());
+    return;
+  }
+  let v = value;
+  if (jmes) {
+    const { applyJmesQuery } = await import('../output/jmes.js');
+    v = await applyJmesQuery(value, jmes);
+  }
+  ctx.out.write(await renderStructured(v, format === 'text' ? 'json' : format, { rawOutput: ctx.globals.rawOutput === true }));
+}
+
+export async function runTokenize(ctx: Context, cmd: TokenizeCommand): Promise<number> {
+  const { parseOutputFormat } = await import('../output/format.js');
+  parseOutputFormat(ctx.globals.output); // a bad -o is reported before anything is sent
+  const source = await chooseSource(ctx, 'tokenize', cmd);
+  let result: TokenizeResult;
+  if (source.kind === 'service') {
+    const { profile } = source;
+    if (cmd.show.ids && !source.op.givesIds) {
+      throw new UsageError(`${profile.provider}'s tokenization answers with token texts and a count, not ids`, {
+        hint: 'give --encoding NAME for the ids of a public encoding, or leave out --ids',
+      });
+    }
+    const request = { model: source.model, text: cmd.text, tokens: cmd.show.tokens, ids: cmd.show.ids };
+    const spec = source.op.buildTokenizeRequest(request, profile);
+    if (ctx.globals.dryRun) {
+      await printDryRun(ctx, profile, spec);
+      return 0;
+    }
+    result = await ask(ctx, profile, spec, (body) => source.op.parseTokenizeResponse(body, request));
+  } else {
+    const tokenizer = await offlineTokenizer(ctx, source, 'tokenize');
+    if (!tokenizer) return 0;
+    const ids = tokenizer.encode(cmd.text);
+    result = labelled<TokenizeResult>(source, {
+      token_count: ids.length,
+      ...(cmd.show.tokens ? { tokens: tokenizer.tokenTexts(ids) } : {}),
+      ...(cmd.show.ids ? { ids } : {}),
+    });
+  }
+  if (cmd.count) await present(ctx, result.token_count, () => `${result.token_count}\n`);
+  else await present(ctx, result, () => renderTokenizeText(result, cmd.show));
+  return 0;
+}
+
+export async function runDetokenize(ctx: Context, cmd: DetokenizeCommand): Promise<number> {
+  const { parseOutputFormat } = await import('../output/format.js');
+  parseOutputFormat(ctx.globals.output);
+  const source = await chooseSource(ctx, 'detokenize', cmd);
+  let result: DetokenizeResult;
+  if (source.kind === 'service') {
+    const { profile } = source;
+    const { detokenize } = source.op;
+    if (!detokenize) throw new Error('chooseSource picked a service without a detokenize endpoint');
+    const request = { model: source.model, ids: cmd.ids };
+    const spec = detokenize.buildRequest(request, profile);
+    if (ctx.globals.dryRun) {
+      await printDryRun(ctx, profile, spec);
+      return 0;
+    }
+    result = await ask(ctx, profile, spec, (body) => detokenize.parseResponse(body, request));
+  } else {
+    const tokenizer = await offlineTokenizer(ctx, source, 'detokenize');
+    if (!tokenizer) return 0;
+    result = labelled<DetokenizeResult>(source, { text: tokenizer.decode(cmd.ids) });
+  }
+  await present(ctx, result, () => renderDetokenizeText(result));
+  return 0;
+}

@@ -1,0 +1,78 @@
+/**
+ * Turning the task commands' flags into request parts: the model, the prompt (with piped stdin as the fallback),
+ * documents, and the small enum/number/boolean flags. Every failure is a UsageError naming the flag.
+ */
+import type { ResolvedProfile } from '../config/types.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { missingFlagsError } from '../options/input.js';
+import { coerceEnum, coerceInt, parseBooleanFlag, type RawFlagValue } from '../options/flag-values.js';
+import { readStreamText } from '../options/read-stream.js';
+import { buildAlephAlphaPrompt, type AlephAlphaPrompt } from '../../profiles/aleph-alpha/prompt-items.js';
+import { readDocument, type AlephAlphaDocument } from '../../profiles/aleph-alpha/task-documents.js';
+import type { FileIo } from '../../profiles/aleph-alpha/read-user-bytes.js';
+
+/** File access for one command run; stdin is read once, however many `@-` there are. */
+export function fileIo(ctx: Context): FileIo {
+  let stdin: Promise<string> | undefined;
+  return { cwd: ctx.cwd, stdin: () => (stdin ??= readStreamText(ctx.stdin)) };
+}
+
+/** `-m/--model`, else the profile's defaults.model. */
+export function modelFor(options: Record<string, unknown>, profile: ResolvedProfile): string {
+  if (typeof options.model === 'string' && options.model !== '') return options.model;
+  if (profile.defaults.model) return profile.defaults.model;
+  throw new UsageError(`missing required option: --model (profile "${profile.name}" has no defaults.model)`, { hint: 'e.g. -m luminous-base' });
+}
+
+/** `--nice`, `--nice=true|false`. */
+export function niceFlag(options: Record<string, unknown>): boolean {
+  return parseBooleanFlag('--nice', options.nice as RawFlagValue) === true;
+}
+
+/** `--prompt`, `--image`, `--prompt-json`; with none of them, piped stdin is the prompt text. */
+export async function promptFrom(options: Record<string, unknown>, ctx: Context, io: FileIo): Promise<AlephAlphaPrompt> {
+  const prompt = await buildAlephAlphaPrompt(
+    {
+      text: typeof options.prompt === 'string' ? options.prompt : undefined,
+      images: Array.isArray(options.image) ? (options.image as string[]) : undefined,
+      promptJson: typeof options.promptJson === 'string' ? options.promptJson : undefined,
+    },
+    io,
+  );
+  if (prompt !== undefined) return prompt;
+  if (!ctx.terminal.stdinIsTTY && io.stdin) {
+    const text = await io.stdin();
+    if (text !== '') return text;
+  }
+  throw missingFlagsError(['--prompt (or --image, --prompt-json, or the prompt piped on stdin)']);
+}
+
+/** The `--document` values in order. */
+export async function documentsFrom(values: readonly string[], io: FileIo): Promise<AlephAlphaDocument[]> {
+  const out: AlephAlphaDocument[] = [];
+  for (const v of values) out.push(await readDocument('--document', v, io));
+  return out;
+}
+
+/** A repeatable flag's values ([] when absent). */
+export function listFlag(value: unknown): string[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? (value as string[]) : [String(value)];
+}
+
+/** One of a fixed set, case-insensitive; undefined when the flag is absent. */
+export function enumFlag<T extends string>(flag: string, value: unknown, allowed: readonly T[]): T | undefined {
+  if (value === undefined) return undefined;
+  const v = coerceEnum(value as string | boolean | string[]);
+  if (typeof v === 'string' && (allowed as readonly string[]).includes(v)) return v as T;
+  throw new UsageError(`${flag} must be one of ${allowed.join(', ')}, got ${JSON.stringify(typeof v === 'string' ? v : String(value))}`);
+}
+
+/** An integer within bounds; undefined when the flag is absent. */
+export function intFlag(flag: string, value: unknown, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const v = coerceInt(value as string | boolean | string[]);
+  if (typeof v === 'number' && v >= min && v <= max) return v;
+  throw new UsageError(`${flag} must be an integer from ${min} to ${max}, got ${JSON.stringify(typeof v === 'boolean' ? '' : String(v))}`);
+}

@@ -1,0 +1,26 @@
+/**
+ * stdout for the commands that answer with one value (`models`, `health`): text for people when asked for text and
+ * no `-j` query; otherwise the value — after `-j` — as JSON or YAML, or one line per element with `-o jsonl`.
+ */
+import type { Context } from '../context.js';
+import type { OutputFormat } from '../output/format.js';
+
+export async function writeResult(ctx: Context, format: OutputFormat, value: unknown, text: () => string): Promise<void> {
+  const jmes = ctx.globals.jmesQuery;
+  if (format === 'text' && !jmes) {
+    ctx.out.write(text());
+    return;
+  }
+  const { renderStructured } = await import('../output/format.js');
+  let v = value;
+  if (jmes) {
+    const { applyJmesQuery } = await import('../output/jmes.js');
+    v = await applyJmesQuery(value, jmes);
+  }
+  const rawOutput = ctx.globals.rawOutput === true;
+  if (format === 'jsonl' && Array.isArray(v)) {
+    for (const item of v) ctx.out.write(await renderStructured(item, 'jsonl', { rawOutput }));
+    return;
+  }
+  ctx.out.write(await renderStructured(v, format === 'text' ? 'json' : format, { rawOutput }));
+}

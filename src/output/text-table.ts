@@ -1,0 +1,27 @@
+/** Aligned columns for people (kubectl/gh style): two spaces between columns, no trailing spaces. */
+
+/** Characters a terminal shows, not UTF-16 code units, so names with accents or emoji line up. */
+function width(text: string): number {
+  return [...text].length;
+}
+
+/** Rows of cells, each column as wide as its widest cell; line breaks inside a cell would break the layout. */
+export function alignColumns(rows: readonly (readonly string[])[]): string {
+  const columns = Math.max(0, ...rows.map((r) => r.length));
+  const cells = rows.map((r) => Array.from({ length: columns }, (_, i) => (r[i] ?? '').replace(/[\r\n\t]+/g, ' ')));
+  const widths = Array.from({ length: columns }, (_, i) => Math.max(...cells.map((r) => width(r[i]!))));
+  return cells
+    .map((r) => `${r.map((cell, i) => (i === columns - 1 ? cell : cell + ' '.repeat(widths[i]! - width(cell)))).join('  ').trimEnd()}\n`)
+    .join('');
+}
+
+/** A header row over the data rows. */
+export function renderTable(headers: readonly string[], rows: readonly (readonly string[])[]): string {
+  return alignColumns([headers, ...rows]);
+}
+
+/** Cuts text to `max` characters, ending in "…" when cut. */
+export function truncate(text: string, max: number): string {
+  const chars = [...text];
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
+}
