@@ -24,6 +24,8 @@ export const spec: CommandSpec = {
     { flags: '--normalize [bool]', description: 'Aleph Alpha: return unit-length vectors' },
     { flags: '--representation <kind>', description: 'Aleph Alpha semantic embeddings: symmetric, document or query' },
     { flags: '--compress-to-size <n>', description: 'Aleph Alpha semantic embeddings: 128 dimensions instead of 5120' },
+    { flags: '--image <@file>', description: 'Aleph Alpha: a PNG or JPEG in the prompt, before its text (repeatable)', repeatable: true },
+    { flags: '--prompt-json <json|@file>', description: 'Aleph Alpha: the prompt as an array of items {type: text|image|token_ids, data}' },
     { flags: '--nice [bool]', description: 'Aleph Alpha: let concurrent requests of other users go first (?nice=true)' },
   ],
   examples: [
@@ -43,5 +45,9 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
     model: typeof options.model === 'string' && options.model !== '' ? options.model : undefined,
     settings: parseEmbedSettings(options),
     source: { words, inputFile: typeof options.inputFile === 'string' ? options.inputFile : undefined },
+    multimodal: {
+      images: Array.isArray(options.image) ? (options.image as string[]) : typeof options.image === 'string' ? [options.image] : [],
+      promptJson: typeof options.promptJson === 'string' ? options.promptJson : undefined,
+    },
   });
 }

@@ -53,12 +53,12 @@ export function buildAlephAlphaEmbedRequest(batch: readonly string[], request: E
   const endpoint = endpointFor(request);
   const body: Record<string, unknown> = { model: request.model, ...hostingField(profile) };
   if (endpoint === 'embed') {
-    body.prompt = batch[0];
+    body.prompt = request.prompt ?? batch[0];
     body.layers = [...(s.layers ?? DEFAULT_LAYERS)];
     body.pooling = [...(s.pooling ?? DEFAULT_POOLING)];
     if (s.tokens !== undefined) body.tokens = s.tokens;
   } else {
-    if (endpoint === 'semantic_embed') body.prompt = batch[0];
+    if (endpoint === 'semantic_embed') body.prompt = request.prompt ?? batch[0];
     else body.prompts = [...batch];
     body.representation = s.representation;
     if (s.compress_to_size !== undefined) body.compress_to_size = s.compress_to_size;

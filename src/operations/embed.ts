@@ -52,6 +52,8 @@ export interface EmbedRequest {
   /** Every text, in order; never empty, no empty strings. */
   inputs: string[];
   settings: EmbedSettings;
+  /** Aleph Alpha `--image`/`--prompt-json`: the one input as prompt items (then `inputs` holds its text, if any). */
+  prompt?: unknown;
 }
 
 /** Aleph Alpha `/embed`: `layer_<N>` → pooling → vector, kept as the service names them. */

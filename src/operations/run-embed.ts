@@ -33,6 +33,8 @@ export interface EmbedCommand {
   model: string | undefined;
   settings: EmbedSettings;
   source: EmbedInputSource;
+  /** --image / --prompt-json: one Aleph Alpha multimodal prompt. */
+  multimodal?: { images: string[]; promptJson?: string | undefined };
 }
 
 export interface PlannedRequest {
@@ -52,7 +54,21 @@ export async function runEmbed(ctx: Context, command: EmbedCommand): Promise<num
   }
   await checkSettings(op, profile, command.settings);
   const model = command.model ?? (profile.defaults.model || undefined);
-  const inputs = await readEmbedInputs(command.source, { cwd: ctx.cwd, stdin: ctx.stdin, stdinIsTTY: ctx.terminal.stdinIsTTY });
+  const multimodal = command.multimodal && (command.multimodal.images.length > 0 || command.multimodal.promptJson !== undefined) ? command.multimodal : undefined;
+  let prompt: unknown;
+  let inputs: string[] | undefined;
+  if (multimodal) {
+    if (profile.provider !== 'aleph-alpha') {
+      throw new UsageError(`--image and --prompt-json build Aleph Alpha prompts; profile "${profile.name}" is ${profile.provider}`);
+    }
+    if (command.source.inputFile !== undefined) throw new UsageError('--input-file holds many texts; an --image or --prompt-json prompt is one: give its text as words');
+    const text = command.source.words.length > 0 ? command.source.words.join(' ') : undefined;
+    const { buildAlephAlphaPrompt } = await import('../../profiles/aleph-alpha/prompt-items.js');
+    prompt = await buildAlephAlphaPrompt({ text, images: multimodal.images, promptJson: multimodal.promptJson }, { cwd: ctx.cwd });
+    inputs = [text ?? '(prompt items)'];
+  } else {
+    inputs = await readEmbedInputs(command.source, { cwd: ctx.cwd, stdin: ctx.stdin, stdinIsTTY: ctx.terminal.stdinIsTTY });
+  }
   if (model === undefined && inputs !== undefined) {
     throw new UsageError(`missing required option: --model (profile "${profile.name}" has no defaults.model)`, { hint: 'give the embedding model with -m' });
   }
@@ -60,7 +76,7 @@ export async function runEmbed(ctx: Context, command: EmbedCommand): Promise<num
     const { missingFlagsError } = await import('../options/input.js');
     throw missingFlagsError([...(model === undefined ? ['--model'] : []), MISSING_TEXT]);
   }
-  const request: EmbedRequest = { model, inputs, settings: command.settings };
+  const request: EmbedRequest = { model, inputs, settings: command.settings, ...(prompt !== undefined ? { prompt } : {}) };
   const plan = planEmbedRequests(op, request, profile);
 
   if (ctx.globals.dryRun) {

@@ -47,3 +47,33 @@ describe('complete with an Aleph Alpha multimodal prompt', () => {
     expect(fixture.server.requests).toHaveLength(0);
   });
 });
+
+describe('embed with an Aleph Alpha multimodal prompt', () => {
+  const embed = (provider: string, args: string[]) =>
+    runInProcess(['--provider', provider, '--url', fixture.server.url, 'embed', '-m', 'luminous-base', ...args], { env: home.env, cwd: home.dir });
+  const sent = (path: string) => fixture.server.requests.find((r) => r.path === path)?.json as { prompt: unknown };
+
+  it('/embed gets the image and the text as one prompt', async () => {
+    const r = await embed('aleph-alpha', ['a picture of', '--image', '@pixel.png', '-o', 'json']);
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    expect(sent('/embed').prompt).toStrictEqual([
+      { type: 'image', data: TINY_PNG_BASE64 },
+      { type: 'text', data: 'a picture of' },
+    ]);
+    expect(JSON.parse(r.stdout).embeddings).toHaveLength(1);
+  });
+
+  it('/semantic_embed takes --prompt-json', async () => {
+    const r = await embed('aleph-alpha', ['--prompt-json', '@items.json', '--representation', 'symmetric']);
+    expect(r.exitCode).toBe(0);
+    expect(sent('/semantic_embed').prompt).toStrictEqual([{ type: 'text', data: 'Describe:' }, { type: 'image', data: TINY_PNG_BASE64 }]);
+  });
+
+  it('another provider → exit 2, nothing sent', async () => {
+    const r = await embed('azure-openai', ['x', '--image', '@pixel.png']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/--image and --prompt-json build Aleph Alpha prompts/);
+    expect(fixture.server.requests).toHaveLength(0);
+  });
+});
