@@ -4,19 +4,17 @@
  * `{model_id, results: [{embedding}], created_at, input_token_count}`.
  */
 import type { ResolvedProfile } from '../../src/config/types.js';
-import { UsageError } from '../../src/errors.js';
 import type { HttpRequestSpec } from '../../src/http/types.js';
 import { isVector, UnexpectedEmbedAnswer, type EmbedBatchAnswer, type EmbedOperation, type EmbedRequest } from '../../src/operations/embed.js';
 import { WATSONX_DEFAULT_API_VERSION } from './request.js';
+import { watsonxScope } from './scope.js';
 
 /** The service's limit on `inputs` per request. */
 export const WATSONX_MAX_EMBED_INPUTS = 1000;
 
 export function buildWatsonxEmbedRequest(batch: readonly string[], request: EmbedRequest, profile: ResolvedProfile): HttpRequestSpec {
   const body: Record<string, unknown> = { inputs: [...batch], model_id: request.model };
-  if (profile.projectId) body.project_id = profile.projectId;
-  else if (profile.spaceId) body.space_id = profile.spaceId;
-  else throw new UsageError(`profile "${profile.name}" needs space_id or project_id for embeddings`, { hint: 'set it in the profile, or TEXTGEN_SPACE_ID / TEXTGEN_PROJECT_ID' });
+  Object.assign(body, watsonxScope(profile, 'embeddings'));
   const truncate = request.settings.truncate_input_tokens;
   if (truncate !== undefined) body.parameters = { truncate_input_tokens: truncate };
   const version = profile.apiVersion ?? WATSONX_DEFAULT_API_VERSION;

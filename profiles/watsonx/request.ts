@@ -3,6 +3,7 @@ import type { ResolvedProfile } from '../../src/config/types.js';
 import type { HttpRequestSpec } from '../../src/http/types.js';
 import { UsageError } from '../../src/errors.js';
 import type { GenerateTarget } from '../types.js';
+import { watsonxScope } from './scope.js';
 
 export const WATSONX_DEFAULT_API_VERSION = '2024-05-01';
 
@@ -34,9 +35,7 @@ export function buildWatsonxGenerateRequest(
     const model = target.model ?? profile.defaults.model;
     if (!model) throw new UsageError('a model is required for foundation-model generation: give --model or set defaults.model in the profile');
     body.model_id = model;
-    if (profile.projectId) body.project_id = profile.projectId;
-    else if (profile.spaceId) body.space_id = profile.spaceId;
-    else throw new UsageError(`profile "${profile.name}" needs space_id or project_id for foundation-model generation`);
+    Object.assign(body, watsonxScope(profile, 'foundation-model generation'));
   }
   if (request.parameters && Object.keys(request.parameters).length > 0) body.parameters = request.parameters;
   if (request.moderations !== undefined) body.moderations = request.moderations;

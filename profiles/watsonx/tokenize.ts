@@ -4,10 +4,10 @@
  * carries token texts and a count, never ids, and the service has no detokenize endpoint.
  */
 import type { ResolvedProfile } from '../../src/config/types.js';
-import { UsageError } from '../../src/errors.js';
 import type { HttpRequestSpec } from '../../src/http/types.js';
 import { UnexpectedAnswer, type TokenizeOperation, type TokenizeRequest, type TokenizeResult } from '../../src/operations/tokenize.js';
 import { WATSONX_DEFAULT_API_VERSION } from './request.js';
+import { watsonxScope } from './scope.js';
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -15,9 +15,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 
 export function buildWatsonxTokenizeRequest(request: TokenizeRequest, profile: ResolvedProfile): HttpRequestSpec {
   const body: Record<string, unknown> = { model_id: request.model, input: request.text };
-  if (profile.projectId) body.project_id = profile.projectId;
-  else if (profile.spaceId) body.space_id = profile.spaceId;
-  else throw new UsageError(`profile "${profile.name}" needs space_id or project_id for tokenization`);
+  Object.assign(body, watsonxScope(profile, 'tokenization'));
   if (request.tokens) body.parameters = { return_tokens: true };
   const version = profile.apiVersion ?? WATSONX_DEFAULT_API_VERSION;
   return {

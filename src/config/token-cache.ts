@@ -3,10 +3,11 @@
  * (default `$HOME/.cache/textgen`). The directory is 0700 and files 0600 whatever the umask; writes go through a
  * temporary file and a rename, so a reader never sees half a token. Anything unreadable is a miss.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { writePrivateFile } from './private-file.js';
 
 export interface CachedToken {
   token: string;
@@ -49,21 +50,9 @@ export function createTokenCache(opts: { env: Record<string, string | undefined>
     },
 
     async set(key, token) {
-      await mkdir(dir, { recursive: true, mode: 0o700 });
-      // mkdir's mode is filtered by the umask and ignored when the directory exists: set it outright.
-      await chmod(dir, 0o700);
-      const file = fileFor(key);
-      const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
       const record: CachedToken = { token: token.token, expiresAt: token.expiresAt };
       if (token.obtainedAt !== undefined) record.obtainedAt = token.obtainedAt;
-      try {
-        await writeFile(temp, JSON.stringify(record), { mode: 0o600, flag: 'wx' });
-        await chmod(temp, 0o600);
-        await rename(temp, file);
-      } catch (e) {
-        await rm(temp, { force: true });
-        throw e;
-      }
+      await writePrivateFile(fileFor(key), JSON.stringify(record));
     },
 
     async delete(key) {

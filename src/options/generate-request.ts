@@ -8,7 +8,7 @@ import { deepMerge } from './deep-merge.js';
 import { coerceBoolean, coerceEnum, coerceInt, coerceNumber, parseStopSequences, type RawFlagValue } from './flag-values.js';
 import { GRANULAR_PARAMETER_FLAGS, type GranularParameterFlag, type GranularParameterKey } from './generate-flag-specs.js';
 import { readJsonOption, type JsonOptionIo } from './json-option.js';
-import type { IssueSite, Locator } from './validate-option.js';
+import type { Locator } from './validate-option.js';
 
 /** commander's `opts()` for the command: camelCase keys, values as commander gives them. */
 export interface RawGenerateOptions extends Partial<Record<GranularParameterKey, RawFlagValue>> {

@@ -1,8 +1,7 @@
 import { createServer } from 'node:net';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { startServer } from '../../src/server/index.js';
+import { describe, expect, it } from 'vitest';
 import { runBin } from '../helpers/run-cli.js';
-import { expectValidWatsonxWire, generationRequests } from '../helpers/wire.js';
+import { generationRequests } from '../helpers/wire.js';
 import { useServer } from '../helpers/server-fixture.js';
 
 const fixture = useServer();

@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server/index.js';
-import { BIN, makeHome, runBin } from '../helpers/run-cli.js';
+import { BIN, runBin } from '../helpers/run-cli.js';
 import { expectValidWatsonxWire, generationRequests } from '../helpers/wire.js';
 import { useServer } from '../helpers/server-fixture.js';
 import { watsonxTextGenResponseSchema } from '../contract/watsonx-schemas.js';

@@ -2,7 +2,6 @@ import { describe, expect, test } from 'vitest';
 import type { CanonicalParameters, CanonicalRequest } from '../../src/canonical.js';
 import { alephAlphaProfile } from '../../profiles/aleph-alpha/index.js';
 import { MalformedResponse } from '../../profiles/aleph-alpha/response.js';
-import { testProfile } from '../helpers/profile.js';
 
 const parse = (body: unknown, request?: CanonicalRequest) => alephAlphaProfile.parseGenerateResponse(body, request ?? { input: 'An apple a day' });
 

@@ -4,7 +4,6 @@ import { StreamAggregator } from '../../src/generation/aggregate.js';
 import { SseParser, type SseEvent } from '../../src/http/sse-parser.js';
 import { alephAlphaProfile } from '../../profiles/aleph-alpha/index.js';
 import type { GenerateTarget, StreamStep } from '../../profiles/types.js';
-import { testProfile } from '../helpers/profile.js';
 
 function events(text: string): SseEvent[] {
   const parser = new SseParser();

@@ -2,9 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { startServer } from '../../src/server/index.js';
 import { runInProcess } from '../helpers/run-cli.js';
-import { expectValidWatsonxWire, generationRequests } from '../helpers/wire.js';
+import { generationRequests } from '../helpers/wire.js';
 import { useServer } from '../helpers/server-fixture.js';
 
 const fixture = useServer();
