@@ -1,7 +1,9 @@
 /**
- * The engine's tokenizer: OpenAI's public cl100k_base encoding from gpt-tokenizer, loaded on
- * first use (≈150 ms) so starting the server stays cheap.
+ * The engine's tokenizer: OpenAI's public cl100k_base encoding, loaded on first use (≈150 ms) so starting the
+ * server stays cheap. It is the CLI's own offline tokenizer (src/tokenizers), whose decoding cannot leak bytes of
+ * a split UTF-8 character from one call into the next.
  */
+import { loadOpenAiTokenizer } from '../tokenizers/openai-tokenizer.js';
 
 export interface Tokenizer {
   readonly encoding: string;
@@ -13,13 +15,10 @@ export interface Tokenizer {
 let loading: Promise<Tokenizer> | undefined;
 
 export function loadTokenizer(): Promise<Tokenizer> {
-  loading ??= import('gpt-tokenizer/encoding/cl100k_base').then((m) => {
-    const plainText = { disallowedSpecial: new Set<string>() };
-    return {
-      encoding: 'cl100k_base',
-      encode: (text: string) => m.encode(text, plainText),
-      decode: (ids: readonly number[]) => m.decode(ids),
-    };
-  });
+  loading ??= loadOpenAiTokenizer('cl100k_base').then((t) => ({
+    encoding: 'cl100k_base',
+    encode: (text: string) => t.encode(text),
+    decode: (ids: readonly number[]) => t.decode(ids),
+  }));
   return loading;
 }

@@ -301,3 +301,13 @@ describe('moderations', () => {
     expect(r.moderations).toEqual({ hap: [] });
   });
 });
+
+describe('the engine tokenizer', () => {
+  test('a token that ends inside a character leaks nothing into the next decode', async () => {
+    const { loadTokenizer } = await import('../../src/engine/tokenizer.js');
+    const t = await loadTokenizer();
+    const [partial] = t.encode('🙂');
+    expect(t.decode([partial!])).toBe('\uFFFD');
+    expect(t.decode(t.encode('hello'))).toBe('hello');
+  });
+});
