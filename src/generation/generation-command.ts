@@ -36,6 +36,7 @@ export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand)
   const format = parseOutputFormat(ctx.globals.output);
   const raw = parseBooleanFlag('--raw', cmd.raw.raw as RawFlagValue) === true;
   const ignoreUnsupported = parseBooleanFlag('--ignore-unsupported', cmd.raw.ignoreUnsupported as RawFlagValue) === true;
+  const showLogprobs = parseBooleanFlag('--show-logprobs', cmd.raw.showLogprobs as RawFlagValue) === true;
   // complete streams by default where a person watches the text arrive.
   const stream = cmd.stream === 'auto' ? ctx.terminal.stdoutIsTTY && format === 'text' && !ctx.globals.jmesQuery : cmd.stream;
 
@@ -89,6 +90,11 @@ export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand)
     // The items replace the text prompt in the wire body (`extra` is merged last).
     built = { ...built, extra: { ...built.extra, prompt } };
   }
+  if (showLogprobs) {
+    // The colours need each token's log-probability: ask for it on top of whatever was asked.
+    const returnOptions = { ...built.request.parameters?.return_options, generated_tokens: true, token_logprobs: true };
+    built = { ...built, request: { ...built.request, parameters: { ...built.request.parameters, return_options: returnOptions } } };
+  }
   const { loadProviderProfile } = await import('../../profiles/registry.js');
   const provider = await loadProviderProfile(profile.provider);
   const { runGenerate } = await import('./run-generate.js');
@@ -103,7 +109,7 @@ export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand)
       stream,
     },
     extra: built.extra,
-    present: { format, jmes: ctx.globals.jmesQuery, rawOutput: ctx.globals.rawOutput === true, raw },
+    present: { format, jmes: ctx.globals.jmesQuery, rawOutput: ctx.globals.rawOutput === true, raw, showLogprobs },
     ignoreUnsupported,
   });
 }

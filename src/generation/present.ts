@@ -9,6 +9,8 @@ export interface PresentOptions {
   rawOutput: boolean;
   /** --raw: show the provider's own body/events instead of the canonical result. */
   raw: boolean;
+  /** --show-logprobs: colour tokens by probability on a terminal (the request asks for token log-probabilities). */
+  showLogprobs?: boolean;
   /**
    * The user asked for a stream: deltas (text), chunks (jsonl) or raw events go out as they arrive. When false the
    * CLI may still stream on the wire (a client-side time limit) but prints only the aggregated result.

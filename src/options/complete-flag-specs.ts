@@ -22,6 +22,7 @@ export const COMPLETE_OPTION_SPECS: OptionSpec[] = [
   { flags: '--no-stream', description: 'wait for the whole answer' },
   { flags: '--parameters <json|@file>', description: 'canonical parameters as JSON; the flags above override its fields' },
   { flags: '--extra <json|@file>', description: 'provider-specific body fields merged into the wire request' },
+  { flags: '--show-logprobs', description: 'on a terminal, colour each generated token by its probability (asks for token log-probabilities)' },
   { flags: '--raw', description: "print the provider's own response body (streaming: its events as JSONL)" },
   { flags: '--input-file <path|->', description: 'read the prompt from a file (- for stdin)' },
   { flags: '--image <@file>', description: 'Aleph Alpha: a PNG or JPEG put before the prompt text (repeatable)', repeatable: true },

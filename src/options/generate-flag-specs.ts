@@ -111,6 +111,7 @@ export const GENERATE_FLAG_SPECS: OptionSpec[] = [
   { flags: '--parameters-typical-p <number>', description: 'locally typical sampling mass, > 0 to 1' },
   { flags: '--stream [bool]', description: 'print the text as it is generated' },
   { flags: '--raw [bool]', description: "print the provider's own response body" },
+  { flags: '--show-logprobs [bool]', description: 'on a terminal, colour each generated token by its probability (asks for token log-probabilities)' },
   {
     flags: '--extra <json|@file>',
     description: 'provider-specific body fields (a JSON object or @file) merged into the wire request',

@@ -13,6 +13,8 @@ const DESIGN_FLAGS = [
   '--parameters-stop-sequences', '--parameters-temperature', '--parameters-time-limit', '--parameters-top-k',
   '--parameters-top-p', '--parameters-truncate-input-tokens', '--parameters-typical-p',
   '--stream', '--raw', '--extra', '--model-version', '--ignore-unsupported',
+  // Issue 5: the logprob colours.
+  '--show-logprobs',
 ];
 
 const longName = (flags: string) => flags.split(/[ ,]+/)[0]!;
