@@ -13,7 +13,6 @@ export const spec: CommandSpec = {
   examples: [
     'textgen --profile local complete -m ibm/granite-13b-instruct-v2 "Write a haiku about rivers"',
     'textgen --profile local-azure complete -m gpt-35-turbo-instruct --max-tokens 40 -t 0.2 Once upon a time',
-    'textgen --profile local-aa complete -m luminous-base --stop . --logprobs 2 -o json "An apple a day"',
     'echo "Summarise: …" | textgen --profile local-oip complete -m demo --no-stream',
   ],
 };

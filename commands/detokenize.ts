@@ -18,7 +18,6 @@ export const spec: CommandSpec = {
   examples: [
     'textgen detokenize --encoding cl100k_base 15339 1917',
     'textgen --profile local-azure detokenize 9906,1917',
-    'textgen --profile local-aa tokenize --ids "An apple a day" | textgen --profile local-aa detokenize',
   ],
 };
 

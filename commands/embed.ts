@@ -11,7 +11,9 @@ export const spec: CommandSpec = {
     'sent in order, and put back together: embedding N always belongs to text N, and token counts add up.\n' +
     'Text output prints one JSON array per line, one line per text (an Aleph Alpha result of several layers or\n' +
     'poolings prints as its JSON object); -o json prints {model, embeddings: [{index, embedding}], input_token_count}\n' +
-    'for every provider. Aleph Alpha: without --representation /embed (layer embeddings, keyed layer_N → pooling),\n' +
+    'for every provider. --similarity prints the cosine similarity of every pair of texts as a table instead of the\n' +
+    'vectors (cells shaded on a colour terminal); with -o json/yaml it adds a "similarity" matrix to the result.\n' +
+    'Aleph Alpha: without --representation /embed (layer embeddings, keyed layer_N → pooling),\n' +
     'with it /semantic_embed or /batch_semantic_embed.',
   args: '[text...]',
   options: [
@@ -26,12 +28,11 @@ export const spec: CommandSpec = {
     { flags: '--compress-to-size <n>', description: 'Aleph Alpha semantic embeddings: 128 dimensions instead of 5120' },
     { flags: '--image <@file>', description: 'Aleph Alpha: a PNG or JPEG in the prompt, before its text (repeatable)', repeatable: true },
     { flags: '--prompt-json <json|@file>', description: 'Aleph Alpha: the prompt as an array of items {type: text|image|token_ids, data}' },
+    { flags: '--similarity', description: 'print the cosine-similarity matrix of the texts instead of their vectors' },
     { flags: '--nice [bool]', description: 'Aleph Alpha: let concurrent requests of other users go first (?nice=true)' },
   ],
   examples: [
     'textgen --profile local embed -m ibm/slate-125m-english-rtrvr "What is a river?"',
-    'textgen --profile local embed -m ibm/slate-30m-english-rtrvr --input-file docs.txt -o json > vectors.json',
-    'textgen --profile local-azure embed -m text-embedding-ada-002 --input-file texts.json -j "embeddings[].index"',
     'textgen --profile local-aa embed --representation query --compress-to-size 128 "Where do rivers start?"',
     'textgen --profile local-aa embed "An apple a day" --layers 0,-1 --pooling mean,max --tokens -o json',
   ],
@@ -44,6 +45,7 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
   return runEmbed(ctx, {
     model: typeof options.model === 'string' && options.model !== '' ? options.model : undefined,
     settings: parseEmbedSettings(options),
+    similarity: options.similarity === true,
     source: { words, inputFile: typeof options.inputFile === 'string' ? options.inputFile : undefined },
     multimodal: {
       images: Array.isArray(options.image) ? (options.image as string[]) : typeof options.image === 'string' ? [options.image] : [],

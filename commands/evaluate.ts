@@ -11,7 +11,7 @@ export const spec: CommandSpec = {
   options: [MODEL_OPTION, ...PROMPT_OPTIONS, { flags: '--expected <text>', description: 'the completion to score (completion_expected); may be empty' }, NICE_OPTION],
   examples: [
     'textgen --profile local-aa evaluate --prompt "An apple a day" --expected " keeps the doctor away."',
-    'textgen --profile aa evaluate -m luminous-extended --image @cat.png --prompt "This is a picture of" --expected " a cat" -o json',
+    'textgen --profile local-aa evaluate -m luminous-base --prompt "The capital of France is" --expected " Paris" -o json',
   ],
 };
 

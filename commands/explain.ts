@@ -21,7 +21,7 @@ export const spec: CommandSpec = {
   ],
   examples: [
     'textgen --profile local-aa explain --prompt "An apple a day keeps the doctor away." --target " Apples are healthy."',
-    'textgen --profile aa explain --prompt-json @prompt.json --target " a cat" --granularity word --normalize -o json',
+    'textgen --profile local-aa explain --prompt "An apple a day keeps the doctor away." --target " Apples are healthy." --granularity word -o json',
   ],
 };
 

@@ -15,8 +15,8 @@ export const spec: CommandSpec = {
   options: [],
   examples: [
     'textgen --profile local health',
-    'textgen --profile triton health -o json',
-    'textgen --profile wx health --retries 1 --timeout 5000 || echo "watsonx is down"',
+    'textgen --profile local-oip health -o json',
+    'textgen --profile local-aa health --retries 1 --timeout 5000',
   ],
 };
 

@@ -24,7 +24,6 @@ export const spec: CommandSpec = {
   examples: [
     'textgen --profile local models',
     'textgen --profile local models --deployments -o json',
-    'textgen --profile local-aa models -j "[].id" --raw-output -o jsonl',
     'textgen --profile local-oip models demo',
   ],
 };

@@ -14,7 +14,7 @@ export const spec: CommandSpec = {
   ],
   examples: [
     'textgen --profile local-aa qa --query "Who likes pizza?" --document "Andreas likes pizza. Ben likes soup."',
-    'textgen --profile aa qa --query "What is the notice period?" --document @contract.docx --document @annex.txt --max-answers 3',
+    'textgen --profile local-aa qa --query "What is the notice period?" --document "The notice period is three months." --max-answers 1 -o json',
   ],
 };
 

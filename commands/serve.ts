@@ -4,6 +4,10 @@ import type { Context } from '../src/context.js';
 export const spec: CommandSpec = {
   path: ['serve'],
   summary: 'Run the embedded local server (watsonx protocol, deterministic engine) until Ctrl-C',
+  description:
+    'The same server the built-in local profiles start on their own, run in the foreground so that other\n' +
+    'programs, or textgen with --provider and --url, can reach it. Its engine is deterministic: the same\n' +
+    'prompt and parameters give the same text. --require-auth makes it check credentials like a real service.',
   options: [
     { flags: '--port <port>', description: 'port to listen on (0 = any free port)', },
     { flags: '--host <host>', description: 'address to bind (default 127.0.0.1)' },
@@ -12,7 +16,7 @@ export const spec: CommandSpec = {
   ],
   examples: [
     'textgen serve --port 8080',
-    'textgen --provider watsonx --url http://127.0.0.1:8080 deployment text-generate --id-or-name demo --input Hi',
+    'textgen serve --port 8080 --token-delay-ms 50 --require-auth',
   ],
 };
 

@@ -7,7 +7,10 @@ export const spec: CommandSpec = {
   summary: 'Summarize a document (Aleph Alpha)',
   description: "Without --document, piped stdin is the document. The service picks the model itself. -o json gives\nthe service's answer (POST /summarize).",
   options: [{ flags: '--document <text|@file>', description: `the document: ${DOCUMENT_HELP}`, repeatable: true }, NICE_OPTION],
-  examples: ['textgen --profile local-aa summarize --document @notes.txt', 'cat report.txt | textgen --profile aa summarize -o json'],
+  examples: [
+    'textgen --profile local-aa summarize --document "Rivers start in mountains. They end in the sea."',
+    'echo "Rivers start in mountains. They end in the sea." | textgen --profile local-aa summarize -o json',
+  ],
 };
 
 export async function run(options: Record<string, unknown>, ctx: Context): Promise<number> {

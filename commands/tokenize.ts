@@ -25,9 +25,7 @@ export const spec: CommandSpec = {
   ],
   examples: [
     'textgen --profile local-azure tokenize "Hello world" --tokens',
-    'textgen --profile local-openai tokenize -m gpt-4o --input-file README.md --count',
     'textgen tokenize --encoding cl100k_base --ids "hello world"',
-    'textgen --profile local tokenize -m ibm/granite-13b-instruct-v2 "How many tokens?" -o json',
     'textgen --profile local-aa tokenize --local --tokens --ids "An apple a day"',
   ],
 };

@@ -1,5 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
-import type { CommandSpec } from './command.js';
+import type { CommandSpec, OptionSpec } from './command.js';
 import type { CommandRun } from './context.js';
 import type { GlobalOptions } from './config/types.js';
 import type { MainOptions } from './main.js';
@@ -27,11 +27,49 @@ const COMMANDS: Array<() => Promise<CommandModule>> = [
   () => import('../commands/detokenize.js'),
   () => import('../commands/embed.js'),
   () => import('../commands/serve.js'),
+  () => import('../commands/profiles/list.js'),
+  () => import('../commands/profiles/show.js'),
+  () => import('../commands/profiles/add.js'),
+  () => import('../commands/profiles/remove.js'),
+  () => import('../commands/profiles/use.js'),
+  () => import('../commands/completion.js'),
 ];
 
 const GROUPS: Record<string, string> = {
   deployment: 'Generate text with a deployment (mirrors cpd-cli wx-ai deployment)',
+  profiles: 'Manage connection profiles in the user config file',
 };
+
+/** `textgen --help` lists top-level commands under these headings; a command not named here goes under "Commands:". */
+export const HELP_GROUPS: Record<string, string> = {
+  deployment: 'Generate:',
+  complete: 'Generate:',
+  embed: 'Embeddings and tokens:',
+  tokenize: 'Embeddings and tokens:',
+  detokenize: 'Embeddings and tokens:',
+  evaluate: 'Aleph Alpha tasks:',
+  explain: 'Aleph Alpha tasks:',
+  qa: 'Aleph Alpha tasks:',
+  summarize: 'Aleph Alpha tasks:',
+  models: 'Inspect:',
+  health: 'Inspect:',
+  profiles: 'Setup:',
+  completion: 'Setup:',
+  serve: 'Setup:',
+};
+
+/** Every command's spec, in COMMANDS order: what shell completion is generated from. */
+export async function loadCommandSpecs(): Promise<CommandSpec[]> {
+  const modules = await Promise.all(COMMANDS.map((load) => load()));
+  return modules.map((m) => m.spec);
+}
+
+/** The global options as specs (flags and description), read from the same commander setup the CLI uses. */
+export function globalOptionSpecs(): OptionSpec[] {
+  const probe = new Command();
+  addGlobalOptions(probe);
+  return probe.options.map((o) => ({ flags: o.flags, description: o.description }));
+}
 
 function addGlobalOptions(program: Command): void {
   program
@@ -93,7 +131,8 @@ export async function runCli(argv: string[], io: ProcessLike, options: MainOptio
     let parent = program;
     for (const word of spec.path.slice(0, -1)) parent = groupCommand(parent, word);
     const cmd = parent.command(spec.path[spec.path.length - 1] as string).description(spec.summary);
-    if (spec.description) cmd.description(`${spec.summary}\n\n${spec.description}`);
+    // The summary alone in command lists; the description only in the command's own help.
+    if (spec.description) cmd.summary(spec.summary).description(`${spec.summary}\n\n${spec.description}`);
     if (spec.args) cmd.arguments(spec.args);
     for (const o of spec.options) {
       const opt = new Option(o.flags, o.description);
@@ -112,6 +151,8 @@ export async function runCli(argv: string[], io: ProcessLike, options: MainOptio
     });
   }
   for (const group of program.commands) {
+    const heading = HELP_GROUPS[group.name()];
+    if (heading !== undefined) group.helpGroup(heading);
     group.exitOverride();
     group.configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
   }

@@ -50,14 +50,26 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
 
   async function resolve(): Promise<ResolvedProfile> {
     const { loadConfig } = await import('./config/load.js');
-    const { resolveProfile } = await import('./config/resolve.js');
+    const { resolveProfile, NoProfileSelected } = await import('./config/resolve.js');
     const config = await loadConfig({
       cwd: io.cwd,
       env: io.env,
       ...(globals.config ?? io.env.TEXTGEN_CONFIG ? { configPath: globals.config ?? io.env.TEXTGEN_CONFIG } : {}),
       warn: (m) => reporter.warn(m),
     });
-    const profile = await resolveProfile({ globals, env: io.env, config, cwd: io.cwd });
+    let profile;
+    try {
+      profile = await resolveProfile({ globals, env: io.env, config, cwd: io.cwd });
+    } catch (e) {
+      if (!(e instanceof NoProfileSelected) || !terminal.interactive || !(await offerNewProfile())) throw e;
+      const again = await loadConfig({
+        cwd: io.cwd,
+        env: io.env,
+        ...(globals.config ?? io.env.TEXTGEN_CONFIG ? { configPath: globals.config ?? io.env.TEXTGEN_CONFIG } : {}),
+        warn: (m) => reporter.warn(m),
+      });
+      profile = await resolveProfile({ globals, env: io.env, config: again, cwd: io.cwd });
+    }
     if (profile.local && !profile.url && globals.dryRun) {
       // Nothing will be sent: point the curl line at where `textgen serve` listens by default, so it can be run.
       profile.url = 'http://127.0.0.1:8080';
@@ -73,6 +85,14 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
       reporter.warn('TLS certificate verification is disabled (--insecure)');
     }
     return profile;
+  }
+
+  /** DESIGN §6: with no profile at all, a person at a terminal is offered to create one (it becomes the default). */
+  async function offerNewProfile(): Promise<boolean> {
+    const prompter = await ctx.prompter();
+    if (!(await prompter.confirm('No profile is configured. Create one now?', { default: true }))) return false;
+    const { run: addProfile } = await import('../commands/profiles/add.js');
+    return (await addProfile({ args: [] }, ctx)) === 0;
   }
 
   const ctx: Context = {
@@ -116,6 +136,11 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
         return createAuthenticator(profile, http, cache, ctx.now);
       })();
       return authPromise;
+    },
+    async prompter() {
+      if (!terminal.interactive) return (await import('./prompt/prompter.js')).refusingPrompter();
+      const { createInquirerPrompter } = await import('./prompt/inquirer-prompter.js');
+      return createInquirerPrompter({ stdin: io.stdin, stderr: io.stderr, signal });
     },
     async dispose() {
       await out.flush();

@@ -2,6 +2,7 @@ import type { Authenticator } from '../profiles/types.js';
 import type { GlobalOptions, ResolvedProfile } from './config/types.js';
 import type { HttpClient } from './http/types.js';
 import type { DataSink } from './output/safe-write.js';
+import type { Prompter } from './prompt/prompter.js';
 
 /** Terminal policy in one place (STYLE: gh's IOStreams). */
 export interface Terminal {
@@ -44,6 +45,8 @@ export interface Context {
   /** One HTTP client per invocation, configured from the profile (timeouts, retries, TLS, proxies, trace). */
   http(profile: ResolvedProfile): Promise<HttpClient>;
   authenticator(profile: ResolvedProfile): Promise<Authenticator>;
+  /** Asks on stderr, reads stdin; when `terminal.interactive` is false every question is a usage error. */
+  prompter(): Promise<Prompter>;
   /** Release sockets and servers; called once by the top level. */
   dispose(): Promise<void>;
 }

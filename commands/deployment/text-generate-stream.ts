@@ -6,10 +6,14 @@ import { run as runTextGenerate } from './text-generate.js';
 export const spec: CommandSpec = {
   path: ['deployment', 'text-generate-stream'],
   summary: 'Same as text-generate, streaming tokens as they are generated (cpd-cli has both)',
+  description:
+    'Takes every flag of deployment text-generate; streaming is on whatever --stream says. Text output prints\n' +
+    'the text as it arrives; -o jsonl prints one JSON object per streamed event; -o json waits and prints the\n' +
+    'events put together into one result.',
   options: GENERATE_FLAG_SPECS.filter((o) => !o.flags.startsWith('--stream')),
   examples: [
     'textgen --profile local deployment text-generate-stream --id-or-name demo --input "Once upon a time"',
-    'textgen deployment text-generate-stream --id-or-name demo --input Hi -o jsonl',
+    'textgen --profile local deployment text-generate-stream --id-or-name demo --input Hi --parameters-max-new-tokens 10 -o jsonl',
   ],
 };
 

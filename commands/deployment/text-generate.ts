@@ -13,12 +13,10 @@ export const spec: CommandSpec = {
     '(- for stdin), or piped stdin.',
   options: GENERATE_FLAG_SPECS,
   examples: [
-    'textgen --profile local deployment text-generate --id-or-name demo --input "Hello"',
-    'textgen deployment text-generate --id-or-name classification --input "how far is paris from bangalore:" \\\n' +
+    'textgen --profile local deployment text-generate --id-or-name demo --input "Hello" --parameters-max-new-tokens 30',
+    'textgen --profile local deployment text-generate --id-or-name classification --input "how far is paris from bangalore:" \\\n' +
       '      --parameters-decoding-method greedy --parameters-max-new-tokens 30 --parameters-stop-sequences fail',
-    'textgen deployment text-generate --id-or-name demo --parameters @params.json --input-file prompt.txt -o json',
-    'echo "Tell me a story" | textgen deployment text-generate --id-or-name demo --stream',
-    'textgen deployment text-generate --id-or-name demo --input Hi -o json -j "results[0].generated_text" --raw-output',
+    'echo "Tell me a story" | textgen --profile local deployment text-generate --id-or-name demo -o json -j "results[0].generated_text" --raw-output',
   ],
 };
 

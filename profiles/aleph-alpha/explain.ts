@@ -31,7 +31,7 @@ export const alephAlphaExplain: TaskOperation<ExplainRequest, ExplainResult> = {
     return { model_id: req.model, ...modelVersionOf(body), explanations: body.explanations as Explanation[] };
   },
 
-  renderText(result, req) {
-    return renderExplanations(result.explanations, req.prompt, req.target);
+  renderText(result, req, view) {
+    return renderExplanations(result.explanations, req.prompt, req.target, view?.color === true);
   },
 };

@@ -150,10 +150,13 @@ function lookUp(named: Sourced<string>, config: LoadedConfig, home: string): Bas
   });
 }
 
+/** Neither a profile nor a URL was given: on a terminal the CLI offers to create a profile. */
+export class NoProfileSelected extends UsageError {}
+
 function nothingSelected(config: LoadedConfig): UsageError {
   const names = Object.keys(config.profiles).sort();
   const configured = names.length > 0 ? ` (configured profiles: ${names.join(', ')})` : '';
-  return new UsageError(
+  return new NoProfileSelected(
     `no profile selected: use --profile NAME, or --provider KIND --url URL, or create one with "textgen profiles add"${configured}`,
     { hint: names.length > 0 ? 'make one the default with "textgen profiles use NAME"' : 'try --profile local for the built-in local server' },
   );

@@ -49,7 +49,7 @@ export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand)
   if (words.length > 0 && (cmd.raw.input !== undefined || cmd.raw.inputFile !== undefined)) {
     throw new UsageError('give the prompt once: as words on the command line, or with --input-file');
   }
-  const input =
+  let input =
     words.length > 0
       ? words.join(' ')
       : await resolveInput(
@@ -63,18 +63,33 @@ export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand)
 
   const multimodal = cmd.multimodal && (cmd.multimodal.images.length > 0 || cmd.multimodal.promptJson !== undefined) ? cmd.multimodal : undefined;
 
-  if (cmd.target.kind === 'deployment') {
+  // On a terminal what is missing is asked for (DESIGN §6), once the profile says what there is to pick from.
+  const ask = ctx.terminal.interactive;
+  let idOrName = cmd.target.kind === 'deployment' ? cmd.target.idOrName : undefined;
+  const needsInput = input === undefined && multimodal?.promptJson === undefined && !multimodal?.images.length;
+  if (!ask) {
     const missing: string[] = [];
-    if (cmd.target.idOrName === undefined) missing.push('--id-or-name');
-    if (input === undefined) missing.push(inputFlag);
+    if (cmd.target.kind === 'deployment' && idOrName === undefined) missing.push('--id-or-name');
+    if (needsInput) missing.push(inputFlag);
     if (missing.length > 0) throw missingFlagsError(missing);
-  } else if (input === undefined && multimodal?.promptJson === undefined && !multimodal?.images.length) {
-    throw missingFlagsError([inputFlag]);
   }
 
   const profile = await ctx.profile();
+  if (ask && cmd.target.kind === 'deployment' && idOrName === undefined) {
+    const { askTarget } = await import('../prompt/ask-target.js');
+    idOrName = await askTarget(ctx, profile, 'deployments');
+  }
   if (profile.defaults.parameters) built = await buildCanonicalRequest(cmd.raw, { ...buildOpts, defaults: profile.defaults.parameters });
-  const model = cmd.target.kind === 'model' ? (cmd.target.model ?? profile.defaults.model) : undefined;
+  let model = cmd.target.kind === 'model' ? (cmd.target.model ?? profile.defaults.model) : undefined;
+  if (ask && cmd.target.kind === 'model' && model === undefined) {
+    const { askTarget } = await import('../prompt/ask-target.js');
+    model = await askTarget(ctx, profile, 'models');
+  }
+  if (ask && needsInput) {
+    const text = await (await ctx.prompter()).multiline('Prompt');
+    if (text === '') throw missingFlagsError([inputFlag]);
+    input = text;
+  }
   if (cmd.target.kind === 'model' && model === undefined) {
     throw new UsageError(`missing required option: --model (profile "${profile.name}" has no defaults.model)`, {
       hint: profile.provider === 'watsonx' ? 'give a foundation model id, or use "deployment text-generate --id-or-name" for a deployment' : undefined,
@@ -104,7 +119,7 @@ export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand)
     profile,
     request: { ...built.request, input: input ?? '', ...(cmd.choices !== undefined ? { n: cmd.choices } : {}) },
     target: {
-      ...(cmd.target.kind === 'deployment' ? { deployment: cmd.target.idOrName as string } : { model: model as string }),
+      ...(cmd.target.kind === 'deployment' ? { deployment: idOrName as string } : { model: model as string }),
       ...(modelVersion ? { modelVersion } : {}),
       stream,
     },

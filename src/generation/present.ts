@@ -1,6 +1,8 @@
-import type { GenerateResult } from '../canonical.js';
+import type { GenerateResult, TokenInfo } from '../canonical.js';
 import type { Context } from '../context.js';
 import type { OutputFormat } from '../output/format.js';
+import { colourByLogprob, logprobLegend } from '../output/logprob-colors.js';
+import { stdoutColor } from '../output/stdout-color.js';
 import { inCanonicalOrder } from './aggregate.js';
 
 export interface PresentOptions {
@@ -26,8 +28,13 @@ export class GenerationPresenter {
   private wroteText = false;
   private lastChar = '';
   private readonly rawEvents: unknown[] = [];
+  /** --show-logprobs on a colour terminal: text output is painted token by token. */
+  private readonly paintLogprobs: boolean;
+  private painted = false;
 
-  constructor(private readonly ctx: Context, private readonly opts: PresentOptions) {}
+  constructor(private readonly ctx: Context, private readonly opts: PresentOptions) {
+    this.paintLogprobs = opts.showLogprobs === true && !opts.raw && stdoutColor(ctx);
+  }
 
   /** Deltas are written as they arrive. */
   private get streamsText(): boolean {
@@ -39,9 +46,14 @@ export class GenerationPresenter {
     return this.opts.live && !this.opts.jmes && (this.opts.format === 'jsonl' || (this.opts.raw && this.opts.format === 'text'));
   }
 
-  private writeText(text: string): void {
+  private writeText(text: string, tokens?: TokenInfo[]): void {
     if (!text) return;
-    this.ctx.out.write(text);
+    if (this.paintLogprobs && tokens !== undefined && tokens.length > 0) {
+      this.ctx.out.write(colourByLogprob(text, tokens, true));
+      this.painted = true;
+    } else {
+      this.ctx.out.write(text);
+    }
     this.wroteText = true;
     this.lastChar = text[text.length - 1] as string;
   }
@@ -53,7 +65,7 @@ export class GenerationPresenter {
       else this.rawEvents.push(rawEvent);
     } else if (this.streamsText) {
       // With several choices only the first streams; the others follow at the end, so texts never interleave.
-      this.writeText(chunk.results[0]?.generated_text ?? '');
+      this.writeText(chunk.results[0]?.generated_text ?? '', chunk.results[0]?.generated_tokens);
     } else if (this.streamsLines) {
       this.ctx.out.write(`${JSON.stringify(inCanonicalOrder(chunk))}\n`);
     }
@@ -75,13 +87,19 @@ export class GenerationPresenter {
       return;
     }
     if (this.streamsText || (format === 'text' && !jmes)) {
-      const texts = result.results.map((r) => r.generated_text);
-      if (!this.wroteText) this.writeText(texts[0] ?? '');
-      for (const text of texts.slice(1)) {
+      const [first, ...rest] = result.results;
+      if (!this.wroteText) this.writeText(first?.generated_text ?? '', first?.generated_tokens);
+      for (const item of rest) {
         if (this.wroteText && this.lastChar !== '\n') this.ctx.out.write('\n');
-        this.writeText(text);
+        this.writeText(item.generated_text, item.generated_tokens);
       }
       if (this.wroteText && this.lastChar !== '\n') this.ctx.out.write('\n');
+      // The key goes after the text, so it never splits a line of it; with -q a person asked for the text alone.
+      // A key without its colours says nothing, so none when stderr is not coloured.
+      if (this.painted && !this.ctx.reporter.quiet && this.ctx.terminal.color) {
+        await this.ctx.out.flush(); // on a shared screen the key must follow the text it explains
+        this.ctx.stderr.write(logprobLegend(true));
+      }
       return;
     }
     if (this.streamsLines) {

@@ -9,6 +9,7 @@ import { GenerationPresenter, type PresentOptions } from './present.js';
 import { StreamAggregator } from './aggregate.js';
 import { checkSupport, fillPromptVariables } from './support.js';
 import { startSpinner, type Spinner } from '../output/spinner.js';
+import { renderGenerationSummary, type GenerationStats } from '../output/generation-summary.js';
 
 export interface GenerateInvocation {
   provider: ProviderProfile;
@@ -29,6 +30,11 @@ interface Call {
   signal: AbortSignal;
   /** Set when the client-side time limit (not the user) cut the call short. */
   timedOut(): boolean;
+  /** ctx.now() when the request was sent, and when the first streamed text arrived: for the summary line. */
+  started: number;
+  firstTokenAt?: number;
+  /** The result printed, once the generation ended without an error. */
+  result?: GenerateResult;
 }
 
 function warnAll(ctx: Context, warnings: Array<{ id?: string; message: string }> | undefined): void {
@@ -58,13 +64,13 @@ export async function runGenerate(ctx: Context, inv: GenerateInvocation): Promis
 
   const deadline = new AbortController();
   const signal = deadlineMs === undefined ? ctx.signal : AbortSignal.any([ctx.signal, deadline.signal]);
-  const call: Call = { inv, request, wireStream, signal, timedOut: () => deadline.signal.aborted && !ctx.signal.aborted };
+  const call: Call = { inv, request, wireStream, signal, timedOut: () => deadline.signal.aborted && !ctx.signal.aborted, started: ctx.now() };
   const presenter = new GenerationPresenter(ctx, { ...inv.present, live: target.stream });
   const spinner = await startSpinner(ctx, target.stream ? `waiting for the first token from ${provider.displayName}…` : `waiting for ${provider.displayName}…`);
   let timer: NodeJS.Timeout | undefined;
   try {
-    const started = ctx.now();
-    if (deadlineMs !== undefined) timer = setTimeout(() => deadline.abort(), Math.max(0, deadlineMs - (ctx.now() - started)));
+    call.started = ctx.now();
+    if (deadlineMs !== undefined) timer = setTimeout(() => deadline.abort(), Math.max(0, deadlineMs - (ctx.now() - call.started)));
     let res: HttpResponse;
     try {
       res = await sendAuthorized(ctx, profile, provider, spec, call.signal);
@@ -74,8 +80,11 @@ export async function runGenerate(ctx: Context, inv: GenerateInvocation): Promis
     }
     if (res.status < 200 || res.status >= 300) await failFromResponse(provider, res);
     const contentType = res.headers['content-type'] ?? '';
-    if (wireStream && contentType.includes('text/event-stream')) return await presentStream(ctx, call, res, presenter, spinner);
-    return await presentWhole(ctx, call, res, presenter, spinner);
+    const code =
+      wireStream && contentType.includes('text/event-stream') ? await presentStream(ctx, call, res, presenter, spinner) : await presentWhole(ctx, call, res, presenter, spinner);
+    spinner.stop();
+    await writeSummary(ctx, call);
+    return code;
   } finally {
     if (timer) clearTimeout(timer);
     spinner.stop();
@@ -112,6 +121,7 @@ async function presentWhole(ctx: Context, call: Call, res: HttpResponse, present
   }
   warnAll(ctx, result.system?.warnings);
   await presenter.finish(result, { text, json });
+  call.result = result;
   return 0;
 }
 
@@ -126,6 +136,7 @@ async function presentStream(ctx: Context, call: Call, res: HttpResponse, presen
       if (step.type === 'ignore') continue;
       if (step.type === 'end') break;
       spinner.stop();
+      call.firstTokenAt ??= ctx.now();
       if (step.type === 'error') {
         aggregator.markStopped('error');
         await presenter.finish(aggregator.result());
@@ -139,7 +150,8 @@ async function presentStream(ctx: Context, call: Call, res: HttpResponse, presen
     if (e instanceof StreamError) throw e;
     if (e instanceof Interrupted && call.timedOut()) {
       aggregator.markStopped('time_limit');
-      await presenter.finish(aggregator.result());
+      call.result = aggregator.result();
+      await presenter.finish(call.result);
       return 0;
     }
     if (e instanceof Interrupted) {
@@ -156,8 +168,26 @@ async function presentStream(ctx: Context, call: Call, res: HttpResponse, presen
     });
   }
   aggregator.settle(call.request);
-  await presenter.finish(aggregator.result());
+  call.result = aggregator.result();
+  await presenter.finish(call.result);
   return 0;
+}
+
+/** After a generation on a terminal, one dim line on stderr (never on a pipe, never with -q). */
+async function writeSummary(ctx: Context, call: Call): Promise<void> {
+  if (!ctx.terminal.stderrIsTTY || ctx.reporter.quiet || call.result === undefined) return;
+  await ctx.out.flush(); // on a shared screen the summary must follow the text
+  const items = call.result.results;
+  const counts = items.map((r) => r.generated_token_count).filter((n): n is number => typeof n === 'number');
+  const input = items.find((r) => typeof r.input_token_count === 'number')?.input_token_count;
+  const stats: GenerationStats = {
+    stopReasons: items.map((r) => r.stop_reason),
+    inputTokens: input,
+    generatedTokens: counts.length > 0 ? counts.reduce((a, b) => a + b, 0) : undefined,
+    firstTokenMs: call.firstTokenAt === undefined ? undefined : call.firstTokenAt - call.started,
+    totalMs: ctx.now() - call.started,
+  };
+  ctx.stderr.write(renderGenerationSummary(stats, ctx.terminal.color));
 }
 
 function excerpt(text: string): string {

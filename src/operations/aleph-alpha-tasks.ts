@@ -118,8 +118,11 @@ export interface TaskOperation<Request, Result> {
   buildRequest(request: Request, profile: ResolvedProfile): HttpRequestSpec;
   /** The provider's JSON answer → the result; throws an Error naming what is missing from a malformed answer. */
   parseResponse(body: unknown, request: Request): Result;
-  /** The result for people (`-o text`): lines ending in a newline, or "" when there is nothing to show. */
-  renderText(result: Result, request: Request): string;
+  /**
+   * The result for people (`-o text`): lines ending in a newline, or "" when there is nothing to show. `view.color`:
+   * stdout is a colour terminal, so a picture may replace the lines.
+   */
+  renderText(result: Result, request: Request, view?: { color: boolean }): string;
 }
 
 export interface TaskOperations {

@@ -165,7 +165,8 @@ export function embeddingLines(result: EmbedResult): string {
   return result.embeddings.map((e) => `${JSON.stringify(singleVector(e.embedding) ?? e.embedding)}\n`).join('');
 }
 
-function singleVector(embedding: Embedding): number[] | undefined {
+/** The one vector of an embedding, or undefined for several layers or poolings. */
+export function singleVector(embedding: Embedding): number[] | undefined {
   if (Array.isArray(embedding)) return embedding;
   const layers = Object.values(embedding);
   if (layers.length !== 1) return undefined;

@@ -18,6 +18,7 @@ import {
   loadEmbedOperation,
   providersWithSetting,
   SETTING_FLAGS,
+  singleVector,
   splitBatches,
   UnexpectedEmbedAnswer,
   type EmbedBatchAnswer,
@@ -33,6 +34,8 @@ export interface EmbedCommand {
   model: string | undefined;
   settings: EmbedSettings;
   source: EmbedInputSource;
+  /** --similarity: the cosine-similarity matrix of the texts (instead of the vectors in text output). */
+  similarity?: boolean;
   /** --image / --prompt-json: one Aleph Alpha multimodal prompt. */
   multimodal?: { images: string[]; promptJson?: string | undefined };
 }
@@ -53,6 +56,9 @@ export async function runEmbed(ctx: Context, command: EmbedCommand): Promise<num
     });
   }
   await checkSettings(op, profile, command.settings);
+  if (command.similarity && ((command.settings.layers?.length ?? 1) > 1 || (command.settings.pooling?.length ?? 1) > 1)) {
+    throw new UsageError('--similarity compares one vector per text: give one --layers value and one --pooling value');
+  }
   const model = command.model ?? (profile.defaults.model || undefined);
   const multimodal = command.multimodal && (command.multimodal.images.length > 0 || command.multimodal.promptJson !== undefined) ? command.multimodal : undefined;
   let prompt: unknown;
@@ -96,8 +102,23 @@ export async function runEmbed(ctx: Context, command: EmbedCommand): Promise<num
     spinner.stop();
   }
   const { writeResult } = await import('./write-result.js');
+  if (command.similarity) {
+    const { similarityMatrix, renderSimilarityMatrix } = await import('../output/similarity-matrix.js');
+    const { stdoutColor } = await import('../output/stdout-color.js');
+    const matrix = similarityMatrix(result.embeddings.map((e, i) => vectorOf(e.embedding, i)));
+    const texts = inputs;
+    await writeResult(ctx, format, { ...result, similarity: matrix }, () => renderSimilarityMatrix(texts, matrix, stdoutColor(ctx)));
+    return 0;
+  }
   await writeResult(ctx, format, result, () => embeddingLines(result));
   return 0;
+}
+
+/** The one vector of text i; a result of several layers or poolings (checked before sending) would be a bug. */
+function vectorOf(embedding: EmbedResult['embeddings'][number]['embedding'], i: number): number[] {
+  const v = singleVector(embedding);
+  if (v === undefined) throw new Error(`embedding ${i} holds several vectors; --similarity needs one per text`);
+  return v;
 }
 
 /** Every given setting must be one the provider understands; then the provider's own combination rules. */

@@ -52,7 +52,8 @@ export async function runTask<T extends TaskName>(ctx: Context, task: T, prepare
   } catch (e) {
     throw new ApiError({ provider: provider.kind, status: answer.status, message: `unexpected answer: ${(e as Error).message}` });
   }
-  await present(ctx, format, result, () => operation.renderText(result, request), task);
+  const { stdoutColor } = await import('../output/stdout-color.js');
+  await present(ctx, format, result, () => operation.renderText(result, request, { color: stdoutColor(ctx) }), task);
   return 0;
 }
 

@@ -10,6 +10,8 @@ import type { HttpRequestSpec } from '../http/types.js';
 import { requestJson, printDryRun, type Callee } from '../requests/send.js';
 import { encodingForModel, OPENAI_ENCODINGS, parseEncodingFlag, resolveOpenAiEncoding, type OpenAiEncoding } from '../tokenizers/openai-encodings.js';
 import type { OfflineTokenizer } from '../tokenizers/types.js';
+import { renderTokenBoundaries } from '../output/token-boundaries.js';
+import { stdoutColor } from '../output/stdout-color.js';
 import { renderDetokenizeText, renderTokenizeText, type TokenizeShow } from './tokenize-text.js';
 import { loadTokenizeOperation, UnexpectedAnswer, type DetokenizeResult, type TokenizeOperation, type TokenizeResult } from './tokenize.js';
 
@@ -165,7 +167,10 @@ async function present(ctx: Context, value: unknown, text: () => string): Promis
 
 export async function runTokenize(ctx: Context, cmd: TokenizeCommand): Promise<number> {
   const { parseOutputFormat } = await import('../output/format.js');
-  parseOutputFormat(ctx.globals.output); // a bad -o is reported before anything is sent
+  const format = parseOutputFormat(ctx.globals.output); // a bad -o is reported before anything is sent
+  // The count alone, for a person at a colour terminal, becomes a picture of the token boundaries: that needs tokens.
+  const picture = format === 'text' && !ctx.globals.jmesQuery && !cmd.count && !cmd.show.tokens && !cmd.show.ids && stdoutColor(ctx);
+  const wantTokens = cmd.show.tokens || picture;
   const source = await chooseSource(ctx, 'tokenize', cmd);
   let result: TokenizeResult;
   if (source.kind === 'service') {
@@ -175,7 +180,7 @@ export async function runTokenize(ctx: Context, cmd: TokenizeCommand): Promise<n
         hint: 'give --encoding NAME for the ids of a public encoding, or leave out --ids',
       });
     }
-    const request = { model: source.model, text: cmd.text, tokens: cmd.show.tokens, ids: cmd.show.ids };
+    const request = { model: source.model, text: cmd.text, tokens: wantTokens, ids: cmd.show.ids };
     const spec = source.op.buildTokenizeRequest(request, profile);
     if (ctx.globals.dryRun) {
       await printDryRun(ctx, profile, spec);
@@ -188,11 +193,12 @@ export async function runTokenize(ctx: Context, cmd: TokenizeCommand): Promise<n
     const ids = tokenizer.encode(cmd.text);
     result = labelled<TokenizeResult>(source, {
       token_count: ids.length,
-      ...(cmd.show.tokens ? { tokens: tokenizer.tokenTexts(ids) } : {}),
+      ...(wantTokens ? { tokens: tokenizer.tokenTexts(ids) } : {}),
       ...(cmd.show.ids ? { ids } : {}),
     });
   }
   if (cmd.count) await present(ctx, result.token_count, () => `${result.token_count}\n`);
+  else if (picture && result.tokens !== undefined) ctx.out.write(renderTokenBoundaries(result.tokens, result.token_count, true));
   else await present(ctx, result, () => renderTokenizeText(result, cmd.show));
   return 0;
 }

@@ -1,0 +1,84 @@
+import type { CommandSpec } from '../../src/command.js';
+import type { Context } from '../../src/context.js';
+
+export const spec: CommandSpec = {
+  path: ['profiles', 'add'],
+  summary: 'Create or replace a profile in the user config file (asks for what is missing on a terminal)',
+  description:
+    'Writes $XDG_CONFIG_HOME/textgen/config.yaml (or the --config file) with mode 0600,\n' +
+    'keeping its other profiles and comments. --provider, --url, --api-key, --token and\n' +
+    '--api-version describe the new profile. A literal --api-key/--token is stored in the\n' +
+    'file and never printed; prefer --apikey-env/--token-env. The connection is tested\n' +
+    'with the health check before saving: without a terminal a failed check exits with\n' +
+    'its code (3, 4 or 5) and saves nothing, unless --no-check.',
+  args: '[name]',
+  options: [
+    { flags: '--auth-type <type>', description: 'iam | cpd | zenapikey (watsonx), api-key (azure-openai, openai), bearer, none' },
+    { flags: '--apikey-env <var>', description: 'environment variable holding the API key' },
+    { flags: '--token-env <var>', description: 'environment variable holding the bearer token' },
+    { flags: '--username <user>', description: 'Cloud Pak for Data user (auth types cpd, zenapikey)' },
+    { flags: '--default', description: 'make it the default profile (the first profile always is)' },
+    { flags: '--no-check', description: 'save without testing the connection' },
+  ],
+  examples: [
+    'textgen profiles add wx --provider watsonx --url https://us-south.ml.cloud.ibm.com --apikey-env WATSONX_APIKEY --default',
+    'textgen profiles add triton --provider open-inference --url http://localhost:8000 --no-check',
+    'textgen profiles add',
+  ],
+};
+
+export async function run(options: Record<string, unknown>, ctx: Context): Promise<number> {
+  const { draftProfile } = await import('../../src/profiles/profile-draft.js');
+  const { editableConfigPath, hasProfile, readUserFile, saveUserFile, setDefaultProfile, setProfile } = await import('../../src/config/user-file.js');
+  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  const g = ctx.globals;
+  const args = (options.args as string[] | undefined) ?? [];
+  const file = editableConfigPath({ configPath: g.config ?? ctx.env.TEXTGEN_CONFIG, cwd: ctx.cwd, env: ctx.env });
+  const uf = await readUserFile(file, ctx.env);
+  const prompter = ctx.terminal.interactive ? await ctx.prompter() : undefined;
+  const { name, profile } = await draftProfile(
+    {
+      name: args[0],
+      provider: g.provider,
+      url: g.url,
+      authType: str(options.authType),
+      apikeyEnv: str(options.apikeyEnv),
+      tokenEnv: str(options.tokenEnv),
+      apiKey: g.apiKey,
+      token: g.token,
+      username: str(options.username),
+      apiVersion: g.apiVersion,
+    },
+    prompter,
+  );
+  if (hasProfile(uf, name) && prompter && !(await prompter.confirm(`Profile "${name}" exists in ${uf.shown}. Replace it?`))) {
+    ctx.reporter.info('nothing changed');
+    return 0;
+  }
+
+  if (options.check !== false) {
+    const { checkProfile } = await import('../../src/profiles/check-profile.js');
+    const check = await checkProfile(ctx, name, profile, file);
+    if (!check.ok) {
+      ctx.reporter.warn(`connection test failed: ${check.summary}`);
+      if (!prompter) {
+        ctx.reporter.info('hint: nothing was saved; fix the profile, or pass --no-check to save it untested');
+        return check.exitCode;
+      }
+      if (!(await prompter.confirm('Save the profile anyway?'))) {
+        ctx.reporter.info('nothing was saved');
+        return check.exitCode;
+      }
+    } else {
+      ctx.reporter.info(`connection test: ${check.summary}`);
+    }
+  }
+
+  setProfile(uf, name, profile);
+  // The first profile becomes the default: with one profile there is nothing else to mean.
+  const makeDefault = options.default === true || uf.doc.get('default_profile') === undefined;
+  if (makeDefault) setDefaultProfile(uf, name);
+  await saveUserFile(uf);
+  ctx.reporter.info(`saved profile "${name}" in ${uf.shown}${makeDefault ? ' (default)' : ''}`);
+  return 0;
+}

@@ -1,0 +1,44 @@
+import type { CommandSpec } from '../../src/command.js';
+import type { Context } from '../../src/context.js';
+
+export const spec: CommandSpec = {
+  path: ['profiles', 'list'],
+  summary: 'List configured profiles (* marks the default) and the built-in local ones',
+  description:
+    'Configured profiles come from the user config file and the project file found from the current\n' +
+    'directory (a project profile wins over a user one of the same name); each line names the file it came\n' +
+    'from. The built-in local-* profiles talk to the embedded server. -o json gives {default_profile, profiles, built_in}.',
+  options: [],
+  examples: ['textgen profiles list', 'textgen profiles list -o json'],
+};
+
+export async function run(_options: Record<string, unknown>, ctx: Context): Promise<number> {
+  const { parseOutputFormat } = await import('../../src/output/format.js');
+  const format = parseOutputFormat(ctx.globals.output);
+  const { loadConfig, displayPath, homeDir } = await import('../../src/config/load.js');
+  const { LOCAL_PROFILES } = await import('../../src/config/resolve.js');
+  const configPath = ctx.globals.config ?? ctx.env.TEXTGEN_CONFIG;
+  const config = await loadConfig({ cwd: ctx.cwd, env: ctx.env, ...(configPath ? { configPath } : {}), warn: (m) => ctx.reporter.warn(m) });
+  const home = homeDir(ctx.env);
+  const profiles = Object.keys(config.profiles)
+    .sort()
+    .map((name) => {
+      const p = config.profiles[name]!;
+      const file = config.sources.profiles[name];
+      return { name, default: config.default_profile === name, provider: p.provider, url: p.url ?? '', source: file ? displayPath(file, home) : 'config' };
+    });
+  const builtIn = Object.entries(LOCAL_PROFILES).map(([name, p]) => ({ name, default: config.default_profile === name, provider: p.provider, model: p.defaults?.model ?? '' }));
+  const value = { default_profile: config.default_profile ?? null, profiles, built_in: builtIn };
+  const { writeResult } = await import('../../src/operations/write-result.js');
+  const { alignColumns } = await import('../../src/output/text-table.js');
+  await writeResult(ctx, format, value, () => {
+    const mark = (d: boolean) => (d ? '*' : ' ');
+    const configured =
+      profiles.length > 0
+        ? alignColumns(profiles.map((p) => [`${mark(p.default)} ${p.name}`, p.provider, p.url, p.source]))
+        : '  (none: create one with "textgen profiles add")\n';
+    const local = alignColumns(builtIn.map((p) => [`${mark(p.default)} ${p.name}`, p.provider, `embedded server, model ${p.model}`]));
+    return `${configured}\nbuilt-in:\n${local}`;
+  });
+  return 0;
+}

@@ -1,0 +1,36 @@
+import type { CommandSpec } from '../../src/command.js';
+import type { Context } from '../../src/context.js';
+
+export const spec: CommandSpec = {
+  path: ['profiles', 'remove'],
+  summary: 'Remove a profile from the user config file (asks first on a terminal; --yes for scripts)',
+  description:
+    'Edits the user config file (or the --config file), keeping its comments and layout. Without --yes it\n' +
+    'asks first, and where nothing can ask (CI, a pipe) it refuses. Removing the default profile leaves no\n' +
+    'default set.',
+  args: '<name>',
+  options: [{ flags: '-y, --yes', description: 'do not ask for confirmation' }],
+  examples: ['textgen profiles remove old-wx', 'textgen profiles remove old-wx --yes'],
+};
+
+export async function run(options: Record<string, unknown>, ctx: Context): Promise<number> {
+  const { UsageError } = await import('../../src/errors.js');
+  const { editableConfigPath, hasProfile, readUserFile, removeProfile, saveUserFile } = await import('../../src/config/user-file.js');
+  const name = ((options.args as string[] | undefined) ?? [])[0] as string;
+  const configPath = ctx.globals.config ?? ctx.env.TEXTGEN_CONFIG;
+  const uf = await readUserFile(editableConfigPath({ configPath, cwd: ctx.cwd, env: ctx.env }), ctx.env);
+  if (!hasProfile(uf, name)) throw new UsageError(`no profile "${name}" in ${uf.shown}`, { hint: 'textgen profiles list' });
+  if (options.yes !== true) {
+    if (!ctx.terminal.interactive) throw new UsageError(`removing profile "${name}" needs --yes when nothing can ask`);
+    const prompter = await ctx.prompter();
+    if (!(await prompter.confirm(`Remove profile "${name}" from ${uf.shown}?`))) {
+      ctx.reporter.info('nothing changed');
+      return 0;
+    }
+  }
+  const wasDefault = uf.doc.get('default_profile') === name;
+  removeProfile(uf, name);
+  await saveUserFile(uf);
+  ctx.reporter.info(`removed profile "${name}" from ${uf.shown}${wasDefault ? '; no default profile is set now' : ''}`);
+  return 0;
+}

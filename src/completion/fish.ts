@@ -1,0 +1,95 @@
+/** The fish completion script: one `complete -c textgen` line per command word and flag, gated on the command path. */
+import { allNodes, PROFILES_COMMAND, valueWords, type CompletionFlag, type CompletionModel, type CompletionNode } from './model.js';
+
+/** fish single-quoted string: only \\ and ' are special. */
+function quote(s: string): string {
+  return `'${s.replace(/[\\']/g, (c) => `\\${c}`)}'`;
+}
+
+function firstLine(s: string): string {
+  return s.split('\n')[0] ?? '';
+}
+
+function flagLine(flag: CompletionFlag, condition: string): string {
+  const parts = ['complete -c textgen'];
+  if (condition !== '') parts.push(`-n ${quote(condition)}`);
+  for (const name of flag.names) {
+    if (name.startsWith('--')) parts.push(`-l ${name.slice(2)}`);
+    else parts.push(`-s ${name.slice(1)}`);
+  }
+  if (flag.value === 'file') parts.push('-r -F');
+  else if (flag.value === 'profile') parts.push(`-x -a ${quote(`(textgen ${PROFILES_COMMAND} 2>/dev/null)`)}`);
+  else if (flag.value === 'output' || flag.value === 'provider') parts.push(`-x -a ${quote(valueWords(flag.value).join(' '))}`);
+  else if (flag.value === 'free') parts.push('-x');
+  parts.push(`-d ${quote(firstLine(flag.description))}`);
+  return parts.join(' ');
+}
+
+function switchArms(nodes: readonly CompletionNode[], words: (n: CompletionNode) => string[]): string {
+  return nodes
+    .map((n) => ({ n, w: words(n) }))
+    .filter(({ w }) => w.length > 0)
+    .map(({ n, w }) => `        case ${quote(n.path.join(' '))}\n            printf '%s\\n' ${w.map(quote).join(' ')}`)
+    .join('\n');
+}
+
+export function fishScript(model: CompletionModel): string {
+  const nodes = allNodes(model);
+  const globalValueFlags = model.globalFlags.filter((f) => f.value !== undefined).flatMap((f) => f.names);
+  const lines: string[] = [];
+  for (const node of nodes) {
+    const here = `__textgen_path_is ${node.path.join(' ')}`.trimEnd();
+    for (const child of node.children) {
+      lines.push(`complete -c textgen -f -n ${quote(here)} -a ${quote(child.path[child.path.length - 1] as string)} -d ${quote(firstLine(child.description))}`);
+    }
+    if (node.argValues.length > 0) lines.push(`complete -c textgen -f -n ${quote(here)} -a ${quote(node.argValues.join(' '))}`);
+    for (const flag of node.flags) lines.push(flagLine(flag, here));
+  }
+  for (const flag of model.globalFlags) lines.push(flagLine(flag, ''));
+  return `# fish completion for textgen. Install: textgen completion fish > ~/.config/fish/completions/textgen.fish
+
+function __textgen_subcommands
+    switch "$argv"
+${switchArms(nodes, (n) => n.children.map((c) => c.path[c.path.length - 1] as string))}
+    end
+end
+
+function __textgen_value_flags
+    printf '%s\\n' ${globalValueFlags.map(quote).join(' ')}
+    switch "$argv"
+${switchArms(nodes, (n) => n.flags.filter((f) => f.value !== undefined).flatMap((f) => f.names))}
+    end
+end
+
+# The command words typed so far, skipping flags and the values they take.
+function __textgen_path
+    set -l words (commandline -opc)
+    set -e words[1]
+    set -l path
+    set -l skip 0
+    for w in $words
+        if test $skip -eq 1
+            set skip 0
+            continue
+        end
+        if string match -q -- '-*' $w
+            if not string match -q -- '*=*' $w; and contains -- $w (__textgen_value_flags "$path")
+                set skip 1
+            end
+            continue
+        end
+        if contains -- $w (__textgen_subcommands "$path")
+            set -a path $w
+        end
+    end
+    echo "$path"
+end
+
+function __textgen_path_is
+    set -l path (__textgen_path)
+    test "$path" = "$argv"
+end
+
+${lines.join('\n')}
+`;
+}

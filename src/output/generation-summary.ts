@@ -1,0 +1,39 @@
+import { dim } from './sgr.js';
+
+export interface GenerationStats {
+  stopReasons: string[];
+  inputTokens?: number | undefined;
+  generatedTokens?: number | undefined;
+  /** From sending the request to the first streamed text; undefined when the answer came whole. */
+  firstTokenMs?: number | undefined;
+  /** From sending the request to the end of the answer. */
+  totalMs: number;
+}
+
+function seconds(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/**
+ * The one-line summary after a generation on a terminal (stderr): stop reason, token counts, time to first token and
+ * speed. A streamed speed counts from the first token (the wait before it is the prompt's cost, shown apart); a whole
+ * answer has no first token of its own, so it shows the time to the answer and the speed over all of it.
+ */
+export function renderGenerationSummary(stats: GenerationStats, color: boolean): string {
+  const parts: string[] = [];
+  const reasons = [...new Set(stats.stopReasons)];
+  if (reasons.length > 0) parts.push(`stop: ${reasons.join(', ')}`);
+  if (stats.inputTokens !== undefined) parts.push(`${stats.inputTokens} input tokens`);
+  if (stats.generatedTokens !== undefined) parts.push(`${stats.generatedTokens} generated`);
+  if (stats.firstTokenMs !== undefined) parts.push(`first token ${seconds(stats.firstTokenMs)}`);
+  else parts.push(`answer in ${seconds(stats.totalMs)}`);
+  const n = stats.generatedTokens;
+  if (n !== undefined && n > 0) {
+    const streamed = stats.firstTokenMs !== undefined && n > 1;
+    const ms = streamed ? stats.totalMs - stats.firstTokenMs! : stats.totalMs;
+    const count = streamed ? n - 1 : n;
+    if (ms > 0) parts.push(`${(count / (ms / 1000)).toFixed(1)} tokens/s`);
+  }
+  const line = parts.join(' · ');
+  return `${color ? dim(line) : line}\n`;
+}

@@ -1,0 +1,43 @@
+/**
+ * The connection test `profiles add` runs before saving: the `health` check, against the profile about to be written.
+ */
+import type { LoadedConfig } from '../config/load.js';
+import type { ProfileConfig } from '../config/schema.js';
+import type { Context } from '../context.js';
+import { isTextgenError } from '../errors.js';
+
+export interface ProfileCheck {
+  ok: boolean;
+  /** The exit code `health` would give. */
+  exitCode: number;
+  /** One line: the verdict, or why the check could not run. */
+  summary: string;
+}
+
+export async function checkProfile(ctx: Context, name: string, profile: ProfileConfig, userFile: string): Promise<ProfileCheck> {
+  const { resolveProfile } = await import('../config/resolve.js');
+  const { checkHealth, healthExitCode, healthLine, healthProfile, loadHealthOperation } = await import('../operations/health.js');
+  const { loadProviderProfile } = await import('../../profiles/registry.js');
+  const config: LoadedConfig = { profiles: { [name]: profile }, sources: { profiles: { [name]: userFile }, userFile } };
+  const g = ctx.globals;
+  // Only the connection flags: the credential and URL flags are already in the profile.
+  const globals = {
+    profile: name,
+    ...(g.timeout !== undefined ? { timeout: g.timeout } : {}),
+    ...(g.retries !== undefined ? { retries: g.retries } : {}),
+    ...(g.caCert !== undefined ? { caCert: g.caCert } : {}),
+    ...(g.insecure !== undefined ? { insecure: g.insecure } : {}),
+  };
+  try {
+    const resolved = healthProfile(await resolveProfile({ globals, env: ctx.env, config, cwd: ctx.cwd }), g);
+    const op = await loadHealthOperation(resolved.provider);
+    const callee = await loadProviderProfile(resolved.provider);
+    const { report, authRefused } = await checkHealth(ctx, resolved, callee, op);
+    const exitCode = healthExitCode(report, authRefused);
+    return { ok: exitCode === 0, exitCode, summary: healthLine(report).trimEnd() };
+  } catch (e) {
+    // A credential variable that is not set yet, say: the check cannot run, which is a failed check.
+    if (isTextgenError(e) && e.exitCode !== 130) return { ok: false, exitCode: e.exitCode, summary: e.message };
+    throw e;
+  }
+}

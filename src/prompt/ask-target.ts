@@ -1,0 +1,31 @@
+/**
+ * Asks for a missing --id-or-name or --model on a terminal: a list from the provider when it can list them, else
+ * free text. A listing that fails is not fatal here; the person can still type the name.
+ */
+import type { ResolvedProfile } from '../config/types.js';
+import type { Context } from '../context.js';
+import { Interrupted } from '../errors.js';
+import type { ModelsScope } from '../operations/models.js';
+
+export async function askTarget(ctx: Context, profile: ResolvedProfile, scope: ModelsScope): Promise<string> {
+  const prompter = await ctx.prompter();
+  const noun = scope === 'deployments' ? 'Deployment (id or serving name)' : 'Model';
+  const ids = await listIds(ctx, profile, scope);
+  if (ids.length > 0) return prompter.select(`${noun}:`, ids.map((id) => ({ value: id })), {});
+  return prompter.text(`${noun}:`);
+}
+
+async function listIds(ctx: Context, profile: ResolvedProfile, scope: ModelsScope): Promise<string[]> {
+  const { listModels, loadModelsOperation } = await import('../operations/models.js');
+  const { loadProviderProfile } = await import('../../profiles/registry.js');
+  try {
+    const op = await loadModelsOperation(profile.provider);
+    if (!op.scopes.includes(scope)) return [];
+    const listing = await listModels(ctx, profile, await loadProviderProfile(profile.provider), op, { scope });
+    return [...new Set(listing.entries.map((e) => e.serving_name ?? e.id))];
+  } catch (e) {
+    if (e instanceof Interrupted || ctx.signal.aborted) throw e;
+    ctx.reporter.warn(`cannot list ${scope} (${(e as Error).message}); type the name instead`);
+    return [];
+  }
+}
