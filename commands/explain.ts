@@ -7,7 +7,8 @@ export const spec: CommandSpec = {
   summary: 'Show how much each part of the prompt contributes to a target text (Aleph Alpha)',
   description:
     'Prints one "score  span" line per piece of the prompt, in prompt order. The pieces follow --granularity\n' +
-    '(unset: the service chooses, about 30 pieces). -o json gives the service\'s explanations (POST /explain).',
+    '(unset: the service chooses, about 30 pieces); on a colour terminal the prompt is drawn as a heat map instead.\n' +
+    '-o json gives the service\'s explanations (POST /explain).',
   options: [
     MODEL_OPTION,
     ...PROMPT_OPTIONS,

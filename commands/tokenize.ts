@@ -11,7 +11,8 @@ export const spec: CommandSpec = {
     '(r50k_base, p50k_base, cl100k_base, o200k_base). --local tokenizes offline for\n' +
     "any profile (Aleph Alpha: with the model's tokenizer, fetched once and cached);\n" +
     '--encoding names the public encoding to use, for any profile.\n' +
-    'Text output: the count; --tokens one token per line; --ids the ids on one line.\n' +
+    'Text output: the count; --tokens one token per line; --ids the ids on one line. On a colour\n' +
+    'terminal, plain tokenize shows the text with token boundaries in alternating colours, then the count.\n' +
     '-o json gives {model, encoding, token_count, tokens, ids}.',
   args: '[text...]',
   options: [

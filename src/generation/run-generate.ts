@@ -179,7 +179,8 @@ async function writeSummary(ctx: Context, call: Call): Promise<void> {
   await ctx.out.flush(); // on a shared screen the summary must follow the text
   const items = call.result.results;
   const counts = items.map((r) => r.generated_token_count).filter((n): n is number => typeof n === 'number');
-  const input = items.find((r) => typeof r.input_token_count === 'number')?.input_token_count;
+  // A prompt has at least one token: 0 is a stream that never said (the aggregator's default), not a count.
+  const input = items.find((r) => typeof r.input_token_count === 'number' && r.input_token_count > 0)?.input_token_count;
   const stats: GenerationStats = {
     stopReasons: items.map((r) => r.stop_reason),
     inputTokens: input,

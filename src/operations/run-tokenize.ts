@@ -10,7 +10,7 @@ import type { HttpRequestSpec } from '../http/types.js';
 import { requestJson, printDryRun, type Callee } from '../requests/send.js';
 import { encodingForModel, OPENAI_ENCODINGS, parseEncodingFlag, resolveOpenAiEncoding, type OpenAiEncoding } from '../tokenizers/openai-encodings.js';
 import type { OfflineTokenizer } from '../tokenizers/types.js';
-import { renderTokenBoundaries } from '../output/token-boundaries.js';
+import { renderTokenBoundaries, tokensAsText } from '../output/token-boundaries.js';
 import { stdoutColor } from '../output/stdout-color.js';
 import { renderDetokenizeText, renderTokenizeText, type TokenizeShow } from './tokenize-text.js';
 import { loadTokenizeOperation, UnexpectedAnswer, type DetokenizeResult, type TokenizeOperation, type TokenizeResult } from './tokenize.js';
@@ -198,7 +198,7 @@ export async function runTokenize(ctx: Context, cmd: TokenizeCommand): Promise<n
     });
   }
   if (cmd.count) await present(ctx, result.token_count, () => `${result.token_count}\n`);
-  else if (picture && result.tokens !== undefined) ctx.out.write(renderTokenBoundaries(result.tokens, result.token_count, true));
+  else if (picture && result.tokens !== undefined) ctx.out.write(renderTokenBoundaries(tokensAsText(result.tokens, cmd.text), result.token_count, true));
   else await present(ctx, result, () => renderTokenizeText(result, cmd.show));
   return 0;
 }

@@ -12,3 +12,22 @@ export function renderTokenBoundaries(tokens: readonly string[], count: number, 
   const text = tokens.map((t, i) => perLine(t, (piece) => onBackground(piece, ALTERNATE[i % 2]!))).join('');
   return `${text}\n${count} ${count === 1 ? 'token' : 'tokens'}\n`;
 }
+
+/** Providers spell a leading space or a line break inside a token their own way: SentencePiece ▁, byte-level BPE Ġ/Ċ. */
+function spelled(token: string): string {
+  return token.replace(/[▁Ġ]/g, ' ').replace(/Ċ/g, '\n');
+}
+
+/**
+ * The tokens as pieces of `text`, for the picture: as given when they spell it already; else with the providers'
+ * space and line-break marks read (and SentencePiece's added leading space dropped) when that spells it exactly;
+ * else as given, so the picture never shows a text the service did not see.
+ */
+export function tokensAsText(tokens: readonly string[], text: string): string[] {
+  if (tokens.join('') === text) return [...tokens];
+  const pieces = tokens.map(spelled);
+  const joined = pieces.join('');
+  if (joined === text) return pieces;
+  if (joined === ` ${text}` && pieces[0]?.startsWith(' ')) return [pieces[0].slice(1), ...pieces.slice(1)];
+  return [...tokens];
+}

@@ -6,7 +6,7 @@ import { heatScale, renderHeatMap, scoreRange } from '../../src/output/heat-map.
 import { colourByLogprob, logprobLegend } from '../../src/output/logprob-colors.js';
 import { cosineSimilarity, renderSimilarityMatrix, similarityMatrix } from '../../src/output/similarity-matrix.js';
 import { stdoutColor } from '../../src/output/stdout-color.js';
-import { renderTokenBoundaries } from '../../src/output/token-boundaries.js';
+import { renderTokenBoundaries, tokensAsText } from '../../src/output/token-boundaries.js';
 
 const E = '\u001b[';
 const SGR = /\u001b\[[0-9;]*m/;
@@ -42,6 +42,15 @@ describe('token boundaries', () => {
 
   it('without colour is the count alone, as a pipe gets it', () => {
     expect(renderTokenBoundaries(['Hello', ' world'], 2, false)).toBe('2\n');
+  });
+
+  it.each([
+    { why: 'tokens that spell the text stay as they are', tokens: ['Hello', ' wor', 'ld'], text: 'Hello world', pieces: ['Hello', ' wor', 'ld'] },
+    { why: 'byte-level BPE marks become a space and a line break', tokens: ['H', 'ello', 'Ġwor', 'ld', 'Ċ'], text: 'Hello world\n', pieces: ['H', 'ello', ' wor', 'ld', '\n'] },
+    { why: "SentencePiece's added leading space is dropped", tokens: ['▁Hello', '▁world'], text: 'Hello world', pieces: ['Hello', ' world'] },
+    { why: 'tokens that spell another text either way are shown as given', tokens: ['▁a', 'Ġb'], text: 'xy', pieces: ['▁a', 'Ġb'] },
+  ])('$why', ({ tokens, text, pieces }) => {
+    expect(tokensAsText(tokens, text)).toEqual(pieces);
   });
 });
 
