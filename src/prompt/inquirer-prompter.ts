@@ -89,6 +89,11 @@ async function readLines(io: PromptStreams, message: string): Promise<string> {
       finish(new Interrupted());
     });
     rl.on('close', () => finish());
+    // Input typed ahead while the terminal was still in line mode may already have ended stdin (Ctrl-D):
+    // readline would then wait for a 'close' that never comes.
+    const stdin = io.stdin as NodeJS.ReadableStream & { readableEnded?: boolean };
+    if (stdin.readableEnded === true) return finish();
+    stdin.once('end', () => finish());
     rl.prompt();
   });
 }

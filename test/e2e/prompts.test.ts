@@ -60,7 +60,8 @@ describe('asking for what is missing on a terminal', () => {
   it('asks for the deployment and the prompt, then generates', async () => {
     const r = await onTerminal(['--profile', 'local', 'deployment', 'text-generate', '--parameters-max-new-tokens', '5'], [
       { waitFor: 'Deployment', keys: ENTER }, // the first listed deployment
-      { waitFor: 'end with an empty line', keys: `Hello there${ENTER}` },
+      { waitFor: 'end with an empty line', keys: '' },
+      { waitFor: '> ', keys: `Hello there${ENTER}` },
       { waitFor: '> ', keys: ENTER },
     ]);
     expect(r.screen).toContain('✔ Deployment (id or serving name): demo_serving');
@@ -78,7 +79,12 @@ describe('asking for what is missing on a terminal', () => {
   });
 
   it('ends the multi-line prompt on Ctrl-D', async () => {
-    const r = await onTerminal(['--profile', 'local', 'complete', '--max-tokens', '5'], [{ waitFor: 'end with an empty line', keys: `line one${ENTER}line two${ENTER}${CTRL_D}` }]);
+    // Each line is typed at its own "> " prompt, as a person would, once the terminal is in raw mode.
+    const r = await onTerminal(['--profile', 'local', 'complete', '--max-tokens', '5'], [
+      { waitFor: '> ', keys: `line one${ENTER}` },
+      { waitFor: '> ', keys: `line two${ENTER}` },
+      { waitFor: '> ', keys: CTRL_D },
+    ]);
     expect(r.exitCode).toBe(0);
   });
 
