@@ -13,10 +13,13 @@ export const spec: CommandSpec = {
     { flags: '--host <host>', description: 'address to bind (default 127.0.0.1)' },
     { flags: '--require-auth', description: 'demand credentials: IAM token, CPD token or ZenApiKey' },
     { flags: '--token-delay-ms <ms>', description: 'pause per generated token, to watch streaming (default 0)' },
+    { flags: '--tls-cert <file>', description: 'serve HTTPS with this PEM certificate (chain); needs --tls-key' },
+    { flags: '--tls-key <file>', description: 'the PEM private key of --tls-cert' },
   ],
   examples: [
     'textgen serve --port 8080',
     'textgen serve --port 8080 --token-delay-ms 50 --require-auth',
+    'textgen serve --port 8443 --tls-cert server.pem --tls-key server.key',
   ],
 };
 
@@ -25,6 +28,41 @@ function nonNegativeInt(flag: string, value: unknown, fallback: number): number 
   const s = String(value);
   if (!/^\d+$/.test(s)) throw new Error(`${flag} must be a non-negative integer, got "${s}"`);
   return Number(s);
+}
+
+type Tls = { cert: string; key: string };
+
+/** Both flags or neither; each a readable file with the PEM block it is for. */
+async function readTls(options: Record<string, unknown>, cwd: string): Promise<Tls | undefined> {
+  const certPath = options.tlsCert;
+  const keyPath = options.tlsKey;
+  if (certPath === undefined && keyPath === undefined) return undefined;
+  const { UsageError } = await import('../src/errors.js');
+  if (certPath === undefined || keyPath === undefined) {
+    throw new UsageError(`${certPath === undefined ? '--tls-key' : '--tls-cert'} needs ${certPath === undefined ? '--tls-cert' : '--tls-key'} too`, {
+      hint: 'give both --tls-cert and --tls-key, or neither for plain HTTP',
+    });
+  }
+  return {
+    cert: await readPem('--tls-cert', String(certPath), cwd, /-----BEGIN CERTIFICATE-----/, 'certificate'),
+    key: await readPem('--tls-key', String(keyPath), cwd, /-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----/, 'private key'),
+  };
+}
+
+async function readPem(flag: string, file: string, cwd: string, block: RegExp, what: string): Promise<string> {
+  const { readFile } = await import('node:fs/promises');
+  const { resolve } = await import('node:path');
+  const { UsageError } = await import('../src/errors.js');
+  let text: string;
+  try {
+    text = await readFile(resolve(cwd, file), 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : (e as Error).message;
+    throw new UsageError(`cannot read ${flag} file ${file}: ${why}`);
+  }
+  if (!block.test(text)) throw new UsageError(`${flag} file ${file} holds no PEM ${what}`);
+  return text;
 }
 
 export async function run(options: Record<string, unknown>, ctx: Context): Promise<number> {
@@ -39,6 +77,7 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
     throw new UsageError((e as Error).message);
   }
   const host = typeof options.host === 'string' ? options.host : '127.0.0.1';
+  const tls = await readTls(options, ctx.cwd);
   const { startServer } = await import('../src/server/index.js');
   let server;
   try {
@@ -47,9 +86,14 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
       port,
       requireAuth: options.requireAuth === true,
       tokenDelayMs,
+      ...(tls ? { tls } : {}),
       log: ctx.reporter.verbose ? (line) => ctx.reporter.trace(line) : undefined,
     });
   } catch (e) {
+    // Node's TLS layer rejects a key that does not fit the certificate, or PEM it cannot parse, before listening.
+    if (tls && !(e as NodeJS.ErrnoException).syscall) {
+      throw new UsageError(`--tls-cert and --tls-key cannot be used together: ${(e as Error).message}`);
+    }
     const { NetworkError } = await import('../src/errors.js');
     throw new NetworkError(`cannot listen on ${host}:${port}: ${(e as Error).message}`);
   }

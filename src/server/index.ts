@@ -2,7 +2,8 @@
  * The embedded server of DESIGN §9 (`textgen serve`, the `local` profile). Loaded only lazily
  * (by `serve` and by the local profile), so its own imports may be eager.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import { ALL_PROTOCOLS } from './protocols.js';
 import { FaultQueue } from './fault-queue.js';
@@ -44,7 +45,7 @@ export function startServer(options: ServerOptions = {}): Promise<RunningServer>
   const sockets = new Set<Socket>();
   const inFlight = new Set<AbortController>();
 
-  const server = createServer((req, res) => {
+  const listener: RequestListener = (req, res) => {
     const controller = new AbortController();
     inFlight.add(controller);
     res.on('close', () => {
@@ -52,7 +53,14 @@ export function startServer(options: ServerOptions = {}): Promise<RunningServer>
       inFlight.delete(controller);
     });
     void handle(req, res, controller.signal);
-  });
+  };
+  let server: ReturnType<typeof createHttpServer> | ReturnType<typeof createHttpsServer>;
+  try {
+    server = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, listener) : createHttpServer(listener);
+  } catch (error) {
+    // A bad certificate or key throws here; callers wait on the promise, so report it there.
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
 
   async function handle(req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> {
     const started = Date.now();
@@ -89,7 +97,8 @@ export function startServer(options: ServerOptions = {}): Promise<RunningServer>
     }
   }
 
-  server.on('connection', (socket) => {
+  // For HTTPS this is the raw TCP socket too, so close() still cuts every connection.
+  server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
@@ -106,7 +115,7 @@ export function startServer(options: ServerOptions = {}): Promise<RunningServer>
       const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       let closing: Promise<void> | undefined;
       resolve({
-        url: `http://${host}:${address.port}`,
+        url: `${options.tls ? 'https' : 'http'}://${host}:${address.port}`,
         requests,
         faults,
         expireTokens: () => services.tokens.expireAll(),

@@ -19,6 +19,8 @@ export interface ServerOptions {
   log?: ((line: string) => void) | undefined;
   /** The protocols to serve; default all of them (src/server/protocols.ts). */
   protocols?: ProtocolModule[];
+  /** Serve HTTPS with this certificate and key (PEM contents, not paths); default plain HTTP. */
+  tls?: { cert: string; key: string };
 }
 
 export interface RecordedRequest {
@@ -51,7 +53,7 @@ export type StatusFault = Extract<Fault, { kind: 'status' }>;
 export type StreamFault = Extract<Fault, { kind: 'stream-error' | 'stall' | 'malformed' }> | { kind: 'drop'; afterEvents: number; times?: number };
 
 export interface RunningServer {
-  /** http://HOST:PORT */
+  /** http://HOST:PORT, or https://HOST:PORT when `tls` was given. */
   url: string;
   /** Every request, in order. */
   requests: RecordedRequest[];
