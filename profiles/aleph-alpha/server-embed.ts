@@ -5,15 +5,14 @@
  * token counts summed). Checks as on the task endpoints (token, `nice`, body, model, context size); vectors are
  * deterministic, from the tokenizer `/tokenize` uses, so `num_tokens_prompt_total` agrees with it.
  */
+import { answerUnlessFault } from './server-answer.js';
 import { randomUUID } from 'node:crypto';
 import { normalized, pooledEmbedding, type PoolingKind } from '../../src/engine/embedding.js';
 import { hashString, mix } from '../../src/engine/random.js';
-import { applyFaultBeforeHeaders, faultBody } from '../../src/server/apply-fault.js';
-import { sendJson } from '../../src/server/respond.js';
 import type { ProtocolModule, RouteContext, RouteHandler } from '../../src/server/router.js';
 import { promptItemProblems, type AlephAlphaPrompt } from './prompt-item-check.js';
 import { isAuthorized, UNAUTHENTICATED_MESSAGE } from './server-auth.js';
-import { codeForStatus, messageForStatus, sendAlephAlphaError, upperSnake } from './server-errors.js';
+import { sendAlephAlphaError, upperSnake } from './server-errors.js';
 import { contextSize, isKnownModel, LUMINOUS_MODELS, MODEL_VERSION } from './server-models.js';
 import { IMAGE_TOKENS, promptItems } from './server-task-text.js';
 import { validateTaskRequest, type TaskRules } from './server-task-validate.js';
@@ -219,14 +218,7 @@ function route(handle: (body: Record<string, unknown>) => Answer): RouteHandler 
     const answer = handle(json as Record<string, unknown>);
     if (!answer.ok) return fail(answer.status, answer.code, answer.message);
 
-    const handled = await applyFaultBeforeHeaders(ctx.server.faults.take(false), ctx, (f, headers) => {
-      if (f.body === undefined) return sendAlephAlphaError(ctx.res, f.status, codeForStatus(f.status), messageForStatus(f.status), headers);
-      const { text, contentType } = faultBody(f.body);
-      ctx.res.writeHead(f.status, { 'content-type': contentType, ...headers });
-      ctx.res.end(text);
-    });
-    if (handled) return;
-    sendJson(ctx.res, 200, answer.body);
+    await answerUnlessFault(ctx, answer.body);
   };
 }
 

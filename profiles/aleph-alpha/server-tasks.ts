@@ -4,12 +4,11 @@
  * then its handler; a fault switch of the test server applies only to a request that would have been served, so a
  * test's 503 never hides a 400. Errors are the service's `{"error","code"}`.
  */
+import { answerUnlessFault } from './server-answer.js';
 import { randomUUID } from 'node:crypto';
-import { applyFaultBeforeHeaders, faultBody } from '../../src/server/apply-fault.js';
-import { sendJson } from '../../src/server/respond.js';
 import type { ProtocolModule, RouteContext, RouteHandler } from '../../src/server/router.js';
 import { isAuthorized, UNAUTHENTICATED_MESSAGE } from './server-auth.js';
-import { codeForStatus, messageForStatus, sendAlephAlphaError, upperSnake } from './server-errors.js';
+import { sendAlephAlphaError, upperSnake } from './server-errors.js';
 import { evaluate } from './server-evaluate.js';
 import { explain } from './server-explain.js';
 import { isKnownModel, LUMINOUS_MODELS } from './server-models.js';
@@ -49,14 +48,7 @@ function taskRoute<T>(rules: TaskRules, handle: (body: T, signal: AbortSignal) =
     if (ctx.signal.aborted) return;
     if (!answer.ok) return fail(answer.status, answer.code, answer.message);
 
-    const handled = await applyFaultBeforeHeaders(ctx.server.faults.take(false), ctx, (f, headers) => {
-      if (f.body === undefined) return sendAlephAlphaError(ctx.res, f.status, codeForStatus(f.status), messageForStatus(f.status), headers);
-      const { text, contentType } = faultBody(f.body);
-      ctx.res.writeHead(f.status, { 'content-type': contentType, ...headers });
-      ctx.res.end(text);
-    });
-    if (handled) return;
-    sendJson(ctx.res, 200, answer.body);
+    await answerUnlessFault(ctx, answer.body);
   };
 }
 

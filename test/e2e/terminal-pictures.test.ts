@@ -1,6 +1,6 @@
-import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, makeHome, runBin } from '../helpers/run-cli.js';
+import { makeHome, runBin } from '../helpers/run-cli.js';
+import { runOnTerminal } from '../helpers/pty.js';
 
 /**
  * The pictures (issue 5): on a pseudo-terminal (util-linux `script`, streams merged into one screen) they are
@@ -11,24 +11,8 @@ afterAll(() => home.cleanup());
 
 const SGR = /\u001b\[[0-9;]*m/;
 const ANY_ESCAPE = /\u001b/;
-const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-async function onTerminal(args: string[], env: Record<string, string> = {}) {
-  const command = `stty cols 100 rows 30; ${['node', BIN, ...args].map(quote).join(' ')}`;
-  const baseEnv: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (v !== undefined && k !== 'CI' && !k.startsWith('TEXTGEN_') && k !== 'NO_COLOR' && k !== 'FORCE_COLOR') baseEnv[k] = v;
-  }
-  const r = await execa('script', ['-qec', command, '/dev/null'], {
-    env: { ...baseEnv, TERM: 'xterm-256color', ...home.env, ...env },
-    extendEnv: false,
-    reject: false,
-    stdin: 'ignore',
-    timeout: 20_000,
-  });
-  if (r.timedOut) throw new Error('hung on a terminal');
-  return { exitCode: r.exitCode, screen: r.stdout };
-}
+const onTerminal = (args: string[], env: Record<string, string> = {}) => runOnTerminal(args, { ...home.env, ...env });
 
 const TOKENIZE = ['--profile', 'local', 'tokenize', '-m', 'demo', 'Hello world, how are you'];
 const GENERATE = ['--profile', 'local', 'deployment', 'text-generate', '--id-or-name', 'demo', '--input', 'Hello', '--parameters-max-new-tokens', '6'];

@@ -1,7 +1,7 @@
-import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server/index.js';
-import { BIN, makeHome } from '../helpers/run-cli.js';
+import { makeHome } from '../helpers/run-cli.js';
+import { runOnTerminal } from '../helpers/pty.js';
 
 /**
  * Runs the binary under a pseudo-terminal (util-linux `script`), so stdin, stdout and stderr are TTYs
@@ -10,25 +10,8 @@ import { BIN, makeHome } from '../helpers/run-cli.js';
 const home = makeHome();
 afterAll(() => home.cleanup());
 
-const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-async function onTerminal(args: string[], env: Record<string, string> = {}) {
-  // A real terminal has a size; a bare pty reports none.
-  const command = `stty cols 100 rows 30; ${['node', BIN, ...args].map(quote).join(' ')}`;
-  const baseEnv: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (v !== undefined && k !== 'CI' && !k.startsWith('TEXTGEN_') && k !== 'NO_COLOR' && k !== 'FORCE_COLOR') baseEnv[k] = v;
-  }
-  const r = await execa('script', ['-qec', command, '/dev/null'], {
-    env: { ...baseEnv, TERM: 'xterm-256color', ...home.env, ...env },
-    extendEnv: false,
-    reject: false,
-    stdin: 'ignore',
-    timeout: 20_000,
-  });
-  if (r.timedOut) throw new Error('hung on a terminal');
-  return { exitCode: r.exitCode, screen: r.stdout };
-}
+const onTerminal = (args: string[], env: Record<string, string> = {}) => runOnTerminal(args, { ...home.env, ...env });
 
 const GEN = ['--profile', 'local', 'deployment', 'text-generate', '--id-or-name', 'demo', '--input', 'Hello'];
 
