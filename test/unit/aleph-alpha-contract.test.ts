@@ -1,5 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { ZodType } from 'zod';
 import {
@@ -7,6 +5,7 @@ import {
   alephAlphaCompletionResponseSchema,
   alephAlphaCompletionSchema,
 } from '../contract/aleph-alpha-schemas.js';
+import { alephAlphaSeed, seedProperties, seedSection, type SeedProperty } from '../contract/aleph-alpha-seed.js';
 
 /**
  * The provider's OpenAPI document (1.16.1) is stored flattened onto one line, so it cannot be parsed as YAML. Its
@@ -14,43 +13,9 @@ import {
  * `items: type: T` for arrays, `maximum: N`, `required: - a - b`. This reads them and holds the hand-written
  * contract schemas to them.
  */
-const SEEDS = resolve(import.meta.dirname, '../../../shared/seeds');
-const seedFile = readdirSync(SEEDS).find((f) => f.startsWith('002_') && f.endsWith('.txt'));
-const seed = readFileSync(resolve(SEEDS, seedFile ?? '002_missing.txt'), 'utf8');
-
-interface SeedProperty {
-  name: string;
-  type?: string;
-  ref?: string;
-  nullable: boolean;
-  itemsType?: string;
-  maximum?: number;
-}
-
-function section(from: string, to: string): string {
-  const start = seed.indexOf(from);
-  const end = seed.indexOf(to, start);
-  expect(start, `seed section ${from}`).toBeGreaterThanOrEqual(0);
-  expect(end, `seed section end ${to}`).toBeGreaterThan(start);
-  return seed.slice(start, end);
-}
-
-function properties(text: string): SeedProperty[] {
-  const body = text.slice(text.indexOf('properties: ') + 'properties: '.length);
-  const matches = [...body.matchAll(/(\w+): (?:type: (\w+)|\$ref: "([^"]+)")/g)].filter((m) => m[1] !== 'items');
-  return matches.map((m, i) => {
-    const next = matches[i + 1];
-    const segment = body.slice(m.index, next ? next.index : body.length);
-    const p: SeedProperty = { name: m[1]!, nullable: /nullable: true/.test(segment) };
-    if (m[2] !== undefined) p.type = m[2];
-    if (m[3] !== undefined) p.ref = m[3];
-    const items = /items: type: (\w+)/.exec(segment);
-    if (items) p.itemsType = items[1]!;
-    const maximum = /maximum: (\d+)/.exec(segment);
-    if (maximum) p.maximum = Number(maximum[1]);
-    return p;
-  });
-}
+const section = seedSection;
+const properties = seedProperties;
+const seed = alephAlphaSeed;
 
 const requestSection = section('CompletionRequest: type: object', 'CompletionResponse: type: object');
 const requestProps = properties(requestSection);
@@ -84,7 +49,7 @@ const REF_SAMPLES: Record<string, unknown> = {
 
 function sampleOf(p: SeedProperty): [unknown, unknown] {
   if (p.ref !== undefined) return [REF_SAMPLES[p.ref], 42];
-  if (p.type === 'array') return [[SAMPLES[p.itemsType ?? 'string']![0]], 'x'];
+  if (p.type === 'array') return [[SAMPLES[p.items ?? 'string']![0]], 'x'];
   return SAMPLES[p.type!]!;
 }
 

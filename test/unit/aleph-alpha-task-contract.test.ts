@@ -1,5 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { ZodType } from 'zod';
 import {
@@ -16,6 +14,7 @@ import {
   alephAlphaSummarizationResponseSchema,
   PROMPT_GRANULARITIES,
 } from '../contract/aleph-alpha-task-schemas.js';
+import { alephAlphaSeed, seedProperties, seedRequired, seedSection, type SeedProperty } from '../contract/aleph-alpha-seed.js';
 
 /**
  * The seed (the provider's OpenAPI document, flattened onto one line) is read at test time: each schema section's
@@ -23,54 +22,10 @@ import {
  * `maximum: N` before the next property, and `required: - a - b`. Nesting is lost in the flattening, so nested
  * properties are sliced off by name where a section has them.
  */
-const SEEDS = resolve(import.meta.dirname, '../../../shared/seeds');
-const seedFile = readdirSync(SEEDS).find((f) => f.startsWith('002_') && f.endsWith('.txt'));
-const seed = readFileSync(resolve(SEEDS, seedFile ?? '002_missing.txt'), 'utf8');
-
-interface SeedProperty {
-  name: string;
-  type?: string;
-  ref?: string;
-  nullable: boolean;
-  enum?: string[];
-  /** Arrays: the items' type or $ref. */
-  items?: string;
-  minimum?: number;
-  maximum?: number;
-}
-
-function section(from: string, to: string): string {
-  const start = seed.indexOf(from);
-  const end = seed.indexOf(to, start);
-  expect(start, `seed section ${from}`).toBeGreaterThanOrEqual(0);
-  expect(end, `seed section end ${to}`).toBeGreaterThan(start);
-  return seed.slice(start, end);
-}
-
-function properties(text: string): SeedProperty[] {
-  const body = text.slice(text.indexOf('properties: ') + 'properties: '.length);
-  const matches = [...body.matchAll(/(\w+): (?:type: (\w+)|\$ref: "([^"]+)")/g)].filter((m) => m[1] !== 'items');
-  return matches.map((m, i) => {
-    const next = matches[i + 1];
-    const segment = body.slice(m.index, next ? next.index : body.length);
-    const p: SeedProperty = { name: m[1]!, nullable: /nullable: true/.test(segment) };
-    if (m[2] !== undefined) p.type = m[2];
-    if (m[3] !== undefined) p.ref = m[3];
-    const items = /items: (?:type: (\w+)|\$ref: "([^"]+)")/.exec(segment);
-    if (items) p.items = items[1] ?? items[2]!;
-    const values = /enum: \[([^\]]*)\]/.exec(segment);
-    if (values) p.enum = values[1]!.split(',').map((v) => v.trim().replace(/^"|"$/g, '')).filter((v) => v !== 'null');
-    const minimum = /minimum: (\d+)/.exec(segment);
-    if (minimum) p.minimum = Number(minimum[1]);
-    const maximum = /maximum: (\d+)/.exec(segment);
-    if (maximum) p.maximum = Number(maximum[1]);
-    return p;
-  });
-}
-
-function requiredOf(text: string): string[] {
-  return (/required: ((?:- \w+ ?)+)/.exec(text)?.[1] ?? '').split('-').map((s) => s.trim()).filter(Boolean);
-}
+const section = seedSection;
+const properties = seedProperties;
+const requiredOf = seedRequired;
+const seed = alephAlphaSeed;
 
 function shapeOf(schema: unknown): Record<string, ZodType> {
   return (schema as { shape: Record<string, ZodType> }).shape;
