@@ -1,38 +1,19 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { alephAlphaHealth } from '../../profiles/aleph-alpha/health.js';
 import { packageVersion } from '../../src/main.js';
 import { healthExitCode, healthLine, healthProfile, HEALTH_TIMEOUT_MS, type HealthReport } from '../../src/operations/health.js';
-import { startServer, type RunningServer } from '../../src/server/index.js';
-import { makeHome, runInProcess } from '../helpers/run-cli.js';
 import { testProfile } from '../helpers/profile.js';
 import { closedPort, json, useTinyServers } from '../helpers/tiny-server.js';
+import { useAuthedServer, type Kind } from '../helpers/authed-cli.js';
+import { runInProcess } from '../helpers/run-cli.js';
 
 const KEY = 'health-test-key-0123';
-let server: RunningServer;
-const home = makeHome();
+const { fixture, run } = useAuthedServer(KEY);
+const { home } = fixture;
 const tiny = useTinyServers();
 
-beforeAll(async () => {
-  server = await startServer({ requireAuth: true, apiKeys: [KEY] });
-});
-afterAll(async () => {
-  await server.close();
-  home.cleanup();
-});
-afterEach(() => {
-  server.requests.length = 0;
-});
-
-type Kind = 'watsonx' | 'azure-openai' | 'openai' | 'aleph-alpha' | 'open-inference';
-
-function credentialOf(kind: Kind): string[] {
-  return kind === 'watsonx' ? [] : kind === 'azure-openai' ? ['--api-key', KEY] : ['--token', KEY];
-}
-
 function health(kind: Kind, args: string[] = [], opts: { url?: string; env?: Record<string, string> } = {}) {
-  return runInProcess(['--provider', kind, '--url', opts.url ?? server.url, ...credentialOf(kind), 'health', ...args], {
-    env: { ...home.env, ...(kind === 'watsonx' ? { TEXTGEN_API_KEY: KEY, TEXTGEN_IAM_URL: `${server.url}/identity/token` } : {}), ...opts.env },
-  });
+  return run(kind, ['health', ...args], opts);
 }
 
 /** The report with its timings checked and blanked, so the rest can be compared exactly. */
@@ -69,7 +50,7 @@ describe('health: each provider\'s cheapest real check, healthy', () => {
     const r = await health(kind, ['-o', 'json'], { env });
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
-    const probes = server.requests.filter((q) => q.path !== '/identity/token');
+    const probes = fixture.server.requests.filter((q) => q.path !== '/identity/token');
     expect(probes.map((q) => `${q.method} ${q.path}${Object.keys(q.query).length ? `?${new URLSearchParams(q.query)}` : ''}`)).toEqual(sent);
     for (const q of probes) {
       if (kind === 'azure-openai') expect(q.headers['api-key']).toBe(KEY);
@@ -78,7 +59,7 @@ describe('health: each provider\'s cheapest real check, healthy', () => {
     expect(untimed(r.stdout)).toStrictEqual({
       status: 'healthy',
       provider: kind,
-      url: server.url,
+      url: fixture.server.url,
       ...(expected.version !== undefined ? { version: expected.version } : {}),
       ...(expected.api_version !== undefined ? { api_version: expected.api_version } : {}),
       latency_ms: 0,
@@ -177,7 +158,7 @@ describe('health: credentials refused (exit 3)', () => {
     ['openai', ['--token', 'wrong']],
     ['watsonx', ['--token', 'wrong']],
   ])('%s: a 401 on the check is unhealthy with exit 3 and a hint', async (kind, credential) => {
-    const r = await runInProcess(['--provider', kind, '--url', server.url, ...credential, 'health', '-o', 'json'], { env: home.env });
+    const r = await runInProcess(['--provider', kind, '--url', fixture.server.url, ...credential, 'health', '-o', 'json'], { env: home.env });
     expect(r.exitCode).toBe(3);
     const report = untimed(r.stdout);
     expect(report.status).toBe('unhealthy');
@@ -186,19 +167,19 @@ describe('health: credentials refused (exit 3)', () => {
   });
 
   it("Aleph Alpha: /version is open, as on the service, so the check says nothing of the token", async () => {
-    const r = await runInProcess(['--provider', 'aleph-alpha', '--url', server.url, '--token', 'wrong', 'health'], { env: home.env });
+    const r = await runInProcess(['--provider', 'aleph-alpha', '--url', fixture.server.url, '--token', 'wrong', 'health'], { env: home.env });
     expect(r.exitCode).toBe(0);
   });
 
   it('watsonx: a refused API key at the token exchange is exit 3, before any probe', async () => {
-    const r = await runInProcess(['--provider', 'watsonx', '--url', server.url, 'health', '-o', 'json'], {
-      env: { ...home.env, TEXTGEN_API_KEY: 'not-a-key', TEXTGEN_IAM_URL: `${server.url}/identity/token` },
+    const r = await runInProcess(['--provider', 'watsonx', '--url', fixture.server.url, 'health', '-o', 'json'], {
+      env: { ...home.env, TEXTGEN_API_KEY: 'not-a-key', TEXTGEN_IAM_URL: `${fixture.server.url}/identity/token` },
     });
     expect(r.exitCode).toBe(3);
     const report = untimed(r.stdout);
     expect(report).toMatchObject({ status: 'unhealthy', checks: [] });
     expect(report.message).toMatch(/BXNIM0415E|could not be found/);
-    expect(server.requests.map((q) => q.path)).toEqual(['/identity/token']);
+    expect(fixture.server.requests.map((q) => q.path)).toEqual(['/identity/token']);
   });
 });
 
@@ -232,12 +213,12 @@ describe('health --dry-run', () => {
     ['aleph-alpha', ['/version']],
     ['watsonx', ['/ml/v1/foundation_model_specs?version=2024-05-01&limit=1']],
   ])('%s: one curl line per probe, nothing sent', async (kind, paths) => {
-    const r = await runInProcess(['--provider', kind, '--url', server.url, 'health', '--dry-run'], { env: { ...home.env, TEXTGEN_TOKEN: KEY } });
+    const r = await runInProcess(['--provider', kind, '--url', fixture.server.url, 'health', '--dry-run'], { env: { ...home.env, TEXTGEN_TOKEN: KEY } });
     expect(r.exitCode).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines.map((l) => /'(http[^']+)'/.exec(l)?.[1])).toEqual(paths.map((p) => `${server.url}${p}`));
+    expect(lines.map((l) => /'(http[^']+)'/.exec(l)?.[1])).toEqual(paths.map((p) => `${fixture.server.url}${p}`));
     expect(r.stdout).not.toContain(KEY);
-    expect(server.requests).toHaveLength(0);
+    expect(fixture.server.requests).toHaveLength(0);
   });
 });
 

@@ -1,43 +1,26 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openInferenceProtocol } from '../../profiles/open-inference/server.js';
 import { kserveModels } from '../../profiles/open-inference/server-repository.js';
 import { FOUNDATION_MODEL_SPECS } from '../../profiles/watsonx/server-model-catalog.js';
 import { MODEL_ENTRY_KEYS } from '../../src/operations/models.js';
-import { startServer, type RecordedRequest, type RunningServer } from '../../src/server/index.js';
-import { makeHome, runInProcess } from '../helpers/run-cli.js';
+import { startServer, type RecordedRequest } from '../../src/server/index.js';
 import { json, useTinyServers } from '../helpers/tiny-server.js';
+import { useAuthedServer, type Kind } from '../helpers/authed-cli.js';
+import { runInProcess } from '../helpers/run-cli.js';
 
 /** A server that checks credentials, as real services do; every provider's credential rides on each request. */
 const KEY = 'models-test-key-0123';
-let server: RunningServer;
-const home = makeHome();
+const { fixture, run } = useAuthedServer(KEY);
+const { home } = fixture;
 const tiny = useTinyServers();
 
-beforeAll(async () => {
-  server = await startServer({ requireAuth: true, apiKeys: [KEY] });
-});
-afterAll(async () => {
-  await server.close();
-  home.cleanup();
-});
-afterEach(() => {
-  server.requests.length = 0;
-});
-
-type Kind = 'watsonx' | 'azure-openai' | 'openai' | 'aleph-alpha' | 'open-inference';
-
-/** `--provider K --url U` with the provider's credential: watsonx through the local IAM endpoint, others directly. */
 function models(kind: Kind, args: string[], opts: { url?: string; env?: Record<string, string> } = {}) {
-  const url = opts.url ?? server.url;
-  const credential = kind === 'watsonx' ? [] : kind === 'azure-openai' ? ['--api-key', KEY] : ['--token', KEY];
-  return runInProcess(['--provider', kind, '--url', url, ...credential, 'models', ...args], {
-    env: { ...home.env, ...(kind === 'watsonx' ? { TEXTGEN_API_KEY: KEY, TEXTGEN_IAM_URL: `${server.url}/identity/token` } : {}), ...opts.env },
-  });
+  return run(kind, ['models', ...args], opts);
 }
 
 /** The requests of the listing itself (the IAM token exchange left out). */
 function listing(): RecordedRequest[] {
-  return server.requests.filter((r) => r.path !== '/identity/token');
+  return fixture.server.requests.filter((r) => r.path !== '/identity/token');
 }
 
 const WATSONX_IDS = FOUNDATION_MODEL_SPECS.map((s) => s.model_id);
@@ -203,7 +186,7 @@ describe('models: watsonx paging', () => {
     expect(pages.map((p) => p.query.start ?? '0')).toEqual(starts);
     for (const p of pages) expect(p.query).toMatchObject({ version: '2024-05-01', limit: String(size) });
     // The token is exchanged at most once (it may be cached from an earlier test) and every page carries it.
-    expect(server.requests.filter((q) => q.path === '/identity/token').length).toBeLessThanOrEqual(1);
+    expect(fixture.server.requests.filter((q) => q.path === '/identity/token').length).toBeLessThanOrEqual(1);
     for (const p of pages) expect(p.headers.authorization).toMatch(/^Bearer /);
   });
 
@@ -304,7 +287,7 @@ describe('models: failures', () => {
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(message);
-    expect(server.requests).toHaveLength(0);
+    expect(fixture.server.requests).toHaveLength(0);
   });
 
   it.each<[Kind, string[]]>([
@@ -314,7 +297,7 @@ describe('models: failures', () => {
     ['aleph-alpha', ['--token', 'wrong-key']],
     ['open-inference', ['--token', 'wrong-key']],
   ])('%s: refused credentials exit 3', async (kind, credential) => {
-    const r = await runInProcess(['--provider', kind, '--url', server.url, ...credential, 'models'], { env: home.env });
+    const r = await runInProcess(['--provider', kind, '--url', fixture.server.url, ...credential, 'models'], { env: home.env });
     expect(r.exitCode).toBe(3);
     expect(r.stderr).toMatch(new RegExp(`^error: ${kind} returned HTTP 401`, 'm'));
   });
@@ -345,10 +328,10 @@ describe('models --dry-run', () => {
     ['open-inference', ['demo:3'], {}, "curl -sS -N -X GET 'URL/v2/models/demo/versions/3' -H 'accept: application/json' -H \"authorization: Bearer ${TEXTGEN_TOKEN}\""],
   ])('%s %j prints the first request as curl, credentials as variables, and sends nothing', async (kind, args, env, curl) => {
     const variable = kind === 'azure-openai' ? 'TEXTGEN_API_KEY' : 'TEXTGEN_TOKEN';
-    const r = await runInProcess(['--provider', kind, '--url', server.url, 'models', ...args, '--dry-run'], { env: { ...home.env, [variable]: KEY, ...env } });
+    const r = await runInProcess(['--provider', kind, '--url', fixture.server.url, 'models', ...args, '--dry-run'], { env: { ...home.env, [variable]: KEY, ...env } });
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toBe(`${curl.replace('URL', server.url)}\n`);
+    expect(r.stdout).toBe(`${curl.replace('URL', fixture.server.url)}\n`);
     expect(r.stdout).not.toContain(KEY);
-    expect(server.requests).toHaveLength(0);
+    expect(fixture.server.requests).toHaveLength(0);
   });
 });
