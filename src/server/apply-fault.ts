@@ -20,7 +20,7 @@ export async function applyFaultBeforeHeaders(fault: Fault | undefined, ctx: Rou
       return true;
     }
     case 'delay':
-      return !(await pause(fault.ms, ctx.signal));
+      return !(await pause(fault.maxMs === undefined ? fault.ms : fault.ms + Math.random() * (fault.maxMs - fault.ms), ctx.signal));
     case 'hang':
       await untilAborted(ctx.signal);
       return true;

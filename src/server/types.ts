@@ -36,8 +36,8 @@ export interface RecordedRequest {
 
 export type Fault =
   | { kind: 'status'; status: number; times?: number; retryAfter?: string; retryAfterMs?: number; body?: unknown }
-  /** Wait before answering headers, then answer normally. */
-  | { kind: 'delay'; ms: number; times?: number }
+  /** Wait before answering headers, then answer normally; with `maxMs`, a uniformly random wait in [ms, maxMs]. */
+  | { kind: 'delay'; ms: number; maxMs?: number; times?: number }
   /** Never answer (until the client gives up or the server closes). */
   | { kind: 'hang'; times?: number }
   /** A 200 stream, then `event: error` with the protocol's error body. */
