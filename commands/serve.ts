@@ -3,11 +3,14 @@ import type { Context } from '../src/context.js';
 
 export const spec: CommandSpec = {
   path: ['serve'],
-  summary: 'Run the embedded local server (watsonx protocol, deterministic engine) until Ctrl-C',
+  summary: 'Run the embedded local server (all four protocols, deterministic engine) until Ctrl-C',
   description:
     'The same server the built-in local profiles start on their own, run in the foreground so that other\n' +
     'programs, or textgen with --provider and --url, can reach it. Its engine is deterministic: the same\n' +
-    'prompt and parameters give the same text. --require-auth makes it check credentials like a real service.',
+    'prompt and parameters give the same text. --require-auth makes it check credentials like a real service.\n' +
+    '--fault queues fault switches (latency, error statuses, busy answers, dropped or stalled connections,\n' +
+    'malformed events, wrong content types) for the next requests; a running server also takes them from\n' +
+    'POST /__textgen/faults and, for one request, from the X-Textgen-Fault header. See docs/faults.md.',
   options: [
     { flags: '--port <port>', description: 'port to listen on (0 = any free port)', },
     { flags: '--host <host>', description: 'address to bind (default 127.0.0.1)' },
@@ -15,11 +18,12 @@ export const spec: CommandSpec = {
     { flags: '--token-delay-ms <ms>', description: 'pause per generated token, to watch streaming (default 0)' },
     { flags: '--tls-cert <file>', description: 'serve HTTPS with this PEM certificate (chain); needs --tls-key' },
     { flags: '--tls-key <file>', description: 'the PEM private key of --tls-cert' },
+    { flags: '--fault <spec>', description: 'queue a fault, KIND[:key=value,…] (repeatable; ";" joins several), e.g. status:code=503,times=2', repeatable: true },
   ],
   examples: [
-    'textgen serve --port 8080',
     'textgen serve --port 8080 --token-delay-ms 50 --require-auth',
     'textgen serve --port 8443 --tls-cert server.pem --tls-key server.key',
+    "textgen serve --port 8080 --fault 'status:code=429,retry-after=2' --fault 'drop:after=3'",
   ],
 };
 
@@ -78,7 +82,15 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
   }
   const host = typeof options.host === 'string' ? options.host : '127.0.0.1';
   const tls = await readTls(options, ctx.cwd);
-  const { startServer } = await import('../src/server/index.js');
+  const { parseFaultSpec, formatFault, startServer } = await import('../src/server/index.js');
+  const specs = Array.isArray(options.fault) ? options.fault.map(String) : options.fault === undefined ? [] : [String(options.fault)];
+  const faults = specs.flatMap((spec) => {
+    try {
+      return parseFaultSpec(spec);
+    } catch (e) {
+      throw new UsageError(`--fault ${JSON.stringify(spec)}: ${(e as Error).message}`, { hint: 'see docs/faults.md for the fault kinds and their keys' });
+    }
+  });
   let server;
   try {
     server = await startServer({
@@ -97,7 +109,9 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
     const { NetworkError } = await import('../src/errors.js');
     throw new NetworkError(`cannot listen on ${host}:${port}: ${(e as Error).message}`);
   }
+  server.faults.push(...faults);
   ctx.reporter.info(`textgen serve: listening on ${server.url} (Ctrl-C to stop)`);
+  if (faults.length > 0) ctx.reporter.info(`textgen serve: faults queued: ${faults.map(formatFault).join('; ')}`);
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();
     ctx.signal.addEventListener('abort', () => resolve(), { once: true });

@@ -7,12 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import type { CanonicalParameters } from '../../src/canonical.js';
 import { loadTokenizer, startGeneration, type GenerationStep, type GenerationSummary } from '../../src/engine/index.js';
-import { applyFaultBeforeHeaders, faultBody } from '../../src/server/apply-fault.js';
+import { applyFault, sendAnswer } from '../../src/server/apply-fault.js';
 import { EventStream, type StreamFaultWording } from '../../src/server/event-stream.js';
-import { sendJson } from '../../src/server/respond.js';
+import { takeFault } from '../../src/server/fault-queue.js';
 import type { RouteContext } from '../../src/server/router.js';
 import { isAuthorized, UNAUTHENTICATED_MESSAGE } from './server-auth.js';
-import { codeForStatus, messageForStatus, sendAlephAlphaError } from './server-errors.js';
+import { alephAlphaFaultWording, sendAlephAlphaError } from './server-errors.js';
 import { contextSize, isKnownModel, LUMINOUS_MODELS, MODEL_VERSION } from './server-models.js';
 import { completionObject, finishReason, scoreOf, tokenFields, TokenRelease, wantsRaw, type TokenOptions } from './server-response.js';
 import { validateCompletionRequest, type ValidCompletionRequest } from './server-validate.js';
@@ -92,14 +92,8 @@ export async function completeRoute(ctx: RouteContext): Promise<void> {
 
   const stream = body.stream === true;
   // Faults hit only requests the service would have served, so a test's 503 never hides a 400.
-  const fault = ctx.server.faults.take(stream);
-  const handled = await applyFaultBeforeHeaders(fault, ctx, (f, headers) => {
-    if (f.body === undefined) return sendAlephAlphaError(ctx.res, f.status, codeForStatus(f.status), messageForStatus(f.status), headers);
-    const { text, contentType } = faultBody(f.body);
-    ctx.res.writeHead(f.status, { 'content-type': contentType, ...headers });
-    ctx.res.end(text);
-  });
-  if (handled) return;
+  const fault = takeFault(ctx, stream);
+  if (await applyFault(fault, ctx, alephAlphaFaultWording(ctx.res))) return;
 
   const n = body.n ?? 1;
   const tasks = Math.max(n, body.best_of ?? 1);
@@ -118,8 +112,7 @@ export async function completeRoute(ctx: RouteContext): Promise<void> {
       for await (const step of generation) void step;
       runs.push({ summary: generation.summary() });
     }
-    if (ctx.signal.aborted) return;
-    sendJson(ctx.res, 200, {
+    await sendAnswer(ctx, fault, {
       model_version: MODEL_VERSION,
       completions: chosen(runs, n).map((r) => completionObject(r.summary, opts)),
       ...totals(runs.map((r) => r.summary)),

@@ -1,5 +1,6 @@
 /** Aleph Alpha error bodies: `{"error":"<message>","code":"<UPPER_SNAKE>"}`. */
 import type { ServerResponse } from 'node:http';
+import type { FaultWording } from '../../src/server/apply-fault.js';
 import { sendJson } from '../../src/server/respond.js';
 
 export interface AlephAlphaErrorBody {
@@ -45,4 +46,12 @@ export function messageForStatus(status: number): string {
 /** Router codes come in snake_case ("not_found"); AA writes them in upper case. */
 export function upperSnake(code: string): string {
   return code.replace(/[^A-Za-z0-9]+/g, '_').toUpperCase();
+}
+
+/** Faults in the service's words; busy is its documented 503 QUEUE_FULL (specs/aleph-alpha.md). */
+export function alephAlphaFaultWording(res: ServerResponse): FaultWording {
+  return {
+    status: (status, headers) => sendAlephAlphaError(res, status, codeForStatus(status), messageForStatus(status), headers),
+    busy: (headers) => sendAlephAlphaError(res, 503, 'QUEUE_FULL', messageForStatus(503), headers),
+  };
 }

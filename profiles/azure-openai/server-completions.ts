@@ -6,9 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import type { CanonicalParameters } from '../../src/canonical.js';
 import { generate, loadTokenizer, startGeneration } from '../../src/engine/index.js';
-import { applyFaultBeforeHeaders, faultBody } from '../../src/server/apply-fault.js';
+import { applyFault, sendAnswer } from '../../src/server/apply-fault.js';
 import { EventStream, type StreamFaultWording } from '../../src/server/event-stream.js';
-import { sendJson } from '../../src/server/respond.js';
+import { takeFault } from '../../src/server/fault-queue.js';
 import type { RouteContext, RouteHandler } from '../../src/server/router.js';
 import type { Fault } from '../../src/server/types.js';
 import { completionsAuthorized } from './server-auth.js';
@@ -16,6 +16,7 @@ import { StreamedChoice, wholeChoice, type BuiltChoice, type ChoiceOptions } fro
 import { contentFilterResults, PROMPT_FILTERED_MESSAGE, promptIsFiltered } from './server-content-filter.js';
 import {
   ACCESS_DENIED,
+  completionsFaultWording,
   errorBody,
   invalidRequest,
   sendCompletionsError,
@@ -142,16 +143,10 @@ export function completionsRoute(dialect: Dialect): RouteHandler {
     if (!prepared) return;
     const stream = prepared.body.stream === true;
     // Faults hit only requests the service would have served, so a test's 429 never hides a 400.
-    const fault = ctx.server.faults.take(stream);
-    const handled = await applyFaultBeforeHeaders(fault, ctx, (f, headers) => {
-      if (f.body === undefined) return sendCompletionsError(ctx, f.status, statusError(f.status, prepared.apiVersion, headers['retry-after']), headers);
-      const { text, contentType } = faultBody(f.body);
-      ctx.res.writeHead(f.status, { 'content-type': contentType, ...headers });
-      ctx.res.end(text);
-    });
-    if (handled) return;
+    const fault = takeFault(ctx, stream);
+    if (await applyFault(fault, ctx, completionsFaultWording(ctx, prepared.apiVersion))) return;
     if (stream) await streamCompletion(ctx, dialect, prepared, fault);
-    else await wholeCompletion(ctx, prepared);
+    else await wholeCompletion(ctx, prepared, fault);
   };
 }
 
@@ -160,7 +155,7 @@ function choiceOptions(body: CompletionsBody, prompt: string): ChoiceOptions {
 }
 
 /** best_of candidates per prompt, the best `n` by mean token logprob (ties keep generation order). */
-async function wholeCompletion(ctx: RouteContext, { body, prompts, model }: Prepared): Promise<void> {
+async function wholeCompletion(ctx: RouteContext, { body, prompts, model }: Prepared, fault: Fault | undefined): Promise<void> {
   const n = body.n ?? 1;
   const candidates = Math.max(n, body.best_of ?? 1);
   const parameters = engineParameters(body);
@@ -185,7 +180,7 @@ async function wholeCompletion(ctx: RouteContext, { body, prompts, model }: Prep
     choices,
     usage: { completion_tokens: completionTokens, prompt_tokens: promptTokens, total_tokens: promptTokens + completionTokens },
   };
-  sendJson(ctx.res, 200, answer);
+  await sendAnswer(ctx, fault, answer);
 }
 
 /**

@@ -7,11 +7,11 @@
  */
 import { loadTokenizer } from '../../src/engine/index.js';
 import { normalized, pooledEmbedding } from '../../src/engine/embedding.js';
-import { applyFaultBeforeHeaders, faultBody } from '../../src/server/apply-fault.js';
-import { sendJson } from '../../src/server/respond.js';
+import { applyFault, sendAnswer } from '../../src/server/apply-fault.js';
+import { takeFault } from '../../src/server/fault-queue.js';
 import type { ProtocolModule, RouteContext, RouteHandler } from '../../src/server/router.js';
 import { completionsAuthorized } from './server-auth.js';
-import { ACCESS_DENIED, invalidRequest, sendCompletionsError, stampRequestId, statusError, type CompletionsError, type Dialect } from './server-errors.js';
+import { ACCESS_DENIED, completionsFaultWording, invalidRequest, sendCompletionsError, stampRequestId, type CompletionsError, type Dialect } from './server-errors.js';
 
 export const AZURE_EMBED_DIMENSIONS = 1536;
 export const MAX_EMBED_INPUTS = 2048;
@@ -105,18 +105,13 @@ function embeddingsRoute(dialect: Dialect): RouteHandler {
     const lists = await inputIds(body.input);
     if (!Array.isArray(lists)) return sendCompletionsError(ctx, 400, lists);
 
-    const handled = await applyFaultBeforeHeaders(ctx.server.faults.take(false), ctx, (f, headers) => {
-      if (f.body === undefined) return sendCompletionsError(ctx, f.status, statusError(f.status, version, headers['retry-after']), headers);
-      const { text, contentType } = faultBody(f.body);
-      ctx.res.writeHead(f.status, { 'content-type': contentType, ...headers });
-      ctx.res.end(text);
-    });
-    if (handled) return;
+    const fault = takeFault(ctx, false);
+    if (await applyFault(fault, ctx, completionsFaultWording(ctx, version))) return;
 
     const model = dialect === 'azure' ? ctx.params.deployment! : body.model!;
     const space = { dimensions: AZURE_EMBED_DIMENSIONS, name: `openai/${model}`, context: true };
     const tokens = lists.reduce((sum, ids) => sum + ids.length, 0);
-    sendJson(ctx.res, 200, {
+    await sendAnswer(ctx, fault, {
       object: 'list',
       data: lists.map((ids, index) => ({ object: 'embedding', index, embedding: normalized(pooledEmbedding(ids, space)) })),
       model,

@@ -4,6 +4,7 @@
  * `apim-request-id` (and `x-request-id` on `/v1`), errors included: it is what a user quotes to support.
  */
 import { randomUUID } from 'node:crypto';
+import type { FaultWording } from '../../src/server/apply-fault.js';
 import { sendJson } from '../../src/server/respond.js';
 import type { RouteContext } from '../../src/server/router.js';
 
@@ -79,3 +80,20 @@ export function statusError(status: number, apiVersion: string | undefined, retr
 
 export const ACCESS_DENIED =
   'Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource.';
+
+/** What OpenAI answers when a model has more work than it can take. */
+const OVERLOADED: CompletionsError = { code: null, message: 'The engine is currently overloaded, please try again later', type: 'server_error' };
+
+/**
+ * Faults in the services' words. Busy: Azure reports capacity as its 429 rate-limit answer (with Retry-After);
+ * OpenAI as 503 "engine overloaded".
+ */
+export function completionsFaultWording(ctx: RouteContext, apiVersion: string | undefined): FaultWording {
+  return {
+    status: (status, headers) => sendCompletionsError(ctx, status, statusError(status, apiVersion, headers['retry-after']), headers),
+    busy: (headers) =>
+      dialectOf(ctx.request.path) === 'azure'
+        ? sendCompletionsError(ctx, 429, statusError(429, apiVersion, headers['retry-after']), headers)
+        : sendCompletionsError(ctx, 503, OVERLOADED, headers),
+  };
+}

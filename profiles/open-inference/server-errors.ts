@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
+import type { FaultWording } from '../../src/server/apply-fault.js';
 import { sendJson } from '../../src/server/respond.js';
 import type { RouteContext } from '../../src/server/router.js';
 
@@ -48,4 +49,12 @@ export function tagRequestId(ctx: RouteContext): void {
   if (ctx.res.headersSent) return;
   const given = ctx.request.headers['x-request-id'];
   ctx.res.setHeader('x-request-id', given !== undefined && given !== '' ? given : randomUUID());
+}
+
+/** Faults in the spec's words; busy is its 429 "Model is overloaded" (error_type overloaded), as TGI sends it. */
+export function oipFaultWording(res: ServerResponse): FaultWording {
+  return {
+    status: (status, headers) => sendOipError(res, status, messageForStatus(status), headers),
+    busy: (headers) => sendOipError(res, 429, messageForStatus(429), headers),
+  };
 }

@@ -4,12 +4,13 @@
  * no `id:`, no end marker; a `: keep-alive` comment now and then, as TGI sends).
  */
 import { CONTEXT_WINDOW, DEFAULT_MAX_NEW_TOKENS, loadTokenizer, startGeneration } from '../../src/engine/index.js';
-import { applyFaultBeforeHeaders, faultBody } from '../../src/server/apply-fault.js';
+import { applyFault, sendAnswer } from '../../src/server/apply-fault.js';
 import { EventStream, type StreamFaultWording } from '../../src/server/event-stream.js';
-import { sendJson, write } from '../../src/server/respond.js';
+import { takeFault } from '../../src/server/fault-queue.js';
+import { write } from '../../src/server/respond.js';
 import type { RouteContext, RouteHandler } from '../../src/server/router.js';
 import { authorizeOip } from './server-auth.js';
-import { messageForStatus, oipErrorBody, sendOipError, tagRequestId } from './server-errors.js';
+import { oipErrorBody, oipFaultWording, sendOipError, tagRequestId } from './server-errors.js';
 import { generateResponse, streamMessage, type ResponseMeta } from './server-response.js';
 import { validateOipGenerateBody } from './server-validate.js';
 
@@ -51,14 +52,8 @@ export function generateRoute(stream: boolean): RouteHandler {
     }
 
     // Faults hit only requests the service would have served, so a test's 429 never hides a 422.
-    const fault = ctx.server.faults.take(stream);
-    const handled = await applyFaultBeforeHeaders(fault, ctx, (f, headers) => {
-      if (f.body === undefined) return sendOipError(ctx.res, f.status, messageForStatus(f.status), headers);
-      const { text, contentType } = faultBody(f.body);
-      ctx.res.writeHead(f.status, { 'content-type': contentType, ...headers });
-      ctx.res.end(text);
-    });
-    if (handled) return;
+    const fault = takeFault(ctx, stream);
+    if (await applyFault(fault, ctx, oipFaultWording(ctx.res))) return;
 
     const meta: ResponseMeta = {
       modelName: ctx.params.model!,
@@ -68,7 +63,7 @@ export function generateRoute(stream: boolean): RouteHandler {
     };
     if (!stream) {
       for await (const step of generation) void step;
-      if (!ctx.signal.aborted) sendJson(ctx.res, 200, generateResponse(generation.summary(), meta));
+      await sendAnswer(ctx, fault, generateResponse(generation.summary(), meta));
       return;
     }
 

@@ -6,11 +6,11 @@
  */
 import { loadTokenizer } from '../../src/engine/index.js';
 import { normalized, pooledEmbedding } from '../../src/engine/embedding.js';
-import { applyFaultBeforeHeaders, faultBody } from '../../src/server/apply-fault.js';
-import { sendJson } from '../../src/server/respond.js';
+import { applyFault, sendAnswer } from '../../src/server/apply-fault.js';
+import { takeFault } from '../../src/server/fault-queue.js';
 import type { ProtocolModule, RouteContext } from '../../src/server/router.js';
 import { authorizeGeneration } from './server-auth.js';
-import { codeForStatus, messageForStatus, sendWatsonxError } from './server-errors.js';
+import { sendWatsonxError, watsonxFaultWording } from './server-errors.js';
 
 export const WATSONX_EMBED_DIMENSIONS = 384;
 /** The sequence length of the slate and MiniLM embedding models. */
@@ -100,16 +100,11 @@ async function embeddings(ctx: RouteContext): Promise<void> {
     ]);
   }
 
-  const handled = await applyFaultBeforeHeaders(ctx.server.faults.take(false), ctx, (f, headers) => {
-    if (f.body === undefined) return sendWatsonxError(ctx.res, f.status, [{ code: codeForStatus(f.status), message: messageForStatus(f.status) }], headers);
-    const { text, contentType } = faultBody(f.body);
-    ctx.res.writeHead(f.status, { 'content-type': contentType, ...headers });
-    ctx.res.end(text);
-  });
-  if (handled) return;
+  const fault = takeFault(ctx, false);
+  if (await applyFault(fault, ctx, watsonxFaultWording(ctx.res))) return;
 
   const space = { dimensions: WATSONX_EMBED_DIMENSIONS, name: `watsonx/${body.model_id}`, context: true };
-  sendJson(ctx.res, 200, {
+  await sendAnswer(ctx, fault, {
     model_id: body.model_id,
     results: tokenized.map((ids, i) => ({ embedding: normalized(pooledEmbedding(ids, space)), ...(body.inputText ? { input: body.inputs[i] } : {}) })),
     created_at: new Date().toISOString(),

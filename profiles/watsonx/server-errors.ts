@@ -1,6 +1,7 @@
 /** watsonx error bodies as the service writes them: `{"errors":[…],"trace","status_code"}`. */
 import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
+import type { FaultWording } from '../../src/server/apply-fault.js';
 import { sendJson } from '../../src/server/respond.js';
 
 export const MORE_INFO = 'https://cloud.ibm.com/apidocs/watsonx-ai';
@@ -55,4 +56,17 @@ export function messageForStatus(status: number): string {
   if (status === 429) return 'The rate limit for this instance has been exceeded; retry later';
   if (status >= 500) return `The service is temporarily unable to process the request (HTTP ${status})`;
   return `The request was rejected (HTTP ${status})`;
+}
+
+/**
+ * watsonx has no documented "queue full" code; a busy model surfaces as 503 Service Unavailable, so a busy fault is
+ * that, with the service's own code for it.
+ */
+export const BUSY_MESSAGE = 'The model is busy: too many requests are waiting for it; retry later';
+
+export function watsonxFaultWording(res: ServerResponse): FaultWording {
+  return {
+    status: (status, headers) => sendWatsonxError(res, status, [{ code: codeForStatus(status), message: messageForStatus(status) }], headers),
+    busy: (headers) => sendWatsonxError(res, 503, [{ code: codeForStatus(503), message: BUSY_MESSAGE }], headers),
+  };
 }

@@ -3,12 +3,12 @@
  * (credentials, `version`, body), then the engine's tokens as one answer or as SSE events.
  */
 import { DEFAULT_MAX_NEW_TOKENS, startGeneration } from '../../src/engine/index.js';
-import { applyFaultBeforeHeaders, faultBody } from '../../src/server/apply-fault.js';
+import { applyFault, sendAnswer } from '../../src/server/apply-fault.js';
 import { EventStream, type StreamFaultWording } from '../../src/server/event-stream.js';
-import { sendJson } from '../../src/server/respond.js';
+import { takeFault } from '../../src/server/fault-queue.js';
 import type { RouteContext, RouteHandler } from '../../src/server/router.js';
 import { authorizeGeneration } from './server-auth.js';
-import { codeForStatus, messageForStatus, sendWatsonxError, watsonxErrorBody } from './server-errors.js';
+import { sendWatsonxError, watsonxErrorBody, watsonxFaultWording } from './server-errors.js';
 import { firstStreamEvent, stepStreamEvent, textGenResponse, unspecifiedMaxTokenWarning, type ResponseMeta } from './server-response.js';
 import { validateGenerateBody, type GenerateKind } from './server-validate.js';
 
@@ -62,14 +62,8 @@ export function generationRoute(kind: GenerateKind, streamRoute: boolean): Route
 
     const stream = streamRoute || wantsEventStream(ctx.request.headers.accept);
     // Faults hit only requests the service would have served, so a test's 429 never hides a 400.
-    const fault = ctx.server.faults.take(stream);
-    const handled = await applyFaultBeforeHeaders(fault, ctx, (f, headers) => {
-      if (f.body === undefined) return sendWatsonxError(ctx.res, f.status, [{ code: codeForStatus(f.status), message: messageForStatus(f.status) }], headers);
-      const { text, contentType } = faultBody(f.body);
-      ctx.res.writeHead(f.status, { 'content-type': contentType, ...headers });
-      ctx.res.end(text);
-    });
-    if (handled) return;
+    const fault = takeFault(ctx, stream);
+    if (await applyFault(fault, ctx, watsonxFaultWording(ctx.res))) return;
 
     const parameters = body.parameters ?? {};
     const generation = await startGeneration(
@@ -84,7 +78,7 @@ export function generationRoute(kind: GenerateKind, streamRoute: boolean): Route
 
     if (!stream) {
       for await (const step of generation) void step;
-      if (!ctx.signal.aborted) sendJson(ctx.res, 200, textGenResponse(generation.summary(), meta));
+      await sendAnswer(ctx, fault, textGenResponse(generation.summary(), meta));
       return;
     }
     const events = new EventStream(ctx, fault, streamWording);

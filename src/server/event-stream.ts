@@ -1,11 +1,12 @@
 /**
  * A server-sent event stream that carries out stream faults: after `afterEvents` events (or at
  * the end, when the stream is shorter) it sends an error event, drops the socket, stalls, or
- * slips in a data line that is not JSON.
+ * slips in a data line that is not JSON (broken JSON, one oversized line, or binary junk).
  */
-import type { ServerResponse } from 'node:http';
 import type { RouteContext } from './router.js';
-import { untilAborted, write } from './respond.js';
+import { junkBytes } from './apply-fault.js';
+import { DEFAULT_LONG_LINE_BYTES } from './fault-spec.js';
+import { flushed, untilAborted, write } from './respond.js';
 import { isStreamFault } from './fault-queue.js';
 import type { Fault, StreamFault } from './types.js';
 
@@ -70,7 +71,8 @@ export class EventStream {
   private async fire(): Promise<boolean> {
     this.fired = true;
     const { res, signal } = this.ctx;
-    switch (this.fault!.kind) {
+    const fault = this.fault!;
+    switch (fault.kind) {
       case 'stream-error':
         await write(res, formatEvent(this.wording.errorEvent()), signal);
         res.end();
@@ -83,8 +85,33 @@ export class EventStream {
       case 'stall':
         await untilAborted(signal);
         return this.stop();
+      case 'truncate':
+        res.end();
+        return this.stop();
       case 'malformed':
-        return write(res, formatEvent(this.wording.malformedEvent()), signal);
+        return this.malformed(fault);
+    }
+  }
+
+  private async malformed(fault: Extract<StreamFault, { kind: 'malformed' }>): Promise<boolean> {
+    const { res, signal } = this.ctx;
+    switch (fault.as) {
+      case 'long': {
+        // One line far past any sane size, in pieces, with no newline until the very end.
+        const piece = Buffer.alloc(64 * 1024, 'x');
+        let left = fault.bytes ?? DEFAULT_LONG_LINE_BYTES;
+        if (!(await write(res, 'data: ', signal))) return this.stop();
+        while (left > 0) {
+          const n = Math.min(left, piece.length);
+          if (!(await write(res, n === piece.length ? piece : piece.subarray(0, n), signal))) return this.stop();
+          left -= n;
+        }
+        return (await write(res, '\n\n', signal)) || this.stop();
+      }
+      case 'binary':
+        return (await write(res, Buffer.concat([Buffer.from('data: '), junkBytes(64), Buffer.from('\n\n')]), signal)) || this.stop();
+      default:
+        return (await write(res, formatEvent(this.wording.malformedEvent()), signal)) || this.stop();
     }
   }
 
@@ -92,11 +119,4 @@ export class EventStream {
     this.over = true;
     return false;
   }
-}
-
-/** Resolves once everything written so far has been handed to the operating system. */
-function flushed(res: ServerResponse): Promise<void> {
-  const socket = res.socket;
-  if (!socket || socket.destroyed) return Promise.resolve();
-  return new Promise((resolve) => socket.write('', () => resolve()));
 }

@@ -2,10 +2,24 @@
  * The fault switches tests flip on a running server. The queue is the array the test holds
  * (`server.faults`); `times` is counted down here without touching the test's objects.
  */
+import { formatFault } from './fault-spec.js';
+import type { RouteContext } from './router.js';
 import type { Fault, StreamFault } from './types.js';
 
+/** A fault that acts inside an event stream (after some events). */
 export function isStreamFault(fault: Fault): fault is StreamFault {
-  return fault.kind === 'stream-error' || fault.kind === 'stall' || fault.kind === 'malformed' || (fault.kind === 'drop' && fault.afterEvents !== undefined);
+  return fault.kind === 'stream-error' || fault.kind === 'stall' || fault.kind === 'truncate' || fault.kind === 'malformed' || (fault.kind === 'drop' && fault.afterEvents !== undefined);
+}
+
+/** A queued fault that lets non-stream requests pass and waits for the next stream. */
+export function waitsForStream(fault: Fault): boolean {
+  return isStreamFault(fault) && !('plain' in fault && fault.plain === true);
+}
+
+export interface QueuedFault {
+  fault: Fault;
+  /** Matching requests it will still hit; Infinity for `times=*`. */
+  remaining: number;
 }
 
 export class FaultQueue {
@@ -13,14 +27,44 @@ export class FaultQueue {
 
   constructor(readonly queue: Fault[]) {}
 
-  /** The first fault that applies to a generation request (stream faults only to streams), counted down. */
+  /** The first fault that applies to an operation request (stream-only faults only to streams), counted down. */
   take(stream: boolean): Fault | undefined {
-    const index = this.queue.findIndex((f) => stream || !isStreamFault(f));
+    const index = this.queue.findIndex((f) => stream || !waitsForStream(f));
     if (index < 0) return undefined;
     const fault = this.queue[index]!;
-    const left = (this.remaining.get(fault) ?? fault.times ?? 1) - 1;
+    const left = this.left(fault) - 1;
     if (left <= 0) this.queue.splice(index, 1);
     else this.remaining.set(fault, left);
     return fault;
   }
+
+  push(...faults: Fault[]): void {
+    this.queue.push(...faults);
+  }
+
+  /** Empties the queue; returns how many faults it held. */
+  clear(): number {
+    const n = this.queue.length;
+    this.queue.length = 0;
+    return n;
+  }
+
+  list(): QueuedFault[] {
+    return this.queue.map((fault) => ({ fault, remaining: this.left(fault) }));
+  }
+
+  private left(fault: Fault): number {
+    return this.remaining.get(fault) ?? fault.times ?? 1;
+  }
+}
+
+/**
+ * The fault for this request: its own (`X-Textgen-Fault` / `?textgen_fault=`) if it carries one, else the
+ * queue's. Call it only once the request has passed the checks the service would make, so that a fault never
+ * hides a 400.
+ */
+export function takeFault(ctx: RouteContext, stream: boolean): Fault | undefined {
+  const fault = ctx.requestFault ?? ctx.server.faults.take(stream);
+  if (fault) ctx.server.log(`fault ${formatFault(fault)} on ${ctx.request.method} ${ctx.request.path}`);
+  return fault;
 }

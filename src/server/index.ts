@@ -6,12 +6,14 @@ import { createServer as createHttpServer, type IncomingMessage, type RequestLis
 import { createServer as createHttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import { ALL_PROTOCOLS } from './protocols.js';
+import { CONTROL_PREFIX, handleControl, requestFault } from './fault-control.js';
 import { FaultQueue } from './fault-queue.js';
 import { Router, type RouteContext, type ServerServices } from './router.js';
 import { TokenStore } from './token-store.js';
 import type { Fault, RecordedRequest, ResolvedServerOptions, RunningServer, ServerOptions } from './types.js';
 
-export type { Fault, RecordedRequest, RunningServer, ServerOptions, StatusFault, StreamFault } from './types.js';
+export type { Fault, MalformedAs, RecordedRequest, RunningServer, ServerOptions, StatusFault, StreamFault } from './types.js';
+export { FaultSpecError, formatFault, parseFaultSpec } from './fault-spec.js';
 export type { ProtocolModule, Route, RouteContext, RouteHandler } from './router.js';
 
 /** Larger bodies get 413: no real prompt comes near it. */
@@ -66,6 +68,11 @@ export function startServer(options: ServerOptions = {}): Promise<RunningServer>
     const started = Date.now();
     const url = new URL(req.url ?? '/', 'http://localhost');
     const read = await readBody(req);
+    // The switches themselves are not protocol traffic: neither recorded nor faulted.
+    if (url.pathname.startsWith(CONTROL_PREFIX)) {
+      handleControl(req.method ?? 'GET', url.pathname, read.text, res, services.faults, resolved.log);
+      return;
+    }
     const request: RecordedRequest = {
       method: req.method ?? 'GET',
       path: url.pathname,
@@ -84,8 +91,11 @@ export function startServer(options: ServerOptions = {}): Promise<RunningServer>
 
     const found = router.dispatch(request.method, request.path);
     const ctx: RouteContext = { request, params: found.kind === 'route' ? found.params : {}, res, signal, server: services };
+    const own = requestFault(req, url.searchParams);
+    if (own.fault) ctx.requestFault = own.fault;
     try {
-      if (read.tooLarge) found.module.sendError(ctx, 413, 'request_entity_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes`);
+      if (own.error !== undefined) found.module.sendError(ctx, 400, 'invalid_fault_spec', own.error);
+      else if (read.tooLarge) found.module.sendError(ctx, 413, 'request_entity_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes`);
       else if (found.kind === 'not-found') found.module.sendError(ctx, 404, 'not_found', `No route for ${request.method} ${request.path}`);
       else if (found.kind === 'method-not-allowed')
         found.module.sendError(ctx, 405, 'method_not_allowed', `${request.method} is not allowed on ${request.path}`, { allow: found.allowed.join(', ') });

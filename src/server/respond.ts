@@ -30,9 +30,25 @@ export function pause(ms: number, signal: AbortSignal): Promise<boolean> {
 }
 
 /** Writes a chunk, waiting for the socket to drain when it pushes back; false once the client is gone. */
-export async function write(res: ServerResponse, chunk: string, signal: AbortSignal): Promise<boolean> {
+export async function write(res: ServerResponse, chunk: string | Uint8Array, signal: AbortSignal): Promise<boolean> {
   if (signal.aborted || res.destroyed) return false;
   if (res.write(chunk)) return true;
-  await Promise.race([new Promise((resolve) => res.once('drain', resolve)), untilAborted(signal)]);
+  // Both listeners go once either fires: a long stream waits for drain many times on the same signal.
+  await new Promise<void>((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    res.on('drain', done);
+    signal.addEventListener('abort', done, { once: true });
+  });
   return !signal.aborted && !res.destroyed;
+}
+
+/** Resolves once everything written so far has been handed to the operating system. */
+export function flushed(res: ServerResponse): Promise<void> {
+  const socket = res.socket;
+  if (!socket || socket.destroyed) return Promise.resolve();
+  return new Promise((resolve) => socket.write('', () => resolve()));
 }

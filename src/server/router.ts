@@ -5,7 +5,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FaultQueue } from './fault-queue.js';
 import type { TokenStore } from './token-store.js';
-import type { RecordedRequest, ResolvedServerOptions } from './types.js';
+import type { Fault, RecordedRequest, ResolvedServerOptions } from './types.js';
 
 /** What every handler may use. */
 export interface ServerServices {
@@ -23,6 +23,8 @@ export interface RouteContext {
   /** Aborts when the client goes away or the server closes. */
   signal: AbortSignal;
   server: ServerServices;
+  /** The fault this request carries itself (`X-Textgen-Fault` / `?textgen_fault=`); it wins over the queue. */
+  requestFault?: Fault;
 }
 
 export type RouteHandler = (ctx: RouteContext) => Promise<void> | void;

@@ -34,6 +34,11 @@ export interface RecordedRequest {
   json?: unknown;
 }
 
+/**
+ * What a fault does to one request. `times` (default 1) is how many matching requests it hits while queued;
+ * `Infinity` hits every one (the spec's `times=*`). Text specs (`X-Textgen-Fault`, `serve --fault`) parse into
+ * these: see src/server/fault-spec.ts and docs/faults.md.
+ */
 export type Fault =
   | { kind: 'status'; status: number; times?: number; retryAfter?: string; retryAfterMs?: number; body?: unknown }
   /** Wait before answering headers, then answer normally; with `maxMs`, a uniformly random wait in [ms, maxMs]. */
@@ -42,22 +47,42 @@ export type Fault =
   | { kind: 'hang'; times?: number }
   /** A 200 stream, then `event: error` with the protocol's error body. */
   | { kind: 'stream-error'; afterEvents: number; times?: number }
-  /** Destroy the socket: before headers, or mid-stream after `afterEvents` events. */
-  | { kind: 'drop'; afterEvents?: number; times?: number }
-  /** Stop sending mid-stream without closing. */
-  | { kind: 'stall'; afterEvents: number; times?: number }
-  /** A `data:` line that is not JSON, after `afterEvents` events; the stream then goes on. */
-  | { kind: 'malformed'; afterEvents: number; times?: number };
+  /**
+   * Destroy the socket: before headers, or mid-stream after `afterEvents` events. With `plain`, a non-stream
+   * answer is cut too: its headers and the first half of its body go out, then the socket is destroyed.
+   */
+  | { kind: 'drop'; afterEvents?: number; plain?: boolean; times?: number }
+  /** Stop sending mid-stream without closing; with `plain`, a non-stream answer stops after half its body. */
+  | { kind: 'stall'; afterEvents: number; plain?: boolean; times?: number }
+  /**
+   * End the body cleanly mid-stream, without the protocol's last event or end marker (a proxy that gives up
+   * politely); with `plain`, a non-stream answer ends cleanly after half its body.
+   */
+  | { kind: 'truncate'; afterEvents: number; plain?: boolean; times?: number }
+  /**
+   * A data line that is not JSON, after `afterEvents` events; the stream then goes on. `as` picks the junk:
+   * broken JSON (default), one line of `bytes` filler bytes (default 32 MiB), or random non-UTF-8 bytes and NULs.
+   */
+  | { kind: 'malformed'; afterEvents: number; as?: MalformedAs; bytes?: number; times?: number }
+  /** The protocol's own "busy, come back later" answer (Aleph Alpha's 503 QUEUE_FULL and its kin). */
+  | { kind: 'busy'; retryAfter?: string; retryAfterMs?: number; times?: number }
+  /** A 200 whose content type (and body) is not what the protocol promises, e.g. a proxy's HTML page. */
+  | { kind: 'content-type'; type: string; times?: number };
+
+export type MalformedAs = 'json' | 'long' | 'binary';
 
 export type StatusFault = Extract<Fault, { kind: 'status' }>;
-export type StreamFault = Extract<Fault, { kind: 'stream-error' | 'stall' | 'malformed' }> | { kind: 'drop'; afterEvents: number; times?: number };
+export type StreamFault = Extract<Fault, { kind: 'stream-error' | 'stall' | 'truncate' | 'malformed' }> | (Extract<Fault, { kind: 'drop' }> & { afterEvents: number });
 
 export interface RunningServer {
   /** http://HOST:PORT, or https://HOST:PORT when `tls` was given. */
   url: string;
   /** Every request, in order. */
   requests: RecordedRequest[];
-  /** Queue: the first applicable fault applies to the next generation request; `times` (default 1) counts down. */
+  /**
+   * Queue: the first applicable fault applies to the next operation request; `times` (default 1) counts down.
+   * `serve --fault` and `POST /__textgen/faults` push onto this same array.
+   */
   faults: Fault[];
   /** Makes every token issued so far expired (401 authentication_token_expired). */
   expireTokens(): void;

@@ -198,3 +198,199 @@ describe('connection faults', () => {
     expect(good).toHaveLength(13);
   });
 });
+
+/** Control and error answers, read loosely: each assertion checks the shape it cares about. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
+const json = async (res: Response): Promise<any> => res.json();
+
+describe('the switches without code: X-Textgen-Fault, ?textgen_fault=, /__textgen/faults', () => {
+  const control = (method: string, body?: string) => fetch(`${server.url}/__textgen/faults`, { method, ...(body !== undefined ? { body } : {}) });
+
+  test('a request\'s own header fault hits that request only, and wins over the queue', async () => {
+    server.faults.push({ kind: 'status', status: 500 });
+    const res = await fetch(server.url + PLAIN, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json', 'x-textgen-fault': 'status:code=429,retry-after=3,times=5' },
+      body: JSON.stringify(LONG),
+    });
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBe('3');
+    expect(watsonxErrorSchema.parse(await json(res)).errors[0]!.code).toBe('too_many_requests');
+    expect(server.faults).toHaveLength(1);
+    expect((await post(PLAIN)).status).toBe(500);
+    expect((await post(PLAIN)).status).toBe(200);
+  });
+
+  test('the query parameter works the same', async () => {
+    const res = await post(`${PLAIN}&textgen_fault=${encodeURIComponent('busy:retry-after-ms=20')}`);
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after-ms')).toBe('20');
+    expect((await json(res)).errors[0].message).toMatch(/busy/);
+  });
+
+  test.each<[string, string]>([
+    ['status:code=99', 'X-Textgen-Fault: fault "status": code must be an HTTP error status from 400 to 599, got "99"'],
+    ['hang;drop', 'X-Textgen-Fault takes one fault, got 2; queue several with POST /__textgen/faults'],
+  ])('a bad header spec %j is a 400 in the protocol\'s shape', async (spec, message) => {
+    const res = await fetch(server.url + PLAIN, { method: 'POST', headers: { 'content-type': 'application/json', 'x-textgen-fault': spec }, body: JSON.stringify(LONG) });
+    expect(res.status).toBe(400);
+    expect(watsonxErrorSchema.parse(await json(res)).errors[0]).toMatchObject({ code: 'invalid_fault_spec', message });
+  });
+
+  test('POST queues, GET lists with what is left, DELETE clears; none of it is recorded', async () => {
+    const queued = await control('POST', 'status:code=503,times=2; drop:after=1 ;busy:times=*');
+    expect(queued.status).toBe(201);
+    expect((await json(queued)).queued).toEqual(['status:code=503,times=2', 'drop:after=1', 'busy:times=*']);
+    expect((await post(PLAIN)).status).toBe(503);
+    const listed = await json(await control('GET'));
+    expect(listed.faults.map((f: { spec: string; remaining: unknown }) => [f.spec, f.remaining])).toEqual([
+      ['status:code=503,times=2', 1],
+      ['drop:after=1', 1],
+      ['busy:times=*', '*'],
+    ]);
+    expect(listed.faults[2]).toMatchObject({ kind: 'busy', times: '*' });
+    expect(await json(await control('DELETE'))).toEqual({ cleared: 3, faults: [] });
+    expect(server.faults).toEqual([]);
+    expect(server.requests.map((r) => r.path)).toEqual(['/ml/v1/deployments/demo/text/generation']);
+  });
+
+  test.each<[string, string | undefined, number, RegExp]>([
+    ['POST', 'drop:after=x', 400, /^fault "drop": after must be a whole number ≥ 0, got "x"$/],
+    ['POST', '', 400, /^empty fault spec/],
+    ['PUT', 'hang', 405, /use GET, POST or DELETE/],
+  ])('%s %j → %i with a message', async (method, body, status, message) => {
+    const res = await control(method, body);
+    expect(res.status).toBe(status);
+    expect((await json(res)).error).toMatch(message);
+    expect(server.faults).toEqual([]);
+  });
+
+  test('an unknown control path is a 404 that names the right one', async () => {
+    const res = await fetch(`${server.url}/__textgen/nope`);
+    expect(res.status).toBe(404);
+    expect((await json(res)).error).toMatch(/\/__textgen\/faults/);
+  });
+
+  test('times=* hits every matching request until cleared', async () => {
+    await control('POST', 'status:code=502,times=*');
+    for (let i = 0; i < 4; i++) expect((await post(PLAIN)).status).toBe(502);
+    await control('DELETE');
+    expect((await post(PLAIN)).status).toBe(200);
+  });
+});
+
+describe('the faults added for the switches', () => {
+  test.each<[string, string]>([
+    ['text/html', '<!DOCTYPE html>'],
+    ['application/json', '{"status":"ok"'],
+    ['text/plain', 'OK'],
+    ['application/xml', '<?xml'],
+  ])('content-type %s: a 200 of that type whose body is not the protocol\'s', async (type, start) => {
+    server.faults.push({ kind: 'content-type', type });
+    const res = await post(STREAM);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe(type);
+    expect(await res.text()).toMatch(new RegExp(`^${start.replace(/[?.]/g, '\\$&')}`));
+  });
+
+  test('content-type application/octet-stream sends bytes that are not UTF-8', async () => {
+    server.faults.push({ kind: 'content-type', type: 'application/octet-stream' });
+    const bytes = new Uint8Array(await (await post(PLAIN)).arrayBuffer());
+    expect(() => new TextDecoder('utf-8', { fatal: true }).decode(bytes)).toThrow();
+    expect(bytes).toContain(0);
+  });
+
+  test('busy without retry keys is a bare 503 in the watsonx shape', async () => {
+    server.faults.push({ kind: 'busy' });
+    const res = await post(PLAIN);
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBeNull();
+    expect(watsonxErrorSchema.parse(await json(res)).errors[0]!.code).toBe('service_unavailable');
+  });
+
+  test.each([
+    ['drop', true],
+    ['stall', false],
+  ] as const)('%s with plain: a non-stream answer stops after its headers and half its body', async (kind, broken) => {
+    server.faults.push({ kind, afterEvents: 3, plain: true });
+    const controller = new AbortController();
+    const res = await post(PLAIN, LONG, controller.signal);
+    expect(res.status).toBe(200);
+    const length = Number(res.headers.get('content-length'));
+    const reader = res.body!.getReader();
+    let got = 0;
+    let failed = false;
+    try {
+      // A stall sends no more: stop reading once half has come, rather than wait for a timeout.
+      while (got < Math.floor(length / 2)) {
+        const r = await reader.read();
+        if (r.done) break;
+        got += r.value.length;
+      }
+      if (broken) await reader.read();
+    } catch {
+      failed = true;
+    }
+    expect(got).toBe(Math.floor(length / 2));
+    expect(failed).toBe(broken);
+    controller.abort();
+  });
+
+  test('truncate after 2 events: the stream ends cleanly, with no last event', async () => {
+    server.faults.push({ kind: 'truncate', afterEvents: 2 });
+    const { events, broken } = await readStream(await post(STREAM));
+    expect(broken).toBe(false);
+    expect(events).toHaveLength(2);
+    expect(events.map((e) => watsonxStreamEventSchema.parse(JSON.parse(e.data)).results[0]!.stop_reason)).toEqual(['not_finished', 'not_finished']);
+  });
+
+  test('truncate with plain: a non-stream answer ends cleanly after half its body', async () => {
+    server.faults.push({ kind: 'truncate', afterEvents: 0, plain: true });
+    const res = await post(PLAIN);
+    expect(res.headers.get('content-length')).toBeNull();
+    const text = await res.text();
+    expect(text.startsWith('{"model_id":')).toBe(true);
+    expect(() => JSON.parse(text)).toThrow();
+  });
+
+  test('a plain drop fault waits for nothing: the next non-stream request takes it', async () => {
+    server.faults.push({ kind: 'drop', afterEvents: 1, plain: true });
+    await expect(post(PLAIN).then((r) => r.text())).rejects.toThrow();
+    expect(server.faults).toEqual([]);
+  });
+
+  test('malformed as=long: one line of `bytes` filler, then the stream goes on to the end', async () => {
+    server.faults.push({ kind: 'malformed', afterEvents: 2, as: 'long', bytes: 300_000 });
+    const { events, broken } = await readStream(await post(STREAM));
+    expect(broken).toBe(false);
+    expect(events[2]!.data).toBe('x'.repeat(300_000));
+    expect(events).toHaveLength(14);
+  });
+
+  test('malformed as=binary: one data line of non-UTF-8 bytes and NULs, no line break inside', async () => {
+    server.faults.push({ kind: 'malformed', afterEvents: 1, as: 'binary' });
+    const res = await post(STREAM);
+    const bytes = Buffer.from(await res.arrayBuffer());
+    const start = bytes.indexOf('\n\ndata: ') + 2;
+    const line = bytes.subarray(start, bytes.indexOf('\n', start));
+    expect(line.length).toBe('data: '.length + 64);
+    expect(line.includes(0)).toBe(true);
+    expect(() => new TextDecoder('utf-8', { fatal: true }).decode(line)).toThrow();
+  });
+});
+
+describe('busy in each protocol\'s own words', () => {
+  test.each<[string, string, unknown, number, unknown]>([
+    ['watsonx', PLAIN, LONG, 503, { errors: [{ code: 'service_unavailable' }], status_code: 503 }],
+    ['Aleph Alpha', '/complete', { model: 'luminous-base', prompt: 'Hi', maximum_tokens: 5 }, 503, { code: 'QUEUE_FULL' }],
+    ['Azure', '/openai/deployments/d/completions?api-version=2022-03-01-preview', { prompt: 'Hi', max_tokens: 5 }, 429, { error: { code: '429', type: 'requests' } }],
+    ['OpenAI', '/v1/completions', { model: 'm', prompt: 'Hi', max_tokens: 5 }, 503, { error: { type: 'server_error', code: null } }],
+    ['Open Inference', '/v2/models/demo/generate', { text_input: 'Hi', parameters: { max_tokens: 5 } }, 429, { error: 'Model is overloaded', error_type: 'overloaded' }],
+  ])('%s', async (_, path, body, status, shape) => {
+    server.faults.push({ kind: 'busy', retryAfter: '1' });
+    const res = await post(path, body);
+    expect(res.status).toBe(status);
+    expect(res.headers.get('retry-after')).toBe('1');
+    expect(await json(res)).toMatchObject(shape as Record<string, unknown>);
+  });
+});
