@@ -1,19 +1,24 @@
 import type { CommandSpec } from '../src/command.js';
 import type { Context } from '../src/context.js';
+import type { GenerationCommand } from '../src/generation/generation-command.js';
 import { COMPLETE_OPTION_SPECS } from '../src/options/complete-flag-specs.js';
+import { BATCH_FLAG_SPECS } from '../src/options/batch-flag-specs.js';
 
 export const spec: CommandSpec = {
   path: ['complete'],
   summary: 'Generate text from a prompt with short flags, against any provider',
   description:
     'The prompt is the words after the command, --input-file (- for stdin), or piped stdin. Streams by\n' +
-    'default on a terminal. The flags map to the same canonical parameters as deployment text-generate.',
+    'default on a terminal. The flags map to the same canonical parameters as deployment text-generate.\n\n' +
+    'Batch: --batch FILE.jsonl (- for stdin) runs one completion per line and prints one JSONL record per line in\n' +
+    'input order ({"line", "id"?, "result"} or {"line", "id"?, "error"}); never streamed. See docs/batch.md, e.g.:\n' +
+    '  textgen --profile local complete -m demo --max-tokens 20 --batch prompts.jsonl --concurrency 16 > out.jsonl',
   args: '[prompt...]',
-  options: COMPLETE_OPTION_SPECS,
+  options: [...COMPLETE_OPTION_SPECS, ...BATCH_FLAG_SPECS],
   examples: [
     'textgen --profile local complete -m ibm/granite-13b-instruct-v2 "Write a haiku about rivers"',
     'textgen --profile local-azure complete -m gpt-35-turbo-instruct --max-tokens 40 -t 0.2 Once upon a time',
-    'echo "Summarise: …" | textgen --profile local-oip complete -m demo --no-stream',
+    'echo \'{"input":"Write a haiku","parameters":{"temperature":0.2}}\' | textgen --profile local complete -m ibm/granite-13b-instruct-v2 --batch - -j "results[0].generated_text"',
   ],
 };
 
@@ -21,6 +26,8 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
   const { UsageError } = await import('../src/errors.js');
   const { COMPLETE_PARAMETER_FLAGS } = await import('../src/options/complete-flag-specs.js');
   const { runGenerationCommand } = await import('../src/generation/generation-command.js');
+  const { parseBatchSettings } = await import('../src/batch/settings.js');
+  const batch = parseBatchSettings(options);
 
   const raw: Record<string, unknown> = { ...options };
   if (options.greedy === true) raw.decodingMethodFromFlags = 'greedy';
@@ -45,7 +52,7 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
     if (!(choices >= 1 && choices <= 128)) throw new UsageError(`-n/--choices must be an integer from 1 to 128, got "${v}"`);
   }
   const words = Array.isArray(options.args) ? (options.args as string[]) : [];
-  return runGenerationCommand(ctx, {
+  const command: GenerationCommand = {
     raw,
     flags: COMPLETE_PARAMETER_FLAGS,
     parametersWithFlags: 'merge',
@@ -57,5 +64,10 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
       images: Array.isArray(options.image) ? (options.image as string[]) : typeof options.image === 'string' ? [options.image] : [],
       promptJson: typeof options.promptJson === 'string' ? options.promptJson : undefined,
     },
-  });
+  };
+  if (batch) {
+    const { runGenerationBatch } = await import('../src/batch/generate-batch.js');
+    return runGenerationBatch(ctx, command, batch);
+  }
+  return runGenerationCommand(ctx, command);
 }

@@ -1,5 +1,6 @@
 import type { CommandSpec } from '../src/command.js';
 import type { Context } from '../src/context.js';
+import { BATCH_FLAG_SPECS } from '../src/options/batch-flag-specs.js';
 
 export const spec: CommandSpec = {
   path: ['embed'],
@@ -14,7 +15,12 @@ export const spec: CommandSpec = {
     'for every provider. --similarity prints the cosine similarity of every pair of texts as a table instead of the\n' +
     'vectors (cells shaded on a colour terminal); with -o json/yaml it adds a "similarity" matrix to the result.\n' +
     'Aleph Alpha: without --representation /embed (layer embeddings, keyed layer_N → pooling),\n' +
-    'with it /semantic_embed or /batch_semantic_embed.',
+    'with it /semantic_embed or /batch_semantic_embed.\n\n' +
+    'Batch: --batch FILE.jsonl (- for stdin) embeds one text per line — {"input": "text", "id"?: …, "parameters"?:\n' +
+    '{settings by wire name, e.g. "truncate_input_tokens": 8}} or a JSON string — one request per line, --concurrency\n' +
+    'at a time, and prints one JSONL record per line in input order whose "result" is the -o json result of that text\n' +
+    '(see docs/batch.md), e.g.:\n' +
+    '  textgen --profile local embed -m ibm/slate-125m-english-rtrvr --batch texts.jsonl --concurrency 16 > vectors.jsonl',
   args: '[text...]',
   options: [
     { flags: '-m, --model <name>', description: "embedding model (Azure: the deployment); default: the profile's defaults.model" },
@@ -30,21 +36,37 @@ export const spec: CommandSpec = {
     { flags: '--prompt-json <json|@file>', description: 'Aleph Alpha: the prompt as an array of items {type: text|image|token_ids, data}' },
     { flags: '--similarity', description: 'print the cosine-similarity matrix of the texts instead of their vectors' },
     { flags: '--nice [bool]', description: 'Aleph Alpha: let concurrent requests of other users go first (?nice=true)' },
+    ...BATCH_FLAG_SPECS,
   ],
   examples: [
     'textgen --profile local embed -m ibm/slate-125m-english-rtrvr "What is a river?"',
     'textgen --profile local-aa embed --representation query --compress-to-size 128 "Where do rivers start?"',
-    'textgen --profile local-aa embed "An apple a day" --layers 0,-1 --pooling mean,max --tokens -o json',
+    'echo \'{"input":"What is a river?","id":"q1"}\' | textgen --profile local embed -m ibm/slate-125m-english-rtrvr --batch - -j "embeddings[0].embedding | length(@)"',
   ],
 };
 
 export async function run(options: Record<string, unknown>, ctx: Context): Promise<number> {
   const { parseEmbedSettings } = await import('../src/operations/embed-flags.js');
-  const { runEmbed } = await import('../src/operations/run-embed.js');
+  const { parseBatchSettings } = await import('../src/batch/settings.js');
+  const batch = parseBatchSettings(options);
   const words = Array.isArray(options.args) ? (options.args as string[]) : [];
+  const model = typeof options.model === 'string' && options.model !== '' ? options.model : undefined;
+  const settings = parseEmbedSettings(options);
+  if (batch) {
+    const { runEmbedBatch } = await import('../src/batch/embed-batch.js');
+    const given = (key: string) => options[key] !== undefined && !(Array.isArray(options[key]) && (options[key] as unknown[]).length === 0);
+    return runEmbedBatch(ctx, {
+      model,
+      settings,
+      inputFlags: [...(words.length > 0 ? ['TEXT words'] : []), ...(given('inputFile') ? ['--input-file'] : [])],
+      refused: [...(options.similarity === true ? ['--similarity'] : []), ...(given('image') || given('promptJson') ? ['--image/--prompt-json'] : [])],
+      raw: options,
+    }, batch);
+  }
+  const { runEmbed } = await import('../src/operations/run-embed.js');
   return runEmbed(ctx, {
-    model: typeof options.model === 'string' && options.model !== '' ? options.model : undefined,
-    settings: parseEmbedSettings(options),
+    model,
+    settings,
     similarity: options.similarity === true,
     source: { words, inputFile: typeof options.inputFile === 'string' ? options.inputFile : undefined },
     multimodal: {

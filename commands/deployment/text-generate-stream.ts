@@ -1,6 +1,7 @@
 import type { CommandSpec } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { GENERATE_FLAG_SPECS } from '../../src/options/generate-flag-specs.js';
+import { BATCH_FLAG_SPECS } from '../../src/options/batch-flag-specs.js';
 import { run as runTextGenerate } from './text-generate.js';
 
 export const spec: CommandSpec = {
@@ -9,11 +10,13 @@ export const spec: CommandSpec = {
   description:
     'Takes every flag of deployment text-generate; streaming is on whatever --stream says. Text output prints\n' +
     'the text as it arrives; -o jsonl prints one JSON object per streamed event; -o json waits and prints the\n' +
-    'events put together into one result.',
-  options: GENERATE_FLAG_SPECS.filter((o) => !o.flags.startsWith('--stream')),
+    'events put together into one result. With --batch FILE.jsonl the lines are generated whole (not streamed) and\n' +
+    'printed as JSONL records, exactly as deployment text-generate --batch does (docs/batch.md).',
+  options: [...GENERATE_FLAG_SPECS.filter((o) => !o.flags.startsWith('--stream')), ...BATCH_FLAG_SPECS],
   examples: [
     'textgen --profile local deployment text-generate-stream --id-or-name demo --input "Once upon a time"',
     'textgen --profile local deployment text-generate-stream --id-or-name demo --input Hi --parameters-max-new-tokens 10 -o jsonl',
+    'echo \'"Once upon a time"\' | textgen --profile local deployment text-generate-stream --id-or-name demo --batch - --concurrency 8',
   ],
 };
 

@@ -1,6 +1,7 @@
 import type { CommandSpec } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { GENERATE_FLAG_SPECS } from '../../src/options/generate-flag-specs.js';
+import { BATCH_FLAG_SPECS } from '../../src/options/batch-flag-specs.js';
 import type { RawFlagValue } from '../../src/options/flag-values.js';
 
 export const spec: CommandSpec = {
@@ -10,13 +11,21 @@ export const spec: CommandSpec = {
     'JSON options (--parameters, --moderations, --parameters-return-options, --parameters-length-penalty,\n' +
     '--parameters-prompt-variables, --extra) take inline JSON or @path/to/file.json. A JSON option and its\n' +
     'granular --parameters-* twins are mutually exclusive. The prompt comes from --input, --input-file\n' +
-    '(- for stdin), or piped stdin.',
-  options: GENERATE_FLAG_SPECS,
+    '(- for stdin), or piped stdin.\n\n' +
+    'Batch: --batch FILE.jsonl (or - for stdin) runs one request per line, --concurrency at a time, and prints one\n' +
+    'JSONL record per line in input order: {"line": N, "id"?: …, "result": {…}} or {"line": N, "id"?: …, "error":\n' +
+    '{"exit_code", "message", "status"?, "code"?}}. A line is {"input": "…", "parameters"?: {…}, "id"?: …} or a JSON\n' +
+    'string; its parameters override the flags for that line. Exit 0 when every line succeeded, 4 when some failed.\n' +
+    'Lines are not streamed (--stream is ignored with --batch). See docs/batch.md, e.g.:\n' +
+    '  textgen --profile local deployment text-generate --id-or-name demo --batch prompts.jsonl --concurrency 16 > out.jsonl\n' +
+    '  textgen --profile local deployment text-generate --id-or-name demo --batch prompts.jsonl --resume out.jsonl\n' +
+    '  textgen --profile local deployment text-generate --id-or-name demo --batch prompts.jsonl --shard 2/3 > part-2.jsonl',
+  options: [...GENERATE_FLAG_SPECS, ...BATCH_FLAG_SPECS],
   examples: [
     'textgen --profile local deployment text-generate --id-or-name demo --input "Hello" --parameters-max-new-tokens 30',
     'textgen --profile local deployment text-generate --id-or-name classification --input "how far is paris from bangalore:" \\\n' +
       '      --parameters-decoding-method greedy --parameters-max-new-tokens 30 --parameters-stop-sequences fail',
-    'echo "Tell me a story" | textgen --profile local deployment text-generate --id-or-name demo -o json -j "results[0].generated_text" --raw-output',
+    'echo \'{"input":"Hello","id":"a1","parameters":{"max_new_tokens":5}}\' | textgen --profile local deployment text-generate --id-or-name demo --batch -',
   ],
 };
 
@@ -27,11 +36,18 @@ export interface TextGenerateMode {
 
 export async function run(options: Record<string, unknown>, ctx: Context, mode: TextGenerateMode = { forceStream: false }): Promise<number> {
   const { parseBooleanFlag } = await import('../../src/options/flag-values.js');
-  const { runGenerationCommand } = await import('../../src/generation/generation-command.js');
+  const { parseBatchSettings } = await import('../../src/batch/settings.js');
+  const batch = parseBatchSettings(options);
   const idOrName = typeof options.idOrName === 'string' && options.idOrName !== '' ? options.idOrName : undefined;
-  return runGenerationCommand(ctx, {
+  const command = {
     raw: options,
-    target: { kind: 'deployment', idOrName },
+    target: { kind: 'deployment', idOrName } as const,
     stream: mode.forceStream || parseBooleanFlag('--stream', options.stream as RawFlagValue) === true,
-  });
+  };
+  if (batch) {
+    const { runGenerationBatch } = await import('../../src/batch/generate-batch.js');
+    return runGenerationBatch(ctx, command, batch);
+  }
+  const { runGenerationCommand } = await import('../../src/generation/generation-command.js');
+  return runGenerationCommand(ctx, command);
 }

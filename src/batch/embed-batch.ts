@@ -1,0 +1,142 @@
+/**
+ * `embed --batch`: one text per line, one request per line, one record per line whose `result` is what
+ * `embed -o json` prints for that text ({model, embeddings: [{index: 0, embedding}], input_token_count}). A line's
+ * `parameters` hold embed settings by their wire names (truncate_input_tokens, layers, pooling, tokens, normalize,
+ * representation, compress_to_size, nice) and override the flags for that line. Loaded only lazily (by embed's run).
+ */
+import type { Context } from '../context.js';
+import { ApiError, UsageError } from '../errors.js';
+import { parseEmbedSettings } from '../operations/embed-flags.js';
+import { combineAnswers, EMBED_PROVIDERS, loadEmbedOperation, providersWithSetting, SETTING_FLAGS, UnexpectedEmbedAnswer, type EmbedRequest, type EmbedSetting, type EmbedSettings, type EmbedOperation } from '../operations/embed.js';
+import { printDryRun } from '../requests/send.js';
+import type { ResolvedProfile } from '../config/types.js';
+import { parseBatchLine } from './batch-line.js';
+import { checkBatchFlags } from './common-checks.js';
+import { compileResultQuery, resultJson } from './json-query.js';
+import { runBatch } from './run-batch.js';
+import { createLineSender } from './send-line.js';
+import type { BatchSettings } from './settings.js';
+
+export interface EmbedBatchCommand {
+  model: string | undefined;
+  settings: EmbedSettings;
+  /** Flags that give texts or change the output in ways a batch cannot (refused with --batch). */
+  inputFlags: string[];
+  refused: string[];
+  raw: Record<string, unknown>;
+}
+
+interface EmbedLine {
+  request: EmbedRequest;
+}
+
+/** Wire name → the flag's commander key, for parseEmbedSettings. */
+const SETTING_KEYS: Record<EmbedSetting, string> = {
+  truncate_input_tokens: 'truncateInputTokens',
+  layers: 'layers',
+  pooling: 'pooling',
+  tokens: 'tokens',
+  normalize: 'normalize',
+  representation: 'representation',
+  compress_to_size: 'compressToSize',
+  nice: 'nice',
+};
+
+/** A line's `parameters` as embed settings: values as the flags would give them, so the same checks apply. */
+function lineSettings(parameters: Record<string, unknown>): EmbedSettings {
+  const options: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(parameters)) {
+    const flagKey = SETTING_KEYS[key as EmbedSetting];
+    if (flagKey === undefined || !Object.hasOwn(SETTING_KEYS, key)) {
+      throw new UsageError(`"parameters" of the line: unknown embed setting "${key}" (known: ${Object.keys(SETTING_KEYS).join(', ')})`);
+    }
+    options[flagKey] = typeof value === 'boolean' ? value : Array.isArray(value) ? value.map(String) : String(value);
+  }
+  try {
+    return parseEmbedSettings(options);
+  } catch (e) {
+    if (e instanceof UsageError) throw new UsageError(`"parameters" of the line: ${e.message}`);
+    throw e;
+  }
+}
+
+async function checkSettings(op: EmbedOperation, profile: ResolvedProfile, settings: EmbedSettings): Promise<void> {
+  for (const key of Object.keys(settings) as EmbedSetting[]) {
+    if (settings[key] === undefined || op.settings.includes(key)) continue;
+    const others = await providersWithSetting(key);
+    throw new UsageError(`${SETTING_FLAGS[key]} is not supported by ${profile.provider} for embed; it works with ${others.join(', ')}`);
+  }
+  op.checkSettings?.(settings);
+}
+
+export async function runEmbedBatch(ctx: Context, command: EmbedBatchCommand, settings: BatchSettings): Promise<number> {
+  checkBatchFlags(ctx, settings, { inputFlags: command.inputFlags, raw: command.raw, refused: command.refused });
+  const query = await compileResultQuery(ctx.globals.jmesQuery);
+  const profile = await ctx.profile();
+  const op = await loadEmbedOperation(profile.provider);
+  if (op === undefined) throw new UsageError(`embed is not supported by ${profile.provider}; it works with ${EMBED_PROVIDERS.join(', ')}`);
+  await checkSettings(op, profile, command.settings);
+  const model = command.model ?? (profile.defaults.model || undefined);
+  if (model === undefined) throw new UsageError(`missing required option: --model (profile "${profile.name}" has no defaults.model)`, { hint: 'give the embedding model with -m' });
+  // A line's own settings are checked against what the provider understands, then its combination rules.
+  const known = new Set(op.settings);
+  const { loadProviderProfile } = await import('../../profiles/registry.js');
+  const callee = await loadProviderProfile(profile.provider);
+  const sender = await createLineSender(ctx, profile, callee);
+
+  const specOf = (line: EmbedLine) => op.buildRequest(line.request.inputs, line.request, profile);
+  // What the profile lacks (a space id) would fail every line: a usage error now, before any line is read.
+  specOf({ request: { model, inputs: ['x'], settings: command.settings } });
+  return runBatch<EmbedLine>(ctx, settings, {
+    retries: profile.retries,
+    begin: () => sender.begin(ctx.signal),
+    parse(text) {
+      const line = parseBatchLine(text);
+      const fail = (message: string): never => {
+        throw Object.assign(new UsageError(message), { lineId: line.idJson });
+      };
+      if (typeof line.input !== 'string') fail(`"input" must be a string (one text to embed), got ${line.input === null ? 'null' : typeof line.input}`);
+      if ((line.input as string).trim() === '') fail('"input" is empty; the services reject empty texts');
+      let merged = command.settings;
+      if (line.parameters !== undefined) {
+        let own: EmbedSettings;
+        try {
+          own = lineSettings(line.parameters);
+        } catch (e) {
+          return fail((e as Error).message);
+        }
+        for (const key of Object.keys(own) as EmbedSetting[]) {
+          if (!known.has(key)) fail(`"parameters" of the line: ${key} is not supported by ${profile.provider} for embed`);
+        }
+        merged = { ...command.settings, ...own };
+        try {
+          op.checkSettings?.(merged);
+        } catch (e) {
+          fail(`"parameters" of the line: ${(e as Error).message}`);
+        }
+      }
+      return { payload: { request: { model, inputs: [line.input as string], settings: merged } }, idJson: line.idJson };
+    },
+    async run(line, signal) {
+      const res = await sender.send(specOf(line), signal);
+      const text = await res.text();
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        throw new ApiError({ provider: callee.kind, status: res.status, message: `the answer is not JSON: ${text.trim().slice(0, 120) || '(empty body)'}` });
+      }
+      let answer;
+      try {
+        answer = op.parseResponse(json, line.request.inputs, line.request);
+      } catch (e) {
+        if (!(e instanceof UnexpectedEmbedAnswer)) throw e;
+        throw new ApiError({ provider: callee.kind, status: res.status, message: `unexpected answer: ${e.message}` });
+      }
+      if (answer.embeddings.length !== 1) throw new ApiError({ provider: callee.kind, status: res.status, message: `the answer holds ${answer.embeddings.length} embeddings for 1 text` });
+      return resultJson(combineAnswers(model, [answer]), query);
+    },
+    wireRequest: specOf,
+    printRequest: (spec) => printDryRun(ctx, profile, spec),
+  });
+}

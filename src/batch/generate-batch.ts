@@ -1,0 +1,222 @@
+/**
+ * `deployment text-generate --batch`, `text-generate-stream --batch` and `complete --batch`: one generation per line
+ * (docs/batch.md). Everything that comes from the command line — profile, target, flags, --extra — is resolved and
+ * validated once; a line adds its input and, optionally, parameters that override the flags for that line. Lines
+ * are never streamed on the wire token by token; only a client-side time limit streams, to keep the text generated in
+ * time. Loaded only lazily (by the commands' run), so its imports may be eager.
+ */
+import type { CanonicalParameters, CanonicalRequest, GenerateResult } from '../canonical.js';
+import type { Context } from '../context.js';
+import { ApiError, Interrupted, NetworkError, StreamError, UsageError, isTextgenError } from '../errors.js';
+import type { HttpRequestSpec, HttpResponse } from '../http/types.js';
+import { buildCanonicalRequest } from '../options/generate-request.js';
+import { parseBooleanFlag, type RawFlagValue } from '../options/flag-values.js';
+import { deepMerge } from '../options/deep-merge.js';
+import { missingFlagsError } from '../options/input.js';
+import { readStreamText } from '../options/read-stream.js';
+import { printDryRun } from '../requests/send.js';
+import { inCanonicalOrder, StreamAggregator } from '../generation/aggregate.js';
+import type { GenerationCommand } from '../generation/generation-command.js';
+import { checkSupport, fillPromptVariables, type CheckedRequest } from '../generation/support.js';
+import type { GenerateTarget, ProviderProfile } from '../../profiles/types.js';
+import { parseBatchLine } from './batch-line.js';
+import { checkBatchFlags } from './common-checks.js';
+import { compileResultQuery, resultJson } from './json-query.js';
+import { runBatch } from './run-batch.js';
+import { createLineSender } from './send-line.js';
+import type { BatchSettings } from './settings.js';
+
+interface GenerateLine {
+  input: string;
+  parameters?: Record<string, unknown>;
+  /** Built on the first attempt, reused by retries. */
+  call?: LineCall;
+}
+
+interface LineCall {
+  request: CanonicalRequest;
+  spec: HttpRequestSpec;
+  /** A client-side time limit (DESIGN §3 "client deadline"): the call streams and is cut after this many ms. */
+  deadlineMs?: number;
+}
+
+const UNKNOWN_FIELD_HINT = 'provider-specific body fields go in --extra';
+
+export async function runGenerationBatch(ctx: Context, cmd: GenerationCommand, settings: BatchSettings): Promise<number> {
+  const inputFlags = [
+    ...(cmd.promptWords?.length ? ['prompt words'] : []),
+    ...(cmd.raw.input !== undefined ? ['--input'] : []),
+    ...(cmd.raw.inputFile !== undefined ? ['--input-file'] : []),
+  ];
+  const refused = [
+    ...(parseBooleanFlag('--show-logprobs', cmd.raw.showLogprobs as RawFlagValue) === true ? ['--show-logprobs'] : []),
+    ...(cmd.multimodal && (cmd.multimodal.images.length > 0 || cmd.multimodal.promptJson !== undefined) ? ['--image/--prompt-json'] : []),
+  ];
+  checkBatchFlags(ctx, settings, { inputFlags, raw: cmd.raw, refused });
+  const raw = parseBooleanFlag('--raw', cmd.raw.raw as RawFlagValue) === true;
+  const ignoreUnsupported = parseBooleanFlag('--ignore-unsupported', cmd.raw.ignoreUnsupported as RawFlagValue) === true;
+  const query = await compileResultQuery(ctx.globals.jmesQuery);
+
+  let stdinText: Promise<string> | undefined;
+  const buildOpts = {
+    cwd: ctx.cwd,
+    stdin: () => (stdinText ??= readStreamText(ctx.stdin)),
+    ...(cmd.flags ? { flags: cmd.flags } : {}),
+    ...(cmd.parametersWithFlags ? { parametersWithFlags: cmd.parametersWithFlags } : {}),
+  };
+  // The input comes from the lines; an empty one here tells the builder that stdin is not the prompt.
+  const rawForBuild = { ...cmd.raw, input: '' };
+  let built = await buildCanonicalRequest(rawForBuild, buildOpts);
+  if (cmd.target.kind === 'deployment' && cmd.target.idOrName === undefined) throw missingFlagsError(['--id-or-name']);
+
+  const profile = await ctx.profile();
+  if (profile.defaults.parameters) built = await buildCanonicalRequest(rawForBuild, { ...buildOpts, defaults: profile.defaults.parameters });
+  const model = cmd.target.kind === 'model' ? (cmd.target.model ?? profile.defaults.model) : undefined;
+  if (cmd.target.kind === 'model' && model === undefined) {
+    throw new UsageError(`missing required option: --model (profile "${profile.name}" has no defaults.model)`);
+  }
+  const { loadProviderProfile } = await import('../../profiles/registry.js');
+  const provider = await loadProviderProfile(profile.provider);
+  const modelVersion = typeof cmd.raw.modelVersion === 'string' ? cmd.raw.modelVersion : undefined;
+  const target: GenerateTarget = {
+    ...(cmd.target.kind === 'deployment' ? { deployment: cmd.target.idOrName as string } : { model: model as string }),
+    ...(modelVersion ? { modelVersion } : {}),
+    stream: false,
+  };
+  const warned = new Set<string>();
+  const supportOpts = {
+    ignoreUnsupported,
+    warn: (m: string) => {
+      // Once per message, not once per line.
+      if (warned.has(m)) return;
+      warned.add(m);
+      ctx.reporter.warn(m);
+    },
+  };
+  const base: CanonicalRequest = { ...built.request, ...(cmd.choices !== undefined ? { n: cmd.choices } : {}) };
+  // The command line alone must make a valid request: a bad flag is a usage error before any line is read.
+  const baseChecked = checkSupport(base, provider, profile, target, supportOpts);
+  const canStream = provider.capabilities.streaming === 'native' || profile.streaming;
+  const [{ parametersSchema }, { validateOption, within }] = await Promise.all([import('../options/schemas.js'), import('../options/validate-option.js')]);
+
+  const prepare = (line: GenerateLine): LineCall => {
+    let checked: CheckedRequest = baseChecked;
+    if (line.parameters !== undefined) {
+      const own = validateOption(parametersSchema, line.parameters, within('"parameters" of the line'), { unknownFieldHint: UNKNOWN_FIELD_HINT });
+      const merged: CanonicalParameters = built.request.parameters ? validateOption(parametersSchema, deepMerge(built.request.parameters, own), within('"parameters" of the line over the flags')) : own;
+      checked = checkSupport({ ...base, parameters: merged }, provider, profile, target, supportOpts);
+    }
+    const request: CanonicalRequest = { ...checked.request, input: line.input };
+    if (checked.client.promptVariables) request.input = fillPromptVariables(line.input, checked.client.promptVariables);
+    const deadlineMs = checked.client.timeLimitMs;
+    const wireStream = canStream && deadlineMs !== undefined;
+    const spec = provider.buildGenerateRequest(request, { ...target, stream: wireStream }, profile, built.extra);
+    return { request, spec, ...(deadlineMs !== undefined ? { deadlineMs } : {}) };
+  };
+  // The flags' own request goes through the provider once too (its limits are usage errors, before any line).
+  prepare({ input: '' });
+
+  const sender = await createLineSender(ctx, profile, provider);
+  const toJson = (result: GenerateResult, rawBody: unknown): string => resultJson(raw ? rawBody : inCanonicalOrder(result), query);
+
+  return runBatch<GenerateLine>(ctx, settings, {
+    retries: profile.retries,
+    begin: () => sender.begin(ctx.signal),
+    parse(text) {
+      const line = parseBatchLine(text);
+      if (typeof line.input !== 'string') {
+        throw Object.assign(new UsageError(`"input" must be a string, got ${line.input === null ? 'null' : typeof line.input}`), { lineId: line.idJson });
+      }
+      const payload: GenerateLine = { input: line.input };
+      if (line.parameters !== undefined) payload.parameters = line.parameters;
+      return { payload, idJson: line.idJson };
+    },
+    async run(line, signal) {
+      const call = (line.call ??= prepare(line));
+      if (call.deadlineMs !== undefined) return generateWithDeadline(call, provider, target, signal, call.deadlineMs, toJson, (spec, s) => sender.send(spec, s));
+      const res = await sender.send(call.spec, signal);
+      const { result, json } = await readWhole(res, provider, call, target);
+      return toJson(result, json);
+    },
+    wireRequest: (line) => prepare(line).spec,
+    printRequest: (spec) => printDryRun(ctx, profile, spec),
+  });
+}
+
+async function readWhole(res: HttpResponse, provider: ProviderProfile, call: LineCall, target: GenerateTarget): Promise<{ result: GenerateResult; json: unknown }> {
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    const t = text.trim().replace(/\s+/g, ' ');
+    throw new ApiError({ provider: provider.kind, status: res.status, message: `the answer is not JSON: ${t.length > 120 ? `${t.slice(0, 120)}…` : t || '(empty body)'}` });
+  }
+  try {
+    return { result: provider.parseGenerateResponse(json, call.request, target), json };
+  } catch (e) {
+    throw new ApiError({ provider: provider.kind, status: res.status, message: `unexpected answer: ${(e as Error).message}` });
+  }
+}
+
+const TIMED_OUT_EMPTY: GenerateResult = { results: [{ generated_text: '', generated_token_count: 0, input_token_count: 0, stop_reason: 'time_limit' }] };
+
+/** A line with a client-side time limit: streamed on the wire and cut at the deadline, keeping the text so far. */
+async function generateWithDeadline(
+  call: LineCall,
+  provider: ProviderProfile,
+  target: GenerateTarget,
+  signal: AbortSignal,
+  deadlineMs: number,
+  toJson: (result: GenerateResult, rawBody: unknown) => string,
+  send: (spec: HttpRequestSpec, signal: AbortSignal) => Promise<HttpResponse>,
+): Promise<string> {
+  const deadline = new AbortController();
+  const both = AbortSignal.any([signal, deadline.signal]);
+  const timer = setTimeout(() => deadline.abort(), deadlineMs);
+  const timedOut = (e: unknown) => e instanceof Interrupted && deadline.signal.aborted && !signal.aborted;
+  try {
+    let res: HttpResponse;
+    try {
+      res = await send(call.spec, both);
+    } catch (e) {
+      if (timedOut(e)) return toJson(TIMED_OUT_EMPTY, null);
+      throw e;
+    }
+    if (!(res.headers['content-type'] ?? '').includes('text/event-stream')) {
+      try {
+        const { result, json } = await readWhole(res, provider, call, { ...target, stream: true });
+        return toJson(result, json);
+      } catch (e) {
+        if (timedOut(e)) return toJson(TIMED_OUT_EMPTY, null);
+        throw e;
+      }
+    }
+    const { parseSse } = await import('../http/sse-parser.js');
+    const decode = provider.createStreamDecoder(call.request, { ...target, stream: true });
+    const aggregator = new StreamAggregator();
+    const events: unknown[] = [];
+    try {
+      for await (const event of parseSse(res.body)) {
+        const step = decode(event);
+        if (step.type === 'ignore') continue;
+        if (step.type === 'end') break;
+        if (step.type === 'error') throw new StreamError(`${provider.kind} stream broke off:${step.code ? ` ${step.code}` : ''} ${step.message}`);
+        events.push(step.raw);
+        aggregator.add(step.chunk);
+      }
+    } catch (e) {
+      if (timedOut(e)) {
+        aggregator.markStopped('time_limit');
+        return toJson(aggregator.result(), events);
+      }
+      if (e instanceof StreamError || e instanceof Interrupted) throw e;
+      const why = isTextgenError(e) ? e.message : (e as Error).message;
+      throw new StreamError(`${provider.kind} stream broke off: ${why}`, { cause: e, ...(e instanceof NetworkError && e.hint ? { hint: e.hint } : {}) });
+    }
+    aggregator.settle(call.request);
+    return toJson(aggregator.result(), events);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * The batch flow shared by text-generate, complete and embed (docs/batch.md): open the input, read what an earlier
+ * run already did (--resume), then either show the first request (--dry-run) or run every line through the scheduler
+ * and write the records — to stdout, or merged into the --resume file — with a progress line on a terminal and a
+ * summary on stderr. Returns the exit code: 0 all lines succeeded, 4 some failed, the stopping line's code with
+ * --fail-fast or on an authentication failure, 130 on Ctrl-C.
+ */
+import type { Context } from '../context.js';
+import type { HttpRequestSpec } from '../http/types.js';
+import { countLines, openInput, readLines, type OpenedFile } from './line-reader.js';
+import type { LineBitmap } from './line-bitmap.js';
+import { progressWanted, startProgress } from './progress.js';
+import { readDoneLines, ResumeFileSink } from './resume.js';
+import { BatchScheduler, type BatchOutcome, type LineWork, type SourceLine } from './scheduler.js';
+import { inShard, type BatchSettings, type Shard } from './settings.js';
+import { ReaderGone, StdoutRecordSink } from './stdout-sink.js';
+
+export interface BatchJob<P> extends LineWork<P> {
+  /** Attempts after the first, per line (--retries). */
+  retries: number;
+  /** Called once before the first line: fetches credentials (a refused one stops the batch before any line). */
+  begin(): Promise<void>;
+  /** --dry-run: a parsed line's wire request (throws a UsageError for a bad line), and how to print it. */
+  wireRequest(payload: P): HttpRequestSpec | Promise<HttpRequestSpec>;
+  printRequest(spec: HttpRequestSpec): Promise<void>;
+}
+
+interface Counters {
+  /** Lines of this shard skipped because the earlier output has their result. */
+  skipped: number;
+}
+
+const BLANK = /^\s*$/;
+
+async function* sourceLines(lines: AsyncIterable<string>, shard: Shard | undefined, done: LineBitmap | undefined, counters: Counters): AsyncGenerator<SourceLine> {
+  let line = 0;
+  for await (const text of lines) {
+    line++;
+    if (shard !== undefined && !inShard(line, shard)) continue;
+    if (done !== undefined && done.has(line)) {
+      counters.skipped++;
+      continue;
+    }
+    if (BLANK.test(text)) continue;
+    yield { line, text };
+  }
+}
+
+/** Lines of a file with `lines` lines that belong to the shard. */
+function linesInShard(lines: number, shard: Shard | undefined): number {
+  if (shard === undefined) return lines;
+  return lines >= shard.index ? Math.floor((lines - shard.index) / shard.count) + 1 : 0;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+export async function runBatch<P>(ctx: Context, settings: BatchSettings, job: BatchJob<P>): Promise<number> {
+  const fromStdin = settings.source === '-';
+  let file: OpenedFile | undefined;
+  if (!fromStdin) file = await openInput('--batch', settings.source);
+  try {
+    const done = settings.resume !== undefined ? await readDoneLines(settings.resume, settings.shard) : undefined;
+    const counters: Counters = { skipped: 0 };
+    const stream = (file?.stream ?? ctx.stdin) as AsyncIterable<Buffer | string>;
+    const source = sourceLines(readLines(stream), settings.shard, done, counters);
+    if (ctx.globals.dryRun) return await dryRun(ctx, job, source);
+    await job.begin();
+    return await execute(ctx, settings, job, source, counters, done);
+  } finally {
+    await file?.close();
+    // Stopped or interrupted before the end of stdin: an open stdin would keep the process alive.
+    if (fromStdin) (ctx.stdin as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+  }
+}
+
+async function dryRun<P>(ctx: Context, job: BatchJob<P>, source: AsyncIterable<SourceLine>): Promise<number> {
+  let valid = 0;
+  const invalid: number[] = [];
+  let invalidCount = 0;
+  for await (const { line, text } of source) {
+    if (ctx.signal.aborted) return 130;
+    try {
+      const spec = await job.wireRequest(job.parse(text, line).payload);
+      if (valid === 0) await job.printRequest(spec);
+      valid++;
+    } catch (e) {
+      invalidCount++;
+      if (invalid.length < 10) invalid.push(line);
+      if (invalidCount === 1) ctx.reporter.warn(`line ${line}: ${(e as Error).message}`);
+    }
+  }
+  const lines = invalid.join(', ') + (invalidCount > invalid.length ? ', …' : '');
+  const bad = invalidCount > 0 ? `; ${plural(invalidCount, 'line')} would fail before sending (line${invalidCount === 1 ? '' : 's'} ${lines})` : '';
+  ctx.stderr.write(`dry run: ${plural(valid, 'request')} would be sent, one per line${valid > 0 ? ' (the first is shown)' : ''}${bad}\n`);
+  return invalidCount > 0 ? 4 : 0;
+}
+
+async function execute<P>(ctx: Context, settings: BatchSettings, job: BatchJob<P>, source: AsyncIterable<SourceLine>, counters: Counters, done: LineBitmap | undefined): Promise<number> {
+  const resumeSink = settings.resume !== undefined ? await ResumeFileSink.open(settings.resume, done as LineBitmap) : undefined;
+  const stdoutSink = resumeSink === undefined ? new StdoutRecordSink(ctx.out) : undefined;
+  const scheduler = new BatchScheduler(job, (resumeSink ?? stdoutSink) as StdoutRecordSink | ResumeFileSink, {
+    concurrency: settings.concurrency,
+    retries: job.retries,
+    failFast: settings.failFast,
+    signal: ctx.signal,
+    now: ctx.now,
+  });
+  let total: number | undefined;
+  const progress = startProgress(ctx, scheduler.stats, () => total);
+  if (progressWanted(ctx) && settings.source !== '-') {
+    // The ETA needs the number of lines: one fast pass over the file, alongside the batch.
+    countLines(settings.source, ctx.signal).then(
+      (n) => {
+        total = Math.max(0, linesInShard(n, settings.shard) - (done?.size ?? 0));
+      },
+      () => undefined,
+    );
+  }
+  const started = ctx.now();
+  let outcome: BatchOutcome;
+  try {
+    outcome = await scheduler.run(source);
+  } catch (e) {
+    progress.stop();
+    // Nobody reads the records any more: stop quietly, as a pipe's writer does; what was written stands.
+    if (e instanceof ReaderGone) return scheduler.stats.failed > 0 ? 4 : 0;
+    // The records written so far still count: the resume file is merged and put in place.
+    await resumeSink?.finish().catch(() => resumeSink.discard());
+    throw e;
+  }
+  await (resumeSink ?? stdoutSink)?.finish();
+  progress.stop();
+  writeSummary(ctx, settings, outcome, counters, ctx.now() - started);
+  if (outcome.interrupted) return 130;
+  if (outcome.stoppedAt) return outcome.stoppedAt.exitCode;
+  return outcome.failed > 0 ? 4 : 0;
+}
+
+function writeSummary(ctx: Context, settings: BatchSettings, o: BatchOutcome, counters: Counters, elapsedMs: number): void {
+  const seconds = elapsedMs / 1000;
+  const rate = seconds > 0 ? o.written / seconds : 0;
+  const parts = [`${plural(o.written, 'line')} processed`, `${o.succeeded} succeeded`, `${o.failed} failed`];
+  parts.push(settings.resume !== undefined ? `${counters.skipped} skipped (done in ${settings.resume})` : '0 skipped');
+  let summary = `batch: ${parts.join(', ')} in ${seconds.toFixed(1)} s (${rate.toFixed(rate < 10 ? 1 : 0)} lines/s)`;
+  if (o.throttled > 0) summary += `; ${plural(o.throttled, 'answer')} 429, concurrency lowered (now ${o.limit})`;
+  if (o.interrupted) {
+    const again = settings.resume !== undefined ? `run the same command again to finish` : 'write the output to a file and finish it with --resume FILE';
+    summary += `\nbatch interrupted: every record before the first unfinished line was written; ${again}`;
+  } else if (o.stoppedAt) {
+    summary += `\nbatch stopped at line ${o.stoppedAt.line} (exit code ${o.stoppedAt.exitCode})${o.stoppedAt.exitCode === 3 ? ': authentication failed, every other line would fail too' : ''}`;
+  }
+  ctx.reporter.info(summary);
+}

@@ -1,0 +1,77 @@
+/**
+ * `--batch`, `--concurrency`, `--resume`, `--shard`, `--fail-fast` → BatchSettings. Cheap to import: commands call it
+ * before deciding between the single-request flow and the batch flow. Every malformed value is a UsageError.
+ */
+import { UsageError } from '../errors.js';
+import { parseBooleanFlag, type RawFlagValue } from '../options/flag-values.js';
+import { BATCH_ONLY_KEYS } from '../options/batch-flag-specs.js';
+
+export const DEFAULT_CONCURRENCY = 4;
+export const MAX_CONCURRENCY = 1024;
+
+export interface Shard {
+  /** 1-based. */
+  index: number;
+  count: number;
+}
+
+export interface BatchSettings {
+  /** A path, or "-" for stdin. */
+  source: string;
+  concurrency: number;
+  /** The earlier output to resume; the results are written there. */
+  resume?: string;
+  shard?: Shard;
+  failFast: boolean;
+}
+
+function last(value: unknown): unknown {
+  return Array.isArray(value) ? value[value.length - 1] : value;
+}
+
+export function parseConcurrency(value: unknown): number {
+  const text = String(last(value)).trim();
+  const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!(n >= 1 && n <= MAX_CONCURRENCY)) throw new UsageError(`--concurrency must be an integer from 1 to ${MAX_CONCURRENCY}, got ${JSON.stringify(text)}`);
+  return n;
+}
+
+export function parseShard(value: unknown): Shard {
+  const text = String(last(value)).trim();
+  const m = /^(\d+)\/(\d+)$/.exec(text);
+  const index = m ? Number(m[1]) : Number.NaN;
+  const count = m ? Number(m[2]) : Number.NaN;
+  if (!(count >= 1 && index >= 1 && index <= count && Number.isSafeInteger(count))) {
+    throw new UsageError(`--shard must be K/N with 1 ≤ K ≤ N, e.g. --shard 2/3, got ${JSON.stringify(text)}`);
+  }
+  return { index, count };
+}
+
+/** Line n (from 1) belongs to shard ((n − 1) mod N) + 1. */
+export function inShard(line: number, shard: Shard | undefined): boolean {
+  return shard === undefined || (line - 1) % shard.count === shard.index - 1;
+}
+
+/** The batch settings, or undefined when --batch is not given (then the batch-only flags are a usage error). */
+export function parseBatchSettings(options: Record<string, unknown>): BatchSettings | undefined {
+  const batch = last(options.batch);
+  if (batch === undefined) {
+    const stray = BATCH_ONLY_KEYS.filter(([key]) => options[key] !== undefined).map(([, flag]) => flag);
+    if (stray.length > 0) throw new UsageError(`${stray.join(', ')} ${stray.length === 1 ? 'works' : 'work'} only with --batch`);
+    return undefined;
+  }
+  if (typeof batch !== 'string' || batch === '') throw new UsageError('--batch needs a JSONL file, or - for stdin');
+  const settings: BatchSettings = {
+    source: batch,
+    concurrency: options.concurrency === undefined ? DEFAULT_CONCURRENCY : parseConcurrency(options.concurrency),
+    failFast: parseBooleanFlag('--fail-fast', last(options.failFast) as RawFlagValue) === true,
+  };
+  const resume = last(options.resume);
+  if (resume !== undefined) {
+    if (typeof resume !== 'string' || resume === '' || resume === '-') throw new UsageError('--resume needs the path of an earlier batch output file');
+    if (resume === batch) throw new UsageError('--resume names the output file, which must not be the --batch input');
+    settings.resume = resume;
+  }
+  if (options.shard !== undefined) settings.shard = parseShard(options.shard);
+  return settings;
+}

@@ -1,0 +1,185 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, describe, expect, it } from 'vitest';
+import { inShard, parseBatchSettings, parseShard } from '../../src/batch/settings.js';
+import { parseBatchLine, lineIdOf } from '../../src/batch/batch-line.js';
+import { countLines, readLines } from '../../src/batch/line-reader.js';
+import { LineBitmap } from '../../src/batch/line-bitmap.js';
+import { readDoneLines, ResumeFileSink } from '../../src/batch/resume.js';
+import { renderProgress } from '../../src/batch/progress.js';
+import { UsageError } from '../../src/errors.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'textgen-batch-parts-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('batch flags', () => {
+  it.each([
+    [{ batch: 'in.jsonl' }, { source: 'in.jsonl', concurrency: 4, failFast: false }],
+    [{ batch: '-', concurrency: '64', failFast: true }, { source: '-', concurrency: 64, failFast: true }],
+    [{ batch: 'a', resume: 'out.jsonl', shard: '2/3', failFast: 'false' }, { source: 'a', concurrency: 4, failFast: false, resume: 'out.jsonl', shard: { index: 2, count: 3 } }],
+  ])('%j parses to %j', (options, expected) => {
+    expect(parseBatchSettings(options)).toEqual(expected);
+  });
+
+  it('no --batch and no batch flag: not a batch', () => {
+    expect(parseBatchSettings({})).toBeUndefined();
+  });
+
+  it.each([
+    [{ batch: 'a', concurrency: '0' }, /--concurrency must be an integer from 1 to 1024, got "0"/],
+    [{ batch: 'a', concurrency: '1025' }, /--concurrency must be an integer from 1 to 1024/],
+    [{ batch: 'a', concurrency: 'x' }, /--concurrency/],
+    [{ batch: 'a', shard: '4/3' }, /--shard must be K\/N with 1 ≤ K ≤ N/],
+    [{ batch: 'a', shard: '0/3' }, /--shard/],
+    [{ batch: 'a', shard: '1' }, /--shard/],
+    [{ batch: 'a', resume: 'a' }, /must not be the --batch input/],
+    [{ batch: 'a', failFast: 'maybe' }, /--fail-fast must be true or false/],
+    [{ concurrency: '8' }, /--concurrency works only with --batch/],
+    [{ shard: '1/2', resume: 'x' }, /--resume, --shard work only with --batch/],
+  ])('%j is a usage error', (options, message) => {
+    expect(() => parseBatchSettings(options)).toThrow(UsageError);
+    expect(() => parseBatchSettings(options)).toThrow(message);
+  });
+
+  it('N shards cover every line exactly once', () => {
+    for (const n of [1, 2, 3, 7]) {
+      for (let line = 1; line <= 50; line++) {
+        const owners = Array.from({ length: n }, (_, k) => k + 1).filter((k) => inShard(line, parseShard(`${k}/${n}`)));
+        expect(owners).toEqual([((line - 1) % n) + 1]);
+      }
+    }
+  });
+});
+
+describe('a batch line', () => {
+  it.each([
+    ['"just text"', { input: 'just text' }],
+    ['{"input":"hi"}', { input: 'hi' }],
+    ['{"input":"hi","id":"a-1","parameters":{"max_new_tokens":5}}', { input: 'hi', idJson: '"a-1"', parameters: { max_new_tokens: 5 } }],
+    ['{"id":7,"input":"x"}', { input: 'x', idJson: '7' }],
+  ])('%s is read', (text, expected) => {
+    expect(parseBatchLine(text)).toEqual(expected);
+  });
+
+  it.each([
+    ['{"input":', /the line is not JSON/],
+    ['42', /a line must be a JSON object .* got number/],
+    ['["a"]', /got an array/],
+    ['{"input":"x","paramters":{}}', /unknown field "paramters"/],
+    ['{"id":"q"}', /no "input"/],
+    ['{"input":"x","parameters":[1]}', /"parameters" must be a JSON object/],
+    ['{"input":"x","id":{"a":1}}', /"id" must be a string or a number/],
+  ])('%s is a usage error', (text, message) => {
+    expect(() => parseBatchLine(text)).toThrow(message);
+  });
+
+  it('an error after the id was read still carries the id', () => {
+    try {
+      parseBatchLine('{"input":"x","id":"keep","extra":1}');
+      expect.unreachable();
+    } catch (e) {
+      expect(lineIdOf(e)).toBe('"keep"');
+    }
+  });
+});
+
+describe('reading lines', () => {
+  it('splits at LF, drops CR, joins lines and UTF-8 characters split across chunks, keeps an unterminated last line', async () => {
+    const bytes = Buffer.from('ab\r\ncd\n\nünï\ncödé\nlast', 'utf8');
+    const chunks = [];
+    for (let i = 0; i < bytes.length; i += 3) chunks.push(bytes.subarray(i, i + 3));
+    const lines: string[] = [];
+    for await (const l of readLines(Readable.from(chunks))) lines.push(l);
+    expect(lines).toEqual(['ab', 'cd', '', 'ünï', 'cödé', 'last']);
+  });
+
+  it.each([
+    ['a\nb\n', 2],
+    ['a\nb', 2],
+    ['', 0],
+    ['\n\n\n', 3],
+  ])('counts the lines of %j as %i', async (text, n) => {
+    const path = join(dir, `count-${n}-${text.length}.txt`);
+    writeFileSync(path, text);
+    expect(await countLines(path)).toBe(n);
+  });
+});
+
+describe('the done-line bitmap', () => {
+  it('holds line numbers far apart and counts them once', () => {
+    const b = new LineBitmap();
+    for (const n of [1, 2, 9, 1_000_000, 2]) b.add(n);
+    expect([1, 2, 9, 1_000_000].every((n) => b.has(n))).toBe(true);
+    expect(b.has(3)).toBe(false);
+    expect(b.has(5_000_000)).toBe(false);
+    expect(b.size).toBe(4);
+  });
+});
+
+describe('resuming', () => {
+  const rec = (line: number, ok: boolean) => (ok ? `{"line":${line},"result":{"v":${line}}}` : `{"line":${line},"error":{"exit_code":4,"message":"x"}}`);
+
+  it('marks the successful lines of this shard; a truncated last line is ignored', async () => {
+    const path = join(dir, 'done.jsonl');
+    writeFileSync(path, `${rec(1, true)}\n${rec(2, false)}\n${rec(3, true)}\n${rec(4, true).slice(0, 12)}`);
+    const done = await readDoneLines(path, undefined);
+    expect([1, 2, 3, 4].map((n) => done.has(n))).toEqual([true, false, true, false]);
+    const shard = await readDoneLines(path, { index: 1, count: 2 });
+    expect([1, 3].map((n) => shard.has(n))).toEqual([true, true]);
+  });
+
+  it('a missing output file means nothing is done yet', async () => {
+    expect((await readDoneLines(join(dir, 'nope.jsonl'), undefined)).size).toBe(0);
+  });
+
+  it('records out of line order are refused', async () => {
+    const path = join(dir, 'unordered.jsonl');
+    writeFileSync(path, `${rec(3, true)}\n${rec(1, true)}\n`);
+    await expect(readDoneLines(path, undefined)).rejects.toThrow(/not in line order/);
+  });
+
+  it('merges the earlier successful records with the new ones, in line order, and replaces the file', async () => {
+    const path = join(dir, 'merge.jsonl');
+    writeFileSync(path, `${rec(1, true)}\n${rec(2, false)}\n${rec(4, true)}\n${rec(6, true)}\n${rec(7, true).slice(0, 9)}`);
+    const done = await readDoneLines(path, undefined);
+    const sink = await ResumeFileSink.open(path, done);
+    await sink.write(2, `${rec(2, true)}\n`);
+    await sink.write(3, `${rec(3, true)}\n`);
+    await sink.write(5, `${rec(5, false)}\n`);
+    await sink.write(7, `${rec(7, true)}\n`);
+    await sink.finish();
+    const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { line: number; result?: unknown });
+    expect(lines.map((l) => [l.line, l.result !== undefined])).toEqual([[1, true], [2, true], [3, true], [4, true], [5, false], [6, true], [7, true]]);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('stopped early, the rest of the earlier records is still kept', async () => {
+    const path = join(dir, 'early.jsonl');
+    writeFileSync(path, `${rec(1, true)}\n${rec(5, true)}\n${rec(9, true)}\n`);
+    const sink = await ResumeFileSink.open(path, await readDoneLines(path, undefined));
+    await sink.write(2, `${rec(2, true)}\n`);
+    await sink.finish();
+    expect(readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { line: number }).line)).toEqual([1, 2, 5, 9]);
+  });
+
+  it('discarding leaves the earlier file untouched', async () => {
+    const path = join(dir, 'discard.jsonl');
+    writeFileSync(path, `${rec(1, true)}\n`);
+    const sink = await ResumeFileSink.open(path, await readDoneLines(path, undefined));
+    await sink.write(2, `${rec(2, true)}\n`);
+    await sink.discard();
+    expect(readFileSync(path, 'utf8')).toBe(`${rec(1, true)}\n`);
+    expect(existsSync(path)).toBe(true);
+  });
+});
+
+describe('the progress line', () => {
+  it('shows done/total, failures, rate and ETA; without a total, no ETA', () => {
+    const stats = { written: 50, succeeded: 48, failed: 2, throttled: 0, limit: 4 };
+    expect(renderProgress(stats, 10_000, 150)).toBe('batch: 50/150 done · 2 failed · 5.0 lines/s · ETA 20s');
+    expect(renderProgress(stats, 10_000, undefined)).toBe('batch: 50 done · 2 failed · 5.0 lines/s');
+    expect(renderProgress({ ...stats, throttled: 3, limit: 2 }, 1000, undefined)).toContain('429×3, limit 2');
+  });
+});
