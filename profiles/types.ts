@@ -35,6 +35,11 @@ export interface ProviderCapabilities {
   maxStopSequences?: number;
   /** 'native': the protocol streams; 'profile': only when the user's profile says `streaming: true`. */
   streaming: 'native' | 'profile';
+  /**
+   * The stream's last event says why each completion stopped (watsonx stop_reason, OpenAI finish_reason, Aleph
+   * Alpha stream_summary). Then a stream that ends cleanly without it was cut off, not finished.
+   */
+  statesStopReason: boolean;
   /** Overrides of `parameters` when the target is a model rather than a deployment (watsonx prompt_variables). */
   forModels?: Partial<Record<keyof CanonicalParameters, Support>>;
 }

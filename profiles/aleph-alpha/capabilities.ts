@@ -20,4 +20,5 @@ export const alephAlphaCapabilities: ProviderCapabilities = {
   choices: 'native',
   // 1.16 states no limit on stop sequences.
   streaming: 'profile',
+  statesStopReason: true,
 };

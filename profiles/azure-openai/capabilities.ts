@@ -23,4 +23,5 @@ export const azureOpenAiCapabilities: ProviderCapabilities = {
   choices: 'native',
   maxStopSequences: AZURE_MAX_STOP_SEQUENCES,
   streaming: 'native',
+  statesStopReason: true,
 };

@@ -22,4 +22,5 @@ export const openInferenceCapabilities: ProviderCapabilities = {
   moderations: 'extra',
   choices: 'unsupported',
   streaming: 'native',
+  statesStopReason: false,
 };

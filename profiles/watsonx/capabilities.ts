@@ -17,6 +17,7 @@ export const watsonxCapabilities: ProviderCapabilities = {
   choices: 'unsupported',
   maxStopSequences: WATSONX_MAX_STOP_SEQUENCES,
   streaming: 'native',
+  statesStopReason: true,
   // Prompt templates belong to deployments; for a foundation model the CLI fills {{var}} itself.
   forModels: { prompt_variables: 'client' },
 };

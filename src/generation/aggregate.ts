@@ -125,6 +125,11 @@ export class StreamAggregator {
     }
   }
 
+  /** True while some completion has not said why it stopped (or nothing arrived at all). */
+  unfinished(): boolean {
+    return this.items.length === 0 || this.items.some((s) => s.stopReason === 'not_finished');
+  }
+
   /** Marks the result as broken off (stream error or interrupt) unless the service already said why it stopped. */
   markStopped(reason: string): void {
     for (const s of this.items) if (s.stopReason === 'not_finished') s.stopReason = reason;

@@ -130,11 +130,15 @@ async function presentStream(ctx: Context, call: Call, res: HttpResponse, presen
   const { parseSse } = await import('../http/sse-parser.js');
   const decode = provider.createStreamDecoder(call.request, call.inv.target);
   const aggregator = new StreamAggregator();
+  let ended = false;
   try {
     for await (const event of parseSse(res.body)) {
       const step = decode(event);
       if (step.type === 'ignore') continue;
-      if (step.type === 'end') break;
+      if (step.type === 'end') {
+        ended = true;
+        break;
+      }
       spinner.stop();
       call.firstTokenAt ??= ctx.now();
       if (step.type === 'error') {
@@ -166,6 +170,11 @@ async function presentStream(ctx: Context, call: Call, res: HttpResponse, presen
       cause: e,
       ...(e instanceof NetworkError && e.hint ? { hint: e.hint } : {}),
     });
+  }
+  if (!ended && provider.capabilities.statesStopReason && aggregator.unfinished()) {
+    aggregator.markStopped('error');
+    await presenter.finish(aggregator.result());
+    throw new StreamError(`${provider.kind} stream broke off: the stream ended before the service said the generation was finished`);
   }
   aggregator.settle(call.request);
   call.result = aggregator.result();
