@@ -25,6 +25,8 @@ interface Machinery {
   describeRequestFailure: typeof import('./network-error.js').describeRequestFailure;
   flattenHeaders: typeof import('./response.js').flattenHeaders;
   wrapResponse: typeof import('./response.js').wrapResponse;
+  readWholeResponse: typeof import('./response.js').readWholeResponse;
+  isBodyReset: typeof import('./network-error.js').isBodyReset;
 }
 
 function count(value: number | undefined, fallback: number): number {
@@ -77,6 +79,8 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       describeRequestFailure: network.describeRequestFailure,
       flattenHeaders: response.flattenHeaders,
       wrapResponse: response.wrapResponse,
+      readWholeResponse: response.readWholeResponse,
+      isBodyReset: network.isBodyReset,
     };
   }
 
@@ -145,7 +149,18 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
         await pause(delay);
         continue;
       }
-      return m.wrapResponse(data, { failure: failureContext, signal, secrets });
+      const responseContext = { failure: failureContext, signal, secrets };
+      const res = m.wrapResponse(data, responseContext);
+      if ((headers['content-type'] ?? '').includes('text/event-stream')) return res;
+      try {
+        return await m.readWholeResponse(res, responseContext);
+      } catch (err) {
+        checkAbort();
+        if (!m.isBodyReset(err) || attempt >= retries) throw err;
+        const delay = retryDelayMs(attempt, undefined, random);
+        m.tracer.retry(delay, 'connection broke off in the middle of the answer', attempt + 2, retries + 1);
+        await pause(delay);
+      }
     }
   }
 

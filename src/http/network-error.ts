@@ -123,6 +123,13 @@ export function describeRequestFailure(err: unknown, ctx: FailureContext): Failu
   return fail(cannot(messageOf(err)), 'connection failed');
 }
 
+const BODY_RESET_CODES = ['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED'];
+
+/** The connection broke while the body came in (not a timeout): worth another attempt while nothing was shown. */
+export function isBodyReset(err: unknown): boolean {
+  return codesOf(err).some((code) => BODY_RESET_CODES.includes(code));
+}
+
 /** Classifies a failure while the body was streaming in (the caller already had the response). */
 export function describeBodyFailure(err: unknown, ctx: FailureContext): NetworkError {
   const { service, origin } = ctx;
@@ -133,7 +140,7 @@ export function describeBodyFailure(err: unknown, ctx: FailureContext): NetworkE
       { cause: err },
     );
   }
-  if (codes.some((code) => ['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED'].includes(code))) {
+  if (codes.some((code) => BODY_RESET_CODES.includes(code))) {
     return new NetworkError(`connection to ${service} at ${origin} broke off in the middle of its answer`, {
       cause: err,
     });

@@ -67,7 +67,7 @@ export function wrapResponse(data: Dispatcher.ResponseData, ctx: ResponseContext
   });
   source.on('close', () => {
     // Closed without 'end' and without an error: the peer went away mid-body.
-    if (!ended && failure === undefined) failure = new Error('other side closed');
+    if (!ended && failure === undefined) failure = Object.assign(new Error('other side closed'), { code: 'UND_ERR_CLOSED' });
     notify();
   });
 
@@ -119,15 +119,38 @@ export function wrapResponse(data: Dispatcher.ResponseData, ctx: ResponseContext
     body,
     text,
     async json(): Promise<unknown> {
-      const raw = await text();
-      try {
-        return JSON.parse(raw);
-      } catch {
-        const shown = raw.trim() === '' ? 'an empty body' : `"${redactText(excerpt(raw), ctx.secrets)}"`;
-        throw new Error(
-          `${ctx.failure.service} at ${ctx.failure.origin} answered HTTP ${statusCode} with ${shown} where JSON was expected`,
-        );
-      }
+      return parseJsonAnswer(await text(), statusCode, ctx);
     },
+  };
+}
+
+function parseJsonAnswer(raw: string, statusCode: number, ctx: ResponseContext): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    const shown = raw.trim() === '' ? 'an empty body' : `"${redactText(excerpt(raw), ctx.secrets)}"`;
+    throw new Error(`${ctx.failure.service} at ${ctx.failure.origin} answered HTTP ${statusCode} with ${shown} where JSON was expected`);
+  }
+}
+
+/**
+ * Reads a whole (non-event-stream) answer inside the client's retry loop, so that a connection that breaks
+ * halfway through a JSON answer is retried like one that broke before the headers: nothing was shown yet.
+ */
+export async function readWholeResponse(res: HttpResponse, ctx: ResponseContext): Promise<HttpResponse> {
+  const parts: Uint8Array[] = [];
+  for await (const part of res.body) parts.push(part);
+  const bytes = Buffer.concat(parts);
+  const text = async (): Promise<string> => new TextDecoder().decode(bytes);
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: {
+      async *[Symbol.asyncIterator]() {
+        if (bytes.length > 0) yield bytes;
+      },
+    },
+    text,
+    json: async () => parseJsonAnswer(await text(), res.status, ctx),
   };
 }

@@ -36,7 +36,9 @@ export interface HttpClient {
    * Sends a request, retrying 408/429/500/502/503/504 and connection resets with backoff
    * (honouring retry-after-ms and Retry-After, capped at 60 s). Returns the final response
    * whatever its status (callers map non-2xx to errors); throws NetworkError when no
-   * response could be had (refused, DNS, TLS, timeout) and Interrupted when aborted.
+   * response could be had (refused, DNS, TLS, timeout) and Interrupted when aborted. An answer that is not an
+   * event stream is read whole before it is returned, so one whose connection breaks halfway is retried too
+   * (nothing of it was shown); an event stream is returned as soon as its headers arrive.
    */
   send(request: HttpRequestSpec, options?: SendOptions): Promise<HttpResponse>;
   /** Releases sockets. */

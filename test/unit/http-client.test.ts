@@ -164,8 +164,8 @@ describe('createHttpClient: answers', () => {
     expect((err as Error).message).toMatch(/^watsonx at http:\/\/127\.0\.0\.1:\d+ answered HTTP 502 with ".*Bad gateway/);
   });
 
-  it('the body can be read only once', async () => {
-    const server = await serve(reply(200, 'x'));
+  it('an event stream\'s body can be read only once', async () => {
+    const server = await serve(reply(200, 'x', { 'content-type': 'text/event-stream' }));
     const { client } = harness();
     const res = await client.send({ method: 'GET', url: server.url, headers: {} });
     await res.text();
@@ -304,9 +304,9 @@ describe('createHttpClient: failures', () => {
     );
   });
 
-  it('a connection dropped mid-body throws a NetworkError from body iteration', async () => {
+  it('an event stream dropped mid-body throws a NetworkError from body iteration', async () => {
     const server = await serve((req, res) => {
-      res.writeHead(200, { 'content-length': '1000' });
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'content-length': '1000' });
       res.write('some', () => req.socket.destroy());
     });
     const { client } = harness();
@@ -330,9 +330,9 @@ describe('createHttpClient: failures', () => {
     expect((err as Interrupted).exitCode).toBe(130);
   });
 
-  it('an abort while iterating the body throws Interrupted', async () => {
+  it('an abort while iterating an event stream throws Interrupted', async () => {
     const server = await serve((_req, res) => {
-      res.writeHead(200);
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write('first');
     });
     const { client } = harness();
