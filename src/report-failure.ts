@@ -4,6 +4,21 @@ import { isTextgenError, Interrupted } from './errors.js';
 const red = (s: string) => `\u001b[31m${s}\u001b[39m`;
 
 /**
+ * Messages quote what the user gave (a flag value, a file name, a URL), which may hold terminal control
+ * sequences: they are shown escaped (`\x1b`, `\n`). Line breaks stay only in a message whose every line names
+ * the same source, as a config file's per-field lines do (`file: a.b: …`); a newline inside a quoted value
+ * must not start a line of its own.
+ */
+export function printable(text: string): string {
+  const lines = text.split('\n');
+  const source = /^[^:]+: /.exec(lines[0] ?? '')?.[0];
+  const keepBreaks = lines.length > 1 && source !== undefined && lines.every((line) => line.startsWith(source));
+  const escape = (s: string) =>
+    s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => (c === '\n' ? '\\n' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
+  return keepBreaks ? lines.map(escape).join('\n') : escape(text);
+}
+
+/**
  * The top-level error printer: `error: <message>` plus the hint for expected failures; one line for
  * a bug, with the stack only under --verbose. Returns the exit code.
  */
@@ -27,13 +42,13 @@ export function reportFailure(
     return e.exitCode;
   }
   if (isTextgenError(e)) {
-    write(`${label} ${e.message}\n`);
-    if (e.hint) write(`hint: ${e.hint}\n`);
+    write(`${label} ${printable(e.message)}\n`);
+    if (e.hint) write(`hint: ${printable(e.hint)}\n`);
     if (verbose && e.cause instanceof Error && e.cause.stack) reporter.trace(e.cause.stack);
     return e.exitCode;
   }
   const message = e instanceof Error ? e.message : String(e);
-  write(`${label} internal error: ${message.split('\n')[0]}${verbose ? '' : ' (run with --verbose for details)'}\n`);
+  write(`${label} internal error: ${printable(message.split('\n')[0] ?? '')}${verbose ? '' : ' (run with --verbose for details)'}\n`);
   if (verbose && e instanceof Error && e.stack) write(`${e.stack}\n`);
   return 1;
 }

@@ -3,7 +3,7 @@
  * over it profile by profile; or exactly the one file named by --config / TEXTGEN_CONFIG.
  * yaml, cosmiconfig and zod (via ./schema.js) are imported lazily: `textgen --help` reads no config.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
@@ -178,29 +178,102 @@ async function withLoadErrors<T>(where: string, show: (f: string) => string, loa
   try {
     return await load();
   } catch (e) {
-    if (e instanceof UsageError) throw e;
-    const file = (e as { filepath?: unknown }).filepath;
-    throw new UsageError(`${show(typeof file === 'string' ? file : where)}: cannot load: ${(e as Error).message}`, { cause: e });
+    throw await loadError(e, where, show);
   }
+}
+
+/**
+ * One line naming the file for whatever a loader threw. cosmiconfig's JSON errors carry a coloured code
+ * frame quoting the file (which may hold a secret): the file is parsed again for our own message instead.
+ */
+async function loadError(e: unknown, where: string, show: (f: string) => string): Promise<UsageError> {
+  if (e instanceof UsageError) return e;
+  const err = e as { filepath?: unknown; fileName?: unknown; name?: unknown; message?: unknown };
+  const file = typeof err.filepath === 'string' ? err.filepath : typeof err.fileName === 'string' ? err.fileName : where;
+  if (err.name === 'JSONError') {
+    try {
+      parseJson(await readFile(file, 'utf8'), file, show);
+    } catch (parsed) {
+      if (parsed instanceof UsageError) return parsed;
+    }
+  }
+  return new UsageError(`${show(file)}: cannot load: ${firstLine(typeof err.message === 'string' ? err.message : String(e))}`, { cause: e });
+}
+
+/** The first line of a message that says something, without terminal colours, at most 200 characters. */
+function firstLine(message: string): string {
+  const line = message.replace(/\u001b\[[0-9;]*m/g, '').split('\n').map((l) => l.trim()).find((l) => l !== '') ?? 'unknown error';
+  return line.length > 200 ? `${line.slice(0, 197)}...` : line;
 }
 
 async function createExplorer(show: (f: string) => string) {
   const { cosmiconfig, defaultLoaders } = await import('cosmiconfig');
   const yamlLoader = (file: string, content: string) => parseYaml(content, file, show);
-  return cosmiconfig('textgen', {
+  const options = {
     searchPlaces: PROJECT_SEARCH_PLACES,
-    searchStrategy: 'none',
+    searchStrategy: 'none' as const,
     cache: false,
-    // Our own YAML and JSON loaders give messages with the file and the line; JS/TS files keep cosmiconfig's.
+    // Our own loaders give messages with the file and the line (YAML, JSON, TypeScript) or the module's own error
+    // (JavaScript: cosmiconfig's loader retries a failed import with require(), whose error hides the real one).
     loaders: {
       ...defaultLoaders,
       '.yaml': yamlLoader,
       '.yml': yamlLoader,
       noExt: yamlLoader,
       '.json': (file: string, content: string) => parseJson(content, file, show),
+      '.js': importModule,
+      '.mjs': importModule,
+      '.cjs': importModule,
+      '.ts': (file: string, content: string) => importTypeScript(file, content, show),
       default: yamlLoader,
     },
+  };
+  try {
+    return cosmiconfig('textgen', options);
+  } catch (e) {
+    // cosmiconfig reads its own "meta" config (package.json, .config/config.{json,yaml}…) from the process's
+    // working directory while it is being set up; a broken one is the user's file, not our bug.
+    throw await loadError(e, path.join(process.cwd(), 'package.json'), show);
+  }
+}
+
+/** The default export of a JavaScript config file; the file's modification time keeps an edited file from being served from the module cache. */
+async function importModule(file: string): Promise<unknown> {
+  const { pathToFileURL } = await import('node:url');
+  const real = await realpath(file);
+  const mod = (await import(`${pathToFileURL(real).href}?mtime=${(await stat(real)).mtimeMs}`)) as { default?: unknown };
+  return mod.default;
+}
+
+/** textgen.config.ts: syntax errors are reported with their line; the module is compiled next to the file (so its imports resolve) and imported. */
+async function importTypeScript(file: string, content: string, show: (f: string) => string): Promise<unknown> {
+  let ts: typeof import('typescript');
+  try {
+    ts = (await import('typescript')).default;
+  } catch {
+    throw new UsageError(`${show(file)}: cannot load: a TypeScript config file needs the typescript package`, {
+      hint: 'install typescript, or write the config as textgen.config.js or .textgenrc.yaml',
+    });
+  }
+  const out = ts.transpileModule(content, {
+    fileName: file,
+    reportDiagnostics: true,
+    compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 },
   });
+  const problem = out.diagnostics?.find((d) => d.category === ts.DiagnosticCategory.Error);
+  if (problem !== undefined) {
+    const pos = problem.file && problem.start !== undefined ? problem.file.getLineAndCharacterOfPosition(problem.start) : undefined;
+    const where = pos ? `line ${pos.line + 1}, column ${pos.character + 1}: ` : '';
+    throw new UsageError(`${show(file)}: ${where}${firstLine(ts.flattenDiagnosticMessageText(problem.messageText, ' '))}`);
+  }
+  const { randomUUID } = await import('node:crypto');
+  const compiled = `${file}.${randomUUID()}.mjs`;
+  try {
+    await writeFile(compiled, out.outputText);
+    return await importModule(compiled);
+  } finally {
+    await rm(compiled, { force: true });
+  }
 }
 
 export async function parseYaml(text: string, file: string, show: (f: string) => string): Promise<unknown> {
@@ -210,13 +283,16 @@ export async function parseYaml(text: string, file: string, show: (f: string) =>
   if (error !== undefined) {
     const pos = error.linePos?.[0];
     const where = pos ? `line ${pos.line}, column ${pos.col}: ` : '';
-    const message = (error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
+    const first = (error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
+    // The YAML parser recurses per level of nesting; its stack overflow is reported as a document error.
+    const message = /call stack/i.test(first) ? 'nested too deeply to read' : first;
     throw new UsageError(`${show(file)}: ${where}${message}`);
   }
   try {
     return doc.toJS({ maxAliasCount: 1000 });
   } catch (e) {
-    throw new UsageError(`${show(file)}: ${(e as Error).message}`);
+    const message = (e as Error).message;
+    throw new UsageError(`${show(file)}: ${/call stack/i.test(message) ? 'nested too deeply to read' : firstLine(message)}`);
   }
 }
 

@@ -30,6 +30,11 @@ export const AD_HOC_PROFILE = '(ad hoc)';
 export const DEFAULT_IAM_URL = 'https://iam.cloud.ibm.com/identity/token';
 export const DEFAULT_TIMEOUT_MS = 300_000;
 export const DEFAULT_RETRIES = 2;
+/**
+ * More retries than this only turn an outage into a wait of hours (each waits up to 8 s, or 60 s when the
+ * service says so): `--retries 100000` would look like a hang.
+ */
+export const MAX_RETRIES = 10;
 
 export interface ResolveProfileOptions {
   globals: GlobalOptions;
@@ -45,12 +50,31 @@ export function knownProfileNames(config: LoadedConfig): string[] {
 }
 
 export function isHttpUrl(value: string): boolean {
+  return urlProblem(value) === undefined;
+}
+
+export const NOT_HTTP_URL = 'must be an http:// or https:// URL';
+
+/**
+ * Why a base URL is unusable: undefined when it is fine, else `{ reason }` with the particular reason when there
+ * is one worth naming beyond NOT_HTTP_URL. The WHATWG parser quietly drops tabs, newlines and outer spaces and
+ * accepts port 0; a base URL the user typed is taken as typed or refused, never repaired.
+ */
+export function urlProblem(value: string): { reason?: string } | undefined {
+  if (!/^https?:\/\//i.test(value)) return {};
+  if (/[\s\u0000-\u001f\u007f-\u009f]/.test(value)) return { reason: 'it contains spaces or control characters' };
+  const port = /^https?:\/\/(?:[^/?#@]*@)?(?:\[[^\]]*\]|[^/?#:]*):(\d+)(?:[/?#]|$)/i.exec(value)?.[1];
+  if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) return { reason: `port ${port} is out of range (1 to 65535)` };
+  let url: URL;
   try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
+    url = new URL(value);
   } catch {
-    return false;
+    return { reason: /^https?:\/\/(?:[/?#]|$)/i.test(value) ? 'it has no host name' : 'it does not parse' };
   }
+  if (url.hostname === '') return { reason: 'it has no host name' };
+  // Request paths are appended to the base URL: a query or fragment would end up in the middle of them.
+  if (url.search !== '' || url.hash !== '' || /[?#]/.test(value)) return { reason: 'a base URL takes no query (?…) or fragment (#…)' };
+  return undefined;
 }
 
 /** A value and where it came from ("--url", "TEXTGEN_URL", "profiles.wx.url in ~/…"), for messages. */
@@ -118,7 +142,7 @@ export async function resolveProfile(opts: ResolveProfileOptions): Promise<Resol
     tls: { insecure: globals.insecure ?? p?.tls?.insecure ?? false },
     defaults: defaultsOf(p),
     timeoutMs: globals.timeout !== undefined ? parseCount(globals.timeout, '--timeout') : (p?.timeout ?? DEFAULT_TIMEOUT_MS),
-    retries: globals.retries !== undefined ? parseCount(globals.retries, '--retries') : (p?.retries ?? DEFAULT_RETRIES),
+    retries: globals.retries !== undefined ? parseCount(globals.retries, '--retries', MAX_RETRIES) : (p?.retries ?? DEFAULT_RETRIES),
     // The embedded server is started only when nothing else said where to go.
     local: base.builtIn && url === '',
     serverParameters: base.builtIn ? [...LOCAL_SERVER_PARAMETERS] : [...(p?.server_parameters ?? [])],
@@ -169,13 +193,17 @@ function parseProvider(given: Sourced<string>): ProviderKind {
 }
 
 function checkUrl(given: Sourced<string>): string {
-  if (!isHttpUrl(given.value)) throw new UsageError(`${given.from} must be an http:// or https:// URL, got "${given.value}"`);
+  const problem = urlProblem(given.value);
+  if (problem !== undefined) {
+    throw new UsageError(`${given.from} ${NOT_HTTP_URL}, got ${JSON.stringify(given.value)}${problem.reason ? `: ${problem.reason}` : ''}`);
+  }
   return given.value.replace(/\/+$/, '');
 }
 
-function parseCount(value: string, flag: string): number {
+function parseCount(value: string, flag: string, max?: number): number {
   const n = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
-  if (!Number.isSafeInteger(n)) throw new UsageError(`${flag} must be a non-negative integer, got "${value}"`);
+  if (!Number.isSafeInteger(n)) throw new UsageError(`${flag} must be a non-negative integer, got ${JSON.stringify(value)}`);
+  if (max !== undefined && n > max) throw new UsageError(`${flag} must be an integer from 0 to ${max}, got ${JSON.stringify(value)}`);
   return n;
 }
 

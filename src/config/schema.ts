@@ -4,14 +4,17 @@
  */
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
-import { isHttpUrl } from './resolve.js';
+import { MAX_RETRIES, NOT_HTTP_URL, urlProblem } from './resolve.js';
 import { PROVIDER_KINDS, type ProviderKind } from './types.js';
 
 export const AUTH_TYPES = ['iam', 'cpd', 'zenapikey', 'bearer', 'api-key', 'none'] as const;
 
 const text = z.string().min(1);
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name (letters, digits and _)');
-const httpUrl = z.string().refine(isHttpUrl, 'must be an http:// or https:// URL');
+const httpUrl = z.string().superRefine((value, ctx) => {
+  const problem = urlProblem(value);
+  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem.reason ? `${NOT_HTTP_URL}: ${problem.reason}` : NOT_HTTP_URL });
+});
 const count = z.number().int().min(0);
 
 /** Each credential is given exactly one way: a literal or the name of the variable that holds it. */
@@ -68,7 +71,7 @@ export const profileSchema = z.strictObject({
   space_id: text.optional(),
   project_id: text.optional(),
   timeout: count.optional(),
-  retries: count.optional(),
+  retries: count.max(MAX_RETRIES).optional(),
   tls: z.strictObject({ ca_cert: text.optional(), insecure: z.boolean().optional() }).optional(),
   // Canonical parameters the server takes as extra keys (Open Inference servers differ in what they accept).
   server_parameters: z.array(z.enum(SERVER_PARAMETER_NAMES)).optional(),
@@ -111,6 +114,11 @@ export type AuthConfig = z.infer<typeof authSchema>;
  * (`~/.config/textgen/config.yaml: profiles.wx.auth.type: expected one of iam, cpd, …`).
  */
 export function parseConfigFile(data: unknown, shownFile: string): ConfigFile {
+  if (nestedDeeperThan(data, MAX_CONFIG_DEPTH)) {
+    throw new UsageError(`${shownFile}: nested more than ${MAX_CONFIG_DEPTH} levels deep (or a value contains itself)`, {
+      hint: 'a config file is a few levels deep: default_profile, profiles.NAME.FIELD',
+    });
+  }
   // An empty file is an empty config, not an error.
   const result = configFileSchema.safeParse(data ?? {});
   if (result.success) return result.data;
@@ -120,6 +128,24 @@ export function parseConfigFile(data: unknown, shownFile: string): ConfigFile {
   const lines = issues.slice(0, 10).flatMap((issue) => describeIssue(issue, data));
   const more = issues.length > 10 ? [`${shownFile}: … and ${issues.length - 10} more`] : [];
   throw new UsageError([...lines.map((l) => `${shownFile}: ${l}`), ...more].join('\n'));
+}
+
+/** Deeper than any config needs; validation and merging walk the data recursively and must not overflow the stack. */
+export const MAX_CONFIG_DEPTH = 100;
+
+/** Walks without recursion, so a cyclic JavaScript config or a deep YAML document cannot overflow the stack here. */
+function nestedDeeperThan(data: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[data, 0]];
+  let visited = 0;
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    if (depth >= max) return true;
+    // A file expanding to millions of values is as unusable as a deep one (the YAML alias limit bounds it too).
+    if (++visited > 1_000_000) return true;
+    for (const child of Object.values(value)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 function describeIssue(issue: z.core.$ZodIssue, data: unknown): string[] {
@@ -145,6 +171,8 @@ function describeIssue(issue: z.core.$ZodIssue, data: unknown): string[] {
     case 'too_small':
       if (issue.origin === 'string') return [`${at(path)}: must not be empty`];
       return [`${at(path)}: must be ${issue.inclusive ? 'at least' : 'greater than'} ${String(issue.minimum)}`];
+    case 'too_big':
+      return [`${at(path)}: must be ${issue.inclusive ? 'at most' : 'less than'} ${String(issue.maximum)}`];
     default:
       return [`${at(path)}: ${issue.message}`];
   }
@@ -169,6 +197,10 @@ function valueAt(data: unknown, path: readonly (string | number)[]): unknown {
 function kindOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
+  // YAML tags make these: `!!binary`, `!!timestamp`, `!!set`.
+  if (ArrayBuffer.isView(value)) return 'binary data';
+  if (value instanceof Date) return 'a date';
+  if (value instanceof Set) return 'a set';
   if (typeof value === 'object') return 'a mapping';
   return `a ${typeof value}`;
 }

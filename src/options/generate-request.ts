@@ -22,6 +22,8 @@ export interface RawGenerateOptions extends Partial<Record<GranularParameterKey,
   extra?: RawFlagValue;
   modelVersion?: RawFlagValue;
   ignoreUnsupported?: RawFlagValue;
+  /** Positional words (`complete`'s PROMPT…), as the CLI passes them: a prompt that does not come from stdin. */
+  args?: RawFlagValue;
 }
 
 export interface BuiltRequest {
@@ -160,9 +162,10 @@ function checkStdinReaders(raw: RawGenerateOptions): void {
   const readers = JSON_VALUED.filter(([, key]) => raw[key] === '@-').map(([flag]) => `${flag} @-`);
   if (raw.inputFile === '-') readers.unshift('--input-file -');
   if (readers.length > 1) throw new UsageError(`only one option can read stdin, but ${joinAnd(readers)} ${readers.length === 2 ? 'both' : 'all'} do`);
-  if (readers.length === 1 && raw.input === undefined && raw.inputFile === undefined) {
+  const promptWords = Array.isArray(raw.args) && raw.args.length > 0;
+  if (readers.length === 1 && raw.input === undefined && raw.inputFile === undefined && !promptWords) {
     throw new UsageError(`${readers[0]} reads stdin, so the prompt cannot come from stdin too`, {
-      hint: 'give the prompt with --input or --input-file',
+      hint: 'give the prompt on the command line (--input, or the words after complete) or with --input-file',
     });
   }
 }

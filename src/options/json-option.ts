@@ -1,7 +1,15 @@
 import { UsageError } from '../errors.js';
 import { findJsonSyntaxError, lineAndColumn } from './json-syntax-error.js';
-import { readStreamText, stripBom } from './read-stream.js';
-import { readUserFile, type FileReadOptions } from './read-text-file.js';
+import { readStdinText, readTextFile } from './input.js';
+import { stripBom } from './read-stream.js';
+import type { FileReadOptions } from './read-text-file.js';
+
+/**
+ * Deepest nesting a JSON option may have. Real options are a few levels deep; JSON.parse takes far
+ * deeper text, but what later walks the value recursively (zod, merging, JSON.stringify of the wire body)
+ * would overflow the stack on a few thousand levels.
+ */
+export const MAX_JSON_DEPTH = 100;
 
 export interface JsonOptionIo extends FileReadOptions {
   /** Reads all of stdin for `@-`; commands pass their context's stdin. Defaults to process.stdin. */
@@ -23,7 +31,7 @@ export async function readJsonOption(flag: string, value: string, opts: JsonOpti
   const fromStdin = path === '-';
   const text = fromStdin
     ? stripBom(await (opts.stdin ?? readProcessStdin)())
-    : await readUserFile(flag, path, opts);
+    : await readTextFile(flag, path, opts);
   const source = fromStdin ? 'stdin' : path;
   if (text.trim() === '') throw new UsageError(`${flag}: ${source} is empty`, { hint: 'it should hold one JSON value' });
   return parseJsonText(flag, text, source);
@@ -33,16 +41,17 @@ let processStdin: Promise<string> | undefined;
 
 /** stdin can be read once per process; a second `@-` read (a command validating twice) gets the same text. */
 function readProcessStdin(): Promise<string> {
-  processStdin ??= readStreamText(process.stdin);
+  processStdin ??= readStdinText(process.stdin);
   return processStdin;
 }
 
 /** JSON.parse with a message that points at the error. `source` is a file name, "stdin", or undefined for inline text. */
 export function parseJsonText(flag: string, text: string, source: string | undefined): unknown {
+  const where = source === undefined ? '' : source === 'stdin' ? ' from stdin' : ` in ${source}`;
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch (err) {
-    const where = source === undefined ? '' : source === 'stdin' ? ' from stdin' : ` in ${source}`;
     const problem = findJsonSyntaxError(text);
     if (problem === undefined) {
       // The scanner and JSON.parse disagree; JSON.parse's own words are the best we have.
@@ -57,4 +66,29 @@ export function parseJsonText(flag: string, text: string, source: string | undef
       cause: err,
     });
   }
+  const tooDeep = depthExceededAt(text, MAX_JSON_DEPTH);
+  if (tooDeep !== undefined) {
+    const { line, column } = lineAndColumn(text, tooDeep);
+    throw new UsageError(`${flag}: JSON${where} is nested more than ${MAX_JSON_DEPTH} levels deep (line ${line}, column ${column})`, {
+      hint: 'flatten it: no option needs that many levels',
+    });
+  }
+  return value;
+}
+
+/** Offset of the bracket that opens level `max + 1`, in text that is valid JSON; undefined if none does. */
+function depthExceededAt(text: string, max: number): number | undefined {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return i;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return undefined;
 }
