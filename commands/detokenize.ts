@@ -23,12 +23,12 @@ export const spec: CommandSpec = {
 
 export async function run(options: Record<string, unknown>, ctx: Context): Promise<number> {
   const { UsageError } = await import('../src/errors.js');
-  const { readStreamText } = await import('../src/options/read-stream.js');
+  const { readStdinText } = await import('../src/options/input.js');
   const { parseTokenIds } = await import('../src/operations/token-ids.js');
   const { runDetokenize } = await import('../src/operations/run-tokenize.js');
 
   let words = Array.isArray(options.args) ? (options.args as string[]) : [];
-  if (words.length === 0 && !ctx.terminal.stdinIsTTY) words = [await readStreamText(ctx.stdin)];
+  if (words.length === 0 && !ctx.terminal.stdinIsTTY) words = [await readStdinText(ctx.stdin)];
   const ids = parseTokenIds(words);
   if (ids.length === 0) throw new UsageError('missing required argument: IDS (token ids as words, comma-separated, or piped on stdin)');
 

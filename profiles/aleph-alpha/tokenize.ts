@@ -13,6 +13,7 @@ import {
   type TokenizeRequest,
   type TokenizeResult,
 } from '../../src/operations/tokenize.js';
+import { pathSegment } from '../path-segment.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
 
@@ -58,7 +59,7 @@ export function parseAlephAlphaDetokenizeResponse(body: unknown, request: Detoke
 }
 
 export function buildAlephAlphaTokenizerFileRequest(model: string, profile: ResolvedProfile): HttpRequestSpec {
-  return { method: 'GET', url: `${profile.url}/models/${encodeURIComponent(model)}/tokenizer`, headers: { accept: 'application/json' } };
+  return { method: 'GET', url: `${profile.url}/models/${pathSegment(model, 'model')}/tokenizer`, headers: { accept: 'application/json' } };
 }
 
 export const alephAlphaTokenize: TokenizeOperation = {

@@ -8,6 +8,7 @@ import type { ResolvedProfile } from '../../src/config/types.js';
 import type { HttpRequestSpec } from '../../src/http/types.js';
 import { isVector, UnexpectedEmbedAnswer, type EmbedBatchAnswer, type EmbedOperation, type EmbedRequest } from '../../src/operations/embed.js';
 import { AZURE_DEFAULT_API_VERSION } from './request.js';
+import { pathSegment } from '../path-segment.js';
 
 /** `input` holds at most this many strings (the OpenAPI document's maxItems). */
 export const MAX_EMBED_INPUTS = 2048;
@@ -20,7 +21,7 @@ export function buildAzureEmbedRequest(batch: readonly string[], request: EmbedR
   const version = profile.apiVersion ?? AZURE_DEFAULT_API_VERSION;
   return {
     method: 'POST',
-    url: `${base}/openai/deployments/${encodeURIComponent(request.model)}/embeddings?api-version=${encodeURIComponent(version)}`,
+    url: `${base}/openai/deployments/${pathSegment(request.model, 'deployment')}/embeddings?api-version=${encodeURIComponent(version)}`,
     headers: { ...HEADERS },
     body: JSON.stringify({ input: [...batch] }),
   };

@@ -4,6 +4,7 @@ import { UsageError } from '../../src/errors.js';
 import type { HttpRequestSpec } from '../../src/http/types.js';
 import type { GenerateTarget } from '../types.js';
 import { AZURE_MAX_STOP_SEQUENCES } from './capabilities.js';
+import { pathSegment } from '../path-segment.js';
 
 /** The seed's version (specs/azure-openai.md); later GA versions keep the same paths and fields. */
 export const AZURE_DEFAULT_API_VERSION = '2022-03-01-preview';
@@ -82,7 +83,7 @@ export function buildAzureCompletionsRequest(
   const version = profile.apiVersion ?? AZURE_DEFAULT_API_VERSION;
   return {
     method: 'POST',
-    url: `${base}/openai/deployments/${encodeURIComponent(deployment)}/completions?api-version=${encodeURIComponent(version)}`,
+    url: `${base}/openai/deployments/${pathSegment(deployment, 'deployment')}/completions?api-version=${encodeURIComponent(version)}`,
     headers: headers(target.stream),
     body: JSON.stringify(body),
   };

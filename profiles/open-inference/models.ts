@@ -9,6 +9,7 @@ import type { HttpRequestSpec } from '../../src/http/types.js';
 import { modelEntry, type ModelEntry, type ModelPage, type ModelsOperation, type TensorSpec } from '../../src/operations/models.js';
 import { fieldAt, isRecord, textOf } from '../../src/operations/wire-fields.js';
 import { modelAddress } from './request.js';
+import { pathSegment } from '../path-segment.js';
 
 const ACCEPT_JSON = { accept: 'application/json' };
 
@@ -23,8 +24,8 @@ export function kserveModelsRequest(profile: ResolvedProfile): HttpRequestSpec {
 
 export function modelMetadataRequest(profile: ResolvedProfile, name: string, version: string | undefined): HttpRequestSpec {
   const address = modelAddress({ model: name, ...(version !== undefined ? { modelVersion: version } : {}), stream: false }, profile);
-  const versionPath = address.version !== undefined ? `/versions/${encodeURIComponent(address.version)}` : '';
-  return { method: 'GET', url: `${profile.url}/v2/models/${encodeURIComponent(address.model)}${versionPath}`, headers: ACCEPT_JSON };
+  const versionPath = address.version !== undefined ? `/versions/${pathSegment(address.version, 'model version')}` : '';
+  return { method: 'GET', url: `${profile.url}/v2/models/${pathSegment(address.model, 'model')}${versionPath}`, headers: ACCEPT_JSON };
 }
 
 /** A Triton index row → an entry: one row per model version, as Triton reports them. */

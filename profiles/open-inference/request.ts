@@ -4,6 +4,7 @@ import { UsageError } from '../../src/errors.js';
 import type { HttpRequestSpec } from '../../src/http/types.js';
 import { deepMerge } from '../../src/options/deep-merge.js';
 import type { GenerateTarget } from '../types.js';
+import { pathSegment } from '../path-segment.js';
 
 /**
  * Canonical parameters that travel as extra keys of `parameters`, and their names on the wire. The request reaching
@@ -46,8 +47,8 @@ export function modelAddress(target: GenerateTarget, profile: ResolvedProfile): 
 }
 
 export function generatePath(address: ModelAddress, stream: boolean): string {
-  const version = address.version !== undefined ? `/versions/${encodeURIComponent(address.version)}` : '';
-  return `/v2/models/${encodeURIComponent(address.model)}${version}/${stream ? 'generate_stream' : 'generate'}`;
+  const version = address.version !== undefined ? `/versions/${pathSegment(address.version, 'model version')}` : '';
+  return `/v2/models/${pathSegment(address.model, 'model')}${version}/${stream ? 'generate_stream' : 'generate'}`;
 }
 
 function wireParameters(request: CanonicalRequest): Record<string, unknown> {

@@ -4,6 +4,7 @@ import type { HttpRequestSpec } from '../../src/http/types.js';
 import { UsageError } from '../../src/errors.js';
 import type { GenerateTarget } from '../types.js';
 import { watsonxScope } from './scope.js';
+import { pathSegment } from '../path-segment.js';
 
 export const WATSONX_DEFAULT_API_VERSION = '2024-05-01';
 
@@ -13,7 +14,7 @@ export const WATSONX_MAX_STOP_SEQUENCES = 6;
 function endpoint(target: GenerateTarget): string {
   const suffix = target.stream ? 'generation_stream' : 'generation';
   if (target.deployment !== undefined) {
-    return `/ml/v1/deployments/${encodeURIComponent(target.deployment)}/text/${suffix}`;
+    return `/ml/v1/deployments/${pathSegment(target.deployment, 'deployment')}/text/${suffix}`;
   }
   return `/ml/v1/text/${suffix}`;
 }

@@ -13,7 +13,7 @@ import { buildCanonicalRequest } from '../options/generate-request.js';
 import { parseBooleanFlag, type RawFlagValue } from '../options/flag-values.js';
 import { deepMerge } from '../options/deep-merge.js';
 import { missingFlagsError } from '../options/input.js';
-import { readStreamText } from '../options/read-stream.js';
+import { readStdinText } from '../options/input.js';
 import { printDryRun } from '../requests/send.js';
 import { inCanonicalOrder, StreamAggregator } from '../generation/aggregate.js';
 import type { GenerationCommand } from '../generation/generation-command.js';
@@ -60,7 +60,7 @@ export async function runGenerationBatch(ctx: Context, cmd: GenerationCommand, s
   let stdinText: Promise<string> | undefined;
   const buildOpts = {
     cwd: ctx.cwd,
-    stdin: () => (stdinText ??= readStreamText(ctx.stdin)),
+    stdin: () => (stdinText ??= readStdinText(ctx.stdin)),
     ...(cmd.flags ? { flags: cmd.flags } : {}),
     ...(cmd.parametersWithFlags ? { parametersWithFlags: cmd.parametersWithFlags } : {}),
   };

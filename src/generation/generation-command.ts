@@ -28,10 +28,9 @@ export interface GenerationCommand {
 export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand): Promise<number> {
   const { UsageError } = await import('../errors.js');
   const { parseBooleanFlag } = await import('../options/flag-values.js');
-  const { readStreamText } = await import('../options/read-stream.js');
   const { parseOutputFormat } = await import('../output/format.js');
   const { buildCanonicalRequest } = await import('../options/generate-request.js');
-  const { resolveInput, missingFlagsError } = await import('../options/input.js');
+  const { resolveInput, missingFlagsError, readStdinText } = await import('../options/input.js');
 
   const format = parseOutputFormat(ctx.globals.output);
   const raw = parseBooleanFlag('--raw', cmd.raw.raw as RawFlagValue) === true;
@@ -41,7 +40,7 @@ export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand)
   const stream = cmd.stream === 'auto' ? ctx.terminal.stdoutIsTTY && format === 'text' && !ctx.globals.jmesQuery : cmd.stream;
 
   let stdinText: Promise<string> | undefined;
-  const readStdin = () => (stdinText ??= readStreamText(ctx.stdin));
+  const readStdin = () => (stdinText ??= readStdinText(ctx.stdin));
   const buildOpts = { cwd: ctx.cwd, stdin: readStdin, ...(cmd.flags ? { flags: cmd.flags } : {}), ...(cmd.parametersWithFlags ? { parametersWithFlags: cmd.parametersWithFlags } : {}) };
   let built = await buildCanonicalRequest(cmd.raw, buildOpts);
 

@@ -4,8 +4,7 @@
  */
 import { UsageError } from '../errors.js';
 import { parseJsonText } from '../options/json-option.js';
-import { readStreamText } from '../options/read-stream.js';
-import { readUserFile } from '../options/read-text-file.js';
+import { readStdinText, readTextFile } from '../options/input.js';
 
 export interface EmbedInputSource {
   /** Positional words, joined with spaces into one text. */
@@ -40,11 +39,11 @@ export async function readEmbedInputs(source: EmbedInputSource, io: EmbedInputIo
   if (source.inputFile !== undefined) {
     if (source.inputFile === '') throw new UsageError('--input-file needs a path, or - for stdin');
     const fromStdin = source.inputFile === '-';
-    const text = fromStdin ? await readStreamText(io.stdin) : await readUserFile('--input-file', source.inputFile, io);
+    const text = fromStdin ? await readStdinText(io.stdin, '--input-file') : await readTextFile('--input-file', source.inputFile, io);
     return parseEmbedInputs(text, '--input-file', fromStdin ? 'stdin' : source.inputFile);
   }
   if (io.stdinIsTTY) return undefined;
-  const piped = await readStreamText(io.stdin);
+  const piped = await readStdinText(io.stdin);
   if (piped.trim() === '') return undefined;
   return parseEmbedInputs(piped, 'TEXT', 'stdin');
 }

@@ -7,7 +7,7 @@ import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { missingFlagsError } from '../options/input.js';
 import { coerceEnum, coerceInt, parseBooleanFlag, type RawFlagValue } from '../options/flag-values.js';
-import { readStreamText } from '../options/read-stream.js';
+import { readStdinText } from '../options/input.js';
 import { buildAlephAlphaPrompt, type AlephAlphaPrompt } from '../../profiles/aleph-alpha/prompt-items.js';
 import { readDocument, type AlephAlphaDocument } from '../../profiles/aleph-alpha/task-documents.js';
 import type { FileIo } from '../../profiles/aleph-alpha/read-user-bytes.js';
@@ -15,7 +15,7 @@ import type { FileIo } from '../../profiles/aleph-alpha/read-user-bytes.js';
 /** File access for one command run; stdin is read once, however many `@-` there are. */
 export function fileIo(ctx: Context): FileIo {
   let stdin: Promise<string> | undefined;
-  return { cwd: ctx.cwd, stdin: () => (stdin ??= readStreamText(ctx.stdin)) };
+  return { cwd: ctx.cwd, stdin: () => (stdin ??= readStdinText(ctx.stdin)) };
 }
 
 /** `-m/--model`, else the profile's defaults.model. */

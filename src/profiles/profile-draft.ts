@@ -6,6 +6,7 @@ import { UsageError } from '../errors.js';
 import type { AuthConfig, ProfileConfig } from '../config/schema.js';
 import { PROVIDER_KINDS, type ProviderKind } from '../config/types.js';
 import type { Prompter } from '../prompt/prompter.js';
+import { NOT_HTTP_URL, urlProblem as checkBaseUrl } from '../config/resolve.js';
 
 export type AuthType = AuthConfig['type'];
 
@@ -60,14 +61,11 @@ function checkProvider(value: string): ProviderKind {
   return kind;
 }
 
+/** The same check a saved profile's URL gets when it is used, so `add` never saves one that every later command refuses. */
 function urlProblem(value: string): string | undefined {
-  try {
-    const u = new URL(value);
-    if (u.protocol === 'http:' || u.protocol === 'https:') return undefined;
-  } catch {
-    // falls through to the message
-  }
-  return 'must be an http:// or https:// URL';
+  const problem = checkBaseUrl(value);
+  if (problem === undefined) return undefined;
+  return problem.reason ? `${NOT_HTTP_URL}: ${problem.reason}` : NOT_HTTP_URL;
 }
 
 function checkEnvName(flag: string, value: string): string {

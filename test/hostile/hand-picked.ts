@@ -235,11 +235,9 @@ export function handPickedCases(): HandPickedCase[] {
   add({ name: 'stdin closed with CI=true and no --input', args: TEXT_GENERATE, stdin: 'closed', code: 2, message: /missing required option: --input/ });
   add({ name: 'stdin really closed (fd 0 shut) and no --input', args: TEXT_GENERATE, closedFd: true, code: 2, message: /missing required option: --input/ });
   add({ name: '--parameters @- with an empty stdin', args: [...TG_HI, '--parameters', '@-'], stdin: '', code: 2, message: /--parameters: stdin is empty/ });
-  // Readers outside the options layer that do not go through its bounded, strict reader yet (docs/hostile-input.md).
-  const pending = (file: string) => `${file} reads stdin with the unbounded, lenient readStreamText; remove this skip once it uses readStdinText`;
-  add({ name: '--parameters @- with invalid UTF-8', args: [...TG_HI, '--parameters', '@-'], stdin: Uint8Array.from([0x7b, 0x7d, 0xff]), code: 2, message: /stdin is not UTF-8/, skip: pending('src/generation/generation-command.ts') });
-  add({ name: '--parameters @- with 50 MB on stdin', args: [...TG_HI, '--parameters', '@-'], stdin: new Uint8Array(50 * 1024 * 1024).fill(0x20), code: 2, message: /more than 16 MiB/, skip: pending('src/generation/generation-command.ts') });
-  add({ name: 'embed with invalid UTF-8 on stdin', args: [...ALEPH_EMBED, '--input-file', '-'], stdin: Uint8Array.from([0x61, 0xff]), code: 2, message: /not UTF-8/, skip: pending('src/operations/embed-inputs.ts') });
+  add({ name: '--parameters @- with invalid UTF-8', args: [...TG_HI, '--parameters', '@-'], stdin: Uint8Array.from([0x7b, 0x7d, 0xff]), code: 2, message: /stdin is not UTF-8/ });
+  add({ name: '--parameters @- with 50 MB on stdin', args: [...TG_HI, '--parameters', '@-'], stdin: new Uint8Array(50 * 1024 * 1024).fill(0x20), code: 2, message: /more than 16 MiB/ });
+  add({ name: 'embed with invalid UTF-8 on stdin', args: [...ALEPH_EMBED, '--input-file', '-'], stdin: Uint8Array.from([0x61, 0xff]), code: 2, message: /not UTF-8/ });
   add({ name: 'no --id-or-name and no input, CI=true', args: [...WATSONX, 'deployment', 'text-generate'], code: 2, message: /missing required options: --id-or-name, --input/ });
 
   return cases;

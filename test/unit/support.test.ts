@@ -18,6 +18,7 @@ const caps: ProviderCapabilities = {
   choices: 'unsupported',
   maxStopSequences: 4,
   streaming: 'native',
+  statesStopReason: true,
 };
 const provider = { ...watsonxProfile, kind: 'fake', capabilities: caps } as ProviderProfile;
 
