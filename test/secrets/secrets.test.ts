@@ -25,6 +25,9 @@ const UNREACHABLE = 'http://127.0.0.1:9';
 const SPACE = '0b7f0000-0000-4000-8000-000000000001';
 
 const TG = ['deployment', 'text-generate', '--id-or-name', 'demo', '--input', 'Hi'];
+/** A batch whose records land in a file of the home directory (searched like every other file the CLI wrote). */
+const BATCH_FILE = 'batch.jsonl';
+const TG_BATCH = ['deployment', 'text-generate', '--id-or-name', 'demo', '--batch', BATCH_FILE, '--resume', 'batch-out.jsonl'];
 const WX_COMMANDS: string[][] = [
   TG,
   [...TG, '--stream'],
@@ -34,12 +37,14 @@ const WX_COMMANDS: string[][] = [
   ['detokenize', '--encoding', 'cl100k_base', '1', '2'],
   ['models'],
   ['health'],
+  TG_BATCH,
 ];
 const AZURE_COMMANDS: string[][] = [
   TG,
   [...TG, '--stream'],
   ['complete', '-m', 'demo', 'Hi'],
   ['embed', '-m', 'text-embedding-ada-002', 'Hi'],
+  ['embed', '-m', 'text-embedding-ada-002', '--batch', BATCH_FILE],
   ['tokenize', '--encoding', 'cl100k_base', 'Hi'],
   ['detokenize', '--encoding', 'cl100k_base', '1', '2'],
   ['models'],
@@ -48,6 +53,7 @@ const AZURE_COMMANDS: string[][] = [
 const AA_COMMANDS: string[][] = [
   ['complete', 'Hi'],
   ['complete', '--stream', 'Hi'],
+  ['complete', '--batch', BATCH_FILE],
   ['embed', 'Hi'],
   ['tokenize', 'Hi'],
   ['detokenize', '1', '2'],
@@ -187,6 +193,7 @@ async function exercise(kind: Kind): Promise<void> {
   const home = makeHome();
   homes.push({ ...home, kind: kind.name });
   if (kind.config) writeFileSync(join(home.dir, '.textgenrc.yaml'), kind.config(server.url));
+  writeFileSync(join(home.dir, BATCH_FILE), '"Hi"\n{"input": "Ho", "id": "second"}\n');
   const run = async (label: string, args: string[], env: Record<string, string>, fault?: Fault) => {
     server.faults.length = 0;
     if (fault) server.faults.push(fault);
