@@ -260,6 +260,15 @@ function learnSecrets(): { all: Map<string, string>; issued: Set<string> } {
       if (apiKey && !all.has(apiKey)) all.set(apiKey, 'api-key header seen by the server');
     }
   }
+  // A secret may also leak encoded: in a URL, or base64 as in a Basic or ZenApiKey header.
+  for (const [value, name] of [...all]) {
+    for (const [form, how] of [[encodeURIComponent(value), 'URL-encoded'], [Buffer.from(value).toString('base64'), 'base64']] as const) {
+      if (form !== value && !all.has(form)) {
+        all.set(form, `${name} (${how})`);
+        if (issued.has(value)) issued.add(form);
+      }
+    }
+  }
   return { all, issued };
 }
 
