@@ -7,9 +7,8 @@
 import type { Context } from '../context.js';
 import { ApiError, UsageError } from '../errors.js';
 import { parseEmbedSettings } from '../operations/embed-flags.js';
-import { combineAnswers, EMBED_PROVIDERS, loadEmbedOperation, providersWithSetting, SETTING_FLAGS, UnexpectedEmbedAnswer, type EmbedRequest, type EmbedSetting, type EmbedSettings, type EmbedOperation } from '../operations/embed.js';
+import { checkEmbedSettings, combineAnswers, EMBED_PROVIDERS, loadEmbedOperation, UnexpectedEmbedAnswer, type EmbedRequest, type EmbedSetting, type EmbedSettings } from '../operations/embed.js';
 import { printDryRun } from '../requests/send.js';
-import type { ResolvedProfile } from '../config/types.js';
 import { parseBatchLine } from './batch-line.js';
 import { checkBatchFlags } from './common-checks.js';
 import { compileResultQuery, resultJson } from './json-query.js';
@@ -60,14 +59,6 @@ function lineSettings(parameters: Record<string, unknown>): EmbedSettings {
   }
 }
 
-async function checkSettings(op: EmbedOperation, profile: ResolvedProfile, settings: EmbedSettings): Promise<void> {
-  for (const key of Object.keys(settings) as EmbedSetting[]) {
-    if (settings[key] === undefined || op.settings.includes(key)) continue;
-    const others = await providersWithSetting(key);
-    throw new UsageError(`${SETTING_FLAGS[key]} is not supported by ${profile.provider} for embed; it works with ${others.join(', ')}`);
-  }
-  op.checkSettings?.(settings);
-}
 
 export async function runEmbedBatch(ctx: Context, command: EmbedBatchCommand, settings: BatchSettings): Promise<number> {
   checkBatchFlags(ctx, settings, { inputFlags: command.inputFlags, raw: command.raw, refused: command.refused });
@@ -75,7 +66,7 @@ export async function runEmbedBatch(ctx: Context, command: EmbedBatchCommand, se
   const profile = await ctx.profile();
   const op = await loadEmbedOperation(profile.provider);
   if (op === undefined) throw new UsageError(`embed is not supported by ${profile.provider}; it works with ${EMBED_PROVIDERS.join(', ')}`);
-  await checkSettings(op, profile, command.settings);
+  await checkEmbedSettings(op, profile.provider, command.settings);
   const model = command.model ?? (profile.defaults.model || undefined);
   if (model === undefined) throw new UsageError(`missing required option: --model (profile "${profile.name}" has no defaults.model)`, { hint: 'give the embedding model with -m' });
   // A line's own settings are checked against what the provider understands, then its combination rules.

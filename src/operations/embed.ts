@@ -173,3 +173,14 @@ export function singleVector(embedding: Embedding): number[] | undefined {
   const poolings = Object.values(layers[0]!);
   return poolings.length === 1 ? poolings[0] : undefined;
 }
+
+/** Every given setting must be one the provider understands; then the provider's own combination rules. */
+export async function checkEmbedSettings(op: EmbedOperation, provider: string, settings: EmbedSettings): Promise<void> {
+  const { UsageError } = await import('../errors.js');
+  for (const key of Object.keys(settings) as EmbedSetting[]) {
+    if (settings[key] === undefined || op.settings.includes(key)) continue;
+    const others = await providersWithSetting(key);
+    throw new UsageError(`${SETTING_FLAGS[key]} is not supported by ${provider} for embed; it works with ${others.join(', ')}`);
+  }
+  op.checkSettings?.(settings);
+}

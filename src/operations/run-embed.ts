@@ -12,12 +12,11 @@ import { printDryRun, requestJson, type Callee } from '../requests/send.js';
 import { mapBounded } from './bounded-map.js';
 import { MISSING_TEXT, readEmbedInputs, type EmbedInputSource } from './embed-inputs.js';
 import {
+  checkEmbedSettings,
   combineAnswers,
   EMBED_PROVIDERS,
   embeddingLines,
   loadEmbedOperation,
-  providersWithSetting,
-  SETTING_FLAGS,
   singleVector,
   splitBatches,
   UnexpectedEmbedAnswer,
@@ -25,7 +24,6 @@ import {
   type EmbedOperation,
   type EmbedRequest,
   type EmbedResult,
-  type EmbedSetting,
   type EmbedSettings,
 } from './embed.js';
 
@@ -55,7 +53,7 @@ export async function runEmbed(ctx: Context, command: EmbedCommand): Promise<num
       hint: 'use a profile whose provider has an embeddings endpoint (e.g. --profile local-aa)',
     });
   }
-  await checkSettings(op, profile, command.settings);
+  await checkEmbedSettings(op, profile.provider, command.settings);
   if (command.similarity && ((command.settings.layers?.length ?? 1) > 1 || (command.settings.pooling?.length ?? 1) > 1)) {
     throw new UsageError('--similarity compares one vector per text: give one --layers value and one --pooling value');
   }
@@ -121,15 +119,6 @@ function vectorOf(embedding: EmbedResult['embeddings'][number]['embedding'], i: 
   return v;
 }
 
-/** Every given setting must be one the provider understands; then the provider's own combination rules. */
-async function checkSettings(op: EmbedOperation, profile: ResolvedProfile, settings: EmbedSettings): Promise<void> {
-  for (const key of Object.keys(settings) as EmbedSetting[]) {
-    if (settings[key] === undefined || op.settings.includes(key)) continue;
-    const others = await providersWithSetting(key);
-    throw new UsageError(`${SETTING_FLAGS[key]} is not supported by ${profile.provider} for embed; it works with ${others.join(', ')}`);
-  }
-  op.checkSettings?.(settings);
-}
 
 /** The inputs in batches the service takes, each with its request, in order. */
 export function planEmbedRequests(op: EmbedOperation, request: EmbedRequest, profile: ResolvedProfile): PlannedRequest[] {
