@@ -4,7 +4,7 @@ import type { SseEvent } from '../../src/http/sse-parser.js';
 import type { StreamStep } from '../types.js';
 import { canonicalStopReason, requestedStops, stopSequenceFix } from './finish-reason.js';
 import { modelOf } from './request-model.js';
-import { readJsonEvent } from '../json-events.js';
+import { createShapeCachingParse, readJsonEvent } from '../json-events.js';
 import { isRecord, parseAlephAlphaGenerateResponse } from './response.js';
 import { StreamEcho, type EchoSplit } from './stream-echo.js';
 import { tokenInfos } from './token-data.js';
@@ -58,6 +58,8 @@ export function createAlephAlphaStreamDecoder(request?: CanonicalRequest, target
   const stops = requestedStops(request);
   const model = modelOf(target);
   const createdAt = new Date().toISOString();
+  // stream_chunk events differ only in `completion` (without token data): parse just that, most times.
+  const parse = createShapeCachingParse(['completion']);
   const states: CompletionState[] = [];
   let modelVersion: string | undefined;
 
@@ -103,7 +105,7 @@ export function createAlephAlphaStreamDecoder(request?: CanonicalRequest, target
   }
 
   return (event) => {
-    const step = readJsonEvent(event, errorFrom);
+    const step = readJsonEvent(event, errorFrom, parse);
     if (step.type !== 'json') return step;
     const body = step.body;
     if (!isRecord(body)) return { type: 'ignore' };

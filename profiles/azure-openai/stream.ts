@@ -1,7 +1,7 @@
 import type { CanonicalRequest, GenerateResult, GenerateResultItem, ServiceWarning } from '../../src/canonical.js';
 import type { SseEvent } from '../../src/http/sse-parser.js';
 import type { StreamStep } from '../types.js';
-import { readJsonEvent } from '../json-events.js';
+import { createShapeCachingParse, readJsonEvent } from '../json-events.js';
 import {
   contentFilterWarning,
   echoLength,
@@ -52,7 +52,13 @@ export function createCompletionsStreamDecoder(kind: CompletionsKind, request: C
   const options = request.parameters?.return_options ?? {};
   const promptLength = echoLength(request);
   const states = new Map<number, ChoiceState>();
-  let owedWarnings: ServiceWarning[] = requestWarnings(kind, request);
+  const initial = requestWarnings(kind, request);
+  let owedWarnings: ServiceWarning[] | undefined = initial.length > 0 ? initial : undefined;
+  // Every event of a stream carries the same `created`: its ISO form is worked out once, not once per token.
+  let createdValue: unknown;
+  let createdIso: string | undefined;
+  // Events differ only in the token's text (until the last, with its finish reason): parse just that, most times.
+  const parse = createShapeCachingParse(['choices', 0, 'text']);
 
   const stateOf = (index: number): ChoiceState => {
     let s = states.get(index);
@@ -63,7 +69,7 @@ export function createCompletionsStreamDecoder(kind: CompletionsKind, request: C
     return s;
   };
 
-  const delta = (c: Record<string, unknown>, index: number, warnings: ServiceWarning[]): GenerateResultItem => {
+  const delta = (c: Record<string, unknown>, index: number): GenerateResultItem => {
     const s = stateOf(index);
     let text = typeof c.text === 'string' ? c.text : '';
     const item: GenerateResultItem = { generated_text: '', stop_reason: stopReasonOf(c.finish_reason, request) };
@@ -79,7 +85,8 @@ export function createCompletionsStreamDecoder(kind: CompletionsKind, request: C
     }
     item.generated_text = text;
 
-    const data = readTokenData(c.logprobs);
+    // Most streams carry no token data (`logprobs: null`): skip the reader for them.
+    const data = c.logprobs === null || c.logprobs === undefined ? undefined : readTokenData(c.logprobs);
     if (data) {
       let skip = 0;
       if (s.echoTokenChars > 0) {
@@ -94,26 +101,30 @@ export function createCompletionsStreamDecoder(kind: CompletionsKind, request: C
         if (wantsTokens(options)) item.generated_tokens = data.tokens.slice(skip).map((_, i) => tokenInfo(data, skip + i, options));
       }
     }
-    if (c.finish_reason === 'content_filter') warnings.push(contentFilterWarning(kind, index));
     return item;
   };
 
   return (event) => {
-    const step = readJsonEvent(event, wireErrorOf);
+    const step = readJsonEvent(event, wireErrorOf, parse);
     if (step.type !== 'json') return step;
     const body = step.body;
     if (!isRecord(body) || !Array.isArray(body.choices)) return { type: 'ignore' };
-    const choices = body.choices.filter(isRecord);
+    const wireChoices: unknown[] = body.choices;
     const usage = isRecord(body.usage) ? body.usage : undefined;
-    if (choices.length === 0 && !usage) return { type: 'ignore' };
 
-    const warnings = owedWarnings;
-    owedWarnings = [];
+    // One pass over the choices, without the intermediate arrays of filter/forEach: this runs once per token.
+    let warnings = owedWarnings;
     const results: GenerateResultItem[] = [];
-    choices.forEach((c, position) => {
+    let position = 0;
+    for (const c of wireChoices) {
+      if (!isRecord(c)) continue;
       const index = numberField(c, 'index') ?? position;
-      results[index] = delta(c, index, warnings);
-    });
+      results[index] = delta(c, index);
+      if (c.finish_reason === 'content_filter') (warnings ??= []).push(contentFilterWarning(kind, index));
+      position += 1;
+    }
+    if (position === 0 && !usage) return { type: 'ignore' };
+    owedWarnings = undefined;
     if (usage) {
       // A last usage message (stream_options.include_usage): totals, which go on the first result.
       const first = (results[0] ??= emptyItem());
@@ -127,9 +138,12 @@ export function createCompletionsStreamDecoder(kind: CompletionsKind, request: C
     const chunk: GenerateResult = { results };
     const model = stringField(body, 'model');
     if (model) chunk.model_id = model;
-    const created = isoFromEpochSeconds(body.created);
-    if (created) chunk.created_at = created;
-    if (warnings.length > 0) chunk.system = { warnings };
+    if (body.created !== createdValue) {
+      createdValue = body.created;
+      createdIso = isoFromEpochSeconds(body.created);
+    }
+    if (createdIso) chunk.created_at = createdIso;
+    if (warnings !== undefined && warnings.length > 0) chunk.system = { warnings };
     return { type: 'chunk', chunk, raw: body };
   };
 }

@@ -1,7 +1,7 @@
 import type { CanonicalRequest, GenerateResult, GenerateResultItem } from '../../src/canonical.js';
 import type { SseEvent } from '../../src/http/sse-parser.js';
 import type { StreamStep } from '../types.js';
-import { readJsonEvent } from '../json-events.js';
+import { createShapeCachingParse, readJsonEvent } from '../json-events.js';
 import { errorOf, isRecord, numberField, stopReasonOf, textOutput, tokenInfoOf, wantsTokens } from './answer-fields.js';
 
 /**
@@ -16,11 +16,13 @@ import { errorOf, isRecord, numberField, stopReasonOf, textOutput, tokenInfoOf, 
 export function createOpenInferenceStreamDecoder(request: CanonicalRequest): (event: SseEvent) => StreamStep {
   const keepTokens = wantsTokens(request);
   const createdAt = new Date().toISOString();
+  // Triton's messages differ only in `text_output` (TGI's carry a changing token: those parse in full).
+  const parse = createShapeCachingParse(['text_output']);
   let tokens = 0;
   let text = '';
 
   return (event) => {
-    const step = readJsonEvent(event, errorOf);
+    const step = readJsonEvent(event, errorOf, parse);
     if (step.type !== 'json') return step;
     const body = step.body;
 

@@ -31,19 +31,15 @@ export class GenerationPresenter {
   /** --show-logprobs on a colour terminal: text output is painted token by token. */
   private readonly paintLogprobs: boolean;
   private painted = false;
+  /** Deltas are written as they arrive. Worked out once: `chunk` runs once per token. */
+  private readonly streamsText: boolean;
+  /** One line per chunk (canonical, or the provider's own event with --raw). */
+  private readonly streamsLines: boolean;
 
   constructor(private readonly ctx: Context, private readonly opts: PresentOptions) {
     this.paintLogprobs = opts.showLogprobs === true && !opts.raw && stdoutColor(ctx);
-  }
-
-  /** Deltas are written as they arrive. */
-  private get streamsText(): boolean {
-    return this.opts.live && this.opts.format === 'text' && !this.opts.jmes && !this.opts.raw;
-  }
-
-  /** One line per chunk (canonical, or the provider's own event with --raw). */
-  private get streamsLines(): boolean {
-    return this.opts.live && !this.opts.jmes && (this.opts.format === 'jsonl' || (this.opts.raw && this.opts.format === 'text'));
+    this.streamsText = opts.live && opts.format === 'text' && !opts.jmes && !opts.raw;
+    this.streamsLines = opts.live && !opts.jmes && (opts.format === 'jsonl' || (opts.raw && opts.format === 'text'));
   }
 
   private writeText(text: string, tokens?: TokenInfo[]): void {

@@ -1,8 +1,10 @@
 /**
- * stdout for data. Streamed generation produces one small write per token; handing each to the
- * stream costs a syscall, so writes made while the event loop is busy are coalesced and handed
- * over together (at once when ~16 KiB have gathered). A reader that goes away (`textgen … | head -1`
- * gives EPIPE) is normal use, not a failure: the sink closes quietly and drops what follows.
+ * stdout for data. Streamed generation produces one small write per token; handing each to the stream costs a
+ * syscall, so writes are coalesced per tick of the event loop: the first write of a tick goes out at once (the
+ * first token is never held back), the ones after it in the same tick are gathered and handed over together
+ * when the tick ends — before the event loop waits for the network again — or as soon as ~16 KiB have gathered.
+ * A reader that goes away (`textgen … | head -1` gives EPIPE) is normal use, not a failure: the sink closes
+ * quietly and drops what follows.
  */
 
 export interface DataSink {
@@ -32,7 +34,8 @@ class StreamDataSink implements DataSink {
   readonly #stream: NodeJS.WritableStream;
   #pending: string[] = [];
   #pendingLength = 0;
-  #scheduled: NodeJS.Immediate | undefined;
+  /** Open while the current tick's writes are being gathered; its end hands them over. */
+  #window: NodeJS.Immediate | undefined;
   /** Writes queued so far, and how many of them the stream has accepted: flush waits on these numbers. */
   #queued = 0;
   #accepted = 0;
@@ -53,19 +56,30 @@ class StreamDataSink implements DataSink {
 
   write(text: string): void {
     if (this.#closed || text.length === 0) return;
+    this.#queued += 1;
+    if (this.#window === undefined && this.#pending.length === 0 && !this.#waitingForDrain) {
+      // The first write of a tick: out at once, then the rest of the tick gathers behind it.
+      this.#pending.push(text);
+      this.#pendingLength = text.length;
+      this.#handOver();
+      if (!this.#closed) this.#openWindow();
+      return;
+    }
     this.#pending.push(text);
     this.#pendingLength += text.length;
-    this.#queued += 1;
-    if (this.#pendingLength >= COALESCE_LIMIT) {
+    if (this.#pendingLength >= COALESCE_LIMIT) this.#handOver();
+    else if (this.#window === undefined) this.#openWindow();
+  }
+
+  /**
+   * setImmediate, not a microtask: it runs after the current I/O callback and every await it triggers, so all
+   * the tokens parsed from one network chunk leave in one write, and before the loop blocks on I/O again.
+   */
+  #openWindow(): void {
+    this.#window = setImmediate(() => {
+      this.#window = undefined;
       this.#handOver();
-    } else if (this.#scheduled === undefined) {
-      // setImmediate, not a microtask: it runs after the current I/O callback and every await
-      // it triggers, so all the tokens parsed from one network chunk leave in one write.
-      this.#scheduled = setImmediate(() => {
-        this.#scheduled = undefined;
-        this.#handOver();
-      });
-    }
+    });
   }
 
   flush(): Promise<void> {
@@ -77,10 +91,6 @@ class StreamDataSink implements DataSink {
   }
 
   #handOver(): void {
-    if (this.#scheduled !== undefined) {
-      clearImmediate(this.#scheduled);
-      this.#scheduled = undefined;
-    }
     // While waiting for 'drain' the text stays here; the drain handler hands it over.
     if (this.#closed || this.#waitingForDrain || this.#pending.length === 0) return;
     const chunk = this.#pending.length === 1 ? this.#pending[0]! : this.#pending.join('');
@@ -118,9 +128,9 @@ class StreamDataSink implements DataSink {
     if (!isReaderGone(error)) this.#failure = error;
     this.#pending = [];
     this.#pendingLength = 0;
-    if (this.#scheduled !== undefined) {
-      clearImmediate(this.#scheduled);
-      this.#scheduled = undefined;
+    if (this.#window !== undefined) {
+      clearImmediate(this.#window);
+      this.#window = undefined;
     }
     this.#settle();
   }

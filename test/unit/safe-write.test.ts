@@ -54,25 +54,54 @@ describe('createDataSink', () => {
     expect(sink.closed).toBe(false);
   });
 
-  it('coalesces writes made in the same tick into one chunk', async () => {
+  it('writes the first text of a tick at once and coalesces the rest of that tick into one chunk', async () => {
     const { stream, chunks, nextChunk } = recordingStream();
     const sink = createDataSink(stream);
-    const arrived = nextChunk();
     sink.write('Hel');
+    expect(chunks).toEqual(['Hel']);
+    const arrived = nextChunk();
     sink.write('lo');
     sink.write(', world');
-    expect(chunks).toEqual([]);
+    expect(chunks).toEqual(['Hel']);
     await arrived;
-    expect(chunks).toEqual(['Hello, world']);
+    expect(chunks).toEqual(['Hel', 'lo, world']);
+  });
+
+  it('a later tick starts again with a write at once', async () => {
+    const { stream, chunks } = recordingStream();
+    const sink = createDataSink(stream);
+    sink.write('a');
+    sink.write('b');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(chunks).toEqual(['a', 'b']);
+    await new Promise((resolve) => setImmediate(resolve));
+    sink.write('c');
+    expect(chunks).toEqual(['a', 'b', 'c']);
+  });
+
+  it('holds nothing back while a long run of microtasks keeps the tick from ending, past about 16 KiB', async () => {
+    const { stream, chunks } = recordingStream();
+    const sink = createDataSink(stream);
+    // As when parsed events are already queued: the loop below never yields to the event loop.
+    for (let i = 0; i < 2_000; i += 1) {
+      sink.write('0123456789');
+      await Promise.resolve();
+    }
+    expect(chunks[0]).toBe('0123456789');
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(chunks.slice(1, -1).every((c) => c.length >= 16 * 1024)).toBe(true);
+    await sink.flush();
+    expect(chunks.join('')).toBe('0123456789'.repeat(2_000));
   });
 
   it('hands over at once when about 16 KiB have gathered', () => {
     const { stream, chunks } = recordingStream();
     const sink = createDataSink(stream);
+    sink.write('first');
     sink.write('a'.repeat(10_000));
-    expect(chunks).toHaveLength(0);
+    expect(chunks).toEqual(['first']);
     sink.write('b'.repeat(7_000));
-    expect(chunks).toEqual(['a'.repeat(10_000) + 'b'.repeat(7_000)]);
+    expect(chunks).toEqual(['first', 'a'.repeat(10_000) + 'b'.repeat(7_000)]);
   });
 
   it('flush hands over at once and resolves when the stream has accepted everything', async () => {

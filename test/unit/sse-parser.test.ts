@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSse, SseParser, type SseEvent } from '../../src/http/sse-parser.js';
+import { MAX_SSE_LINE_LENGTH, parseSse, parseSseBatches, SseLimitError, SseParser, type SseEvent } from '../../src/http/sse-parser.js';
 
 const encoder = new TextEncoder();
 
@@ -273,5 +273,155 @@ describe('parseSse', () => {
       if (event.data === '3') break;
     }
     expect(finished).toBe(true);
+  });
+});
+
+describe('size limit', () => {
+  it.each([
+    { what: 'a line with no end, across chunks', chunks: ['data: ', 'x'.repeat(40), 'x'.repeat(40)] },
+    { what: 'a whole line in one chunk', chunks: [`data: ${'x'.repeat(100)}\n\n`] },
+    { what: 'a line completed in a later chunk', chunks: ['data: ' + 'x'.repeat(60), 'x'.repeat(60) + '\n\n'] },
+    { what: 'an event of many short data lines', chunks: [Array.from({ length: 20 }, () => 'data: 0123456789\n').join('')] },
+  ])('$what longer than the limit throws SseLimitError', ({ chunks }) => {
+    const parser = new SseParser({ maxLength: 64 });
+    expect(() => {
+      for (const chunk of chunks) parser.push(chunk);
+      parser.end();
+    }).toThrow(SseLimitError);
+  });
+
+  it('events completed before the oversized line in the same chunk are returned; the next call throws', () => {
+    const parser = new SseParser({ maxLength: 64 });
+    expect(parser.push(`data: a\n\ndata: ${'x'.repeat(100)}`)).toEqual([{ event: 'message', data: 'a' }]);
+    expect(() => parser.push('data: b\n\n')).toThrow(SseLimitError);
+    expect(() => parser.end()).toThrow(SseLimitError);
+  });
+
+  it('lines and events up to the limit are fine', () => {
+    const parser = new SseParser({ maxLength: 64 });
+    const line = `data: ${'y'.repeat(58)}`;
+    expect(line).toHaveLength(64);
+    const events = [...parser.push(`${line}\n\n`), ...parser.push(line.slice(0, 30)), ...parser.push(`${line.slice(30)}\n\n`), ...parser.end()];
+    expect(events).toEqual([
+      { event: 'message', data: 'y'.repeat(58) },
+      { event: 'message', data: 'y'.repeat(58) },
+    ]);
+  });
+
+  it('the default limit is 16 Mi characters, and the message says so', () => {
+    expect(MAX_SSE_LINE_LENGTH).toBe(16 * 1024 * 1024);
+    const parser = new SseParser();
+    const mebi = 'z'.repeat(1024 * 1024);
+    parser.push('data: ');
+    let thrown: unknown;
+    try {
+      for (let i = 0; i < 17; i += 1) parser.push(mebi);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(SseLimitError);
+    expect((thrown as Error).message).toBe('the service sent a line longer than 16 Mi characters without a line break');
+  });
+
+  it('parseSse hands out the events before the oversized line, then throws and releases the body', async () => {
+    let released = false;
+    async function* body(): AsyncGenerator<string> {
+      try {
+        yield 'data: first\n\n';
+        for (;;) yield 'x'.repeat(50);
+      } finally {
+        released = true;
+      }
+    }
+    const seen: string[] = [];
+    let thrown: unknown;
+    try {
+      for await (const event of parseSse(body(), { maxLength: 200 })) seen.push(event.data);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(seen).toEqual(['first']);
+    expect(thrown).toBeInstanceOf(SseLimitError);
+    expect(released).toBe(true);
+  });
+});
+
+describe('parseSse as an iterator', () => {
+  async function* body(chunks: string[]): AsyncGenerator<string> {
+    for (const chunk of chunks) yield chunk;
+  }
+
+  it('hands out every event of a chunk with many, in order, then ends for good', async () => {
+    const it = parseSse(body(['data: 1\n\ndata: 2\n\ndata: 3\n\n', 'data: 4']));
+    const seen: string[] = [];
+    for (let r = await it.next(); r.done !== true; r = await it.next()) seen.push(r.value.data);
+    expect(seen).toEqual(['1', '2', '3', '4']);
+    expect(await it.next()).toEqual({ value: undefined, done: true });
+  });
+
+  it('return() drops what is buffered and ends the iteration', async () => {
+    const it = parseSse(body(['data: 1\n\ndata: 2\n\n']));
+    expect((await it.next()).value).toEqual({ event: 'message', data: '1' });
+    expect(await it.return?.()).toEqual({ value: undefined, done: true });
+    expect(await it.next()).toEqual({ value: undefined, done: true });
+  });
+
+  it('an error from the body reaches the consumer after the events before it', async () => {
+    async function* failing(): AsyncGenerator<string> {
+      yield 'data: a\n\n';
+      throw new Error('socket closed');
+    }
+    const seen: string[] = [];
+    await expect(
+      (async () => {
+        for await (const event of parseSse(failing())) seen.push(event.data);
+      })(),
+    ).rejects.toThrow('socket closed');
+    expect(seen).toEqual(['a']);
+  });
+});
+
+describe('parseSseBatches', () => {
+  async function* body(chunks: Array<Uint8Array | string>): AsyncGenerator<Uint8Array | string> {
+    for (const chunk of chunks) yield chunk;
+  }
+
+  it('yields the events of each chunk together, never an empty batch, and the pending one at end of body', async () => {
+    const batches: string[][] = [];
+    for await (const batch of parseSseBatches(body(['data: 1\n\ndata: 2\n\n', ': keep-alive\n', encoder.encode('data: 3\n\ndata: 4')]))) {
+      batches.push(batch.map((e) => e.data));
+    }
+    expect(batches).toEqual([['1', '2'], ['3'], ['4']]);
+  });
+
+  it('gives the same events as parseSse wherever the bytes are split', async () => {
+    const text = 'id: 1\r\nevent: a\r\ndata: é漢\r\n\r\ndata: x\rdata: y\r\r: c\ndata: [DONE]\n\n';
+    const bytes = encoder.encode(text);
+    for (let split = 0; split <= bytes.length; split += 1) {
+      const chunks = [bytes.subarray(0, split), bytes.subarray(split)];
+      const single: SseEvent[] = [];
+      for await (const event of parseSse(body(chunks))) single.push(event);
+      const batched: SseEvent[] = [];
+      for await (const batch of parseSseBatches(body(chunks))) batched.push(...batch);
+      expect(batched).toEqual(single);
+    }
+  });
+
+  it('releases the body when the consumer stops early, and when the line limit is passed', async () => {
+    let released = 0;
+    async function* endless(): AsyncGenerator<string> {
+      try {
+        for (let i = 0; ; i += 1) yield i < 3 ? `data: ${i}\n\n` : 'x'.repeat(100);
+      } finally {
+        released += 1;
+      }
+    }
+    for await (const batch of parseSseBatches(endless())) if (batch[0]?.data === '1') break;
+    await expect(
+      (async () => {
+        for await (const batch of parseSseBatches(endless(), { maxLength: 250 })) void batch;
+      })(),
+    ).rejects.toThrow(SseLimitError);
+    expect(released).toBe(2);
   });
 });

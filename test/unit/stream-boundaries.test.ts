@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_SSE_LINE_LENGTH } from '../../src/http/sse-parser.js';
 import { makeHome, runInProcess } from '../helpers/run-cli.js';
 
 /** A server that answers every request with `body`, cut into two writes at `split`. */
@@ -48,8 +49,9 @@ const FIXTURES: Record<string, string> = {
     ...DELTAS.map((d, i) => `id: ${i}\r\nevent: message\r\ndata: ${event(d, i === DELTAS.length - 1 ? 'max_tokens' : '')}\r\n\r\n`),
     `data: [DONE]\r\n\r\n`,
   ].join(''),
+  // The last event says why it stopped: a stream that ends without saying so is a broken-off one (exit 6).
   'CR line ends and no final blank line': [
-    ...DELTAS.map((d) => `event: message\rdata: ${event(d)}\r\r`),
+    ...DELTAS.map((d, i) => `event: message\rdata: ${event(d, i === DELTAS.length - 1 ? 'eos_token' : '')}\r\r`),
   ].join('').replace(/\r\r$/, ''),
 };
 
@@ -78,6 +80,15 @@ describe('streamed text equals the concatenated deltas wherever the bytes are sp
     expect(r.exitCode).toBe(6);
     expect(r.stdout).toBe('partial \n');
     expect(r.stderr).toBe('error: watsonx stream broke off: internal_error model crashed (trace t1)\n');
+  });
+
+  it('a line that never ends (past the 16 Mi limit) breaks the stream off: partial text kept, exit 6', async () => {
+    const body = Buffer.concat([Buffer.from(`data: ${event('partial ')}\n\ndata: `), Buffer.alloc(MAX_SSE_LINE_LENGTH + 1, 'x')]);
+    current = { body, split: 40 };
+    const r = await runInProcess(['--url', url, 'deployment', 'text-generate', '--id-or-name', 'd', '--input', 'x', '--stream', '--retries', '0'], { env: home.env });
+    expect(r.exitCode).toBe(6);
+    expect(r.stdout).toBe('partial \n');
+    expect(r.stderr).toContain('stream broke off: the service sent a line longer than 16 Mi characters without a line break');
   });
 
   it('a payload with a top-level errors array is a failure too', async () => {
