@@ -97,7 +97,15 @@ export function echoLength(request: CanonicalRequest): number {
   return request.parameters?.return_options?.input_text ? (request.input ?? '').length : 0;
 }
 
+let lastEpoch: number | undefined;
+let lastIso = '';
+
 export function isoFromEpochSeconds(value: unknown): string | undefined {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) return undefined;
-  return new Date(value * 1000).toISOString();
+  // A batch gets thousands of answers created in the same second: format each second once.
+  if (value !== lastEpoch) {
+    lastIso = new Date(value * 1000).toISOString();
+    lastEpoch = value;
+  }
+  return lastIso;
 }

@@ -3,7 +3,7 @@
  * and `/v1/completions` (OpenAI-compatible). Checks in the services' order (credentials, api-version, body, content
  * filter), then the engine's output as one `text_completion` or as data-only SSE ending with `data: [DONE]`.
  */
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { CanonicalParameters } from '../../src/canonical.js';
 import { generate, loadTokenizer, startGeneration } from '../../src/engine/index.js';
 import { applyFault, sendAnswer } from '../../src/server/apply-fault.js';
@@ -33,7 +33,8 @@ const DEFAULT_MAX_TOKENS = 16;
 const API_VERSION = /^\d{4}-\d{2}-\d{2}(-preview)?$/;
 
 function completionId(): string {
-  return `cmpl-${randomBytes(22).toString('base64url').replace(/[-_]/g, '').slice(0, 29)}`;
+  // randomUUID draws from a cached pool; randomBytes per answer was a measurable share of the server's time.
+  return `cmpl-${randomUUID().replaceAll('-', '').slice(0, 29)}`;
 }
 
 function streamWording(dialect: Dialect): StreamFaultWording {

@@ -51,7 +51,8 @@ export function startServer(options: ServerOptions = {}): Promise<RunningServer>
     const controller = new AbortController();
     inFlight.add(controller);
     res.on('close', () => {
-      controller.abort();
+      // Only a request that did not finish has anyone waiting on its signal; an abort costs a DOMException.
+      if (!res.writableFinished) controller.abort();
       inFlight.delete(controller);
     });
     void handle(req, res, controller.signal);
