@@ -28,7 +28,7 @@ export function makeHome(): { dir: string; env: Record<string, string>; cleanup(
 }
 
 /** Environment without the developer's own textgen settings or proxies. */
-function baseEnv(): Record<string, string> {
+export function baseEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (v === undefined) continue;
@@ -63,19 +63,25 @@ export async function runBin(args: string[], opts: RunOptions = {}): Promise<Cli
 
 /** Runs the CLI in-process (handlers, parsing and output exactly as the binary, without a child process). */
 export async function runInProcess(args: string[], opts: RunOptions = {}): Promise<CliResult> {
+  const io = inProcessIo(opts.input);
+  const exitCode = await main(args, { env: { ...baseEnv(), CI: 'true', ...opts.env }, cwd: opts.cwd ?? process.cwd(), ...io.streams });
+  return { exitCode, ...io.collected() };
+}
+
+/** The three streams `main` takes in-process: stdin from the given bytes (none: an ended stream), captured output. */
+export function inProcessIo(input: string | Uint8Array | undefined): {
+  streams: { stdin: Readable; stdout: PassThrough; stderr: PassThrough };
+  collected(): { stdout: string; stderr: string };
+} {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   stdout.on('data', (b: Buffer) => out.push(b));
   stderr.on('data', (b: Buffer) => err.push(b));
-  const stdin = Readable.from(opts.input !== undefined ? [Buffer.from(opts.input)] : []);
-  const exitCode = await main(args, {
-    env: { ...baseEnv(), CI: 'true', ...opts.env },
-    cwd: opts.cwd ?? process.cwd(),
-    stdin,
-    stdout,
-    stderr,
-  });
-  return { exitCode, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
+  const stdin = Readable.from(input !== undefined ? [Buffer.from(input)] : []);
+  return {
+    streams: { stdin, stdout, stderr },
+    collected: () => ({ stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }),
+  };
 }

@@ -2,9 +2,8 @@
  * Two ways to run the CLI on hostile input, both bounded in time and both taking raw bytes on stdin:
  * the built binary (what a user runs) and `main` in-process (cheap enough for thousands of generated cases).
  */
-import { PassThrough, Readable } from 'node:stream';
 import { execa } from 'execa';
-import { BIN } from '../../helpers/run-cli.js';
+import { BIN, baseEnv, inProcessIo } from '../../helpers/run-cli.js';
 import { main } from '../../../src/main.js';
 
 export interface Outcome {
@@ -29,13 +28,7 @@ export interface HostileRun {
 
 /** The environment of the test process without the developer's own textgen settings or proxies. */
 export function cleanEnv(extra: Record<string, string>): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (v === undefined) continue;
-    if (k.startsWith('TEXTGEN_') || /^(https?|no|all)_proxy$/i.test(k) || k === 'NO_COLOR' || k === 'FORCE_COLOR') continue;
-    env[k] = v;
-  }
-  return { ...env, CI: 'true', ...extra };
+  return { ...baseEnv(), CI: 'true', ...extra };
 }
 
 export async function runBuilt(args: readonly string[], run: HostileRun): Promise<Outcome> {
@@ -57,25 +50,17 @@ export async function runBuilt(args: readonly string[], run: HostileRun): Promis
 }
 
 export async function runInProcess(args: readonly string[], run: HostileRun): Promise<Outcome> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  stdout.on('data', (b: Buffer) => out.push(b));
-  stderr.on('data', (b: Buffer) => err.push(b));
-  const bytes = run.stdin === undefined || run.stdin === 'closed' ? [] : [typeof run.stdin === 'string' ? Buffer.from(run.stdin) : Buffer.from(run.stdin)];
-  const stdin = Readable.from(bytes);
+  const io = inProcessIo(run.stdin === undefined || run.stdin === 'closed' ? undefined : run.stdin);
   let timer: NodeJS.Timeout | undefined;
   const bound = new Promise<'hung'>((resolve) => {
     timer = setTimeout(() => resolve('hung'), run.timeoutMs ?? 10_000);
   });
-  const collected = () => ({ stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
   try {
-    const code = await Promise.race([main([...args], { env: cleanEnv(run.env), cwd: run.cwd, stdin, stdout, stderr }), bound]);
-    if (code === 'hung') return { exitCode: -1, ...collected(), hung: true };
-    return { exitCode: code, ...collected(), hung: false };
+    const code = await Promise.race([main([...args], { env: cleanEnv(run.env), cwd: run.cwd, ...io.streams }), bound]);
+    if (code === 'hung') return { exitCode: -1, ...io.collected(), hung: true };
+    return { exitCode: code, ...io.collected(), hung: false };
   } catch (e) {
-    return { exitCode: -1, ...collected(), hung: false, threw: e };
+    return { exitCode: -1, ...io.collected(), hung: false, threw: e };
   } finally {
     clearTimeout(timer);
   }
