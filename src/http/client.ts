@@ -17,7 +17,7 @@ const DEFAULT_SERVICE = 'server';
 
 /** Everything that is loaded on the first send. */
 interface Machinery {
-  request: typeof import('undici').request;
+  request: typeof import('./undici-parts.js').request;
   dispatcher: Dispatcher;
   /** The proxy `host:port` a URL goes through, for error messages. */
   proxyFor: (url: URL) => string | undefined;
@@ -57,7 +57,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
 
   async function load(): Promise<Machinery> {
     const [undici, dispatcherModule, trace, network, response] = await Promise.all([
-      import('undici'),
+      import('./undici-parts.js'),
       import('./dispatcher.js'),
       import('./trace.js'),
       import('./network-error.js'),

@@ -1,12 +1,13 @@
 /**
  * Builds the undici dispatcher: timeouts, extra CAs, `--insecure`, and HTTP(S)_PROXY/NO_PROXY taken
  * from the environment the caller hands in (never `process.env`, so a test or a profile decides).
- * Loaded lazily: only client.ts imports this module, inside `send`, so the static undici import
- * below costs nothing at start-up.
+ * Loaded lazily: only client.ts imports this module, inside `send`, so the static undici imports
+ * below cost nothing at start-up.
  */
 import { readFile } from 'node:fs/promises';
 import { rootCertificates } from 'node:tls';
-import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Agent, EnvHttpProxyAgent } from './undici-parts.js';
 import { UsageError } from '../errors.js';
 
 export interface DispatcherSettings {

@@ -124,7 +124,7 @@ export async function checkHealth(
   };
 
   // The HTTP client loads undici on its first send (~100 ms): loaded here, that cost stays out of the first probe.
-  await import('undici');
+  await import('../http/undici-parts.js');
   // A token exchange comes first, outside the clock: it measures the identity service, not this endpoint.
   const auth = await ctx.authenticator(profile);
   try {
