@@ -4,18 +4,17 @@
  * data-only SSE: `stream_chunk`s, a `stream_summary` per completion, one `completion_summary`, then `data: [DONE]`.
  * A `stream-error` fault sends `data: {"error":"…","code":"INTERNAL_ERROR"}` and closes the stream.
  */
-import { randomUUID } from 'node:crypto';
 import type { CanonicalParameters } from '../../src/canonical.js';
 import { loadTokenizer, startGeneration, type GenerationStep, type GenerationSummary } from '../../src/engine/index.js';
 import { applyFault, sendAnswer } from '../../src/server/apply-fault.js';
 import { EventStream, type StreamFaultWording } from '../../src/server/event-stream.js';
 import { takeFault } from '../../src/server/fault-queue.js';
 import type { RouteContext } from '../../src/server/router.js';
-import { isAuthorized, UNAUTHENTICATED_MESSAGE } from './server-auth.js';
 import { alephAlphaFaultWording, sendAlephAlphaError } from './server-errors.js';
 import { contextSize, isKnownModel, LUMINOUS_MODELS, MODEL_VERSION } from './server-models.js';
 import { completionObject, finishReason, scoreOf, tokenFields, TokenRelease, wantsRaw, type TokenOptions } from './server-response.js';
 import { validateCompletionRequest, type ValidCompletionRequest } from './server-validate.js';
+import { alephAlphaPrelude } from './server-prelude.js';
 
 /** Each image in a multimodal prompt counts as this many tokens. */
 const IMAGE_TOKENS = 144;
@@ -68,15 +67,10 @@ function chosen<T extends { summary: GenerationSummary }>(runs: T[], n: number):
 }
 
 export async function completeRoute(ctx: RouteContext): Promise<void> {
-  ctx.res.setHeader('x-request-id', randomUUID());
   const fail = (status: number, code: string, message: string) => sendAlephAlphaError(ctx.res, status, code, message);
-  if (!isAuthorized(ctx)) return fail(401, 'UNAUTHENTICATED', UNAUTHENTICATED_MESSAGE);
-  const nice = ctx.request.query.nice;
-  if (nice !== undefined && nice !== 'true' && nice !== 'false') return fail(400, 'BAD_REQUEST', `Invalid query parameter 'nice': expected true or false, got '${nice}'`);
-  if (!('json' in ctx.request)) {
-    return fail(400, 'BAD_REQUEST', ctx.request.body.trim() === '' ? 'Invalid request: the request body is empty' : 'Invalid request: the request body is not valid JSON');
-  }
-  const validation = await validateCompletionRequest(ctx.request.json);
+  const prelude = alephAlphaPrelude(ctx, { nice: true });
+  if (!prelude) return;
+  const validation = await validateCompletionRequest(prelude.json);
   if (!validation.ok) return fail(400, 'BAD_REQUEST', validation.message);
   const body = validation.body;
   if (!isKnownModel(body.model)) {

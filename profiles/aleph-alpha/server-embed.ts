@@ -6,17 +6,16 @@
  * deterministic, from the tokenizer `/tokenize` uses, so `num_tokens_prompt_total` agrees with it.
  */
 import { answerUnlessFault } from './server-answer.js';
-import { randomUUID } from 'node:crypto';
 import { normalized, pooledEmbedding, type PoolingKind } from '../../src/engine/embedding.js';
 import { hashString, mix } from '../../src/engine/random.js';
 import type { ProtocolModule, RouteContext, RouteHandler } from '../../src/server/router.js';
 import { promptItemProblems, type AlephAlphaPrompt } from './prompt-item-check.js';
-import { isAuthorized, UNAUTHENTICATED_MESSAGE } from './server-auth.js';
 import { sendAlephAlphaError, upperSnake } from './server-errors.js';
 import { contextSize, isKnownModel, LUMINOUS_MODELS, MODEL_VERSION } from './server-models.js';
 import { IMAGE_TOKENS, promptItems } from './server-task-text.js';
 import { validateTaskRequest, type TaskRules } from './server-task-validate.js';
 import { localTokenizer } from './server-tokenizer.js';
+import { alephAlphaPrelude } from './server-prelude.js';
 
 export const AA_EMBED_DIMENSIONS = 5120;
 export const AA_COMPRESSED_DIMENSIONS = 128;
@@ -205,15 +204,10 @@ function batchSemantic(body: Record<string, unknown>): Answer {
 
 function route(handle: (body: Record<string, unknown>) => Answer): RouteHandler {
   return async (ctx: RouteContext) => {
-    ctx.res.setHeader('x-request-id', randomUUID());
     const fail = (status: number, code: string, message: string) => sendAlephAlphaError(ctx.res, status, code, message);
-    if (!isAuthorized(ctx)) return fail(401, 'UNAUTHENTICATED', UNAUTHENTICATED_MESSAGE);
-    const nice = ctx.request.query.nice;
-    if (nice !== undefined && nice !== 'true' && nice !== 'false') return fail(400, 'BAD_REQUEST', `Invalid query parameter 'nice': expected true or false, got '${nice}'`);
-    if (!('json' in ctx.request)) {
-      return fail(400, 'BAD_REQUEST', ctx.request.body.trim() === '' ? 'Invalid request: the request body is empty' : 'Invalid request: the request body is not valid JSON');
-    }
-    const json = ctx.request.json;
+    const prelude = alephAlphaPrelude(ctx, { nice: true });
+    if (!prelude) return;
+    const json = prelude.json;
     if (typeof json !== 'object' || json === null || Array.isArray(json)) return fail(400, 'BAD_REQUEST', 'Invalid request: the request body must be a JSON object');
     const answer = handle(json as Record<string, unknown>);
     if (!answer.ok) return fail(answer.status, answer.code, answer.message);

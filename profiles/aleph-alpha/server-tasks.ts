@@ -5,9 +5,7 @@
  * test's 503 never hides a 400. Errors are the service's `{"error","code"}`.
  */
 import { answerUnlessFault } from './server-answer.js';
-import { randomUUID } from 'node:crypto';
 import type { ProtocolModule, RouteContext, RouteHandler } from '../../src/server/router.js';
-import { isAuthorized, UNAUTHENTICATED_MESSAGE } from './server-auth.js';
 import { sendAlephAlphaError, upperSnake } from './server-errors.js';
 import { evaluate } from './server-evaluate.js';
 import { explain } from './server-explain.js';
@@ -27,18 +25,14 @@ import {
   type ValidQaRequest,
   type ValidSummarizationRequest,
 } from './server-task-validate.js';
+import { alephAlphaPrelude } from './server-prelude.js';
 
 function taskRoute<T>(rules: TaskRules, handle: (body: T, signal: AbortSignal) => Promise<TaskAnswer>): RouteHandler {
   return async (ctx: RouteContext) => {
-    ctx.res.setHeader('x-request-id', randomUUID());
     const fail = (status: number, code: string, message: string) => sendAlephAlphaError(ctx.res, status, code, message);
-    if (!isAuthorized(ctx)) return fail(401, 'UNAUTHENTICATED', UNAUTHENTICATED_MESSAGE);
-    const nice = ctx.request.query.nice;
-    if (nice !== undefined && nice !== 'true' && nice !== 'false') return fail(400, 'BAD_REQUEST', `Invalid query parameter 'nice': expected true or false, got '${nice}'`);
-    if (!('json' in ctx.request)) {
-      return fail(400, 'BAD_REQUEST', ctx.request.body.trim() === '' ? 'Invalid request: the request body is empty' : 'Invalid request: the request body is not valid JSON');
-    }
-    const validation = validateTaskRequest<T & { model?: string }>(ctx.request.json, rules);
+    const prelude = alephAlphaPrelude(ctx, { nice: true });
+    if (!prelude) return;
+    const validation = validateTaskRequest<T & { model?: string }>(prelude.json, rules);
     if (!validation.ok) return fail(400, 'BAD_REQUEST', validation.message);
     const model = validation.body.model;
     if (model !== undefined && !isKnownModel(model)) {

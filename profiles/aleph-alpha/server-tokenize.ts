@@ -10,6 +10,7 @@ import { isAuthorized, UNAUTHENTICATED_MESSAGE } from './server-auth.js';
 import { sendAlephAlphaError, upperSnake } from './server-errors.js';
 import { isKnownModel, LUMINOUS_MODELS } from './server-models.js';
 import { localTokenizer, localTokenizerJson } from './server-tokenizer.js';
+import { alephAlphaPrelude } from './server-prelude.js';
 
 type FieldType = 'string' | 'boolean' | 'integer list';
 
@@ -33,15 +34,11 @@ function problemWith(body: unknown, fields: Record<string, FieldType>): string |
 
 /** Auth, JSON, fields, model: the body when all is well, after answering the problem otherwise. */
 function checked(ctx: RouteContext, fields: Record<string, FieldType>): Record<string, unknown> | undefined {
-  ctx.res.setHeader('x-request-id', randomUUID());
-  if (!isAuthorized(ctx)) return void sendAlephAlphaError(ctx.res, 401, 'UNAUTHENTICATED', UNAUTHENTICATED_MESSAGE);
-  if (!('json' in ctx.request)) {
-    const message = ctx.request.body.trim() === '' ? 'Invalid request: the request body is empty' : 'Invalid request: the request body is not valid JSON';
-    return void sendAlephAlphaError(ctx.res, 400, 'BAD_REQUEST', message);
-  }
-  const problem = problemWith(ctx.request.json, fields);
+  const prelude = alephAlphaPrelude(ctx, { nice: false });
+  if (!prelude) return undefined;
+  const problem = problemWith(prelude.json, fields);
   if (problem !== undefined) return void sendAlephAlphaError(ctx.res, 400, 'BAD_REQUEST', problem);
-  const body = ctx.request.json as Record<string, unknown>;
+  const body = prelude.json as Record<string, unknown>;
   if (!knownModel(ctx, body.model as string)) return undefined;
   return body;
 }
