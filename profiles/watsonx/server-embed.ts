@@ -9,15 +9,14 @@ import { normalized, pooledEmbedding } from '../../src/engine/embedding.js';
 import { applyFault, sendAnswer } from '../../src/server/apply-fault.js';
 import { takeFault } from '../../src/server/fault-queue.js';
 import type { ProtocolModule, RouteContext } from '../../src/server/router.js';
-import { authorizeGeneration } from './server-auth.js';
 import { sendWatsonxError, watsonxFaultWording } from './server-errors.js';
+import { watsonxPrelude } from './server-prelude.js';
 
 export const WATSONX_EMBED_DIMENSIONS = 384;
 /** The sequence length of the slate and MiniLM embedding models. */
 export const WATSONX_EMBED_MAX_TOKENS = 512;
 export const WATSONX_EMBED_MAX_INPUTS = 1000;
 
-const VERSION_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const PREFIX = 'Json document validation error: ';
 const FIELDS = new Set(['inputs', 'model_id', 'project_id', 'space_id', 'parameters']);
 
@@ -70,18 +69,9 @@ export function checkEmbeddingsBody(json: unknown): { ok: true; body: Embeddings
 }
 
 async function embeddings(ctx: RouteContext): Promise<void> {
-  const auth = authorizeGeneration(ctx);
-  if (!auth.ok) return sendWatsonxError(ctx.res, 401, [{ code: auth.code, message: auth.message }]);
-  const version = ctx.request.query.version;
-  if (version === undefined || version === '') return sendWatsonxError(ctx.res, 400, [{ code: 'invalid_request_entity', message: "Missing query parameter 'version'" }]);
-  if (!VERSION_DATE.test(version)) {
-    return sendWatsonxError(ctx.res, 400, [{ code: 'invalid_request_entity', message: `Invalid value '${version}' for query parameter 'version': expected YYYY-MM-DD` }]);
-  }
-  if (!('json' in ctx.request)) {
-    const message = ctx.request.body.trim() === '' ? "'inputs' cannot be missing or empty in the request body" : 'the request body is not valid JSON';
-    return sendWatsonxError(ctx.res, 400, [{ code: 'json_validation_error', message: PREFIX + message }]);
-  }
-  const check = checkEmbeddingsBody(ctx.request.json);
+  const prelude = watsonxPrelude(ctx, { field: 'inputs' });
+  if (!prelude) return;
+  const check = checkEmbeddingsBody(prelude.json);
   if (!check.ok) return sendWatsonxError(ctx.res, 400, check.problems.slice(0, 10).map((p) => ({ code: 'json_validation_error', message: PREFIX + p })));
   const body = check.body;
 

@@ -7,15 +7,14 @@ import { applyFault, sendAnswer } from '../../src/server/apply-fault.js';
 import { EventStream, type StreamFaultWording } from '../../src/server/event-stream.js';
 import { takeFault } from '../../src/server/fault-queue.js';
 import type { RouteContext, RouteHandler } from '../../src/server/router.js';
-import { authorizeGeneration } from './server-auth.js';
 import { sendWatsonxError, watsonxErrorBody, watsonxFaultWording } from './server-errors.js';
 import { firstStreamEvent, stepStreamEvent, textGenResponse, unspecifiedMaxTokenWarning, type ResponseMeta } from './server-response.js';
 import { validateGenerateBody, type GenerateKind } from './server-validate.js';
+import { watsonxPrelude } from './server-prelude.js';
 
 /** The model every local deployment serves. */
 export const LOCAL_DEPLOYMENT_MODEL = 'textgen/local-demo';
 
-const VERSION_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 const streamWording: StreamFaultWording = {
   errorEvent: () => ({
@@ -42,21 +41,9 @@ function fillPromptVariables(input: string, variables: Record<string, string> | 
 
 export function generationRoute(kind: GenerateKind, streamRoute: boolean): RouteHandler {
   return async (ctx: RouteContext) => {
-    const auth = authorizeGeneration(ctx);
-    if (!auth.ok) return sendWatsonxError(ctx.res, 401, [{ code: auth.code, message: auth.message }]);
-
-    const version = ctx.request.query.version;
-    if (version === undefined || version === '') {
-      return sendWatsonxError(ctx.res, 400, [{ code: 'invalid_request_entity', message: "Missing query parameter 'version'" }]);
-    }
-    if (!VERSION_DATE.test(version)) {
-      return sendWatsonxError(ctx.res, 400, [{ code: 'invalid_request_entity', message: `Invalid value '${version}' for query parameter 'version': expected YYYY-MM-DD` }]);
-    }
-    if (!('json' in ctx.request)) {
-      const message = ctx.request.body.trim() === '' ? "'input' cannot be missing or empty in the request body" : 'the request body is not valid JSON';
-      return sendWatsonxError(ctx.res, 400, [{ code: 'json_validation_error', message: `Json document validation error: ${message}` }]);
-    }
-    const validation = await validateGenerateBody(ctx.request.json, kind);
+    const prelude = watsonxPrelude(ctx, { field: 'input' });
+    if (!prelude) return;
+    const validation = await validateGenerateBody(prelude.json, kind);
     if (!validation.ok) return sendWatsonxError(ctx.res, 400, validation.errors);
     const body = validation.body;
 

@@ -5,11 +5,10 @@
  */
 import type { ProtocolModule, RouteContext, RouteHandler } from '../../src/server/router.js';
 import { sendJson } from '../../src/server/respond.js';
-import { authorizeGeneration } from './server-auth.js';
 import { sendWatsonxError } from './server-errors.js';
 import { deploymentResources, FOUNDATION_MODEL_SPECS } from './server-model-catalog.js';
+import { watsonxPrelude } from './server-prelude.js';
 
-const VERSION_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const MAX_LIMIT = 200;
 const DEFAULT_LIMIT = 100;
 
@@ -22,20 +21,8 @@ function badArgument(ctx: RouteContext, message: string): undefined {
 
 /** Credentials, `version`, `start` and `limit`, checked in the service's order; answers the error itself. */
 function admit(ctx: RouteContext): Paging | undefined {
-  const auth = authorizeGeneration(ctx);
-  if (!auth.ok) {
-    sendWatsonxError(ctx.res, 401, [{ code: auth.code, message: auth.message }]);
-    return undefined;
-  }
-  const { version, start, limit } = ctx.request.query;
-  if (version === undefined || version === '') {
-    sendWatsonxError(ctx.res, 400, [{ code: 'invalid_request_entity', message: "Missing query parameter 'version'" }]);
-    return undefined;
-  }
-  if (!VERSION_DATE.test(version)) {
-    sendWatsonxError(ctx.res, 400, [{ code: 'invalid_request_entity', message: `Invalid value '${version}' for query parameter 'version': expected YYYY-MM-DD` }]);
-    return undefined;
-  }
+  if (!watsonxPrelude(ctx)) return undefined;
+  const { start, limit } = ctx.request.query;
   if (start !== undefined && !/^\d+$/.test(start)) return badArgument(ctx, `Invalid value '${start}' for query parameter 'start': expected an integer of 0 or more`);
   if (limit !== undefined && !(/^\d+$/.test(limit) && Number(limit) >= 1 && Number(limit) <= MAX_LIMIT)) {
     return badArgument(ctx, `Invalid value '${limit}' for query parameter 'limit': expected an integer from 1 to ${MAX_LIMIT}`);

@@ -7,10 +7,9 @@ import { loadTokenizer } from '../../src/engine/index.js';
 import { sendJson } from '../../src/server/respond.js';
 import type { ProtocolModule, RouteContext } from '../../src/server/router.js';
 import { isOpenAiEncoding } from '../../src/tokenizers/openai-encodings.js';
-import { authorizeGeneration } from './server-auth.js';
 import { sendWatsonxError } from './server-errors.js';
+import { watsonxPrelude } from './server-prelude.js';
 
-const VERSION_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const PREFIX = 'Json document validation error: ';
 const FIELDS = new Set(['model_id', 'input', 'project_id', 'space_id', 'parameters']);
 
@@ -52,20 +51,9 @@ function validate(json: unknown): { ok: true; body: TokenizationBody } | { ok: f
 }
 
 async function tokenization(ctx: RouteContext): Promise<void> {
-  const auth = authorizeGeneration(ctx);
-  if (!auth.ok) return sendWatsonxError(ctx.res, 401, [{ code: auth.code, message: auth.message }]);
-  const version = ctx.request.query.version;
-  if (version === undefined || version === '') {
-    return sendWatsonxError(ctx.res, 400, [{ code: 'invalid_request_entity', message: "Missing query parameter 'version'" }]);
-  }
-  if (!VERSION_DATE.test(version)) {
-    return sendWatsonxError(ctx.res, 400, [{ code: 'invalid_request_entity', message: `Invalid value '${version}' for query parameter 'version': expected YYYY-MM-DD` }]);
-  }
-  if (!('json' in ctx.request)) {
-    const message = ctx.request.body.trim() === '' ? "'input' cannot be missing or empty in the request body" : 'the request body is not valid JSON';
-    return sendWatsonxError(ctx.res, 400, [{ code: 'json_validation_error', message: PREFIX + message }]);
-  }
-  const validation = validate(ctx.request.json);
+  const prelude = watsonxPrelude(ctx, { field: 'input' });
+  if (!prelude) return;
+  const validation = validate(prelude.json);
   if (!validation.ok) return sendWatsonxError(ctx.res, 400, validation.messages.map((m) => ({ code: 'json_validation_error', message: PREFIX + m })));
   const { body } = validation;
 
