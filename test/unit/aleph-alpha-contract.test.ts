@@ -1,11 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import type { ZodType } from 'zod';
 import {
   alephAlphaCompletionRequestSchema,
   alephAlphaCompletionResponseSchema,
   alephAlphaCompletionSchema,
 } from '../contract/aleph-alpha-schemas.js';
-import { alephAlphaSeed, seedProperties, seedSection, type SeedProperty } from '../contract/aleph-alpha-seed.js';
+import { alephAlphaSeed, seedProperties, seedSection } from '../contract/aleph-alpha-seed.js';
+import { checkProperty, shapeOf } from '../contract/aleph-alpha-seed-check.js';
 
 /**
  * The provider's OpenAPI document (1.16.1) is stored flattened onto one line, so it cannot be parsed as YAML. Its
@@ -29,41 +29,6 @@ const itemEnd = responseProps.findIndex((p) => p.name === 'optimized_prompt');
 const itemProps = responseProps.slice(itemStart, itemEnd);
 const topProps = [...responseProps.slice(0, itemStart), ...responseProps.slice(itemEnd)];
 
-function shapeOf(schema: unknown): Record<string, ZodType> {
-  return (schema as { shape: Record<string, ZodType> }).shape;
-}
-
-const SAMPLES: Record<string, [unknown, unknown]> = {
-  // [a value of the type, a value of another type]
-  integer: [3, 1.5],
-  number: [0.5, 'x'],
-  boolean: [true, 'yes'],
-  string: ['x', 3],
-  object: [{}, 'x'],
-};
-const REF_SAMPLES: Record<string, unknown> = {
-  '#/components/schemas/Hosting': 'aleph-alpha',
-  '#/components/schemas/Prompt': 'An apple a day',
-  '#/components/schemas/OptimizedPrompt': [{ type: 'text', data: 'An apple a day' }],
-};
-
-function sampleOf(p: SeedProperty): [unknown, unknown] {
-  if (p.ref !== undefined) return [REF_SAMPLES[p.ref], 42];
-  if (p.type === 'array') return [[SAMPLES[p.items ?? 'string']![0]], 'x'];
-  return SAMPLES[p.type!]!;
-}
-
-function checkProperty(schema: ZodType, p: SeedProperty): void {
-  const [good, bad] = sampleOf(p);
-  expect(schema.safeParse(good).success, `${p.name} accepts ${JSON.stringify(good)}`).toBe(true);
-  expect(schema.safeParse(bad).success, `${p.name} rejects ${JSON.stringify(bad)}`).toBe(false);
-  const nullable = p.nullable || p.ref === '#/components/schemas/Hosting';
-  expect(schema.safeParse(null).success, `${p.name} nullable: ${nullable}`).toBe(nullable);
-  if (p.maximum !== undefined) {
-    expect(schema.safeParse(p.maximum).success, `${p.name} accepts its maximum`).toBe(true);
-    expect(schema.safeParse(p.maximum + 1).success, `${p.name} rejects more than its maximum`).toBe(false);
-  }
-}
 
 describe('the request contract follows the seed\'s CompletionRequest', () => {
   test('the seed was read: 35 properties, model, prompt and maximum_tokens required', () => {
@@ -82,7 +47,7 @@ describe('the request contract follows the seed\'s CompletionRequest', () => {
   });
 
   test.each(requestProps.map((p) => [p.name, p] as const))('%s has the seed\'s type, nullability and maximum', (_name, p) => {
-    checkProperty(shapeOf(alephAlphaCompletionRequestSchema)[p.name]!, p);
+    checkProperty(shapeOf(alephAlphaCompletionRequestSchema)[p.name]!, p, 'CompletionRequest');
   });
 
   test('the seed\'s own example request passes; an unknown field does not', () => {
@@ -101,11 +66,11 @@ describe('the response contract follows the seed\'s CompletionResponse', () => {
   });
 
   test.each(topProps.filter((p) => p.name !== 'completions').map((p) => [p.name, p] as const))('%s has the seed\'s type', (_name, p) => {
-    checkProperty(shapeOf(alephAlphaCompletionResponseSchema)[p.name]!, p);
+    checkProperty(shapeOf(alephAlphaCompletionResponseSchema)[p.name]!, p, 'CompletionResponse');
   });
 
   test.each(itemProps.filter((p) => p.name !== 'log_probs').map((p) => [p.name, p] as const))('completions[].%s has the seed\'s type', (_name, p) => {
-    checkProperty(shapeOf(alephAlphaCompletionSchema)[p.name]!, p);
+    checkProperty(shapeOf(alephAlphaCompletionSchema)[p.name]!, p, 'Completion');
   });
 
   test('completions[].log_probs is, as the seed describes it, a list with a dictionary per token (its `type: object` is not what the service sends)', () => {

@@ -1,5 +1,4 @@
 import { describe, expect, test } from 'vitest';
-import type { ZodType } from 'zod';
 import {
   alephAlphaDocumentSchema,
   alephAlphaEvaluationRequestSchema,
@@ -14,7 +13,8 @@ import {
   alephAlphaSummarizationResponseSchema,
   PROMPT_GRANULARITIES,
 } from '../contract/aleph-alpha-task-schemas.js';
-import { alephAlphaSeed, seedProperties, seedRequired, seedSection, type SeedProperty } from '../contract/aleph-alpha-seed.js';
+import { alephAlphaSeed, seedProperties, seedRequired, seedSection } from '../contract/aleph-alpha-seed.js';
+import { checkProperty, SAMPLES, shapeOf } from '../contract/aleph-alpha-seed-check.js';
 
 /**
  * The seed (the provider's OpenAPI document, flattened onto one line) is read at test time: each schema section's
@@ -27,45 +27,6 @@ const properties = seedProperties;
 const requiredOf = seedRequired;
 const seed = alephAlphaSeed;
 
-function shapeOf(schema: unknown): Record<string, ZodType> {
-  return (schema as { shape: Record<string, ZodType> }).shape;
-}
-
-const SAMPLES: Record<string, [unknown, unknown]> = {
-  // [a value of the type, a value of another type]
-  integer: [3, 1.5],
-  number: [0.5, 'x'],
-  boolean: [true, 'yes'],
-  string: ['x', 3],
-  object: [{}, 'x'],
-};
-const REF_SAMPLES: Record<string, unknown> = {
-  '#/components/schemas/Hosting': 'aleph-alpha',
-  '#/components/schemas/Prompt': 'An apple a day',
-  '#/components/schemas/Document': { text: 'Andreas likes Pizza.' },
-  '#/components/schemas/MultimodalPrompt': [{ type: 'text', data: 'An apple a day' }],
-};
-
-function sampleOf(p: SeedProperty): [unknown, unknown] {
-  if (p.ref !== undefined) return [REF_SAMPLES[p.ref], 42];
-  if (p.enum) return [p.enum[0], 'not-one-of-them'];
-  if (p.type === 'array') return [[REF_SAMPLES[p.items!] ?? SAMPLES[p.items!]![0]], 'x'];
-  return SAMPLES[p.type!]!;
-}
-
-function checkProperty(schema: ZodType, p: SeedProperty, where: string): void {
-  const [good, bad] = sampleOf(p);
-  expect(schema.safeParse(good).success, `${where}.${p.name} accepts ${JSON.stringify(good)}`).toBe(true);
-  expect(schema.safeParse(bad).success, `${where}.${p.name} rejects ${JSON.stringify(bad)}`).toBe(false);
-  const nullable = p.nullable || p.ref === '#/components/schemas/Hosting';
-  expect(schema.safeParse(null).success, `${where}.${p.name} nullable: ${nullable}`).toBe(nullable);
-  for (const v of p.enum ?? []) expect(schema.safeParse(v).success, `${where}.${p.name} accepts ${v}`).toBe(true);
-  if (p.minimum !== undefined) expect(schema.safeParse(p.minimum - 1).success, `${where}.${p.name} rejects less than its minimum`).toBe(false);
-  if (p.maximum !== undefined) {
-    expect(schema.safeParse(p.maximum).success, `${where}.${p.name} accepts its maximum`).toBe(true);
-    expect(schema.safeParse(p.maximum + 1).success, `${where}.${p.name} rejects more than its maximum`).toBe(false);
-  }
-}
 
 function requiredIn(schema: unknown): string[] {
   const shape = shapeOf(schema);
