@@ -82,7 +82,7 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
   }
   const host = typeof options.host === 'string' ? options.host : '127.0.0.1';
   const tls = await readTls(options, ctx.cwd);
-  const { parseFaultSpec, formatFault, startServer } = await import('../src/server/index.js');
+  const { parseFaultSpec, formatFault, startServer } = await import('../src/emulator/core/index.js');
   const specs = Array.isArray(options.fault) ? options.fault.map(String) : options.fault === undefined ? [] : [String(options.fault)];
   const faults = specs.flatMap((spec) => {
     try {

@@ -7,15 +7,15 @@ import type { Authenticator, ProviderProfile } from './types.js';
 export async function loadProviderProfile(kind: ResolvedProfile['provider']): Promise<ProviderProfile> {
   switch (kind) {
     case 'watsonx':
-      return (await import('./watsonx/index.js')).watsonxProfile;
+      return (await import('./watsonx/client/generate.js')).watsonxProfile;
     case 'azure-openai':
-      return (await import('./azure-openai/index.js')).azureOpenAiProfile;
+      return (await import('./azure-openai/client/generate.js')).azureOpenAiProfile;
     case 'openai':
-      return (await import('./azure-openai/index.js')).openAiProfile;
+      return (await import('./azure-openai/client/generate.js')).openAiProfile;
     case 'aleph-alpha':
-      return (await import('./aleph-alpha/index.js')).alephAlphaProfile;
+      return (await import('./aleph-alpha/client/generate.js')).alephAlphaProfile;
     case 'open-inference':
-      return (await import('./open-inference/index.js')).openInferenceProfile;
+      return (await import('./open-inference/client/generate.js')).openInferenceProfile;
   }
 }
 
@@ -26,9 +26,9 @@ export async function createAuthenticator(
   now: () => number,
 ): Promise<Authenticator> {
   if (profile.provider === 'watsonx') {
-    const { createWatsonxAuthenticator } = await import('./watsonx/auth.js');
+    const { createWatsonxAuthenticator } = await import('./watsonx/client/auth.js');
     return createWatsonxAuthenticator({ profile, http, cache, now });
   }
-  const { createStaticAuthenticator } = await import('./static-auth.js');
+  const { createStaticAuthenticator } = await import('./common/static-auth.js');
   return createStaticAuthenticator(profile, profile.provider === 'azure-openai' ? 'AZURE_OPENAI_API_KEY' : 'TEXTGEN_TOKEN');
 }

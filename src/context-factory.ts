@@ -75,7 +75,7 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
       profile.url = 'http://127.0.0.1:8080';
       reporter.info(`note: the ${profile.name} profile starts an embedded server; run "textgen serve" to use this command line`);
     } else if (profile.local && !profile.url) {
-      const { startServer } = await import('./server/index.js');
+      const { startServer } = await import('./emulator/core/index.js');
       const server = await startServer({ host: '127.0.0.1', port: 0 });
       disposers.push(() => server.close());
       profile.url = server.url;

@@ -5,7 +5,7 @@
 import { extname } from 'node:path';
 import { UsageError } from '../../src/errors.js';
 import type { AlephAlphaPromptItem } from './prompt-item-check.js';
-import { readUserBytes, utf8Text, type FileIo } from './read-user-bytes.js';
+import { readUserBytes, utf8Text, type FileIo } from './client/read-user-bytes.js';
 
 /** `Document`: a Word file, text, or a multimodal prompt (left as it is by the service). */
 export type AlephAlphaDocument = { docx: string } | { text: string } | { prompt: AlephAlphaPromptItem[] };

@@ -1,5 +1,5 @@
 import type { ProviderCapabilities } from '../types.js';
-import { WATSONX_MAX_STOP_SEQUENCES } from './request.js';
+import { WATSONX_MAX_STOP_SEQUENCES } from './client/request.js';
 
 /** watsonx is the canonical vocabulary: everything is native, except several completions per prompt. */
 export const watsonxCapabilities: ProviderCapabilities = {

@@ -99,7 +99,7 @@ export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand)
     if (profile.provider !== 'aleph-alpha') {
       throw new UsageError(`--image and --prompt-json build Aleph Alpha prompts; profile "${profile.name}" is ${profile.provider}`);
     }
-    const { buildAlephAlphaPrompt } = await import('../../profiles/aleph-alpha/prompt-items.js');
+    const { buildAlephAlphaPrompt } = await import('../../profiles/aleph-alpha/client/prompt-items.js');
     const prompt = await buildAlephAlphaPrompt({ text: input, images: multimodal.images, promptJson: multimodal.promptJson }, { cwd: ctx.cwd, stdin: readStdin });
     // The items replace the text prompt in the wire body (`extra` is merged last).
     built = { ...built, extra: { ...built.extra, prompt } };

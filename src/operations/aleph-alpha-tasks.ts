@@ -137,10 +137,10 @@ export type TaskName = keyof TaskOperations;
 type Loaders = { [T in TaskName]: Partial<Record<ProviderKind, () => Promise<TaskOperations[T]>>> };
 
 const LOADERS: Loaders = {
-  evaluate: { 'aleph-alpha': async () => (await import('../../profiles/aleph-alpha/evaluate.js')).alephAlphaEvaluate },
-  explain: { 'aleph-alpha': async () => (await import('../../profiles/aleph-alpha/explain.js')).alephAlphaExplain },
-  qa: { 'aleph-alpha': async () => (await import('../../profiles/aleph-alpha/qa.js')).alephAlphaQa },
-  summarize: { 'aleph-alpha': async () => (await import('../../profiles/aleph-alpha/summarize.js')).alephAlphaSummarize },
+  evaluate: { 'aleph-alpha': async () => (await import('../../profiles/aleph-alpha/client/evaluate.js')).alephAlphaEvaluate },
+  explain: { 'aleph-alpha': async () => (await import('../../profiles/aleph-alpha/client/explain.js')).alephAlphaExplain },
+  qa: { 'aleph-alpha': async () => (await import('../../profiles/aleph-alpha/client/qa.js')).alephAlphaQa },
+  summarize: { 'aleph-alpha': async () => (await import('../../profiles/aleph-alpha/client/summarize.js')).alephAlphaSummarize },
 };
 
 /** The provider's module for a task, or undefined when the provider does not have the task. */

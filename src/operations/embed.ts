@@ -114,13 +114,13 @@ export const EMBED_PROVIDERS: readonly ProviderKind[] = ['watsonx', 'azure-opena
 export async function loadEmbedOperation(kind: ProviderKind): Promise<EmbedOperation | undefined> {
   switch (kind) {
     case 'watsonx':
-      return (await import('../../profiles/watsonx/embed.js')).watsonxEmbed;
+      return (await import('../../profiles/watsonx/client/embed.js')).watsonxEmbed;
     case 'azure-openai':
-      return (await import('../../profiles/azure-openai/embed.js')).azureOpenAiEmbed;
+      return (await import('../../profiles/azure-openai/client/embed.js')).azureOpenAiEmbed;
     case 'openai':
-      return (await import('../../profiles/azure-openai/embed.js')).openAiEmbed;
+      return (await import('../../profiles/azure-openai/client/embed.js')).openAiEmbed;
     case 'aleph-alpha':
-      return (await import('../../profiles/aleph-alpha/embed.js')).alephAlphaEmbed;
+      return (await import('../../profiles/aleph-alpha/client/embed.js')).alephAlphaEmbed;
     case 'open-inference':
       return undefined;
   }

@@ -61,15 +61,15 @@ export interface HealthReport {
 export async function loadHealthOperation(kind: ProviderKind): Promise<HealthOperation> {
   switch (kind) {
     case 'watsonx':
-      return (await import('../../profiles/watsonx/health.js')).watsonxHealth;
+      return (await import('../../profiles/watsonx/client/health.js')).watsonxHealth;
     case 'azure-openai':
-      return (await import('../../profiles/azure-openai/health.js')).azureOpenAiHealth;
+      return (await import('../../profiles/azure-openai/client/health.js')).azureOpenAiHealth;
     case 'openai':
-      return (await import('../../profiles/azure-openai/health.js')).openAiHealth;
+      return (await import('../../profiles/azure-openai/client/health.js')).openAiHealth;
     case 'aleph-alpha':
-      return (await import('../../profiles/aleph-alpha/health.js')).alephAlphaHealth;
+      return (await import('../../profiles/aleph-alpha/client/health.js')).alephAlphaHealth;
     case 'open-inference':
-      return (await import('../../profiles/open-inference/health.js')).openInferenceHealth;
+      return (await import('../../profiles/open-inference/client/health.js')).openInferenceHealth;
   }
 }
 

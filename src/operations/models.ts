@@ -108,15 +108,15 @@ export interface ModelsOperation {
 export async function loadModelsOperation(kind: ProviderKind): Promise<ModelsOperation> {
   switch (kind) {
     case 'watsonx':
-      return (await import('../../profiles/watsonx/models.js')).watsonxModels;
+      return (await import('../../profiles/watsonx/client/models.js')).watsonxModels;
     case 'azure-openai':
-      return (await import('../../profiles/azure-openai/models.js')).azureOpenAiModels;
+      return (await import('../../profiles/azure-openai/client/models.js')).azureOpenAiModels;
     case 'openai':
-      return (await import('../../profiles/azure-openai/models.js')).openAiModels;
+      return (await import('../../profiles/azure-openai/client/models.js')).openAiModels;
     case 'aleph-alpha':
-      return (await import('../../profiles/aleph-alpha/models.js')).alephAlphaModels;
+      return (await import('../../profiles/aleph-alpha/client/models.js')).alephAlphaModels;
     case 'open-inference':
-      return (await import('../../profiles/open-inference/models.js')).openInferenceModels;
+      return (await import('../../profiles/open-inference/client/models.js')).openInferenceModels;
   }
 }
 

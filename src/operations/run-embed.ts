@@ -67,7 +67,7 @@ export async function runEmbed(ctx: Context, command: EmbedCommand): Promise<num
     }
     if (command.source.inputFile !== undefined) throw new UsageError('--input-file holds many texts; an --image or --prompt-json prompt is one: give its text as words');
     const text = command.source.words.length > 0 ? command.source.words.join(' ') : undefined;
-    const { buildAlephAlphaPrompt } = await import('../../profiles/aleph-alpha/prompt-items.js');
+    const { buildAlephAlphaPrompt } = await import('../../profiles/aleph-alpha/client/prompt-items.js');
     prompt = await buildAlephAlphaPrompt({ text, images: multimodal.images, promptJson: multimodal.promptJson }, { cwd: ctx.cwd });
     inputs = [text ?? '(prompt items)'];
   } else {

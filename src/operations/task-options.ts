@@ -8,9 +8,9 @@ import { UsageError } from '../errors.js';
 import { missingFlagsError } from '../options/input.js';
 import { coerceEnum, coerceInt, parseBooleanFlag, type RawFlagValue } from '../options/flag-values.js';
 import { readStdinText } from '../options/input.js';
-import { buildAlephAlphaPrompt, type AlephAlphaPrompt } from '../../profiles/aleph-alpha/prompt-items.js';
+import { buildAlephAlphaPrompt, type AlephAlphaPrompt } from '../../profiles/aleph-alpha/client/prompt-items.js';
 import { readDocument, type AlephAlphaDocument } from '../../profiles/aleph-alpha/task-documents.js';
-import type { FileIo } from '../../profiles/aleph-alpha/read-user-bytes.js';
+import type { FileIo } from '../../profiles/aleph-alpha/client/read-user-bytes.js';
 
 /** File access for one command run; stdin is read once, however many `@-` there are. */
 export function fileIo(ctx: Context): FileIo {

@@ -59,9 +59,9 @@ export interface TokenizeOperation {
 export async function loadTokenizeOperation(kind: ProviderKind): Promise<TokenizeOperation | undefined> {
   switch (kind) {
     case 'watsonx':
-      return (await import('../../profiles/watsonx/tokenize.js')).watsonxTokenize;
+      return (await import('../../profiles/watsonx/client/tokenize.js')).watsonxTokenize;
     case 'aleph-alpha':
-      return (await import('../../profiles/aleph-alpha/tokenize.js')).alephAlphaTokenize;
+      return (await import('../../profiles/aleph-alpha/client/tokenize.js')).alephAlphaTokenize;
     case 'azure-openai':
     case 'openai':
     case 'open-inference':

@@ -8,7 +8,7 @@
  */
 import { expect } from 'vitest';
 import { z } from 'zod';
-import type { RecordedRequest } from '../../src/server/index.js';
+import type { RecordedRequest } from '../../src/emulator/core/index.js';
 
 export const watsonxTokenizationRequestSchema = z
   .strictObject({

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../src/server/index.js';
+import { startServer, type RunningServer } from '../../src/emulator/core/index.js';
 import { makeHome, runBin } from '../helpers/run-cli.js';
 import { expectValidTaskWire, makeDocx, TINY_PNG } from '../helpers/aleph-alpha-task-fixtures.js';
 import { alephAlphaEvaluationResultSchema } from '../contract/aleph-alpha-task-schemas.js';

@@ -1,7 +1,7 @@
 import { readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startServer } from '../../src/server/index.js';
+import { startServer } from '../../src/emulator/core/index.js';
 import { makeHome, runBin } from '../helpers/run-cli.js';
 
 let server: Awaited<ReturnType<typeof startServer>>;

@@ -141,7 +141,7 @@ describe('without a terminal nothing is asked', () => {
 
 describe('no profile at all', PTY, () => {
   it('offers to create one, saves it as the default, then runs the command with it', async () => {
-    const { startServer } = await import('../../src/server/index.js');
+    const { startServer } = await import('../../src/emulator/core/index.js');
     const { readFileSync, statSync } = await import('node:fs');
     const { join } = await import('node:path');
     const server = await startServer();

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { startServer } from '../../src/server/index.js';
+import { startServer } from '../../src/emulator/core/index.js';
 import { runBin, runInProcess } from '../helpers/run-cli.js';
 import { useServer } from '../helpers/server-fixture.js';
 import { anyGenerationRequests, expectValidWire } from '../helpers/wire.js';

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { startServer } from '../../src/server/index.js';
+import { startServer } from '../../src/emulator/core/index.js';
 import { makeHome } from '../helpers/run-cli.js';
 import { runOnTerminal } from '../helpers/pty.js';
 

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { startServer } from '../../src/server/index.js';
+import { startServer } from '../../src/emulator/core/index.js';
 import { BIN, runBin } from '../helpers/run-cli.js';
 import { expectValidWatsonxWire, generationRequests } from '../helpers/wire.js';
 import { useServer } from '../helpers/server-fixture.js';

@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../src/server/index.js';
+import { startServer, type RunningServer } from '../../src/emulator/core/index.js';
 import { startRecordingProxy, type RecordingProxy } from '../helpers/recording-proxy.js';
 import { BIN, makeHome, runBin } from '../helpers/run-cli.js';
 import { makeTestCerts, type TestCerts } from '../helpers/tls-certs.js';

@@ -4,8 +4,8 @@
  */
 import type { ServerResponse } from 'node:http';
 import { SseParser, type SseEvent } from '../../src/http/sse-parser.js';
-import { ALL_PROTOCOLS } from '../../src/server/protocols.js';
-import { startServer, type ProtocolModule, type RunningServer } from '../../src/server/index.js';
+import { ALL_PROTOCOLS } from '../../src/emulator/core/protocols.js';
+import { startServer, type ProtocolModule, type RunningServer } from '../../src/emulator/core/index.js';
 
 /** One operation request as the server answered it. */
 export interface Wire {

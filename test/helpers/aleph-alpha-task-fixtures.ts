@@ -1,6 +1,6 @@
 import { crc32 } from 'node:zlib';
 import { expect } from 'vitest';
-import type { RecordedRequest } from '../../src/server/index.js';
+import type { RecordedRequest } from '../../src/emulator/core/index.js';
 import { ALEPH_ALPHA_TASK_REQUEST_SCHEMAS } from '../contract/aleph-alpha-task-schemas.js';
 
 /** A valid 1×1 PNG (70 bytes). */

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { RecordedRequest } from '../../src/server/index.js';
+import type { RecordedRequest } from '../../src/emulator/core/index.js';
 import { embeddingsRequestSchema, schemaErrors } from '../contract/azure-embeddings-openapi.js';
 import {
   alephAlphaBatchSemanticEmbedRequestSchema,

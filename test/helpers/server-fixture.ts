@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { startServer, type RunningServer, type ServerOptions } from '../../src/server/index.js';
+import { startServer, type RunningServer, type ServerOptions } from '../../src/emulator/core/index.js';
 import { makeHome } from './run-cli.js';
 import { expectValidWire } from './wire.js';
 

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { RecordedRequest } from '../../src/server/index.js';
+import type { RecordedRequest } from '../../src/emulator/core/index.js';
 import {
   watsonxFoundationGenerateRequestSchema,
   watsonxGenerateRequestSchema,

@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type Fault, type RunningServer } from '../../src/server/index.js';
+import { startServer, type Fault, type RunningServer } from '../../src/emulator/core/index.js';
 import { makeHome, runBin, type CliResult } from '../helpers/run-cli.js';
 
 /**

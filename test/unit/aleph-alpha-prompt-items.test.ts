@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { promptItemProblems } from '../../profiles/aleph-alpha/prompt-item-check.js';
-import { buildAlephAlphaPrompt, MAX_IMAGE_BYTES } from '../../profiles/aleph-alpha/prompt-items.js';
+import { buildAlephAlphaPrompt, MAX_IMAGE_BYTES } from '../../profiles/aleph-alpha/client/prompt-items.js';
 import { readDocument } from '../../profiles/aleph-alpha/task-documents.js';
 import { alephAlphaPromptSchema } from '../contract/aleph-alpha-schemas.js';
 import { alephAlphaDocumentSchema } from '../contract/aleph-alpha-task-schemas.js';

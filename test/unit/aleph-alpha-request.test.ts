@@ -3,8 +3,8 @@ import type { CanonicalParameters, CanonicalRequest } from '../../src/canonical.
 import type { ResolvedProfile } from '../../src/config/types.js';
 import { UsageError } from '../../src/errors.js';
 import { checkSupport } from '../../src/generation/support.js';
-import { alephAlphaProfile } from '../../profiles/aleph-alpha/index.js';
-import { DEFAULT_MAXIMUM_TOKENS } from '../../profiles/aleph-alpha/request.js';
+import { alephAlphaProfile } from '../../profiles/aleph-alpha/client/generate.js';
+import { DEFAULT_MAXIMUM_TOKENS } from '../../profiles/aleph-alpha/client/request.js';
 import type { GenerateTarget } from '../../profiles/types.js';
 import { alephAlphaCompletionRequestSchema } from '../contract/aleph-alpha-schemas.js';
 import { testProfile } from '../helpers/profile.js';

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { CanonicalParameters, CanonicalRequest } from '../../src/canonical.js';
-import { alephAlphaProfile } from '../../profiles/aleph-alpha/index.js';
-import { MalformedResponse } from '../../profiles/aleph-alpha/response.js';
+import { alephAlphaProfile } from '../../profiles/aleph-alpha/client/generate.js';
+import { MalformedResponse } from '../../profiles/aleph-alpha/client/response.js';
 
 const parse = (body: unknown, request?: CanonicalRequest) => alephAlphaProfile.parseGenerateResponse(body, request ?? { input: 'An apple a day' });
 

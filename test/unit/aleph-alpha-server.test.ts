@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { SseParser, type SseEvent } from '../../src/http/sse-parser.js';
-import { startServer, type RunningServer, type ServerOptions } from '../../src/server/index.js';
-import { alephAlphaProtocol } from '../../profiles/aleph-alpha/server.js';
+import { startServer, type RunningServer, type ServerOptions } from '../../src/emulator/core/index.js';
+import { alephAlphaProtocol } from '../../profiles/aleph-alpha/server/index.js';
 import {
   alephAlphaCompletionRequestSchema,
   alephAlphaCompletionResponseSchema,

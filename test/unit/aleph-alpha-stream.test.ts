@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { CanonicalParameters, CanonicalRequest } from '../../src/canonical.js';
 import { StreamAggregator } from '../../src/generation/aggregate.js';
 import { SseParser, type SseEvent } from '../../src/http/sse-parser.js';
-import { alephAlphaProfile } from '../../profiles/aleph-alpha/index.js';
+import { alephAlphaProfile } from '../../profiles/aleph-alpha/client/generate.js';
 import type { GenerateTarget, StreamStep } from '../../profiles/types.js';
 
 function events(text: string): SseEvent[] {

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { startServer, type RunningServer } from '../../src/server/index.js';
+import { startServer, type RunningServer } from '../../src/emulator/core/index.js';
 import { makeHome, runInProcess } from '../helpers/run-cli.js';
 import { expectValidTaskWire, JPEG_START, makeDocx, TINY_PNG, TINY_PNG_BASE64 } from '../helpers/aleph-alpha-task-fixtures.js';
 import {

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { ZodType } from 'zod';
-import { startServer, type RunningServer } from '../../src/server/index.js';
-import { alephAlphaProtocol } from '../../profiles/aleph-alpha/server.js';
-import { alephAlphaTasksProtocol } from '../../profiles/aleph-alpha/server-tasks.js';
-import { docxText } from '../../profiles/aleph-alpha/server-docx.js';
+import { startServer, type RunningServer } from '../../src/emulator/core/index.js';
+import { alephAlphaProtocol } from '../../profiles/aleph-alpha/server/index.js';
+import { alephAlphaTasksProtocol } from '../../profiles/aleph-alpha/server/tasks.js';
+import { docxText } from '../../profiles/aleph-alpha/server/docx.js';
 import { alephAlphaErrorSchema } from '../contract/aleph-alpha-schemas.js';
 import {
   ALEPH_ALPHA_TASK_REQUEST_SCHEMAS,

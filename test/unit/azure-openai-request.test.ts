@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { CanonicalRequest } from '../../src/canonical.js';
 import { UsageError } from '../../src/errors.js';
-import { azureOpenAiProfile, openAiProfile } from '../../profiles/azure-openai/index.js';
+import { azureOpenAiProfile, openAiProfile } from '../../profiles/azure-openai/client/generate.js';
 import type { GenerateTarget } from '../../profiles/types.js';
 import { testProfile } from '../helpers/profile.js';
 import { completionsRequestSchema, schemaErrors } from '../contract/azure-openapi.js';

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { CanonicalRequest } from '../../src/canonical.js';
 import { formatApiMessage } from '../../src/errors.js';
-import { azureOpenAiProfile, openAiProfile } from '../../profiles/azure-openai/index.js';
+import { azureOpenAiProfile, openAiProfile } from '../../profiles/azure-openai/client/generate.js';
 
 /** The spec page's answer. */
 const specAnswer = {

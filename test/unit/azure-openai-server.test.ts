@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { SseParser, type SseEvent } from '../../src/http/sse-parser.js';
-import { startServer, type RunningServer } from '../../src/server/index.js';
-import { azureOpenAiProtocol } from '../../profiles/azure-openai/server.js';
+import { startServer, type RunningServer } from '../../src/emulator/core/index.js';
+import { azureOpenAiProtocol } from '../../profiles/azure-openai/server/index.js';
 import { completionsErrorSchema, completionsRequestSchema, completionsResponseSchema, schemaErrors } from '../contract/azure-openapi.js';
 
 const AZURE = '/openai/deployments/demo/completions?api-version=2022-03-01-preview';

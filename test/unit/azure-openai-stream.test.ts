@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { CanonicalRequest } from '../../src/canonical.js';
 import { StreamAggregator } from '../../src/generation/aggregate.js';
 import type { SseEvent } from '../../src/http/sse-parser.js';
-import { azureOpenAiProfile, openAiProfile } from '../../profiles/azure-openai/index.js';
+import { azureOpenAiProfile, openAiProfile } from '../../profiles/azure-openai/client/generate.js';
 import type { StreamStep } from '../../profiles/types.js';
 
 const message = (data: unknown): SseEvent => ({ event: 'message', data: typeof data === 'string' ? data : JSON.stringify(data) });

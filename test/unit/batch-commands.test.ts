@@ -6,7 +6,7 @@ import { PassThrough, Readable, Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/main.js';
 import { makeHome, runInProcess } from '../helpers/run-cli.js';
-import { startServer } from '../../src/server/index.js';
+import { startServer } from '../../src/emulator/core/index.js';
 import { expectValidWatsonxWire } from '../helpers/wire.js';
 import { useServer } from '../helpers/server-fixture.js';
 import { generationRequests } from '../helpers/wire.js';

@@ -1,10 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadTokenizer } from '../../src/engine/index.js';
-import { sendJson } from '../../src/server/respond.js';
-import { startServer, type ProtocolModule, type RunningServer } from '../../src/server/index.js';
-import { localTokenizer } from '../../profiles/aleph-alpha/server-tokenizer.js';
+import { loadTokenizer } from '../../src/emulator/engine/index.js';
+import { sendJson } from '../../src/emulator/core/respond.js';
+import { startServer, type ProtocolModule, type RunningServer } from '../../src/emulator/core/index.js';
+import { localTokenizer } from '../../profiles/aleph-alpha/server/tokenizer.js';
 import { makeHome, runInProcess } from '../helpers/run-cli.js';
 import { embedRequests, expectValidEmbedWire } from '../helpers/embed-wire.js';
 

@@ -5,9 +5,9 @@ import { parseEmbedSettings } from '../../src/operations/embed-flags.js';
 import { parseEmbedInputs } from '../../src/operations/embed-inputs.js';
 import { combineAnswers, embeddingLines, loadEmbedOperation, providersWithSetting, splitBatches, UnexpectedEmbedAnswer, type EmbedRequest } from '../../src/operations/embed.js';
 import { planEmbedRequests } from '../../src/operations/run-embed.js';
-import { alephAlphaEmbed } from '../../profiles/aleph-alpha/embed.js';
-import { azureOpenAiEmbed, openAiEmbed } from '../../profiles/azure-openai/embed.js';
-import { watsonxEmbed } from '../../profiles/watsonx/embed.js';
+import { alephAlphaEmbed } from '../../profiles/aleph-alpha/client/embed.js';
+import { azureOpenAiEmbed, openAiEmbed } from '../../profiles/azure-openai/client/embed.js';
+import { watsonxEmbed } from '../../profiles/watsonx/client/embed.js';
 import { testProfile } from '../helpers/profile.js';
 
 const request = (inputs: string[], settings: EmbedRequest['settings'] = {}, model = 'm'): EmbedRequest => ({ model, inputs, settings });

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadTokenizer } from '../../src/engine/index.js';
-import { startServer, type RunningServer } from '../../src/server/index.js';
-import { localTokenizer } from '../../profiles/aleph-alpha/server-tokenizer.js';
+import { loadTokenizer } from '../../src/emulator/engine/index.js';
+import { startServer, type RunningServer } from '../../src/emulator/core/index.js';
+import { localTokenizer } from '../../profiles/aleph-alpha/server/tokenizer.js';
 import { embeddingsErrorSchema, embeddingsResponseSchema, schemaErrors } from '../contract/azure-embeddings-openapi.js';
 import { alephAlphaErrorSchema } from '../contract/aleph-alpha-schemas.js';
 import {

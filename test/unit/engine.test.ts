@@ -1,8 +1,8 @@
 import { decode, encode } from 'gpt-tokenizer/encoding/cl100k_base';
 import { describe, expect, test } from 'vitest';
 import type { CanonicalParameters } from '../../src/canonical.js';
-import { DEFAULT_MAX_NEW_TOKENS, generate, startGeneration } from '../../src/engine/generator.js';
-import type { EngineOptions, GenerationStep } from '../../src/engine/types.js';
+import { DEFAULT_MAX_NEW_TOKENS, generate, startGeneration } from '../../src/emulator/engine/generator.js';
+import type { EngineOptions, GenerationStep } from '../../src/emulator/engine/types.js';
 
 const INPUT = 'Write a short note about rivers, bridges and lighthouses.';
 
@@ -304,7 +304,7 @@ describe('moderations', () => {
 
 describe('the engine tokenizer', () => {
   test('a token that ends inside a character leaks nothing into the next decode', async () => {
-    const { loadTokenizer } = await import('../../src/engine/tokenizer.js');
+    const { loadTokenizer } = await import('../../src/emulator/engine/tokenizer.js');
     const t = await loadTokenizer();
     const [partial] = t.encode('🙂');
     expect(t.decode([partial!])).toBe('\uFFFD');

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { FAULT_KINDS, FaultSpecError, formatFault, parseFaultSpec } from '../../src/server/fault-spec.js';
-import type { Fault } from '../../src/server/types.js';
+import { FAULT_KINDS, FaultSpecError, formatFault, parseFaultSpec } from '../../src/emulator/core/fault-spec.js';
+import type { Fault } from '../../src/emulator/core/types.js';
 
 describe('parseFaultSpec: every kind and every key', () => {
   test.each<[string, Fault[]]>([

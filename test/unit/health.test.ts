@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alephAlphaHealth } from '../../profiles/aleph-alpha/health.js';
+import { alephAlphaHealth } from '../../profiles/aleph-alpha/client/health.js';
 import { packageVersion } from '../../src/main.js';
 import { healthExitCode, healthLine, healthProfile, HEALTH_TIMEOUT_MS, type HealthReport } from '../../src/operations/health.js';
 import { testProfile } from '../helpers/profile.js';

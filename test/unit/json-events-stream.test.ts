@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createShapeCachingParse } from '../../profiles/json-events.js';
+import { createShapeCachingParse } from '../../profiles/common/json-events.js';
 
 /** What JSON.parse gives, or the fact that it throws. */
 function reference(data: string): { ok: true; value: unknown } | { ok: false } {

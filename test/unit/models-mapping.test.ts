@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { deploymentEntry, foundationModelEntry, lifecycleStatus, parseWatsonxPage, watsonxListRequest } from '../../profiles/watsonx/models.js';
-import { azureDeploymentEntry, azureDeploymentsRequest, deploymentListingVersion, openAiModelEntry, openAiModelsRequest } from '../../profiles/azure-openai/models.js';
-import { alephAlphaModelEntry, alephAlphaModels } from '../../profiles/aleph-alpha/models.js';
-import { modelMetadataRequest, parseModelMetadata, parseOpenInferencePage } from '../../profiles/open-inference/models.js';
+import { deploymentEntry, foundationModelEntry, lifecycleStatus, parseWatsonxPage, watsonxListRequest } from '../../profiles/watsonx/client/models.js';
+import { azureDeploymentEntry, azureDeploymentsRequest, deploymentListingVersion, openAiModelEntry, openAiModelsRequest } from '../../profiles/azure-openai/client/models.js';
+import { alephAlphaModelEntry, alephAlphaModels } from '../../profiles/aleph-alpha/client/models.js';
+import { modelMetadataRequest, parseModelMetadata, parseOpenInferencePage } from '../../profiles/open-inference/client/models.js';
 import { MODEL_ENTRY_KEYS, modelEntry, resolvePageUrl } from '../../src/operations/models.js';
 import { modelDetails, modelsTable } from '../../src/operations/models-text.js';
 import { alignColumns, truncate } from '../../src/output/text-table.js';

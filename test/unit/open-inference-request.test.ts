@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { CanonicalRequest } from '../../src/canonical.js';
 import { UsageError } from '../../src/errors.js';
-import { openInferenceProfile } from '../../profiles/open-inference/index.js';
+import { openInferenceProfile } from '../../profiles/open-inference/client/generate.js';
 import type { GenerateTarget } from '../../profiles/types.js';
 import { assertValid, oipValidators } from '../contract/oip-openapi.js';
 import { testProfile } from '../helpers/profile.js';

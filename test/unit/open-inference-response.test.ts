@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { CanonicalRequest } from '../../src/canonical.js';
 import { ApiError } from '../../src/errors.js';
-import { openInferenceProfile } from '../../profiles/open-inference/index.js';
+import { openInferenceProfile } from '../../profiles/open-inference/client/generate.js';
 
 const parse = (body: unknown, request: CanonicalRequest = { input: 'Hello' }) => openInferenceProfile.parseGenerateResponse(body, request);
 const token = (id: number, text: string, logprob: number, extra: Record<string, unknown> = {}) => ({ id, text, logprob, special: false, ...extra });

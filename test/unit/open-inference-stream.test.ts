@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { CanonicalRequest } from '../../src/canonical.js';
 import { StreamAggregator } from '../../src/generation/aggregate.js';
 import { SseParser } from '../../src/http/sse-parser.js';
-import { openInferenceProfile } from '../../profiles/open-inference/index.js';
+import { openInferenceProfile } from '../../profiles/open-inference/client/generate.js';
 import type { StreamStep } from '../../profiles/types.js';
 
 /** A whole stream body through the real SSE parser and one decoder, chunk by chunk as the CLI does it. */

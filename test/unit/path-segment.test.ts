@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pathSegment } from '../../profiles/path-segment.js';
+import { pathSegment } from '../../profiles/common/path-segment.js';
 
 describe('pathSegment', () => {
   it.each([

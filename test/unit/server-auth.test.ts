@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { startServer, type RunningServer, type ServerOptions } from '../../src/server/index.js';
-import { TokenStore } from '../../src/server/token-store.js';
+import { startServer, type RunningServer, type ServerOptions } from '../../src/emulator/core/index.js';
+import { TokenStore } from '../../src/emulator/core/token-store.js';
 import {
   cpdAuthorizeResponseSchema,
   cpdErrorSchema,

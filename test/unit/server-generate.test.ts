@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { SseParser, type SseEvent } from '../../src/http/sse-parser.js';
-import { startServer, type RunningServer } from '../../src/server/index.js';
+import { startServer, type RunningServer } from '../../src/emulator/core/index.js';
 import {
   watsonxErrorSchema,
   watsonxFoundationGenerateRequestSchema,

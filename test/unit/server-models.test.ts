@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FOUNDATION_MODEL_SPECS } from '../../profiles/watsonx/server-model-catalog.js';
-import { startServer, type RunningServer } from '../../src/server/index.js';
+import { FOUNDATION_MODEL_SPECS } from '../../profiles/watsonx/server/model-catalog.js';
+import { startServer, type RunningServer } from '../../src/emulator/core/index.js';
 
 /** The listing routes of the embedded server, spoken to directly. */
 let open: RunningServer;

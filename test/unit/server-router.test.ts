@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { formatEvent } from '../../src/server/event-stream.js';
-import { FaultQueue } from '../../src/server/fault-queue.js';
-import { Router, type ProtocolModule } from '../../src/server/router.js';
-import type { Fault } from '../../src/server/types.js';
+import { formatEvent } from '../../src/emulator/core/event-stream.js';
+import { FaultQueue } from '../../src/emulator/core/fault-queue.js';
+import { Router, type ProtocolModule } from '../../src/emulator/core/router.js';
+import type { Fault } from '../../src/emulator/core/types.js';
 
 function protocol(name: string, prefixes: string[], patterns: [string, string][]): ProtocolModule {
   return {

@@ -3,7 +3,7 @@ import type { CanonicalParameters } from '../../src/canonical.js';
 import { UsageError } from '../../src/errors.js';
 import { checkSupport, fillPromptVariables } from '../../src/generation/support.js';
 import type { ProviderCapabilities, ProviderProfile } from '../../profiles/types.js';
-import { watsonxProfile } from '../../profiles/watsonx/index.js';
+import { watsonxProfile } from '../../profiles/watsonx/client/generate.js';
 import { testProfile } from '../helpers/profile.js';
 
 const caps: ProviderCapabilities = {

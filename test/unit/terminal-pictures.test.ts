@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Explanation } from '../../src/operations/aleph-alpha-tasks.js';
-import { renderExplanations } from '../../profiles/aleph-alpha/explain-lines.js';
+import { renderExplanations } from '../../profiles/aleph-alpha/client/explain-lines.js';
 import { renderGenerationSummary } from '../../src/output/generation-summary.js';
 import { heatScale, renderHeatMap, scoreRange } from '../../src/output/heat-map.js';
 import { colourByLogprob, logprobLegend } from '../../src/output/logprob-colors.js';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { localTokenizer, localTokenizerJson } from '../../profiles/aleph-alpha/server-tokenizer.js';
-import { alephAlphaTokenizeProtocol } from '../../profiles/aleph-alpha/server-tokenize.js';
-import { watsonxTokenizeProtocol } from '../../profiles/watsonx/server-tokenize.js';
-import { startServer, type RunningServer } from '../../src/server/index.js';
+import { localTokenizer, localTokenizerJson } from '../../profiles/aleph-alpha/server/tokenizer.js';
+import { alephAlphaTokenizeProtocol } from '../../profiles/aleph-alpha/server/tokenize.js';
+import { watsonxTokenizeProtocol } from '../../profiles/watsonx/server/tokenize.js';
+import { startServer, type RunningServer } from '../../src/emulator/core/index.js';
 import { createByteLevelBpe } from '../../src/tokenizers/byte-level-bpe.js';
 import { loadOpenAiTokenizer } from '../../src/tokenizers/openai-tokenizer.js';
 import { alephAlphaErrorSchema } from '../contract/aleph-alpha-schemas.js';

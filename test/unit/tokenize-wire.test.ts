@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { alephAlphaTokenize } from '../../profiles/aleph-alpha/tokenize.js';
-import { watsonxTokenize } from '../../profiles/watsonx/tokenize.js';
+import { alephAlphaTokenize } from '../../profiles/aleph-alpha/client/tokenize.js';
+import { watsonxTokenize } from '../../profiles/watsonx/client/tokenize.js';
 import { UsageError } from '../../src/errors.js';
 import { loadTokenizeOperation, UnexpectedAnswer, type TokenizeRequest } from '../../src/operations/tokenize.js';
 import {

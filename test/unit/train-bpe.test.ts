@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LOCAL_MERGES, localCorpus, localTokenizer, localTokenizerJson } from '../../profiles/aleph-alpha/server-tokenizer.js';
+import { LOCAL_MERGES, localCorpus, localTokenizer, localTokenizerJson } from '../../profiles/aleph-alpha/server/tokenizer.js';
 import { createByteLevelBpe } from '../../src/tokenizers/byte-level-bpe.js';
 import { byteLevelTokenizerJson, trainByteLevelBpe } from '../../src/tokenizers/train-bpe.js';
 

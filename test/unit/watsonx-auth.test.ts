@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createWatsonxAuthenticator } from '../../profiles/watsonx/auth.js';
+import { createWatsonxAuthenticator } from '../../profiles/watsonx/client/auth.js';
 import { bearerAuth } from '../../src/config/secrets.js';
 import { createTokenCache, type TokenCache } from '../../src/config/token-cache.js';
 import type { ResolvedAuth, ResolvedProfile } from '../../src/config/types.js';

@@ -1,0 +1,96 @@
+/**
+ * The Aleph Alpha prompt as the user gives it on the command line, for every command that sends one (evaluate,
+ * explain; complete and embed can call the same builder): plain text, `--image @file.png` (repeatable) and
+ * `--prompt-json @items.json`. Files are read here; the result is exactly what goes into the body's `prompt`.
+ */
+import { UsageError } from '../../../src/errors.js';
+import { readJsonOption } from '../../../src/options/json-option.js';
+import { imageKind, promptItemProblems, type AlephAlphaPrompt, type AlephAlphaPromptItem } from '../prompt-item-check.js';
+import { filePathOf, readUserBytes, type FileIo } from './read-user-bytes.js';
+
+export type { AlephAlphaPrompt, AlephAlphaPromptItem } from '../prompt-item-check.js';
+export type { FileIo } from './read-user-bytes.js';
+
+/**
+ * Images larger than this are refused before anything is sent: the base64 text is a third larger again, and the
+ * whole body has to fit the 8 MiB a request may carry to the local server.
+ */
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+/** Problems listed in one message before "…and N more". */
+const MAX_LISTED = 5;
+
+export interface PromptOptions {
+  /** Plain text: `--prompt`, or the prompt words of `complete`. */
+  text?: string | undefined;
+  /** `--image` values, each `@path` (a bare path is accepted too), in the order given. */
+  images?: readonly string[] | undefined;
+  /** `--prompt-json`: an array of prompt items, inline or `@items.json` (`@-` for stdin). */
+  promptJson?: string | undefined;
+}
+
+/**
+ * The `prompt` of an Aleph Alpha request, or undefined when none of the options was given (the caller then reads
+ * stdin or reports the missing flag).
+ * - `--prompt-json` is the whole prompt (it can put text and images in any order), so it goes alone;
+ * - images come first, then the text: the usual layout of a question about a picture;
+ * - text alone stays a plain string, as `/complete` receives it from the other commands.
+ */
+export async function buildAlephAlphaPrompt(options: PromptOptions, io: FileIo): Promise<AlephAlphaPrompt | undefined> {
+  const images = options.images ?? [];
+  if (options.promptJson !== undefined) {
+    const others = [...(options.text !== undefined ? ['--prompt'] : []), ...(images.length > 0 ? ['--image'] : [])];
+    if (others.length > 0) {
+      throw new UsageError(`--prompt-json holds the whole prompt and cannot be combined with ${others.join(' or ')}`, {
+        hint: 'put the text and images into the JSON array as {"type":"text","data":…} and {"type":"image","data":<base64>} items',
+      });
+    }
+    return readPromptJson(options.promptJson, io);
+  }
+  if (images.length === 0) return options.text;
+  const items: AlephAlphaPromptItem[] = [];
+  for (const value of images) items.push(await readImage(value, io));
+  if (options.text !== undefined && options.text !== '') items.push({ type: 'text', data: options.text });
+  return items;
+}
+
+/** `--image @file`: a PNG or JPEG, at most MAX_IMAGE_BYTES, sent as base64. */
+export async function readImage(value: string, io: FileIo): Promise<AlephAlphaPromptItem> {
+  const flag = '--image';
+  const path = filePathOf(flag, value, 'picture.png');
+  const bytes = await readUserBytes(flag, path, io);
+  if (bytes.length === 0) throw new UsageError(`${flag}: ${path} is empty`);
+  if (bytes.length > MAX_IMAGE_BYTES) {
+    throw new UsageError(`${flag}: ${path} is ${megabytes(bytes.length)}; an image may be at most ${megabytes(MAX_IMAGE_BYTES)}`, {
+      hint: 'scale it down first: the model sees a small square of it anyway',
+    });
+  }
+  if (imageKind(bytes) === undefined) {
+    throw new UsageError(`${flag}: ${path} is not a PNG or JPEG image`, { hint: 'Aleph Alpha prompts take PNG and JPEG images; convert it first' });
+  }
+  return { type: 'image', data: bytes.toString('base64') };
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+async function readPromptJson(value: string, io: FileIo): Promise<AlephAlphaPromptItem[]> {
+  const flag = '--prompt-json';
+  const json = await readJsonOption(flag, value, {
+    cwd: io.cwd,
+    ...(io.homeDir !== undefined ? { homeDir: io.homeDir } : {}),
+    ...(io.stdin ? { stdin: io.stdin } : {}),
+    ...(io.readBytes ? { readFile: async (p: string) => Buffer.from(await io.readBytes!(p)).toString('utf8') } : {}),
+  });
+  const problems = promptItemProblems(json);
+  if (problems.length > 0) {
+    const listed = problems.slice(0, MAX_LISTED).map((p) => `${flag}${p.path} ${p.message}`);
+    const more = problems.length > MAX_LISTED ? `; …and ${problems.length - MAX_LISTED} more` : '';
+    throw new UsageError(`${listed.join('; ')}${more}`, {
+      hint: 'each item is {"type":"text"|"image"|"token_ids","data":…,"controls"?:[…]}; images are base64 PNG or JPEG',
+    });
+  }
+  const items = json as AlephAlphaPromptItem[];
+  if (items.length === 0) throw new UsageError(`${flag} must hold at least one prompt item`);
+  return items;
+}

@@ -1,0 +1,45 @@
+import { readFile } from 'node:fs/promises';
+import { UsageError } from '../../../src/errors.js';
+import { readUserFile } from '../../../src/options/read-text-file.js';
+
+/** How files named on the command line are read; tests inject `readBytes`. */
+export interface FileIo {
+  cwd: string;
+  homeDir?: string;
+  /** Reads a file by absolute path; errors carry Node's `code`. Default fs.readFile. */
+  readBytes?: (absolutePath: string) => Promise<Uint8Array>;
+  /** All of stdin as text, for `@-`. */
+  stdin?: () => Promise<string>;
+}
+
+/**
+ * A binary file named on the command line, through the same path rules and messages as text files (`~/`, relative
+ * to cwd, "no such file", "permission denied"): the bytes travel as base64, which is what the wire wants anyway.
+ */
+export async function readUserBytes(flag: string, path: string, io: FileIo): Promise<Buffer> {
+  const read = io.readBytes ?? ((p: string) => readFile(p));
+  const base64 = await readUserFile(flag, path, {
+    cwd: io.cwd,
+    ...(io.homeDir !== undefined ? { homeDir: io.homeDir } : {}),
+    readFile: async (p) => Buffer.from(await read(p)).toString('base64'),
+  });
+  return Buffer.from(base64, 'base64');
+}
+
+/** `@path` → path. For a flag whose value can only be a file, a value without "@" is taken as a path too. */
+export function filePathOf(flag: string, value: string, example: string): string {
+  const path = value.startsWith('@') ? value.slice(1) : value;
+  if (path === '') throw new UsageError(`${flag}: missing file name after "@"`, { hint: `write ${flag} @${example}` });
+  return path;
+}
+
+/** UTF-8 text of a file's bytes, or undefined for binary content (a NUL byte, or bytes that are not UTF-8). */
+export function utf8Text(bytes: Uint8Array): string | undefined {
+  if (bytes.includes(0)) return undefined;
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * `POST /evaluate` of the local Aleph Alpha server. The expected completion is tokenized with the engine's real
+ * tokenizer and scored against the engine's own greedy completion of the prompt — the text `/complete` gives with
+ * temperature 0 — so `correct_greedy` is true exactly when `/complete` would have written the expected text, and the
+ * tokens it would have written score high while the others score low. Deterministic: hashes, no randomness.
+ */
+import { generate, loadTokenizer } from '../../../src/emulator/engine/index.js';
+import { hashString, mix, unit } from '../../../src/emulator/engine/random.js';
+import { badRequest, success, type TaskAnswer } from './task-answer.js';
+import { promptText } from './task-text.js';
+import type { ValidEvaluationRequest } from './task-validate.js';
+import { contextSize, MODEL_VERSION } from './models.js';
+import { tokenPieces } from './text-spans.js';
+
+/** Greedy tokens beyond the expected count, since the engine may cut the same text into tokens differently. */
+const GREEDY_SLACK = 4;
+
+export async function evaluate(body: ValidEvaluationRequest, signal: AbortSignal): Promise<TaskAnswer> {
+  const tokenizer = await loadTokenizer();
+  const prompt = promptText(tokenizer, body.prompt, 'prompt');
+  if (!prompt.ok) return badRequest(prompt.message);
+  const expected = body.completion_expected;
+  const pieces = tokenPieces(tokenizer, expected);
+  const expectedTokens = pieces.reduce((n, p) => n + p.ids.length, 0);
+  const promptTokens = tokenizer.encode(prompt.text).length + prompt.imageTokens;
+  const context = contextSize(body.model);
+  if (promptTokens + expectedTokens > context) {
+    return badRequest(`Invalid request: the prompt (${promptTokens} tokens) plus 'completion_expected' (${expectedTokens} tokens) exceeds the ${context} tokens of ${body.model}`);
+  }
+
+  const greedy = await generate(
+    { input: prompt.text, parameters: { decoding_method: 'greedy', max_new_tokens: expectedTokens === 0 ? 0 : expectedTokens + GREEDY_SLACK, include_stop_sequence: false } },
+    { signal },
+  );
+  const salt = hashString(prompt.text);
+  let logProbability = 0;
+  let index = 0;
+  for (const piece of pieces) {
+    const onGreedyPath = greedy.generatedText.startsWith(expected.slice(0, piece.start + piece.length));
+    for (const id of piece.ids) {
+      const u = unit(mix(salt, id, index));
+      const generated = greedy.generatedTokens[index];
+      if (onGreedyPath && generated?.id === id && generated.logprob !== undefined) logProbability += generated.logprob;
+      else logProbability += onGreedyPath ? -(0.05 + 0.45 * u * u) : -(1.5 + 8 * u * u);
+      index++;
+    }
+  }
+
+  // What the model writes instead, about as long as the expected text.
+  let completion = '';
+  for (const t of greedy.generatedTokens) {
+    if (completion.length >= expected.length) break;
+    completion += t.text;
+  }
+  const characters = [...expected].length;
+  const logPerplexity = -logProbability;
+  return success({
+    model_version: MODEL_VERSION,
+    result: {
+      log_probability: logProbability,
+      log_perplexity: logPerplexity,
+      log_perplexity_per_token: expectedTokens > 0 ? logPerplexity / expectedTokens : null,
+      log_perplexity_per_character: characters > 0 ? logPerplexity / characters : null,
+      correct_greedy: greedy.generatedText.startsWith(expected),
+      token_count: expectedTokens,
+      character_count: characters,
+      completion,
+    },
+    num_tokens_prompt_total: promptTokens + expectedTokens,
+  });
+}

@@ -1,0 +1,75 @@
+/**
+ * Embeddings in the OpenAI wire format (specs/azure-openai.md): Azure's
+ * `POST {url}/openai/deployments/{deployment}/embeddings?api-version=` (the deployment picks the model) and the
+ * OpenAI-compatible `POST {url}/v1/embeddings` with the model in the body. `input` is always an array of strings,
+ * at most 2048 per request. The answer: `{object: "list", data: [{index, object, embedding}], model, usage}`.
+ */
+import type { ResolvedProfile } from '../../../src/config/types.js';
+import type { HttpRequestSpec } from '../../../src/http/types.js';
+import { isVector, UnexpectedEmbedAnswer, type EmbedBatchAnswer, type EmbedOperation, type EmbedRequest } from '../../../src/operations/embed.js';
+import { AZURE_DEFAULT_API_VERSION } from './request.js';
+import { pathSegment } from '../../common/path-segment.js';
+
+/** `input` holds at most this many strings (the OpenAPI document's maxItems). */
+export const MAX_EMBED_INPUTS = 2048;
+
+const HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
+
+export function buildAzureEmbedRequest(batch: readonly string[], request: EmbedRequest, profile: ResolvedProfile): HttpRequestSpec {
+  // Users paste the endpoint with or without Azure's `/openai` segment; either way it appears once.
+  const base = profile.url.replace(/\/+$/, '').replace(/\/openai$/, '');
+  const version = profile.apiVersion ?? AZURE_DEFAULT_API_VERSION;
+  return {
+    method: 'POST',
+    url: `${base}/openai/deployments/${pathSegment(request.model, 'deployment')}/embeddings?api-version=${encodeURIComponent(version)}`,
+    headers: { ...HEADERS },
+    body: JSON.stringify({ input: [...batch] }),
+  };
+}
+
+export function buildOpenAiEmbedRequest(batch: readonly string[], request: EmbedRequest, profile: ResolvedProfile): HttpRequestSpec {
+  // Servers document their base URL both as `http://host:port` and as `http://host:port/v1`.
+  const base = profile.url.replace(/\/+$/, '');
+  const url = /\/v1$/.test(base) ? `${base}/embeddings` : `${base}/v1/embeddings`;
+  return { method: 'POST', url, headers: { ...HEADERS }, body: JSON.stringify({ model: request.model, input: [...batch] }) };
+}
+
+/** `data` comes back with an `index` per item; the order of the array itself is not promised. */
+export function parseOpenAiEmbedResponse(body: unknown, batch: readonly string[]): EmbedBatchAnswer {
+  const data = (body as { data?: unknown } | null)?.data;
+  if (!Array.isArray(data)) throw new UnexpectedEmbedAnswer('no data array');
+  const slots: Array<number[] | undefined> = new Array<number[] | undefined>(batch.length);
+  data.forEach((item, i) => {
+    const { index, embedding } = (item ?? {}) as { index?: unknown; embedding?: unknown };
+    const at = typeof index === 'number' ? index : i;
+    if (!Number.isInteger(at) || at < 0 || at >= batch.length) throw new UnexpectedEmbedAnswer(`data[${i}] has index ${JSON.stringify(index)} for ${batch.length} inputs`);
+    if (!isVector(embedding)) throw new UnexpectedEmbedAnswer(`data[${i}] has no embedding (an array of numbers)`);
+    if (slots[at] !== undefined) throw new UnexpectedEmbedAnswer(`index ${at} appears twice in data`);
+    slots[at] = embedding;
+  });
+  const missing = slots.findIndex((s) => s === undefined);
+  if (data.length !== batch.length || missing >= 0) {
+    throw new UnexpectedEmbedAnswer(`data holds ${data.length} embeddings for ${batch.length} inputs`);
+  }
+  const b = body as { model?: unknown; usage?: { prompt_tokens?: unknown } };
+  const tokens = b.usage?.prompt_tokens;
+  return {
+    ...(typeof b.model === 'string' && b.model !== '' ? { model: b.model } : {}),
+    embeddings: (slots as number[][]).map((embedding) => ({ embedding })),
+    inputTokenCount: typeof tokens === 'number' ? tokens : 0,
+  };
+}
+
+export const azureOpenAiEmbed: EmbedOperation = {
+  settings: [],
+  maxBatch: () => MAX_EMBED_INPUTS,
+  buildRequest: buildAzureEmbedRequest,
+  parseResponse: parseOpenAiEmbedResponse,
+};
+
+export const openAiEmbed: EmbedOperation = {
+  settings: [],
+  maxBatch: () => MAX_EMBED_INPUTS,
+  buildRequest: buildOpenAiEmbedRequest,
+  parseResponse: parseOpenAiEmbedResponse,
+};

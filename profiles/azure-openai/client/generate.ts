@@ -1,0 +1,32 @@
+import type { ProviderProfile } from '../../types.js';
+import { azureOpenAiCapabilities } from '../capabilities.js';
+import { parseCompletionsError } from './errors.js';
+import { AZURE_DEFAULT_API_VERSION, buildAzureCompletionsRequest, buildOpenAiCompletionsRequest } from './request.js';
+import { parseCompletionResponse } from './response.js';
+import { createCompletionsStreamDecoder } from './stream.js';
+
+/** Azure OpenAI completions: the deployment in the path, `api-version` in the query (specs/azure-openai.md). */
+export const azureOpenAiProfile: ProviderProfile = {
+  kind: 'azure-openai',
+  displayName: 'Azure OpenAI',
+  defaultApiVersion: AZURE_DEFAULT_API_VERSION,
+  capabilities: azureOpenAiCapabilities,
+  buildGenerateRequest: buildAzureCompletionsRequest,
+  parseGenerateResponse: (body, request) => parseCompletionResponse('azure-openai', body, request),
+  createStreamDecoder: (request) => createCompletionsStreamDecoder('azure-openai', request),
+  parseError: (status, bodyText, headers) => parseCompletionsError('azure-openai', status, bodyText, headers),
+};
+
+/**
+ * The same wire format on `/v1/completions` (OpenAI, vLLM, llama.cpp's server, Ollama): no API version, and the
+ * model in the body because these servers route by it.
+ */
+export const openAiProfile: ProviderProfile = {
+  kind: 'openai',
+  displayName: 'OpenAI-compatible',
+  capabilities: azureOpenAiCapabilities,
+  buildGenerateRequest: buildOpenAiCompletionsRequest,
+  parseGenerateResponse: (body, request) => parseCompletionResponse('openai', body, request),
+  createStreamDecoder: (request) => createCompletionsStreamDecoder('openai', request),
+  parseError: (status, bodyText, headers) => parseCompletionsError('openai', status, bodyText, headers),
+};

@@ -1,0 +1,68 @@
+/**
+ * Listings of the completions protocols. Azure OpenAI: `GET /openai/deployments?api-version=` →
+ * `{data: [{id, model, status, …}], object: "list"}` — the data-plane "authoring" operation of API versions
+ * 2022-03-01-preview to 2023-03-15-preview (the seed document covers inference only, so this follows those
+ * versions; later GA versions dropped it, hence its own api-version). OpenAI-compatible servers: `GET /v1/models`
+ * → `{data: [{id, object, owned_by}]}`. Neither pages.
+ */
+import type { ResolvedProfile } from '../../../src/config/types.js';
+import type { HttpRequestSpec } from '../../../src/http/types.js';
+import { modelEntry, type ModelEntry, type ModelPage, type ModelsOperation } from '../../../src/operations/models.js';
+import { fieldAt, isRecord, textOf } from '../../../src/operations/wire-fields.js';
+
+/** API versions whose data plane still lists deployments. */
+export const DEPLOYMENT_LISTING_VERSIONS: readonly string[] = ['2022-03-01-preview', '2022-06-01-preview', '2022-12-01', '2023-03-15-preview'];
+/** The last GA version with the operation: used when the profile's version (for completions) has none. */
+export const DEPLOYMENT_LISTING_VERSION = '2022-12-01';
+
+/** The profile's api-version when it still lists deployments, else the last GA version that does. */
+export function deploymentListingVersion(profile: ResolvedProfile): string {
+  const own = profile.apiVersion;
+  return own !== undefined && DEPLOYMENT_LISTING_VERSIONS.includes(own) ? own : DEPLOYMENT_LISTING_VERSION;
+}
+
+const ACCEPT_JSON = { accept: 'application/json' };
+
+export function azureDeploymentsRequest(profile: ResolvedProfile): HttpRequestSpec {
+  // As for completions: the endpoint is pasted with or without Azure's `/openai` segment.
+  const base = profile.url.replace(/\/+$/, '').replace(/\/openai$/, '');
+  return { method: 'GET', url: `${base}/openai/deployments?api-version=${encodeURIComponent(deploymentListingVersion(profile))}`, headers: ACCEPT_JSON };
+}
+
+export function openAiModelsRequest(profile: ResolvedProfile): HttpRequestSpec {
+  // As for completions: servers document their base URL both with and without `/v1`.
+  const base = profile.url.replace(/\/+$/, '');
+  return { method: 'GET', url: /\/v1$/.test(base) ? `${base}/models` : `${base}/v1/models`, headers: ACCEPT_JSON };
+}
+
+/** `{data: [...]}` → one page, each item read by `read`. */
+function dataPage(body: unknown, read: (item: unknown) => ModelEntry | undefined): ModelPage | undefined {
+  if (!isRecord(body) || !Array.isArray(body.data)) return undefined;
+  const entries = body.data.map(read).filter((e): e is ModelEntry => e !== undefined);
+  return { entries, items: body.data };
+}
+
+export function azureDeploymentEntry(item: unknown): ModelEntry | undefined {
+  const id = textOf(fieldAt(item, 'id'));
+  if (id === undefined) return undefined;
+  return modelEntry({ id, kind: 'deployment', model: textOf(fieldAt(item, 'model')), status: textOf(fieldAt(item, 'status')) });
+}
+
+export function openAiModelEntry(item: unknown): ModelEntry | undefined {
+  const id = textOf(fieldAt(item, 'id'));
+  if (id === undefined) return undefined;
+  return modelEntry({ id, kind: 'model', provider: textOf(fieldAt(item, 'owned_by')) });
+}
+
+export const azureOpenAiModels: ModelsOperation = {
+  // An Azure resource is addressed by deployment, so its list is the deployments, with or without --deployments.
+  scopes: ['deployments'],
+  listRequests: (profile) => [azureDeploymentsRequest(profile)],
+  parsePage: (body) => dataPage(body, azureDeploymentEntry),
+};
+
+export const openAiModels: ModelsOperation = {
+  scopes: ['models'],
+  listRequests: (profile) => [openAiModelsRequest(profile)],
+  parsePage: (body) => dataPage(body, openAiModelEntry),
+};

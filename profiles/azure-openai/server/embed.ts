@@ -1,0 +1,133 @@
+/**
+ * Embeddings on the local completions server: Azure's `POST /openai/deployments/{deployment}/embeddings?api-version=`
+ * and the OpenAI-compatible `POST /v1/embeddings` (model in the body). `input` as the OpenAPI document has it: a
+ * string, up to 2048 strings, token ids, or up to 2048 token-id lists. Each input gets a deterministic 1536-dimension
+ * unit vector from the engine's tokenizer (cl100k_base, ada-002's own); errors, credentials and request ids as on
+ * completions.
+ */
+import { loadTokenizer } from '../../../src/emulator/engine/index.js';
+import { normalized, pooledEmbedding } from '../../../src/emulator/engine/embedding.js';
+import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
+import { takeFault } from '../../../src/emulator/core/fault-queue.js';
+import type { ProtocolModule, RouteContext, RouteHandler } from '../../../src/emulator/core/router.js';
+import { completionsAuthorized } from './auth.js';
+import { ACCESS_DENIED, completionsFaultWording, invalidRequest, sendCompletionsError, stampRequestId, type CompletionsError, type Dialect } from './errors.js';
+
+export const AZURE_EMBED_DIMENSIONS = 1536;
+export const MAX_EMBED_INPUTS = 2048;
+/** text-embedding-ada-002's context. */
+export const MAX_EMBED_TOKENS = 8191;
+
+const API_VERSION = /^\d{4}-\d{2}-\d{2}(-preview)?$/;
+
+const isIdList = (v: unknown): v is number[] => Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'number' && Number.isInteger(x) && x >= 0);
+
+/** `input` → token id lists, one per input; a CompletionsError for what the service would refuse. */
+export async function inputIds(input: unknown): Promise<number[][] | CompletionsError> {
+  const tokenizer = await loadTokenizer();
+  const invalid = (why: string) => invalidRequest(`'$.input' is invalid: ${why}`, 'input');
+  let lists: number[][];
+  if (typeof input === 'string') {
+    if (input === '') return invalid('it must not be empty');
+    lists = [tokenizer.encode(input)];
+  } else if (Array.isArray(input)) {
+    if (input.length === 0) return invalid('it must hold at least one item');
+    if (input.length > MAX_EMBED_INPUTS) return invalid(`it holds ${input.length} items; the maximum is ${MAX_EMBED_INPUTS}`);
+    if (input.every((x) => typeof x === 'string')) {
+      const empty = (input as string[]).findIndex((s) => s === '');
+      if (empty >= 0) return invalid(`item ${empty} is empty`);
+      lists = (input as string[]).map((s) => tokenizer.encode(s));
+    } else if (isIdList(input)) {
+      lists = [input];
+    } else if (input.every(isIdList)) {
+      lists = input as number[][];
+    } else {
+      return invalid('expected a string, an array of strings, an array of token ids, or an array of token id arrays');
+    }
+    for (const ids of lists) {
+      try {
+        tokenizer.decode(ids);
+      } catch {
+        return invalid('it holds a token id outside the vocabulary');
+      }
+    }
+  } else {
+    return input === undefined || input === null ? invalidRequest("'input' is a required property", 'input') : invalid('expected a string or an array');
+  }
+  const long = lists.find((ids) => ids.length > MAX_EMBED_TOKENS);
+  if (long) {
+    return invalidRequest(
+      `This model's maximum context length is ${MAX_EMBED_TOKENS} tokens, however you requested ${long.length} tokens (${long.length} in your prompt; 0 for the completion). Please reduce your prompt; or completion length.`,
+      null,
+    );
+  }
+  return lists;
+}
+
+function checkBody(json: unknown, dialect: Dialect): CompletionsError | undefined {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return invalidRequest('The request body must be a JSON object', null);
+  const body = json as Record<string, unknown>;
+  for (const name of ['user', 'input_type', 'model'] as const) {
+    if (body[name] !== undefined && typeof body[name] !== 'string') return invalidRequest(`${JSON.stringify(body[name])} is not of type 'string' - '${name}'`, name);
+  }
+  if (dialect === 'openai' && (typeof body.model !== 'string' || body.model === '')) {
+    return invalidRequest('you must provide a model parameter', 'model');
+  }
+  return undefined;
+}
+
+function embeddingsRoute(dialect: Dialect): RouteHandler {
+  return async (ctx: RouteContext) => {
+    stampRequestId(ctx);
+    if (!completionsAuthorized(ctx)) {
+      return sendCompletionsError(
+        ctx,
+        401,
+        dialect === 'azure'
+          ? { code: '401', message: ACCESS_DENIED }
+          : { code: 'invalid_api_key', message: 'Incorrect or missing API key. Provide it as "Authorization: Bearer <key>".', type: 'invalid_request_error' },
+      );
+    }
+    const version = ctx.request.query['api-version'];
+    if (dialect === 'azure' && (version === undefined || version === '')) {
+      return sendCompletionsError(ctx, 400, { code: 'BadRequest', message: 'The api-version query parameter (?api-version=) is required for all requests.', param: 'api-version' });
+    }
+    if (dialect === 'azure' && !API_VERSION.test(version!)) {
+      return sendCompletionsError(ctx, 400, { code: 'BadRequest', message: `Unsupported api-version '${version}': expected a date such as 2022-03-01-preview or 2024-10-21.`, param: 'api-version' });
+    }
+    if (!('json' in ctx.request)) {
+      const empty = ctx.request.body.trim() === '';
+      return sendCompletionsError(ctx, 400, invalidRequest(empty ? 'The request body is empty: expected a JSON object' : 'We could not parse the JSON body of your request.', null));
+    }
+    const problem = checkBody(ctx.request.json, dialect);
+    if (problem) return sendCompletionsError(ctx, 400, problem);
+    const body = ctx.request.json as { input?: unknown; model?: string };
+    const lists = await inputIds(body.input);
+    if (!Array.isArray(lists)) return sendCompletionsError(ctx, 400, lists);
+
+    const fault = takeFault(ctx, false);
+    if (await applyFault(fault, ctx, completionsFaultWording(ctx, version))) return;
+
+    const model = dialect === 'azure' ? ctx.params.deployment! : body.model!;
+    const space = { dimensions: AZURE_EMBED_DIMENSIONS, name: `openai/${model}`, context: true };
+    const tokens = lists.reduce((sum, ids) => sum + ids.length, 0);
+    await sendAnswer(ctx, fault, {
+      object: 'list',
+      data: lists.map((ids, index) => ({ object: 'embedding', index, embedding: normalized(pooledEmbedding(ids, space)) })),
+      model,
+      usage: { prompt_tokens: tokens, total_tokens: tokens },
+    });
+  };
+}
+
+export const azureOpenAiEmbedProtocol: ProtocolModule = {
+  name: 'azure-openai-embed',
+  prefixes: ['/v1/embeddings'],
+  routes: [
+    { method: 'POST', pattern: '/openai/deployments/:deployment/embeddings', handler: embeddingsRoute('azure') },
+    { method: 'POST', pattern: '/v1/embeddings', handler: embeddingsRoute('openai') },
+  ],
+  sendError(ctx, status, code, message, headers) {
+    sendCompletionsError(ctx, status, { code, message }, headers);
+  },
+};

@@ -1,0 +1,19 @@
+/**
+ * The completions side of `textgen serve`: Azure OpenAI's deployment route and the OpenAI-compatible `/v1` route,
+ * plain and streamed. Content filter triggers: see server-content-filter.ts.
+ */
+import type { ProtocolModule } from '../../../src/emulator/core/router.js';
+import { completionsRoute } from './completions.js';
+import { sendCompletionsError } from './errors.js';
+
+export const azureOpenAiProtocol: ProtocolModule = {
+  name: 'azure-openai',
+  prefixes: ['/openai/', '/v1/'],
+  routes: [
+    { method: 'POST', pattern: '/openai/deployments/:deployment/completions', handler: completionsRoute('azure') },
+    { method: 'POST', pattern: '/v1/completions', handler: completionsRoute('openai') },
+  ],
+  sendError(ctx, status, code, message, headers) {
+    sendCompletionsError(ctx, status, { code, message }, headers);
+  },
+};

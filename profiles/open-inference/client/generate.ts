@@ -1,0 +1,16 @@
+import type { ProviderProfile } from '../../types.js';
+import { openInferenceCapabilities } from '../capabilities.js';
+import { buildOpenInferenceGenerateRequest } from './request.js';
+import { parseOpenInferenceError, parseOpenInferenceGenerateResponse } from './response.js';
+import { createOpenInferenceStreamDecoder } from './stream.js';
+
+/** The Open Inference Protocol generate extension (NVIDIA Triton, KServe, Hugging Face TGI). */
+export const openInferenceProfile: ProviderProfile = {
+  kind: 'open-inference',
+  displayName: 'Open Inference',
+  capabilities: openInferenceCapabilities,
+  buildGenerateRequest: buildOpenInferenceGenerateRequest,
+  parseGenerateResponse: parseOpenInferenceGenerateResponse,
+  createStreamDecoder: createOpenInferenceStreamDecoder,
+  parseError: parseOpenInferenceError,
+};

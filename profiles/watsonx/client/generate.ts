@@ -1,0 +1,17 @@
+import type { ProviderProfile } from '../../types.js';
+import { watsonxCapabilities } from '../capabilities.js';
+import { buildWatsonxGenerateRequest, WATSONX_DEFAULT_API_VERSION } from './request.js';
+import { parseWatsonxError, parseWatsonxGenerateResponse } from './response.js';
+import { createWatsonxStreamDecoder } from './stream.js';
+
+/** The watsonx.ai wire protocol (IBM Cloud and Cloud Pak for Data). */
+export const watsonxProfile: ProviderProfile = {
+  kind: 'watsonx',
+  displayName: 'watsonx.ai',
+  defaultApiVersion: WATSONX_DEFAULT_API_VERSION,
+  capabilities: watsonxCapabilities,
+  buildGenerateRequest: buildWatsonxGenerateRequest,
+  parseGenerateResponse: parseWatsonxGenerateResponse,
+  createStreamDecoder: createWatsonxStreamDecoder,
+  parseError: parseWatsonxError,
+};

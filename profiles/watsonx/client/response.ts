@@ -1,0 +1,70 @@
+import type { CanonicalRequest, GenerateResult, GenerateResultItem } from '../../../src/canonical.js';
+import type { ApiErrorDetails } from '../../../src/errors.js';
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Thrown for a 200 answer that is not a TextGenResponse; the command maps it to ApiError. */
+export class MalformedResponse extends Error {}
+
+/** watsonx answers in the canonical shape already; check the parts the CLI relies on. */
+export function parseWatsonxGenerateResponse(body: unknown, _request?: CanonicalRequest): GenerateResult {
+  if (!isRecord(body) || !Array.isArray(body.results)) {
+    throw new MalformedResponse('the answer has no "results" array');
+  }
+  for (const item of body.results as unknown[]) {
+    if (!isRecord(item) || typeof item.generated_text !== 'string') {
+      throw new MalformedResponse('a result has no "generated_text" string');
+    }
+  }
+  const result = body as unknown as GenerateResult;
+  for (const item of result.results as GenerateResultItem[]) {
+    if (typeof item.stop_reason !== 'string') item.stop_reason = 'not_finished';
+  }
+  return result;
+}
+
+/** A trace id from the body (`trace`) or the usual headers. */
+export function traceIdFrom(body: unknown, headers: Record<string, string>): string | undefined {
+  if (isRecord(body) && typeof body.trace === 'string') return body.trace;
+  return headers['x-global-transaction-id'] ?? headers['x-request-id'] ?? headers['x-correlation-id'];
+}
+
+/** `{"errors":[{code,message}],"trace","status_code"}` → the fields of ApiError. Tolerates non-JSON bodies. */
+export function parseWatsonxError(status: number, bodyText: string, headers: Record<string, string>): ApiErrorDetails {
+  let body: unknown;
+  try {
+    body = JSON.parse(bodyText);
+  } catch {
+    body = undefined;
+  }
+  const traceId = traceIdFrom(body, headers);
+  if (isRecord(body) && Array.isArray(body.errors) && body.errors.length > 0) {
+    const errors = body.errors.filter(isRecord);
+    const first = errors[0] ?? {};
+    const message = errors
+      .map((e) => (typeof e.message === 'string' ? e.message : JSON.stringify(e)))
+      .join('; ');
+    return { provider: 'watsonx', status, code: typeof first.code === 'string' ? first.code : undefined, message, traceId };
+  }
+  if (isRecord(body) && typeof body.message === 'string') {
+    return { provider: 'watsonx', status, code: typeof body.code === 'string' ? body.code : undefined, message: body.message, traceId };
+  }
+  const text = bodyText.trim().replace(/\s+/g, ' ');
+  return {
+    provider: 'watsonx',
+    status,
+    message: text ? (text.length > 300 ? `${text.slice(0, 300)}…` : text) : httpReason(status),
+    traceId,
+  };
+}
+
+function httpReason(status: number): string {
+  const reasons: Record<number, string> = {
+    400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 408: 'Request Timeout',
+    429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable',
+    504: 'Gateway Timeout',
+  };
+  return reasons[status] ?? 'error';
+}

@@ -1,0 +1,79 @@
+/**
+ * `POST /ml/v1/text/tokenization` of the local watsonx server: the engine's real tokenizer (cl100k_base) counts the
+ * input and, with `parameters.return_tokens`, lists the token texts. Checks as the service makes them: credentials,
+ * `version`, and a body of `model_id`, `input`, exactly one of `project_id`/`space_id`, and `parameters`.
+ */
+import { loadTokenizer } from '../../../src/emulator/engine/index.js';
+import { sendJson } from '../../../src/emulator/core/respond.js';
+import type { ProtocolModule, RouteContext } from '../../../src/emulator/core/router.js';
+import { isOpenAiEncoding } from '../../../src/tokenizers/openai-encodings.js';
+import { sendWatsonxError } from './errors.js';
+import { watsonxPrelude } from './prelude.js';
+
+const PREFIX = 'Json document validation error: ';
+const FIELDS = new Set(['model_id', 'input', 'project_id', 'space_id', 'parameters']);
+
+interface TokenizationBody {
+  model_id: string;
+  input: string;
+  returnTokens: boolean;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The body, or the validation errors in the service's wording (every problem, not just the first). */
+function validate(json: unknown): { ok: true; body: TokenizationBody } | { ok: false; messages: string[] } {
+  if (!isRecord(json)) return { ok: false, messages: ['the request body must be a JSON object'] };
+  const messages: string[] = [];
+  for (const key of Object.keys(json)) if (!FIELDS.has(key)) messages.push(`'${key}' is not a recognized field`);
+  for (const key of ['model_id', 'input'] as const) {
+    if (json[key] === undefined) messages.push(`'${key}' is required`);
+    else if (typeof json[key] !== 'string') messages.push(`'${key}' must be of type string`);
+  }
+  if (json.input === '') messages.push("'input' cannot be missing or empty in the request body");
+  for (const key of ['project_id', 'space_id'] as const) {
+    if (json[key] !== undefined && typeof json[key] !== 'string') messages.push(`'${key}' must be of type string`);
+  }
+  if ((json.project_id === undefined) === (json.space_id === undefined)) messages.push("exactly one of 'project_id' or 'space_id' must be given in the request body");
+  const parameters = json.parameters;
+  if (parameters !== undefined) {
+    if (!isRecord(parameters)) messages.push("'parameters' must be of type object");
+    else {
+      for (const key of Object.keys(parameters)) if (key !== 'return_tokens') messages.push(`'parameters.${key}' is not a recognized field`);
+      if (parameters.return_tokens !== undefined && typeof parameters.return_tokens !== 'boolean') messages.push("'parameters.return_tokens' must be of type boolean");
+    }
+  }
+  if (messages.length > 0) return { ok: false, messages };
+  const returnTokens = isRecord(parameters) && parameters.return_tokens === true;
+  return { ok: true, body: { model_id: json.model_id as string, input: json.input as string, returnTokens } };
+}
+
+async function tokenization(ctx: RouteContext): Promise<void> {
+  const prelude = watsonxPrelude(ctx, { field: 'input' });
+  if (!prelude) return;
+  const validation = validate(prelude.json);
+  if (!validation.ok) return sendWatsonxError(ctx.res, 400, validation.messages.map((m) => ({ code: 'json_validation_error', message: PREFIX + m })));
+  const { body } = validation;
+
+  const engine = await loadTokenizer();
+  const ids = engine.encode(body.input);
+  const result: { token_count: number; tokens?: string[] } = { token_count: ids.length };
+  if (body.returnTokens) {
+    if (!isOpenAiEncoding(engine.encoding)) throw new Error(`the engine's encoding ${engine.encoding} has no offline tokenizer`);
+    // Token texts from the same public encoding, decoded one token at a time without the engine's streaming decoder.
+    const { loadOpenAiTokenizer } = await import('../../../src/tokenizers/openai-tokenizer.js');
+    result.tokens = (await loadOpenAiTokenizer(engine.encoding)).tokenTexts(ids);
+  }
+  sendJson(ctx.res, 200, { model_id: body.model_id, result });
+}
+
+export const watsonxTokenizeProtocol: ProtocolModule = {
+  name: 'watsonx-tokenize',
+  prefixes: ['/ml/v1/text/tokenization'],
+  routes: [{ method: 'POST', pattern: '/ml/v1/text/tokenization', handler: tokenization }],
+  sendError(ctx, status, code, message, headers) {
+    sendWatsonxError(ctx.res, status, [{ code, message }], headers);
+  },
+};

@@ -1,0 +1,192 @@
+/**
+ * The local model: turns a prompt and watsonx-style parameters into a stream of real
+ * cl100k_base tokens. Deterministic for a given input, seed and parameters; greedy decoding
+ * ignores the seed.
+ */
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
+import type { StopReason } from '../../canonical.js';
+import { moderate } from './moderation.js';
+import { Planner, type Piece } from './planner.js';
+import { createRng, freshSeed, hashString, mix, unit } from './random.js';
+import { StopSequences } from './stop-sequences.js';
+import { loadTokenizer, type Tokenizer } from './tokenizer.js';
+import type { EngineOptions, EngineRequest, EngineToken, Generation, GenerationStep, GenerationSummary } from './types.js';
+
+export const DEFAULT_MAX_NEW_TOKENS = 20;
+/** Prompt plus output may not exceed this; reaching it ends with stop reason `token_limit`. */
+export const CONTEXT_WINDOW = 32_768;
+const TOP_TOKENS = 5;
+/** Without a token delay, give the event loop a turn this often so aborts and other requests get through. */
+const TOKENS_PER_TURN = 32;
+
+export async function startGeneration(request: EngineRequest, options: EngineOptions = {}): Promise<Generation> {
+  const tokenizer = await loadTokenizer();
+  return new LocalGeneration(tokenizer, request, options);
+}
+
+/** Runs a generation to the end and returns its summary. */
+export async function generate(request: EngineRequest, options: EngineOptions = {}): Promise<GenerationSummary> {
+  const generation = await startGeneration(request, options);
+  for await (const step of generation) void step;
+  return generation.summary();
+}
+
+class LocalGeneration implements Generation {
+  readonly inputText: string;
+  readonly inputTokenCount: number;
+  readonly inputTokens: EngineToken[];
+  readonly seed: number | undefined;
+  private result: GenerationSummary | undefined;
+  private started = false;
+
+  constructor(
+    private readonly tokenizer: Tokenizer,
+    private readonly request: EngineRequest,
+    private readonly options: EngineOptions,
+  ) {
+    const p = request.parameters ?? {};
+    const all = tokenizer.encode(request.input);
+    const truncate = p.truncate_input_tokens ?? 0;
+    const ids = truncate > 0 && all.length > truncate ? all.slice(all.length - truncate) : all;
+    this.inputText = ids === all ? request.input : tokenizer.decode(ids);
+    this.inputTokenCount = ids.length;
+    this.inputTokens = describeInput(tokenizer, ids, hashString(this.inputText));
+    const greedy = p.decoding_method === 'greedy';
+    this.seed = p.random_seed ?? (greedy ? undefined : freshSeed());
+  }
+
+  summary(): GenerationSummary {
+    if (!this.result) throw new Error('the generation has not finished');
+    return this.result;
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<GenerationStep> {
+    if (this.started) throw new Error('a generation can be iterated only once');
+    this.started = true;
+    return this.run();
+  }
+
+  private async *run(): AsyncGenerator<GenerationStep> {
+    const p = this.request.parameters ?? {};
+    const { signal, tokenDelayMs = 0 } = this.options;
+    const now = this.options.now ?? (() => performance.now());
+    const maxNew = p.max_new_tokens ?? DEFAULT_MAX_NEW_TOKENS;
+    const minNew = p.min_new_tokens ?? 0;
+    const stops = new StopSequences(p.stop_sequences, p.include_stop_sequence ?? true);
+    const inputHash = hashString(this.inputText);
+    const planner = new Planner(
+      this.inputText,
+      {
+        greedy: p.decoding_method === 'greedy',
+        temperature: p.temperature ?? 1,
+        topK: p.top_k,
+        topP: p.top_p,
+        typicalP: p.typical_p,
+        repetitionPenalty: p.repetition_penalty ?? 1,
+        lengthPenalty: p.length_penalty
+          ? { decayFactor: p.length_penalty.decay_factor ?? 1, startIndex: p.length_penalty.start_index ?? 0 }
+          : undefined,
+      },
+      createRng(mix(this.seed ?? 0, inputHash)),
+    );
+    const started = now();
+
+    const tokens: EngineToken[] = [];
+    let raw = '';
+    let text = '';
+    let sent = 0;
+    let queue: EngineToken[] = [];
+    let next: Piece | undefined = maxNew > 0 ? planner.next(0, minNew === 0) : undefined;
+
+    const finish = (stopReason: StopReason, token?: EngineToken): GenerationStep => {
+      this.result = {
+        generatedText: text,
+        generatedTokenCount: tokens.length,
+        generatedTokens: tokens,
+        stopReason,
+        inputText: this.inputText,
+        inputTokenCount: this.inputTokenCount,
+        inputTokens: this.inputTokens,
+        seed: this.seed,
+        moderations: moderate(this.request.moderations, this.inputText, text),
+      };
+      const step: GenerationStep = { token, text: text.slice(sent), generatedTokenCount: tokens.length, stopReason };
+      sent = text.length;
+      return step;
+    };
+
+    if (maxNew === 0) return yield finish('max_tokens');
+    if (this.inputTokenCount >= CONTEXT_WINDOW) return yield finish('token_limit');
+
+    while (true) {
+      if (signal?.aborted) return yield finish('cancelled');
+      try {
+        if (tokenDelayMs > 0) await sleep(tokenDelayMs, undefined, { signal });
+        else if (tokens.length % TOKENS_PER_TURN === TOKENS_PER_TURN - 1) await nextTurn();
+      } catch {
+        return yield finish('cancelled');
+      }
+      if (signal?.aborted) return yield finish('cancelled');
+
+      if (queue.length === 0) {
+        // `next` is a text piece here: an EOS piece would have ended the loop below.
+        queue = this.tokensOf(next as Extract<Piece, { kind: 'text' }>, tokens.length);
+        next = undefined;
+      }
+      const token = queue.shift()!;
+      tokens.push(token);
+      const previousLength = raw.length;
+      raw += token.text;
+      text = raw;
+      const count = tokens.length;
+
+      let stopReason: StopReason | undefined;
+      const cut = count >= minNew && stops.active ? stops.match(raw, previousLength) : undefined;
+      if (cut !== undefined) {
+        text = raw.slice(0, cut);
+        stopReason = 'stop_sequence';
+      } else if (count >= maxNew) stopReason = 'max_tokens';
+      else if (this.inputTokenCount + count >= CONTEXT_WINDOW) stopReason = 'token_limit';
+      else if (p.time_limit !== undefined && now() - started >= p.time_limit) stopReason = 'time_limit';
+      else if (queue.length === 0) {
+        // Plan the next piece now, so the token that ends the text can say so.
+        next = planner.next(count, count >= minNew);
+        if (next.kind === 'eos') stopReason = 'eos_token';
+      }
+      if (stopReason !== undefined) return yield finish(stopReason, token);
+
+      const emittable = stops.emittable(text);
+      yield { token, text: text.slice(sent, emittable), generatedTokenCount: count };
+      sent = Math.max(sent, emittable);
+    }
+  }
+
+  private tokensOf(piece: Extract<Piece, { kind: 'text' }>, position: number): EngineToken[] {
+    const ids = this.tokenizer.encode(piece.text);
+    return ids.map((id, i) => {
+      const text = this.tokenizer.decode([id]);
+      if (i > 0) {
+        // The rest of a word is nearly certain once its first token is out.
+        const logprob = -0.3 * unit(mix(id, position + i)) ** 2;
+        return { id, text, logprob, rank: 1, topTokens: [{ text, logprob }] };
+      }
+      const topTokens: { text: string; logprob: number }[] = [];
+      for (const alt of piece.alternatives) {
+        const altText = this.tokenizer.decode([this.tokenizer.encode(alt.text)[0]!]);
+        if (!topTokens.some((t) => t.text === altText)) topTokens.push({ text: altText, logprob: alt.logprob });
+        if (topTokens.length === TOP_TOKENS) break;
+      }
+      return { id, text, logprob: piece.logprob, rank: piece.rank, topTokens };
+    });
+  }
+}
+
+/** Input token data as a model would score the prompt; the first token has no logprob. */
+function describeInput(tokenizer: Tokenizer, ids: readonly number[], inputHash: number): EngineToken[] {
+  return ids.map((id, i) => {
+    const text = tokenizer.decode([id]);
+    if (i === 0) return { id, text };
+    const u = unit(mix(inputHash, id, i));
+    return { id, text, logprob: -(0.2 + 8 * u * u), rank: 1 + Math.floor(u * u * 40) };
+  });
+}

@@ -1,0 +1,65 @@
+/** The engine's protocol-neutral vocabulary: what a route hands in and what it gets back. */
+import type { CanonicalParameters, Moderations, StopReason } from '../../canonical.js';
+import type { ModerationReport } from './moderation.js';
+
+export interface EngineRequest {
+  /** The final prompt (templates already filled by the protocol layer). */
+  input: string;
+  parameters?: CanonicalParameters | undefined;
+  moderations?: Moderations | undefined;
+}
+
+export interface EngineOptions {
+  /** Aborting ends the generation with stop reason `cancelled` (a client went away). */
+  signal?: AbortSignal | undefined;
+  /** Wall-clock pause before each token, so streams and time limits behave like a real model. */
+  tokenDelayMs?: number | undefined;
+  /** Milliseconds clock for time_limit; injectable for tests. */
+  now?: (() => number) | undefined;
+}
+
+export interface TokenAlternative {
+  text: string;
+  logprob: number;
+}
+
+export interface EngineToken {
+  id: number;
+  text: string;
+  /** Absent for the first input token, which has nothing to be predicted from. */
+  logprob?: number;
+  rank?: number;
+  /** The most likely tokens at this position (up to 5), best first. */
+  topTokens?: TokenAlternative[];
+}
+
+/** One streamed step: usually one token; the last step carries the stop reason. */
+export interface GenerationStep {
+  token: EngineToken | undefined;
+  /** Text to send now. Usually the token's text; may hold back or release text around stop sequences. */
+  text: string;
+  generatedTokenCount: number;
+  stopReason?: StopReason;
+}
+
+export interface GenerationSummary {
+  generatedText: string;
+  generatedTokenCount: number;
+  generatedTokens: EngineToken[];
+  stopReason: StopReason;
+  /** The prompt after truncate_input_tokens. */
+  inputText: string;
+  inputTokenCount: number;
+  inputTokens: EngineToken[];
+  seed: number | undefined;
+  moderations: ModerationReport | undefined;
+}
+
+export interface Generation extends AsyncIterable<GenerationStep> {
+  readonly inputText: string;
+  readonly inputTokenCount: number;
+  readonly inputTokens: EngineToken[];
+  readonly seed: number | undefined;
+  /** The whole result; throws until iteration has finished. */
+  summary(): GenerationSummary;
+}
