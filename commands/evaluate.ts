@@ -25,7 +25,7 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
   const io = t.fileIo(ctx);
   return runTask(ctx, 'evaluate', async (profile) => ({
     model: t.modelFor(options, profile),
-    prompt: await t.promptFrom(options, ctx, io),
+    prompt: await t.promptFrom(options, ctx, io, profile),
     expected,
     nice,
   }));

@@ -55,7 +55,7 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
 
   return runTask(ctx, 'explain', async (profile) => ({
     model: t.modelFor(options, profile),
-    prompt: await t.promptFrom(options, ctx, io),
+    prompt: await t.promptFrom(options, ctx, io, profile),
     target,
     ...(granularity !== undefined ? { granularity } : {}),
     ...(delimiter !== undefined ? { delimiter } : {}),

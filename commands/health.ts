@@ -26,8 +26,8 @@ export async function run(_options: Record<string, unknown>, ctx: Context): Prom
   const { checkHealth, healthExitCode, healthLine, healthProfile, loadHealthOperation } = await import('../src/operations/health.js');
   const profile = healthProfile(await ctx.profile(), ctx.globals);
   const op = await loadHealthOperation(profile.provider);
-  const { loadProviderProfile } = await import('../profiles/registry.js');
-  const callee = await loadProviderProfile(profile.provider);
+  const { adapterFor } = await import('../profiles/registry.js');
+  const callee = await adapterFor(profile.provider).generate();
 
   if (ctx.globals.dryRun) {
     const { printDryRun } = await import('../src/requests/send.js');

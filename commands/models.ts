@@ -67,8 +67,8 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
   }
   const query = { scope: deployments ? ('deployments' as const) : op.scopes[0]!, ...(pageSize !== undefined ? { pageSize } : {}) };
 
-  const { loadProviderProfile } = await import('../profiles/registry.js');
-  const callee = await loadProviderProfile(kind);
+  const { adapterFor } = await import('../profiles/registry.js');
+  const callee = await adapterFor(kind).generate();
   if (ctx.globals.dryRun) {
     const { printDryRun } = await import('../src/requests/send.js');
     // Later pages and fallback routes depend on the answers; the first request is the one to try by hand.

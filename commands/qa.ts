@@ -33,9 +33,9 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
   const nice = t.niceFlag(options);
   const io = t.fileIo(ctx);
 
-  return runTask(ctx, 'qa', async () => ({
+  return runTask(ctx, 'qa', async (profile) => ({
     query,
-    documents: await t.documentsFrom(documents, io),
+    documents: await t.documentsFrom(documents, io, profile),
     ...(maxAnswers !== undefined ? { maxAnswers } : {}),
     nice,
   }));

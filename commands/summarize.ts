@@ -24,8 +24,8 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
   const nice = t.niceFlag(options);
   const io = t.fileIo(ctx);
 
-  return runTask(ctx, 'summarize', async () => {
-    if (values.length === 1) return { document: (await t.documentsFrom(values, io))[0]!, nice };
+  return runTask(ctx, 'summarize', async (profile) => {
+    if (values.length === 1) return { document: (await t.documentsFrom(values, io, profile))[0]!, nice };
     const piped = ctx.terminal.stdinIsTTY ? '' : await io.stdin!();
     if (piped.trim() === '') throw missingFlagsError(['--document (or the document piped on stdin)']);
     return { document: { text: piped }, nice };

@@ -1,34 +1,33 @@
-import type { ResolvedProfile } from '../src/config/types.js';
-import type { HttpClient } from '../src/http/types.js';
-import type { TokenCache } from '../src/config/token-cache.js';
-import type { Authenticator, ProviderProfile } from './types.js';
+/**
+ * The one table from provider kind to adapter. Adding a provider is a folder beside this file, one line here and its
+ * name in `ProviderKind` (src/config/types.ts). Adapters are small objects of loaders: importing this table loads
+ * no protocol code.
+ */
+import type { ProviderKind } from '../src/config/types.js';
+import { alephAlphaAdapter } from './aleph-alpha/adapter.js';
+import { azureOpenAiAdapter, openAiAdapter } from './azure-openai/adapter.js';
+import { openInferenceAdapter } from './open-inference/adapter.js';
+import type { ProviderAdapter } from './types.js';
+import { watsonxAdapter } from './watsonx/adapter.js';
 
-/** Loads the provider profile for a kind; each is imported only when used. */
-export async function loadProviderProfile(kind: ResolvedProfile['provider']): Promise<ProviderProfile> {
-  switch (kind) {
-    case 'watsonx':
-      return (await import('./watsonx/client/generate.js')).watsonxProfile;
-    case 'azure-openai':
-      return (await import('./azure-openai/client/generate.js')).azureOpenAiProfile;
-    case 'openai':
-      return (await import('./azure-openai/client/generate.js')).openAiProfile;
-    case 'aleph-alpha':
-      return (await import('./aleph-alpha/client/generate.js')).alephAlphaProfile;
-    case 'open-inference':
-      return (await import('./open-inference/client/generate.js')).openInferenceProfile;
-  }
+const ADAPTERS: Record<ProviderKind, ProviderAdapter> = {
+  watsonx: watsonxAdapter,
+  'azure-openai': azureOpenAiAdapter,
+  openai: openAiAdapter,
+  'aleph-alpha': alephAlphaAdapter,
+  'open-inference': openInferenceAdapter,
+};
+
+export function adapterFor(kind: ProviderKind): ProviderAdapter {
+  return ADAPTERS[kind];
 }
 
-export async function createAuthenticator(
-  profile: ResolvedProfile,
-  http: HttpClient,
-  cache: TokenCache,
-  now: () => number,
-): Promise<Authenticator> {
-  if (profile.provider === 'watsonx') {
-    const { createWatsonxAuthenticator } = await import('./watsonx/client/auth.js');
-    return createWatsonxAuthenticator({ profile, http, cache, now });
-  }
-  const { createStaticAuthenticator } = await import('./common/static-auth.js');
-  return createStaticAuthenticator(profile, profile.provider === 'azure-openai' ? 'AZURE_OPENAI_API_KEY' : 'TEXTGEN_TOKEN');
+/** Every adapter, in the order of `PROVIDER_KINDS` (the order messages list providers in). */
+export function allAdapters(): ProviderAdapter[] {
+  return Object.values(ADAPTERS);
+}
+
+/** The kinds whose adapter has a capability, for messages that say where a command works. */
+export function kindsWith(has: (adapter: ProviderAdapter) => boolean): ProviderKind[] {
+  return allAdapters().filter(has).map((a) => a.kind);
 }

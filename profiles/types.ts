@@ -1,90 +1,95 @@
-import type { CanonicalParameters, CanonicalRequest, GenerateResult, ReturnOptions } from '../src/canonical.js';
-import type { ResolvedProfile } from '../src/config/types.js';
-import type { ApiErrorDetails } from '../src/errors.js';
-import type { HttpRequestSpec } from '../src/http/types.js';
-import type { SseEvent } from '../src/http/sse-parser.js';
+/**
+ * What a provider adapter is: everything one wire protocol can do, as one object per provider kind. Code under
+ * `src/` and `commands/` reaches providers only through this file (types) and `registry.ts` (the table of adapters);
+ * "does this provider support X" is a property here, never a comparison with a provider's name.
+ *
+ * Each capability is a loader, so choosing a provider imports nothing heavy: the mapping modules of one operation
+ * are loaded when that operation runs.
+ */
+import type { HttpClient } from '../src/http/types.js';
+import type { TokenCache } from '../src/config/token-cache.js';
+import type { AuthType, ProviderKind, ResolvedProfile } from '../src/config/types.js';
+import type { ProtocolModule } from '../src/emulator/core/router.js';
+import type { Authenticator, GenerateOperation } from './operations/generate.js';
+import type { EmbedOperation } from './operations/embed.js';
+import type { HealthOperation } from './operations/health.js';
+import type { ModelsOperation } from './operations/models.js';
+import type { MultimodalPrompts } from './operations/prompts.js';
+import type { TaskName, TaskOperations } from './operations/tasks.js';
+import type { TokenizeOperation } from './operations/tokenize.js';
 
-/** What a generation call targets: a deployment (cpd-cli) or a model (complete --model). */
-export interface GenerateTarget {
-  /** `deployment text-generate --id-or-name`: a watsonx deployment, an Azure deployment, a model name elsewhere. */
-  deployment?: string;
-  /** `complete --model` (or the profile's defaults.model). */
-  model?: string;
-  /** Open Inference `--model-version` (also written `model:version`). */
-  modelVersion?: string;
-  stream: boolean;
+export type * from './operations/generate.js';
+export type * from './operations/embed.js';
+export type * from './operations/health.js';
+export type * from './operations/models.js';
+export type * from './operations/prompts.js';
+export type * from './operations/tasks.js';
+export type * from './operations/tokenize.js';
+
+/** Loads one capability's module on first use. */
+export type Loader<T> = () => Promise<T>;
+
+export type { AuthType };
+
+export interface AuthenticatorOptions {
+  profile: ResolvedProfile;
+  http: HttpClient;
+  cache: TokenCache;
+  now: () => number;
 }
 
-/**
- * How a provider carries one canonical parameter (DESIGN §3):
- * - native: the profile maps it onto the wire;
- * - client: the CLI does it itself (time_limit as a client deadline, prompt_variables as `{{var}}` fill) and the
- *   profile never sees it;
- * - extra: sent as an extra parameter key only when the user's profile lists it in `server_parameters`;
- * - unsupported: a usage error naming parameter and provider, or a warning with --ignore-unsupported.
- */
-export type Support = 'native' | 'client' | 'extra' | 'unsupported';
-
-export interface ProviderCapabilities {
-  parameters: Record<keyof CanonicalParameters, Support>;
-  returnOptions: Record<keyof ReturnOptions, Support>;
-  moderations: Support;
-  /** Several completions per prompt (`complete -n`). */
-  choices: Support;
-  /** Most stop sequences the service takes. */
-  maxStopSequences?: number;
-  /** 'native': the protocol streams; 'profile': only when the user's profile says `streaming: true`. */
-  streaming: 'native' | 'profile';
+/** How a provider's service takes credentials. */
+export interface AuthPolicy {
+  /** The `auth.type`s `profiles add` offers for this provider, the usual one first. */
+  types: readonly AuthType[];
+  /** Types a config file may also name, though `profiles add` does not offer them (an `api-key` header). */
+  alsoAccepted?: readonly AuthType[];
   /**
-   * The stream's last event says why each completion stopped (watsonx stop_reason, OpenAI finish_reason, Aleph
-   * Alpha stream_summary). Then a stream that ends cleanly without it was cut off, not finished.
+   * What a bare key (`--api-key`, `TEXTGEN_API_KEY`) becomes: `exchanged` — a key traded for a token (watsonx: IBM
+   * Cloud IAM, or Cloud Pak for Data when the profile names a user); `api-key` — sent in the service's key header;
+   * `bearer` — sent as `Authorization: Bearer`.
    */
-  statesStopReason: boolean;
-  /** Overrides of `parameters` when the target is a model rather than a deployment (watsonx prompt_variables). */
-  forModels?: Partial<Record<keyof CanonicalParameters, Support>>;
+  bareKey: 'exchanged' | 'api-key' | 'bearer';
+  /** A hint for an `auth.type` this provider does not take. */
+  otherTypesHint: string;
+  create(options: AuthenticatorOptions): Promise<Authenticator>;
 }
 
-/** One SSE event, decoded by a profile. */
-export type StreamStep =
-  | { type: 'chunk'; chunk: GenerateResult; raw: unknown }
-  | { type: 'end' }
-  | { type: 'error'; message: string; code?: string; raw: unknown }
-  | { type: 'ignore' };
+/** The built-in profile that talks to `textgen serve` in this provider's protocol. */
+export interface LocalFlavour {
+  /** Its profile name (`local`, `local-azure`, …). */
+  profile: string;
+  /** The model `complete "…"` uses with no flags. */
+  model: string;
+  /** A watsonx space, for protocols whose requests carry one. */
+  spaceId?: string;
+}
 
-/**
- * One wire protocol. Pure functions over plain objects: no terminal, no sockets. The command
- * layer sends what `buildGenerateRequest` returns through the HTTP client and hands the answer back.
- */
-export interface ProviderProfile {
-  kind: string;
+export interface ProviderAdapter {
+  kind: ProviderKind;
   /** Human name for messages ("watsonx.ai"). */
   displayName: string;
-  /** Default API version when the profile sets none. */
-  defaultApiVersion?: string;
-  capabilities: ProviderCapabilities;
+  auth: AuthPolicy;
+  local: LocalFlavour;
+  /** What to say when `complete` has no model (watsonx: deployments are a different command). */
+  missingModelHint?: string;
+  /** Text generation, plain and streamed; its capabilities say which canonical parameters it carries. */
+  generate: Loader<GenerateOperation>;
+  /** `models`: every provider can list something. */
+  models: Loader<ModelsOperation>;
+  /** `health`: every provider has a cheap check. */
+  health: Loader<HealthOperation>;
+  /** `embed`, when the service has an embeddings endpoint. */
+  embed?: Loader<EmbedOperation>;
+  /** `tokenize`/`detokenize` endpoints; without them the commands tokenize offline with a public encoding. */
+  tokenize?: Loader<TokenizeOperation>;
+  /** The Aleph Alpha tasks the service has (`evaluate`, `explain`, `qa`, `summarize`). */
+  tasks?: { [T in TaskName]?: Loader<TaskOperations[T]> };
+  /** `--image`, `--prompt-json` and `--document`: prompts made of items. */
+  prompts?: Loader<MultimodalPrompts>;
   /**
-   * Canonical request → wire request. The request has been checked against `capabilities` already: client-side
-   * and unsupported parameters are gone, `extra` ones are present only when the profile allows them. Throws
-   * UsageError for provider limits (e.g. Azure best_of with streaming).
+   * The routes `textgen serve` answers in this protocol. Adapters that share a protocol share the loader (OpenAI's
+   * `/v1` routes live with Azure's), and `serve` registers each loader's modules once.
    */
-  buildGenerateRequest(request: CanonicalRequest, target: GenerateTarget, profile: ResolvedProfile, extra?: Record<string, unknown>): HttpRequestSpec;
-  /** Wire answer → canonical result (stop reasons and token counts normalised). `request`/`target` are the ones sent. */
-  parseGenerateResponse(body: unknown, request: CanonicalRequest, target?: GenerateTarget): GenerateResult;
-  /** A fresh decoder per stream: some protocols need state across events. */
-  createStreamDecoder(request: CanonicalRequest, target?: GenerateTarget): (event: SseEvent) => StreamStep;
-  /** Turns an error answer into the fields of ApiError (code, message, trace id). */
-  parseError(status: number, bodyText: string, headers: Record<string, string>): ApiErrorDetails;
-}
-
-/** Adds credentials to requests for one profile; owns the token exchange and the token cache. */
-export interface Authenticator {
-  /** Headers to add to a request (lower-case names); may perform a token exchange. */
-  headers(signal?: AbortSignal): Promise<Record<string, string>>;
-  /**
-   * Called after a 401: drops the cached token. Returns true when a fresh credential can be
-   * obtained (so one retry makes sense), false for static credentials (bearer, api key).
-   */
-  invalidate(): Promise<boolean>;
-  /** For --dry-run: headers with shell placeholders instead of secrets; never does a request. */
-  dryRunHeaders(): Record<string, string>;
+  emulator: Loader<ProtocolModule[]>;
 }

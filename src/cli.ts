@@ -5,7 +5,7 @@ import type { GlobalOptions } from './config/types.js';
 import type { MainOptions } from './main.js';
 import { createContext, type ProcessLike } from './context-factory.js';
 import { reportFailure } from './report-failure.js';
-import { packageVersion } from './main.js';
+import { packageVersion } from './package-version.js';
 
 interface CommandModule {
   spec: CommandSpec;

@@ -131,9 +131,9 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
       authPromise ??= (async () => {
         const http = await ctx.http(profile);
         const { createTokenCache } = await import('./config/token-cache.js');
-        const { createAuthenticator } = await import('../profiles/registry.js');
+        const { adapterFor } = await import('../profiles/registry.js');
         cache ??= createTokenCache({ env: io.env });
-        return createAuthenticator(profile, http, cache, ctx.now);
+        return adapterFor(profile.provider).auth.create({ profile, http, cache, now: ctx.now });
       })();
       return authPromise;
     },

@@ -63,6 +63,61 @@ export function formatApiMessage(d: ApiErrorDetails): string {
   return `${d.provider} returned HTTP ${d.status}${code}: ${d.message}${trace}`;
 }
 
+/** Who sent an answer and what it was, for an UnexpectedAnswer: what the adapter that read it could not know. */
+export interface AnswerContext {
+  provider: string;
+  status: number;
+  /** The body as it came; a short excerpt goes into the message. */
+  body?: string;
+  /** Which of several requests, e.g. " to request 2 of 3". */
+  where?: string;
+}
+
+/** Characters of a body quoted in an UnexpectedAnswer. */
+const EXCERPT_CHARS = 120;
+
+/** The start of a body on one line: whitespace runs collapsed, cut at EXCERPT_CHARS. */
+export function answerExcerpt(body: string): string {
+  const t = body.trim().replace(/\s+/g, ' ');
+  if (t === '') return '(empty body)';
+  return t.length > EXCERPT_CHARS ? `${t.slice(0, EXCERPT_CHARS)}…` : t;
+}
+
+/**
+ * A 2xx answer that is not what the protocol promises (exit 4), whichever provider sent it: not JSON, or JSON
+ * without the fields the command needs. Adapters throw it with what is wrong (`no "results" array`); the code that
+ * sent the request adds who answered and an excerpt of what came (`in`), so the one line names all three.
+ */
+export class UnexpectedAnswer extends TextgenError {
+  readonly exitCode = 4;
+  /** What is wrong with the answer, in the adapter's words. */
+  readonly problem: string;
+  readonly provider: string | undefined;
+  readonly status: number | undefined;
+
+  constructor(problem: string, context?: AnswerContext) {
+    super(context === undefined ? `unexpected answer: ${problem}` : unexpectedMessage(problem, context));
+    this.problem = problem;
+    this.provider = context?.provider;
+    this.status = context?.status;
+  }
+
+  /** This error with its context; one that has a context already keeps it. */
+  in(context: AnswerContext): UnexpectedAnswer {
+    return this.provider === undefined ? new UnexpectedAnswer(this.problem, context) : this;
+  }
+}
+
+function unexpectedMessage(problem: string, c: AnswerContext): string {
+  const got = c.body === undefined ? '' : ` — got: ${answerExcerpt(c.body)}`;
+  return `${c.provider} returned HTTP ${c.status}: unexpected answer${c.where ?? ''}: ${problem}${got}`;
+}
+
+/** `e` with the answer's context when it is an UnexpectedAnswer; anything else unchanged (for `throw inAnswer(…)`). */
+export function inAnswer(e: unknown, context: AnswerContext): unknown {
+  return e instanceof UnexpectedAnswer ? e.in(context) : e;
+}
+
 /** Cannot connect, DNS, TLS, timeout. */
 export class NetworkError extends TextgenError {
   readonly exitCode = 5;

@@ -4,31 +4,14 @@
  * same thing about the same item. Pure: no I/O.
  */
 
-export interface TextControl {
-  start: number;
-  length: number;
-  factor: number;
-  token_overlap?: 'partial' | 'complete';
-}
+import type { MultimodalPrompt, PromptItem, TaskDocument } from '../operations/prompts.js';
 
-export interface ImageControl {
-  rect: { left: number; top: number; width: number; height: number };
-  factor: number;
-  token_overlap?: 'partial' | 'complete';
-}
-
-export interface TokenControl {
-  index: number;
-  factor: number;
-}
-
-export type AlephAlphaPromptItem =
-  | { type: 'text'; data: string; controls?: TextControl[] }
-  | { type: 'image'; data: string; x?: number; y?: number; size?: number; controls?: ImageControl[] }
-  | { type: 'token_ids'; data: number[]; controls?: TokenControl[] };
-
+export type { ImageControl, TextControl, TokenControl } from '../operations/prompts.js';
+export type AlephAlphaPromptItem = PromptItem;
 /** `Prompt`: a string, or items concatenated into one prompt. */
-export type AlephAlphaPrompt = string | AlephAlphaPromptItem[];
+export type AlephAlphaPrompt = MultimodalPrompt;
+/** `Document`: a Word file, text, or a multimodal prompt (left as it is by the service). */
+export type AlephAlphaDocument = TaskDocument;
 
 /** One thing wrong with an item: where (`[2].data`, relative to the array) and what. */
 export interface PromptItemProblem {

@@ -5,9 +5,12 @@
  * representation, compress_to_size, nice) and override the flags for that line. Loaded only lazily (by embed's run).
  */
 import type { Context } from '../context.js';
-import { ApiError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
+import { answerJson, readAnswer } from '../requests/answer.js';
 import { parseEmbedSettings } from '../operations/embed-flags.js';
-import { checkEmbedSettings, combineAnswers, EMBED_PROVIDERS, loadEmbedOperation, UnexpectedEmbedAnswer, type EmbedRequest, type EmbedSetting, type EmbedSettings } from '../operations/embed.js';
+import { checkEmbedSettings, combineAnswers, embedProviders, loadEmbedOperation } from '../operations/embed.js';
+import { UnexpectedAnswer } from '../errors.js';
+import type { EmbedRequest, EmbedSetting, EmbedSettings } from '../../profiles/types.js';
 import { printDryRun } from '../requests/send.js';
 import { parseBatchLine } from './batch-line.js';
 import { checkBatchFlags } from './common-checks.js';
@@ -65,14 +68,14 @@ export async function runEmbedBatch(ctx: Context, command: EmbedBatchCommand, se
   const query = await compileResultQuery(ctx.globals.jmesQuery);
   const profile = await ctx.profile();
   const op = await loadEmbedOperation(profile.provider);
-  if (op === undefined) throw new UsageError(`embed is not supported by ${profile.provider}; it works with ${EMBED_PROVIDERS.join(', ')}`);
+  if (op === undefined) throw new UsageError(`embed is not supported by ${profile.provider}; it works with ${embedProviders().join(', ')}`);
   await checkEmbedSettings(op, profile.provider, command.settings);
   const model = command.model ?? (profile.defaults.model || undefined);
   if (model === undefined) throw new UsageError(`missing required option: --model (profile "${profile.name}" has no defaults.model)`, { hint: 'give the embedding model with -m' });
   // A line's own settings are checked against what the provider understands, then its combination rules.
   const known = new Set(op.settings);
-  const { loadProviderProfile } = await import('../../profiles/registry.js');
-  const callee = await loadProviderProfile(profile.provider);
+  const { adapterFor } = await import('../../profiles/registry.js');
+  const callee = await adapterFor(profile.provider).generate();
   const sender = await createLineSender(ctx, profile, callee);
 
   const specOf = (line: EmbedLine) => op.buildRequest(line.request.inputs, line.request, profile);
@@ -111,20 +114,10 @@ export async function runEmbedBatch(ctx: Context, command: EmbedBatchCommand, se
     async run(line, signal) {
       const res = await sender.send(specOf(line), signal);
       const text = await res.text();
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        throw new ApiError({ provider: callee.kind, status: res.status, message: `the answer is not JSON: ${text.trim().slice(0, 120) || '(empty body)'}` });
-      }
-      let answer;
-      try {
-        answer = op.parseResponse(json, line.request.inputs, line.request);
-      } catch (e) {
-        if (!(e instanceof UnexpectedEmbedAnswer)) throw e;
-        throw new ApiError({ provider: callee.kind, status: res.status, message: `unexpected answer: ${e.message}` });
-      }
-      if (answer.embeddings.length !== 1) throw new ApiError({ provider: callee.kind, status: res.status, message: `the answer holds ${answer.embeddings.length} embeddings for 1 text` });
+      const context = { provider: callee.kind, status: res.status, body: text };
+      const json = answerJson(text, context);
+      const answer = readAnswer(() => op.parseResponse(json, line.request.inputs, line.request), context);
+      if (answer.embeddings.length !== 1) throw new UnexpectedAnswer(`the answer holds ${answer.embeddings.length} embeddings for 1 text`, context);
       return resultJson(combineAnswers(model, [answer]), query);
     },
     wireRequest: specOf,

@@ -7,7 +7,8 @@
  */
 import type { CanonicalParameters, CanonicalRequest, GenerateResult } from '../canonical.js';
 import type { Context } from '../context.js';
-import { ApiError, Interrupted, NetworkError, StreamError, UsageError, isTextgenError } from '../errors.js';
+import { answerJson, readAnswer } from '../requests/answer.js';
+import { Interrupted, NetworkError, StreamError, UsageError, isTextgenError } from '../errors.js';
 import type { HttpRequestSpec, HttpResponse } from '../http/types.js';
 import { buildCanonicalRequest } from '../options/generate-request.js';
 import { parseBooleanFlag, type RawFlagValue } from '../options/flag-values.js';
@@ -18,7 +19,7 @@ import { printDryRun } from '../requests/send.js';
 import { inCanonicalOrder, StreamAggregator } from '../generation/aggregate.js';
 import type { GenerationCommand } from '../generation/generation-command.js';
 import { checkSupport, fillPromptVariables, type CheckedRequest } from '../generation/support.js';
-import type { GenerateTarget, ProviderProfile } from '../../profiles/types.js';
+import type { GenerateTarget, GenerateOperation } from '../../profiles/types.js';
 import { parseBatchLine } from './batch-line.js';
 import { checkBatchFlags } from './common-checks.js';
 import { compileResultQuery, resultJson } from './json-query.js';
@@ -75,8 +76,8 @@ export async function runGenerationBatch(ctx: Context, cmd: GenerationCommand, s
   if (cmd.target.kind === 'model' && model === undefined) {
     throw new UsageError(`missing required option: --model (profile "${profile.name}" has no defaults.model)`);
   }
-  const { loadProviderProfile } = await import('../../profiles/registry.js');
-  const provider = await loadProviderProfile(profile.provider);
+  const { adapterFor } = await import('../../profiles/registry.js');
+  const provider = await adapterFor(profile.provider).generate();
   const modelVersion = typeof cmd.raw.modelVersion === 'string' ? cmd.raw.modelVersion : undefined;
   const target: GenerateTarget = {
     ...(cmd.target.kind === 'deployment' ? { deployment: cmd.target.idOrName as string } : { model: model as string }),
@@ -143,20 +144,11 @@ export async function runGenerationBatch(ctx: Context, cmd: GenerationCommand, s
   });
 }
 
-async function readWhole(res: HttpResponse, provider: ProviderProfile, call: LineCall, target: GenerateTarget): Promise<{ result: GenerateResult; json: unknown }> {
+async function readWhole(res: HttpResponse, provider: GenerateOperation, call: LineCall, target: GenerateTarget): Promise<{ result: GenerateResult; json: unknown }> {
   const text = await res.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    const t = text.trim().replace(/\s+/g, ' ');
-    throw new ApiError({ provider: provider.kind, status: res.status, message: `the answer is not JSON: ${t.length > 120 ? `${t.slice(0, 120)}…` : t || '(empty body)'}` });
-  }
-  try {
-    return { result: provider.parseGenerateResponse(json, call.request, target), json };
-  } catch (e) {
-    throw new ApiError({ provider: provider.kind, status: res.status, message: `unexpected answer: ${(e as Error).message}` });
-  }
+  const context = { provider: provider.kind, status: res.status, body: text };
+  const json = answerJson(text, context);
+  return { result: readAnswer(() => provider.parseGenerateResponse(json, call.request, target), context), json };
 }
 
 const TIMED_OUT_EMPTY: GenerateResult = { results: [{ generated_text: '', generated_token_count: 0, input_token_count: 0, stop_reason: 'time_limit' }] };
@@ -164,7 +156,7 @@ const TIMED_OUT_EMPTY: GenerateResult = { results: [{ generated_text: '', genera
 /** A line with a client-side time limit: streamed on the wire and cut at the deadline, keeping the text so far. */
 async function generateWithDeadline(
   call: LineCall,
-  provider: ProviderProfile,
+  provider: GenerateOperation,
   target: GenerateTarget,
   signal: AbortSignal,
   deadlineMs: number,

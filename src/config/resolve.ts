@@ -5,10 +5,13 @@
  */
 import path from 'node:path';
 import { UsageError } from '../errors.js';
+import { adapterFor, allAdapters, kindsWith } from '../../profiles/registry.js';
 import { displayPath, homeDir, type LoadedConfig } from './load.js';
 import type { AuthConfig, ProfileConfig } from './schema.js';
 import { bearerAuth, readSecret, secretsOf, type SecretField } from './secrets.js';
-import { PROVIDER_KINDS, type GlobalOptions, type ProfileDefaults, type ProviderKind, type ResolvedAuth, type ResolvedProfile } from './types.js';
+import { MAX_RETRIES } from './limits.js';
+import { NOT_HTTP_URL, urlProblem } from './base-url.js';
+import { DEFAULT_PROVIDER, PROVIDER_KINDS, type GlobalOptions, type ProfileDefaults, type ProviderKind, type ResolvedAuth, type ResolvedProfile } from './types.js';
 
 export const LOCAL_PROFILE = 'local';
 
@@ -16,13 +19,12 @@ export const LOCAL_PROFILE = 'local';
  * The built-in profiles: the embedded server, spoken to in each protocol (DESIGN §9), each with a default model
  * so `complete "…"` works with no flags at all.
  */
-export const LOCAL_PROFILES: Record<string, ProfileConfig> = {
-  local: { provider: 'watsonx', space_id: 'local-space', defaults: { model: 'ibm/granite-13b-instruct-v2' }, auth: { type: 'none' } },
-  'local-azure': { provider: 'azure-openai', defaults: { model: 'gpt-35-turbo-instruct' }, auth: { type: 'none' } },
-  'local-openai': { provider: 'openai', defaults: { model: 'gpt-3.5-turbo-instruct' }, auth: { type: 'none' } },
-  'local-aa': { provider: 'aleph-alpha', defaults: { model: 'luminous-base' }, auth: { type: 'none' } },
-  'local-oip': { provider: 'open-inference', defaults: { model: 'demo' }, auth: { type: 'none' } },
-};
+export const LOCAL_PROFILES: Record<string, ProfileConfig> = Object.fromEntries(
+  allAdapters().map(({ kind, local }): [string, ProfileConfig] => [
+    local.profile,
+    { provider: kind, ...(local.spaceId !== undefined ? { space_id: local.spaceId } : {}), defaults: { model: local.model }, auth: { type: 'none' } },
+  ]),
+);
 
 /** The embedded server takes every extra key and streams in every protocol. */
 const LOCAL_SERVER_PARAMETERS = ['include_stop_sequence', 'min_new_tokens', 'top_k', 'random_seed', 'repetition_penalty', 'typical_p', 'truncate_input_tokens', 'length_penalty', 'token_ranks', 'moderations'];
@@ -30,11 +32,6 @@ export const AD_HOC_PROFILE = '(ad hoc)';
 export const DEFAULT_IAM_URL = 'https://iam.cloud.ibm.com/identity/token';
 export const DEFAULT_TIMEOUT_MS = 300_000;
 export const DEFAULT_RETRIES = 2;
-/**
- * More retries than this only turn an outage into a wait of hours (each waits up to 8 s, or 60 s when the
- * service says so): `--retries 100000` would look like a hang.
- */
-export const MAX_RETRIES = 10;
 
 export interface ResolveProfileOptions {
   globals: GlobalOptions;
@@ -47,34 +44,6 @@ export interface ResolveProfileOptions {
 /** Configured profile names plus the built-in `local`, sorted. */
 export function knownProfileNames(config: LoadedConfig): string[] {
   return [...new Set([...Object.keys(config.profiles), ...Object.keys(LOCAL_PROFILES)])].sort();
-}
-
-export function isHttpUrl(value: string): boolean {
-  return urlProblem(value) === undefined;
-}
-
-export const NOT_HTTP_URL = 'must be an http:// or https:// URL';
-
-/**
- * Why a base URL is unusable: undefined when it is fine, else `{ reason }` with the particular reason when there
- * is one worth naming beyond NOT_HTTP_URL. The WHATWG parser quietly drops tabs, newlines and outer spaces and
- * accepts port 0; a base URL the user typed is taken as typed or refused, never repaired.
- */
-export function urlProblem(value: string): { reason?: string } | undefined {
-  if (!/^https?:\/\//i.test(value)) return {};
-  if (/[\s\u0000-\u001f\u007f-\u009f]/.test(value)) return { reason: 'it contains spaces or control characters' };
-  const port = /^https?:\/\/(?:[^/?#@]*@)?(?:\[[^\]]*\]|[^/?#:]*):(\d+)(?:[/?#]|$)/i.exec(value)?.[1];
-  if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) return { reason: `port ${port} is out of range (1 to 65535)` };
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return { reason: /^https?:\/\/(?:[/?#]|$)/i.test(value) ? 'it has no host name' : 'it does not parse' };
-  }
-  if (url.hostname === '') return { reason: 'it has no host name' };
-  // Request paths are appended to the base URL: a query or fragment would end up in the middle of them.
-  if (url.search !== '' || url.hash !== '' || /[?#]/.test(value)) return { reason: 'a base URL takes no query (?…) or fragment (#…)' };
-  return undefined;
 }
 
 /** A value and where it came from ("--url", "TEXTGEN_URL", "profiles.wx.url in ~/…"), for messages. */
@@ -119,7 +88,7 @@ export async function resolveProfile(opts: ResolveProfileOptions): Promise<Resol
   const field = (name: string) => `profiles.${base.name}.${name}${base.file ? ` in ${displayPath(base.file, home)}` : ''}`;
   const p = base.profile;
 
-  const provider = providerIn ? parseProvider(providerIn) : (p?.provider ?? 'watsonx');
+  const provider = providerIn ? parseProvider(providerIn) : (p?.provider ?? DEFAULT_PROVIDER);
 
   const urlFrom = urlIn ?? first([p?.url, field('url')]);
   let url: string;
@@ -228,13 +197,14 @@ function credentialOverride(globals: GlobalOptions, env: (name: string) => strin
 
 function authFromCredential(c: Credential, provider: ProviderKind, profileAuth: AuthConfig | undefined, env: (name: string) => string | undefined): ResolvedAuth {
   if (c.kind === 'token') return bearerAuth(c.value, c.envName);
-  if (provider === 'watsonx') {
+  const { bareKey } = adapterFor(provider).auth;
+  if (bareKey === 'exchanged') {
     // On Cloud Pak for Data the key belongs to the profile's user; anywhere else a bare key means IBM Cloud IAM.
     if (profileAuth?.type === 'cpd') return { type: 'cpd', username: profileAuth.username, apikey: c.value };
     if (profileAuth?.type === 'zenapikey') return { type: 'zenapikey', username: profileAuth.username, apikey: c.value };
     return { type: 'iam', apikey: c.value, iamUrl: iamUrlOf(profileAuth, env) };
   }
-  if (provider === 'azure-openai') return c.envName ? { type: 'api-key', key: c.value, keyEnv: c.envName } : { type: 'api-key', key: c.value };
+  if (bareKey === 'api-key') return c.envName ? { type: 'api-key', key: c.value, keyEnv: c.envName } : { type: 'api-key', key: c.value };
   return bearerAuth(c.value, c.envName);
 }
 
@@ -246,10 +216,11 @@ function authFromProfile(
   name: string,
 ): ResolvedAuth {
   if (auth === undefined || auth.type === 'none') return { type: 'none' };
-  if ((auth.type === 'iam' || auth.type === 'cpd' || auth.type === 'zenapikey') && provider !== 'watsonx') {
-    throw new UsageError(`profile "${name}": auth type ${auth.type} is for watsonx, not ${provider}`, {
-      hint: 'use bearer or api-key, or pass --token / --api-key',
-    });
+  const policy = adapterFor(provider).auth;
+  if (!policy.types.includes(auth.type) && !policy.alsoAccepted?.includes(auth.type)) {
+    if (auth.type === 'api-key') throw new UsageError(`profile "${name}": ${provider} takes no api-key header`, { hint: policy.otherTypesHint });
+    const owners = kindsWith((adapter) => adapter.auth.types.includes(auth.type)).join(', ');
+    throw new UsageError(`profile "${name}": auth type ${auth.type} is for ${owners}, not ${provider}`, { hint: policy.otherTypesHint });
   }
   const secret = (field: SecretField) => {
     const value = readSecret(auth, field, rawEnv, name);
@@ -268,11 +239,6 @@ function authFromProfile(
     case 'bearer':
       return bearerAuth(secret('token'), auth.token_env);
     case 'api-key':
-      if (provider === 'watsonx') {
-        throw new UsageError(`profile "${name}": watsonx takes no api-key header`, {
-          hint: 'use auth type iam (IBM Cloud), cpd or zenapikey (Cloud Pak for Data), or bearer',
-        });
-      }
       return auth.key_env ? { type: 'api-key', key: secret('key'), keyEnv: auth.key_env } : { type: 'api-key', key: secret('key') };
   }
 }

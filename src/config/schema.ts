@@ -4,10 +4,11 @@
  */
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
-import { MAX_RETRIES, NOT_HTTP_URL, urlProblem } from './resolve.js';
-import { PROVIDER_KINDS, type ProviderKind } from './types.js';
+import { NOT_HTTP_URL, urlProblem } from './base-url.js';
+import { MAX_RETRIES } from './limits.js';
+import { AUTH_TYPES, PROVIDER_KINDS, type ProviderKind } from './types.js';
 
-export const AUTH_TYPES = ['iam', 'cpd', 'zenapikey', 'bearer', 'api-key', 'none'] as const;
+
 
 const text = z.string().min(1);
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name (letters, digits and _)');

@@ -2,6 +2,12 @@ import type { CanonicalParameters } from '../canonical.js';
 
 export type ProviderKind = 'watsonx' | 'azure-openai' | 'openai' | 'aleph-alpha' | 'open-inference';
 export const PROVIDER_KINDS: readonly ProviderKind[] = ['watsonx', 'azure-openai', 'openai', 'aleph-alpha', 'open-inference'];
+export const AUTH_TYPES = ['iam', 'cpd', 'zenapikey', 'bearer', 'api-key', 'none'] as const;
+/** What a profile's `auth.type` may be; which of them a provider takes is its adapter's `auth` policy. */
+export type AuthType = (typeof AUTH_TYPES)[number];
+
+/** The provider of a profile that names none: the CLI mirrors cpd-cli, a watsonx client. */
+export const DEFAULT_PROVIDER: ProviderKind = 'watsonx';
 
 /** Credentials after secrets have been read from the environment or the user file. */
 export type ResolvedAuth =

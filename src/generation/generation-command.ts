@@ -91,16 +91,13 @@ export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand)
   }
   if (cmd.target.kind === 'model' && model === undefined) {
     throw new UsageError(`missing required option: --model (profile "${profile.name}" has no defaults.model)`, {
-      hint: profile.provider === 'watsonx' ? 'give a foundation model id, or use "deployment text-generate --id-or-name" for a deployment' : undefined,
+      hint: (await import('../../profiles/registry.js')).adapterFor(profile.provider).missingModelHint,
     });
   }
 
   if (multimodal) {
-    if (profile.provider !== 'aleph-alpha') {
-      throw new UsageError(`--image and --prompt-json build Aleph Alpha prompts; profile "${profile.name}" is ${profile.provider}`);
-    }
-    const { buildAlephAlphaPrompt } = await import('../../profiles/aleph-alpha/client/prompt-items.js');
-    const prompt = await buildAlephAlphaPrompt({ text: input, images: multimodal.images, promptJson: multimodal.promptJson }, { cwd: ctx.cwd, stdin: readStdin });
+    const { promptsFor } = await import('../operations/multimodal.js');
+    const prompt = await (await promptsFor(profile)).buildPrompt({ text: input, images: multimodal.images, promptJson: multimodal.promptJson }, { cwd: ctx.cwd, stdin: readStdin });
     // The items replace the text prompt in the wire body (`extra` is merged last).
     built = { ...built, extra: { ...built.extra, prompt } };
   }
@@ -109,8 +106,8 @@ export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand)
     const returnOptions = { ...built.request.parameters?.return_options, generated_tokens: true, token_logprobs: true };
     built = { ...built, request: { ...built.request, parameters: { ...built.request.parameters, return_options: returnOptions } } };
   }
-  const { loadProviderProfile } = await import('../../profiles/registry.js');
-  const provider = await loadProviderProfile(profile.provider);
+  const { adapterFor } = await import('../../profiles/registry.js');
+  const provider = await adapterFor(profile.provider).generate();
   const { runGenerate } = await import('./run-generate.js');
   const modelVersion = typeof cmd.raw.modelVersion === 'string' ? cmd.raw.modelVersion : undefined;
   return runGenerate(ctx, {

@@ -2,8 +2,9 @@ import type { CanonicalRequest, GenerateResult } from '../canonical.js';
 import type { ResolvedProfile } from '../config/types.js';
 import type { Context } from '../context.js';
 import type { HttpResponse } from '../http/types.js';
-import type { GenerateTarget, ProviderProfile } from '../../profiles/types.js';
-import { ApiError, Interrupted, NetworkError, StreamError, isTextgenError } from '../errors.js';
+import type { GenerateTarget, GenerateOperation } from '../../profiles/types.js';
+import { answerJson, readAnswer } from '../requests/answer.js';
+import { Interrupted, NetworkError, StreamError, isTextgenError } from '../errors.js';
 import { failFromResponse, printDryRun, sendAuthorized } from '../requests/send.js';
 import { GenerationPresenter, type PresentOptions } from './present.js';
 import { StreamAggregator } from './aggregate.js';
@@ -12,7 +13,7 @@ import { startSpinner, type Spinner } from '../output/spinner.js';
 import { renderGenerationSummary, type GenerationStats } from '../output/generation-summary.js';
 
 export interface GenerateInvocation {
-  provider: ProviderProfile;
+  provider: GenerateOperation;
   profile: ResolvedProfile;
   request: CanonicalRequest;
   /** `stream` is what the user asked for; the wire may differ (client deadline, a server that cannot stream). */
@@ -107,18 +108,9 @@ async function presentWhole(ctx: Context, call: Call, res: HttpResponse, present
     throw e;
   }
   spinner.stop();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new ApiError({ provider: provider.kind, status: res.status, message: `the answer is not JSON: ${excerpt(text)}` });
-  }
-  let result: GenerateResult;
-  try {
-    result = provider.parseGenerateResponse(json, call.request, call.inv.target);
-  } catch (e) {
-    throw new ApiError({ provider: provider.kind, status: res.status, message: `unexpected answer: ${(e as Error).message}` });
-  }
+  const answer = { provider: provider.kind, status: res.status, body: text };
+  const json = answerJson(text, answer);
+  const result: GenerateResult = readAnswer(() => provider.parseGenerateResponse(json, call.request, call.inv.target), answer);
   warnAll(ctx, result.system?.warnings);
   await presenter.finish(result, { text, json });
   call.result = result;
@@ -200,7 +192,3 @@ async function writeSummary(ctx: Context, call: Call): Promise<void> {
   ctx.stderr.write(renderGenerationSummary(stats, ctx.terminal.color));
 }
 
-function excerpt(text: string): string {
-  const t = text.trim().replace(/\s+/g, ' ');
-  return t.length > 120 ? `${t.slice(0, 120)}…` : t || '(empty body)';
-}

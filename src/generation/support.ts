@@ -1,7 +1,7 @@
 import type { CanonicalParameters, CanonicalRequest, ReturnOptions } from '../canonical.js';
 import type { ResolvedProfile } from '../config/types.js';
 import { UsageError } from '../errors.js';
-import type { GenerateTarget, ProviderProfile, Support } from '../../profiles/types.js';
+import type { GenerateTarget, GenerateOperation, Support } from '../../profiles/types.js';
 
 /** What the CLI does itself because the provider cannot (DESIGN §3 "client" cells). */
 export interface ClientSide {
@@ -38,7 +38,7 @@ function asksForSomething(value: unknown): boolean {
  */
 export function checkSupport(
   input: CanonicalRequest,
-  provider: ProviderProfile,
+  provider: GenerateOperation,
   profile: ResolvedProfile,
   target: GenerateTarget,
   opts: SupportOptions,

@@ -4,7 +4,8 @@
  */
 import { UsageError } from '../errors.js';
 import { coerceEnum, coerceInt, parseBooleanFlag, type RawFlagValue } from '../options/flag-values.js';
-import { COMPRESSED_SIZE, POOLINGS, REPRESENTATIONS, type EmbedSettings, type Pooling, type Representation } from './embed.js';
+import { COMPRESSED_SIZE, POOLINGS, REPRESENTATIONS } from './embed-settings.js';
+import type { EmbedSettings, Pooling, Representation } from '../../profiles/types.js';
 
 /** A repeatable flag's values, each split at commas; blanks dropped. */
 function listItems(value: unknown): string[] {

@@ -1,31 +1,15 @@
 /**
  * `health`: the cheapest real check of an endpoint — is it up, how fast, which version. Each provider says which
- * requests prove it (`profiles/<kind>/health.ts`); this module sends them, times them and turns the answers into
+ * requests prove it (`profiles/<kind>/client/health.ts`); this module sends them, times them and turns the answers into
  * one report: healthy (exit 0), unhealthy (exit 4; 3 when the credentials were refused) or unreachable (exit 5).
  */
 import type { ProviderKind, ResolvedProfile } from '../config/types.js';
 import type { Context } from '../context.js';
 import { AuthError, formatApiMessage, NetworkError } from '../errors.js';
-import type { HttpRequestSpec } from '../http/types.js';
 import { redactUrl } from '../http/redact.js';
 import { sendAuthorized, type Callee } from '../requests/send.js';
-
-/** One request of a health check. */
-export interface HealthProbe {
-  /** Short name for the report: "models", "deployments", "version", "live", "ready", "metadata". */
-  name: string;
-  request: HttpRequestSpec;
-  /** False: the answer only adds information (a version); its failure leaves the verdict alone. */
-  required: boolean;
-  /** What a successful answer says about the server's version. */
-  version?(bodyText: string): string | undefined;
-}
-
-export interface HealthOperation {
-  probes(profile: ResolvedProfile): HealthProbe[];
-  /** The API version date the probes speak, for protocols that put one on the wire. */
-  apiVersion?(profile: ResolvedProfile): string;
-}
+import { adapterFor } from '../../profiles/registry.js';
+import type { HealthOperation } from '../../profiles/types.js';
 
 export type HealthStatus = 'healthy' | 'unhealthy' | 'unreachable';
 
@@ -59,18 +43,7 @@ export interface HealthReport {
 
 /** Every provider kind has a cheap check. */
 export async function loadHealthOperation(kind: ProviderKind): Promise<HealthOperation> {
-  switch (kind) {
-    case 'watsonx':
-      return (await import('../../profiles/watsonx/client/health.js')).watsonxHealth;
-    case 'azure-openai':
-      return (await import('../../profiles/azure-openai/client/health.js')).azureOpenAiHealth;
-    case 'openai':
-      return (await import('../../profiles/azure-openai/client/health.js')).openAiHealth;
-    case 'aleph-alpha':
-      return (await import('../../profiles/aleph-alpha/client/health.js')).alephAlphaHealth;
-    case 'open-inference':
-      return (await import('../../profiles/open-inference/client/health.js')).openInferenceHealth;
-  }
+  return adapterFor(kind).health();
 }
 
 /** A CI gate must answer promptly: without --timeout a check waits at most this long for an answer. */

@@ -1,123 +1,20 @@
 /**
  * `models`: what an endpoint can be asked for — foundation models, deployments, the models a server holds — in one
  * canonical entry shape for every provider. Each provider that can list implements `ModelsOperation` in
- * `profiles/<kind>/models.ts` (pure wire mapping); this module loads it and runs the listing: fallbacks between
+ * `profiles/<kind>/client/models.ts` (pure wire mapping); this module loads it and runs the listing: fallbacks between
  * alternative routes, paging with `next` links (kept on the profile's origin, loops cut), one model's metadata.
  */
 import type { ProviderKind, ResolvedProfile } from '../config/types.js';
 import type { Context } from '../context.js';
-import { ApiError } from '../errors.js';
+import { ApiError, UnexpectedAnswer } from '../errors.js';
 import type { HttpRequestSpec } from '../http/types.js';
 import { requestJson, type Callee, type JsonAnswer } from '../requests/send.js';
-
-export type ModelKind = 'model' | 'deployment';
-
-/** A tensor of Open Inference model metadata. */
-export interface TensorSpec {
-  name: string;
-  datatype: string;
-  shape: number[];
-}
-
-/**
- * One model or deployment, the same for every provider (`-o json`). Only these fields: the provider's own items,
- * unknown fields included, are what `--raw` prints.
- */
-export interface ModelEntry {
-  /** What to pass to `--model` or `--id-or-name`. */
-  id: string;
-  kind: ModelKind;
-  /** A label, when the service has one that differs from the id. */
-  name?: string;
-  /** Who made or owns the model (watsonx `provider`, OpenAI `owned_by`). */
-  provider?: string;
-  /** A deployment's model. */
-  model?: string;
-  /** A watsonx deployment's serving name (also accepted by `--id-or-name`). */
-  serving_name?: string;
-  /** Lifecycle or readiness in the service's words ("available", "deprecated", "ready", "succeeded", "READY"). */
-  status?: string;
-  versions?: string[];
-  /** The Open Inference backend ("tensorrt_llm", "onnxruntime_onnx"). */
-  platform?: string;
-  /** Context window: prompt plus generated tokens. */
-  max_tokens?: number;
-  /** What the model can do (watsonx function ids: "text_generation", "embedding", …). */
-  functions?: string[];
-  description?: string;
-  inputs?: TensorSpec[];
-  outputs?: TensorSpec[];
-}
-
-/** The canonical key order of a ModelEntry (`-o json` prints keys in this order for every provider). */
-export const MODEL_ENTRY_KEYS = [
-  'id', 'kind', 'name', 'provider', 'model', 'serving_name', 'status', 'versions', 'platform', 'max_tokens', 'functions', 'description', 'inputs', 'outputs',
-] as const satisfies readonly (keyof ModelEntry)[];
-
-/** An entry in canonical key order, without empty fields (undefined, "", [] ). */
-export function modelEntry(fields: ModelEntry): ModelEntry {
-  const out: Record<string, unknown> = {};
-  for (const key of MODEL_ENTRY_KEYS) {
-    const value = fields[key];
-    if (value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) continue;
-    out[key] = value;
-  }
-  return out as unknown as ModelEntry;
-}
-
-export type ModelsScope = 'models' | 'deployments';
-
-export interface ListQuery {
-  scope: ModelsScope;
-  /** Items per page, for the providers that page (`--page-size`). */
-  pageSize?: number;
-}
-
-/** One answer of a listing, read. */
-export interface ModelPage {
-  entries: ModelEntry[];
-  /** The provider's own items on this page, in order, for `--raw`. */
-  items: unknown[];
-  /** The next page's link as the service wrote it (absolute or relative); absent on the last page. */
-  next?: string;
-}
-
-/** How one provider lists (and, optionally, describes) models. Pure functions over plain objects. */
-export interface ModelsOperation {
-  /** What `models` lists; the first is the default, `--deployments` asks for "deployments". */
-  scopes: readonly ModelsScope[];
-  /** Set when the listing pages: the largest page the service gives, and the top of `--page-size`. */
-  maxPageSize?: number;
-  /**
-   * The first page's request. Several are alternatives tried in order while the server answers that it has no
-   * such route (404, 405, 501): servers of one protocol do not agree on a list call.
-   */
-  listRequests(profile: ResolvedProfile, query: ListQuery): HttpRequestSpec[];
-  /** The request for a `next` link (already absolute, on the profile's origin); default: the same request there. */
-  nextRequest?(url: string, previous: HttpRequestSpec): HttpRequestSpec;
-  /** One answer → entries; undefined when the body is not a listing of this provider's shape. `now` dates lifecycles. */
-  parsePage(body: unknown, query: ListQuery, now: number): ModelPage | undefined;
-  /** `models NAME`: one model's metadata. */
-  describe?: {
-    request(profile: ResolvedProfile, name: string, version: string | undefined): HttpRequestSpec;
-    parse(body: unknown): ModelEntry | undefined;
-  };
-}
+import { adapterFor } from '../../profiles/registry.js';
+import type { ModelEntry, ModelsOperation, ListQuery } from '../../profiles/types.js';
 
 /** Every provider kind can list something, so there is always an operation. */
 export async function loadModelsOperation(kind: ProviderKind): Promise<ModelsOperation> {
-  switch (kind) {
-    case 'watsonx':
-      return (await import('../../profiles/watsonx/client/models.js')).watsonxModels;
-    case 'azure-openai':
-      return (await import('../../profiles/azure-openai/client/models.js')).azureOpenAiModels;
-    case 'openai':
-      return (await import('../../profiles/azure-openai/client/models.js')).openAiModels;
-    case 'aleph-alpha':
-      return (await import('../../profiles/aleph-alpha/client/models.js')).alephAlphaModels;
-    case 'open-inference':
-      return (await import('../../profiles/open-inference/client/models.js')).openInferenceModels;
-  }
+  return adapterFor(kind).models();
 }
 
 /** A listing: canonical entries and the provider's own items, both in the service's order across pages. */
@@ -132,13 +29,8 @@ const NO_ROUTE = new Set([404, 405, 501]);
 /** A runaway paging loop stops here even when every link is new. */
 export const MAX_PAGES = 1000;
 
-function excerpt(text: string): string {
-  const t = text.trim().replace(/\s+/g, ' ');
-  return t.length > 120 ? `${t.slice(0, 120)}…` : t;
-}
-
-function notAListing(callee: Callee, answer: JsonAnswer, what: string): ApiError {
-  return new ApiError({ provider: callee.kind, status: answer.status, message: `the answer is not ${what}: ${excerpt(answer.text) || '(empty body)'}` });
+function notAListing(callee: Callee, answer: JsonAnswer, what: string): UnexpectedAnswer {
+  return new UnexpectedAnswer(`the answer is not ${what}`, { provider: callee.kind, status: answer.status, body: answer.text });
 }
 
 function describeRoute(spec: HttpRequestSpec): string {

@@ -6,26 +6,15 @@
  */
 import type { ResolvedProfile } from '../config/types.js';
 import type { Context } from '../context.js';
-import { ApiError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
+import { readAnswer } from '../requests/answer.js';
 import type { HttpRequestSpec } from '../http/types.js';
 import { printDryRun, requestJson, type Callee } from '../requests/send.js';
 import { mapBounded } from './bounded-map.js';
 import { MISSING_TEXT, readEmbedInputs, type EmbedInputSource } from './embed-inputs.js';
-import {
-  checkEmbedSettings,
-  combineAnswers,
-  EMBED_PROVIDERS,
-  embeddingLines,
-  loadEmbedOperation,
-  singleVector,
-  splitBatches,
-  UnexpectedEmbedAnswer,
-  type EmbedBatchAnswer,
-  type EmbedOperation,
-  type EmbedRequest,
-  type EmbedResult,
-  type EmbedSettings,
-} from './embed.js';
+import { checkEmbedSettings, combineAnswers, embedProviders, embeddingLines, loadEmbedOperation, singleVector, splitBatches } from './embed.js';
+import { UnexpectedAnswer } from '../errors.js';
+import type { EmbedBatchAnswer, EmbedOperation, EmbedRequest, EmbedResult, EmbedSettings } from '../../profiles/types.js';
 
 export interface EmbedCommand {
   /** -m/--model; the profile's defaults.model stands in when absent. */
@@ -49,7 +38,7 @@ export async function runEmbed(ctx: Context, command: EmbedCommand): Promise<num
   const profile = await ctx.profile();
   const op = await loadEmbedOperation(profile.provider);
   if (op === undefined) {
-    throw new UsageError(`embed is not supported by ${profile.provider}; it works with ${EMBED_PROVIDERS.join(', ')}`, {
+    throw new UsageError(`embed is not supported by ${profile.provider}; it works with ${embedProviders().join(', ')}`, {
       hint: 'use a profile whose provider has an embeddings endpoint (e.g. --profile local-aa)',
     });
   }
@@ -62,13 +51,10 @@ export async function runEmbed(ctx: Context, command: EmbedCommand): Promise<num
   let prompt: unknown;
   let inputs: string[] | undefined;
   if (multimodal) {
-    if (profile.provider !== 'aleph-alpha') {
-      throw new UsageError(`--image and --prompt-json build Aleph Alpha prompts; profile "${profile.name}" is ${profile.provider}`);
-    }
     if (command.source.inputFile !== undefined) throw new UsageError('--input-file holds many texts; an --image or --prompt-json prompt is one: give its text as words');
     const text = command.source.words.length > 0 ? command.source.words.join(' ') : undefined;
-    const { buildAlephAlphaPrompt } = await import('../../profiles/aleph-alpha/client/prompt-items.js');
-    prompt = await buildAlephAlphaPrompt({ text, images: multimodal.images, promptJson: multimodal.promptJson }, { cwd: ctx.cwd });
+    const { promptsFor } = await import('./multimodal.js');
+    prompt = await (await promptsFor(profile)).buildPrompt({ text, images: multimodal.images, promptJson: multimodal.promptJson }, { cwd: ctx.cwd });
     inputs = [text ?? '(prompt items)'];
   } else {
     inputs = await readEmbedInputs(command.source, { cwd: ctx.cwd, stdin: ctx.stdin, stdinIsTTY: ctx.terminal.stdinIsTTY });
@@ -89,9 +75,9 @@ export async function runEmbed(ctx: Context, command: EmbedCommand): Promise<num
     return 0;
   }
 
-  const { loadProviderProfile } = await import('../../profiles/registry.js');
+  const { adapterFor } = await import('../../profiles/registry.js');
   const { startSpinner } = await import('../output/spinner.js');
-  const callee = await loadProviderProfile(profile.provider);
+  const callee = await adapterFor(profile.provider).generate();
   const spinner = await startSpinner(ctx, `embedding ${inputs.length === 1 ? '1 text' : `${inputs.length} texts`} with ${callee.displayName}…`);
   let result: EmbedResult;
   try {
@@ -140,19 +126,11 @@ export async function sendEmbedRequests(
   const concurrency = op.concurrency?.(request) ?? 1;
   const answers = await mapBounded(plan, concurrency, async ({ batch, spec }, i): Promise<EmbedBatchAnswer> => {
     const answer = await requestJson(ctx, profile, callee, spec);
-    let parsed: EmbedBatchAnswer;
-    try {
-      parsed = op.parseResponse(answer.json, batch, request);
-    } catch (e) {
-      if (!(e instanceof UnexpectedEmbedAnswer)) throw e;
-      throw new ApiError({ provider: callee.kind, status: answer.status, message: `unexpected answer${plan.length > 1 ? ` to request ${i + 1} of ${plan.length}` : ''}: ${e.message}` });
-    }
+    const context = { provider: callee.kind, status: answer.status, body: answer.text, where: plan.length > 1 ? ` to request ${i + 1} of ${plan.length}` : '' };
+    const json = answer.json;
+    const parsed: EmbedBatchAnswer = readAnswer(() => op.parseResponse(json, batch, request), context);
     if (parsed.embeddings.length !== batch.length) {
-      throw new ApiError({
-        provider: callee.kind,
-        status: answer.status,
-        message: `the answer holds ${parsed.embeddings.length} embeddings for ${batch.length} texts`,
-      });
+      throw new UnexpectedAnswer(`the answer holds ${parsed.embeddings.length} embeddings for ${batch.length} texts`, context);
     }
     return parsed;
   });

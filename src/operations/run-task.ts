@@ -5,9 +5,11 @@
  */
 import type { ResolvedProfile } from '../config/types.js';
 import type { Context } from '../context.js';
-import { ApiError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
+import { readAnswer } from '../requests/answer.js';
 import type { OutputFormat } from '../output/format.js';
-import { loadTaskOperation, providersWith, type TaskName, type TaskOperation, type TaskOperations } from './aleph-alpha-tasks.js';
+import { loadTaskOperation, providersWith } from './tasks.js';
+import type { TaskName, TaskOperation, TaskOperations } from '../../profiles/types.js';
 
 export type TaskRequestOf<T extends TaskName> = Parameters<TaskOperations[T]['buildRequest']>[0];
 type TaskResultOf<T extends TaskName> = ReturnType<TaskOperations[T]['parseResponse']>;
@@ -36,9 +38,9 @@ export async function runTask<T extends TaskName>(ctx: Context, task: T, prepare
     return 0;
   }
 
-  const { loadProviderProfile } = await import('../../profiles/registry.js');
+  const { adapterFor } = await import('../../profiles/registry.js');
   const { startSpinner } = await import('../output/spinner.js');
-  const provider = await loadProviderProfile(profile.provider);
+  const provider = await adapterFor(profile.provider).generate();
   const spinner = await startSpinner(ctx, `waiting for ${provider.displayName}…`);
   let answer: Awaited<ReturnType<typeof requestJson>>;
   try {
@@ -46,12 +48,8 @@ export async function runTask<T extends TaskName>(ctx: Context, task: T, prepare
   } finally {
     spinner.stop();
   }
-  let result: TaskResultOf<T>;
-  try {
-    result = operation.parseResponse(answer.json, request);
-  } catch (e) {
-    throw new ApiError({ provider: provider.kind, status: answer.status, message: `unexpected answer: ${(e as Error).message}` });
-  }
+  const json = answer.json;
+  const result: TaskResultOf<T> = readAnswer(() => operation.parseResponse(json, request), { provider: provider.kind, status: answer.status, body: answer.text });
   const { stdoutColor } = await import('../output/stdout-color.js');
   await present(ctx, format, result, () => operation.renderText(result, request, { color: stdoutColor(ctx) }), task);
   return 0;

@@ -5,7 +5,8 @@
  */
 import type { ResolvedProfile } from '../config/types.js';
 import type { Context } from '../context.js';
-import { ApiError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
+import { readAnswer } from '../requests/answer.js';
 import type { HttpRequestSpec } from '../http/types.js';
 import { requestJson, printDryRun, type Callee } from '../requests/send.js';
 import { encodingForModel, OPENAI_ENCODINGS, parseEncodingFlag, resolveOpenAiEncoding, type OpenAiEncoding } from '../tokenizers/openai-encodings.js';
@@ -13,7 +14,8 @@ import type { OfflineTokenizer } from '../tokenizers/types.js';
 import { renderTokenBoundaries, tokensAsText } from '../output/token-boundaries.js';
 import { stdoutColor } from '../output/stdout-color.js';
 import { renderDetokenizeText, renderTokenizeText, type TokenizeShow } from './tokenize-text.js';
-import { loadTokenizeOperation, UnexpectedAnswer, type DetokenizeResult, type TokenizeOperation, type TokenizeResult } from './tokenize.js';
+import { adapterFor } from '../../profiles/registry.js';
+import type { DetokenizeResult, TokenizeOperation, TokenizeResult } from '../../profiles/types.js';
 
 export interface TokenizerChoice {
   /** -m/--model; the profile's defaults.model stands in when absent. */
@@ -55,7 +57,7 @@ async function chooseSource(ctx: Context, command: 'tokenize' | 'detokenize', ch
   if (choice.encoding !== undefined) return { kind: 'encoding', encoding: parseEncodingFlag(choice.encoding), model: choice.model };
   const profile = await ctx.profile();
   const model = choice.model ?? profile.defaults.model;
-  const op = await loadTokenizeOperation(profile.provider);
+  const op = await adapterFor(profile.provider).tokenize?.();
   if (op?.tokenizerFileRequest && choice.local) {
     const fileModel = requireModel(model, profile);
     return { kind: 'tokenizer-file', fileRequest: op.tokenizerFileRequest(fileModel, profile), model: fileModel, profile };
@@ -72,20 +74,16 @@ async function chooseSource(ctx: Context, command: 'tokenize' | 'detokenize', ch
 }
 
 async function calleeFor(profile: ResolvedProfile): Promise<Callee> {
-  const { loadProviderProfile } = await import('../../profiles/registry.js');
-  return loadProviderProfile(profile.provider);
+  const { adapterFor } = await import('../../profiles/registry.js');
+  return adapterFor(profile.provider).generate();
 }
 
 /** One request to the service → its parsed answer; a 2xx without the needed fields is the provider's error. */
 async function ask<T>(ctx: Context, profile: ResolvedProfile, spec: HttpRequestSpec, parse: (body: unknown) => T): Promise<T> {
   const callee = await calleeFor(profile);
   const answer = await requestJson(ctx, profile, callee, spec);
-  try {
-    return parse(answer.json);
-  } catch (e) {
-    if (!(e instanceof UnexpectedAnswer)) throw e;
-    throw new ApiError({ provider: callee.kind, status: answer.status, message: `unexpected answer: ${e.message}` });
-  }
+  const json = answer.json;
+  return readAnswer(() => parse(json), { provider: callee.kind, status: answer.status, body: answer.text });
 }
 
 /** For local profiles the port changes every run, but the embedded server's tokenizer does not. */

@@ -8,9 +8,8 @@ import { UsageError } from '../errors.js';
 import { missingFlagsError } from '../options/input.js';
 import { coerceEnum, coerceInt, parseBooleanFlag, type RawFlagValue } from '../options/flag-values.js';
 import { readStdinText } from '../options/input.js';
-import { buildAlephAlphaPrompt, type AlephAlphaPrompt } from '../../profiles/aleph-alpha/client/prompt-items.js';
-import { readDocument, type AlephAlphaDocument } from '../../profiles/aleph-alpha/task-documents.js';
-import type { FileIo } from '../../profiles/aleph-alpha/client/read-user-bytes.js';
+import type { FileIo, MultimodalPrompt, TaskDocument } from '../../profiles/types.js';
+import { promptsFor } from './multimodal.js';
 
 /** File access for one command run; stdin is read once, however many `@-` there are. */
 export function fileIo(ctx: Context): FileIo {
@@ -31,8 +30,8 @@ export function niceFlag(options: Record<string, unknown>): boolean {
 }
 
 /** `--prompt`, `--image`, `--prompt-json`; with none of them, piped stdin is the prompt text. */
-export async function promptFrom(options: Record<string, unknown>, ctx: Context, io: FileIo): Promise<AlephAlphaPrompt> {
-  const prompt = await buildAlephAlphaPrompt(
+export async function promptFrom(options: Record<string, unknown>, ctx: Context, io: FileIo, profile: ResolvedProfile): Promise<MultimodalPrompt> {
+  const prompt = await (await promptsFor(profile)).buildPrompt(
     {
       text: typeof options.prompt === 'string' ? options.prompt : undefined,
       images: Array.isArray(options.image) ? (options.image as string[]) : undefined,
@@ -49,9 +48,10 @@ export async function promptFrom(options: Record<string, unknown>, ctx: Context,
 }
 
 /** The `--document` values in order. */
-export async function documentsFrom(values: readonly string[], io: FileIo): Promise<AlephAlphaDocument[]> {
-  const out: AlephAlphaDocument[] = [];
-  for (const v of values) out.push(await readDocument('--document', v, io));
+export async function documentsFrom(values: readonly string[], io: FileIo, profile: ResolvedProfile): Promise<TaskDocument[]> {
+  const prompts = await promptsFor(profile, '--document');
+  const out: TaskDocument[] = [];
+  for (const v of values) out.push(await prompts.readDocument('--document', v, io));
   return out;
 }
 

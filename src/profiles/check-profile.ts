@@ -17,7 +17,7 @@ export interface ProfileCheck {
 export async function checkProfile(ctx: Context, name: string, profile: ProfileConfig, userFile: string): Promise<ProfileCheck> {
   const { resolveProfile } = await import('../config/resolve.js');
   const { checkHealth, healthExitCode, healthLine, healthProfile, loadHealthOperation } = await import('../operations/health.js');
-  const { loadProviderProfile } = await import('../../profiles/registry.js');
+  const { adapterFor } = await import('../../profiles/registry.js');
   const config: LoadedConfig = { profiles: { [name]: profile }, sources: { profiles: { [name]: userFile }, userFile } };
   const g = ctx.globals;
   // Only the connection flags: the credential and URL flags are already in the profile.
@@ -31,7 +31,7 @@ export async function checkProfile(ctx: Context, name: string, profile: ProfileC
   try {
     const resolved = healthProfile(await resolveProfile({ globals, env: ctx.env, config, cwd: ctx.cwd }), g);
     const op = await loadHealthOperation(resolved.provider);
-    const callee = await loadProviderProfile(resolved.provider);
+    const callee = await adapterFor(resolved.provider).generate();
     const { report, authRefused } = await checkHealth(ctx, resolved, callee, op);
     const exitCode = healthExitCode(report, authRefused);
     return { ok: exitCode === 0, exitCode, summary: healthLine(report).trimEnd() };

@@ -5,8 +5,9 @@
 import { UsageError } from '../errors.js';
 import type { AuthConfig, ProfileConfig } from '../config/schema.js';
 import { PROVIDER_KINDS, type ProviderKind } from '../config/types.js';
+import { adapterFor } from '../../profiles/registry.js';
 import type { Prompter } from '../prompt/prompter.js';
-import { NOT_HTTP_URL, urlProblem as checkBaseUrl } from '../config/resolve.js';
+import { NOT_HTTP_URL, urlProblem as checkBaseUrl } from '../config/base-url.js';
 
 export type AuthType = AuthConfig['type'];
 
@@ -28,9 +29,7 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** The auth types each provider speaks, the usual one first. */
 export function authTypesFor(provider: ProviderKind): AuthType[] {
-  if (provider === 'watsonx') return ['iam', 'cpd', 'zenapikey', 'bearer', 'none'];
-  if (provider === 'azure-openai' || provider === 'openai') return ['api-key', 'bearer', 'none'];
-  return ['bearer', 'none'];
+  return [...adapterFor(provider).auth.types];
 }
 
 /** The secret field of an auth type: `apikey` → `apikey` / `apikey_env`. */
@@ -107,7 +106,7 @@ export async function draftProfile(flags: AddFlags, prompter: Prompter | undefin
     if (!t) throw new UsageError(`--auth-type for ${provider} must be one of ${types.join(', ')}, got "${flags.authType}"`);
     type = t;
   } else if (flags.token !== undefined || flags.tokenEnv !== undefined) type = 'bearer';
-  else if (flags.apiKey !== undefined || flags.apikeyEnv !== undefined) type = provider === 'watsonx' ? (flags.username !== undefined ? 'cpd' : 'iam') : types[0]!;
+  else if (flags.apiKey !== undefined || flags.apikeyEnv !== undefined) type = adapterFor(provider).auth.bareKey === 'exchanged' ? (flags.username !== undefined ? 'cpd' : 'iam') : types[0]!;
   else if (prompter) type = await prompter.select('Authentication:', types.map((t) => ({ value: t, name: AUTH_LABELS[t] })));
   else type = 'none';
 

@@ -5,7 +5,7 @@
 import type { ResolvedProfile } from '../config/types.js';
 import type { Context } from '../context.js';
 import { Interrupted } from '../errors.js';
-import type { ModelsScope } from '../operations/models.js';
+import type { ModelsScope } from '../../profiles/types.js';
 
 export async function askTarget(ctx: Context, profile: ResolvedProfile, scope: ModelsScope): Promise<string> {
   const prompter = await ctx.prompter();
@@ -17,11 +17,11 @@ export async function askTarget(ctx: Context, profile: ResolvedProfile, scope: M
 
 async function listIds(ctx: Context, profile: ResolvedProfile, scope: ModelsScope): Promise<string[]> {
   const { listModels, loadModelsOperation } = await import('../operations/models.js');
-  const { loadProviderProfile } = await import('../../profiles/registry.js');
+  const { adapterFor } = await import('../../profiles/registry.js');
   try {
     const op = await loadModelsOperation(profile.provider);
     if (!op.scopes.includes(scope)) return [];
-    const listing = await listModels(ctx, profile, await loadProviderProfile(profile.provider), op, { scope });
+    const listing = await listModels(ctx, profile, await adapterFor(profile.provider).generate(), op, { scope });
     return [...new Set(listing.entries.map((e) => e.serving_name ?? e.id))];
   } catch (e) {
     if (e instanceof Interrupted || ctx.signal.aborted) throw e;

@@ -2,6 +2,7 @@ import type { ResolvedProfile } from '../config/types.js';
 import type { Context } from '../context.js';
 import type { ApiErrorDetails } from '../errors.js';
 import { ApiError, AuthError, formatApiMessage } from '../errors.js';
+import { answerJson } from './answer.js';
 import type { HttpRequestSpec, HttpResponse } from '../http/types.js';
 
 /** Who is being called: the provider's kind (for messages) and how it words its errors. */
@@ -82,12 +83,6 @@ export async function requestJson(ctx: Context, profile: ResolvedProfile, callee
   const res = await sendAuthorized(ctx, profile, callee, spec);
   if (res.status < 200 || res.status >= 300) await failFromResponse(callee, res);
   const text = await res.text();
-  let json: unknown;
-  try {
-    json = text.trim() === '' ? null : JSON.parse(text);
-  } catch {
-    const t = text.trim().replace(/\s+/g, ' ');
-    throw new ApiError({ provider: callee.kind, status: res.status, message: `the answer is not JSON: ${t.length > 120 ? `${t.slice(0, 120)}…` : t}` });
-  }
+  const json = answerJson(text, { provider: callee.kind, status: res.status }, { emptyIsNull: true });
   return { status: res.status, headers: res.headers, text, json };
 }

@@ -68,7 +68,7 @@ const perProtocol = (p: Provider): Case[] => [
   { name: 'error event after 3 events → partial text, exit 6', provider: p, spec: 'stream-error:after=3', stream: true, flags: QUICK, exit: 6, attempts: 1, stderr: /stream broke off/ },
   { name: 'broken JSON event after 3 events → partial text, exit 6', provider: p, spec: 'malformed:after=3', stream: true, flags: QUICK, exit: 6, attempts: 1, stderr: /stream broke off/ },
   { name: 'connection dropped after 3 events → partial text, exit 6', provider: p, spec: 'drop:after=3', stream: true, flags: QUICK, exit: 6, attempts: 1, stderr: /stream broke off/ },
-  { name: 'an HTML page instead of the event stream → exit 4', provider: p, spec: 'content-type:type=text/html', stream: true, flags: QUICK, exit: 4, attempts: 1, stderr: /HTTP 200: the answer is not JSON: <!DOCTYPE html>/ },
+  { name: 'an HTML page instead of the event stream → exit 4', provider: p, spec: 'content-type:type=text/html', stream: true, flags: QUICK, exit: 4, attempts: 1, stderr: /HTTP 200: unexpected answer: not JSON — got: <!DOCTYPE html>/ },
 ];
 
 /** Faults of the connection rather than the protocol: each against two protocols whose streams differ in form. */
@@ -117,7 +117,7 @@ const byConnection: Case[] = [
   ...(['watsonx', 'open-inference'] as const).map((p): Case => ({ name: 'stream silent after 3 events → aborted after --timeout, exit 6', provider: p, spec: 'stall:after=3', stream: true, flags: STALL, exit: 6, attempts: 1, stderr: /stream broke off: .*sent nothing for 1 s/ })),
   ...(['watsonx', 'aleph-alpha'] as const).map((p): Case => ({ name: 'a non-stream answer cut halfway, once → retried, then the answer', provider: p, spec: 'drop:after=3', flags: QUICK, exit: 0, attempts: 2 })),
   ...(['watsonx', 'aleph-alpha'] as const).map((p): Case => ({ name: 'a non-stream answer cut halfway every time → exit 5 after the retries', provider: p, spec: 'drop:after=3,times=*', flags: [...QUICK, '--retries', '1'], exit: 5, attempts: 2, stderr: /broke off in the middle of its answer/ })),
-  { name: 'an HTML page instead of the JSON answer → exit 4', provider: 'azure-openai', spec: 'content-type:type=text/html', flags: QUICK, exit: 4, attempts: 1, stderr: /HTTP 200: the answer is not JSON/ },
+  { name: 'an HTML page instead of the JSON answer → exit 4', provider: 'azure-openai', spec: 'content-type:type=text/html', flags: QUICK, exit: 4, attempts: 1, stderr: /HTTP 200: unexpected answer: not JSON — got: / },
 ];
 
 /** An HTTP date a whole 3–4 s ahead (dates have whole seconds; a loaded machine may take 2 s to start the CLI). */
@@ -149,7 +149,7 @@ const once: Case[] = [
   { name: 'latency 300 ms, then the answer', provider: 'open-inference', spec: 'latency:ms=300', flags: QUICK, exit: 0, attempts: 1, latency: 300 },
   { name: 'an error event before any text → exit 6, nothing on stdout', provider: 'azure-openai', spec: 'stream-error:after=0', stream: true, flags: QUICK, exit: 6, attempts: 1, stderr: /stream broke off/ },
   { name: 'JSON of the wrong shape → exit 4', provider: 'watsonx', spec: 'content-type:type=application/json', flags: QUICK, exit: 4, attempts: 1, stderr: /unexpected answer/ },
-  { name: 'binary bytes instead of the stream → exit 4', provider: 'aleph-alpha', spec: 'content-type:type=application/octet-stream', stream: true, flags: QUICK, exit: 4, attempts: 1, stderr: /the answer is not JSON/ },
+  { name: 'binary bytes instead of the stream → exit 4', provider: 'aleph-alpha', spec: 'content-type:type=application/octet-stream', stream: true, flags: QUICK, exit: 4, attempts: 1, stderr: /unexpected answer: not JSON — got: / },
   { name: 'OpenAI: busy every time → its 503, exit 4', provider: 'openai', spec: 'busy:times=*', flags: [...QUICK, '--retries', '0'], exit: 4, attempts: 1, stderr: BUSY_ERROR.openai },
   { name: 'embed: 503 with retry-after-ms once → the vectors', provider: 'watsonx', command: 'embed', spec: 'status:code=503,retry-after-ms=100', flags: QUICK, exit: 0, attempts: 2, retryAfter: 100 },
   { name: 'embed: busy once → the vectors', provider: 'aleph-alpha', command: 'embed', spec: 'busy', flags: QUICK, exit: 0, attempts: 2 },

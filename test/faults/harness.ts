@@ -4,7 +4,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { SseParser, type SseEvent } from '../../src/http/sse-parser.js';
-import { ALL_PROTOCOLS } from '../../src/emulator/core/protocols.js';
+import { allProtocols } from '../../src/emulator/core/protocols.js';
 import { startServer, type ProtocolModule, type RunningServer } from '../../src/emulator/core/index.js';
 
 /** One operation request as the server answered it. */
@@ -82,7 +82,7 @@ function tee(res: ServerResponse, wire: Wire): void {
 
 export async function startRecordingServer(): Promise<RecordingServer> {
   const wires: Wire[] = [];
-  const server = await startServer({ protocols: recording(ALL_PROTOCOLS, wires) });
+  const server = await startServer({ protocols: recording(await allProtocols(), wires) });
   return { server, wires };
 }
 

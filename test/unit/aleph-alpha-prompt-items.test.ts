@@ -5,7 +5,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { promptItemProblems } from '../../profiles/aleph-alpha/prompt-item-check.js';
 import { buildAlephAlphaPrompt, MAX_IMAGE_BYTES } from '../../profiles/aleph-alpha/client/prompt-items.js';
-import { readDocument } from '../../profiles/aleph-alpha/task-documents.js';
+import { readDocument } from '../../profiles/aleph-alpha/client/task-documents.js';
 import { alephAlphaPromptSchema } from '../contract/aleph-alpha-schemas.js';
 import { alephAlphaDocumentSchema } from '../contract/aleph-alpha-task-schemas.js';
 import { JPEG_START, makeDocx, TINY_PNG, TINY_PNG_BASE64 } from '../helpers/aleph-alpha-task-fixtures.js';

@@ -3,7 +3,7 @@ import type { CanonicalParameters, CanonicalRequest } from '../../src/canonical.
 import type { ResolvedProfile } from '../../src/config/types.js';
 import { UsageError } from '../../src/errors.js';
 import { checkSupport } from '../../src/generation/support.js';
-import { alephAlphaProfile } from '../../profiles/aleph-alpha/client/generate.js';
+import { alephAlphaGenerate } from '../../profiles/aleph-alpha/client/generate.js';
 import { DEFAULT_MAXIMUM_TOKENS } from '../../profiles/aleph-alpha/client/request.js';
 import type { GenerateTarget } from '../../profiles/types.js';
 import { alephAlphaCompletionRequestSchema } from '../contract/aleph-alpha-schemas.js';
@@ -16,7 +16,7 @@ const plain: GenerateTarget = { stream: false };
 
 /** Builds the wire request; its body must pass the 1.16 contract. */
 function build(request: CanonicalRequest, target: GenerateTarget = plain, profile = aaProfile(), extra?: Record<string, unknown>) {
-  const spec = alephAlphaProfile.buildGenerateRequest(request, target, profile, extra);
+  const spec = alephAlphaGenerate.buildGenerateRequest(request, target, profile, extra);
   const body = JSON.parse(spec.body!) as Record<string, unknown>;
   const parsed = alephAlphaCompletionRequestSchema.safeParse(body);
   expect(parsed.success, parsed.success ? '' : JSON.stringify(parsed.error.issues)).toBe(true);
@@ -165,13 +165,13 @@ describe('provider limits are usage errors before anything is sent', () => {
     ['minimum_tokens above maximum_tokens', withParameters({ max_new_tokens: 5, min_new_tokens: 6 }), undefined, /minimum_tokens \(6\) at most maximum_tokens \(5\)/],
     ['minimum_tokens above the default maximum', withParameters({ min_new_tokens: 65 }), undefined, /minimum_tokens \(65\) at most maximum_tokens \(64\)/],
   ])('%s', (_name, request, extra, message) => {
-    expect(() => alephAlphaProfile.buildGenerateRequest(request, plain, aaProfile(), extra)).toThrow(UsageError);
-    expect(() => alephAlphaProfile.buildGenerateRequest(request, plain, aaProfile(), extra)).toThrow(message);
+    expect(() => alephAlphaGenerate.buildGenerateRequest(request, plain, aaProfile(), extra)).toThrow(UsageError);
+    expect(() => alephAlphaGenerate.buildGenerateRequest(request, plain, aaProfile(), extra)).toThrow(message);
   });
 
   test('the default-maximum case says how to raise it', () => {
     try {
-      alephAlphaProfile.buildGenerateRequest(withParameters({ min_new_tokens: 65 }), plain, aaProfile());
+      alephAlphaGenerate.buildGenerateRequest(withParameters({ min_new_tokens: 65 }), plain, aaProfile());
       expect.unreachable();
     } catch (e) {
       expect((e as UsageError).hint).toMatch(/maximum_tokens defaults to 64/);
@@ -206,11 +206,11 @@ describe('streaming follows the profile', () => {
 });
 
 describe('capabilities (DESIGN §3, aleph-alpha column)', () => {
-  const caps = alephAlphaProfile.capabilities;
+  const caps = alephAlphaGenerate.capabilities;
 
   test('identity', () => {
-    expect(alephAlphaProfile.kind).toBe('aleph-alpha');
-    expect(alephAlphaProfile.displayName).toBe('Aleph Alpha');
+    expect(alephAlphaGenerate.kind).toBe('aleph-alpha');
+    expect(alephAlphaGenerate.displayName).toBe('Aleph Alpha');
   });
 
   test.each([
@@ -237,7 +237,7 @@ describe('capabilities (DESIGN §3, aleph-alpha column)', () => {
 
   test('the CLI\'s support check turns random_seed into a usage error naming aleph-alpha', () => {
     const run = () =>
-      checkSupport(withParameters({ random_seed: 3 }), alephAlphaProfile, aaProfile(), plain, { ignoreUnsupported: false, warn: () => {} });
+      checkSupport(withParameters({ random_seed: 3 }), alephAlphaGenerate, aaProfile(), plain, { ignoreUnsupported: false, warn: () => {} });
     expect(run).toThrow(/random_seed is not supported by aleph-alpha/);
   });
 });

@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import type { CanonicalParameters, CanonicalRequest } from '../../src/canonical.js';
-import { alephAlphaProfile } from '../../profiles/aleph-alpha/client/generate.js';
-import { MalformedResponse } from '../../profiles/aleph-alpha/client/response.js';
+import { alephAlphaGenerate } from '../../profiles/aleph-alpha/client/generate.js';
+import { UnexpectedAnswer } from '../../src/errors.js';
 
-const parse = (body: unknown, request?: CanonicalRequest) => alephAlphaProfile.parseGenerateResponse(body, request ?? { input: 'An apple a day' });
+const parse = (body: unknown, request?: CanonicalRequest) => alephAlphaGenerate.parseGenerateResponse(body, request ?? { input: 'An apple a day' });
 
 const answer = (completion: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
   model_version: '2022-04',
@@ -40,8 +40,8 @@ describe('CompletionResponse → canonical result', () => {
 
   test('model_id is the model the request was sent to', () => {
     const body = answer({ completion: 'y', finish_reason: 'end_of_text' });
-    expect(alephAlphaProfile.parseGenerateResponse(body, { input: 'x' }, { model: 'luminous-supreme', stream: false }).model_id).toBe('luminous-supreme');
-    expect(alephAlphaProfile.parseGenerateResponse(body, { input: 'x' }, { deployment: 'luminous-base', stream: false }).model_id).toBe('luminous-base');
+    expect(alephAlphaGenerate.parseGenerateResponse(body, { input: 'x' }, { model: 'luminous-supreme', stream: false }).model_id).toBe('luminous-supreme');
+    expect(alephAlphaGenerate.parseGenerateResponse(body, { input: 'x' }, { deployment: 'luminous-base', stream: false }).model_id).toBe('luminous-base');
     expect(parse(body, { input: 'x' }).model_id).toBeUndefined();
   });
 
@@ -88,7 +88,7 @@ describe('CompletionResponse → canonical result', () => {
     ['a completion without text', { model_version: 'x', completions: [{ finish_reason: 'end_of_text' }] }, /completion 0 has no "completion" string/],
     ['not an object', 'text', /no "completions" array/],
   ])('%s is a malformed answer', (_name, body, message) => {
-    expect(() => parse(body)).toThrow(MalformedResponse);
+    expect(() => parse(body)).toThrow(UnexpectedAnswer);
     expect(() => parse(body)).toThrow(message);
   });
 });
@@ -191,12 +191,12 @@ describe('error answers', () => {
     ['an empty body', 429, '', {}, { message: 'Too Many Requests' }],
     ['out of credits, empty', 402, '', {}, { message: 'Payment Required (out of credits)' }],
   ])('%s', (_name, status, text, headers, expected) => {
-    const details = alephAlphaProfile.parseError(status, text, headers);
+    const details = alephAlphaGenerate.parseError(status, text, headers);
     expect(details).toStrictEqual({ provider: 'aleph-alpha', status, code: expected.code, message: expected.message, traceId: expected.traceId });
   });
 
   test('a long plain-text body is cut', () => {
-    const details = alephAlphaProfile.parseError(503, 'x'.repeat(1000), {});
+    const details = alephAlphaGenerate.parseError(503, 'x'.repeat(1000), {});
     expect(details.message).toHaveLength(301);
     expect(details.message.endsWith('…')).toBe(true);
   });

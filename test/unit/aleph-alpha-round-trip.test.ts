@@ -5,7 +5,7 @@ import type { CanonicalRequest, GenerateResult } from '../../src/canonical.js';
 import { StreamAggregator } from '../../src/generation/aggregate.js';
 import { SseParser } from '../../src/http/sse-parser.js';
 import { startServer, type RecordedRequest, type RunningServer } from '../../src/emulator/core/index.js';
-import { alephAlphaProfile } from '../../profiles/aleph-alpha/client/generate.js';
+import { alephAlphaGenerate } from '../../profiles/aleph-alpha/client/generate.js';
 import { alephAlphaProtocol } from '../../profiles/aleph-alpha/server/index.js';
 import type { GenerateTarget } from '../../profiles/types.js';
 import { alephAlphaCompletionRequestSchema, alephAlphaCompletionResponseSchema, alephAlphaStreamEventSchema } from '../contract/aleph-alpha-schemas.js';
@@ -47,16 +47,16 @@ function expectValidRequest(r: RecordedRequest): void {
 
 /** The profile's request, sent; the server's answer, checked against the contract and parsed back. */
 async function roundTrip(request: CanonicalRequest, target: GenerateTarget, streaming = false): Promise<GenerateResult> {
-  const spec = alephAlphaProfile.buildGenerateRequest(request, target, testProfile({ provider: 'aleph-alpha', url: server.url, streaming }));
+  const spec = alephAlphaGenerate.buildGenerateRequest(request, target, testProfile({ provider: 'aleph-alpha', url: server.url, streaming }));
   const res = await fetch(spec.url, { method: spec.method, headers: { ...spec.headers, authorization: `Bearer ${TOKEN}` }, body: spec.body! });
   expect(res.status).toBe(200);
   if (!(res.headers.get('content-type') ?? '').includes('text/event-stream')) {
     const body = alephAlphaCompletionResponseSchema.parse(await res.json());
-    return alephAlphaProfile.parseGenerateResponse(body, request, target);
+    return alephAlphaGenerate.parseGenerateResponse(body, request, target);
   }
   const parser = new SseParser();
   const text = await res.text();
-  const decode = alephAlphaProfile.createStreamDecoder(request, target);
+  const decode = alephAlphaGenerate.createStreamDecoder(request, target);
   const aggregator = new StreamAggregator();
   for (const event of [...parser.push(text), ...parser.end()]) {
     if (event.data !== '[DONE]') alephAlphaStreamEventSchema.parse(JSON.parse(event.data));

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { CanonicalParameters, CanonicalRequest } from '../../src/canonical.js';
 import { StreamAggregator } from '../../src/generation/aggregate.js';
 import { SseParser, type SseEvent } from '../../src/http/sse-parser.js';
-import { alephAlphaProfile } from '../../profiles/aleph-alpha/client/generate.js';
+import { alephAlphaGenerate } from '../../profiles/aleph-alpha/client/generate.js';
 import type { GenerateTarget, StreamStep } from '../../profiles/types.js';
 
 function events(text: string): SseEvent[] {
@@ -14,7 +14,7 @@ const data = (...payloads: unknown[]) => payloads.map((p) => `data: ${typeof p =
 
 /** Decodes a whole stream the way the CLI does: up to `end` or an error; returns the steps and the aggregate. */
 function decode(text: string, request: CanonicalRequest = { input: 'An apple a day' }, target?: GenerateTarget) {
-  const decoder = alephAlphaProfile.createStreamDecoder(request, target);
+  const decoder = alephAlphaGenerate.createStreamDecoder(request, target);
   const aggregator = new StreamAggregator();
   const steps: StreamStep[] = [];
   for (const event of events(text)) {

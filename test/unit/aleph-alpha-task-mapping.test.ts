@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import type { ExplainRequest, Explanation } from '../../src/operations/aleph-alpha-tasks.js';
-import { loadTaskOperation, providersWith } from '../../src/operations/aleph-alpha-tasks.js';
+import type { ExplainRequest, Explanation } from '../../profiles/types.js';
+import { loadTaskOperation, providersWith } from '../../src/operations/tasks.js';
 import { PROVIDER_KINDS } from '../../src/config/types.js';
 import { alephAlphaEvaluate, perplexityOf, renderEvaluation } from '../../profiles/aleph-alpha/client/evaluate.js';
 import { alephAlphaExplain } from '../../profiles/aleph-alpha/client/explain.js';

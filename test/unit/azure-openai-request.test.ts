@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { CanonicalRequest } from '../../src/canonical.js';
 import { UsageError } from '../../src/errors.js';
-import { azureOpenAiProfile, openAiProfile } from '../../profiles/azure-openai/client/generate.js';
+import { azureOpenAiGenerate, openAiGenerate } from '../../profiles/azure-openai/client/generate.js';
 import type { GenerateTarget } from '../../profiles/types.js';
 import { testProfile } from '../helpers/profile.js';
 import { completionsRequestSchema, schemaErrors } from '../contract/azure-openapi.js';
@@ -30,7 +30,7 @@ function bodyOf(spec: { body?: string }): Record<string, unknown> {
 
 describe('azure-openai request mapping', () => {
   test('a representative flag set becomes exactly this wire request, valid against the OpenAPI document', () => {
-    const spec = azureOpenAiProfile.buildGenerateRequest(representative, plain, azure);
+    const spec = azureOpenAiGenerate.buildGenerateRequest(representative, plain, azure);
     expect(spec).toEqual({
       method: 'POST',
       url: 'https://myres.openai.azure.com/openai/deployments/davinci-prod/completions?api-version=2022-03-01-preview',
@@ -50,14 +50,14 @@ describe('azure-openai request mapping', () => {
   });
 
   test('streaming adds stream: true and asks for an event stream', () => {
-    const spec = azureOpenAiProfile.buildGenerateRequest({ input: 'Hi', parameters: { max_new_tokens: 5 } }, { ...plain, stream: true }, azure);
+    const spec = azureOpenAiGenerate.buildGenerateRequest({ input: 'Hi', parameters: { max_new_tokens: 5 } }, { ...plain, stream: true }, azure);
     expect(spec.headers).toEqual({ 'content-type': 'application/json', accept: 'text/event-stream' });
     expect(bodyOf(spec)).toEqual({ prompt: 'Hi', max_tokens: 5, stream: true });
     expect(schemaErrors(completionsRequestSchema(), bodyOf(spec))).toBe('');
   });
 
   test('greedy decoding is temperature 0 and drops top_p', () => {
-    const spec = azureOpenAiProfile.buildGenerateRequest(
+    const spec = azureOpenAiGenerate.buildGenerateRequest(
       { input: 'Hi', parameters: { decoding_method: 'greedy', temperature: 0.9, top_p: 0.5 } },
       plain,
       azure,
@@ -73,7 +73,7 @@ describe('azure-openai request mapping', () => {
     { options: { generated_tokens: false, top_n_tokens: 0 }, logprobs: undefined, echo: undefined },
     { options: { input_text: true }, logprobs: undefined, echo: true },
   ])('return options $options → logprobs $logprobs, echo $echo', ({ options, logprobs, echo }) => {
-    const body = bodyOf(azureOpenAiProfile.buildGenerateRequest({ input: 'Hi', parameters: { return_options: options } }, plain, azure));
+    const body = bodyOf(azureOpenAiGenerate.buildGenerateRequest({ input: 'Hi', parameters: { return_options: options } }, plain, azure));
     expect(body.logprobs).toBe(logprobs);
     expect(body.echo).toBe(echo);
     expect(schemaErrors(completionsRequestSchema(), body)).toBe('');
@@ -81,21 +81,21 @@ describe('azure-openai request mapping', () => {
 
   test('the api version comes from the profile, and a URL ending in /openai is not doubled', () => {
     const profile = testProfile({ provider: 'azure-openai', url: 'https://myres.openai.azure.com/openai/', apiVersion: '2024-10-21' });
-    const spec = azureOpenAiProfile.buildGenerateRequest({ input: 'Hi' }, { deployment: 'my dep', stream: false }, profile);
+    const spec = azureOpenAiGenerate.buildGenerateRequest({ input: 'Hi' }, { deployment: 'my dep', stream: false }, profile);
     expect(spec.url).toBe('https://myres.openai.azure.com/openai/deployments/my%20dep/completions?api-version=2024-10-21');
   });
 
   test('the deployment falls back to --model, then to the profile default model; none is a usage error', () => {
-    const byModel = azureOpenAiProfile.buildGenerateRequest({ input: 'Hi' }, { model: 'gpt-35-instruct', stream: false }, azure);
+    const byModel = azureOpenAiGenerate.buildGenerateRequest({ input: 'Hi' }, { model: 'gpt-35-instruct', stream: false }, azure);
     expect(byModel.url).toContain('/openai/deployments/gpt-35-instruct/completions');
     expect(bodyOf(byModel).model).toBeUndefined();
-    const byDefault = azureOpenAiProfile.buildGenerateRequest({ input: 'Hi' }, { stream: false }, testProfile({ ...azure, defaults: { model: 'dflt' } }));
+    const byDefault = azureOpenAiGenerate.buildGenerateRequest({ input: 'Hi' }, { stream: false }, testProfile({ ...azure, defaults: { model: 'dflt' } }));
     expect(byDefault.url).toContain('/openai/deployments/dflt/completions');
-    expect(() => azureOpenAiProfile.buildGenerateRequest({ input: 'Hi' }, { stream: false }, azure)).toThrow(/azure-openai needs a deployment/);
+    expect(() => azureOpenAiGenerate.buildGenerateRequest({ input: 'Hi' }, { stream: false }, azure)).toThrow(/azure-openai needs a deployment/);
   });
 
   test('--extra fields are merged into the body last', () => {
-    const spec = azureOpenAiProfile.buildGenerateRequest({ input: 'Hi', parameters: { temperature: 0.5 } }, plain, azure, {
+    const spec = azureOpenAiGenerate.buildGenerateRequest({ input: 'Hi', parameters: { temperature: 0.5 } }, plain, azure, {
       temperature: 1.2,
       presence_penalty: 0.5,
       user: 'me',
@@ -105,7 +105,7 @@ describe('azure-openai request mapping', () => {
   });
 
   test('no auth headers are set by the mapping (the authenticator adds them)', () => {
-    const spec = azureOpenAiProfile.buildGenerateRequest(representative, plain, testProfile({ ...azure, auth: { type: 'api-key', key: 'secret' } }));
+    const spec = azureOpenAiGenerate.buildGenerateRequest(representative, plain, testProfile({ ...azure, auth: { type: 'api-key', key: 'secret' } }));
     expect(Object.keys(spec.headers).sort()).toEqual(['accept', 'content-type']);
     expect(JSON.stringify(spec)).not.toContain('secret');
   });
@@ -142,31 +142,31 @@ describe('provider limits are usage errors before anything is sent', () => {
       message: 'azure-openai needs best_of to be at least n: best_of is 2, n is 4',
     },
   ])('$what', ({ request, target, extra, message }) => {
-    const build = () => azureOpenAiProfile.buildGenerateRequest(request, target, azure, extra);
+    const build = () => azureOpenAiGenerate.buildGenerateRequest(request, target, azure, extra);
     expect(build).toThrow(UsageError);
     expect(build).toThrow(message);
   });
 
   test('four stop sequences, and best_of 1 with streaming, are fine', () => {
-    const four = azureOpenAiProfile.buildGenerateRequest({ input: 'Hi', parameters: { stop_sequences: ['a', 'b', 'c', 'd'] } }, plain, azure);
+    const four = azureOpenAiGenerate.buildGenerateRequest({ input: 'Hi', parameters: { stop_sequences: ['a', 'b', 'c', 'd'] } }, plain, azure);
     expect(bodyOf(four).stop).toEqual(['a', 'b', 'c', 'd']);
-    const bestOfOne = azureOpenAiProfile.buildGenerateRequest({ input: 'Hi' }, { ...plain, stream: true }, azure, { best_of: 1 });
+    const bestOfOne = azureOpenAiGenerate.buildGenerateRequest({ input: 'Hi' }, { ...plain, stream: true }, azure, { best_of: 1 });
     expect(bodyOf(bestOfOne)).toMatchObject({ stream: true, best_of: 1 });
   });
 
   test('the openai kind names itself in its limits', () => {
     expect(() =>
-      openAiProfile.buildGenerateRequest({ input: 'Hi', parameters: { stop_sequences: ['a', 'b', 'c', 'd', 'e'] } }, { model: 'm', stream: false }, openai),
+      openAiGenerate.buildGenerateRequest({ input: 'Hi', parameters: { stop_sequences: ['a', 'b', 'c', 'd', 'e'] } }, { model: 'm', stream: false }, openai),
     ).toThrow('openai accepts at most 4 stop sequences, got 5');
   });
 });
 
 describe('openai request mapping', () => {
   test('the same body on {url}/v1/completions with the model first, no api-version', () => {
-    const spec = openAiProfile.buildGenerateRequest(representative, { model: 'gpt-3.5-turbo-instruct', stream: false }, openai);
+    const spec = openAiGenerate.buildGenerateRequest(representative, { model: 'gpt-3.5-turbo-instruct', stream: false }, openai);
     expect(spec.url).toBe('http://localhost:8000/v1/completions');
     expect(spec.headers).toEqual({ 'content-type': 'application/json', accept: 'application/json' });
-    const azureBody = bodyOf(azureOpenAiProfile.buildGenerateRequest(representative, plain, azure));
+    const azureBody = bodyOf(azureOpenAiGenerate.buildGenerateRequest(representative, plain, azure));
     expect(spec.body).toBe(JSON.stringify({ model: 'gpt-3.5-turbo-instruct', ...azureBody }));
     expect(schemaErrors(completionsRequestSchema(), bodyOf(spec))).toBe('');
   });
@@ -177,14 +177,14 @@ describe('openai request mapping', () => {
     ['https://api.openai.com', 'https://api.openai.com/v1/completions'],
     ['http://localhost:11434/ollama', 'http://localhost:11434/ollama/v1/completions'],
   ])('base URL %s → %s', (url, expected) => {
-    const spec = openAiProfile.buildGenerateRequest({ input: 'Hi' }, { model: 'm', stream: false }, testProfile({ provider: 'openai', url }));
+    const spec = openAiGenerate.buildGenerateRequest({ input: 'Hi' }, { model: 'm', stream: false }, testProfile({ provider: 'openai', url }));
     expect(spec.url).toBe(expected);
   });
 
   test('the model comes from --model, --id-or-name or defaults.model; none is a usage error', () => {
-    expect(bodyOf(openAiProfile.buildGenerateRequest({ input: 'Hi' }, { deployment: 'llama', stream: false }, openai)).model).toBe('llama');
-    expect(bodyOf(openAiProfile.buildGenerateRequest({ input: 'Hi' }, { stream: false }, testProfile({ ...openai, defaults: { model: 'd' } }))).model).toBe('d');
-    expect(() => openAiProfile.buildGenerateRequest({ input: 'Hi' }, { stream: false }, openai)).toThrow(/openai needs a model/);
+    expect(bodyOf(openAiGenerate.buildGenerateRequest({ input: 'Hi' }, { deployment: 'llama', stream: false }, openai)).model).toBe('llama');
+    expect(bodyOf(openAiGenerate.buildGenerateRequest({ input: 'Hi' }, { stream: false }, testProfile({ ...openai, defaults: { model: 'd' } }))).model).toBe('d');
+    expect(() => openAiGenerate.buildGenerateRequest({ input: 'Hi' }, { stream: false }, openai)).toThrow(/openai needs a model/);
   });
 });
 
@@ -195,7 +195,7 @@ describe('capabilities follow DESIGN §3 (azure-openai column)', () => {
     min_new_tokens: 'unsupported', top_k: 'unsupported', random_seed: 'unsupported', repetition_penalty: 'unsupported',
     typical_p: 'unsupported', truncate_input_tokens: 'unsupported', length_penalty: 'unsupported',
   };
-  test.each([azureOpenAiProfile, openAiProfile])('$kind', (profile) => {
+  test.each([azureOpenAiGenerate, openAiGenerate])('$kind', (profile) => {
     expect(profile.capabilities.parameters).toEqual(expected);
     expect(profile.capabilities.returnOptions).toEqual({
       input_text: 'native', generated_tokens: 'native', token_logprobs: 'native', top_n_tokens: 'native',
@@ -205,8 +205,8 @@ describe('capabilities follow DESIGN §3 (azure-openai column)', () => {
   });
 
   test('names and versions', () => {
-    expect(azureOpenAiProfile).toMatchObject({ kind: 'azure-openai', displayName: 'Azure OpenAI', defaultApiVersion: '2022-03-01-preview' });
-    expect(openAiProfile).toMatchObject({ kind: 'openai', displayName: 'OpenAI-compatible' });
-    expect(openAiProfile.defaultApiVersion).toBeUndefined();
+    expect(azureOpenAiGenerate).toMatchObject({ kind: 'azure-openai', displayName: 'Azure OpenAI', defaultApiVersion: '2022-03-01-preview' });
+    expect(openAiGenerate).toMatchObject({ kind: 'openai', displayName: 'OpenAI-compatible' });
+    expect(openAiGenerate.defaultApiVersion).toBeUndefined();
   });
 });

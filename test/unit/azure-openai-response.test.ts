@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { CanonicalRequest } from '../../src/canonical.js';
 import { formatApiMessage } from '../../src/errors.js';
-import { azureOpenAiProfile, openAiProfile } from '../../profiles/azure-openai/client/generate.js';
+import { azureOpenAiGenerate, openAiGenerate } from '../../profiles/azure-openai/client/generate.js';
 
 /** The spec page's answer. */
 const specAnswer = {
@@ -13,7 +13,7 @@ const specAnswer = {
   usage: { completion_tokens: 20, prompt_tokens: 6, total_tokens: 26 },
 };
 
-const parse = (body: unknown, request: CanonicalRequest = { input: 'Negate: the price increased.' }) => azureOpenAiProfile.parseGenerateResponse(body, request);
+const parse = (body: unknown, request: CanonicalRequest = { input: 'Negate: the price increased.' }) => azureOpenAiGenerate.parseGenerateResponse(body, request);
 
 describe('completion answer → canonical result', () => {
   test('the spec page answer', () => {
@@ -40,7 +40,7 @@ describe('completion answer → canonical result', () => {
   test('content_filter adds a warning naming the choice', () => {
     const body = { ...specAnswer, choices: [{ text: 'The', index: 0, logprobs: null, finish_reason: 'content_filter' }] };
     expect(parse(body).system?.warnings).toEqual([{ id: 'content_filter', message: expect.stringContaining("Azure OpenAI's content filter cut the output of choice 0 short") }]);
-    expect(openAiProfile.parseGenerateResponse(body, { input: 'x' }).system?.warnings?.[0]?.message).toMatch(/^the service's content filter/);
+    expect(openAiGenerate.parseGenerateResponse(body, { input: 'x' }).system?.warnings?.[0]?.message).toMatch(/^the service's content filter/);
   });
 
   test('include_stop_sequence true with stop sequences is answered with a warning: the service always strips them', () => {
@@ -195,14 +195,14 @@ describe('error answers → ApiError fields', () => {
     },
     { what: 'an empty body', status: 503, body: '', headers: {}, message: 'azure-openai returned HTTP 503: Service Unavailable' },
   ])('$what', ({ status, body, headers, message }) => {
-    const details = azureOpenAiProfile.parseError(status, body, headers);
+    const details = azureOpenAiGenerate.parseError(status, body, headers);
     expect(details.provider).toBe('azure-openai');
     expect(details.status).toBe(status);
     expect(formatApiMessage(details)).toBe(message);
   });
 
   test('the openai kind names itself', () => {
-    const details = openAiProfile.parseError(401, JSON.stringify({ error: { message: 'Incorrect API key provided', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } }), { 'x-request-id': 'r' });
+    const details = openAiGenerate.parseError(401, JSON.stringify({ error: { message: 'Incorrect API key provided', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } }), { 'x-request-id': 'r' });
     expect(details).toEqual({ provider: 'openai', status: 401, code: 'invalid_api_key', message: 'Incorrect API key provided', traceId: 'r', traceLabel: 'x-request-id' });
   });
 });

@@ -5,10 +5,10 @@ import { formatApiMessage } from '../../src/errors.js';
 import { StreamAggregator } from '../../src/generation/aggregate.js';
 import { parseSse } from '../../src/http/sse-parser.js';
 import { startServer, type RunningServer } from '../../src/emulator/core/index.js';
-import { azureOpenAiProfile, openAiProfile } from '../../profiles/azure-openai/client/generate.js';
+import { azureOpenAiGenerate, openAiGenerate } from '../../profiles/azure-openai/client/generate.js';
 import { azureOpenAiProtocol } from '../../profiles/azure-openai/server/index.js';
 import { createStaticAuthenticator } from '../../profiles/common/static-auth.js';
-import type { GenerateTarget, ProviderProfile } from '../../profiles/types.js';
+import type { GenerateTarget, GenerateOperation } from '../../profiles/types.js';
 import { testProfile } from '../helpers/profile.js';
 import { completionsRequestSchema, completionsResponseSchema, schemaErrors } from '../contract/azure-openapi.js';
 
@@ -28,7 +28,7 @@ afterEach(() => {
 type Outcome = { ok: true; result: GenerateResult; raw: unknown[] } | { ok: false; message: string };
 
 /** What the CLI does, minus the terminal: map, authenticate, send, and parse or decode the answer. */
-async function roundTrip(profile: ProviderProfile, request: CanonicalRequest, target: GenerateTarget, extra?: Record<string, unknown>): Promise<Outcome> {
+async function roundTrip(profile: GenerateOperation, request: CanonicalRequest, target: GenerateTarget, extra?: Record<string, unknown>): Promise<Outcome> {
   const auth: ResolvedAuth = profile.kind === 'azure-openai' ? { type: 'api-key', key: 'local-key' } : { type: 'bearer', token: 'local-key' };
   const resolved = testProfile({ provider: profile.kind as 'azure-openai' | 'openai', url: server.url, auth });
   const spec = profile.buildGenerateRequest(request, target, resolved, extra);
@@ -74,8 +74,8 @@ const tokenRequest: CanonicalRequest = {
 };
 
 describe.each([
-  { profile: azureOpenAiProfile, target: { deployment: 'demo' } },
-  { profile: openAiProfile, target: { model: 'local-model' } },
+  { profile: azureOpenAiGenerate, target: { deployment: 'demo' } },
+  { profile: openAiGenerate, target: { model: 'local-model' } },
 ])('$profile.kind: client mapping → local server → canonical result', ({ profile, target }) => {
   test('a plain answer with echo and token data', async () => {
     const r = result(await roundTrip(profile, tokenRequest, { ...target, stream: false }));
@@ -161,9 +161,9 @@ describe.each([
 
 test('a wrong key is a 401 the client reads in Azure\'s words', async () => {
   const resolved = testProfile({ provider: 'azure-openai', url: server.url });
-  const spec = azureOpenAiProfile.buildGenerateRequest({ input: 'Hi' }, { deployment: 'demo', stream: false }, resolved);
+  const spec = azureOpenAiGenerate.buildGenerateRequest({ input: 'Hi' }, { deployment: 'demo', stream: false }, resolved);
   const res = await fetch(spec.url, { method: 'POST', headers: { ...spec.headers, 'api-key': 'wrong' }, body: spec.body ?? null });
-  const details = azureOpenAiProfile.parseError(res.status, await res.text(), Object.fromEntries(res.headers));
+  const details = azureOpenAiGenerate.parseError(res.status, await res.text(), Object.fromEntries(res.headers));
   expect(details).toMatchObject({ provider: 'azure-openai', status: 401, code: '401', message: expect.stringMatching(/^Access denied/) });
   expect(details.traceId).toBe(res.headers.get('apim-request-id'));
 });

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { CanonicalRequest } from '../../src/canonical.js';
 import { StreamAggregator } from '../../src/generation/aggregate.js';
 import type { SseEvent } from '../../src/http/sse-parser.js';
-import { azureOpenAiProfile, openAiProfile } from '../../profiles/azure-openai/client/generate.js';
+import { azureOpenAiGenerate, openAiGenerate } from '../../profiles/azure-openai/client/generate.js';
 import type { StreamStep } from '../../profiles/types.js';
 
 const message = (data: unknown): SseEvent => ({ event: 'message', data: typeof data === 'string' ? data : JSON.stringify(data) });
@@ -15,7 +15,7 @@ const choice = (text: string | undefined, index = 0, finish: string | null = nul
   finish_reason: finish,
 });
 
-function decodeAll(events: SseEvent[], request: CanonicalRequest = { input: 'Say hello' }, profile = azureOpenAiProfile): StreamStep[] {
+function decodeAll(events: SseEvent[], request: CanonicalRequest = { input: 'Say hello' }, profile = azureOpenAiGenerate): StreamStep[] {
   const decode = profile.createStreamDecoder(request);
   return events.map(decode);
 }
@@ -156,7 +156,7 @@ describe('completions stream decoding', () => {
   });
 
   test('the openai kind decodes the same stream', () => {
-    const steps = decodeAll([completion([choice(' Hi', 0, 'stop')]), message('[DONE]')], { input: 'x' }, openAiProfile);
+    const steps = decodeAll([completion([choice(' Hi', 0, 'stop')]), message('[DONE]')], { input: 'x' }, openAiGenerate);
     expect(aggregate(steps).results[0]).toMatchObject({ generated_text: ' Hi', stop_reason: 'eos_token' });
   });
 });

@@ -404,9 +404,9 @@ describe('a 2xx answer embed cannot use is the provider\'s error (exit 4), with 
   });
 
   it.each<[string, unknown, RegExp]>([
-    ['fewer vectors than texts', { model_id: 'm', results: [{ embedding: [1] }], input_token_count: 1 }, /watsonx returned HTTP 200: the answer holds 1 embeddings for 2 texts/],
-    ['no results', { model_id: 'm' }, /watsonx returned HTTP 200: unexpected answer: no results array/],
-    ['not JSON', 'all good!', /watsonx returned HTTP 200: the answer is not JSON: all good!/],
+    ['fewer vectors than texts', { model_id: 'm', results: [{ embedding: [1] }], input_token_count: 1 }, /watsonx returned HTTP 200: unexpected answer: the answer holds 1 embeddings for 2 texts — got: \{"model_id":"m"/],
+    ['no results', { model_id: 'm' }, /watsonx returned HTTP 200: unexpected answer: no results array — got: \{"model_id":"m"\}/],
+    ['not JSON', 'all good!', /watsonx returned HTTP 200: unexpected answer: not JSON — got: all good!/],
   ])('%s', async (_name, body, message) => {
     answer = body;
     const r = await runInProcess(['--provider', 'watsonx', '--url', odd.url, 'embed', '-m', 'm', '--input-file', '-'], { env: { ...home.env, TEXTGEN_SPACE_ID: 's' }, input: 'a\nb\n' });

@@ -3,7 +3,9 @@ import { UsageError } from '../../src/errors.js';
 import { mapBounded } from '../../src/operations/bounded-map.js';
 import { parseEmbedSettings } from '../../src/operations/embed-flags.js';
 import { parseEmbedInputs } from '../../src/operations/embed-inputs.js';
-import { combineAnswers, embeddingLines, loadEmbedOperation, providersWithSetting, splitBatches, UnexpectedEmbedAnswer, type EmbedRequest } from '../../src/operations/embed.js';
+import { combineAnswers, embeddingLines, loadEmbedOperation, providersWithSetting, splitBatches } from '../../src/operations/embed.js';
+import { UnexpectedAnswer } from '../../src/errors.js';
+import type { EmbedRequest } from '../../profiles/types.js';
 import { planEmbedRequests } from '../../src/operations/run-embed.js';
 import { alephAlphaEmbed } from '../../profiles/aleph-alpha/client/embed.js';
 import { azureOpenAiEmbed, openAiEmbed } from '../../profiles/azure-openai/client/embed.js';
@@ -221,7 +223,7 @@ describe('provider mappings', () => {
       /embeddings holds 1 vectors for 2 prompts/,
     ],
   ])('%s: an unexpected answer', (_name, parse, message) => {
-    expect(parse).toThrow(UnexpectedEmbedAnswer);
+    expect(parse).toThrow(UnexpectedAnswer);
     expect(parse).toThrow(message);
   });
 });

@@ -3,7 +3,8 @@ import { deploymentEntry, foundationModelEntry, lifecycleStatus, parseWatsonxPag
 import { azureDeploymentEntry, azureDeploymentsRequest, deploymentListingVersion, openAiModelEntry, openAiModelsRequest } from '../../profiles/azure-openai/client/models.js';
 import { alephAlphaModelEntry, alephAlphaModels } from '../../profiles/aleph-alpha/client/models.js';
 import { modelMetadataRequest, parseModelMetadata, parseOpenInferencePage } from '../../profiles/open-inference/client/models.js';
-import { MODEL_ENTRY_KEYS, modelEntry, resolvePageUrl } from '../../src/operations/models.js';
+import { MODEL_ENTRY_KEYS, modelEntry } from '../../src/operations/model-entry.js';
+import { resolvePageUrl } from '../../src/operations/models.js';
 import { modelDetails, modelsTable } from '../../src/operations/models-text.js';
 import { alignColumns, truncate } from '../../src/output/text-table.js';
 import { testProfile } from '../helpers/profile.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { openInferenceProtocol } from '../../profiles/open-inference/server/index.js';
 import { kserveModels } from '../../profiles/open-inference/server/repository.js';
 import { FOUNDATION_MODEL_SPECS } from '../../profiles/watsonx/server/model-catalog.js';
-import { MODEL_ENTRY_KEYS } from '../../src/operations/models.js';
+import { MODEL_ENTRY_KEYS } from '../../src/operations/model-entry.js';
 import { startServer, type RecordedRequest } from '../../src/emulator/core/index.js';
 import { json, useTinyServers } from '../helpers/tiny-server.js';
 import { useAuthedServer, type Kind } from '../helpers/authed-cli.js';
@@ -306,7 +306,7 @@ describe('models: failures', () => {
     const t = await tiny((_req, res) => json(res, 200, { models_are: 'elsewhere' }));
     const r = await runInProcess(['--provider', 'aleph-alpha', '--url', t.url, 'models'], { env: home.env });
     expect(r.exitCode).toBe(4);
-    expect(r.stderr).toMatch(/aleph-alpha returned HTTP 200: the answer is not a list of models: \{"models_are":"elsewhere"\}/);
+    expect(r.stderr).toMatch(/aleph-alpha returned HTTP 200: unexpected answer: the answer is not a list of models — got: \{"models_are":"elsewhere"\}/);
   });
 
   it('an empty list prints nothing on stdout and says so on stderr', async () => {

@@ -1,14 +1,14 @@
 import { describe, expect, test } from 'vitest';
 import type { CanonicalRequest } from '../../src/canonical.js';
 import { UsageError } from '../../src/errors.js';
-import { openInferenceProfile } from '../../profiles/open-inference/client/generate.js';
+import { openInferenceGenerate } from '../../profiles/open-inference/client/generate.js';
 import type { GenerateTarget } from '../../profiles/types.js';
 import { assertValid, oipValidators } from '../contract/oip-openapi.js';
 import { testProfile } from '../helpers/profile.js';
 
 const profile = testProfile({ provider: 'open-inference', url: 'http://triton.test:8000' });
 const build = (request: CanonicalRequest, target: GenerateTarget, extra?: Record<string, unknown>, p = profile) =>
-  openInferenceProfile.buildGenerateRequest(request, target, p, extra);
+  openInferenceGenerate.buildGenerateRequest(request, target, p, extra);
 /** The body, after checking it against the document's request schema. */
 const wireBody = (spec: { body?: string }) => assertValid(oipValidators().generateRequest, JSON.parse(spec.body!), 'request body');
 /** The versioned path template of the document, with its parameters as one segment each. */
@@ -142,12 +142,12 @@ describe('the wire request', () => {
   test('any number of stop sequences is fine: the protocol sets no limit', () => {
     const stops = Array.from({ length: 12 }, (_, i) => `s${i}`);
     expect(wireBody(build({ input: 'Hi', parameters: { stop_sequences: stops } }, { model: 'm', stream: false })).parameters).toMatchObject({ stop: stops });
-    expect(openInferenceProfile.capabilities.maxStopSequences).toBeUndefined();
+    expect(openInferenceGenerate.capabilities.maxStopSequences).toBeUndefined();
   });
 });
 
 describe('capabilities (DESIGN §3, open-inference column)', () => {
-  const caps = openInferenceProfile.capabilities;
+  const caps = openInferenceGenerate.capabilities;
   test.each([
     ['max_new_tokens', 'native'], ['stop_sequences', 'native'], ['temperature', 'native'], ['top_p', 'native'],
     ['decoding_method', 'native'], ['return_options', 'native'], ['min_new_tokens', 'extra'], ['top_k', 'extra'],
@@ -171,7 +171,7 @@ describe('capabilities (DESIGN §3, open-inference column)', () => {
   });
 
   test('the profile names itself', () => {
-    expect(openInferenceProfile.kind).toBe('open-inference');
-    expect(openInferenceProfile.displayName).toBe('Open Inference');
+    expect(openInferenceGenerate.kind).toBe('open-inference');
+    expect(openInferenceGenerate.displayName).toBe('Open Inference');
   });
 });

@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import type { CanonicalRequest } from '../../src/canonical.js';
 import { ApiError } from '../../src/errors.js';
-import { openInferenceProfile } from '../../profiles/open-inference/client/generate.js';
+import { openInferenceGenerate } from '../../profiles/open-inference/client/generate.js';
 
-const parse = (body: unknown, request: CanonicalRequest = { input: 'Hello' }) => openInferenceProfile.parseGenerateResponse(body, request);
+const parse = (body: unknown, request: CanonicalRequest = { input: 'Hello' }) => openInferenceGenerate.parseGenerateResponse(body, request);
 const token = (id: number, text: string, logprob: number, extra: Record<string, unknown> = {}) => ({ id, text, logprob, special: false, ...extra });
 
 describe('answer → canonical result', () => {
@@ -144,12 +144,12 @@ describe('error answers', () => {
     ['an HTML page from a proxy', 503, '<html><body>Service\n Unavailable</body></html>', {}, { message: '<html><body>Service Unavailable</body></html>' }],
     ['an empty body', 504, '', {}, { message: 'Gateway Timeout' }],
   ])('%s', (_name, status, body, headers, expected) => {
-    const details = openInferenceProfile.parseError(status, body, headers);
+    const details = openInferenceGenerate.parseError(status, body, headers);
     expect(details).toMatchObject({ provider: 'open-inference', status, ...expected });
   });
 
   test('the CLI message names provider, status, code, message and trace', () => {
-    const details = openInferenceProfile.parseError(429, '{"error":"Model is overloaded","error_type":"overloaded"}', { 'x-request-id': 'abc' });
+    const details = openInferenceGenerate.parseError(429, '{"error":"Model is overloaded","error_type":"overloaded"}', { 'x-request-id': 'abc' });
     expect(new ApiError(details).message).toBe('open-inference returned HTTP 429 overloaded: Model is overloaded (trace abc)');
   });
 });

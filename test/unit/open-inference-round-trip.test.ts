@@ -4,7 +4,7 @@ import { StreamAggregator } from '../../src/generation/aggregate.js';
 import type { HttpRequestSpec } from '../../src/http/types.js';
 import { SseParser } from '../../src/http/sse-parser.js';
 import { startServer, type RunningServer } from '../../src/emulator/core/index.js';
-import { openInferenceProfile } from '../../profiles/open-inference/client/generate.js';
+import { openInferenceGenerate } from '../../profiles/open-inference/client/generate.js';
 import { openInferenceProtocol } from '../../profiles/open-inference/server/index.js';
 import type { GenerateTarget, StreamStep } from '../../profiles/types.js';
 import { assertValid, oipValidators } from '../contract/oip-openapi.js';
@@ -32,19 +32,19 @@ async function send(spec: HttpRequestSpec): Promise<Response> {
 
 /** The client mapping's request to the server, the answer back through the client mapping. */
 async function generate(request: CanonicalRequest, target: Omit<GenerateTarget, 'stream'>, extra?: Record<string, unknown>): Promise<GenerateResult> {
-  const res = await send(openInferenceProfile.buildGenerateRequest(request, { ...target, stream: false }, profile(), extra));
+  const res = await send(openInferenceGenerate.buildGenerateRequest(request, { ...target, stream: false }, profile(), extra));
   expect(res.status).toBe(200);
   const body = assertValid(v.generateResponse, await res.json(), 'server answer');
-  return openInferenceProfile.parseGenerateResponse(body, request);
+  return openInferenceGenerate.parseGenerateResponse(body, request);
 }
 
 /** Streamed: every message through the SSE parser and the decoder, folded as the CLI folds them. */
 async function generateStream(request: CanonicalRequest, target: Omit<GenerateTarget, 'stream'>): Promise<{ result: GenerateResult; steps: StreamStep[] }> {
-  const res = await send(openInferenceProfile.buildGenerateRequest(request, { ...target, stream: true }, profile()));
+  const res = await send(openInferenceGenerate.buildGenerateRequest(request, { ...target, stream: true }, profile()));
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toBe('text/event-stream');
   const parser = new SseParser();
-  const decode = openInferenceProfile.createStreamDecoder(request);
+  const decode = openInferenceGenerate.createStreamDecoder(request);
   const aggregator = new StreamAggregator();
   const steps: StreamStep[] = [];
   for await (const chunk of res.body!) {
@@ -135,10 +135,10 @@ describe('round trip through the local server', () => {
 
   test('an error answer: status, code, message and the request id as trace', async () => {
     server.faults.push({ kind: 'status', status: 429 });
-    const spec = openInferenceProfile.buildGenerateRequest({ input: 'Hi' }, { model: 'demo', stream: false }, profile());
+    const spec = openInferenceGenerate.buildGenerateRequest({ input: 'Hi' }, { model: 'demo', stream: false }, profile());
     const res = await send({ ...spec, headers: { ...spec.headers, 'x-request-id': 'rt-1' } });
     const headers = Object.fromEntries(res.headers);
-    expect(openInferenceProfile.parseError(res.status, await res.text(), headers)).toEqual({
+    expect(openInferenceGenerate.parseError(res.status, await res.text(), headers)).toEqual({
       provider: 'open-inference',
       status: 429,
       code: 'overloaded',

@@ -2,13 +2,13 @@ import { describe, expect, test } from 'vitest';
 import type { CanonicalRequest } from '../../src/canonical.js';
 import { StreamAggregator } from '../../src/generation/aggregate.js';
 import { SseParser } from '../../src/http/sse-parser.js';
-import { openInferenceProfile } from '../../profiles/open-inference/client/generate.js';
+import { openInferenceGenerate } from '../../profiles/open-inference/client/generate.js';
 import type { StreamStep } from '../../profiles/types.js';
 
 /** A whole stream body through the real SSE parser and one decoder, chunk by chunk as the CLI does it. */
 function decode(body: string, request: CanonicalRequest = { input: 'Q' }, chunkSize = body.length): StreamStep[] {
   const parser = new SseParser();
-  const decoder = openInferenceProfile.createStreamDecoder(request);
+  const decoder = openInferenceGenerate.createStreamDecoder(request);
   const events = [];
   for (let i = 0; i < body.length; i += chunkSize) events.push(...parser.push(body.slice(i, i + chunkSize)));
   events.push(...parser.end());

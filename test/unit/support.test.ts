@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { CanonicalParameters } from '../../src/canonical.js';
 import { UsageError } from '../../src/errors.js';
 import { checkSupport, fillPromptVariables } from '../../src/generation/support.js';
-import type { ProviderCapabilities, ProviderProfile } from '../../profiles/types.js';
-import { watsonxProfile } from '../../profiles/watsonx/client/generate.js';
+import type { ProviderCapabilities, GenerateOperation } from '../../profiles/types.js';
+import { watsonxGenerate } from '../../profiles/watsonx/client/generate.js';
 import { testProfile } from '../helpers/profile.js';
 
 const caps: ProviderCapabilities = {
@@ -20,7 +20,7 @@ const caps: ProviderCapabilities = {
   streaming: 'native',
   statesStopReason: true,
 };
-const provider = { ...watsonxProfile, kind: 'fake', capabilities: caps } as ProviderProfile;
+const provider = { ...watsonxGenerate, kind: 'fake', capabilities: caps } as GenerateOperation;
 
 function check(parameters: CanonicalParameters, opts: { ignore?: boolean; serverParameters?: string[]; moderations?: Record<string, unknown>; n?: number } = {}) {
   const warnings: string[] = [];
@@ -89,8 +89,8 @@ describe('parameters a provider cannot take', () => {
   it('watsonx fills prompt variables itself only for foundation models', () => {
     const opts = { ignoreUnsupported: false, warn: () => {} };
     const req = { input: 'x', parameters: { prompt_variables: { a: 'b' } } };
-    expect(checkSupport(req, watsonxProfile, testProfile(), { deployment: 'd', stream: false }, opts).client).toStrictEqual({});
-    expect(checkSupport(req, watsonxProfile, testProfile(), { model: 'm', stream: false }, opts).client).toStrictEqual({ promptVariables: { a: 'b' } });
+    expect(checkSupport(req, watsonxGenerate, testProfile(), { deployment: 'd', stream: false }, opts).client).toStrictEqual({});
+    expect(checkSupport(req, watsonxGenerate, testProfile(), { model: 'm', stream: false }, opts).client).toStrictEqual({ promptVariables: { a: 'b' } });
   });
 });
 

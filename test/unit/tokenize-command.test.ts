@@ -340,8 +340,8 @@ describe('an answer without the fields the command needs', () => {
   });
 
   it.each<[string, string[], RegExp]>([
-    ['tokenize', ['tokenize', '-m', 'luminous-base', 'Hi'], /^error: aleph-alpha returned HTTP 200: unexpected answer: the answer has no "token_ids" list of integers$/m],
-    ['detokenize', ['detokenize', '-m', 'luminous-base', '1'], /^error: aleph-alpha returned HTTP 200: unexpected answer: the answer has no "result" string$/m],
+    ['tokenize', ['tokenize', '-m', 'luminous-base', 'Hi'], /^error: aleph-alpha returned HTTP 200: unexpected answer: the answer has no "token_ids" list of integers — got: \{.*\}$/m],
+    ['detokenize', ['detokenize', '-m', 'luminous-base', '1'], /^error: aleph-alpha returned HTTP 200: unexpected answer: the answer has no "result" string — got: \{.*\}$/m],
   ])('%s: exit 4 naming what is missing', async (_n, args, message) => {
     const r = await cli('aleph-alpha', args, { url });
     expect(r.exitCode).toBe(4);

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { alephAlphaTokenize } from '../../profiles/aleph-alpha/client/tokenize.js';
 import { watsonxTokenize } from '../../profiles/watsonx/client/tokenize.js';
 import { UsageError } from '../../src/errors.js';
-import { loadTokenizeOperation, UnexpectedAnswer, type TokenizeRequest } from '../../src/operations/tokenize.js';
+import { adapterFor } from '../../profiles/registry.js';
+import { UnexpectedAnswer } from '../../src/errors.js';
+import type { TokenizeRequest } from '../../profiles/types.js';
 import {
   alephAlphaDetokenizationRequestSchema,
   alephAlphaTokenizationRequestSchema,
@@ -20,7 +22,7 @@ describe('which providers have tokenize endpoints', () => {
     ['openai', undefined],
     ['open-inference', undefined],
   ] as const)('%s', async (kind, op) => {
-    expect(await loadTokenizeOperation(kind)).toBe(op);
+    expect(await adapterFor(kind).tokenize?.()).toBe(op);
   });
 });
 

@@ -7,15 +7,9 @@
 import type { ResolvedProfile } from '../../../src/config/types.js';
 import { UsageError } from '../../../src/errors.js';
 import type { HttpRequestSpec } from '../../../src/http/types.js';
-import {
-  isVector,
-  UnexpectedEmbedAnswer,
-  type EmbedBatchAnswer,
-  type EmbedOperation,
-  type EmbedRequest,
-  type EmbedSettings,
-  type LayerEmbeddings,
-} from '../../../src/operations/embed.js';
+import { isVector } from '../../../src/operations/embed-settings.js';
+import { UnexpectedAnswer } from '../../../src/errors.js';
+import type { EmbedBatchAnswer, EmbedOperation, EmbedRequest, EmbedSettings, LayerEmbeddings } from '../../types.js';
 import { hostingField, taskRequest } from './task-request.js';
 
 /** `/batch_semantic_embed` takes at most this many prompts. */
@@ -72,11 +66,11 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 function layerEmbeddings(value: unknown): LayerEmbeddings {
-  if (!isRecord(value) || Object.keys(value).length === 0) throw new UnexpectedEmbedAnswer('no embeddings object (layer → pooling → vector)');
+  if (!isRecord(value) || Object.keys(value).length === 0) throw new UnexpectedAnswer('no embeddings object (layer → pooling → vector)');
   for (const [layer, poolings] of Object.entries(value)) {
-    if (!isRecord(poolings)) throw new UnexpectedEmbedAnswer(`embeddings.${layer} is not an object of pooling results`);
+    if (!isRecord(poolings)) throw new UnexpectedAnswer(`embeddings.${layer} is not an object of pooling results`);
     for (const [pooling, vector] of Object.entries(poolings)) {
-      if (!isVector(vector)) throw new UnexpectedEmbedAnswer(`embeddings.${layer}.${pooling} is not an array of numbers`);
+      if (!isVector(vector)) throw new UnexpectedAnswer(`embeddings.${layer}.${pooling} is not an array of numbers`);
     }
   }
   return value as LayerEmbeddings;
@@ -87,7 +81,7 @@ function tokenCount(body: Record<string, unknown>): number {
 }
 
 export function parseAlephAlphaEmbedResponse(body: unknown, batch: readonly string[], request: EmbedRequest): EmbedBatchAnswer {
-  if (!isRecord(body)) throw new UnexpectedEmbedAnswer('the answer is not a JSON object');
+  if (!isRecord(body)) throw new UnexpectedAnswer('the answer is not a JSON object');
   switch (endpointFor(request)) {
     case 'embed': {
       const tokens = body.tokens;
@@ -95,15 +89,15 @@ export function parseAlephAlphaEmbedResponse(body: unknown, batch: readonly stri
       return { embeddings: [{ embedding: layerEmbeddings(body.embeddings), ...(withTokens ? { tokens: tokens as string[] } : {}) }], inputTokenCount: tokenCount(body) };
     }
     case 'semantic_embed':
-      if (!isVector(body.embedding)) throw new UnexpectedEmbedAnswer('no embedding (an array of numbers)');
+      if (!isVector(body.embedding)) throw new UnexpectedAnswer('no embedding (an array of numbers)');
       return { embeddings: [{ embedding: body.embedding }], inputTokenCount: tokenCount(body) };
     case 'batch_semantic_embed': {
       const list = body.embeddings;
-      if (!Array.isArray(list)) throw new UnexpectedEmbedAnswer('no embeddings array');
-      if (list.length !== batch.length) throw new UnexpectedEmbedAnswer(`embeddings holds ${list.length} vectors for ${batch.length} prompts`);
+      if (!Array.isArray(list)) throw new UnexpectedAnswer('no embeddings array');
+      if (list.length !== batch.length) throw new UnexpectedAnswer(`embeddings holds ${list.length} vectors for ${batch.length} prompts`);
       return {
         embeddings: list.map((v, i) => {
-          if (!isVector(v)) throw new UnexpectedEmbedAnswer(`embeddings[${i}] is not an array of numbers`);
+          if (!isVector(v)) throw new UnexpectedAnswer(`embeddings[${i}] is not an array of numbers`);
           return { embedding: v };
         }),
         inputTokenCount: tokenCount(body),

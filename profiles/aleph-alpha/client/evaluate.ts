@@ -1,5 +1,5 @@
 /** `evaluate` on Aleph Alpha: `POST /evaluate` — how likely the model is to produce an expected completion. */
-import type { EvaluateRequest, EvaluateResult, EvaluationMetrics, TaskOperation } from '../../../src/operations/aleph-alpha-tasks.js';
+import type { EvaluateRequest, EvaluateResult, EvaluationMetrics, TaskOperation } from '../../types.js';
 import { isRecord } from './response.js';
 import { hostingField, modelVersionOf, taskRequest } from './task-request.js';
 

@@ -1,5 +1,5 @@
 /** `explain` on Aleph Alpha: `POST /explain` — how much each part of the prompt contributes to a target text. */
-import type { ExplainRequest, ExplainResult, Explanation, TaskOperation } from '../../../src/operations/aleph-alpha-tasks.js';
+import type { ExplainRequest, ExplainResult, Explanation, TaskOperation } from '../../types.js';
 import { renderExplanations } from './explain-lines.js';
 import { isRecord } from './response.js';
 import { hostingField, modelVersionOf, taskRequest } from './task-request.js';

@@ -1,4 +1,4 @@
-import type { ProviderProfile } from '../../types.js';
+import type { GenerateOperation } from '../../types.js';
 import { alephAlphaCapabilities } from '../capabilities.js';
 import { buildAlephAlphaGenerateRequest } from './request.js';
 import { parseAlephAlphaError, parseAlephAlphaGenerateResponse } from './response.js';
@@ -8,7 +8,7 @@ import { createAlephAlphaStreamDecoder } from './stream.js';
  * The Aleph Alpha `/complete` protocol: API 1.16, plus the streaming of 1.19+ when the user's profile says
  * `streaming: true`. No API version goes on the wire, so there is no default one.
  */
-export const alephAlphaProfile: ProviderProfile = {
+export const alephAlphaGenerate: GenerateOperation = {
   kind: 'aleph-alpha',
   displayName: 'Aleph Alpha',
   capabilities: alephAlphaCapabilities,

@@ -1,5 +1,5 @@
 /** Aleph Alpha health: `GET /version`, which answers the API version as plain text (`1.16.1`), and nothing else. */
-import type { HealthOperation } from '../../../src/operations/health.js';
+import type { HealthOperation } from '../../types.js';
 
 export const alephAlphaHealth: HealthOperation = {
   probes: (profile) => [

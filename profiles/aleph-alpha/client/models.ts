@@ -4,7 +4,8 @@
  */
 import type { ResolvedProfile } from '../../../src/config/types.js';
 import type { HttpRequestSpec } from '../../../src/http/types.js';
-import { modelEntry, type ModelEntry, type ModelsOperation } from '../../../src/operations/models.js';
+import { modelEntry } from '../../../src/operations/model-entry.js';
+import type { ModelEntry, ModelsOperation } from '../../types.js';
 import { countOf, fieldAt, textOf } from '../../../src/operations/wire-fields.js';
 
 export function alephAlphaModelsRequest(profile: ResolvedProfile): HttpRequestSpec {

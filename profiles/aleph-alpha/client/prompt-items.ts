@@ -7,6 +7,7 @@ import { UsageError } from '../../../src/errors.js';
 import { readJsonOption } from '../../../src/options/json-option.js';
 import { imageKind, promptItemProblems, type AlephAlphaPrompt, type AlephAlphaPromptItem } from '../prompt-item-check.js';
 import { filePathOf, readUserBytes, type FileIo } from './read-user-bytes.js';
+import type { PromptOptions } from '../../operations/prompts.js';
 
 export type { AlephAlphaPrompt, AlephAlphaPromptItem } from '../prompt-item-check.js';
 export type { FileIo } from './read-user-bytes.js';
@@ -19,14 +20,7 @@ export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 /** Problems listed in one message before "…and N more". */
 const MAX_LISTED = 5;
 
-export interface PromptOptions {
-  /** Plain text: `--prompt`, or the prompt words of `complete`. */
-  text?: string | undefined;
-  /** `--image` values, each `@path` (a bare path is accepted too), in the order given. */
-  images?: readonly string[] | undefined;
-  /** `--prompt-json`: an array of prompt items, inline or `@items.json` (`@-` for stdin). */
-  promptJson?: string | undefined;
-}
+export type { PromptOptions } from '../../operations/prompts.js';
 
 /**
  * The `prompt` of an Aleph Alpha request, or undefined when none of the options was given (the caller then reads

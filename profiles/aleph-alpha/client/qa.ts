@@ -1,5 +1,5 @@
 /** `qa` on Aleph Alpha: `POST /qa` (deprecated by the service, still served) — answers to a query from documents. */
-import type { QaAnswer, QaRequest, QaResult, TaskOperation } from '../../../src/operations/aleph-alpha-tasks.js';
+import type { QaAnswer, QaRequest, QaResult, TaskOperation } from '../../types.js';
 import { isRecord } from './response.js';
 import { hostingField, modelVersionOf, taskRequest } from './task-request.js';
 

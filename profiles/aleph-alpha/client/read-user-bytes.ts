@@ -1,16 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../../../src/errors.js';
 import { readUserFile } from '../../../src/options/read-text-file.js';
+import type { FileIo } from '../../operations/prompts.js';
 
-/** How files named on the command line are read; tests inject `readBytes`. */
-export interface FileIo {
-  cwd: string;
-  homeDir?: string;
-  /** Reads a file by absolute path; errors carry Node's `code`. Default fs.readFile. */
-  readBytes?: (absolutePath: string) => Promise<Uint8Array>;
-  /** All of stdin as text, for `@-`. */
-  stdin?: () => Promise<string>;
-}
+export type { FileIo } from '../../operations/prompts.js';
 
 /**
  * A binary file named on the command line, through the same path rules and messages as text files (`~/`, relative

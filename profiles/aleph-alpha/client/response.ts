@@ -1,3 +1,4 @@
+import { UnexpectedAnswer } from '../../../src/errors.js';
 import type { GenerateTarget } from '../../types.js';
 import type { CanonicalRequest, GenerateResult, GenerateResultItem, ServiceWarning } from '../../../src/canonical.js';
 import type { ApiErrorDetails } from '../../../src/errors.js';
@@ -8,9 +9,6 @@ import { echoLength, tokenInfos } from './token-data.js';
 export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
-
-/** Thrown for a 200 answer that is not a CompletionResponse; the command maps it to ApiError. */
-export class MalformedResponse extends Error {}
 
 function count(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : undefined;
@@ -50,11 +48,11 @@ export function completionItem(parts: CompletionParts, request: CanonicalRequest
  * what the service reported (and billed). The other results carry no counts.
  */
 export function parseAlephAlphaGenerateResponse(body: unknown, request?: CanonicalRequest, target?: GenerateTarget): GenerateResult {
-  if (!isRecord(body) || !Array.isArray(body.completions)) throw new MalformedResponse('the answer has no "completions" array');
-  if (body.completions.length === 0) throw new MalformedResponse('the answer has no completions');
+  if (!isRecord(body) || !Array.isArray(body.completions)) throw new UnexpectedAnswer('the answer has no "completions" array');
+  if (body.completions.length === 0) throw new UnexpectedAnswer('the answer has no completions');
   const warnings: ServiceWarning[] = [];
   const results = body.completions.map((c: unknown, i: number) => {
-    if (!isRecord(c) || typeof c.completion !== 'string') throw new MalformedResponse(`completion ${i} has no "completion" string`);
+    if (!isRecord(c) || typeof c.completion !== 'string') throw new UnexpectedAnswer(`completion ${i} has no "completion" string`);
     const { item, warning } = completionItem(
       { completion: c.completion, finishReason: c.finish_reason, completionTokens: c.completion_tokens, logProbs: c.log_probs },
       request,

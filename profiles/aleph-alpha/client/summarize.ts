@@ -1,5 +1,5 @@
 /** `summarize` on Aleph Alpha: `POST /summarize` (deprecated by the service, still served). */
-import type { SummarizeRequest, SummarizeResult, TaskOperation } from '../../../src/operations/aleph-alpha-tasks.js';
+import type { SummarizeRequest, SummarizeResult, TaskOperation } from '../../types.js';
 import { isRecord } from './response.js';
 import { hostingField, modelVersionOf, taskRequest } from './task-request.js';
 

@@ -5,14 +5,8 @@
  */
 import type { ResolvedProfile } from '../../../src/config/types.js';
 import type { HttpRequestSpec } from '../../../src/http/types.js';
-import {
-  UnexpectedAnswer,
-  type DetokenizeRequest,
-  type DetokenizeResult,
-  type TokenizeOperation,
-  type TokenizeRequest,
-  type TokenizeResult,
-} from '../../../src/operations/tokenize.js';
+import { UnexpectedAnswer } from '../../../src/errors.js';
+import type { DetokenizeRequest, DetokenizeResult, TokenizeOperation, TokenizeRequest, TokenizeResult } from '../../types.js';
 import { pathSegment } from '../../common/path-segment.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };

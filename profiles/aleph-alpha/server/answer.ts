@@ -1,6 +1,6 @@
 import type { RouteContext } from '../../../src/emulator/core/router.js';
 import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
-import { takeFault } from '../../../src/emulator/core/fault-queue.js';
+import { takeFault } from '../../../src/emulator/core/take-fault.js';
 import { alephAlphaFaultWording } from './errors.js';
 
 /**

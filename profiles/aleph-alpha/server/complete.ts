@@ -8,7 +8,7 @@ import type { CanonicalParameters } from '../../../src/canonical.js';
 import { loadTokenizer, startGeneration, type GenerationStep, type GenerationSummary } from '../../../src/emulator/engine/index.js';
 import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
 import { EventStream, type StreamFaultWording } from '../../../src/emulator/core/event-stream.js';
-import { takeFault } from '../../../src/emulator/core/fault-queue.js';
+import { takeFault } from '../../../src/emulator/core/take-fault.js';
 import type { RouteContext } from '../../../src/emulator/core/router.js';
 import { alephAlphaFaultWording, sendAlephAlphaError } from './errors.js';
 import { contextSize, isKnownModel, LUMINOUS_MODELS, MODEL_VERSION } from './models.js';

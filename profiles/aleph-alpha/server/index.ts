@@ -20,3 +20,13 @@ export const alephAlphaProtocol: ProtocolModule = {
     sendAlephAlphaError(ctx.res, status, upperSnake(code), message, headers);
   },
 };
+
+/** Every Aleph Alpha route `serve` answers: completion, the tasks, tokenization and embeddings. */
+export async function alephAlphaEmulator(): Promise<ProtocolModule[]> {
+  const [{ alephAlphaTasksProtocol }, { alephAlphaTokenizeProtocol }, { alephAlphaEmbedProtocol }] = await Promise.all([
+    import('./tasks.js'),
+    import('./tokenize.js'),
+    import('./embed.js'),
+  ]);
+  return [alephAlphaProtocol, alephAlphaTasksProtocol, alephAlphaTokenizeProtocol, alephAlphaEmbedProtocol];
+}

@@ -5,7 +5,7 @@
 import type { Tokenizer } from '../../../src/emulator/engine/index.js';
 import type { AlephAlphaPrompt, AlephAlphaPromptItem } from '../prompt-item-check.js';
 import { docxText } from './docx.js';
-import type { AlephAlphaDocument } from '../task-documents.js';
+import type { AlephAlphaDocument } from '../prompt-item-check.js';
 
 /** Each image in a multimodal prompt counts as this many tokens. */
 export const IMAGE_TOKENS = 144;

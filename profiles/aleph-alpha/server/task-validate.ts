@@ -5,7 +5,7 @@
  * items are checked by the same code as the CLI's `--prompt-json`.
  */
 import { decodeBase64, promptItemProblems, type AlephAlphaPrompt } from '../prompt-item-check.js';
-import type { AlephAlphaDocument } from '../task-documents.js';
+import type { AlephAlphaDocument } from '../prompt-item-check.js';
 
 type Kind = 'string' | 'number' | 'integer' | 'boolean' | 'prompt' | 'document' | 'documents' | 'granularity';
 

@@ -6,7 +6,9 @@
  */
 import type { ResolvedProfile } from '../../../src/config/types.js';
 import type { HttpRequestSpec } from '../../../src/http/types.js';
-import { isVector, UnexpectedEmbedAnswer, type EmbedBatchAnswer, type EmbedOperation, type EmbedRequest } from '../../../src/operations/embed.js';
+import { isVector } from '../../../src/operations/embed-settings.js';
+import { UnexpectedAnswer } from '../../../src/errors.js';
+import type { EmbedBatchAnswer, EmbedOperation, EmbedRequest } from '../../types.js';
 import { AZURE_DEFAULT_API_VERSION } from './request.js';
 import { pathSegment } from '../../common/path-segment.js';
 
@@ -37,19 +39,19 @@ export function buildOpenAiEmbedRequest(batch: readonly string[], request: Embed
 /** `data` comes back with an `index` per item; the order of the array itself is not promised. */
 export function parseOpenAiEmbedResponse(body: unknown, batch: readonly string[]): EmbedBatchAnswer {
   const data = (body as { data?: unknown } | null)?.data;
-  if (!Array.isArray(data)) throw new UnexpectedEmbedAnswer('no data array');
+  if (!Array.isArray(data)) throw new UnexpectedAnswer('no data array');
   const slots: Array<number[] | undefined> = new Array<number[] | undefined>(batch.length);
   data.forEach((item, i) => {
     const { index, embedding } = (item ?? {}) as { index?: unknown; embedding?: unknown };
     const at = typeof index === 'number' ? index : i;
-    if (!Number.isInteger(at) || at < 0 || at >= batch.length) throw new UnexpectedEmbedAnswer(`data[${i}] has index ${JSON.stringify(index)} for ${batch.length} inputs`);
-    if (!isVector(embedding)) throw new UnexpectedEmbedAnswer(`data[${i}] has no embedding (an array of numbers)`);
-    if (slots[at] !== undefined) throw new UnexpectedEmbedAnswer(`index ${at} appears twice in data`);
+    if (!Number.isInteger(at) || at < 0 || at >= batch.length) throw new UnexpectedAnswer(`data[${i}] has index ${JSON.stringify(index)} for ${batch.length} inputs`);
+    if (!isVector(embedding)) throw new UnexpectedAnswer(`data[${i}] has no embedding (an array of numbers)`);
+    if (slots[at] !== undefined) throw new UnexpectedAnswer(`index ${at} appears twice in data`);
     slots[at] = embedding;
   });
   const missing = slots.findIndex((s) => s === undefined);
   if (data.length !== batch.length || missing >= 0) {
-    throw new UnexpectedEmbedAnswer(`data holds ${data.length} embeddings for ${batch.length} inputs`);
+    throw new UnexpectedAnswer(`data holds ${data.length} embeddings for ${batch.length} inputs`);
   }
   const b = body as { model?: unknown; usage?: { prompt_tokens?: unknown } };
   const tokens = b.usage?.prompt_tokens;

@@ -1,4 +1,4 @@
-import type { ProviderProfile } from '../../types.js';
+import type { GenerateOperation } from '../../types.js';
 import { azureOpenAiCapabilities } from '../capabilities.js';
 import { parseCompletionsError } from './errors.js';
 import { AZURE_DEFAULT_API_VERSION, buildAzureCompletionsRequest, buildOpenAiCompletionsRequest } from './request.js';
@@ -6,7 +6,7 @@ import { parseCompletionResponse } from './response.js';
 import { createCompletionsStreamDecoder } from './stream.js';
 
 /** Azure OpenAI completions: the deployment in the path, `api-version` in the query (specs/azure-openai.md). */
-export const azureOpenAiProfile: ProviderProfile = {
+export const azureOpenAiGenerate: GenerateOperation = {
   kind: 'azure-openai',
   displayName: 'Azure OpenAI',
   defaultApiVersion: AZURE_DEFAULT_API_VERSION,
@@ -21,7 +21,7 @@ export const azureOpenAiProfile: ProviderProfile = {
  * The same wire format on `/v1/completions` (OpenAI, vLLM, llama.cpp's server, Ollama): no API version, and the
  * model in the body because these servers route by it.
  */
-export const openAiProfile: ProviderProfile = {
+export const openAiGenerate: GenerateOperation = {
   kind: 'openai',
   displayName: 'OpenAI-compatible',
   capabilities: azureOpenAiCapabilities,

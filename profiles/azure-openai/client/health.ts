@@ -1,5 +1,5 @@
 /** Health of the completions protocols: the authenticated list call (Azure: deployments; OpenAI-compatible: models). */
-import type { HealthOperation } from '../../../src/operations/health.js';
+import type { HealthOperation } from '../../types.js';
 import { azureDeploymentsRequest, deploymentListingVersion, openAiModelsRequest } from './models.js';
 
 export const azureOpenAiHealth: HealthOperation = {

@@ -7,7 +7,8 @@
  */
 import type { ResolvedProfile } from '../../../src/config/types.js';
 import type { HttpRequestSpec } from '../../../src/http/types.js';
-import { modelEntry, type ModelEntry, type ModelPage, type ModelsOperation } from '../../../src/operations/models.js';
+import { modelEntry } from '../../../src/operations/model-entry.js';
+import type { ModelEntry, ModelPage, ModelsOperation } from '../../types.js';
 import { fieldAt, isRecord, textOf } from '../../../src/operations/wire-fields.js';
 
 /** API versions whose data plane still lists deployments. */

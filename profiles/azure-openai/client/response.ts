@@ -1,3 +1,4 @@
+import { UnexpectedAnswer } from '../../../src/errors.js';
 import type { CanonicalRequest, GenerateResult, GenerateResultItem, ServiceWarning } from '../../../src/canonical.js';
 import {
   contentFilterWarning,
@@ -13,9 +14,6 @@ import {
 import type { CompletionsKind } from './request.js';
 import { isRecord, numberField, stringField } from '../wire.js';
 
-/** Thrown for a 200 answer that is not a completion; the command maps it to ApiError. */
-export class MalformedCompletion extends Error {}
-
 /**
  * A `text_completion` answer → the canonical result, one result per choice in `index` order.
  *
@@ -25,7 +23,7 @@ export class MalformedCompletion extends Error {}
  * token data the total cannot be split honestly, so it goes on the first result and the others carry none.
  */
 export function parseCompletionResponse(kind: CompletionsKind, body: unknown, request: CanonicalRequest): GenerateResult {
-  if (!isRecord(body) || !Array.isArray(body.choices)) throw new MalformedCompletion('the answer has no "choices" array');
+  if (!isRecord(body) || !Array.isArray(body.choices)) throw new UnexpectedAnswer('the answer has no "choices" array');
   const usage = isRecord(body.usage) ? body.usage : {};
   const promptTokens = numberField(usage, 'prompt_tokens');
   const completionTokens = numberField(usage, 'completion_tokens');

@@ -8,7 +8,7 @@ import type { CanonicalParameters } from '../../../src/canonical.js';
 import { generate, loadTokenizer, startGeneration } from '../../../src/emulator/engine/index.js';
 import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
 import { EventStream, type StreamFaultWording } from '../../../src/emulator/core/event-stream.js';
-import { takeFault } from '../../../src/emulator/core/fault-queue.js';
+import { takeFault } from '../../../src/emulator/core/take-fault.js';
 import type { RouteContext, RouteHandler } from '../../../src/emulator/core/router.js';
 import type { Fault } from '../../../src/emulator/core/types.js';
 import { completionsAuthorized } from './auth.js';

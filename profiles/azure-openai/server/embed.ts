@@ -8,7 +8,7 @@
 import { loadTokenizer } from '../../../src/emulator/engine/index.js';
 import { normalized, pooledEmbedding } from '../../../src/emulator/engine/embedding.js';
 import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
-import { takeFault } from '../../../src/emulator/core/fault-queue.js';
+import { takeFault } from '../../../src/emulator/core/take-fault.js';
 import type { ProtocolModule, RouteContext, RouteHandler } from '../../../src/emulator/core/router.js';
 import { completionsAuthorized } from './auth.js';
 import { ACCESS_DENIED, completionsFaultWording, invalidRequest, sendCompletionsError, stampRequestId, type CompletionsError, type Dialect } from './errors.js';

@@ -17,3 +17,9 @@ export const azureOpenAiProtocol: ProtocolModule = {
     sendCompletionsError(ctx, status, { code, message }, headers);
   },
 };
+
+/** Every route `serve` answers for Azure OpenAI and OpenAI-compatible clients (`/openai/…` and `/v1/…`). */
+export async function azureOpenAiEmulator(): Promise<ProtocolModule[]> {
+  const [{ azureOpenAiModelsProtocol }, { azureOpenAiEmbedProtocol }] = await Promise.all([import('./models.js'), import('./embed.js')]);
+  return [azureOpenAiProtocol, azureOpenAiModelsProtocol, azureOpenAiEmbedProtocol];
+}

@@ -1,11 +1,11 @@
-import type { ProviderProfile } from '../../types.js';
+import type { GenerateOperation } from '../../types.js';
 import { openInferenceCapabilities } from '../capabilities.js';
 import { buildOpenInferenceGenerateRequest } from './request.js';
 import { parseOpenInferenceError, parseOpenInferenceGenerateResponse } from './response.js';
 import { createOpenInferenceStreamDecoder } from './stream.js';
 
 /** The Open Inference Protocol generate extension (NVIDIA Triton, KServe, Hugging Face TGI). */
-export const openInferenceProfile: ProviderProfile = {
+export const openInferenceGenerate: GenerateOperation = {
   kind: 'open-inference',
   displayName: 'Open Inference',
   capabilities: openInferenceCapabilities,

@@ -6,7 +6,8 @@
  */
 import type { ResolvedProfile } from '../../../src/config/types.js';
 import type { HttpRequestSpec } from '../../../src/http/types.js';
-import { modelEntry, type ModelEntry, type ModelPage, type ModelsOperation, type TensorSpec } from '../../../src/operations/models.js';
+import { modelEntry } from '../../../src/operations/model-entry.js';
+import type { ModelEntry, ModelPage, ModelsOperation, TensorSpec } from '../../types.js';
 import { fieldAt, isRecord, textOf } from '../../../src/operations/wire-fields.js';
 import { modelAddress } from './request.js';
 import { pathSegment } from '../../common/path-segment.js';

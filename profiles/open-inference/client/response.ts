@@ -1,10 +1,8 @@
+import { UnexpectedAnswer } from '../../../src/errors.js';
 import { STATUS_CODES } from 'node:http';
 import type { CanonicalRequest, GenerateResult, GenerateResultItem, StopReason } from '../../../src/canonical.js';
 import type { ApiErrorDetails } from '../../../src/errors.js';
 import { endsWithStopSequence, errorOf, isRecord, numberField, stopReasonOf, textOutput, tokenInfoOf, wantsTokens } from './answer-fields.js';
-
-/** Thrown for a 200 answer that is not a generate response; the command turns it into an ApiError. */
-export class MalformedAnswer extends Error {}
 
 /**
  * Some backends (vLLM under Triton without `exclude_input_in_output`) put the prompt in front of a non-streamed
@@ -32,11 +30,11 @@ function inferredStopReason(text: string, count: number | undefined, request: Ca
  * `num_input_tokens` or the length of TGI's `details.prefill`, and 0 when the server does not say.
  */
 export function parseOpenInferenceGenerateResponse(body: unknown, request: CanonicalRequest): GenerateResult {
-  if (!isRecord(body)) throw new MalformedAnswer('the answer is not a JSON object');
+  if (!isRecord(body)) throw new UnexpectedAnswer('the answer is not a JSON object');
   const failure = errorOf(body);
-  if (failure) throw new MalformedAnswer(`the answer is an error: ${failure.message}`);
+  if (failure) throw new UnexpectedAnswer(`the answer is an error: ${failure.message}`);
   const raw = textOutput(body);
-  if (raw === undefined) throw new MalformedAnswer('the answer has no "text_output" string');
+  if (raw === undefined) throw new UnexpectedAnswer('the answer has no "text_output" string');
 
   const details = isRecord(body.details) ? body.details : undefined;
   const tokens = Array.isArray(details?.logprobs) ? details.logprobs.filter(isRecord) : undefined;

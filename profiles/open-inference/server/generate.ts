@@ -6,7 +6,7 @@
 import { CONTEXT_WINDOW, DEFAULT_MAX_NEW_TOKENS, loadTokenizer, startGeneration } from '../../../src/emulator/engine/index.js';
 import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
 import { EventStream, type StreamFaultWording } from '../../../src/emulator/core/event-stream.js';
-import { takeFault } from '../../../src/emulator/core/fault-queue.js';
+import { takeFault } from '../../../src/emulator/core/take-fault.js';
 import { write } from '../../../src/emulator/core/respond.js';
 import type { RouteContext, RouteHandler } from '../../../src/emulator/core/router.js';
 import { authorizeOip } from './auth.js';

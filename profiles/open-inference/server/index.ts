@@ -28,3 +28,9 @@ export const openInferenceProtocol: ProtocolModule = {
     sendOipError(ctx.res, status, message, headers);
   },
 };
+
+/** Every Open Inference route `serve` answers: generation, health and metadata, and the model repository. */
+export async function openInferenceEmulator(): Promise<ProtocolModule[]> {
+  const { openInferenceRepositoryProtocol } = await import('./repository.js');
+  return [openInferenceProtocol, openInferenceRepositoryProtocol];
+}

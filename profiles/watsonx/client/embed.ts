@@ -5,7 +5,9 @@
  */
 import type { ResolvedProfile } from '../../../src/config/types.js';
 import type { HttpRequestSpec } from '../../../src/http/types.js';
-import { isVector, UnexpectedEmbedAnswer, type EmbedBatchAnswer, type EmbedOperation, type EmbedRequest } from '../../../src/operations/embed.js';
+import { isVector } from '../../../src/operations/embed-settings.js';
+import { UnexpectedAnswer } from '../../../src/errors.js';
+import type { EmbedBatchAnswer, EmbedOperation, EmbedRequest } from '../../types.js';
 import { WATSONX_DEFAULT_API_VERSION } from './request.js';
 import { watsonxScope } from './scope.js';
 
@@ -28,12 +30,12 @@ export function buildWatsonxEmbedRequest(batch: readonly string[], request: Embe
 
 export function parseWatsonxEmbedResponse(body: unknown): EmbedBatchAnswer {
   if (typeof body !== 'object' || body === null || !Array.isArray((body as { results?: unknown }).results)) {
-    throw new UnexpectedEmbedAnswer('no results array');
+    throw new UnexpectedAnswer('no results array');
   }
   const b = body as { model_id?: unknown; results: unknown[]; input_token_count?: unknown };
   const embeddings = b.results.map((r, i) => {
     const embedding = (r as { embedding?: unknown } | null)?.embedding;
-    if (!isVector(embedding)) throw new UnexpectedEmbedAnswer(`results[${i}] has no embedding (an array of numbers)`);
+    if (!isVector(embedding)) throw new UnexpectedAnswer(`results[${i}] has no embedding (an array of numbers)`);
     return { embedding };
   });
   return {

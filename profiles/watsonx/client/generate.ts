@@ -1,11 +1,11 @@
-import type { ProviderProfile } from '../../types.js';
+import type { GenerateOperation } from '../../types.js';
 import { watsonxCapabilities } from '../capabilities.js';
 import { buildWatsonxGenerateRequest, WATSONX_DEFAULT_API_VERSION } from './request.js';
 import { parseWatsonxError, parseWatsonxGenerateResponse } from './response.js';
 import { createWatsonxStreamDecoder } from './stream.js';
 
 /** The watsonx.ai wire protocol (IBM Cloud and Cloud Pak for Data). */
-export const watsonxProfile: ProviderProfile = {
+export const watsonxGenerate: GenerateOperation = {
   kind: 'watsonx',
   displayName: 'watsonx.ai',
   defaultApiVersion: WATSONX_DEFAULT_API_VERSION,

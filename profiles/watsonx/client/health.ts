@@ -2,7 +2,7 @@
  * watsonx health: one authenticated list call of one item. With a space or project, the deployments list (the
  * service checks credentials there); without, the foundation model specs.
  */
-import type { HealthOperation } from '../../../src/operations/health.js';
+import type { HealthOperation } from '../../types.js';
 import { watsonxListRequest } from './models.js';
 import { WATSONX_DEFAULT_API_VERSION } from './request.js';
 

@@ -5,7 +5,8 @@
 import type { ResolvedProfile } from '../../../src/config/types.js';
 import { UsageError } from '../../../src/errors.js';
 import type { HttpRequestSpec } from '../../../src/http/types.js';
-import { modelEntry, type ListQuery, type ModelEntry, type ModelPage, type ModelsOperation } from '../../../src/operations/models.js';
+import { modelEntry } from '../../../src/operations/model-entry.js';
+import type { ListQuery, ModelEntry, ModelPage, ModelsOperation } from '../../types.js';
 import { countOf, fieldAt, isRecord, textOf } from '../../../src/operations/wire-fields.js';
 import { WATSONX_DEFAULT_API_VERSION } from './request.js';
 

@@ -1,3 +1,4 @@
+import { UnexpectedAnswer } from '../../../src/errors.js';
 import type { CanonicalRequest, GenerateResult, GenerateResultItem } from '../../../src/canonical.js';
 import type { ApiErrorDetails } from '../../../src/errors.js';
 
@@ -5,17 +6,14 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Thrown for a 200 answer that is not a TextGenResponse; the command maps it to ApiError. */
-export class MalformedResponse extends Error {}
-
 /** watsonx answers in the canonical shape already; check the parts the CLI relies on. */
 export function parseWatsonxGenerateResponse(body: unknown, _request?: CanonicalRequest): GenerateResult {
   if (!isRecord(body) || !Array.isArray(body.results)) {
-    throw new MalformedResponse('the answer has no "results" array');
+    throw new UnexpectedAnswer('the answer has no "results" array');
   }
   for (const item of body.results as unknown[]) {
     if (!isRecord(item) || typeof item.generated_text !== 'string') {
-      throw new MalformedResponse('a result has no "generated_text" string');
+      throw new UnexpectedAnswer('a result has no "generated_text" string');
     }
   }
   const result = body as unknown as GenerateResult;

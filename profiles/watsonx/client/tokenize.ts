@@ -5,7 +5,8 @@
  */
 import type { ResolvedProfile } from '../../../src/config/types.js';
 import type { HttpRequestSpec } from '../../../src/http/types.js';
-import { UnexpectedAnswer, type TokenizeOperation, type TokenizeRequest, type TokenizeResult } from '../../../src/operations/tokenize.js';
+import { UnexpectedAnswer } from '../../../src/errors.js';
+import type { TokenizeOperation, TokenizeRequest, TokenizeResult } from '../../types.js';
 import { WATSONX_DEFAULT_API_VERSION } from './request.js';
 import { watsonxScope } from './scope.js';
 

@@ -7,7 +7,7 @@
 import { loadTokenizer } from '../../../src/emulator/engine/index.js';
 import { normalized, pooledEmbedding } from '../../../src/emulator/engine/embedding.js';
 import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
-import { takeFault } from '../../../src/emulator/core/fault-queue.js';
+import { takeFault } from '../../../src/emulator/core/take-fault.js';
 import type { ProtocolModule, RouteContext } from '../../../src/emulator/core/router.js';
 import { sendWatsonxError, watsonxFaultWording } from './errors.js';
 import { watsonxPrelude } from './prelude.js';

@@ -5,7 +5,7 @@
 import { DEFAULT_MAX_NEW_TOKENS, startGeneration } from '../../../src/emulator/engine/index.js';
 import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
 import { EventStream, type StreamFaultWording } from '../../../src/emulator/core/event-stream.js';
-import { takeFault } from '../../../src/emulator/core/fault-queue.js';
+import { takeFault } from '../../../src/emulator/core/take-fault.js';
 import type { RouteContext, RouteHandler } from '../../../src/emulator/core/router.js';
 import { sendWatsonxError, watsonxErrorBody, watsonxFaultWording } from './errors.js';
 import { firstStreamEvent, stepStreamEvent, textGenResponse, unspecifiedMaxTokenWarning, type ResponseMeta } from './response.js';

@@ -22,3 +22,13 @@ export const watsonxProtocol: ProtocolModule = {
     sendWatsonxError(ctx.res, status, [{ code, message }], headers);
   },
 };
+
+/** Every watsonx route `serve` answers: generation and tokens first, then listings, tokenization and embeddings. */
+export async function watsonxEmulator(): Promise<ProtocolModule[]> {
+  const [{ watsonxModelsProtocol }, { watsonxTokenizeProtocol }, { watsonxEmbedProtocol }] = await Promise.all([
+    import('./models.js'),
+    import('./tokenize.js'),
+    import('./embed.js'),
+  ]);
+  return [watsonxProtocol, watsonxModelsProtocol, watsonxTokenizeProtocol, watsonxEmbedProtocol];
+}

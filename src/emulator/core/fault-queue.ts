@@ -2,8 +2,6 @@
  * The fault switches tests flip on a running server. The queue is the array the test holds
  * (`server.faults`); `times` is counted down here without touching the test's objects.
  */
-import { formatFault } from './fault-spec.js';
-import type { RouteContext } from './router.js';
 import type { Fault, StreamFault } from './types.js';
 
 /** A fault that acts inside an event stream (after some events). */
@@ -58,13 +56,3 @@ export class FaultQueue {
   }
 }
 
-/**
- * The fault for this request: its own (`X-Textgen-Fault` / `?textgen_fault=`) if it carries one, else the
- * queue's. Call it only once the request has passed the checks the service would make, so that a fault never
- * hides a 400.
- */
-export function takeFault(ctx: RouteContext, stream: boolean): Fault | undefined {
-  const fault = ctx.requestFault ?? ctx.server.faults.take(stream);
-  if (fault) ctx.server.log(`fault ${formatFault(fault)} on ${ctx.request.method} ${ctx.request.path}`);
-  return fault;
-}

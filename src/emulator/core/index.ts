@@ -5,19 +5,42 @@
 import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
-import { ALL_PROTOCOLS } from './protocols.js';
+import { allProtocols } from './protocols.js';
 import { CONTROL_PREFIX, handleControl, requestFault } from './fault-control.js';
 import { FaultQueue } from './fault-queue.js';
-import { Router, type RouteContext, type ServerServices } from './router.js';
+import { Router, type ProtocolModule, type RouteContext, type ServerServices } from './router.js';
 import { TokenStore } from './token-store.js';
-import type { Fault, RecordedRequest, ResolvedServerOptions, RunningServer, ServerOptions } from './types.js';
+import type { Fault, RecordedRequest, ResolvedServerOptions, RunningServer } from './types.js';
 
-export type { Fault, MalformedAs, RecordedRequest, RunningServer, ServerOptions, StatusFault, StreamFault } from './types.js';
+export type { Fault, MalformedAs, RecordedRequest, RunningServer, StatusFault, StreamFault } from './types.js';
 export { FaultSpecError, formatFault, parseFaultSpec } from './fault-spec.js';
 export type { ProtocolModule, Route, RouteContext, RouteHandler } from './router.js';
 
 /** Larger bodies get 413: no real prompt comes near it. */
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+/** The embedded server's options; docs/faults.md and README.md describe them for users. */
+export interface ServerOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0: a free port. */
+  port?: number;
+  /** Default false: requests without credentials are served. */
+  requireAuth?: boolean;
+  /** IAM / CPD / Zen API keys accepted. Default ["local-apikey"]. */
+  apiKeys?: string[];
+  /** CPD username → password. Default { admin: "password" }. */
+  users?: Record<string, string>;
+  /** Lifetime of issued tokens. Default 3600. */
+  tokenTtlSeconds?: number;
+  /** Pause per generated token, for streaming and time_limit realism. Default 0. */
+  tokenDelayMs?: number;
+  log?: ((line: string) => void) | undefined;
+  /** The protocols to serve; default all of them (protocols.ts). */
+  protocols?: ProtocolModule[];
+  /** Serve HTTPS with this certificate and key (PEM contents, not paths); default plain HTTP. */
+  tls?: { cert: string; key: string };
+}
 
 export function resolveServerOptions(options: ServerOptions = {}): ResolvedServerOptions {
   return {
@@ -32,7 +55,11 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
   };
 }
 
-export function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  return listen(options, options.protocols ?? (await allProtocols()));
+}
+
+function listen(options: ServerOptions, protocols: readonly ProtocolModule[]): Promise<RunningServer> {
   const resolved = resolveServerOptions(options);
   const requests: RecordedRequest[] = [];
   const faults: Fault[] = [];
@@ -43,7 +70,7 @@ export function startServer(options: ServerOptions = {}): Promise<RunningServer>
     log: resolved.log,
   };
   const router = new Router();
-  for (const protocol of options.protocols ?? ALL_PROTOCOLS) router.register(protocol);
+  for (const protocol of protocols) router.register(protocol);
   const sockets = new Set<Socket>();
   const inFlight = new Set<AbortController>();
 

@@ -1,27 +1,5 @@
-import type { ProtocolModule } from './router.js';
 /** The embedded server's public vocabulary (DESIGN §9): options, recorded requests, faults. */
 
-export interface ServerOptions {
-  /** Default 127.0.0.1. */
-  host?: string;
-  /** Default 0: a free port. */
-  port?: number;
-  /** Default false: requests without credentials are served. */
-  requireAuth?: boolean;
-  /** IAM / CPD / Zen API keys accepted. Default ["local-apikey"]. */
-  apiKeys?: string[];
-  /** CPD username → password. Default { admin: "password" }. */
-  users?: Record<string, string>;
-  /** Lifetime of issued tokens. Default 3600. */
-  tokenTtlSeconds?: number;
-  /** Pause per generated token, for streaming and time_limit realism. Default 0. */
-  tokenDelayMs?: number;
-  log?: ((line: string) => void) | undefined;
-  /** The protocols to serve; default all of them (src/server/protocols.ts). */
-  protocols?: ProtocolModule[];
-  /** Serve HTTPS with this certificate and key (PEM contents, not paths); default plain HTTP. */
-  tls?: { cert: string; key: string };
-}
 
 export interface RecordedRequest {
   method: string;
@@ -37,7 +15,7 @@ export interface RecordedRequest {
 /**
  * What a fault does to one request. `times` (default 1) is how many matching requests it hits while queued;
  * `Infinity` hits every one (the spec's `times=*`). Text specs (`X-Textgen-Fault`, `serve --fault`) parse into
- * these: see src/server/fault-spec.ts and docs/faults.md.
+ * these: see src/emulator/core/fault-spec.ts and docs/faults.md.
  */
 export type Fault =
   | { kind: 'status'; status: number; times?: number; retryAfter?: string; retryAfterMs?: number; body?: unknown }

@@ -1,10 +1,9 @@
 /**
- * `tokenize` and `detokenize`: what a provider's service offers for them. Providers with endpoints
- * (`profiles/<kind>/tokenize.ts`: watsonx, Aleph Alpha) implement TokenizeOperation; the others have none and
- * tokenize offline with a public encoding (src/tokenizers/), as does any profile with --local.
+ * `tokenize` and `detokenize`: what an adapter whose service has those endpoints implements. Adapters without one
+ * leave it out, and the commands tokenize offline with a public encoding (src/tokenizers/).
  */
-import type { ProviderKind, ResolvedProfile } from '../config/types.js';
-import type { HttpRequestSpec } from '../http/types.js';
+import type { ResolvedProfile } from '../../src/config/types.js';
+import type { HttpRequestSpec } from '../../src/http/types.js';
 
 export interface TokenizeRequest {
   model: string;
@@ -36,35 +35,20 @@ export interface DetokenizeResult {
   text: string;
 }
 
-/** A 2xx answer without the fields the command needs; reported as the provider's error (exit 4). */
-export class UnexpectedAnswer extends Error {}
 
 export interface TokenizeOperation {
   /** False when the service's answer carries no token ids (watsonx: texts and a count). */
   givesIds: boolean;
   buildTokenizeRequest(request: TokenizeRequest, profile: ResolvedProfile): HttpRequestSpec;
-  /** Throws UnexpectedAnswer. */
+  /** Throws UnexpectedAnswer (src/errors.ts). */
   parseTokenizeResponse(body: unknown, request: TokenizeRequest): TokenizeResult;
   /** Absent when the service has no detokenize endpoint. */
   detokenize?: {
     buildRequest(request: DetokenizeRequest, profile: ResolvedProfile): HttpRequestSpec;
-    /** Throws UnexpectedAnswer. */
+    /** Throws UnexpectedAnswer (src/errors.ts). */
     parseResponse(body: unknown, request: DetokenizeRequest): DetokenizeResult;
   };
   /** The request for the model's tokenizer.json (a byte-level BPE file), when the service hands it out: --local uses it. */
   tokenizerFileRequest?(model: string, profile: ResolvedProfile): HttpRequestSpec;
 }
 
-/** The provider's tokenize endpoints, or undefined: it has none, and tokenization runs offline. */
-export async function loadTokenizeOperation(kind: ProviderKind): Promise<TokenizeOperation | undefined> {
-  switch (kind) {
-    case 'watsonx':
-      return (await import('../../profiles/watsonx/client/tokenize.js')).watsonxTokenize;
-    case 'aleph-alpha':
-      return (await import('../../profiles/aleph-alpha/client/tokenize.js')).alephAlphaTokenize;
-    case 'azure-openai':
-    case 'openai':
-    case 'open-inference':
-      return undefined;
-  }
-}

@@ -1,16 +1,14 @@
 /**
- * The Aleph Alpha tasks — evaluate, explain, qa, summarize — as operations (DESIGN §1): what a command hands in,
- * what comes back, and the one interface a provider module implements per task. Only Aleph Alpha has them; the
- * loader is where another provider would be added. Cheap to import: types, and modules loaded on demand.
+ * The Aleph Alpha tasks — evaluate, explain, qa, summarize — as operations: what a command hands in, what comes
+ * back, and the one interface an adapter implements per task. Types only.
  */
-import type { ProviderKind, ResolvedProfile } from '../config/types.js';
-import type { HttpRequestSpec } from '../http/types.js';
-import type { AlephAlphaPrompt } from '../../profiles/aleph-alpha/prompt-item-check.js';
-import type { AlephAlphaDocument } from '../../profiles/aleph-alpha/task-documents.js';
+import type { ResolvedProfile } from '../../src/config/types.js';
+import type { HttpRequestSpec } from '../../src/http/types.js';
+import type { MultimodalPrompt, TaskDocument } from './prompts.js';
 
 export interface EvaluateRequest {
   model: string;
-  prompt: AlephAlphaPrompt;
+  prompt: MultimodalPrompt;
   /** The completion whose likelihood is measured (may be empty). */
   expected: string;
   nice: boolean;
@@ -22,7 +20,7 @@ export type Postprocessing = 'none' | 'absolute' | 'square';
 
 export interface ExplainRequest {
   model: string;
-  prompt: AlephAlphaPrompt;
+  prompt: MultimodalPrompt;
   target: string;
   /** Unset: the service picks one (about 30 explanations). */
   granularity?: PromptGranularity;
@@ -36,13 +34,13 @@ export interface ExplainRequest {
 
 export interface QaRequest {
   query: string;
-  documents: AlephAlphaDocument[];
+  documents: TaskDocument[];
   maxAnswers?: number;
   nice: boolean;
 }
 
 export interface SummarizeRequest {
-  document: AlephAlphaDocument;
+  document: TaskDocument;
   nice: boolean;
 }
 
@@ -133,23 +131,3 @@ export interface TaskOperations {
 }
 
 export type TaskName = keyof TaskOperations;
-
-type Loaders = { [T in TaskName]: Partial<Record<ProviderKind, () => Promise<TaskOperations[T]>>> };
-
-const LOADERS: Loaders = {
-  evaluate: { 'aleph-alpha': async () => (await import('../../profiles/aleph-alpha/client/evaluate.js')).alephAlphaEvaluate },
-  explain: { 'aleph-alpha': async () => (await import('../../profiles/aleph-alpha/client/explain.js')).alephAlphaExplain },
-  qa: { 'aleph-alpha': async () => (await import('../../profiles/aleph-alpha/client/qa.js')).alephAlphaQa },
-  summarize: { 'aleph-alpha': async () => (await import('../../profiles/aleph-alpha/client/summarize.js')).alephAlphaSummarize },
-};
-
-/** The provider's module for a task, or undefined when the provider does not have the task. */
-export async function loadTaskOperation<T extends TaskName>(task: T, kind: ProviderKind): Promise<TaskOperations[T] | undefined> {
-  const load = LOADERS[task][kind];
-  return load ? load() : undefined;
-}
-
-/** The providers that have a task, for the message that names them. */
-export function providersWith(task: TaskName): ProviderKind[] {
-  return Object.keys(LOADERS[task]) as ProviderKind[];
-}

@@ -3,12 +3,9 @@
  * (the service reads Word files itself), any other `@file` and plain text as `{text}`, `@-` reads stdin.
  */
 import { extname } from 'node:path';
-import { UsageError } from '../../src/errors.js';
-import type { AlephAlphaPromptItem } from './prompt-item-check.js';
-import { readUserBytes, utf8Text, type FileIo } from './client/read-user-bytes.js';
-
-/** `Document`: a Word file, text, or a multimodal prompt (left as it is by the service). */
-export type AlephAlphaDocument = { docx: string } | { text: string } | { prompt: AlephAlphaPromptItem[] };
+import { UsageError } from '../../../src/errors.js';
+import type { AlephAlphaDocument } from '../prompt-item-check.js';
+import { readUserBytes, utf8Text, type FileIo } from './read-user-bytes.js';
 
 export async function readDocument(flag: string, value: string, io: FileIo): Promise<AlephAlphaDocument> {
   if (!value.startsWith('@')) {

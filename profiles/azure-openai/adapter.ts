@@ -1,0 +1,44 @@
+import type { Loader, ProviderAdapter } from '../types.js';
+import type { ProtocolModule } from '../../src/emulator/core/router.js';
+
+/** One emulator for both adapters: `serve` answers `/openai/deployments/…` and `/v1/…` from the same modules. */
+const emulator: Loader<ProtocolModule[]> = async () => (await import('./server/index.js')).azureOpenAiEmulator();
+
+const staticAuth = (keyVariable: string): ProviderAdapter['auth']['create'] => async ({ profile }) =>
+  (await import('../common/static-auth.js')).createStaticAuthenticator(profile, keyVariable);
+
+/** Azure OpenAI completions: the deployment in the path, `api-version` in the query. */
+export const azureOpenAiAdapter: ProviderAdapter = {
+  kind: 'azure-openai',
+  displayName: 'Azure OpenAI',
+  auth: {
+    types: ['api-key', 'bearer', 'none'],
+    bareKey: 'api-key',
+    otherTypesHint: 'use api-key or bearer, or pass --api-key / --token',
+    create: staticAuth('AZURE_OPENAI_API_KEY'),
+  },
+  local: { profile: 'local-azure', model: 'gpt-35-turbo-instruct' },
+  generate: async () => (await import('./client/generate.js')).azureOpenAiGenerate,
+  models: async () => (await import('./client/models.js')).azureOpenAiModels,
+  health: async () => (await import('./client/health.js')).azureOpenAiHealth,
+  embed: async () => (await import('./client/embed.js')).azureOpenAiEmbed,
+  emulator,
+};
+
+/** The same wire format on `/v1/…` (OpenAI, vLLM, llama.cpp's server, Ollama): the model in the body. */
+export const openAiAdapter: ProviderAdapter = {
+  kind: 'openai',
+  displayName: 'OpenAI-compatible',
+  auth: {
+    types: ['api-key', 'bearer', 'none'],
+    bareKey: 'bearer',
+    otherTypesHint: 'use api-key or bearer, or pass --api-key / --token',
+    create: staticAuth('TEXTGEN_TOKEN'),
+  },
+  local: { profile: 'local-openai', model: 'gpt-3.5-turbo-instruct' },
+  generate: async () => (await import('./client/generate.js')).openAiGenerate,
+  models: async () => (await import('./client/models.js')).openAiModels,
+  health: async () => (await import('./client/health.js')).openAiHealth,
+  embed: async () => (await import('./client/embed.js')).openAiEmbed,
+  emulator,
+};

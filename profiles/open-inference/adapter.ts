@@ -1,0 +1,19 @@
+import type { ProviderAdapter } from '../types.js';
+
+/** The Open Inference Protocol's generate extension (Triton, KServe): generation, health and the model repository. */
+export const openInferenceAdapter: ProviderAdapter = {
+  kind: 'open-inference',
+  displayName: 'Open Inference',
+  auth: {
+    types: ['bearer', 'none'],
+    alsoAccepted: ['api-key'],
+    bareKey: 'bearer',
+    otherTypesHint: 'use bearer, or pass --token',
+    create: async ({ profile }) => (await import('../common/static-auth.js')).createStaticAuthenticator(profile, 'TEXTGEN_TOKEN'),
+  },
+  local: { profile: 'local-oip', model: 'demo' },
+  generate: async () => (await import('./client/generate.js')).openInferenceGenerate,
+  models: async () => (await import('./client/models.js')).openInferenceModels,
+  health: async () => (await import('./client/health.js')).openInferenceHealth,
+  emulator: async () => (await import('./server/index.js')).openInferenceEmulator(),
+};

@@ -1,0 +1,20 @@
+/** `health`: what an adapter implements to say which requests prove an endpoint works. Types only. */
+import type { ResolvedProfile } from '../../src/config/types.js';
+import type { HttpRequestSpec } from '../../src/http/types.js';
+
+/** One request of a health check. */
+export interface HealthProbe {
+  /** Short name for the report: "models", "deployments", "version", "live", "ready", "metadata". */
+  name: string;
+  request: HttpRequestSpec;
+  /** False: the answer only adds information (a version); its failure leaves the verdict alone. */
+  required: boolean;
+  /** What a successful answer says about the server's version. */
+  version?(bodyText: string): string | undefined;
+}
+
+export interface HealthOperation {
+  probes(profile: ResolvedProfile): HealthProbe[];
+  /** The API version date the probes speak, for protocols that put one on the wire. */
+  apiVersion?(profile: ResolvedProfile): string;
+}

@@ -1,0 +1,60 @@
+/**
+ * Multimodal prompts: text, images and token ids as one prompt (the item format of Aleph Alpha's API, which is the
+ * only service with it), and the operation an adapter implements to build them from command-line flags. Types only.
+ */
+
+export interface TextControl {
+  start: number;
+  length: number;
+  factor: number;
+  token_overlap?: 'partial' | 'complete';
+}
+
+export interface ImageControl {
+  rect: { left: number; top: number; width: number; height: number };
+  factor: number;
+  token_overlap?: 'partial' | 'complete';
+}
+
+export interface TokenControl {
+  index: number;
+  factor: number;
+}
+
+export type PromptItem =
+  | { type: 'text'; data: string; controls?: TextControl[] }
+  | { type: 'image'; data: string; x?: number; y?: number; size?: number; controls?: ImageControl[] }
+  | { type: 'token_ids'; data: number[]; controls?: TokenControl[] };
+
+/** `Prompt`: a string, or items concatenated into one prompt. */
+export type MultimodalPrompt = string | PromptItem[];
+
+/** A document for `qa` and `summarize`: a Word file, text, or a multimodal prompt. */
+export type TaskDocument = { docx: string } | { text: string } | { prompt: PromptItem[] };
+
+/** How files named on the command line are read; tests inject `readBytes`. */
+export interface FileIo {
+  cwd: string;
+  homeDir?: string;
+  /** Reads a file by absolute path; errors carry Node's `code`. Default fs.readFile. */
+  readBytes?: (absolutePath: string) => Promise<Uint8Array>;
+  /** All of stdin as text, for `@-`. */
+  stdin?: () => Promise<string>;
+}
+
+export interface PromptOptions {
+  /** Plain text: `--prompt`, or the prompt words of `complete`. */
+  text?: string | undefined;
+  /** `--image` values, each `@path` (a bare path is accepted too), in the order given. */
+  images?: readonly string[] | undefined;
+  /** `--prompt-json`: an array of prompt items, inline or `@items.json` (`@-` for stdin). */
+  promptJson?: string | undefined;
+}
+
+/** Prompts with images and prompt items (`--image`, `--prompt-json`, `--document`), for adapters whose service takes them. */
+export interface MultimodalPrompts {
+  /** The prompt the flags describe, or undefined when none of them was given. Reads the files named. */
+  buildPrompt(options: PromptOptions, io: FileIo): Promise<MultimodalPrompt | undefined>;
+  /** One `--document` value (`@file.docx`, `@file`, `@-` or text). */
+  readDocument(flag: string, value: string, io: FileIo): Promise<TaskDocument>;
+}

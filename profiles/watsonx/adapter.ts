@@ -1,0 +1,21 @@
+import type { ProviderAdapter } from '../types.js';
+
+/** watsonx.ai on IBM Cloud and Cloud Pak for Data: the canonical vocabulary of the whole CLI. */
+export const watsonxAdapter: ProviderAdapter = {
+  kind: 'watsonx',
+  displayName: 'watsonx.ai',
+  auth: {
+    types: ['iam', 'cpd', 'zenapikey', 'bearer', 'none'],
+    bareKey: 'exchanged',
+    otherTypesHint: 'use auth type iam (IBM Cloud), cpd or zenapikey (Cloud Pak for Data), or bearer',
+    create: async (options) => (await import('./client/auth.js')).createWatsonxAuthenticator(options),
+  },
+  local: { profile: 'local', model: 'ibm/granite-13b-instruct-v2', spaceId: 'local-space' },
+  missingModelHint: 'give a foundation model id, or use "deployment text-generate --id-or-name" for a deployment',
+  generate: async () => (await import('./client/generate.js')).watsonxGenerate,
+  models: async () => (await import('./client/models.js')).watsonxModels,
+  health: async () => (await import('./client/health.js')).watsonxHealth,
+  embed: async () => (await import('./client/embed.js')).watsonxEmbed,
+  tokenize: async () => (await import('./client/tokenize.js')).watsonxTokenize,
+  emulator: async () => (await import('./server/index.js')).watsonxEmulator(),
+};

@@ -1,0 +1,14 @@
+import { formatFault } from './fault-spec.js';
+import type { RouteContext } from './router.js';
+import type { Fault } from './types.js';
+
+/**
+ * The fault for this request: its own (`X-Textgen-Fault` / `?textgen_fault=`) if it carries one, else the
+ * queue's. Call it only once the request has passed the checks the service would make, so that a fault never
+ * hides a 400.
+ */
+export function takeFault(ctx: RouteContext, stream: boolean): Fault | undefined {
+  const fault = ctx.requestFault ?? ctx.server.faults.take(stream);
+  if (fault) ctx.server.log(`fault ${formatFault(fault)} on ${ctx.request.method} ${ctx.request.path}`);
+  return fault;
+}
