@@ -5,7 +5,7 @@ import type { HttpClient } from './http/types.js';
 import type { TokenCache } from './config/token-cache.js';
 import { createReporter } from './reporter.js';
 import { createDataSink } from './output/safe-write.js';
-import { colorEnabled } from './output/color.js';
+import { colorLevel } from './output/color.js';
 
 export interface ProcessLike {
   env: Record<string, string | undefined>;
@@ -20,12 +20,14 @@ export function detectTerminal(io: ProcessLike, globals: GlobalOptions): Termina
   const stdoutIsTTY = io.stdout.isTTY === true;
   const stderrIsTTY = io.stderr.isTTY === true;
   const ci = io.env.CI !== undefined && io.env.CI !== '' && io.env.CI !== 'false' && io.env.CI !== '0';
+  const level = colorLevel({ env: io.env, isTTY: stderrIsTTY, ...(globals.color === false ? { flag: false } : {}) });
   return {
     stdinIsTTY,
     stdoutIsTTY,
     stderrIsTTY,
     interactive: stdinIsTTY && stderrIsTTY && !ci && globals.interactive !== false,
-    color: colorEnabled({ env: io.env, isTTY: stderrIsTTY, ...(globals.color === false ? { flag: false } : {}) }),
+    color: level > 0,
+    colorLevel: level,
   };
 }
 
@@ -39,7 +41,7 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
     stderr: io.stderr,
     quiet: globals.quiet === true,
     verbose: globals.verbose === true,
-    color: terminal.color,
+    color: terminal.colorLevel,
   });
   const out = createDataSink(io.stdout);
   const disposers: Array<() => Promise<void>> = [];

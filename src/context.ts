@@ -1,3 +1,4 @@
+import type { ColorLevel } from './output/paint.js';
 import type { Authenticator } from '../profiles/types.js';
 import type { GlobalOptions, ResolvedProfile } from './config/types.js';
 import type { HttpClient } from './http/types.js';
@@ -13,6 +14,8 @@ export interface Terminal {
   interactive: boolean;
   /** Colour on stderr. */
   color: boolean;
+  /** How many colours stderr takes when `color` is on (0 when it is off): chalk's level. */
+  colorLevel: ColorLevel;
 }
 
 /** Everything that goes to stderr. */

@@ -1,7 +1,7 @@
 import type { Reporter } from './context.js';
 import { isTextgenError, Interrupted } from './errors.js';
+import { paint, type ColorLevel } from './output/paint.js';
 
-const red = (s: string) => `\u001b[31m${s}\u001b[39m`;
 
 /**
  * Messages quote what the user gave (a flag value, a file name, a URL), which may hold terminal control
@@ -27,9 +27,9 @@ export function reportFailure(
   reporter: Reporter,
   stderr: NodeJS.WritableStream,
   verbose: boolean,
-  color: boolean,
+  color: ColorLevel | boolean,
 ): number {
-  const label = color ? red('error:') : 'error:';
+  const label = paint(color).red('error:');
   const write = (s: string) => {
     try {
       stderr.write(s);

@@ -1,17 +1,18 @@
 import type { Reporter } from './context.js';
+import { paint, type ColorLevel } from './output/paint.js';
 
 export interface ReporterOptions {
   stderr: NodeJS.WritableStream;
   quiet: boolean;
   verbose: boolean;
-  color: boolean;
+  /** The colour level of stderr (0: none). */
+  color: ColorLevel;
 }
 
-const yellow = (s: string) => `\u001b[33m${s}\u001b[39m`;
-const dim = (s: string) => `\u001b[2m${s}\u001b[22m`;
 
 /** stderr writer: warnings and info lines (silenced by -q), trace lines (only with -v). */
 export function createReporter(opts: ReporterOptions): Reporter {
+  const { yellow, dim } = paint(opts.color);
   const write = (line: string) => {
     try {
       opts.stderr.write(line.endsWith('\n') ? line : `${line}\n`);
@@ -23,13 +24,13 @@ export function createReporter(opts: ReporterOptions): Reporter {
     quiet: opts.quiet,
     verbose: opts.verbose,
     warn(message) {
-      if (!opts.quiet) write(`${opts.color ? yellow('warning:') : 'warning:'} ${message}`);
+      if (!opts.quiet) write(`${yellow('warning:')} ${message}`);
     },
     info(message) {
       if (!opts.quiet) write(message);
     },
     trace(line) {
-      if (opts.verbose) write(opts.color ? dim(line) : line);
+      if (opts.verbose) write(dim(line));
     },
   };
 }

@@ -189,6 +189,6 @@ async function writeSummary(ctx: Context, call: Call): Promise<void> {
     firstTokenMs: call.firstTokenAt === undefined ? undefined : call.firstTokenAt - call.started,
     totalMs: ctx.now() - call.started,
   };
-  ctx.stderr.write(renderGenerationSummary(stats, ctx.terminal.color));
+  ctx.stderr.write(renderGenerationSummary(stats, ctx.terminal.colorLevel));
 }
 

@@ -1,4 +1,4 @@
-import { dim } from './sgr.js';
+import { paint, type ColorLevel } from './paint.js';
 
 export interface GenerationStats {
   stopReasons: string[];
@@ -19,7 +19,7 @@ function seconds(ms: number): string {
  * speed. A streamed speed counts from the first token (the wait before it is the prompt's cost, shown apart); a whole
  * answer has no first token of its own, so it shows the time to the answer and the speed over all of it.
  */
-export function renderGenerationSummary(stats: GenerationStats, color: boolean): string {
+export function renderGenerationSummary(stats: GenerationStats, color: ColorLevel | boolean): string {
   const parts: string[] = [];
   const reasons = [...new Set(stats.stopReasons)];
   if (reasons.length > 0) parts.push(`stop: ${reasons.join(', ')}`);
@@ -35,5 +35,5 @@ export function renderGenerationSummary(stats: GenerationStats, color: boolean):
     if (ms > 0) parts.push(`${(count / (ms / 1000)).toFixed(1)} tokens/s`);
   }
   const line = parts.join(' · ');
-  return `${color ? dim(line) : line}\n`;
+  return `${paint(color).dim(line)}\n`;
 }

@@ -1,4 +1,4 @@
-import { dim, onBackground, perLine, shade } from './sgr.js';
+import { paint, perLine, shade } from './paint.js';
 
 export interface ScoredSpan {
   start: number;
@@ -34,7 +34,7 @@ export function renderHeatMap(text: string, spans: readonly ScoredSpan[], range:
     const end = Math.min(text.length, span.start + Math.max(0, span.length));
     out += text.slice(pos, span.start);
     const level = width > 0 ? (span.score - range.min) / width : 0;
-    out += perLine(text.slice(span.start, end), (piece) => onBackground(piece, shade(HEAT, level)));
+    out += perLine(text.slice(span.start, end), (piece) => paint(color).background(piece, shade(HEAT, level)));
     pos = end;
   }
   return out + text.slice(pos);
@@ -42,7 +42,8 @@ export function renderHeatMap(text: string, spans: readonly ScoredSpan[], range:
 
 /** The scale under a heat map: what pale and red stand for. */
 export function heatScale(range: ScoreRange, color: boolean): string {
-  const steps = color ? HEAT.map((bg) => onBackground(' ', bg)).join('') : '';
+  const { background, dim } = paint(color);
+  const steps = color ? HEAT.map((bg) => background(' ', bg)).join('') : '';
   const line = `score ${range.min.toFixed(4)} ${steps}${color ? ' ' : '… '}${range.max.toFixed(4)}`;
-  return color ? dim(line) : line;
+  return dim(line);
 }

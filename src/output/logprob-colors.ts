@@ -1,4 +1,4 @@
-import { inForeground } from './sgr.js';
+import { paint } from './paint.js';
 
 export interface ScoredToken {
   text?: string | undefined;
@@ -39,7 +39,7 @@ export function colourByLogprob(text: string, tokens: readonly ScoredToken[], co
     const piece = spellings(token.text).find((s) => text.startsWith(s, pos));
     if (piece === undefined) break;
     pos += piece.length;
-    out += token.logprob === undefined || !Number.isFinite(token.logprob) ? piece : piece.split('\n').map((l) => inForeground(l, colourOf(token.logprob!))).join('\n');
+    out += token.logprob === undefined || !Number.isFinite(token.logprob) ? piece : piece.split('\n').map((l) => paint(color).foreground(l, colourOf(token.logprob!))).join('\n');
   }
   return out + text.slice(pos);
 }
@@ -47,5 +47,5 @@ export function colourByLogprob(text: string, tokens: readonly ScoredToken[], co
 /** The key to the colours, for stderr. */
 export function logprobLegend(color: boolean): string {
   if (!color) return `token probability: ${BANDS.map((b) => b.label).join(' ')}\n`;
-  return `token probability: ${BANDS.map((b) => inForeground(`■ ${b.label}`, b.fg)).join(' ')}\n`;
+  return `token probability: ${BANDS.map((b) => paint(color).foreground(`■ ${b.label}`, b.fg)).join(' ')}\n`;
 }

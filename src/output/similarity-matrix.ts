@@ -1,4 +1,4 @@
-import { onBackground, shade } from './sgr.js';
+import { paint, shade } from './paint.js';
 
 /** Cosine similarity; 0 when either vector has no length (nothing to compare). */
 export function cosineSimilarity(a: readonly number[], b: readonly number[]): number {
@@ -37,7 +37,7 @@ export function renderSimilarityMatrix(texts: readonly string[], matrix: Readonl
   const rows = matrix.map((row, i) => {
     const cells = row.map((v) => {
       const cell = ` ${v.toFixed(2).padStart(5)}`;
-      return color ? ` ${onBackground(v.toFixed(2).padStart(5), shade(SHADES, v))}` : cell;
+      return color ? ` ${paint(color).background(v.toFixed(2).padStart(5), shade(SHADES, v))}` : cell;
     });
     return `${label(i, texts[i] ?? '')}${cells.join('')}`;
   });

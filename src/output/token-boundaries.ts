@@ -1,4 +1,4 @@
-import { onBackground, perLine } from './sgr.js';
+import { paint, perLine } from './paint.js';
 
 /** Two light backgrounds that tell neighbouring tokens apart on dark and light terminals alike. */
 const ALTERNATE = [153, 223] as const;
@@ -9,7 +9,8 @@ const ALTERNATE = [153, 223] as const;
  */
 export function renderTokenBoundaries(tokens: readonly string[], count: number, color: boolean): string {
   if (!color) return `${count}\n`;
-  const text = tokens.map((t, i) => perLine(t, (piece) => onBackground(piece, ALTERNATE[i % 2]!))).join('');
+  const { background } = paint(color);
+  const text = tokens.map((t, i) => perLine(t, (piece) => background(piece, ALTERNATE[i % 2]!))).join('');
   return `${text}\n${count} ${count === 1 ? 'token' : 'tokens'}\n`;
 }
 

@@ -24,7 +24,7 @@ describe('pictures on a terminal', () => {
   it('tokenize shows the token boundaries in alternating colours, then the count', async () => {
     const r = await onTerminal(TOKENIZE);
     expect(r.exitCode).toBe(0);
-    expect(r.screen).toContain('\u001b[30;48;5;153mHello\u001b[39;49m\u001b[30;48;5;223m world\u001b[39;49m\u001b[30;48;5;153m,\u001b[39;49m');
+    expect(r.screen).toContain('\u001b[30m\u001b[48;5;153mHello\u001b[49m\u001b[39m\u001b[30m\u001b[48;5;223m world\u001b[49m\u001b[39m\u001b[30m\u001b[48;5;153m,\u001b[49m\u001b[39m');
     expect(r.screen).toMatch(/\r?\n6 tokens\s*$/);
   });
 
@@ -51,7 +51,7 @@ describe('pictures on a terminal', () => {
   it('explain draws the prompt as a heat map with its scale', async () => {
     const r = await onTerminal(EXPLAIN);
     expect(r.exitCode).toBe(0);
-    expect(r.screen).toMatch(/\u001b\[30;48;5;\d+mapple\u001b\[39;49m/);
+    expect(r.screen).toMatch(/\u001b\[30m\u001b\[48;5;\d+mapple\u001b\[49m\u001b\[39m/);
     expect(r.screen).toMatch(/\u001b\[2mscore -?\d\.\d{4} /);
   });
 
@@ -61,7 +61,7 @@ describe('pictures on a terminal', () => {
     writeFileSync(file, TEXTS);
     const r = await onTerminal([...SIMILARITY.slice(0, -1), file]);
     expect(r.exitCode).toBe(0);
-    expect(r.screen).toMatch(/ 1 a river +\u001b\[30;48;5;69m 1\.00\u001b\[39;49m/);
+    expect(r.screen).toMatch(/ 1 a river +\u001b\[30m\u001b\[48;5;69m 1\.00\u001b\[49m\u001b\[39m/);
     expect(r.screen).toMatch(/ 3 the tax office/);
   });
 

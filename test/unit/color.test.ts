@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { colorEnabled } from '../../src/output/color.js';
+import { colorEnabled, colorLevel } from '../../src/output/color.js';
+import { paint } from '../../src/output/paint.js';
 
 describe('colorEnabled', () => {
   it.each([
@@ -24,5 +25,41 @@ describe('colorEnabled', () => {
     { why: 'an unset variable is not a set one', env: { NO_COLOR: undefined, FORCE_COLOR: undefined }, isTTY: true, flag: undefined, on: true },
   ])('$why', ({ env, isTTY, flag, on }) => {
     expect(colorEnabled({ env, isTTY, ...(flag === undefined ? {} : { flag }) })).toBe(on);
+  });
+});
+
+describe('colorLevel: how many colours chalk is given', () => {
+  it.each([
+    { why: 'no colour is level 0', env: { NO_COLOR: '1' }, isTTY: true, level: 0 },
+    { why: 'a pipe is level 0', env: {}, isTTY: false, level: 0 },
+    { why: 'a colour terminal gets 256 colours', env: { TERM: 'xterm' }, isTTY: true, level: 2 },
+    { why: 'COLORTERM=truecolor gets 16 million', env: { COLORTERM: 'truecolor' }, isTTY: true, level: 3 },
+    { why: 'FORCE_COLOR=1 asks for the 16 basic colours', env: { FORCE_COLOR: '1' }, isTTY: false, level: 1 },
+    { why: 'FORCE_COLOR=3 asks for true colour', env: { FORCE_COLOR: '3' }, isTTY: true, level: 3 },
+    { why: 'FORCE_COLOR=true is on, at the default level', env: { FORCE_COLOR: 'true' }, isTTY: false, level: 2 },
+  ])('$why', ({ env, isTTY, level }) => {
+    expect(colorLevel({ env, isTTY })).toBe(level);
+  });
+});
+
+describe('paint: chalk at the chosen level', () => {
+  it('paints nothing at level 0 (and false)', () => {
+    for (const p of [paint(0), paint(false)]) {
+      expect(p.red('error:')).toBe('error:');
+      expect(p.background('x', 153)).toBe('x');
+      expect(p.foreground('x', 34)).toBe('x');
+    }
+  });
+  it('uses the basic colours at level 1, so a 256-colour code is brought down to one of them', () => {
+    expect(paint(1).red('error:')).toBe('\u001b[31merror:\u001b[39m');
+    expect(paint(1).foreground('x', 196)).toMatch(/^\u001b\[9[0-7]mx\u001b\[39m$/);
+  });
+  it('draws the pictures in 256 colours at level 2 (and true)', () => {
+    expect(paint(true).background('x', 153)).toBe('\u001b[30m\u001b[48;5;153mx\u001b[49m\u001b[39m');
+    expect(paint(2).foreground('x', 34)).toBe('\u001b[38;5;34mx\u001b[39m');
+  });
+  it('leaves an empty string empty', () => {
+    expect(paint(2).dim('')).toBe('');
+    expect(paint(2).background('', 1)).toBe('');
   });
 });

@@ -32,12 +32,12 @@ describe('stdoutColor', () => {
 describe('token boundaries', () => {
   it('alternates two backgrounds over the tokens, then the count', () => {
     expect(renderTokenBoundaries(['Hello', ' world', '!'], 3, true)).toBe(
-      `${E}30;48;5;153mHello${E}39;49m${E}30;48;5;223m world${E}39;49m${E}30;48;5;153m!${E}39;49m\n3 tokens\n`,
+      `${E}30m${E}48;5;153mHello${E}49m${E}39m${E}30m${E}48;5;223m world${E}49m${E}39m${E}30m${E}48;5;153m!${E}49m${E}39m\n3 tokens\n`,
     );
   });
 
   it('closes the colour before a line break inside a token', () => {
-    expect(renderTokenBoundaries(['a\nb'], 1, true)).toBe(`${E}30;48;5;153ma${E}39;49m\n${E}30;48;5;153mb${E}39;49m\n1 token\n`);
+    expect(renderTokenBoundaries(['a\nb'], 1, true)).toBe(`${E}30m${E}48;5;153ma${E}49m${E}39m\n${E}30m${E}48;5;153mb${E}49m${E}39m\n1 token\n`);
   });
 
   it('without colour is the count alone, as a pipe gets it', () => {
@@ -95,7 +95,7 @@ describe('heat map', () => {
   const range = scoreRange([spans]);
 
   it('shades each span from pale to red by its score; text between spans is plain', () => {
-    expect(renderHeatMap('An apple day', spans, range, true)).toBe(`${E}30;48;5;230mAn${E}39;49m ${E}30;48;5;197mapple${E}39;49m ${E}30;48;5;215mday${E}39;49m`);
+    expect(renderHeatMap('An apple day', spans, range, true)).toBe(`${E}30m${E}48;5;230mAn${E}49m${E}39m ${E}30m${E}48;5;197mapple${E}49m${E}39m ${E}30m${E}48;5;215mday${E}49m${E}39m`);
   });
 
   it('without colour is the text itself', () => {
@@ -103,7 +103,7 @@ describe('heat map', () => {
   });
 
   it('has a scale naming the lowest and highest score', () => {
-    const steps = [230, 229, 222, 215, 209, 203, 197].map((bg) => `${E}30;48;5;${bg}m ${E}39;49m`).join('');
+    const steps = [230, 229, 222, 215, 209, 203, 197].map((bg) => `${E}30m${E}48;5;${bg}m ${E}49m${E}39m`).join('');
     expect(heatScale(range, true)).toBe(`${E}2mscore 0.0000 ${steps} 1.0000${E}22m`);
     expect(heatScale(range, false)).toBe('score 0.0000 … 1.0000');
   });
@@ -144,7 +144,7 @@ describe('similarity matrix', () => {
   });
 
   it('shades the cells by similarity with colour', () => {
-    const cell = (v: string, bg: number) => ` ${E}30;48;5;${bg}m ${v}${E}39;49m`;
+    const cell = (v: string, bg: number) => ` ${E}30m${E}48;5;${bg}m ${v}${E}49m${E}39m`;
     expect(renderSimilarityMatrix(texts.slice(0, 2), similarityMatrix([[1, 0], [0.8, 0.6]]), true)).toBe(
       [
         '                                1     2',
