@@ -52,7 +52,8 @@ export function runOnTerminal(args: string[], env: Record<string, string>, optio
   let screen = '';
   let next = 0;
   let seenUpTo = 0;
-  child.stdout.on('data', (b: Buffer) => {
+  // stdout is a pipe (stdio above), so it is there; the type of a computed stdio cannot say so.
+  child.stdout!.on('data', (b: Buffer) => {
     screen += b.toString('utf8');
     const step = steps[next];
     if (step === undefined) return;
