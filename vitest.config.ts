@@ -1,7 +1,7 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /** Folders whose tests run in-process on the sources alone: they need no build. */
-const IN_PROCESS = ['test/unit/**/*.test.ts', 'test/cross-check/**/*.test.ts'];
+const IN_PROCESS = ['test/unit/**/*.test.ts', 'test/cross-check/**/*.test.ts', 'test/lint/**/*.test.ts'];
 
 export default defineConfig({
   test: {
