@@ -1,18 +1,7 @@
-import { readFileSync } from 'node:fs';
 import type { ProcessLike } from './context-factory.js';
+import { packageVersion } from './version.js';
 
-/** The version in package.json: two levels up from dist/src/main.js, one from src/main.ts (tests). */
-export function packageVersion(): string {
-  for (const rel of ['../../package.json', '../package.json']) {
-    try {
-      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === 'textgen' && pkg.version) return pkg.version;
-    } catch {
-      // Try the next candidate.
-    }
-  }
-  return '0.0.0';
-}
+export { packageVersion };
 
 export interface MainOptions {
   /** Install SIGINT handling (the real process only; tests run in-process without it). */
@@ -22,6 +11,7 @@ export interface MainOptions {
 /**
  * Entry point: returns the exit code instead of exiting, so the CLI stays importable (zx/np style).
  * `--version` is answered before anything else is imported: it is the cold-start benchmark.
+ * bin/textgen.js runs the same steps from the bundles (src/launch/launch.ts).
  */
 export async function main(argv: string[], io: ProcessLike, options: MainOptions = {}): Promise<number> {
   if (argv.length === 1 && argv[0] === '--version') {

@@ -207,7 +207,8 @@ function firstLine(message: string): string {
 }
 
 async function createExplorer(show: (f: string) => string) {
-  const { cosmiconfig, defaultLoaders } = await import('cosmiconfig');
+  // `.default` (module.exports of this CommonJS package) works in Node and in the bundle (scripts/bundle.mjs) alike.
+  const { cosmiconfig, defaultLoaders } = (await import('cosmiconfig')).default;
   const yamlLoader = (file: string, content: string) => parseYaml(content, file, show);
   const options = {
     searchPlaces: PROJECT_SEARCH_PLACES,
@@ -241,7 +242,8 @@ async function createExplorer(show: (f: string) => string) {
 async function importModule(file: string): Promise<unknown> {
   const { pathToFileURL } = await import('node:url');
   const real = await realpath(file);
-  const mod = (await import(`${pathToFileURL(real).href}?mtime=${(await stat(real)).mtimeMs}`)) as { default?: unknown };
+  const { importEsm } = await import('../import-esm.js');
+  const mod = await importEsm<{ default?: unknown }>(`${pathToFileURL(real).href}?mtime=${(await stat(real)).mtimeMs}`);
   return mod.default;
 }
 
@@ -277,7 +279,7 @@ async function importTypeScript(file: string, content: string, show: (f: string)
 }
 
 export async function parseYaml(text: string, file: string, show: (f: string) => string): Promise<unknown> {
-  const { parseDocument } = await import('yaml');
+  const { parseDocument } = (await import('yaml')).default; // CommonJS in Node: see createExplorer
   const doc = parseDocument(text, { uniqueKeys: true });
   const error = doc.errors[0];
   if (error !== undefined) {

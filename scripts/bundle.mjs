@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+// `npm run build`, after tsc: the bundles bin/textgen.js runs (docs/performance.md, "How start-up is kept short").
+//   dist/cli.cjs     src/launch/cli-entry.ts — commander and the command specs (help, parsing)
+//   dist/run.cjs     src/launch/run-entry.ts — the chosen command and everything it loads
+//   dist/launch.cjs  src/launch/launch.ts    — loads the two through V8's code cache
+// CommonJS, because Node 20 can give V8's code cache only to scripts (vm.Script), not to ES modules. Only entry
+// points are named here: what each bundle holds follows from the imports.
+import { createHash } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'dist');
+// Nothing stale: bin/textgen.js runs only what this build wrote.
+rmSync(dist, { recursive: true, force: true });
+
+const common = {
+  absWorkingDir: root,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  outdir: dist,
+  outExtension: { '.js': '.cjs' },
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+  // Left to Node, loaded only where used: typescript (textgen.config.ts, optional) and gpt-tokenizer (megabytes
+  // of BPE ranks, offline tokenizing). ES-module-only packages (ora, @inquirer/prompts) and config files come in
+  // through src/import-esm.ts, never seen by the bundler.
+  external: ['typescript', 'gpt-tokenizer'],
+  // The bundles run as vm scripts, which cannot import() in Node 20: import() of what is left outside becomes
+  // require() (builtins, typescript, gpt-tokenizer's CommonJS build).
+  supported: { 'dynamic-import': false },
+  // ES module code in a CommonJS bundle: import.meta.url is the bundle's own file URL.
+  define: { 'import.meta.url': '__textgen_import_meta_url' },
+  banner: { js: 'var __textgen_import_meta_url=require("node:url").pathToFileURL(__filename).href;' },
+  metafile: true,
+};
+
+const bundles = await build({ ...common, entryPoints: { cli: 'src/launch/cli-entry.ts', run: 'src/launch/run-entry.ts' } });
+const id = (name) => createHash('sha256').update(readFileSync(join(dist, `${name}.cjs`))).digest('hex').slice(0, 16);
+const ids = { cli: id('cli'), run: id('run') };
+await build({
+  ...common,
+  entryPoints: { launch: 'src/launch/launch.ts' },
+  define: { ...common.define, TEXTGEN_BUNDLE_IDS: JSON.stringify(ids) },
+  metafile: false,
+});
+// What went into each bundle, for docs/performance.md and `esbuild --analyze`-style questions.
+writeFileSync(join(dist, 'bundles.meta.json'), JSON.stringify(bundles.metafile));
+rmSync(join(dist, 'launch.meta.json'), { force: true });
