@@ -12,6 +12,23 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * commander requires node:child_process at load and uses nothing of it but `spawn` (for executable subcommands):
+ * it gets scripts/commander-child-process.cjs, which loads the real module on first use. The build stops if
+ * commander ever uses more of it.
+ */
+const lazyChildProcess = {
+  name: 'commander-lazy-child-process',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?child_process$/ }, (args) => {
+      if (!/[\\/]node_modules[\\/]commander[\\/]/.test(args.importer)) return undefined;
+      const used = new Set(readFileSync(args.importer, 'utf8').match(/childProcess\.\w+/g) ?? []);
+      if ([...used].some((u) => u !== 'childProcess.spawn')) throw new Error(`${args.importer} uses ${[...used].join(', ')}: update scripts/commander-child-process.cjs`);
+      return { path: join(root, 'scripts', 'commander-child-process.cjs') };
+    });
+  },
+};
 const dist = join(root, 'dist');
 // Nothing stale: bin/textgen.js runs only what this build wrote.
 rmSync(dist, { recursive: true, force: true });
@@ -38,6 +55,7 @@ const common = {
   define: { 'import.meta.url': '__textgen_import_meta_url' },
   banner: { js: 'var __textgen_import_meta_url=require("node:url").pathToFileURL(__filename).href;' },
   metafile: true,
+  plugins: [lazyChildProcess],
 };
 
 const bundles = await build({ ...common, entryPoints: { cli: 'src/launch/cli-entry.ts', run: 'src/launch/run-entry.ts' } });

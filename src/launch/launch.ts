@@ -35,7 +35,17 @@ export async function launch(argv: string[], dist: string): Promise<void> {
   }
   // The bundles run as vm scripts, which cannot import() in Node 20 (src/import-esm.ts): this module can.
   (globalThis as Record<symbol, unknown>)[LENT_IMPORT] = (specifier: string) => import(specifier);
-  const io: ProcessLike = { env: process.env, cwd: process.cwd(), stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
+  const io: ProcessLike = {
+    env: process.env,
+    cwd: process.cwd(),
+    // Node builds process.stdin on first use (a file stream, with fs/promises and readline behind it): help and
+    // usage errors never read it.
+    get stdin() {
+      return process.stdin;
+    },
+    stdout: process.stdout,
+    stderr: process.stderr,
+  };
   const cacheDir = compileCacheDir(process.env);
   const cli = loadBundle<CliBundle>(join(dist, 'cli.cjs'), TEXTGEN_BUNDLE_IDS.cli, cacheDir);
   const outcome = await cli.exports.parseCommandLine(argv, io);
@@ -44,9 +54,16 @@ export async function launch(argv: string[], dist: string): Promise<void> {
     cli.persist('help');
     return;
   }
+  // Written now, not after the command: the flag below would make V8 refuse this cache on the next run.
+  cli.persist('parse');
+  // undici compiles its HTTP parser (WebAssembly) when it loads; with tier-up on, Node waits at exit for the
+  // optimising compiler to finish — about 150 ms on every command that talks to a service (bench/results.md).
+  // The baseline compiler parses HTTP framing fast enough. Set before anything compiles WebAssembly, and before
+  // run.cjs is read (V8 keeps a cache only for the flags it was made with); not earlier, because loading node:v8
+  // costs help and --version about 2 ms.
+  (await import('node:v8')).setFlagsFromString('--liftoff-only');
   const run = loadBundle<RunBundle>(join(dist, 'run.cjs'), TEXTGEN_BUNDLE_IDS.run, cacheDir);
   process.exitCode = await run.exports.executeCommand(outcome.selection, io, { handleSignals: true });
-  // After the command, so that writing a cache never delays its output.
-  cli.persist('parse');
+  // After the command, so that writing the cache never delays its output.
   run.persist(outcome.selection.key);
 }
