@@ -5,8 +5,8 @@ export const spec: CommandSpec = {
   path: ['completion'],
   summary: 'Print a shell completion script for bash, zsh or fish',
   description:
-    'The script completes command words, each command\'s flags, the values of --output and --provider,\n' +
-    'file names for --input-file, --config, --ca-cert and @file, and the profile names in your config\n' +
+    'The script completes command words, each command\'s flags, the values of --output and --provider, ' +
+    'file names for --input-file, --config, --ca-cert and @file, and the profile names in your config ' +
     '(read when you press Tab, so new profiles complete at once). Load it from your shell\'s startup file.',
   args: '[shell]',
   options: [

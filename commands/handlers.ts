@@ -23,6 +23,7 @@ import { run as profilesAdd } from './profiles/add.js';
 import { run as profilesRemove } from './profiles/remove.js';
 import { run as profilesUse } from './profiles/use.js';
 import { run as completion } from './completion.js';
+import { run as batchMerge } from './batch/merge.js';
 
 export const HANDLERS: Readonly<Record<string, CommandRun>> = {
   'deployment text-generate': (options, ctx) => textGenerate(options, ctx),
@@ -44,4 +45,5 @@ export const HANDLERS: Readonly<Record<string, CommandRun>> = {
   'profiles remove': profilesRemove,
   'profiles use': profilesUse,
   completion,
+  'batch merge': batchMerge,
 };

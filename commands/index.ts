@@ -23,6 +23,7 @@ import { spec as profilesAdd } from './profiles/add.js';
 import { spec as profilesRemove } from './profiles/remove.js';
 import { spec as profilesUse } from './profiles/use.js';
 import { spec as completion } from './completion.js';
+import { spec as batchMerge } from './batch/merge.js';
 
 export const COMMAND_SPECS: readonly CommandSpec[] = [
   textGenerate,
@@ -44,6 +45,7 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
   profilesRemove,
   profilesUse,
   completion,
+  batchMerge,
 ];
 
 /** A command's words joined by spaces, e.g. "deployment text-generate": how handlers.ts finds its handler. */

@@ -1,4 +1,4 @@
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, Help, Option } from 'commander';
 import type { CommandSpec, OptionSpec } from './command.js';
 import type { GlobalOptions } from './config/types.js';
 import type { ProcessLike } from './context-factory.js';
@@ -20,11 +20,13 @@ export type ParseOutcome = { exitCode: number } | { selection: Selection };
 const GROUPS: Record<string, string> = {
   deployment: 'Generate text with a deployment (mirrors cpd-cli wx-ai deployment)',
   profiles: 'Manage connection profiles in the user config file',
+  batch: 'Work with the output files of --batch runs (docs/batch.md)',
 };
 
 /** `textgen --help` lists top-level commands under these headings; a command not named here goes under "Commands:". */
 export const HELP_GROUPS: Record<string, string> = {
   deployment: 'Generate:',
+  batch: 'Generate:',
   complete: 'Generate:',
   embed: 'Embeddings and tokens:',
   tokenize: 'Embeddings and tokens:',
@@ -101,7 +103,18 @@ export async function parseCommandLine(argv: string[], io: ProcessLike): Promise
     .version(packageVersion(), '--version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .showSuggestionAfterError(true)
-    .configureHelp({ showGlobalOptions: true, sortSubcommands: true })
+    .configureHelp({
+      showGlobalOptions: true,
+      sortSubcommands: true,
+      // Descriptions are written as paragraphs (commands/*.ts) and wrapped here, once, to the width; an indented
+      // line is an example command, kept whole so that it can be copied.
+      boxWrap(this: Help, text: string, width: number): string {
+        return text
+          .split('\n')
+          .map((line) => (/^\s/.test(line) ? line : Help.prototype.boxWrap.call(this, line, width)))
+          .join('\n');
+      },
+    })
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),

@@ -8,7 +8,7 @@ export type Shell = 'bash' | 'zsh' | 'fish';
 
 export async function loadCompletionModel(): Promise<CompletionModel> {
   const { loadCommandSpecs, globalOptionSpecs } = await import('../cli.js');
-  return buildCompletionModel(await loadCommandSpecs(), globalOptionSpecs(), { deployment: 'Generate text with a deployment' });
+  return buildCompletionModel(await loadCommandSpecs(), globalOptionSpecs(), { deployment: 'Generate text with a deployment', batch: 'Work with batch output files' });
 }
 
 export function completionScript(shell: Shell, model: CompletionModel): string {
