@@ -15,7 +15,7 @@
  * compiled so far, so a cache written after `--help` lacks the request path: a run with a key the cache has not
  * seen writes it again, now holding both. Each command thus writes it at most once per build.
  */
-import { closeSync, constants as fsConstants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants as fsConstants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -27,6 +27,8 @@ const MAX_CACHE_BYTES = 64 * 1024 * 1024;
 /** The CommonJS wrapper Node itself uses: the bundle sees `require`, `module` and `__filename` as in a .cjs file. */
 const WRAP_HEAD = '(function (exports, require, module, __filename, __dirname) { ';
 const WRAP_TAIL = '\n});';
+/** Caches of other builds of a bundle are removed when a new one is written, once they are this old. */
+const STALE_MS = 24 * 60 * 60 * 1000;
 
 export interface LoadedBundle<T> {
   exports: T;
@@ -128,7 +130,23 @@ function writeCache(dir: string, path: string, file: CacheFile): void {
     writeFileSync(temp, Buffer.concat([Buffer.from(`${MAGIC}${JSON.stringify(file.keys)}\n`), file.data]), { flag: 'wx', mode: 0o600 });
     // Whole or not at all: a reader sees the old file or the new one, never a part.
     renameSync(temp, path);
+    pruneOtherBuilds(dir, basename(path));
   } catch {
     rmSync(temp, { force: true });
+  }
+}
+
+/** An upgrade leaves the caches of the old build behind: those of the same bundle not written for a day go. */
+function pruneOtherBuilds(dir: string, kept: string): void {
+  const bundle = kept.slice(0, kept.indexOf('-') + 1);
+  const now = Date.now();
+  for (const name of readdirSync(dir)) {
+    if (name === kept || !name.startsWith(bundle) || !name.endsWith('.bin')) continue;
+    try {
+      const file = join(dir, name);
+      if (now - lstatSync(file).mtimeMs > STALE_MS) rmSync(file, { force: true });
+    } catch {
+      // Another run may have removed it first.
+    }
   }
 }
