@@ -3,7 +3,8 @@
  * the command line and help are built from the specs alone. A unit test (test/unit/command-list.test.ts) checks
  * that every spec has its handler here and nothing else is.
  */
-import type { CommandRun } from '../src/context.js';
+import type { CommandSpec, OptionsOf } from '../src/command.js';
+import type { CommandRun, Context } from '../src/context.js';
 import { run as textGenerate } from './deployment/text-generate.js';
 import { run as textGenerateStream } from './deployment/text-generate-stream.js';
 import { run as complete } from './complete.js';
@@ -23,7 +24,15 @@ import { run as profilesAdd } from './profiles/add.js';
 import { run as profilesRemove } from './profiles/remove.js';
 import { run as profilesUse } from './profiles/use.js';
 import { run as completion } from './completion.js';
-import { run as batchMerge } from './batch/merge.js';
+import { run as batchMerge, spec as batchMergeSpec } from './batch/merge.js';
+
+/**
+ * A handler typed from its spec's table (OptionsOf), as every handler is to become: the parser hands it exactly
+ * the keys its flags declare (test/unit/command-list.test.ts checks the derived keys against commander's).
+ */
+function typed<S extends CommandSpec>(_spec: S, run: (options: OptionsOf<S>, ctx: Context) => Promise<number>): CommandRun {
+  return (options, ctx) => run(options as OptionsOf<S>, ctx);
+}
 
 export const HANDLERS: Readonly<Record<string, CommandRun>> = {
   'deployment text-generate': (options, ctx) => textGenerate(options, ctx),
@@ -45,5 +54,5 @@ export const HANDLERS: Readonly<Record<string, CommandRun>> = {
   'profiles remove': profilesRemove,
   'profiles use': profilesUse,
   completion,
-  'batch merge': batchMerge,
+  'batch merge': typed(batchMergeSpec, batchMerge),
 };

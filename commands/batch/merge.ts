@@ -1,7 +1,7 @@
-import type { CommandSpec } from '../../src/command.js';
+import type { CommandSpec, OptionsOf } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 
-export const spec: CommandSpec = {
+export const spec = {
   path: ['batch', 'merge'],
   summary: 'Merge the outputs of a sharded batch (--shard K/N) into one JSONL file in line order',
   description:
@@ -16,17 +16,18 @@ export const spec: CommandSpec = {
     'textgen batch merge part-*.jsonl > all.jsonl',
     'textgen batch merge --input prompts.jsonl part-1.jsonl part-2.jsonl part-3.jsonl > all.jsonl',
   ],
-};
+} as const satisfies CommandSpec;
 
-export async function run(options: Record<string, unknown>, ctx: Context): Promise<number> {
+/** `options` is typed from the spec's table (no re-checking of unknown values): `input` a string or absent, `args` the parts. */
+export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { mergeParts } = await import('../../src/batch/merge.js');
   const { StdoutRecordSink, ReaderGone } = await import('../../src/batch/stdout-sink.js');
   const { Interrupted } = await import('../../src/errors.js');
   const { resolve } = await import('node:path');
-  const files = (Array.isArray(options.args) ? (options.args as string[]) : []).map((f) => resolve(ctx.cwd, f));
-  const shown = new Map(files.map((f, i) => [f, (options.args as string[])[i] as string]));
-  const input = typeof options.input === 'string' ? resolve(ctx.cwd, options.input) : undefined;
-  const show = (message: string) => [...shown].reduce((m, [abs, given]) => m.split(abs).join(given), input ? message.split(input).join(String(options.input)) : message);
+  const files = options.args.map((f) => resolve(ctx.cwd, f));
+  const shown = new Map(files.map((f, i) => [f, options.args[i] as string]));
+  const input = options.input === undefined ? undefined : resolve(ctx.cwd, options.input);
+  const show = (message: string) => [...shown].reduce((m, [abs, given]) => m.split(abs).join(given), input && options.input ? message.split(input).join(options.input) : message);
   const merge = async (emit?: (text: string) => void | Promise<void>) => {
     try {
       return await mergeParts(files, { input, emit, signal: ctx.signal });

@@ -1,5 +1,7 @@
 import { Help } from 'commander';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { CommandSpec, OptionsOf } from '../../src/command.js';
+import { spec as mergeSpec } from '../../commands/batch/merge.js';
 import { COMMAND_SPECS, commandKey } from '../../commands/index.js';
 import { HANDLERS } from '../../commands/handlers.js';
 import { runInProcess } from '../helpers/run-cli.js';
@@ -54,5 +56,40 @@ describe('shell completion knows batch merge', () => {
     expect(r.stdout).toContain("'batch') echo 'merge'");
     expect(r.stdout).toMatch(/'batch merge'\) echo '--input'/);
     expect(r.stdout).toMatch(/--input[^\n]*\) _textgen_files/);
+  });
+});
+
+describe('handler options are typed from the spec', () => {
+  it('the key OptionsOf derives for each flag is the one commander stores it under', async () => {
+    const { Option } = await import('commander');
+    // The type-level rule (src/command.ts OptionKey), spelled out at run time: long name, camelCase, without "no-".
+    const derived = (flags: string) => {
+      const long = /--([A-Za-z0-9-]+)/.exec(flags)?.[1] ?? '';
+      return long.replace(/^no-/, '').replace(/-([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+    };
+    for (const spec of COMMAND_SPECS) {
+      for (const o of spec.options) expect(derived(o.flags), `${commandKey(spec)} ${o.flags}`).toBe(new Option(o.flags).attributeName());
+    }
+  });
+});
+
+describe('OptionsOf (checked by the type checker: npm run typecheck)', () => {
+  it('derives each flag\'s key and value type', () => {
+    const sample = {
+      path: ['x'],
+      summary: 'x',
+      options: [
+        { flags: '-m, --model <name>', description: '' },
+        { flags: '--stop-sequences <list>', description: '', repeatable: true },
+        { flags: '--stream [bool]', description: '' },
+        { flags: '--no-check', description: '' },
+        { flags: '--dry-run', description: '' },
+      ],
+      examples: [],
+    } as const satisfies CommandSpec;
+    expectTypeOf<OptionsOf<typeof sample>>().toEqualTypeOf<
+      { model?: string; stopSequences?: string[]; stream?: string | true; check?: boolean; dryRun?: boolean } & { args: string[] }
+    >();
+    expectTypeOf<OptionsOf<typeof mergeSpec>>().toEqualTypeOf<{ input?: string } & { args: string[] }>();
   });
 });
