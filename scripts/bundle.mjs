@@ -66,6 +66,9 @@ await build({
   ...common,
   entryPoints: { launch: 'src/launch/launch.ts' },
   define: { ...common.define, TEXTGEN_BUNDLE_IDS: JSON.stringify(ids) },
+  // The launcher is an ordinary CommonJS module: its import() is Node's, and it lends it to the bundles
+  // (src/import-esm.ts) for config files and ES-module-only packages.
+  supported: {},
   metafile: false,
 });
 // What went into each bundle, for docs/performance.md and `esbuild --analyze`-style questions.
