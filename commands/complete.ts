@@ -8,11 +8,13 @@ export const spec: CommandSpec = {
   path: ['complete'],
   summary: 'Generate text from a prompt with short flags, against any provider',
   description:
-    'The prompt is the words after the command, --input-file (- for stdin), or piped stdin. Streams by\n' +
+    'The prompt is the words after the command, --input-file (- for stdin), or piped stdin. Streams by ' +
     'default on a terminal. The flags map to the same canonical parameters as deployment text-generate.\n\n' +
-    'Batch: --batch FILE.jsonl (- for stdin) runs one completion per line and prints one JSONL record per line in\n' +
-    'input order ({"line", "id"?, "result"} or {"line", "id"?, "error"}); never streamed. See docs/batch.md, e.g.:\n' +
-    '  textgen --profile local complete -m demo --max-tokens 20 --batch prompts.jsonl --concurrency 16 > out.jsonl',
+    'Batch: --batch FILE.jsonl (- for stdin) runs one completion per line and prints one JSONL record ' +
+    'per line in input order ({"line", "id"?, "result"} or {"line", "id"?, "error"}); never streamed. ' +
+    'See docs/batch.md, e.g.:\n' +
+    '  textgen --profile local complete -m demo --max-tokens 20 --batch prompts.jsonl --concurrency 16 ' +
+    '> out.jsonl',
   args: '[prompt...]',
   options: [...COMPLETE_OPTION_SPECS, ...BATCH_FLAG_SPECS],
   examples: [

@@ -1,12 +1,11 @@
 import type { CommandSpec } from '../src/command.js';
-import type { Context } from '../src/context.js';
 
 export const spec: CommandSpec = {
   path: ['completion'],
   summary: 'Print a shell completion script for bash, zsh or fish',
   description:
-    'The script completes command words, each command\'s flags, the values of --output and --provider,\n' +
-    'file names for --input-file, --config, --ca-cert and @file, and the profile names in your config\n' +
+    'The script completes command words, each command\'s flags, the values of --output and --provider, ' +
+    'file names for --input-file, --config, --ca-cert and @file, and the profile names in your config ' +
     '(read when you press Tab, so new profiles complete at once). Load it from your shell\'s startup file.',
   args: '[shell]',
   options: [
@@ -20,25 +19,4 @@ export const spec: CommandSpec = {
   ],
 };
 
-export async function run(options: Record<string, unknown>, ctx: Context): Promise<number> {
-  if (options.profiles === true) {
-    const { profileNames } = await import('../src/completion/profile-names.js');
-    const configPath = ctx.globals.config ?? ctx.env.TEXTGEN_CONFIG;
-    const names = await profileNames({ cwd: ctx.cwd, env: ctx.env, ...(configPath !== undefined ? { configPath } : {}) });
-    ctx.out.write(names.map((n) => `${n}\n`).join(''));
-    await ctx.out.flush();
-    return 0;
-  }
-  const { UsageError } = await import('../src/errors.js');
-  const { SHELLS } = await import('../src/completion/model.js');
-  const args = Array.isArray(options.args) ? (options.args as string[]) : [];
-  const shell = SHELLS.find((s) => s === args[0]);
-  if (shell === undefined) {
-    const got = args[0] === undefined ? 'nothing' : `"${args[0]}"`;
-    throw new UsageError(`completion needs a shell: ${SHELLS.join(', ')}; got ${got}`, { hint: 'e.g. textgen completion bash' });
-  }
-  const { completionScript, loadCompletionModel } = await import('../src/completion/script.js');
-  ctx.out.write(completionScript(shell, await loadCompletionModel()));
-  await ctx.out.flush();
-  return 0;
-}
+// Its handler is src/completion/command.ts: it reads every command's spec, this one's too, so it cannot live here.

@@ -5,10 +5,10 @@ export const spec: CommandSpec = {
   path: ['detokenize'],
   summary: 'Turn token ids back into text',
   description:
-    'IDS are whole numbers: separate words, comma-separated, or piped on stdin (as\n' +
-    '"tokenize --ids" prints them). Aleph Alpha decodes on the service; the others\n' +
-    'decode offline with the public encoding of the model (watsonx has no detokenize\n' +
-    'endpoint: give --encoding). --local decodes offline for any profile.',
+    'IDS are whole numbers: separate words, comma-separated, or piped on stdin (as "tokenize --ids" ' +
+    'prints them). Aleph Alpha decodes on the service; the others decode offline with the public ' +
+    'encoding of the model (watsonx has no detokenize endpoint: give --encoding). --local decodes ' +
+    'offline for any profile.',
   args: '[ids...]',
   options: [
     { flags: '-m, --model <name>', description: "model (default: the profile's defaults.model)" },

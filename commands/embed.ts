@@ -6,21 +6,23 @@ export const spec: CommandSpec = {
   path: ['embed'],
   summary: 'Turn texts into embedding vectors (watsonx, Azure OpenAI, OpenAI-compatible, Aleph Alpha)',
   description:
-    'The words after the command are one text. --input-file (- for stdin) and piped stdin hold one text per line\n' +
-    '(blank lines skipped) or, when they start with "[", a JSON array of strings. Many texts are split into the\n' +
-    'requests the service takes (watsonx 1000, Azure/OpenAI 2048, Aleph Alpha batch_semantic_embed 100, /embed 1),\n' +
-    'sent in order, and put back together: embedding N always belongs to text N, and token counts add up.\n' +
-    'Text output prints one JSON array per line, one line per text (an Aleph Alpha result of several layers or\n' +
-    'poolings prints as its JSON object); -o json prints {model, embeddings: [{index, embedding}], input_token_count}\n' +
-    'for every provider. --similarity prints the cosine similarity of every pair of texts as a table instead of the\n' +
-    'vectors (cells shaded on a colour terminal); with -o json/yaml it adds a "similarity" matrix to the result.\n' +
-    'Aleph Alpha: without --representation /embed (layer embeddings, keyed layer_N → pooling),\n' +
-    'with it /semantic_embed or /batch_semantic_embed.\n\n' +
-    'Batch: --batch FILE.jsonl (- for stdin) embeds one text per line — {"input": "text", "id"?: …, "parameters"?:\n' +
-    '{settings by wire name, e.g. "truncate_input_tokens": 8}} or a JSON string — one request per line, --concurrency\n' +
-    'at a time, and prints one JSONL record per line in input order whose "result" is the -o json result of that text\n' +
-    '(see docs/batch.md), e.g.:\n' +
-    '  textgen --profile local embed -m ibm/slate-125m-english-rtrvr --batch texts.jsonl --concurrency 16 > vectors.jsonl',
+    'The words after the command are one text. --input-file (- for stdin) and piped stdin hold one ' +
+    'text per line (blank lines skipped) or, when they start with "[", a JSON array of strings. Many ' +
+    'texts are split into the requests the service takes (watsonx 1000, Azure/OpenAI 2048, Aleph Alpha ' +
+    'batch_semantic_embed 100, /embed 1), sent in order, and put back together: embedding N always ' +
+    'belongs to text N, and token counts add up. Text output prints one JSON array per line, one line ' +
+    'per text (an Aleph Alpha result of several layers or poolings prints as its JSON object); -o json ' +
+    'prints {model, embeddings: [{index, embedding}], input_token_count} for every provider. ' +
+    '--similarity prints the cosine similarity of every pair of texts as a table instead of the ' +
+    'vectors (cells shaded on a colour terminal); with -o json/yaml it adds a "similarity" matrix to ' +
+    'the result. Aleph Alpha: without --representation /embed (layer embeddings, keyed layer_N → ' +
+    'pooling), with it /semantic_embed or /batch_semantic_embed.\n\n' +
+    'Batch: --batch FILE.jsonl (- for stdin) embeds one text per line — {"input": "text", "id"?: …, ' +
+    '"parameters"?: {settings by wire name, e.g. "truncate_input_tokens": 8}} or a JSON string — one ' +
+    'request per line, --concurrency at a time, and prints one JSONL record per line in input order ' +
+    'whose "result" is the -o json result of that text (see docs/batch.md), e.g.:\n' +
+    '  textgen --profile local embed -m ibm/slate-125m-english-rtrvr --batch texts.jsonl --concurrency ' +
+    '16 > vectors.jsonl',
   args: '[text...]',
   options: [
     { flags: '-m, --model <name>', description: "embedding model (Azure: the deployment); default: the profile's defaults.model" },

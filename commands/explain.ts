@@ -6,9 +6,9 @@ export const spec: CommandSpec = {
   path: ['explain'],
   summary: 'Show how much each part of the prompt contributes to a target text (Aleph Alpha)',
   description:
-    'Prints one "score  span" line per piece of the prompt, in prompt order. The pieces follow --granularity\n' +
-    '(unset: the service chooses, about 30 pieces); on a colour terminal the prompt is drawn as a heat map instead.\n' +
-    '-o json gives the service\'s explanations (POST /explain).',
+    'Prints one "score  span" line per piece of the prompt, in prompt order. The pieces follow ' +
+    '--granularity (unset: the service chooses, about 30 pieces); on a colour terminal the prompt is ' +
+    'drawn as a heat map instead. -o json gives the service\'s explanations (POST /explain).',
   options: [
     MODEL_OPTION,
     ...PROMPT_OPTIONS,

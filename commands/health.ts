@@ -5,13 +5,11 @@ export const spec: CommandSpec = {
   path: ['health'],
   summary: 'Check that an endpoint is up: status, version and latency (exit 0 healthy, 4 unhealthy, 5 unreachable)',
   description:
-    'The cheapest real check per provider: watsonx and Azure OpenAI an\n' +
-    'authenticated list call of one item, OpenAI-compatible GET /v1/models,\n' +
-    'Aleph Alpha GET /version, Open Inference /v2/health/live and /ready (by\n' +
-    'status code) plus GET /v2 for the version. Exit codes: 0 healthy,\n' +
-    '3 credentials refused, 4 unhealthy (an error answer, or not ready),\n' +
-    '5 unreachable. No retries unless --retries is given, and at most 30 s per\n' +
-    'answer unless --timeout is given. The verdict goes to stdout in every case.',
+    'The cheapest real check per provider: watsonx and Azure OpenAI an authenticated list call of one ' +
+    'item, OpenAI-compatible GET /v1/models, Aleph Alpha GET /version, Open Inference /v2/health/live ' +
+    'and /ready (by status code) plus GET /v2 for the version. Exit codes: 0 healthy, 3 credentials ' +
+    'refused, 4 unhealthy (an error answer, or not ready), 5 unreachable. No retries unless --retries ' +
+    'is given, and at most 30 s per answer unless --timeout is given. The verdict goes to stdout in every case.',
   options: [],
   examples: [
     'textgen --profile local health',

@@ -6,14 +6,12 @@ export const spec: CommandSpec = {
   path: ['models'],
   summary: 'List the models or deployments an endpoint offers, or describe one model',
   description:
-    "watsonx: foundation model specs (every page), or with --deployments the\n" +
-    "deployments of the profile's space or project. Azure OpenAI: the resource's\n" +
-    'deployments. OpenAI-compatible: /v1/models. Aleph Alpha: /models_available.\n' +
-    'Open Inference: the repository index (Triton) or /v2/models (KServe),\n' +
-    'whichever the server has; NAME describes one model (inputs, outputs,\n' +
-    'versions). Text output is a table; -o json prints the same entries for\n' +
-    'every provider ({id, kind, name, provider, model, status, ...}); --raw the\n' +
-    "provider's own items.",
+    'watsonx: foundation model specs (every page), or with --deployments the deployments of the ' +
+    'profile\'s space or project. Azure OpenAI: the resource\'s deployments. OpenAI-compatible: ' +
+    '/v1/models. Aleph Alpha: /models_available. Open Inference: the repository index (Triton) or ' +
+    '/v2/models (KServe), whichever the server has; NAME describes one model (inputs, outputs, ' +
+    'versions). Text output is a table; -o json prints the same entries for every provider ({id, kind, ' +
+    'name, provider, model, status, ...}); --raw the provider\'s own items.',
   args: '[name]',
   options: [
     { flags: '--deployments [bool]', description: 'list deployments instead of models (watsonx; Azure lists deployments anyway)' },

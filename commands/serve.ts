@@ -5,12 +5,13 @@ export const spec: CommandSpec = {
   path: ['serve'],
   summary: 'Run the embedded local server (all four protocols, deterministic engine) until Ctrl-C',
   description:
-    'The same server the built-in local profiles start on their own, run in the foreground so that other\n' +
-    'programs, or textgen with --provider and --url, can reach it. Its engine is deterministic: the same\n' +
-    'prompt and parameters give the same text. --require-auth makes it check credentials like a real service.\n' +
-    '--fault queues fault switches (latency, error statuses, busy answers, dropped or stalled connections,\n' +
-    'malformed events, wrong content types) for the next requests; a running server also takes them from\n' +
-    'POST /__textgen/faults and, for one request, from the X-Textgen-Fault header. See docs/faults.md.',
+    'The same server the built-in local profiles start on their own, run in the foreground so that ' +
+    'other programs, or textgen with --provider and --url, can reach it. Its engine is deterministic: ' +
+    'the same prompt and parameters give the same text. --require-auth makes it check credentials like ' +
+    'a real service. --fault queues fault switches (latency, error statuses, busy answers, dropped or ' +
+    'stalled connections, malformed events, wrong content types) for the next requests; a running ' +
+    'server also takes them from POST /__textgen/faults and, for one request, from the X-Textgen-Fault ' +
+    'header. See docs/faults.md.',
   options: [
     { flags: '--port <port>', description: 'port to listen on (0 = any free port)', },
     { flags: '--host <host>', description: 'address to bind (default 127.0.0.1)' },

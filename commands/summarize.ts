@@ -5,7 +5,9 @@ import { DOCUMENT_HELP, NICE_OPTION } from '../src/operations/task-flag-specs.js
 export const spec: CommandSpec = {
   path: ['summarize'],
   summary: 'Summarize a document (Aleph Alpha)',
-  description: "Without --document, piped stdin is the document. The service picks the model itself. -o json gives\nthe service's answer (POST /summarize).",
+  description:
+    'Without --document, piped stdin is the document. The service picks the model itself. -o json ' +
+    'gives the service\'s answer (POST /summarize).',
   options: [{ flags: '--document <text|@file>', description: `the document: ${DOCUMENT_HELP}`, repeatable: true }, NICE_OPTION],
   examples: [
     'textgen --profile local-aa summarize --document "Rivers start in mountains. They end in the sea."',

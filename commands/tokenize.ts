@@ -5,15 +5,14 @@ export const spec: CommandSpec = {
   path: ['tokenize'],
   summary: 'Split text into tokens: count them, list them, show their ids',
   description:
-    'The text is the words after the command, --input-file (- for stdin), or piped\n' +
-    'stdin. watsonx and Aleph Alpha tokenize on the service; Azure OpenAI, OpenAI\n' +
-    'and Open Inference tokenize offline with the public encoding of the model\n' +
-    '(r50k_base, p50k_base, cl100k_base, o200k_base). --local tokenizes offline for\n' +
-    "any profile (Aleph Alpha: with the model's tokenizer, fetched once and cached);\n" +
-    '--encoding names the public encoding to use, for any profile.\n' +
-    'Text output: the count; --tokens one token per line; --ids the ids on one line. On a colour\n' +
-    'terminal, plain tokenize shows the text with token boundaries in alternating colours, then the count.\n' +
-    '-o json gives {model, encoding, token_count, tokens, ids}.',
+    'The text is the words after the command, --input-file (- for stdin), or piped stdin. watsonx and ' +
+    'Aleph Alpha tokenize on the service; Azure OpenAI, OpenAI and Open Inference tokenize offline ' +
+    'with the public encoding of the model (r50k_base, p50k_base, cl100k_base, o200k_base). --local ' +
+    'tokenizes offline for any profile (Aleph Alpha: with the model\'s tokenizer, fetched once and ' +
+    'cached); --encoding names the public encoding to use, for any profile. Text output: the count; ' +
+    '--tokens one token per line; --ids the ids on one line. On a colour terminal, plain tokenize ' +
+    'shows the text with token boundaries in alternating colours, then the count. -o json gives ' +
+    '{model, encoding, token_count, tokens, ids}.',
   args: '[text...]',
   options: [
     { flags: '-m, --model <name>', description: "model (default: the profile's defaults.model)" },

@@ -1,14 +1,15 @@
-import { packageVersion } from './package-version.js';
 import type { ProcessLike } from './context-factory.js';
+import type { MainOptions } from './selection.js';
+import { packageVersion } from './version.js';
 
-export interface MainOptions {
-  /** Install SIGINT handling (the real process only; tests run in-process without it). */
-  handleSignals?: boolean;
-}
+export { packageVersion };
+
+export type { MainOptions } from './selection.js';
 
 /**
  * Entry point: returns the exit code instead of exiting, so the CLI stays importable (zx/np style).
  * `--version` is answered before anything else is imported: it is the cold-start benchmark.
+ * bin/textgen.js runs the same steps from the bundles (src/launch/launch.ts).
  */
 export async function main(argv: string[], io: ProcessLike, options: MainOptions = {}): Promise<number> {
   if (argv.length === 1 && argv[0] === '--version') {

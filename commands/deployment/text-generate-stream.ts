@@ -8,10 +8,11 @@ export const spec: CommandSpec = {
   path: ['deployment', 'text-generate-stream'],
   summary: 'Same as text-generate, streaming tokens as they are generated (cpd-cli has both)',
   description:
-    'Takes every flag of deployment text-generate; streaming is on whatever --stream says. Text output prints\n' +
-    'the text as it arrives; -o jsonl prints one JSON object per streamed event; -o json waits and prints the\n' +
-    'events put together into one result. With --batch FILE.jsonl the lines are generated whole (not streamed) and\n' +
-    'printed as JSONL records, exactly as deployment text-generate --batch does (docs/batch.md).',
+    'Takes every flag of deployment text-generate; streaming is on whatever --stream says. Text output ' +
+    'prints the text as it arrives; -o jsonl prints one JSON object per streamed event; -o json waits ' +
+    'and prints the events put together into one result. With --batch FILE.jsonl the lines are ' +
+    'generated whole (not streamed) and printed as JSONL records, exactly as deployment text-generate ' +
+    '--batch does (docs/batch.md).',
   options: [...GENERATE_FLAG_SPECS.filter((o) => !o.flags.startsWith('--stream')), ...BATCH_FLAG_SPECS],
   examples: [
     'textgen --profile local deployment text-generate-stream --id-or-name demo --input "Once upon a time"',

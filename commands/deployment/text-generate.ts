@@ -8,18 +8,22 @@ export const spec: CommandSpec = {
   path: ['deployment', 'text-generate'],
   summary: 'Infer the next tokens for a deployed model (cpd-cli wx-ai deployment text-generate)',
   description:
-    'JSON options (--parameters, --moderations, --parameters-return-options, --parameters-length-penalty,\n' +
-    '--parameters-prompt-variables, --extra) take inline JSON or @path/to/file.json. A JSON option and its\n' +
-    'granular --parameters-* twins are mutually exclusive. The prompt comes from --input, --input-file\n' +
-    '(- for stdin), or piped stdin.\n\n' +
-    'Batch: --batch FILE.jsonl (or - for stdin) runs one request per line, --concurrency at a time, and prints one\n' +
-    'JSONL record per line in input order: {"line": N, "id"?: …, "result": {…}} or {"line": N, "id"?: …, "error":\n' +
-    '{"exit_code", "message", "status"?, "code"?}}. A line is {"input": "…", "parameters"?: {…}, "id"?: …} or a JSON\n' +
-    'string; its parameters override the flags for that line. Exit 0 when every line succeeded, 4 when some failed.\n' +
-    'Lines are not streamed (--stream is ignored with --batch). See docs/batch.md, e.g.:\n' +
-    '  textgen --profile local deployment text-generate --id-or-name demo --batch prompts.jsonl --concurrency 16 > out.jsonl\n' +
-    '  textgen --profile local deployment text-generate --id-or-name demo --batch prompts.jsonl --resume out.jsonl\n' +
-    '  textgen --profile local deployment text-generate --id-or-name demo --batch prompts.jsonl --shard 2/3 > part-2.jsonl',
+    'JSON options (--parameters, --moderations, --parameters-return-options, ' +
+    '--parameters-length-penalty, --parameters-prompt-variables, --extra) take inline JSON or ' +
+    '@path/to/file.json. A JSON option and its granular --parameters-* twins are mutually exclusive. ' +
+    'The prompt comes from --input, --input-file (- for stdin), or piped stdin.\n\n' +
+    'Batch: --batch FILE.jsonl (or - for stdin) runs one request per line, --concurrency at a time, ' +
+    'and prints one JSONL record per line in input order: {"line": N, "id"?: …, "result": {…}} or ' +
+    '{"line": N, "id"?: …, "error": {"exit_code", "message", "status"?, "code"?}}. A line is {"input": ' +
+    '"…", "parameters"?: {…}, "id"?: …} or a JSON string; its parameters override the flags for that ' +
+    'line. Exit 0 when every line succeeded, 4 when some failed. Lines are not streamed (--stream is ' +
+    'ignored with --batch). See docs/batch.md, e.g.:\n' +
+    '  textgen --profile local deployment text-generate --id-or-name demo --batch prompts.jsonl ' +
+    '--concurrency 16 > out.jsonl\n' +
+    '  textgen --profile local deployment text-generate --id-or-name demo --batch prompts.jsonl ' +
+    '--resume out.jsonl\n' +
+    '  textgen --profile local deployment text-generate --id-or-name demo --batch prompts.jsonl ' +
+    '--shard 2/3 > part-2.jsonl',
   options: [...GENERATE_FLAG_SPECS, ...BATCH_FLAG_SPECS],
   examples: [
     'textgen --profile local deployment text-generate --id-or-name demo --input "Hello" --parameters-max-new-tokens 30',

@@ -5,12 +5,11 @@ export const spec: CommandSpec = {
   path: ['profiles', 'add'],
   summary: 'Create or replace a profile in the user config file (asks for what is missing on a terminal)',
   description:
-    'Writes $XDG_CONFIG_HOME/textgen/config.yaml (or the --config file) with mode 0600,\n' +
-    'keeping its other profiles and comments. --provider, --url, --api-key, --token and\n' +
-    '--api-version describe the new profile. A literal --api-key/--token is stored in the\n' +
-    'file and never printed; prefer --apikey-env/--token-env. The connection is tested\n' +
-    'with the health check before saving: without a terminal a failed check exits with\n' +
-    'its code (3, 4 or 5) and saves nothing, unless --no-check.',
+    'Writes $XDG_CONFIG_HOME/textgen/config.yaml (or the --config file) with mode 0600, keeping its ' +
+    'other profiles and comments. --provider, --url, --api-key, --token and --api-version describe the ' +
+    'new profile. A literal --api-key/--token is stored in the file and never printed; prefer ' +
+    '--apikey-env/--token-env. The connection is tested with the health check before saving: without a ' +
+    'terminal a failed check exits with its code (3, 4 or 5) and saves nothing, unless --no-check.',
   args: '[name]',
   options: [
     { flags: '--auth-type <type>', description: 'iam | cpd | zenapikey (watsonx), api-key (azure-openai, openai), bearer, none' },

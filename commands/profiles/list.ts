@@ -5,9 +5,10 @@ export const spec: CommandSpec = {
   path: ['profiles', 'list'],
   summary: 'List configured profiles (* marks the default) and the built-in local ones',
   description:
-    'Configured profiles come from the user config file and the project file found from the current\n' +
-    'directory (a project profile wins over a user one of the same name); each line names the file it came\n' +
-    'from. The built-in local-* profiles talk to the embedded server. -o json gives {default_profile, profiles, built_in}.',
+    'Configured profiles come from the user config file and the project file found from the current ' +
+    'directory (a project profile wins over a user one of the same name); each line names the file it ' +
+    'came from. The built-in local-* profiles talk to the embedded server. -o json gives ' +
+    '{default_profile, profiles, built_in}.',
   options: [],
   examples: ['textgen profiles list', 'textgen profiles list -o json'],
 };

@@ -5,9 +5,9 @@ export const spec: CommandSpec = {
   path: ['profiles', 'remove'],
   summary: 'Remove a profile from the user config file (asks first on a terminal; --yes for scripts)',
   description:
-    'Edits the user config file (or the --config file), keeping its comments and layout. Without --yes it\n' +
-    'asks first, and where nothing can ask (CI, a pipe) it refuses. Removing the default profile leaves no\n' +
-    'default set.',
+    'Edits the user config file (or the --config file), keeping its comments and layout. Without --yes ' +
+    'it asks first, and where nothing can ask (CI, a pipe) it refuses. Removing the default profile ' +
+    'leaves no default set.',
   args: '<name>',
   options: [{ flags: '-y, --yes', description: 'do not ask for confirmation' }],
   examples: ['textgen profiles remove old-wx', 'textgen profiles remove old-wx --yes'],

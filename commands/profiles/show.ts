@@ -5,9 +5,9 @@ export const spec: CommandSpec = {
   path: ['profiles', 'show'],
   summary: 'Show one profile as configured, secrets redacted (the default profile when NAME is omitted)',
   description:
-    'Text output is the profile as YAML under a comment naming the file it comes from (or built-in).\n' +
-    'Literal secrets are replaced by a redaction mark; *_env fields name the variable and are shown as they are.\n' +
-    '-o json adds name, default and source to the profile\'s fields.',
+    'Text output is the profile as YAML under a comment naming the file it comes from (or built-in). ' +
+    'Literal secrets are replaced by a redaction mark; *_env fields name the variable and are shown as ' +
+    'they are. -o json adds name, default and source to the profile\'s fields.',
   args: '[name]',
   options: [],
   examples: ['textgen profiles show wx', 'textgen profiles show -o json'],

@@ -5,8 +5,9 @@ export const spec: CommandSpec = {
   path: ['profiles', 'use'],
   summary: 'Make a profile the default (default_profile in the user config file)',
   description:
-    'Any configured or built-in profile can be the default. It is written to the user config file (or the\n' +
-    '--config file); a project file\'s own default_profile still wins in its directory, and you are warned when it does.',
+    'Any configured or built-in profile can be the default. It is written to the user config file (or ' +
+    'the --config file); a project file\'s own default_profile still wins in its directory, and you are ' +
+    'warned when it does.',
   args: '<name>',
   options: [],
   examples: ['textgen profiles use wx', 'textgen profiles use local'],

@@ -3,6 +3,7 @@
  * over it profile by profile; or exactly the one file named by --config / TEXTGEN_CONFIG.
  * yaml, cosmiconfig and zod (via ./schema.js) are imported lazily: `textgen --help` reads no config.
  */
+import { readFileSync } from 'node:fs';
 import { readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -70,12 +71,13 @@ interface LoadedFile {
 export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig> {
   const home = homeDir(opts.env);
   const show = (file: string) => displayPath(file, home);
-  const { parseConfigFile, fieldPath } = await import('./schema.js');
+  // The zod schema is built only when there is a file to check (docs/performance.md).
+  const schema = () => import('./schema.js');
 
   if (opts.configPath !== undefined) {
     const file = path.resolve(opts.cwd, opts.configPath);
     const data = await loadExplicitFile(file, show);
-    const loaded = { file, config: parseConfigFile(data, show(file)) };
+    const loaded = { file, config: (await schema()).parseConfigFile(data, show(file)) };
     await warnIfExposed(loaded, show, opts.warn);
     return merge([loaded], file, undefined);
   }
@@ -84,12 +86,13 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig>
   const layers: LoadedFile[] = [];
   const userText = await readIfExists(userFile, show);
   if (userText !== undefined) {
-    const user = { file: userFile, config: parseConfigFile(await parseYaml(userText, userFile, show), show(userFile)) };
+    const user = { file: userFile, config: (await schema()).parseConfigFile(await parseYaml(userText, userFile, show), show(userFile)) };
     await warnIfExposed(user, show, opts.warn);
     layers.push(user);
   }
   const found = await searchProjectFile(opts.cwd, home, show);
   if (found !== undefined) {
+    const { parseConfigFile, fieldPath } = await schema();
     const project = { file: found.file, config: parseConfigFile(found.data, show(found.file)) };
     rejectLiteralSecrets(project, show, fieldPath);
     layers.push(project);
@@ -160,8 +163,10 @@ async function loadExplicitFile(file: string, show: (f: string) => string): Prom
 
 /** Walks up from cwd to the home directory (inclusive) or the root, returning the first project file. */
 async function searchProjectFile(cwd: string, home: string, show: (f: string) => string): Promise<{ file: string; data: unknown } | undefined> {
-  const explorer = await createExplorer(show);
   const stop = path.resolve(home);
+  // Most directories hold none of the files cosmiconfig would read: then it is not loaded at all.
+  if (!(await mayHoldProjectConfig(cwd, stop, process.cwd()))) return undefined;
+  const explorer = await createExplorer(show);
   let dir = path.resolve(cwd);
   for (;;) {
     const here = dir;
@@ -170,6 +175,49 @@ async function searchProjectFile(cwd: string, home: string, show: (f: string) =>
     if (result !== null && !result.isEmpty) return { file: result.filepath, data: result.config };
     const parent = path.dirname(dir);
     if (dir === stop || parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+/**
+ * Whether the search could find anything: a search place in a directory of the walk other than a package.json
+ * without a "textgen" key, or a file that configures cosmiconfig itself in the process's directory (its "meta"
+ * config: a "cosmiconfig" key in package.json or package.yaml, .config/config.*). Otherwise the answer is "no project
+ * file" without loading cosmiconfig, its loaders and their dependencies (docs/performance.md). Anything unclear
+ * (unreadable, not JSON) is left to cosmiconfig, which reports it as before.
+ */
+async function mayHoldProjectConfig(cwd: string, stop: string, processCwd: string): Promise<boolean> {
+  const { existsSync, readdirSync } = await import('node:fs');
+  const packageKeys = (file: string): string[] | undefined => {
+    try {
+      const data: unknown = JSON.parse(readFileSync(file, 'utf8'));
+      return data !== null && typeof data === 'object' && !Array.isArray(data) ? Object.keys(data) : undefined;
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code === 'ENOENT' ? [] : undefined;
+    }
+  };
+  const meta = path.resolve(processCwd);
+  if (existsSync(path.join(meta, 'package.yaml'))) return true;
+  try {
+    if (readdirSync(path.join(meta, '.config')).some((name) => /^config(\.|$)/.test(name))) return true;
+  } catch {
+    // No .config directory.
+  }
+  const metaKeys = packageKeys(path.join(meta, 'package.json'));
+  if (metaKeys === undefined || metaKeys.includes('cosmiconfig')) return true;
+  let dir = path.resolve(cwd);
+  for (;;) {
+    for (const place of PROJECT_SEARCH_PLACES) {
+      const file = path.join(dir, place);
+      if (place === 'package.json') {
+        const keys = packageKeys(file);
+        if (keys === undefined || keys.includes('textgen')) return true;
+      } else if (existsSync(file)) {
+        return true;
+      }
+    }
+    const parent = path.dirname(dir);
+    if (dir === stop || parent === dir) return false;
     dir = parent;
   }
 }
@@ -207,7 +255,8 @@ function firstLine(message: string): string {
 }
 
 async function createExplorer(show: (f: string) => string) {
-  const { cosmiconfig, defaultLoaders } = await import('cosmiconfig');
+  // `.default` (module.exports of this CommonJS package) works in Node and in the bundle (scripts/bundle.mjs) alike.
+  const { cosmiconfig, defaultLoaders } = (await import('cosmiconfig')).default;
   const yamlLoader = (file: string, content: string) => parseYaml(content, file, show);
   const options = {
     searchPlaces: PROJECT_SEARCH_PLACES,
@@ -241,7 +290,8 @@ async function createExplorer(show: (f: string) => string) {
 async function importModule(file: string): Promise<unknown> {
   const { pathToFileURL } = await import('node:url');
   const real = await realpath(file);
-  const mod = (await import(`${pathToFileURL(real).href}?mtime=${(await stat(real)).mtimeMs}`)) as { default?: unknown };
+  const { importEsm } = await import('../import-esm.js');
+  const mod = await importEsm<{ default?: unknown }>(`${pathToFileURL(real).href}?mtime=${(await stat(real)).mtimeMs}`);
   return mod.default;
 }
 
@@ -277,7 +327,7 @@ async function importTypeScript(file: string, content: string, show: (f: string)
 }
 
 export async function parseYaml(text: string, file: string, show: (f: string) => string): Promise<unknown> {
-  const { parseDocument } = await import('yaml');
+  const { parseDocument } = (await import('yaml')).default; // CommonJS in Node: see createExplorer
   const doc = parseDocument(text, { uniqueKeys: true });
   const error = doc.errors[0];
   if (error !== undefined) {

@@ -4,23 +4,21 @@
  * for these parts — time every command that talks to a service paid before its first byte (docs/performance.md).
  * undici is pinned to one exact version (package.json, lock file); test/integration/undici-parts.test.ts checks that
  * these paths still give what the index gives. Loaded lazily: only dispatcher.ts and client.ts import this
- * module, inside `send`.
+ * module, inside `send`. Static imports (typed in undici-lib.d.ts), so that the bundle (scripts/bundle.mjs)
+ * takes in these files and nothing else of undici.
  */
-import { createRequire } from 'node:module';
 import type { Dispatcher } from 'undici';
+import DispatcherClass from 'undici/lib/dispatcher/dispatcher.js';
+import api from 'undici/lib/api/index.js';
+import AgentClass from 'undici/lib/dispatcher/agent.js';
+import EnvHttpProxyAgentClass from 'undici/lib/dispatcher/env-http-proxy-agent.js';
 
-type Undici = typeof import('undici');
-
-const require = createRequire(import.meta.url);
-
-const DispatcherClass = require('undici/lib/dispatcher/dispatcher.js') as { prototype: object };
-const api = require('undici/lib/api/index.js') as Record<string, unknown> & { request: (this: Dispatcher, opts: object) => Promise<Dispatcher.ResponseData> };
 // What the index does on load: request/stream/connect… become methods of every dispatcher (the proxy agents
 // tunnel through `connect`).
 Object.assign(DispatcherClass.prototype, api);
 
-export const Agent = require('undici/lib/dispatcher/agent.js') as Undici['Agent'];
-export const EnvHttpProxyAgent = require('undici/lib/dispatcher/env-http-proxy-agent.js') as Undici['EnvHttpProxyAgent'];
+export const Agent = AgentClass;
+export const EnvHttpProxyAgent = EnvHttpProxyAgentClass;
 
 export interface RequestOptions {
   method: string;

@@ -34,7 +34,7 @@ export async function renderStructured(
     case 'jsonl':
       return `${JSON.stringify(defined)}\n`;
     case 'yaml': {
-      const { stringify } = await import('yaml');
+      const { stringify } = (await import('yaml')).default; // CommonJS in Node: module.exports, here and in the bundle
       const text = stringify(defined);
       return text.endsWith('\n') ? text : `${text}\n`;
     }

@@ -16,7 +16,8 @@ export async function startSpinner(ctx: Context, label: string): Promise<Spinner
   // A terminal that reports no width (a bare pty) would make ora's line arithmetic run away: no spinner there.
   const columns = (ctx.stderr as NodeJS.WritableStream & { columns?: number }).columns;
   if (!columns || columns < 20) return NONE;
-  const { default: ora } = await import('ora');
+  const { importEsm } = await import('../import-esm.js');
+  const { default: ora } = await importEsm<typeof import('ora')>('ora');
   const started = ctx.now();
   const text = () => `${label} ${((ctx.now() - started) / 1000).toFixed(1)} s`;
   const spinner = ora({ text: text(), stream: ctx.stderr, discardStdin: false, color: ctx.terminal.color ? 'cyan' : false, isEnabled: true });

@@ -23,7 +23,8 @@ export function asInterrupted(error: unknown): unknown {
 export function createInquirerPrompter(io: PromptStreams): Prompter {
   const context = { input: io.stdin, output: io.stderr, signal: io.signal };
   const ask = async <T>(run: (p: typeof import('@inquirer/prompts')) => Promise<T>): Promise<T> => {
-    const prompts = await import('@inquirer/prompts');
+    const { importEsm } = await import('../import-esm.js');
+    const prompts = await importEsm<typeof import('@inquirer/prompts')>('@inquirer/prompts');
     try {
       return await run(prompts);
     } catch (e) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { alephAlphaHealth } from '../../profiles/aleph-alpha/client/health.js';
-import { packageVersion } from '../../src/package-version.js';
+import { packageVersion } from '../../src/version.js';
 import { healthExitCode, healthLine, healthProfile, HEALTH_TIMEOUT_MS, type HealthReport } from '../../src/operations/health.js';
 import { testProfile } from '../helpers/profile.js';
 import { closedPort, json, useTinyServers } from '../helpers/tiny-server.js';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { SseParser, type SseEvent } from '../../src/http/sse-parser.js';
-import { packageVersion } from '../../src/package-version.js';
+import { packageVersion } from '../../src/version.js';
 import { startServer, type RunningServer, type ServerOptions } from '../../src/emulator/core/index.js';
 import { openInferenceProtocol } from '../../profiles/open-inference/server/index.js';
 import { assertValid, oipValidators } from '../contract/oip-openapi.js';

@@ -3,7 +3,7 @@
  * The local engine serves every model name and version, so each model is ready. Bodies follow KServe (JSON);
  * clients decide by status code alone.
  */
-import { packageVersion } from '../../../src/package-version.js';
+import { packageVersion } from '../../../src/version.js';
 import { sendJson } from '../../../src/emulator/core/respond.js';
 import type { RouteContext, RouteHandler } from '../../../src/emulator/core/router.js';
 import { authorizeOip } from './auth.js';

@@ -1,0 +1,88 @@
+#!/usr/bin/env node
+// `npm run build`, after tsc: the bundles bin/textgen.js runs (docs/performance.md, "How start-up is kept short").
+//   dist/cli.cjs     src/launch/cli-entry.ts — commander and the command specs (help, parsing)
+//   dist/run.cjs     src/launch/run-entry.ts — the chosen command and everything it loads
+//   dist/launch.cjs  src/launch/launch.ts    — loads the two through V8's code cache
+// CommonJS, because Node 20 can give V8's code cache only to scripts (vm.Script), not to ES modules. Only entry
+// points are named here: what each bundle holds follows from the imports.
+import { createHash } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * commander requires node:child_process at load and uses nothing of it but `spawn` (for executable subcommands):
+ * it gets scripts/commander-child-process.cjs, which loads the real module on first use. The build stops if
+ * commander ever uses more of it.
+ */
+const lazyChildProcess = {
+  name: 'commander-lazy-child-process',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?child_process$/ }, (args) => {
+      if (!/[\\/]node_modules[\\/]commander[\\/]/.test(args.importer)) return undefined;
+      const used = new Set(readFileSync(args.importer, 'utf8').match(/childProcess\.\w+/g) ?? []);
+      if ([...used].some((u) => u !== 'childProcess.spawn')) throw new Error(`${args.importer} uses ${[...used].join(', ')}: update scripts/commander-child-process.cjs`);
+      return { path: join(root, 'scripts', 'commander-child-process.cjs') };
+    });
+  },
+};
+const dist = join(root, 'dist');
+// Nothing stale: bin/textgen.js runs only what this build wrote.
+rmSync(dist, { recursive: true, force: true });
+
+const common = {
+  absWorkingDir: root,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  outdir: dist,
+  outExtension: { '.js': '.cjs' },
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+  // Left to Node, loaded only where used: typescript (textgen.config.ts, optional) and gpt-tokenizer (megabytes
+  // of BPE ranks, offline tokenizing). ES-module-only packages (ora, @inquirer/prompts) and config files come in
+  // through src/import-esm.ts, never seen by the bundler.
+  external: ['typescript', 'gpt-tokenizer'],
+  // The bundles run as vm scripts, which cannot import() in Node 20: import() of what is left outside becomes
+  // require() (builtins, typescript, gpt-tokenizer's CommonJS build).
+  supported: { 'dynamic-import': false },
+  // ES module code in a CommonJS bundle: import.meta.url is the bundle's own file URL.
+  define: { 'import.meta.url': '__textgen_import_meta_url' },
+  banner: { js: 'var __textgen_import_meta_url=require("node:url").pathToFileURL(__filename).href;' },
+  metafile: true,
+  plugins: [lazyChildProcess],
+};
+
+const bundles = await build({ ...common, entryPoints: { cli: 'src/launch/cli-entry.ts', run: 'src/launch/run-entry.ts' } });
+for (const name of ['cli', 'run']) asciiOnly(join(dist, `${name}.cjs`));
+const id = (name) => createHash('sha256').update(readFileSync(join(dist, `${name}.cjs`))).digest('hex').slice(0, 16);
+const ids = { cli: id('cli'), run: id('run') };
+await build({
+  ...common,
+  entryPoints: { launch: 'src/launch/launch.ts' },
+  define: { ...common.define, TEXTGEN_BUNDLE_IDS: JSON.stringify(ids) },
+  // The launcher is an ordinary CommonJS module: its import() is Node's, and it lends it to the bundles
+  // (src/import-esm.ts) for config files and ES-module-only packages.
+  supported: {},
+  metafile: false,
+});
+// What went into each bundle, for docs/performance.md and `esbuild --analyze`-style questions.
+writeFileSync(join(dist, 'bundles.meta.json'), JSON.stringify(bundles.metafile));
+
+/**
+ * esbuild escapes non-ASCII characters everywhere but in regular expression literals; one such character makes V8
+ * hold the whole bundle as a two-byte string, which costs about 2 ms per run to read (docs/performance.md).
+ * `\uXXXX` means the same character in any regular expression, with or without the u flag, for characters of the
+ * Basic Multilingual Plane; anything beyond it stops the build rather than guess.
+ */
+function asciiOnly(file) {
+  const text = readFileSync(file, 'utf8');
+  if (/[^\u0000-\u007f]/.test(text) === false) return;
+  if (/[\ud800-\udfff]/.test(text)) throw new Error(`${file}: a character outside the Basic Multilingual Plane is left unescaped`);
+  writeFileSync(file, text.replace(/[^\u0000-\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+}

@@ -1,0 +1,25 @@
+import type { Context } from '../context.js';
+
+/** `textgen completion SHELL` and the hidden `--profiles` the scripts call. */
+export async function runCompletion(options: Record<string, unknown>, ctx: Context): Promise<number> {
+  if (options.profiles === true) {
+    const { profileNames } = await import('./profile-names.js');
+    const configPath = ctx.globals.config ?? ctx.env.TEXTGEN_CONFIG;
+    const names = await profileNames({ cwd: ctx.cwd, env: ctx.env, ...(configPath !== undefined ? { configPath } : {}) });
+    ctx.out.write(names.map((n) => `${n}\n`).join(''));
+    await ctx.out.flush();
+    return 0;
+  }
+  const { UsageError } = await import('../errors.js');
+  const { SHELLS } = await import('./model.js');
+  const args = Array.isArray(options.args) ? (options.args as string[]) : [];
+  const shell = SHELLS.find((s) => s === args[0]);
+  if (shell === undefined) {
+    const got = args[0] === undefined ? 'nothing' : `"${args[0]}"`;
+    throw new UsageError(`completion needs a shell: ${SHELLS.join(', ')}; got ${got}`, { hint: 'e.g. textgen completion bash' });
+  }
+  const { completionScript, loadCompletionModel } = await import('./script.js');
+  ctx.out.write(completionScript(shell, await loadCompletionModel()));
+  await ctx.out.flush();
+  return 0;
+}

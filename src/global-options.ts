@@ -1,0 +1,27 @@
+/**
+ * The global options, as plain data: src/cli.ts gives them to commander (accepted before or after the command words),
+ * and shell completion (src/completion/) lists them. Declared here once.
+ */
+import type { OptionSpec } from './command.js';
+
+export const GLOBAL_OPTION_SPECS: readonly OptionSpec[] = [
+  { flags: '--profile <name>', description: 'connection profile to use (env TEXTGEN_PROFILE); "local" starts the embedded server' },
+  { flags: '--config <path>', description: 'config file to use instead of searching (env TEXTGEN_CONFIG)' },
+  { flags: '--provider <kind>', description: 'watsonx | azure-openai | openai | aleph-alpha | open-inference (ad hoc profile with --url)' },
+  { flags: '--url <base-url>', description: 'service base URL (overrides the profile)' },
+  { flags: '--api-key <key>', description: 'API key (prefer env TEXTGEN_API_KEY or the profile\'s apikey_env)' },
+  { flags: '--token <bearer>', description: 'bearer token (prefer env TEXTGEN_TOKEN)' },
+  { flags: '--api-version <date>', description: 'API version date, e.g. 2024-05-01' },
+  { flags: '-o, --output <format>', description: 'output format: text, json, jsonl, yaml (table = text)' },
+  { flags: '-j, --jmes-query <expr>', description: 'JMESPath query applied to the JSON result' },
+  { flags: '--raw-output', description: 'print a string result without quotes' },
+  { flags: '-q, --quiet', description: 'no warnings or progress on stderr' },
+  { flags: '-v, --verbose', description: 'HTTP trace on stderr (secrets redacted)' },
+  { flags: '--no-color', description: 'no colour' },
+  { flags: '--no-interactive', description: 'never prompt; missing values are errors' },
+  { flags: '--dry-run', description: 'print the request as a curl command (secrets redacted) and send nothing' },
+  { flags: '--timeout <ms>', description: 'wait this long for an answer, or a silent stream (default 300000)' },
+  { flags: '--retries <n>', description: 'retries for 408/429/5xx and connection resets (default 2)' },
+  { flags: '--ca-cert <file>', description: 'extra trusted CA certificates (PEM)' },
+  { flags: '--insecure', description: 'do not verify TLS certificates (prints a warning)' },
+];

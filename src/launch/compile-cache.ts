@@ -1,0 +1,152 @@
+/**
+ * Loads a CommonJS bundle (scripts/bundle.mjs) with V8's code cache, as Node 22's `module.enableCompileCache()`
+ * does for modules; Node 20 has no such switch, so the bundles are compiled here with `vm.Script` and its
+ * `cachedData`. Compiling the request path from source costs more than everything else textgen does before its
+ * first byte on the wire; from the cache it is a few milliseconds (docs/performance.md).
+ *
+ * The cache lives in a directory of the user's own under the temporary directory, like Node's: never followed
+ * through a symlink, used only when it and the file belong to this user and nobody else may write to them. A file
+ * is named by the bundle's content hash, the Node version and the V8 flags, and V8 checks it again (and rejects
+ * a cache from another build); a rejected or missing cache only means compiling from source. Nothing here ever
+ * fails a command: any error while reading or writing the cache is ignored. NODE_DISABLE_COMPILE_CACHE=1 (Node's
+ * own switch) turns it off.
+ *
+ * Each cache file records which runs ("coverage keys": help, a command path) it has seen. V8 stores the functions
+ * compiled so far, so a cache written after `--help` lacks the request path: a run with a key the cache has not
+ * seen writes it again, now holding both. Each command thus writes it at most once per build.
+ */
+import { closeSync, constants as fsConstants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { Script } from 'node:vm';
+
+const MAGIC = 'textgen-v8-cache 1\n';
+/** A cache file larger than this is not ours to read (the bundles' caches are a few megabytes at most). */
+const MAX_CACHE_BYTES = 64 * 1024 * 1024;
+/** The CommonJS wrapper Node itself uses: the bundle sees `require`, `module` and `__filename` as in a .cjs file. */
+const WRAP_HEAD = '(function (exports, require, module, __filename, __dirname) { ';
+const WRAP_TAIL = '\n});';
+/** Caches of other builds of a bundle are removed when a new one is written, once they are this old. */
+const STALE_MS = 24 * 60 * 60 * 1000;
+
+export interface LoadedBundle<T> {
+  exports: T;
+  /** Writes the cache when it was missing, rejected, or has not seen `key` yet; never throws. */
+  persist(key: string): void;
+}
+
+interface CacheFile {
+  keys: string[];
+  data: Buffer;
+}
+
+/** The cache directory for this user, or undefined when the cache is off. */
+export function compileCacheDir(env: Record<string, string | undefined>): string | undefined {
+  const off = env.NODE_DISABLE_COMPILE_CACHE;
+  if (off !== undefined && off !== '' && off !== '0') return undefined;
+  const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+  return join(tmpdir(), `textgen-compile-cache${uid === undefined ? '' : `-${uid}`}`);
+}
+
+/** The bundle at `file` (its content hash is `id`), compiled from the cache in `dir` when there is a valid one. */
+export function loadBundle<T>(file: string, id: string, dir: string | undefined): LoadedBundle<T> {
+  const source = readFileSync(file, 'utf8');
+  const cachePath = dir === undefined ? undefined : join(dir, `${basename(file, '.cjs')}-${id}-${process.version}-${process.arch}-${flagsHash()}.bin`);
+  const cached = cachePath === undefined ? undefined : readCache(dir as string, cachePath);
+  const script = new Script(WRAP_HEAD + source + WRAP_TAIL, {
+    filename: file,
+    ...(cached ? { cachedData: cached.data } : {}),
+  });
+  const accepted = cached !== undefined && !script.cachedDataRejected;
+  const wrapper = script.runInThisContext() as (exports: object, require: NodeJS.Require, module: { exports: object }, filename: string, dirname: string) => void;
+  const mod = { exports: {} };
+  wrapper.call(mod.exports, mod.exports, createRequire(file), mod, file, dirname(file));
+  return {
+    exports: mod.exports as T,
+    persist(key: string): void {
+      if (cachePath === undefined || (accepted && cached.keys.includes(key))) return;
+      writeCache(dir as string, cachePath, { keys: accepted ? [...cached.keys, key] : [key], data: script.createCachedData() });
+    },
+  };
+}
+
+/** V8 rejects a cache made under other flags; naming the file by them keeps two flag sets from overwriting each other's. */
+function flagsHash(): string {
+  const text = `${process.execArgv.join(' ')}|${process.env.NODE_OPTIONS ?? ''}`;
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, '0');
+}
+
+/** The directory is usable when it is a real directory (not a symlink) of this user that nobody else may write to. */
+function safeDir(dir: string): boolean {
+  try {
+    const st = lstatSync(dir);
+    const uid = typeof process.getuid === 'function' ? process.getuid() : st.uid;
+    return st.isDirectory() && st.uid === uid && (st.mode & 0o022) === 0;
+  } catch {
+    return false;
+  }
+}
+
+function readCache(dir: string, path: string): CacheFile | undefined {
+  if (!safeDir(dir)) return undefined;
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, fsConstants.O_RDONLY | (fsConstants.O_NOFOLLOW ?? 0));
+    const st = fstatSync(fd);
+    const uid = typeof process.getuid === 'function' ? process.getuid() : st.uid;
+    if (!st.isFile() || st.uid !== uid || st.size > MAX_CACHE_BYTES || st.size < MAGIC.length) return undefined;
+    const bytes = Buffer.allocUnsafe(st.size);
+    let at = 0;
+    while (at < bytes.length) {
+      const n = readSync(fd, bytes, at, bytes.length - at, at);
+      if (n === 0) return undefined;
+      at += n;
+    }
+    if (bytes.toString('latin1', 0, MAGIC.length) !== MAGIC) return undefined;
+    const eol = bytes.indexOf(10, MAGIC.length);
+    if (eol === -1) return undefined;
+    const keys: unknown = JSON.parse(bytes.toString('utf8', MAGIC.length, eol));
+    if (!Array.isArray(keys) || !keys.every((k) => typeof k === 'string')) return undefined;
+    return { keys, data: bytes.subarray(eol + 1) };
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+function writeCache(dir: string, path: string, file: CacheFile): void {
+  const temp = `${path}.${process.pid}.tmp`;
+  try {
+    try {
+      mkdirSync(dir, { mode: 0o700 });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return;
+    }
+    if (!safeDir(dir)) return;
+    writeFileSync(temp, Buffer.concat([Buffer.from(`${MAGIC}${JSON.stringify(file.keys)}\n`), file.data]), { flag: 'wx', mode: 0o600 });
+    // Whole or not at all: a reader sees the old file or the new one, never a part.
+    renameSync(temp, path);
+    pruneOtherBuilds(dir, basename(path));
+  } catch {
+    rmSync(temp, { force: true });
+  }
+}
+
+/** An upgrade leaves the caches of the old build behind: those of the same bundle not written for a day go. */
+function pruneOtherBuilds(dir: string, kept: string): void {
+  const bundle = kept.slice(0, kept.indexOf('-') + 1);
+  const now = Date.now();
+  for (const name of readdirSync(dir)) {
+    if (name === kept || !name.startsWith(bundle) || !name.endsWith('.bin')) continue;
+    try {
+      const file = join(dir, name);
+      if (now - lstatSync(file).mtimeMs > STALE_MS) rmSync(file, { force: true });
+    } catch {
+      // Another run may have removed it first.
+    }
+  }
+}

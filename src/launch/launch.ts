@@ -1,0 +1,68 @@
+/**
+ * What bin/textgen.js runs (bundled to dist/launch.cjs by scripts/bundle.mjs): src/main.ts's steps, each half
+ * from its own bundle so that a run loads only what it needs:
+ *   --version   package.json, nothing else;
+ *   parse       dist/cli.cjs — commander and the command specs: help, usage errors and the choice of command;
+ *   execute     dist/run.cjs — the context, the chosen handler and what it loads.
+ * Both bundles are compiled through V8's code cache (./compile-cache.ts). Types only from the rest of src/: the
+ * code itself is in the bundles.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ProcessLike } from '../context-factory.js';
+import type { MainOptions, ParseOutcome, Selection } from '../selection.js';
+import { LENT_IMPORT } from '../import-esm.js';
+import { compileCacheDir, loadBundle } from './compile-cache.js';
+
+/** The content hashes of dist/cli.cjs and dist/run.cjs, filled in by scripts/bundle.mjs (`define`). */
+declare const TEXTGEN_BUNDLE_IDS: { cli: string; run: string };
+
+interface CliBundle {
+  parseCommandLine(argv: string[], io: ProcessLike): Promise<ParseOutcome>;
+}
+
+interface RunBundle {
+  executeCommand(selection: Selection, io: ProcessLike, options: MainOptions): Promise<number>;
+}
+
+/** Runs textgen with `argv`; `dist` is the folder of the bundles. Sets process.exitCode. */
+export async function launch(argv: string[], dist: string): Promise<void> {
+  if (argv.length === 1 && argv[0] === '--version') {
+    const pkg = JSON.parse(readFileSync(join(dist, '..', 'package.json'), 'utf8')) as { version?: string };
+    process.stdout.write(`${pkg.version ?? '0.0.0'}\n`);
+    return;
+  }
+  // The bundles run as vm scripts, which cannot import() in Node 20 (src/import-esm.ts): this module can.
+  (globalThis as Record<symbol, unknown>)[LENT_IMPORT] = (specifier: string) => import(specifier);
+  const io: ProcessLike = {
+    env: process.env,
+    cwd: process.cwd(),
+    // Node builds process.stdin on first use (a file stream, with fs/promises and readline behind it): help and
+    // usage errors never read it.
+    get stdin() {
+      return process.stdin;
+    },
+    stdout: process.stdout,
+    stderr: process.stderr,
+  };
+  const cacheDir = compileCacheDir(process.env);
+  const cli = loadBundle<CliBundle>(join(dist, 'cli.cjs'), TEXTGEN_BUNDLE_IDS.cli, cacheDir);
+  const outcome = await cli.exports.parseCommandLine(argv, io);
+  if ('exitCode' in outcome) {
+    process.exitCode = outcome.exitCode;
+    cli.persist('help');
+    return;
+  }
+  // Written now, not after the command: the flag below would make V8 refuse this cache on the next run.
+  cli.persist('parse');
+  // undici compiles its HTTP parser (WebAssembly) when it loads; with tier-up on, Node waits at exit for the
+  // optimising compiler to finish — about 150 ms on every command that talks to a service (bench/results.md).
+  // The baseline compiler parses HTTP framing fast enough. Set before anything compiles WebAssembly, and before
+  // run.cjs is read (V8 keeps a cache only for the flags it was made with); not earlier, because loading node:v8
+  // costs help and --version about 2 ms.
+  (await import('node:v8')).setFlagsFromString('--liftoff-only');
+  const run = loadBundle<RunBundle>(join(dist, 'run.cjs'), TEXTGEN_BUNDLE_IDS.run, cacheDir);
+  process.exitCode = await run.exports.executeCommand(outcome.selection, io, { handleSignals: true });
+  // After the command, so that writing the cache never delays its output.
+  run.persist(outcome.selection.key);
+}

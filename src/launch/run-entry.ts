@@ -1,0 +1,2 @@
+// dist/run.cjs (scripts/bundle.mjs): everything a chosen command runs.
+export { executeCommand } from '../execute.js';
