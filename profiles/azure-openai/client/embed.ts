@@ -39,13 +39,13 @@ export function buildOpenAiEmbedRequest(batch: readonly string[], request: Embed
 /** `data` comes back with an `index` per item; the order of the array itself is not promised. */
 export function parseOpenAiEmbedResponse(body: unknown, batch: readonly string[]): EmbedBatchAnswer {
   const data = (body as { data?: unknown } | null)?.data;
-  if (!Array.isArray(data)) throw new UnexpectedAnswer('no data array');
+  if (!Array.isArray(data)) throw new UnexpectedAnswer('the answer has no "data" array');
   const slots: Array<number[] | undefined> = new Array<number[] | undefined>(batch.length);
   data.forEach((item, i) => {
     const { index, embedding } = (item ?? {}) as { index?: unknown; embedding?: unknown };
     const at = typeof index === 'number' ? index : i;
     if (!Number.isInteger(at) || at < 0 || at >= batch.length) throw new UnexpectedAnswer(`data[${i}] has index ${JSON.stringify(index)} for ${batch.length} inputs`);
-    if (!isVector(embedding)) throw new UnexpectedAnswer(`data[${i}] has no embedding (an array of numbers)`);
+    if (!isVector(embedding)) throw new UnexpectedAnswer(`data[${i}] has no "embedding" (an array of numbers, or base64)`);
     if (slots[at] !== undefined) throw new UnexpectedAnswer(`index ${at} appears twice in data`);
     slots[at] = embedding;
   });
