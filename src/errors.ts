@@ -1,3 +1,5 @@
+import { redactCredentials, redactText } from './http/redact.js';
+
 /**
  * The one error hierarchy. Every expected failure is one of these; the top level prints
  * `error: <message>` (and the hint) and exits with `exitCode`. Anything else is a bug (exit 1).
@@ -71,14 +73,19 @@ export interface AnswerContext {
   body?: string;
   /** Which of several requests, e.g. " to request 2 of 3". */
   where?: string;
+  /** The profile's secrets, masked in the excerpt (what looks like a credential is masked anyway). */
+  secrets?: readonly string[];
 }
 
 /** Characters of a body quoted in an UnexpectedAnswer. */
 const EXCERPT_CHARS = 120;
 
-/** The start of a body on one line: whitespace runs collapsed, cut at EXCERPT_CHARS. */
-export function answerExcerpt(body: string): string {
-  const t = body.trim().replace(/\s+/g, ' ');
+/**
+ * The start of a body on one line: whitespace runs collapsed, cut at EXCERPT_CHARS. Secrets never: the known ones
+ * and whatever looks like a credential (a server that echoes the request quotes its `api-key` header) are masked.
+ */
+export function answerExcerpt(body: string, secrets: readonly string[] = []): string {
+  const t = redactText(redactCredentials(body), secrets).trim().replace(/\s+/g, ' ');
   if (t === '') return '(empty body)';
   return t.length > EXCERPT_CHARS ? `${t.slice(0, EXCERPT_CHARS)}…` : t;
 }
@@ -109,7 +116,7 @@ export class UnexpectedAnswer extends TextgenError {
 }
 
 function unexpectedMessage(problem: string, c: AnswerContext): string {
-  const got = c.body === undefined ? '' : ` — got: ${answerExcerpt(c.body)}`;
+  const got = c.body === undefined ? '' : ` — got: ${answerExcerpt(c.body, c.secrets)}`;
   return `${c.provider} returned HTTP ${c.status}: unexpected answer${c.where ?? ''}: ${problem}${got}`;
 }
 

@@ -45,12 +45,16 @@ export interface ProviderCapabilities {
   forModels?: Partial<Record<keyof CanonicalParameters, Support>>;
 }
 
-/** One SSE event, decoded by a profile. */
+/**
+ * One SSE event, decoded by a profile. `ignore` with `unexpected` is an event that is not the protocol's (a
+ * chat-completions chunk where completions were asked for): the stream may still hold good events, but one that
+ * holds none ends in an UnexpectedAnswer (exit 4) quoting the first such event, never in an empty success.
+ */
 export type StreamStep =
   | { type: 'chunk'; chunk: GenerateResult; raw: unknown }
   | { type: 'end' }
   | { type: 'error'; message: string; code?: string; raw: unknown }
-  | { type: 'ignore' };
+  | { type: 'ignore'; unexpected?: string };
 
 /**
  * Generation in one wire protocol. Pure functions over plain objects: no terminal, no sockets. The command

@@ -11,6 +11,11 @@ export interface HealthProbe {
   required: boolean;
   /** What a successful answer says about the server's version. */
   version?(bodyText: string): string | undefined;
+  /**
+   * Throws UnexpectedAnswer (src/errors.ts) when a 2xx answer is not the protocol's (a web page on the URL answers 200
+   * to everything): such an endpoint is not healthy.
+   */
+  check?(bodyText: string): void;
 }
 
 export interface HealthOperation {

@@ -72,7 +72,10 @@ export interface ModelsOperation {
   listRequests(profile: ResolvedProfile, query: ListQuery): HttpRequestSpec[];
   /** The request for a `next` link (already absolute, on the profile's origin); default: the same request there. */
   nextRequest?(url: string, previous: HttpRequestSpec): HttpRequestSpec;
-  /** One answer → entries; undefined when the body is not a listing of this provider's shape. `now` dates lifecycles. */
+  /**
+   * One answer → entries. A body that is not a listing of this provider's shape: an UnexpectedAnswer naming the field
+   * that is missing (src/errors.ts), or undefined. `now` dates lifecycles.
+   */
   parsePage(body: unknown, query: ListQuery, now: number): ModelPage | undefined;
   /** `models NAME`: one model's metadata. */
   describe?: {

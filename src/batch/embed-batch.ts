@@ -114,7 +114,7 @@ export async function runEmbedBatch(ctx: Context, command: EmbedBatchCommand, se
     async run(line, signal) {
       const res = await sender.send(specOf(line), signal);
       const text = await res.text();
-      const context = { provider: callee.kind, status: res.status, body: text };
+      const context = { provider: callee.kind, status: res.status, body: text, secrets: profile.secrets };
       const json = answerJson(text, context);
       const answer = readAnswer(() => op.parseResponse(json, line.request.inputs, line.request), context);
       if (answer.embeddings.length !== 1) throw new UnexpectedAnswer(`the answer holds ${answer.embeddings.length} embeddings for 1 text`, context);

@@ -17,6 +17,7 @@ import { missingFlagsError } from '../options/input.js';
 import { readStdinText } from '../options/input.js';
 import { printDryRun } from '../requests/send.js';
 import { inCanonicalOrder, StreamAggregator } from '../generation/aggregate.js';
+import { StreamShape } from '../generation/stream-shape.js';
 import type { GenerationCommand } from '../generation/generation-command.js';
 import { checkSupport, fillPromptVariables, type CheckedRequest } from '../generation/support.js';
 import type { GenerateTarget, GenerateOperation } from '../../profiles/types.js';
@@ -39,6 +40,8 @@ interface LineCall {
   spec: HttpRequestSpec;
   /** A client-side time limit (DESIGN §3 "client deadline"): the call streams and is cut after this many ms. */
   deadlineMs?: number;
+  /** The profile's secrets, masked in the excerpt of an UnexpectedAnswer. */
+  secrets: readonly string[];
 }
 
 const UNKNOWN_FIELD_HINT = 'provider-specific body fields go in --extra';
@@ -112,7 +115,7 @@ export async function runGenerationBatch(ctx: Context, cmd: GenerationCommand, s
     const deadlineMs = checked.client.timeLimitMs;
     const wireStream = canStream && deadlineMs !== undefined;
     const spec = provider.buildGenerateRequest(request, { ...target, stream: wireStream }, profile, built.extra);
-    return { request, spec, ...(deadlineMs !== undefined ? { deadlineMs } : {}) };
+    return { request, spec, secrets: profile.secrets, ...(deadlineMs !== undefined ? { deadlineMs } : {}) };
   };
   // The flags' own request goes through the provider once too (its limits are usage errors, before any line).
   prepare({ input: '' });
@@ -146,7 +149,7 @@ export async function runGenerationBatch(ctx: Context, cmd: GenerationCommand, s
 
 async function readWhole(res: HttpResponse, provider: GenerateOperation, call: LineCall, target: GenerateTarget): Promise<{ result: GenerateResult; json: unknown }> {
   const text = await res.text();
-  const context = { provider: provider.kind, status: res.status, body: text };
+  const context = { provider: provider.kind, status: res.status, body: text, secrets: call.secrets };
   const json = answerJson(text, context);
   return { result: readAnswer(() => provider.parseGenerateResponse(json, call.request, target), context), json };
 }
@@ -187,12 +190,18 @@ async function generateWithDeadline(
     const { parseSse } = await import('../http/sse-parser.js');
     const decode = provider.createStreamDecoder(call.request, { ...target, stream: true });
     const aggregator = new StreamAggregator();
+    const shape = new StreamShape();
     const events: unknown[] = [];
+    let ended = false;
     try {
       for await (const event of parseSse(res.body)) {
         const step = decode(event);
+        shape.see(event, step);
         if (step.type === 'ignore') continue;
-        if (step.type === 'end') break;
+        if (step.type === 'end') {
+          ended = true;
+          break;
+        }
         if (step.type === 'error') throw new StreamError(`${provider.kind} stream broke off:${step.code ? ` ${step.code}` : ''} ${step.message}`);
         events.push(step.raw);
         aggregator.add(step.chunk);
@@ -206,6 +215,8 @@ async function generateWithDeadline(
       const why = isTextgenError(e) ? e.message : (e as Error).message;
       throw new StreamError(`${provider.kind} stream broke off: ${why}`, { cause: e, ...(e instanceof NetworkError && e.hint ? { hint: e.hint } : {}) });
     }
+    const unexpected = shape.verdict({ provider: provider.kind, status: res.status, secrets: call.secrets }, ended, provider.capabilities.statesStopReason);
+    if (unexpected) throw unexpected;
     aggregator.settle(call.request);
     return toJson(aggregator.result(), events);
   } finally {

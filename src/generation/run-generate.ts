@@ -8,6 +8,7 @@ import { Interrupted, NetworkError, StreamError, isTextgenError } from '../error
 import { failFromResponse, printDryRun, sendAuthorized } from '../requests/send.js';
 import { GenerationPresenter, type PresentOptions } from './present.js';
 import { StreamAggregator } from './aggregate.js';
+import { StreamShape } from './stream-shape.js';
 import { checkSupport, fillPromptVariables } from './support.js';
 import { startSpinner, type Spinner } from '../output/spinner.js';
 import { renderGenerationSummary, type GenerationStats } from '../output/generation-summary.js';
@@ -108,7 +109,7 @@ async function presentWhole(ctx: Context, call: Call, res: HttpResponse, present
     throw e;
   }
   spinner.stop();
-  const answer = { provider: provider.kind, status: res.status, body: text };
+  const answer = { provider: provider.kind, status: res.status, body: text, secrets: call.inv.profile.secrets };
   const json = answerJson(text, answer);
   const result: GenerateResult = readAnswer(() => provider.parseGenerateResponse(json, call.request, call.inv.target), answer);
   warnAll(ctx, result.system?.warnings);
@@ -122,10 +123,12 @@ async function presentStream(ctx: Context, call: Call, res: HttpResponse, presen
   const { parseSse } = await import('../http/sse-parser.js');
   const decode = provider.createStreamDecoder(call.request, call.inv.target);
   const aggregator = new StreamAggregator();
+  const shape = new StreamShape();
   let ended = false;
   try {
     for await (const event of parseSse(res.body)) {
       const step = decode(event);
+      shape.see(event, step);
       if (step.type === 'ignore') continue;
       if (step.type === 'end') {
         ended = true;
@@ -163,6 +166,8 @@ async function presentStream(ctx: Context, call: Call, res: HttpResponse, presen
       ...(e instanceof NetworkError && e.hint ? { hint: e.hint } : {}),
     });
   }
+  const unexpected = shape.verdict({ provider: provider.kind, status: res.status, secrets: call.inv.profile.secrets }, ended, provider.capabilities.statesStopReason);
+  if (unexpected) throw unexpected;
   if (!ended && provider.capabilities.statesStopReason && aggregator.unfinished()) {
     aggregator.markStopped('error');
     await presenter.finish(aggregator.result());

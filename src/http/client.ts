@@ -19,6 +19,8 @@ const DEFAULT_SERVICE = 'server';
 interface Machinery {
   request: typeof import('./undici-parts.js').request;
   dispatcher: Dispatcher;
+  userAgent: string;
+  withUserAgent: typeof import('./user-agent.js').withUserAgent;
   /** The proxy `host:port` a URL goes through, for error messages. */
   proxyFor: (url: URL) => string | undefined;
   tracer: import('./trace.js').Tracer;
@@ -56,12 +58,13 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   let machinery: Promise<Machinery> | undefined;
 
   async function load(): Promise<Machinery> {
-    const [undici, dispatcherModule, trace, network, response] = await Promise.all([
+    const [undici, dispatcherModule, trace, network, response, agent] = await Promise.all([
       import('./undici-parts.js'),
       import('./dispatcher.js'),
       import('./trace.js'),
       import('./network-error.js'),
       import('./response.js'),
+      import('./user-agent.js'),
     ]);
     const dispatcher = await dispatcherModule.createDispatcher({
       timeoutMs,
@@ -74,6 +77,8 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     return {
       request: undici.request,
       dispatcher,
+      userAgent: options.userAgent ?? agent.userAgent(),
+      withUserAgent: agent.withUserAgent,
       proxyFor: (url) => dispatcherModule.proxyFor(proxy, url),
       tracer: new trace.Tracer(options.trace, secrets),
       describeRequestFailure: network.describeRequestFailure,
@@ -93,11 +98,11 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     return machinery;
   }
 
-  async function send(request: HttpRequestSpec, sendOptions: SendOptions = {}): Promise<HttpResponse> {
+  async function send(spec: HttpRequestSpec, sendOptions: SendOptions = {}): Promise<HttpResponse> {
     const { signal } = sendOptions;
     const service = sendOptions.service ?? DEFAULT_SERVICE;
     const retries = count(sendOptions.retries ?? options.retries, DEFAULT_RETRIES);
-    const url = parseUrl(request, service);
+    const url = parseUrl(spec, service);
 
     const checkAbort = (): void => {
       if (signal?.aborted) throw new Interrupted();
@@ -115,6 +120,8 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
 
     checkAbort();
     const m = await ready();
+    // Added here, the one place every request passes (token exchanges too), so `--verbose` shows it as sent.
+    const request = m.withUserAgent(spec, m.userAgent);
     const failureContext = { service, origin: url.origin, timeoutMs, connectTimeoutMs, proxy: m.proxyFor(url) };
     for (let attempt = 0; ; attempt++) {
       checkAbort();

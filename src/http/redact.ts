@@ -64,6 +64,19 @@ export function redactText(text: string, secrets: readonly string[]): string {
   return out;
 }
 
+const CREDENTIAL_FIELD = /("(?:authorization|proxy-authorization|api[-_]?key|x-api-key|cookie|set-cookie|password|token|access_token|refresh_token|secret|client_secret)"\s*:\s*")(?:[^"\\]|\\.)*(")/gi;
+const CREDENTIAL_SCHEME = /\b(Bearer|ZenApiKey|Basic)\s+[A-Za-z0-9._~+/=-]{4,}/g;
+const CREDENTIAL_PARAMETER = /([?&](?:apikey|api_key|api-key|token|access_token|password)=)[^&\s"']+/gi;
+
+/**
+ * Masks what looks like a credential in text from elsewhere, whose secrets are not known in advance: the body of an
+ * answer that quotes the request back (an echo server, a debugging proxy) — credential fields of JSON (`"api-key":
+ * "…"`), `Bearer …` values and credential query parameters. Run `redactText` with the known secrets as well.
+ */
+export function redactCredentials(text: string): string {
+  return text.replace(CREDENTIAL_FIELD, `$1${MASK}$2`).replace(CREDENTIAL_SCHEME, `$1 ${MASK}`).replace(CREDENTIAL_PARAMETER, `$1${MASK}`);
+}
+
 function isSecretField(name: string): boolean {
   return SECRET_FIELDS.has(name.toLowerCase());
 }

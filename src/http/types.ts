@@ -60,6 +60,8 @@ export interface HttpClientOptions {
   trace?: (line: string) => void;
   /** Secret values that must never appear in a trace line. */
   secrets?: string[];
+  /** The `User-Agent` sent with every request (unless a request names its own); default textgen's own. */
+  userAgent?: string;
   /** Environment for HTTP(S)_PROXY/NO_PROXY; defaults to none (no proxy). */
   env?: Record<string, string | undefined>;
   /** Injected for tests: sleeps between retries. */

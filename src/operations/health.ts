@@ -5,11 +5,11 @@
  */
 import type { ProviderKind, ResolvedProfile } from '../config/types.js';
 import type { Context } from '../context.js';
-import { AuthError, formatApiMessage, NetworkError } from '../errors.js';
+import { AuthError, formatApiMessage, NetworkError, UnexpectedAnswer, type AnswerContext } from '../errors.js';
 import { redactUrl } from '../http/redact.js';
 import { sendAuthorized, type Callee } from '../requests/send.js';
 import { adapterFor } from '../../profiles/registry.js';
-import type { HealthOperation } from '../../profiles/types.js';
+import type { HealthOperation, HealthProbe } from '../../profiles/types.js';
 
 export type HealthStatus = 'healthy' | 'unhealthy' | 'unreachable';
 
@@ -119,7 +119,12 @@ export async function checkHealth(
       const text = await readText(res);
       const check: HealthCheck = { ...base, http_status: res.status, ok: res.status >= 200 && res.status < 300, latency_ms: ctx.now() - started };
       report.latency_ms += check.latency_ms;
-      if (check.ok) {
+      const wrongShape = check.ok ? shapeProblem(probe, text, { provider: callee.kind, status: res.status, body: text, secrets: profile.secrets }) : undefined;
+      if (wrongShape !== undefined) {
+        check.ok = false;
+        check.message = wrongShape;
+        if (probe.required) fail('unhealthy', `${probe.name}: ${wrongShape}`);
+      } else if (check.ok) {
         const version = probe.version?.(text);
         if (version !== undefined) report.version = version;
       } else {
@@ -142,6 +147,17 @@ export async function checkHealth(
     }
   }
   return { report: ordered(report), authRefused };
+}
+
+/** The message of the UnexpectedAnswer a probe's check raises for a 2xx answer, or undefined when it is the protocol's. */
+function shapeProblem(probe: HealthProbe, text: string, context: AnswerContext): string | undefined {
+  try {
+    probe.check?.(text);
+    return undefined;
+  } catch (e) {
+    if (e instanceof UnexpectedAnswer) return e.in(context).message;
+    throw e;
+  }
 }
 
 /** The report in its documented key order, whatever order the fields were learnt in. */

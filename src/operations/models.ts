@@ -9,6 +9,7 @@ import type { Context } from '../context.js';
 import { ApiError, UnexpectedAnswer } from '../errors.js';
 import type { HttpRequestSpec } from '../http/types.js';
 import { requestJson, type Callee, type JsonAnswer } from '../requests/send.js';
+import { readAnswer } from '../requests/answer.js';
 import { adapterFor } from '../../profiles/registry.js';
 import type { ModelEntry, ModelsOperation, ListQuery } from '../../profiles/types.js';
 
@@ -30,7 +31,7 @@ const NO_ROUTE = new Set([404, 405, 501]);
 export const MAX_PAGES = 1000;
 
 function notAListing(callee: Callee, answer: JsonAnswer, what: string): UnexpectedAnswer {
-  return new UnexpectedAnswer(`the answer is not ${what}`, { provider: callee.kind, status: answer.status, body: answer.text });
+  return new UnexpectedAnswer(`the answer is not ${what}`, answer.context);
 }
 
 function describeRoute(spec: HttpRequestSpec): string {
@@ -77,8 +78,12 @@ export async function listModels(ctx: Context, profile: ResolvedProfile, callee:
   const listing: Listing = { entries: [], raw: [] };
   const seen = new Set([request.url]);
   for (let pages = 1; ; pages++) {
-    const page = op.parsePage(answer.json, query, ctx.now());
+    const { context } = answer;
+    const page = readAnswer(() => op.parsePage(answer.json, query, ctx.now()), context);
     if (page === undefined) throw notAListing(callee, answer, `a list of ${query.scope}`);
+    if (page.entries.length === 0 && page.items.length > 0) {
+      throw new UnexpectedAnswer(`none of the ${page.items.length} items listed has an id or name`, context);
+    }
     listing.entries.push(...page.entries);
     listing.raw.push(...page.items);
     if (page.next === undefined) return listing;
@@ -112,7 +117,7 @@ export async function describeModel(
   version: string | undefined,
 ): Promise<{ entry: ModelEntry; raw: unknown }> {
   const answer = await requestJson(ctx, profile, callee, describe.request(profile, name, version));
-  const entry = describe.parse(answer.json);
+  const entry = readAnswer(() => describe.parse(answer.json), answer.context);
   if (entry === undefined) throw notAListing(callee, answer, 'model metadata');
   return { entry, raw: answer.json };
 }

@@ -126,7 +126,7 @@ export async function sendEmbedRequests(
   const concurrency = op.concurrency?.(request) ?? 1;
   const answers = await mapBounded(plan, concurrency, async ({ batch, spec }, i): Promise<EmbedBatchAnswer> => {
     const answer = await requestJson(ctx, profile, callee, spec);
-    const context = { provider: callee.kind, status: answer.status, body: answer.text, where: plan.length > 1 ? ` to request ${i + 1} of ${plan.length}` : '' };
+    const context = { ...answer.context, where: plan.length > 1 ? ` to request ${i + 1} of ${plan.length}` : '' };
     const json = answer.json;
     const parsed: EmbedBatchAnswer = readAnswer(() => op.parseResponse(json, batch, request), context);
     if (parsed.embeddings.length !== batch.length) {

@@ -49,7 +49,7 @@ export async function runTask<T extends TaskName>(ctx: Context, task: T, prepare
     spinner.stop();
   }
   const json = answer.json;
-  const result: TaskResultOf<T> = readAnswer(() => operation.parseResponse(json, request), { provider: provider.kind, status: answer.status, body: answer.text });
+  const result: TaskResultOf<T> = readAnswer(() => operation.parseResponse(json, request), answer.context);
   const { stdoutColor } = await import('../output/stdout-color.js');
   await present(ctx, format, result, () => operation.renderText(result, request, { color: stdoutColor(ctx) }), task);
   return 0;

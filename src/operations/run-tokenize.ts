@@ -83,7 +83,7 @@ async function ask<T>(ctx: Context, profile: ResolvedProfile, spec: HttpRequestS
   const callee = await calleeFor(profile);
   const answer = await requestJson(ctx, profile, callee, spec);
   const json = answer.json;
-  return readAnswer(() => parse(json), { provider: callee.kind, status: answer.status, body: answer.text });
+  return readAnswer(() => parse(json), answer.context);
 }
 
 /** For local profiles the port changes every run, but the embedded server's tokenizer does not. */

@@ -1,6 +1,6 @@
 import type { ResolvedProfile } from '../config/types.js';
 import type { Context } from '../context.js';
-import type { ApiErrorDetails } from '../errors.js';
+import type { AnswerContext, ApiErrorDetails } from '../errors.js';
 import { ApiError, AuthError, formatApiMessage } from '../errors.js';
 import { answerJson } from './answer.js';
 import type { HttpRequestSpec, HttpResponse } from '../http/types.js';
@@ -73,6 +73,8 @@ export interface JsonAnswer {
   headers: Record<string, string>;
   text: string;
   json: unknown;
+  /** Who answered what, for an UnexpectedAnswer about this answer (the profile's secrets masked in its excerpt). */
+  context: AnswerContext;
 }
 
 /**
@@ -83,6 +85,7 @@ export async function requestJson(ctx: Context, profile: ResolvedProfile, callee
   const res = await sendAuthorized(ctx, profile, callee, spec);
   if (res.status < 200 || res.status >= 300) await failFromResponse(callee, res);
   const text = await res.text();
-  const json = answerJson(text, { provider: callee.kind, status: res.status }, { emptyIsNull: true });
-  return { status: res.status, headers: res.headers, text, json };
+  const context: AnswerContext = { provider: callee.kind, status: res.status, body: text, secrets: profile.secrets };
+  const json = answerJson(text, context, { emptyIsNull: true });
+  return { status: res.status, headers: res.headers, text, json, context };
 }

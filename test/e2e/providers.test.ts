@@ -134,7 +134,8 @@ const PARAM_FLAGS: Record<string, string[]> = {
   moderations: ['--moderations', '{"hap": {"input": {"enabled": true, "threshold": 0.5}}}'],
 };
 const UNSUPPORTED: Array<[string, string]> = [
-  ...['min_new_tokens', 'top_k', 'random_seed', 'repetition_penalty', 'typical_p', 'truncate_input_tokens', 'length_penalty', 'return_options.token_ranks', 'moderations'].flatMap((p) => [
+  // random_seed is `seed` on the OpenAI wire (issue 12): no longer a — cell for azure and openai.
+  ...['min_new_tokens', 'top_k', 'repetition_penalty', 'typical_p', 'truncate_input_tokens', 'length_penalty', 'return_options.token_ranks', 'moderations'].flatMap((p) => [
     ['azure', p] as [string, string],
     ['openai', p] as [string, string],
   ]),

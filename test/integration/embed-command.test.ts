@@ -405,7 +405,7 @@ describe('a 2xx answer embed cannot use is the provider\'s error (exit 4), with 
 
   it.each<[string, unknown, RegExp]>([
     ['fewer vectors than texts', { model_id: 'm', results: [{ embedding: [1] }], input_token_count: 1 }, /watsonx returned HTTP 200: unexpected answer: the answer holds 1 embeddings for 2 texts — got: \{"model_id":"m"/],
-    ['no results', { model_id: 'm' }, /watsonx returned HTTP 200: unexpected answer: no results array — got: \{"model_id":"m"\}/],
+    ['no results', { model_id: 'm' }, /watsonx returned HTTP 200: unexpected answer: the answer has no "results" array — got: \{"model_id":"m"\}/],
     ['not JSON', 'all good!', /watsonx returned HTTP 200: unexpected answer: not JSON — got: all good!/],
   ])('%s', async (_name, body, message) => {
     answer = body;

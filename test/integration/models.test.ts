@@ -306,7 +306,7 @@ describe('models: failures', () => {
     const t = await tiny((_req, res) => json(res, 200, { models_are: 'elsewhere' }));
     const r = await runInProcess(['--provider', 'aleph-alpha', '--url', t.url, 'models'], { env: home.env });
     expect(r.exitCode).toBe(4);
-    expect(r.stderr).toMatch(/aleph-alpha returned HTTP 200: unexpected answer: the answer is not a list of models — got: \{"models_are":"elsewhere"\}/);
+    expect(r.stderr).toMatch(/aleph-alpha returned HTTP 200: unexpected answer: the answer is not a JSON array of models — got: \{"models_are":"elsewhere"\}/);
   });
 
   it('an empty list prints nothing on stdout and says so on stderr', async () => {

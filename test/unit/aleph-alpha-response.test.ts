@@ -187,7 +187,8 @@ describe('error answers', () => {
     ['an error object', 400, '{"error":{"message":"bad field","code":"BAD_REQUEST"}}', {}, { code: 'BAD_REQUEST', message: 'bad field' }],
     ['a message field', 500, '{"message":"internal"}', {}, { message: 'internal' }],
     ['a FastAPI-style detail', 422, '{"detail":"prompt is required"}', {}, { message: 'prompt is required' }],
-    ['a proxy\'s plain text', 502, '<html><body>502 Bad Gateway</body></html>\n', {}, { message: '<html><body>502 Bad Gateway</body></html>' }],
+    ['a proxy\'s HTML page: its words', 502, '<html><body>502 Bad Gateway</body></html>\n', {}, { message: '502 Bad Gateway' }],
+    ['plain text: its first line', 502, 'upstream connect error\nreset reason: overflow\n', {}, { message: 'upstream connect error' }],
     ['an empty body', 429, '', {}, { message: 'Too Many Requests' }],
     ['out of credits, empty', 402, '', {}, { message: 'Payment Required (out of credits)' }],
   ])('%s', (_name, status, text, headers, expected) => {
@@ -197,7 +198,7 @@ describe('error answers', () => {
 
   test('a long plain-text body is cut', () => {
     const details = alephAlphaGenerate.parseError(503, 'x'.repeat(1000), {});
-    expect(details.message).toHaveLength(301);
+    expect(details.message).toHaveLength(201);
     expect(details.message.endsWith('…')).toBe(true);
   });
 });

@@ -167,10 +167,15 @@ describe('errors and odd events', () => {
   test.each([
     ['an empty data line', 'data:\n\n'],
     ['an empty object', data({})],
-    ['an unknown event type', data({ type: 'keep_alive' })],
-    ['a JSON array', data([1, 2])],
   ])('%s is ignored', (_name, text) => {
     expect(decode(text).steps).toEqual([{ type: 'ignore' }]);
+  });
+
+  test.each([
+    ['an unknown event type', data({ type: 'keep_alive' })],
+    ['a JSON array', data([1, 2])],
+  ])('%s is ignored as not the protocol\'s (an error only when the stream holds nothing else)', (_name, text) => {
+    expect(decode(text).steps).toEqual([{ type: 'ignore', unexpected: 'the event has no "type" of stream_chunk, stream_summary or completion_summary' }]);
   });
 
   test('events named by `event:` instead of a type are understood', () => {

@@ -94,6 +94,13 @@ describe('azure-openai request mapping', () => {
     expect(() => azureOpenAiGenerate.buildGenerateRequest({ input: 'Hi' }, { stream: false }, azure)).toThrow(/azure-openai needs a deployment/);
   });
 
+  test('random_seed (--seed, --parameters-random-seed) is the body\'s seed, on both kinds', () => {
+    const request = { input: 'Hi', parameters: { random_seed: 42 } };
+    expect(bodyOf(azureOpenAiGenerate.buildGenerateRequest(request, { deployment: 'd', stream: false }, azure)).seed).toBe(42);
+    expect(bodyOf(openAiGenerate.buildGenerateRequest(request, { model: 'm', stream: true }, testProfile({ provider: 'openai', url: 'http://h' }))).seed).toBe(42);
+    expect(bodyOf(azureOpenAiGenerate.buildGenerateRequest({ input: 'Hi' }, { deployment: 'd', stream: false }, azure))).not.toHaveProperty('seed');
+  });
+
   test('--extra fields are merged into the body last', () => {
     const spec = azureOpenAiGenerate.buildGenerateRequest({ input: 'Hi', parameters: { temperature: 0.5 } }, plain, azure, {
       temperature: 1.2,
@@ -192,7 +199,7 @@ describe('capabilities follow DESIGN §3 (azure-openai column)', () => {
   const expected = {
     decoding_method: 'native', max_new_tokens: 'native', stop_sequences: 'native', temperature: 'native', top_p: 'native',
     return_options: 'native', include_stop_sequence: 'native', time_limit: 'client', prompt_variables: 'client',
-    min_new_tokens: 'unsupported', top_k: 'unsupported', random_seed: 'unsupported', repetition_penalty: 'unsupported',
+    min_new_tokens: 'unsupported', top_k: 'unsupported', random_seed: 'native', repetition_penalty: 'unsupported',
     typical_p: 'unsupported', truncate_input_tokens: 'unsupported', length_penalty: 'unsupported',
   };
   test.each([azureOpenAiGenerate, openAiGenerate])('$kind', (profile) => {

@@ -191,7 +191,7 @@ describe('error answers → ApiError fields', () => {
       status: 502,
       body: '<html><body>Bad gateway</body></html>',
       headers: {},
-      message: 'azure-openai returned HTTP 502: <html><body>Bad gateway</body></html>',
+      message: 'azure-openai returned HTTP 502: Bad gateway',
     },
     { what: 'an empty body', status: 503, body: '', headers: {}, message: 'azure-openai returned HTTP 503: Service Unavailable' },
   ])('$what', ({ status, body, headers, message }) => {

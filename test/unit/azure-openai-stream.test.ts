@@ -45,9 +45,19 @@ describe('completions stream decoding', () => {
   test.each([
     { what: 'content-filter annotations with "choices": []', event: message({ id: '', object: '', created: 0, model: '', prompt_filter_results: [{ prompt_index: 0 }], choices: [] }) },
     { what: 'an empty data line', event: message('') },
-    { what: 'a message without choices', event: message({ id: 'x', object: 'ping' }) },
   ])('$what are ignored', ({ event }) => {
     expect(decodeAll([event])).toEqual([{ type: 'ignore' }]);
+  });
+
+  test('a message without choices is ignored as not the protocol\'s (an error only when the stream holds nothing else)', () => {
+    expect(decodeAll([message({ id: 'x', object: 'ping' })])).toEqual([{ type: 'ignore', unexpected: 'the event has no "choices" array' }]);
+  });
+
+  test('a chat-completions chunk is named as such', () => {
+    const chat = message({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: 'Hi' }, finish_reason: null }] });
+    expect(decodeAll([chat])).toEqual([
+      { type: 'ignore', unexpected: 'choices[0] has no "text" string but a "delta": the chat-completions shape, where textgen calls completions (/completions)' },
+    ]);
   });
 
   test('a choice without text is an empty delta that may still carry the stop reason', () => {

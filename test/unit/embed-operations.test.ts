@@ -210,12 +210,12 @@ describe('provider mappings', () => {
   });
 
   it.each<[string, () => unknown, RegExp]>([
-    ['watsonx without results', () => watsonxEmbed.parseResponse({ model_id: 'm' }, ['a'], request(['a'])), /no results array/],
-    ['watsonx with a result lacking its vector', () => watsonxEmbed.parseResponse({ results: [{}] }, ['a'], request(['a'])), /results\[0\] has no embedding/],
+    ['watsonx without results', () => watsonxEmbed.parseResponse({ model_id: 'm' }, ['a'], request(['a'])), /the answer has no "results" array/],
+    ['watsonx with a result lacking its vector', () => watsonxEmbed.parseResponse({ results: [{}] }, ['a'], request(['a'])), /results\[0\] has no "embedding"/],
     ['Azure with an index twice', () => openAiEmbed.parseResponse({ data: [{ index: 0, embedding: [1] }, { index: 0, embedding: [1] }] }, ['a', 'b'], request(['a', 'b'])), /index 0 appears twice/],
     ['Azure with an index out of range', () => openAiEmbed.parseResponse({ data: [{ index: 3, embedding: [1] }] }, ['a'], request(['a'])), /data\[0\] has index 3 for 1 inputs/],
     ['Azure with too few vectors', () => openAiEmbed.parseResponse({ data: [{ index: 0, embedding: [1] }] }, ['a', 'b'], request(['a', 'b'])), /data holds 1 embeddings for 2 inputs/],
-    ['Aleph Alpha /embed with null embeddings', () => alephAlphaEmbed.parseResponse({ embeddings: null }, ['a'], request(['a'])), /no embeddings object/],
+    ['Aleph Alpha /embed with null embeddings', () => alephAlphaEmbed.parseResponse({ embeddings: null }, ['a'], request(['a'])), /no "embeddings" object/],
     ['Aleph Alpha /embed with a pooling that is not a vector', () => alephAlphaEmbed.parseResponse({ embeddings: { layer_1: { mean: 'x' } } }, ['a'], request(['a'])), /embeddings.layer_1.mean is not an array of numbers/],
     [
       'Aleph Alpha batch with too few vectors',

@@ -311,3 +311,27 @@ describe('the engine tokenizer', () => {
     expect(t.decode(t.encode('hello'))).toBe('hello');
   });
 });
+
+describe('top tokens: five alternatives at every scored position, consistent with the token', () => {
+  test('every generated token and every prompt token but the first', async () => {
+    const summary = await generate({ input: INPUT, parameters: { random_seed: 5, max_new_tokens: 60 } });
+    const scored = [...summary.inputTokens.slice(1), ...summary.generatedTokens];
+    expect(summary.inputTokens[0]!.topTokens).toBeUndefined();
+    for (const token of scored) {
+      const top = token.topTokens!;
+      const where = JSON.stringify(token);
+      expect(top, where).toHaveLength(5);
+      expect(new Set(top.map((t) => t.text)).size, where).toBe(5);
+      const logprobs = top.map((t) => t.logprob);
+      expect([...logprobs].sort((a, b) => b - a), where).toEqual(logprobs);
+      expect(logprobs.reduce((sum, lp) => sum + Math.exp(lp), 0), where).toBeLessThanOrEqual(1 + 1e-4);
+      const above = top.filter((t) => t.logprob > token.logprob!).length;
+      if (token.rank! <= 5) {
+        expect(top[token.rank! - 1], where).toEqual({ text: token.text, logprob: token.logprob });
+        expect(above, where).toBe(token.rank! - 1);
+      } else {
+        expect(above, where).toBe(5);
+      }
+    }
+  });
+});

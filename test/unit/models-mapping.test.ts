@@ -87,7 +87,7 @@ describe('watsonx wire mapping', () => {
     expect(page?.items).toHaveLength(3);
     expect(page?.next).toBe(body.next.href);
     expect(parseWatsonxPage({ resources: [] }, { scope: 'models' }, NOW)).toStrictEqual({ entries: [], items: [] });
-    expect(parseWatsonxPage({ results: [] }, { scope: 'models' }, NOW)).toBeUndefined();
+    expect(() => parseWatsonxPage({ results: [] }, { scope: 'models' }, NOW)).toThrow('the answer has no "resources" array');
   });
 
   it.each<[string, Parameters<typeof testProfile>[0], Parameters<typeof watsonxListRequest>[1], string]>([
@@ -143,7 +143,7 @@ describe('Aleph Alpha wire mapping', () => {
       max_tokens: 2048,
       description: 'Base',
     });
-    expect(alephAlphaModels.parsePage({ models: [] }, { scope: 'models' }, NOW)).toBeUndefined();
+    expect(() => alephAlphaModels.parsePage({ models: [] }, { scope: 'models' }, NOW)).toThrow('the answer is not a JSON array of models');
   });
 });
 
@@ -167,7 +167,7 @@ describe('Open Inference wire mapping', () => {
       { id: 'b', kind: 'model' },
       { id: '7', kind: 'model' },
     ]);
-    expect(parseOpenInferencePage({ name: 'x' })).toBeUndefined();
+    expect(() => parseOpenInferencePage({ name: 'x' })).toThrow('the answer is neither a repository index (a JSON array) nor has a "models" array');
   });
 
   it('reads model metadata, tensors included', () => {

@@ -141,7 +141,7 @@ describe('error answers', () => {
     ['a proxy error object', 502, '{"error":{"message":"upstream failed","code":"bad_gateway"}}', {}, { code: 'bad_gateway', message: 'upstream failed' }],
     ['FastAPI detail list', 422, '{"detail":[{"loc":["body","text_input"],"msg":"field required"}]}', {}, { message: 'field required' }],
     ['FastAPI detail string', 404, '{"detail":"Not Found"}', {}, { message: 'Not Found' }],
-    ['an HTML page from a proxy', 503, '<html><body>Service\n Unavailable</body></html>', {}, { message: '<html><body>Service Unavailable</body></html>' }],
+    ['an HTML page from a proxy', 503, '<html><body>Service\n Unavailable</body></html>', {}, { message: 'Service Unavailable' }],
     ['an empty body', 504, '', {}, { message: 'Gateway Timeout' }],
   ])('%s', (_name, status, body, headers, expected) => {
     const details = openInferenceGenerate.parseError(status, body, headers);

@@ -149,8 +149,11 @@ describe('generate_stream decoding', () => {
   test.each([
     ['an empty data line', 'data:\n\n'],
     ['an empty object', 'data: {}\n\n'],
-    ['a JSON array', 'data: [1]\n\n'],
   ])('%s is ignored', (_name, body) => {
     expect(decode(body)).toEqual([{ type: 'ignore' }]);
+  });
+
+  test('a JSON array is ignored as not the protocol\'s (an error only when the stream holds nothing else)', () => {
+    expect(decode('data: [1]\n\n')).toEqual([{ type: 'ignore', unexpected: 'the event has no "text_output" string (nor a "token")' }]);
   });
 });

@@ -66,7 +66,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 function layerEmbeddings(value: unknown): LayerEmbeddings {
-  if (!isRecord(value) || Object.keys(value).length === 0) throw new UnexpectedAnswer('no embeddings object (layer → pooling → vector)');
+  if (!isRecord(value) || Object.keys(value).length === 0) throw new UnexpectedAnswer('the answer has no "embeddings" object (layer → pooling → vector)');
   for (const [layer, poolings] of Object.entries(value)) {
     if (!isRecord(poolings)) throw new UnexpectedAnswer(`embeddings.${layer} is not an object of pooling results`);
     for (const [pooling, vector] of Object.entries(poolings)) {
@@ -89,11 +89,11 @@ export function parseAlephAlphaEmbedResponse(body: unknown, batch: readonly stri
       return { embeddings: [{ embedding: layerEmbeddings(body.embeddings), ...(withTokens ? { tokens: tokens as string[] } : {}) }], inputTokenCount: tokenCount(body) };
     }
     case 'semantic_embed':
-      if (!isVector(body.embedding)) throw new UnexpectedAnswer('no embedding (an array of numbers)');
+      if (!isVector(body.embedding)) throw new UnexpectedAnswer('the answer has no "embedding" (an array of numbers)');
       return { embeddings: [{ embedding: body.embedding }], inputTokenCount: tokenCount(body) };
     case 'batch_semantic_embed': {
       const list = body.embeddings;
-      if (!Array.isArray(list)) throw new UnexpectedAnswer('no embeddings array');
+      if (!Array.isArray(list)) throw new UnexpectedAnswer('the answer has no "embeddings" array');
       if (list.length !== batch.length) throw new UnexpectedAnswer(`embeddings holds ${list.length} vectors for ${batch.length} prompts`);
       return {
         embeddings: list.map((v, i) => {

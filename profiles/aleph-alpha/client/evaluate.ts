@@ -1,6 +1,7 @@
 /** `evaluate` on Aleph Alpha: `POST /evaluate` — how likely the model is to produce an expected completion. */
 import type { EvaluateRequest, EvaluateResult, EvaluationMetrics, TaskOperation } from '../../types.js';
 import { isRecord } from './response.js';
+import { UnexpectedAnswer } from '../../../src/errors.js';
 import { hostingField, modelVersionOf, taskRequest } from './task-request.js';
 
 const LABEL_WIDTH = 19;
@@ -45,7 +46,7 @@ export const alephAlphaEvaluate: TaskOperation<EvaluateRequest, EvaluateResult> 
   },
 
   parseResponse(body, req) {
-    if (!isRecord(body) || !isRecord(body.result)) throw new Error('the answer has no "result" object');
+    if (!isRecord(body) || !isRecord(body.result)) throw new UnexpectedAnswer('the answer has no "result" object');
     const out: EvaluateResult = { model_id: req.model, ...modelVersionOf(body), result: body.result as EvaluationMetrics };
     if (typeof body.num_tokens_prompt_total === 'number') out.num_tokens_prompt_total = body.num_tokens_prompt_total;
     return out;

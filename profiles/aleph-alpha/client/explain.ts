@@ -2,6 +2,7 @@
 import type { ExplainRequest, ExplainResult, Explanation, TaskOperation } from '../../types.js';
 import { renderExplanations } from './explain-lines.js';
 import { isRecord } from './response.js';
+import { UnexpectedAnswer } from '../../../src/errors.js';
 import { hostingField, modelVersionOf, taskRequest } from './task-request.js';
 
 export function explainBody(req: ExplainRequest, hosting: Record<string, unknown>): Record<string, unknown> {
@@ -21,11 +22,11 @@ export const alephAlphaExplain: TaskOperation<ExplainRequest, ExplainResult> = {
   },
 
   parseResponse(body, req) {
-    if (!isRecord(body) || !Array.isArray(body.explanations)) throw new Error('the answer has no "explanations" array');
+    if (!isRecord(body) || !Array.isArray(body.explanations)) throw new UnexpectedAnswer('the answer has no "explanations" array');
     body.explanations.forEach((e: unknown, i: number) => {
-      if (!isRecord(e) || !Array.isArray(e.items)) throw new Error(`explanation ${i} has no "items" array`);
+      if (!isRecord(e) || !Array.isArray(e.items)) throw new UnexpectedAnswer(`explanation ${i} has no "items" array`);
       e.items.forEach((item: unknown, k: number) => {
-        if (!isRecord(item) || typeof item.type !== 'string' || !Array.isArray(item.scores)) throw new Error(`explanation ${i}, item ${k} has no "type" and "scores"`);
+        if (!isRecord(item) || typeof item.type !== 'string' || !Array.isArray(item.scores)) throw new UnexpectedAnswer(`explanation ${i}, item ${k} has no "type" and "scores"`);
       });
     });
     return { model_id: req.model, ...modelVersionOf(body), explanations: body.explanations as Explanation[] };

@@ -1,5 +1,12 @@
 /** Aleph Alpha health: `GET /version`, which answers the API version as plain text (`1.16.1`), and nothing else. */
+import { UnexpectedAnswer } from '../../../src/errors.js';
 import type { HealthOperation } from '../../types.js';
+
+/** The version in `/version`'s answer; a proxy's HTML page is no version. */
+function versionOf(text: string): string | undefined {
+  const v = text.trim();
+  return v !== '' && v.length <= 64 && !/\s/.test(v) && !v.startsWith('<') ? v : undefined;
+}
 
 export const alephAlphaHealth: HealthOperation = {
   probes: (profile) => [
@@ -7,10 +14,9 @@ export const alephAlphaHealth: HealthOperation = {
       name: 'version',
       request: { method: 'GET', url: `${profile.url}/version`, headers: { accept: 'text/plain' } },
       required: true,
-      version: (text) => {
-        const v = text.trim();
-        // A proxy's HTML page is no version.
-        return v !== '' && v.length <= 64 && !/\s/.test(v) ? v : undefined;
+      version: versionOf,
+      check: (text) => {
+        if (versionOf(text) === undefined) throw new UnexpectedAnswer('the answer is not a version number (plain text such as 1.16.1)');
       },
     },
   ],

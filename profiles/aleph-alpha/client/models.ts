@@ -4,6 +4,7 @@
  */
 import type { ResolvedProfile } from '../../../src/config/types.js';
 import type { HttpRequestSpec } from '../../../src/http/types.js';
+import { UnexpectedAnswer } from '../../../src/errors.js';
 import { modelEntry } from '../../../src/operations/model-entry.js';
 import type { ModelEntry, ModelsOperation } from '../../types.js';
 import { countOf, fieldAt, textOf } from '../../../src/operations/wire-fields.js';
@@ -27,7 +28,7 @@ export const alephAlphaModels: ModelsOperation = {
   scopes: ['models'],
   listRequests: (profile) => [alephAlphaModelsRequest(profile)],
   parsePage: (body) => {
-    if (!Array.isArray(body)) return undefined;
+    if (!Array.isArray(body)) throw new UnexpectedAnswer('the answer is not a JSON array of models');
     return { entries: body.map(alephAlphaModelEntry).filter((e): e is ModelEntry => e !== undefined), items: body };
   },
 };

@@ -1,6 +1,7 @@
 /** `qa` on Aleph Alpha: `POST /qa` (deprecated by the service, still served) — answers to a query from documents. */
 import type { QaAnswer, QaRequest, QaResult, TaskOperation } from '../../types.js';
 import { isRecord } from './response.js';
+import { UnexpectedAnswer } from '../../../src/errors.js';
 import { hostingField, modelVersionOf, taskRequest } from './task-request.js';
 
 /** One answer per block: the answer and its score, then the evidence on one indented line. */
@@ -22,9 +23,9 @@ export const alephAlphaQa: TaskOperation<QaRequest, QaResult> = {
   },
 
   parseResponse(body) {
-    if (!isRecord(body) || !Array.isArray(body.answers)) throw new Error('the answer has no "answers" array');
+    if (!isRecord(body) || !Array.isArray(body.answers)) throw new UnexpectedAnswer('the answer has no "answers" array');
     body.answers.forEach((a: unknown, i: number) => {
-      if (!isRecord(a) || typeof a.answer !== 'string') throw new Error(`answer ${i} has no "answer" string`);
+      if (!isRecord(a) || typeof a.answer !== 'string') throw new UnexpectedAnswer(`answer ${i} has no "answer" string`);
     });
     return { ...modelVersionOf(body), answers: body.answers as QaAnswer[] };
   },

@@ -2,6 +2,7 @@ import { UnexpectedAnswer } from '../../../src/errors.js';
 import type { GenerateTarget } from '../../types.js';
 import type { CanonicalRequest, GenerateResult, GenerateResultItem, ServiceWarning } from '../../../src/canonical.js';
 import type { ApiErrorDetails } from '../../../src/errors.js';
+import { serverWords } from '../../common/error-words.js';
 import { canonicalStopReason, requestedStops, stopSequenceFix } from './finish-reason.js';
 import { modelOf } from './request-model.js';
 import { echoLength, tokenInfos } from './token-data.js';
@@ -99,14 +100,7 @@ export function parseAlephAlphaError(status: number, bodyText: string, headers: 
     const code = text(body.code) ?? text(nested?.code);
     if (message !== undefined) return { provider: 'aleph-alpha', status, code, message, traceId };
   }
-  const oneLine = bodyText.trim().replace(/\s+/g, ' ');
-  return {
-    provider: 'aleph-alpha',
-    status,
-    code: undefined,
-    message: oneLine ? (oneLine.length > 300 ? `${oneLine.slice(0, 300)}…` : oneLine) : httpReason(status),
-    traceId,
-  };
+  return { provider: 'aleph-alpha', status, code: undefined, message: bodyText.trim() === '' ? httpReason(status) : serverWords(bodyText, status), traceId };
 }
 
 function httpReason(status: number): string {

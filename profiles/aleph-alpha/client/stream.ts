@@ -108,7 +108,7 @@ export function createAlephAlphaStreamDecoder(request?: CanonicalRequest, target
     const step = readJsonEvent(event, errorFrom, parse);
     if (step.type !== 'json') return step;
     const body = step.body;
-    if (!isRecord(body)) return { type: 'ignore' };
+    if (!isRecord(body)) return { type: 'ignore', unexpected: UNKNOWN_EVENT };
     if (typeof body.model_version === 'string') modelVersion ??= body.model_version;
     // Some proxies name the event instead of (or as well as) typing the payload.
     const type = typeof body.type === 'string' ? body.type : event.event;
@@ -139,6 +139,8 @@ export function createAlephAlphaStreamDecoder(request?: CanonicalRequest, target
         return { type: 'error', message: `unexpected event from the service: ${(e as Error).message}`, code: 'malformed_event', raw: body };
       }
     }
-    return { type: 'ignore' };
+    return { type: 'ignore', unexpected: UNKNOWN_EVENT };
   };
 }
+
+const UNKNOWN_EVENT = 'the event has no "type" of stream_chunk, stream_summary or completion_summary';

@@ -1,6 +1,7 @@
 /** `summarize` on Aleph Alpha: `POST /summarize` (deprecated by the service, still served). */
 import type { SummarizeRequest, SummarizeResult, TaskOperation } from '../../types.js';
 import { isRecord } from './response.js';
+import { UnexpectedAnswer } from '../../../src/errors.js';
 import { hostingField, modelVersionOf, taskRequest } from './task-request.js';
 
 export const alephAlphaSummarize: TaskOperation<SummarizeRequest, SummarizeResult> = {
@@ -9,7 +10,7 @@ export const alephAlphaSummarize: TaskOperation<SummarizeRequest, SummarizeResul
   },
 
   parseResponse(body) {
-    if (!isRecord(body) || typeof body.summary !== 'string') throw new Error('the answer has no "summary" string');
+    if (!isRecord(body) || typeof body.summary !== 'string') throw new UnexpectedAnswer('the answer has no "summary" string');
     return { ...modelVersionOf(body), summary: body.summary };
   },
 

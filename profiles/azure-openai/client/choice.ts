@@ -40,6 +40,24 @@ export function requestWarnings(kind: CompletionsKind, request: CanonicalRequest
   return [];
 }
 
+/**
+ * Why choice `i` is not a completions choice, or undefined when it is one. A choice in chat completions' shape
+ * (`message`, or `delta` in a stream) is named as such: without this check a chat answer printed nothing and exited
+ * 0. Streams may carry choices without text (annotations, specs/azure-openai.md); a whole answer's choices have it
+ * (the SDK's `CompletionChoice.text` is required).
+ */
+export function choiceProblem(choice: unknown, i: number, whole: boolean): string | undefined {
+  if (!isRecord(choice)) return `choices[${i}] is not an object`;
+  if (choice.text !== undefined && choice.text !== null && typeof choice.text !== 'string') return `choices[${i}].text is not a string`;
+  if (typeof choice.text === 'string') return undefined;
+  for (const chat of ['message', 'delta'] as const) {
+    if (choice[chat] !== undefined) {
+      return `choices[${i}] has no "text" string but a "${chat}": the chat-completions shape, where textgen calls completions (/completions)`;
+    }
+  }
+  return whole ? `choices[${i}] has no "text" string` : undefined;
+}
+
 /** Token data is returned when any of the options that become `logprobs` was asked for. */
 export function wantsTokens(options: ReturnOptions | undefined): boolean {
   return Boolean(options && (options.generated_tokens || options.token_logprobs || (options.top_n_tokens ?? 0) > 0));

@@ -36,16 +36,30 @@ export function buildOpenAiEmbedRequest(batch: readonly string[], request: Embed
   return { method: 'POST', url, headers: { ...HEADERS }, body: JSON.stringify({ model: request.model, input: [...batch] }) };
 }
 
+/**
+ * A base64 embedding (the little-endian float32 bytes) as numbers. textgen asks for floats, but servers that default
+ * to base64, as the openai SDK's requests do, answer it anyway; undefined when the text is not such a vector.
+ */
+export function decodeBase64Vector(text: string): number[] | undefined {
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text)) return undefined;
+  const bytes = Buffer.from(text, 'base64');
+  if (bytes.length === 0 || bytes.length % 4 !== 0) return undefined;
+  const out = new Array<number>(bytes.length / 4);
+  for (let i = 0; i < out.length; i++) out[i] = bytes.readFloatLE(i * 4);
+  return out.every(Number.isFinite) ? out : undefined;
+}
+
 /** `data` comes back with an `index` per item; the order of the array itself is not promised. */
 export function parseOpenAiEmbedResponse(body: unknown, batch: readonly string[]): EmbedBatchAnswer {
   const data = (body as { data?: unknown } | null)?.data;
-  if (!Array.isArray(data)) throw new UnexpectedAnswer('no data array');
+  if (!Array.isArray(data)) throw new UnexpectedAnswer('the answer has no "data" array');
   const slots: Array<number[] | undefined> = new Array<number[] | undefined>(batch.length);
   data.forEach((item, i) => {
-    const { index, embedding } = (item ?? {}) as { index?: unknown; embedding?: unknown };
+    const { index, embedding: given } = (item ?? {}) as { index?: unknown; embedding?: unknown };
+    const embedding = typeof given === 'string' ? decodeBase64Vector(given) : given;
     const at = typeof index === 'number' ? index : i;
     if (!Number.isInteger(at) || at < 0 || at >= batch.length) throw new UnexpectedAnswer(`data[${i}] has index ${JSON.stringify(index)} for ${batch.length} inputs`);
-    if (!isVector(embedding)) throw new UnexpectedAnswer(`data[${i}] has no embedding (an array of numbers)`);
+    if (!isVector(embedding)) throw new UnexpectedAnswer(`data[${i}] has no "embedding" (an array of numbers, or base64)`);
     if (slots[at] !== undefined) throw new UnexpectedAnswer(`index ${at} appears twice in data`);
     slots[at] = embedding;
   });

@@ -1,6 +1,7 @@
 import type { ApiErrorDetails } from '../../../src/errors.js';
 import type { CompletionsKind } from './request.js';
 import { isRecord, stringField } from '../wire.js';
+import { serverWords } from '../../common/error-words.js';
 
 /** Content-filter categories that were filtered, e.g. "violence (medium)". */
 function filteredCategories(results: unknown): string[] {
@@ -40,21 +41,11 @@ export function describeWireError(error: unknown): { code?: string; message: str
   return code ? { code, message } : { message };
 }
 
-function excerpt(text: string): string {
-  const t = text.trim().replace(/\s+/g, ' ');
-  return t.length > 300 ? `${t.slice(0, 300)}…` : t;
-}
-
-const REASONS: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 408: 'Request Timeout',
-  413: 'Payload Too Large', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway',
-  503: 'Service Unavailable', 504: 'Gateway Timeout',
-};
-
 /**
  * An error answer → the fields of ApiError. The trace id is `apim-request-id` (what Azure support asks for), then
- * `x-request-id` (OpenAI and most compatible servers). Handles API Management's own `{statusCode, message}` and
- * bodies that are not JSON at all (proxies, gateways).
+ * `x-request-id` (OpenAI and most compatible servers). Handles API Management's own `{statusCode, message}`, and
+ * shows the server's own words for anything else (a proxy's HTML page, a router's plain-text 404, FastAPI's
+ * `{"detail": …}`).
  */
 export function parseCompletionsError(kind: CompletionsKind, status: number, bodyText: string, headers: Record<string, string>): ApiErrorDetails {
   const label = headers['apim-request-id'] !== undefined ? 'apim-request-id' : headers['x-request-id'] !== undefined ? 'x-request-id' : 'x-ms-request-id';
@@ -71,5 +62,5 @@ export function parseCompletionsError(kind: CompletionsKind, status: number, bod
     const code = stringField(body, 'code');
     return { ...base, ...(code ? { code } : {}), message: body.message };
   }
-  return { ...base, message: excerpt(bodyText) || REASONS[status] || 'error' };
+  return { ...base, message: serverWords(bodyText, status) };
 }

@@ -10,6 +10,7 @@ import type { HttpRequestSpec } from '../../../src/http/types.js';
 import { modelEntry } from '../../../src/operations/model-entry.js';
 import type { ModelEntry, ModelPage, ModelsOperation } from '../../types.js';
 import { fieldAt, isRecord, textOf } from '../../../src/operations/wire-fields.js';
+import { UnexpectedAnswer } from '../../../src/errors.js';
 
 /** API versions whose data plane still lists deployments. */
 export const DEPLOYMENT_LISTING_VERSIONS: readonly string[] = ['2022-03-01-preview', '2022-06-01-preview', '2022-12-01', '2023-03-15-preview'];
@@ -36,10 +37,14 @@ export function openAiModelsRequest(profile: ResolvedProfile): HttpRequestSpec {
   return { method: 'GET', url: /\/v1$/.test(base) ? `${base}/models` : `${base}/v1/models`, headers: ACCEPT_JSON };
 }
 
-/** `{data: [...]}` → one page, each item read by `read`. */
-function dataPage(body: unknown, read: (item: unknown) => ModelEntry | undefined): ModelPage | undefined {
-  if (!isRecord(body) || !Array.isArray(body.data)) return undefined;
+/**
+ * `{data: [...]}` → one page, each item read by `read`. A body without the array, or items none of which has an
+ * `id`, is not a listing of this protocol: an UnexpectedAnswer names what is missing (never an empty list, exit 0).
+ */
+export function dataPage(body: unknown, read: (item: unknown) => ModelEntry | undefined): ModelPage {
+  if (!isRecord(body) || !Array.isArray(body.data)) throw new UnexpectedAnswer('the answer has no "data" array');
   const entries = body.data.map(read).filter((e): e is ModelEntry => e !== undefined);
+  if (entries.length === 0 && body.data.length > 0) throw new UnexpectedAnswer('data[0] has no "id" string');
   return { entries, items: body.data };
 }
 

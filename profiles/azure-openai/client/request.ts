@@ -37,6 +37,7 @@ function completionBody(request: CanonicalRequest, stream: boolean): Record<stri
     if (p.top_p !== undefined) body.top_p = p.top_p;
   }
   if (request.n !== undefined) body.n = request.n;
+  if (p.random_seed !== undefined) body.seed = p.random_seed;
   if (stream) body.stream = true;
   const logprobs = logprobsFor(p.return_options);
   if (logprobs !== undefined) body.logprobs = logprobs;

@@ -13,6 +13,7 @@ import {
 } from './choice.js';
 import type { CompletionsKind } from './request.js';
 import { isRecord, numberField, stringField } from '../wire.js';
+import { choiceProblem } from './choice.js';
 
 /**
  * A `text_completion` answer → the canonical result, one result per choice in `index` order.
@@ -24,6 +25,11 @@ import { isRecord, numberField, stringField } from '../wire.js';
  */
 export function parseCompletionResponse(kind: CompletionsKind, body: unknown, request: CanonicalRequest): GenerateResult {
   if (!isRecord(body) || !Array.isArray(body.choices)) throw new UnexpectedAnswer('the answer has no "choices" array');
+  if (body.choices.length === 0) throw new UnexpectedAnswer('the answer has an empty "choices" array (a completion has at least one choice)');
+  body.choices.forEach((c, i) => {
+    const problem = choiceProblem(c, i, true);
+    if (problem !== undefined) throw new UnexpectedAnswer(problem);
+  });
   const usage = isRecord(body.usage) ? body.usage : {};
   const promptTokens = numberField(usage, 'prompt_tokens');
   const completionTokens = numberField(usage, 'completion_tokens');

@@ -3,6 +3,7 @@ import type { SseEvent } from '../../../src/http/sse-parser.js';
 import type { StreamStep } from '../../types.js';
 import { createShapeCachingParse, readJsonEvent } from '../../common/json-events.js';
 import {
+  choiceProblem,
   contentFilterWarning,
   echoLength,
   isoFromEpochSeconds,
@@ -108,8 +109,12 @@ export function createCompletionsStreamDecoder(kind: CompletionsKind, request: C
     const step = readJsonEvent(event, wireErrorOf, parse);
     if (step.type !== 'json') return step;
     const body = step.body;
-    if (!isRecord(body) || !Array.isArray(body.choices)) return { type: 'ignore' };
+    if (!isRecord(body) || !Array.isArray(body.choices)) return { type: 'ignore', unexpected: 'the event has no "choices" array' };
     const wireChoices: unknown[] = body.choices;
+    for (let i = 0; i < wireChoices.length; i++) {
+      const problem = choiceProblem(wireChoices[i], i, false);
+      if (problem !== undefined) return { type: 'ignore', unexpected: problem };
+    }
     const usage = isRecord(body.usage) ? body.usage : undefined;
 
     // One pass over the choices, without the intermediate arrays of filter/forEach: this runs once per token.

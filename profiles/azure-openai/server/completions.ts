@@ -54,12 +54,22 @@ function engineParameters(body: CompletionsBody): CanonicalParameters {
     p.temperature = temperature;
     if (body.top_p != null) p.top_p = body.top_p;
   }
-  const stops = body.stop == null ? [] : typeof body.stop === 'string' ? [body.stop] : body.stop;
+  const stops = body.stop == null ? [] : typeof body.stop === 'string' ? [body.stop] : [...body.stop];
+  // An insertion ends where the text after it begins: the suffix ends the completion like a stop sequence (and,
+  // like one, is not part of the text). The engine takes it beside the four `stop` strings the service allows.
+  if (body.suffix != null && body.suffix !== '') stops.push(body.suffix);
   if (stops.length > 0) p.stop_sequences = stops;
+  // Same seed, prompt and settings → the same completion (OpenAI's "best effort" determinism, exact here).
+  if (body.seed != null) p.random_seed = body.seed;
   // The engine knows one repetition penalty (≥ 1); positive presence/frequency penalties approximate it.
   const penalty = Math.max(body.presence_penalty ?? 0, body.frequency_penalty ?? 0);
   if (penalty > 0) p.repetition_penalty = 1 + penalty / 2;
   return p;
+}
+
+/** Candidate `j` of a prompt: with a seed, each candidate its own (seed + j), so `n` seeded choices still differ. */
+function candidate(parameters: CanonicalParameters, j: number): CanonicalParameters {
+  return parameters.random_seed === undefined || j === 0 ? parameters : { ...parameters, random_seed: parameters.random_seed + j };
 }
 
 /** The prompts as text: strings as they are, token ids decoded; no prompt is generation from an empty document. */
@@ -165,7 +175,7 @@ async function wholeCompletion(ctx: RouteContext, { body, prompts, model }: Prep
   let promptTokens = 0;
   let completionTokens = 0;
   for (const [p, prompt] of prompts.entries()) {
-    const summaries = await Promise.all(Array.from({ length: candidates }, () => generate({ input: prompt, parameters }, engine)));
+    const summaries = await Promise.all(Array.from({ length: candidates }, (_, j) => generate({ input: prompt, parameters: candidate(parameters, j) }, engine)));
     promptTokens += summaries[0]!.inputTokenCount;
     const built = summaries.map((s) => wholeChoice(s, choiceOptions(body, prompt)));
     completionTokens += built.reduce((acc, b) => acc + b.completionTokens, 0);
@@ -198,7 +208,7 @@ async function streamCompletion(ctx: RouteContext, dialect: Dialect, prepared: P
   let promptTokens = 0;
   for (const [p, prompt] of prompts.entries()) {
     for (let j = 0; j < n; j++) {
-      const generation = await startGeneration({ input: prompt, parameters }, engine);
+      const generation = await startGeneration({ input: prompt, parameters: candidate(parameters, j) }, engine);
       if (j === 0) promptTokens += generation.inputTokenCount;
       choices.push(new StreamedChoice(generation, p * n + j, choiceOptions(body, prompt)));
     }

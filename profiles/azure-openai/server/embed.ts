@@ -4,6 +4,13 @@
  * string, up to 2048 strings, token ids, or up to 2048 token-id lists. Each input gets a deterministic 1536-dimension
  * unit vector from the engine's tokenizer (cl100k_base, ada-002's own); errors, credentials and request ids as on
  * completions.
+ *
+ * `encoding_format: "base64"` (what the openai SDK sends by default) answers each vector as the base64 of its
+ * little-endian float32 bytes, which the SDK decodes; `"float"` (the default) as numbers. `dimensions` (the
+ * text-embedding-3 models) gives unit vectors of that many components; text-embedding-ada-002 refuses it as OpenAI
+ * does. OpenAI shortens by cutting the full vector and rescaling it; the engine's vectors are sparse (each token
+ * touches a few components), so a cut would often be all zeros: the short vector is pooled in a space of its own
+ * size instead (docs/sdk-fidelity-openai.md).
  */
 import { loadTokenizer } from '../../../src/emulator/engine/index.js';
 import { normalized, pooledEmbedding } from '../../../src/emulator/engine/embedding.js';
@@ -64,6 +71,8 @@ export async function inputIds(input: unknown): Promise<number[][] | Completions
   return lists;
 }
 
+const ENCODINGS = ['float', 'base64'];
+
 function checkBody(json: unknown, dialect: Dialect): CompletionsError | undefined {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return invalidRequest('The request body must be a JSON object', null);
   const body = json as Record<string, unknown>;
@@ -73,7 +82,30 @@ function checkBody(json: unknown, dialect: Dialect): CompletionsError | undefine
   if (dialect === 'openai' && (typeof body.model !== 'string' || body.model === '')) {
     return invalidRequest('you must provide a model parameter', 'model');
   }
+  const encoding = body.encoding_format;
+  if (encoding != null && !ENCODINGS.includes(encoding as string)) {
+    return invalidRequest(`${JSON.stringify(encoding)} is not one of ['float', 'base64'] - 'encoding_format'`, 'encoding_format');
+  }
+  const dimensions = body.dimensions;
+  if (dimensions != null) {
+    if (typeof dimensions !== 'number' || !Number.isInteger(dimensions)) return invalidRequest(`${JSON.stringify(dimensions)} is not of type 'integer' - 'dimensions'`, 'dimensions');
+    if (dimensions < 1) return invalidRequest(`${dimensions} is less than the minimum of 1 - 'dimensions'`, 'dimensions');
+    if (dimensions > AZURE_EMBED_DIMENSIONS) return invalidRequest(`${dimensions} is greater than the maximum of ${AZURE_EMBED_DIMENSIONS} - 'dimensions'`, 'dimensions');
+  }
   return undefined;
+}
+
+/** Models whose vectors have a fixed size: they refuse `dimensions` (OpenAI's wording). */
+function fixedSize(model: string): boolean {
+  return /ada-002/.test(model);
+}
+
+
+/** The base64 of the vector's little-endian float32 bytes: what `encoding_format: "base64"` answers. */
+export function base64Vector(vector: readonly number[]): string {
+  const bytes = Buffer.alloc(vector.length * 4);
+  vector.forEach((x, i) => bytes.writeFloatLE(x, i * 4));
+  return bytes.toString('base64');
 }
 
 function embeddingsRoute(dialect: Dialect): RouteHandler {
@@ -101,19 +133,21 @@ function embeddingsRoute(dialect: Dialect): RouteHandler {
     }
     const problem = checkBody(ctx.request.json, dialect);
     if (problem) return sendCompletionsError(ctx, 400, problem);
-    const body = ctx.request.json as { input?: unknown; model?: string };
+    const body = ctx.request.json as { input?: unknown; model?: string; encoding_format?: string | null; dimensions?: number | null };
+    const model = dialect === 'azure' ? ctx.params.deployment! : body.model!;
+    if (body.dimensions != null && fixedSize(model)) return sendCompletionsError(ctx, 400, invalidRequest('This model does not support specifying dimensions.', null));
     const lists = await inputIds(body.input);
     if (!Array.isArray(lists)) return sendCompletionsError(ctx, 400, lists);
 
     const fault = takeFault(ctx, false);
     if (await applyFault(fault, ctx, completionsFaultWording(ctx, version))) return;
 
-    const model = dialect === 'azure' ? ctx.params.deployment! : body.model!;
-    const space = { dimensions: AZURE_EMBED_DIMENSIONS, name: `openai/${model}`, context: true };
+    const space = { dimensions: body.dimensions ?? AZURE_EMBED_DIMENSIONS, name: `openai/${model}`, context: true };
     const tokens = lists.reduce((sum, ids) => sum + ids.length, 0);
+    const encode = body.encoding_format === 'base64' ? base64Vector : (v: number[]) => v;
     await sendAnswer(ctx, fault, {
       object: 'list',
-      data: lists.map((ids, index) => ({ object: 'embedding', index, embedding: normalized(pooledEmbedding(ids, space)) })),
+      data: lists.map((ids, index) => ({ object: 'embedding', index, embedding: encode(normalized(pooledEmbedding(ids, space))) })),
       model,
       usage: { prompt_tokens: tokens, total_tokens: tokens },
     });

@@ -3,6 +3,11 @@
  * authoring operation of 2022-03-01-preview … 2023-03-15-preview: `{data: [{id, model, owner, status,
  * scale_settings, created_at, updated_at, object}], object: "list"}`) and the OpenAI-compatible `GET /v1/models`
  * (`{object: "list", data: [{id, object, created, owned_by}]}`). Credentials and request ids as on completions.
+ *
+ * Azure's data plane also lists the models the resource can deploy, `GET /openai/models?api-version=` (what the
+ * AzureOpenAI SDK's `models.list()` calls) and one of them, `GET /openai/models/{id}`: Azure's own shape
+ * (`created_at`, `status`, `lifecycle_status`, `capabilities`, `deprecation`), not OpenAI's `created`/`owned_by`
+ * (docs/sdk-fidelity-openai.md).
  */
 import type { ProtocolModule, RouteContext, RouteHandler } from '../../../src/emulator/core/router.js';
 import { sendJson } from '../../../src/emulator/core/respond.js';
@@ -18,6 +23,15 @@ const AZURE_DEPLOYMENTS: ReadonlyArray<[string, string]> = [
   ['gpt-35-turbo-instruct', 'gpt-35-turbo-instruct'],
   ['davinci-002', 'davinci-002'],
   ['text-embedding-ada-002', 'text-embedding-ada-002'],
+];
+
+/** The models an Azure resource can deploy: id → what it can do. */
+const AZURE_MODELS: ReadonlyArray<[string, 'completion' | 'embeddings']> = [
+  ['gpt-35-turbo-instruct', 'completion'],
+  ['davinci-002', 'completion'],
+  ['babbage-002', 'completion'],
+  ['text-embedding-ada-002', 'embeddings'],
+  ['text-embedding-3-small', 'embeddings'],
 ];
 
 /** Model id → its owner, as OpenAI reports them. */
@@ -43,15 +57,46 @@ function authorized(ctx: RouteContext): boolean {
   return false;
 }
 
-const azureDeployments: RouteHandler = (ctx) => {
-  if (!authorized(ctx)) return;
+/** Azure's checks of `api-version` on its listings; answers the 400 itself and returns false when it fails. */
+function versionOk(ctx: RouteContext): boolean {
   const version = ctx.request.query['api-version'];
   if (version === undefined || version === '') {
-    return sendCompletionsError(ctx, 400, { code: 'BadRequest', message: 'The api-version query parameter (?api-version=) is required for all requests.', param: 'api-version' });
+    sendCompletionsError(ctx, 400, { code: 'BadRequest', message: 'The api-version query parameter (?api-version=) is required for all requests.', param: 'api-version' });
+    return false;
   }
   if (!API_VERSION.test(version)) {
-    return sendCompletionsError(ctx, 400, { code: 'BadRequest', message: `Unsupported api-version '${version}': expected a date such as 2022-12-01.`, param: 'api-version' });
+    sendCompletionsError(ctx, 400, { code: 'BadRequest', message: `Unsupported api-version '${version}': expected a date such as 2022-12-01.`, param: 'api-version' });
+    return false;
   }
+  return true;
+}
+
+function azureModel([id, kind]: [string, 'completion' | 'embeddings']): Record<string, unknown> {
+  return {
+    status: 'succeeded',
+    capabilities: { fine_tune: false, inference: true, completion: kind === 'completion', chat_completion: false, embeddings: kind === 'embeddings' },
+    lifecycle_status: 'generally-available',
+    deprecation: { inference: CREATED + 2 * 365 * 24 * 3600 },
+    id,
+    created_at: CREATED,
+    object: 'model',
+  };
+}
+
+const azureModels: RouteHandler = (ctx) => {
+  if (!authorized(ctx) || !versionOk(ctx)) return;
+  sendJson(ctx.res, 200, { data: AZURE_MODELS.map(azureModel), object: 'list' });
+};
+
+const azureModelById: RouteHandler = (ctx) => {
+  if (!authorized(ctx) || !versionOk(ctx)) return;
+  const model = AZURE_MODELS.find(([id]) => id === ctx.params.model);
+  if (!model) return sendCompletionsError(ctx, 404, { code: 'ModelNotFound', message: `The model '${ctx.params.model}' does not exist.` });
+  sendJson(ctx.res, 200, azureModel(model));
+};
+
+const azureDeployments: RouteHandler = (ctx) => {
+  if (!authorized(ctx) || !versionOk(ctx)) return;
   sendJson(ctx.res, 200, {
     data: AZURE_DEPLOYMENTS.map(([id, model]) => ({
       scale_settings: { scale_type: 'standard' },
@@ -74,9 +119,11 @@ const openAiModels: RouteHandler = (ctx) => {
 
 export const azureOpenAiModelsProtocol: ProtocolModule = {
   name: 'azure-openai-models',
-  prefixes: ['/openai/deployments', '/v1/models'],
+  prefixes: ['/openai/deployments', '/openai/models', '/v1/models'],
   routes: [
     { method: 'GET', pattern: '/openai/deployments', handler: azureDeployments },
+    { method: 'GET', pattern: '/openai/models', handler: azureModels },
+    { method: 'GET', pattern: '/openai/models/:model', handler: azureModelById },
     { method: 'GET', pattern: '/v1/models', handler: openAiModels },
   ],
   sendError(ctx, status, code, message, headers) {

@@ -25,6 +25,8 @@ export interface CompletionsBody {
   cache_level?: number | null;
   completion_config?: string | null;
   stream_options?: { include_usage?: boolean } | null;
+  seed?: number | null;
+  suffix?: string | null;
 }
 
 export type BodyCheck = { ok: true; body: CompletionsBody } | { ok: false; error: CompletionsError };
@@ -35,7 +37,10 @@ interface Scalar {
   max?: number;
 }
 
-/** The seed's fields (specs/azure-openai.md) plus `stream_options`, which later versions and /v1 servers take. */
+/**
+ * The seed's fields (specs/azure-openai.md) plus what later versions, `/v1` servers and the OpenAI SDK's
+ * `CompletionCreateParams` add: `stream_options`, `seed`, `suffix`.
+ */
 function scalarFields(dialect: Dialect): Record<string, Scalar> {
   return {
     max_tokens: { type: 'integer', min: 0 },
@@ -53,6 +58,9 @@ function scalarFields(dialect: Dialect): Record<string, Scalar> {
     model: { type: 'string' },
     cache_level: { type: 'integer', min: 0, max: 2 },
     completion_config: { type: 'string' },
+    // OpenAI: a 64-bit integer; beyond 2^53 JSON numbers lose precision anyway.
+    seed: { type: 'integer', min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER },
+    suffix: { type: 'string' },
   };
 }
 

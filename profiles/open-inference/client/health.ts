@@ -5,6 +5,7 @@
  */
 import type { HealthOperation, HealthProbe } from '../../types.js';
 import { fieldAt, textOf } from '../../../src/operations/wire-fields.js';
+import { jsonText } from '../../common/json-text.js';
 
 function metadataVersion(text: string): string | undefined {
   try {
@@ -14,10 +15,15 @@ function metadataVersion(text: string): string | undefined {
   }
 }
 
+/** Triton answers live/ready with an empty body, KServe with `{"live": true}`; a web page on the URL is neither. */
+function emptyOrJson(text: string): void {
+  if (text.trim() !== '') jsonText(text);
+}
+
 export const openInferenceHealth: HealthOperation = {
   probes: (profile): HealthProbe[] => [
-    { name: 'live', request: { method: 'GET', url: `${profile.url}/v2/health/live`, headers: { accept: 'application/json' } }, required: true },
-    { name: 'ready', request: { method: 'GET', url: `${profile.url}/v2/health/ready`, headers: { accept: 'application/json' } }, required: true },
+    { name: 'live', request: { method: 'GET', url: `${profile.url}/v2/health/live`, headers: { accept: 'application/json' } }, required: true, check: emptyOrJson },
+    { name: 'ready', request: { method: 'GET', url: `${profile.url}/v2/health/ready`, headers: { accept: 'application/json' } }, required: true, check: emptyOrJson },
     { name: 'metadata', request: { method: 'GET', url: `${profile.url}/v2`, headers: { accept: 'application/json' } }, required: false, version: metadataVersion },
   ],
 };

@@ -6,6 +6,7 @@
  */
 import type { ResolvedProfile } from '../../../src/config/types.js';
 import type { HttpRequestSpec } from '../../../src/http/types.js';
+import { UnexpectedAnswer } from '../../../src/errors.js';
 import { modelEntry } from '../../../src/operations/model-entry.js';
 import type { ModelEntry, ModelPage, ModelsOperation, TensorSpec } from '../../types.js';
 import { fieldAt, isRecord, textOf } from '../../../src/operations/wire-fields.js';
@@ -54,7 +55,7 @@ export function parseOpenInferencePage(body: unknown): ModelPage | undefined {
   if (Array.isArray(body)) return { entries: body.map(repositoryEntry).filter(keep), items: body };
   const models = fieldAt(body, 'models');
   if (Array.isArray(models)) return { entries: models.map(kserveEntry).filter(keep), items: models };
-  return undefined;
+  throw new UnexpectedAnswer('the answer is neither a repository index (a JSON array) nor has a "models" array');
 }
 
 function tensors(value: unknown): TensorSpec[] | undefined {

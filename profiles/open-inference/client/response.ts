@@ -1,7 +1,7 @@
 import { UnexpectedAnswer } from '../../../src/errors.js';
-import { STATUS_CODES } from 'node:http';
 import type { CanonicalRequest, GenerateResult, GenerateResultItem, StopReason } from '../../../src/canonical.js';
 import type { ApiErrorDetails } from '../../../src/errors.js';
+import { serverWords } from '../../common/error-words.js';
 import { endsWithStopSequence, errorOf, isRecord, numberField, stopReasonOf, textOutput, tokenInfoOf, wantsTokens } from './answer-fields.js';
 
 /**
@@ -83,6 +83,5 @@ export function parseOpenInferenceError(status: number, bodyText: string, header
     return { ...base, message };
   }
   if (isRecord(body) && typeof body.message === 'string') return { ...base, message: body.message };
-  const text = bodyText.trim().replace(/\s+/g, ' ');
-  return { ...base, message: text ? (text.length > 300 ? `${text.slice(0, 300)}…` : text) : (STATUS_CODES[status] ?? 'error') };
+  return { ...base, message: serverWords(bodyText, status) };
 }

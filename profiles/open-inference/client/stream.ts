@@ -13,6 +13,8 @@ import { errorOf, isRecord, numberField, stopReasonOf, textOutput, tokenInfoOf, 
  *
  * Counts are cumulative: the tokens seen so far, or the server's own count when it sends one.
  */
+const NO_TEXT = 'the event has no "text_output" string (nor a "token")';
+
 export function createOpenInferenceStreamDecoder(request: CanonicalRequest): (event: SseEvent) => StreamStep {
   const keepTokens = wantsTokens(request);
   const createdAt = new Date().toISOString();
@@ -26,13 +28,13 @@ export function createOpenInferenceStreamDecoder(request: CanonicalRequest): (ev
     if (step.type !== 'json') return step;
     const body = step.body;
 
-    if (!isRecord(body)) return { type: 'ignore' };
+    if (!isRecord(body)) return { type: 'ignore', unexpected: NO_TEXT };
 
     const details = isRecord(body.details) ? body.details : undefined;
     const token = isRecord(details?.token) ? details.token : isRecord(body.token) ? body.token : undefined;
     let delta = textOutput(body);
     if (delta === undefined) {
-      if (token === undefined) return { type: 'ignore' };
+      if (token === undefined) return { type: 'ignore', unexpected: NO_TEXT };
       // TGI's own stream has no text_output: the token text is the delta, special tokens (EOS) excepted.
       delta = token.special !== true && typeof token.text === 'string' ? token.text : '';
     }

@@ -30,12 +30,12 @@ export function buildWatsonxEmbedRequest(batch: readonly string[], request: Embe
 
 export function parseWatsonxEmbedResponse(body: unknown): EmbedBatchAnswer {
   if (typeof body !== 'object' || body === null || !Array.isArray((body as { results?: unknown }).results)) {
-    throw new UnexpectedAnswer('no results array');
+    throw new UnexpectedAnswer('the answer has no "results" array');
   }
   const b = body as { model_id?: unknown; results: unknown[]; input_token_count?: unknown };
   const embeddings = b.results.map((r, i) => {
     const embedding = (r as { embedding?: unknown } | null)?.embedding;
-    if (!isVector(embedding)) throw new UnexpectedAnswer(`results[${i}] has no embedding (an array of numbers)`);
+    if (!isVector(embedding)) throw new UnexpectedAnswer(`results[${i}] has no "embedding" (an array of numbers)`);
     return { embedding };
   });
   return {

@@ -3,13 +3,15 @@
  * service checks credentials there); without, the foundation model specs.
  */
 import type { HealthOperation } from '../../types.js';
-import { watsonxListRequest } from './models.js';
+import { parseWatsonxPage, watsonxListRequest } from './models.js';
+import { jsonText } from '../../common/json-text.js';
 import { WATSONX_DEFAULT_API_VERSION } from './request.js';
 
 export const watsonxHealth: HealthOperation = {
   probes(profile) {
     const scope = profile.spaceId || profile.projectId ? 'deployments' : 'models';
-    return [{ name: scope, request: watsonxListRequest(profile, { scope, pageSize: 1 }), required: true }];
+    const query = { scope, pageSize: 1 } as const;
+    return [{ name: scope, request: watsonxListRequest(profile, query), required: true, check: (text) => void parseWatsonxPage(jsonText(text), query, 0) }];
   },
   apiVersion: (profile) => profile.apiVersion ?? WATSONX_DEFAULT_API_VERSION,
 };

@@ -3,7 +3,7 @@
  * deployments (`GET /ml/v4/deployments`), both paged with `start`/`limit` and a `next.href` link.
  */
 import type { ResolvedProfile } from '../../../src/config/types.js';
-import { UsageError } from '../../../src/errors.js';
+import { UnexpectedAnswer, UsageError } from '../../../src/errors.js';
 import type { HttpRequestSpec } from '../../../src/http/types.js';
 import { modelEntry } from '../../../src/operations/model-entry.js';
 import type { ListQuery, ModelEntry, ModelPage, ModelsOperation } from '../../types.js';
@@ -104,7 +104,7 @@ export function deploymentEntry(resource: unknown): ModelEntry | undefined {
 
 /** `{resources: [...], next?: {href}}` → one page. */
 export function parseWatsonxPage(body: unknown, query: ListQuery, now: number): ModelPage | undefined {
-  if (!isRecord(body) || !Array.isArray(body.resources)) return undefined;
+  if (!isRecord(body) || !Array.isArray(body.resources)) throw new UnexpectedAnswer('the answer has no "resources" array');
   const entries: ModelEntry[] = [];
   for (const item of body.resources) {
     const entry = query.scope === 'deployments' ? deploymentEntry(item) : foundationModelEntry(item, now);

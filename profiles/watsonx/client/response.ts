@@ -1,6 +1,7 @@
 import { UnexpectedAnswer } from '../../../src/errors.js';
 import type { CanonicalRequest, GenerateResult, GenerateResultItem } from '../../../src/canonical.js';
 import type { ApiErrorDetails } from '../../../src/errors.js';
+import { serverWords } from '../../common/error-words.js';
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -49,20 +50,5 @@ export function parseWatsonxError(status: number, bodyText: string, headers: Rec
   if (isRecord(body) && typeof body.message === 'string') {
     return { provider: 'watsonx', status, code: typeof body.code === 'string' ? body.code : undefined, message: body.message, traceId };
   }
-  const text = bodyText.trim().replace(/\s+/g, ' ');
-  return {
-    provider: 'watsonx',
-    status,
-    message: text ? (text.length > 300 ? `${text.slice(0, 300)}…` : text) : httpReason(status),
-    traceId,
-  };
-}
-
-function httpReason(status: number): string {
-  const reasons: Record<number, string> = {
-    400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 408: 'Request Timeout',
-    429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable',
-    504: 'Gateway Timeout',
-  };
-  return reasons[status] ?? 'error';
+  return { provider: 'watsonx', status, message: serverWords(bodyText, status), traceId };
 }

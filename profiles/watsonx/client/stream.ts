@@ -36,7 +36,7 @@ export function createWatsonxStreamDecoder(): (event: SseEvent) => StreamStep {
     const step = readJsonEvent(event, errorFromBody);
     if (step.type !== 'json') return step;
     const body = step.body;
-    if (!isRecord(body) || !Array.isArray(body.results)) return { type: 'ignore' };
+    if (!isRecord(body) || !Array.isArray(body.results)) return { type: 'ignore', unexpected: 'the event has no "results" array' };
     const chunk = body as unknown as GenerateResult;
     for (const item of chunk.results) {
       if (typeof item.generated_text !== 'string') item.generated_text = '';

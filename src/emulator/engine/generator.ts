@@ -10,7 +10,8 @@ import { Planner, type Piece } from './planner.js';
 import { createRng, freshSeed, hashString, mix, unit } from './random.js';
 import { StopSequences } from './stop-sequences.js';
 import { loadTokenizer, type Tokenizer } from './tokenizer.js';
-import type { EngineOptions, EngineRequest, EngineToken, Generation, GenerationStep, GenerationSummary } from './types.js';
+import type { EngineOptions, EngineRequest, EngineToken, Generation, GenerationStep, GenerationSummary, TokenAlternative } from './types.js';
+import { WORDS } from './word-list.js';
 
 export const DEFAULT_MAX_NEW_TOKENS = 20;
 /** Prompt plus output may not exceed this; reaching it ends with stop reason `token_limit`. */
@@ -168,15 +169,15 @@ class LocalGeneration implements Generation {
       if (i > 0) {
         // The rest of a word is nearly certain once its first token is out.
         const logprob = -0.3 * unit(mix(id, position + i)) ** 2;
-        return { id, text, logprob, rank: 1, topTokens: [{ text, logprob }] };
+        return { id, text, logprob, rank: 1, topTokens: ranked(this.tokenizer, text, logprob, 1, mix(id, position + i)) };
       }
-      const topTokens: { text: string; logprob: number }[] = [];
+      const topTokens: TokenAlternative[] = [];
       for (const alt of piece.alternatives) {
         const altText = this.tokenizer.decode([this.tokenizer.encode(alt.text)[0]!]);
         if (!topTokens.some((t) => t.text === altText)) topTokens.push({ text: altText, logprob: alt.logprob });
         if (topTokens.length === TOP_TOKENS) break;
       }
-      return { id, text, logprob: piece.logprob, rank: piece.rank, topTokens };
+      return { id, text, logprob: piece.logprob, rank: piece.rank, topTokens: fillAlternatives(this.tokenizer, topTokens, mix(id, position)) };
     });
   }
 }
@@ -187,6 +188,73 @@ function describeInput(tokenizer: Tokenizer, ids: readonly number[], inputHash: 
     const text = tokenizer.decode([id]);
     if (i === 0) return { id, text };
     const u = unit(mix(inputHash, id, i));
-    return { id, text, logprob: -(0.2 + 8 * u * u), rank: 1 + Math.floor(u * u * 40) };
+    const logprob = -(0.2 + 8 * u * u);
+    // No more than 1/p tokens can each be at least as likely as one of probability p.
+    const rank = Math.max(1, Math.min(1 + Math.floor(u * u * 40), Math.floor(0.999 / Math.exp(logprob))));
+    return { id, text, logprob, rank, topTokens: ranked(tokenizer, text, logprob, rank, mix(inputHash, id, i, 1)) };
   });
+}
+
+/** Token texts the made-up alternatives are drawn from: the first token of each word of the engine's vocabulary. */
+const alternativeTexts = new WeakMap<Tokenizer, readonly string[]>();
+
+function textsOf(tokenizer: Tokenizer): readonly string[] {
+  let texts = alternativeTexts.get(tokenizer);
+  if (!texts) {
+    // Worked out once per tokenizer: a prompt of thousands of tokens needs alternatives for each.
+    texts = [...new Set(Object.values(WORDS).flat().map((word) => tokenizer.decode([tokenizer.encode(` ${word}`)[0]!])))];
+    alternativeTexts.set(tokenizer, texts);
+  }
+  return texts;
+}
+
+/** A token's text that is none of `taken`, drawn deterministically from the vocabulary. */
+function otherText(tokenizer: Tokenizer, taken: ReadonlySet<string>, hash: number): string {
+  const texts = textsOf(tokenizer);
+  for (let k = 0; ; k++) {
+    const text = texts[mix(hash, k) % texts.length]!;
+    if (!taken.has(text)) return text;
+  }
+}
+
+/**
+ * The TOP_TOKENS most likely tokens at a position where the token of `logprob` has `rank`: rank − 1 likelier ones
+ * above it, itself, less likely ones below, best first — so `logprobs: N` (OpenAI) or `top_n_tokens: N` (watsonx) get
+ * N alternatives for every token, prompt tokens included. The probabilities are consistent: each one above is
+ * likelier than the token, each one below less likely, and all of them together sum to at most 1.
+ */
+function ranked(tokenizer: Tokenizer, text: string, logprob: number, rank: number, hash: number): TokenAlternative[] {
+  const p = Math.exp(logprob);
+  const slack = Math.max(0, 1 - rank * p);
+  const taken = new Set([text]);
+  const out: TokenAlternative[] = [];
+  for (let j = 1; j < rank && out.length < TOP_TOKENS; j++) {
+    const alt = otherText(tokenizer, taken, mix(hash, j));
+    taken.add(alt);
+    out.push({ text: alt, logprob: Math.log(p + slack * 0.5 ** j) });
+  }
+  if (out.length < TOP_TOKENS) out.push({ text, logprob });
+  return fillAlternatives(tokenizer, out, hash, slack * 0.5 ** (rank - 1));
+}
+
+/** Probability the filler tokens share when the planner's own options already hold all of it (punctuation). */
+const FILLER_MASS = 1e-4;
+
+/**
+ * `top` completed with less likely tokens up to TOP_TOKENS, each below the last one and together within the
+ * probability left (`room`, by default 1 minus what `top` holds; at least FILLER_MASS, so a choice the planner made
+ * among two punctuation marks still reports N alternatives, as a model with a whole vocabulary would).
+ */
+function fillAlternatives(tokenizer: Tokenizer, top: TokenAlternative[], hash: number, room?: number): TokenAlternative[] {
+  if (top.length >= TOP_TOKENS || top.length === 0) return top;
+  const left = room ?? 1 - top.reduce((sum, t) => sum + Math.exp(t.logprob), 0);
+  const floor = Math.min(Math.exp(top[top.length - 1]!.logprob), Math.max(left, FILLER_MASS));
+  const taken = new Set(top.map((t) => t.text));
+  const out = [...top];
+  for (let k = 1; out.length < TOP_TOKENS; k++) {
+    const alt = otherText(tokenizer, taken, mix(hash, 100 + k));
+    taken.add(alt);
+    out.push({ text: alt, logprob: Math.log(floor * 0.5 ** k) });
+  }
+  return out;
 }

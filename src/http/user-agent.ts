@@ -1,0 +1,18 @@
+/**
+ * The `User-Agent` every request carries: `textgen/<version> (node/<version>; <platform>-<arch>)`. Gateways, rate
+ * limiters and support desks identify clients by it, as they do the vendors' SDKs (docs/sdk-fidelity-openai.md).
+ */
+import { packageVersion } from '../package-version.js';
+
+let cached: string | undefined;
+
+export function userAgent(): string {
+  cached ??= `textgen/${packageVersion()} (node/${process.versions.node}; ${process.platform}-${process.arch})`;
+  return cached;
+}
+
+/** The request with a `user-agent` header, unless it names one already (any spelling of the header name). */
+export function withUserAgent<T extends { headers: Record<string, string> }>(request: T, agent: string): T {
+  if (Object.keys(request.headers).some((name) => name.toLowerCase() === 'user-agent')) return request;
+  return { ...request, headers: { ...request.headers, 'user-agent': agent } };
+}
