@@ -2,7 +2,7 @@
  * The `User-Agent` every request carries: `textgen/<version> (node/<version>; <platform>-<arch>)`. Gateways, rate
  * limiters and support desks identify clients by it, as they do the vendors' SDKs (docs/sdk-fidelity-openai.md).
  */
-import { packageVersion } from '../package-version.js';
+import { packageVersion } from '../version.js';
 
 let cached: string | undefined;
 
