@@ -9,8 +9,8 @@
  * OUTPUT is at every moment either the old file or the new one, never half-written, and always resumable: each line
  * of the input (of this shard) has at most one record, its successful record when it ever had one.
  */
-import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
-import { rename, stat, unlink } from 'node:fs/promises';
+import { createReadStream, createWriteStream, type Stats, type WriteStream } from 'node:fs';
+import { lstat, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { inShard, type Shard } from './settings.js';
@@ -20,10 +20,26 @@ import type { RecordSink } from './scheduler.js';
 
 const LINE_NUMBER = /^\{"line":(\d+)[,}]/;
 
+/** What a path that is not a regular file is, for the message refusing it. */
+function kindOf(s: Stats): string {
+  if (s.isDirectory()) return 'a directory';
+  if (s.isSymbolicLink()) return 'a symbolic link';
+  if (s.isCharacterDevice()) return 'a character device';
+  if (s.isBlockDevice()) return 'a block device';
+  if (s.isFIFO()) return 'a named pipe';
+  if (s.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+/**
+ * Whether OUTPUT exists. Anything there that is not a regular file is refused before the batch starts: the output
+ * is replaced by a rename at the end, which would turn /dev/null into a file or a symbolic link into a copy.
+ */
 async function exists(path: string): Promise<boolean> {
   try {
-    const s = await stat(path);
+    const s = await lstat(path);
     if (s.isDirectory()) throw new UsageError(`--resume: ${path} is a directory, not a batch output file`);
+    if (!s.isFile()) throw new UsageError(`--resume: ${path} is ${kindOf(s)}, not a regular file; textgen replaces the file it resumes, so give the path of a regular file (or of one that does not exist yet)`);
     return true;
   } catch (e) {
     if (e instanceof UsageError) throw e;

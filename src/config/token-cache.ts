@@ -1,6 +1,6 @@
 /**
  * Exchanged tokens on disk, so the next invocation skips the exchange: `$XDG_CACHE_HOME/textgen/<key>.json`
- * (default `$HOME/.cache/textgen`). The directory is 0700 and files 0600 whatever the umask; writes go through a
+ * (default `$HOME/.cache/textgen`). Directories it creates are 0700 and files 0600 whatever the umask; writes go through a
  * temporary file and a rename, so a reader never sees half a token. Anything unreadable is a miss.
  */
 import { createHash } from 'node:crypto';

@@ -4,6 +4,7 @@
  */
 import type { Expectation } from './support/judge.js';
 import { deepArray, deepObject, FILES, hugeParameters } from './support/workspace.js';
+import { notOursCases } from './not-ours.js';
 
 export interface HandPickedCase extends Expectation {
   name: string;
@@ -16,6 +17,10 @@ export interface HandPickedCase extends Expectation {
   env?: Record<string, string>;
   /** Why it cannot run here (e.g. permissions do not apply to root). */
   skip?: string;
+  /** Prepares the case's own directory (which is also its HOME) before the run: links, devices, modes. */
+  setup?: (dir: string, env: Record<string, string>) => void;
+  /** After the run: what the CLI must not have done to files that are not its own; each problem is one string. */
+  after?: (dir: string, env: Record<string, string>) => string[];
   timeoutMs?: number;
 }
 
@@ -240,5 +245,6 @@ export function handPickedCases(): HandPickedCase[] {
   add({ name: 'embed with invalid UTF-8 on stdin', args: [...ALEPH_EMBED, '--input-file', '-'], stdin: Uint8Array.from([0x61, 0xff]), code: 2, message: /not UTF-8/ });
   add({ name: 'no --id-or-name and no input, CI=true', args: [...WATSONX, 'deployment', 'text-generate'], code: 2, message: /missing required options: --id-or-name, --input/ });
 
+  for (const c of notOursCases()) add(c);
   return cases;
 }

@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type Fault, type RunningServer } from '../../src/server/index.js';
@@ -365,6 +365,30 @@ describe('a user config with a literal secret', () => {
       if (warns) expect(r.stderr).toMatch(warning);
       else expect(r.stderr).not.toMatch(/readable by others/);
       expect(r.stdout + r.stderr).not.toContain(SECRET.exposed);
+    } finally {
+      home.cleanup();
+    }
+  });
+});
+
+describe('a token cache directory that is not textgen\'s', () => {
+  it('a symlinked $XDG_CACHE_HOME/textgen keeps its link and its target\'s mode (1777); the token file inside is 0600', async () => {
+    const server = await newServer();
+    const home = makeHome();
+    try {
+      const shared = join(home.dir, 'shared-cache');
+      mkdirSync(shared);
+      chmodSync(shared, 0o1777);
+      mkdirSync(home.env.XDG_CACHE_HOME, { recursive: true });
+      symlinkSync(shared, join(home.env.XDG_CACHE_HOME, 'textgen'));
+      writeFileSync(join(home.dir, '.textgenrc.yaml'), wx(server.url, iamAuth(server.url)));
+      const r = await runBin(['--profile', 'p', ...TG], { env: { ...home.env, S_KEY: SECRET.iamKey }, cwd: home.dir });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(lstatSync(join(home.env.XDG_CACHE_HOME, 'textgen')).isSymbolicLink()).toBe(true);
+      expect(statSync(shared).mode & 0o7777).toBe(0o1777);
+      const cached = readdirSync(shared);
+      expect(cached).toHaveLength(1);
+      expect(statSync(join(shared, cached[0]!)).mode & 0o777).toBe(0o600);
     } finally {
       home.cleanup();
     }
