@@ -188,7 +188,7 @@ export async function runCli(argv: string[], io: ProcessLike, options: MainOptio
   try {
     code = await selected.module.run(selected.opts, ctx);
   } catch (e) {
-    code = reportFailure(e, ctx.reporter, io.stderr, selected.globals.verbose === true, ctx.terminal.color);
+    code = reportFailure(e, ctx.reporter, io.stderr, selected.globals.verbose === true, ctx.terminal.color, (text) => ctx.secrets.redact(text));
   } finally {
     await ctx.dispose();
     if (options.handleSignals) process.off('SIGINT', onSigint);

@@ -6,6 +6,7 @@ import type { TokenCache } from './config/token-cache.js';
 import { createReporter } from './reporter.js';
 import { createDataSink } from './output/safe-write.js';
 import { colorEnabled } from './output/color.js';
+import { KnownSecrets } from './http/redact.js';
 
 export interface ProcessLike {
   env: Record<string, string | undefined>;
@@ -35,11 +36,14 @@ export function detectTerminal(io: ProcessLike, globals: GlobalOptions): Termina
  */
 export function createContext(io: ProcessLike, globals: GlobalOptions, signal: AbortSignal): Context {
   const terminal = detectTerminal(io, globals);
+  // Credentials given directly are known before any profile resolves, so even a failure resolving it is masked.
+  const secrets = new KnownSecrets([globals.apiKey, globals.token, io.env.TEXTGEN_API_KEY, io.env.TEXTGEN_TOKEN].filter((s): s is string => s !== undefined));
   const reporter = createReporter({
     stderr: io.stderr,
     quiet: globals.quiet === true,
     verbose: globals.verbose === true,
     color: terminal.color,
+    redact: (text) => secrets.redact(text),
   });
   const out = createDataSink(io.stdout);
   const disposers: Array<() => Promise<void>> = [];
@@ -70,6 +74,7 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
       });
       profile = await resolveProfile({ globals, env: io.env, config: again, cwd: io.cwd });
     }
+    for (const secret of profile.secrets) secrets.add(secret);
     if (profile.local && !profile.url && globals.dryRun) {
       // Nothing will be sent: point the curl line at where `textgen serve` listens by default, so it can be run.
       profile.url = 'http://127.0.0.1:8080';
@@ -103,6 +108,7 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
     out,
     stderr: io.stderr,
     reporter,
+    secrets,
     terminal,
     signal,
     now: () => Date.now(),
@@ -119,7 +125,7 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
           ...(profile.tls.caCert ? { caCertPath: profile.tls.caCert } : {}),
           insecure: profile.tls.insecure,
           trace: reporter.verbose ? (line) => reporter.trace(line) : undefined,
-          secrets: profile.secrets,
+          secrets,
           env: io.env,
         });
         disposers.push(() => client.close());

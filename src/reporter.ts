@@ -5,6 +5,8 @@ export interface ReporterOptions {
   quiet: boolean;
   verbose: boolean;
   color: boolean;
+  /** Masks known secrets in every line (a warning may quote what a service said). */
+  redact?: (text: string) => string;
 }
 
 const yellow = (s: string) => `\u001b[33m${s}\u001b[39m`;
@@ -12,7 +14,8 @@ const dim = (s: string) => `\u001b[2m${s}\u001b[22m`;
 
 /** stderr writer: warnings and info lines (silenced by -q), trace lines (only with -v). */
 export function createReporter(opts: ReporterOptions): Reporter {
-  const write = (line: string) => {
+  const write = (raw: string) => {
+    const line = opts.redact ? opts.redact(raw) : raw;
     try {
       opts.stderr.write(line.endsWith('\n') ? line : `${line}\n`);
     } catch {

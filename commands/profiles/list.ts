@@ -17,6 +17,7 @@ export async function run(_options: Record<string, unknown>, ctx: Context): Prom
   const format = parseOutputFormat(ctx.globals.output);
   const { loadConfig, displayPath, homeDir } = await import('../../src/config/load.js');
   const { LOCAL_PROFILES } = await import('../../src/config/resolve.js');
+  const { redactUrl } = await import('../../src/http/redact.js');
   const configPath = ctx.globals.config ?? ctx.env.TEXTGEN_CONFIG;
   const config = await loadConfig({ cwd: ctx.cwd, env: ctx.env, ...(configPath ? { configPath } : {}), warn: (m) => ctx.reporter.warn(m) });
   const home = homeDir(ctx.env);
@@ -25,7 +26,7 @@ export async function run(_options: Record<string, unknown>, ctx: Context): Prom
     .map((name) => {
       const p = config.profiles[name]!;
       const file = config.sources.profiles[name];
-      return { name, default: config.default_profile === name, provider: p.provider, url: p.url ?? '', source: file ? displayPath(file, home) : 'config' };
+      return { name, default: config.default_profile === name, provider: p.provider, url: p.url === undefined ? '' : redactUrl(p.url), source: file ? displayPath(file, home) : 'config' };
     });
   const builtIn = Object.entries(LOCAL_PROFILES).map(([name, p]) => ({ name, default: config.default_profile === name, provider: p.provider, model: p.defaults?.model ?? '' }));
   const value = { default_profile: config.default_profile ?? null, profiles, built_in: builtIn };

@@ -11,7 +11,7 @@ import { countLines, openInput, readLines, type OpenedFile } from './line-reader
 import type { LineBitmap } from './line-bitmap.js';
 import { progressWanted, startProgress } from './progress.js';
 import { readDoneLines, ResumeFileSink } from './resume.js';
-import { BatchScheduler, type BatchOutcome, type LineWork, type SourceLine } from './scheduler.js';
+import { BatchScheduler, type BatchOutcome, type LineWork, type RecordSink, type SourceLine } from './scheduler.js';
 import { inShard, type BatchSettings, type Shard } from './settings.js';
 import { ReaderGone, StdoutRecordSink } from './stdout-sink.js';
 
@@ -100,7 +100,10 @@ async function dryRun<P>(ctx: Context, job: BatchJob<P>, source: AsyncIterable<S
 async function execute<P>(ctx: Context, settings: BatchSettings, job: BatchJob<P>, source: AsyncIterable<SourceLine>, counters: Counters, done: LineBitmap | undefined): Promise<number> {
   const resumeSink = settings.resume !== undefined ? await ResumeFileSink.open(settings.resume, done as LineBitmap) : undefined;
   const stdoutSink = resumeSink === undefined ? new StdoutRecordSink(ctx.out) : undefined;
-  const scheduler = new BatchScheduler(job, (resumeSink ?? stdoutSink) as StdoutRecordSink | ResumeFileSink, {
+  const sink = (resumeSink ?? stdoutSink) as StdoutRecordSink | ResumeFileSink;
+  // A service may echo a credential back in an error (or even a result): records mask every known secret.
+  const redacting: RecordSink = { write: (line, record) => sink.write(line, ctx.secrets.redact(record)) };
+  const scheduler = new BatchScheduler(job, redacting, {
     concurrency: settings.concurrency,
     retries: job.retries,
     failFast: settings.failFast,

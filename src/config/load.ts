@@ -118,9 +118,10 @@ function merge(layers: LoadedFile[], userFile: string, projectFile: string | und
 function rejectLiteralSecrets(layer: LoadedFile, show: (f: string) => string, fieldPath: (p: string[]) => string): void {
   const found = literalSecrets(layer.config.profiles ?? {});
   if (found.length === 0) return;
-  const [profile, field] = found[0]!;
-  throw new UsageError(`${show(layer.file)}: ${fieldPath(['profiles', profile, 'auth', field])}: a literal secret is not allowed in a project config file`, {
-    hint: `project files get committed: use ${field}_env: VARIABLE and export VARIABLE, or keep the secret in the user file (textgen profiles add)`,
+  const secret = found[0]!;
+  const what = secret.path.at(-1) === 'url' ? 'a password in a url' : 'a literal secret';
+  throw new UsageError(`${show(layer.file)}: ${fieldPath(secret.path)}: ${what} is not allowed in a project config file`, {
+    hint: `project files get committed: ${secret.instead}, or keep the secret in the user file (textgen profiles add)`,
   });
 }
 

@@ -6,7 +6,7 @@
  */
 import type { Dispatcher } from 'undici';
 import { Interrupted, UsageError } from '../errors.js';
-import { redactUrl } from './redact.js';
+import { KnownSecrets, redactUrl } from './redact.js';
 import { isRetryableStatus, retryDelayMs, sleep as realSleep } from './retry.js';
 import type { HttpClient, HttpClientOptions, HttpRequestSpec, HttpResponse, SendOptions } from './types.js';
 
@@ -49,7 +49,7 @@ function parseUrl(request: HttpRequestSpec, service: string): URL {
 export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-  const secrets = options.secrets ?? [];
+  const secrets = options.secrets instanceof KnownSecrets ? options.secrets : new KnownSecrets(options.secrets ?? []);
   const sleep = options.sleep ?? realSleep;
   const random = options.random ?? Math.random;
 
@@ -114,6 +114,8 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     };
 
     checkAbort();
+    // Whatever credential goes out (an exchanged token, a ZenApiKey) is masked wherever it comes back.
+    for (const [name, value] of Object.entries(request.headers)) secrets.addHeader(name, value);
     const m = await ready();
     const failureContext = { service, origin: url.origin, timeoutMs, connectTimeoutMs, proxy: m.proxyFor(url) };
     for (let attempt = 0; ; attempt++) {

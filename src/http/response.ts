@@ -6,7 +6,7 @@
 import type { Dispatcher } from 'undici';
 import { Interrupted } from '../errors.js';
 import { describeBodyFailure, type FailureContext } from './network-error.js';
-import { redactText } from './redact.js';
+import { redactText, type KnownSecrets } from './redact.js';
 import type { HttpResponse } from './types.js';
 
 const EXCERPT_LENGTH = 200;
@@ -29,7 +29,7 @@ function excerpt(text: string): string {
 export interface ResponseContext {
   failure: FailureContext;
   signal?: AbortSignal | undefined;
-  secrets: readonly string[];
+  secrets: readonly string[] | KnownSecrets;
 }
 
 export function wrapResponse(data: Dispatcher.ResponseData, ctx: ResponseContext): HttpResponse {

@@ -209,6 +209,7 @@ export function handPickedCases(): HandPickedCase[] {
     ['.textgenrc.yaml with an unknown provider', { '.textgenrc.yaml': 'default_profile: p\nprofiles:\n  p: { provider: bard, url: "http://x" }\n' }, /profiles\.p\.provider: expected one of watsonx/],
     ['.textgenrc.yaml with a default profile that does not exist', { '.textgenrc.yaml': 'default_profile: nope\nprofiles:\n  p: { provider: watsonx, url: "http://x" }\n' }, /unknown profile "nope" \(from default_profile\)/],
     ['.textgenrc.yaml with a literal secret', { '.textgenrc.yaml': 'profiles:\n  p: { provider: watsonx, url: "http://x", auth: { type: iam, apikey: s3cr3t } }\n' }, /a literal secret is not allowed in a project config file/],
+    ['.textgenrc.yaml with a password in a url', { '.textgenrc.yaml': 'profiles:\n  p: { provider: watsonx, url: "https://admin:s3cr3t@x.example", auth: { type: none } }\n' }, /profiles\.p\.url: a password in a url is not allowed in a project config file/],
     ['package.json with textgen of the wrong type', { 'package.json': '{"name": "x", "textgen": 5}' }, /package\.json: \(top level\): expected a mapping, got a number/],
     ['package.json that is not JSON', { 'package.json': '{"name": "x",' }, /package\.json: line 1, column 14: invalid JSON/],
     ['.config/config.yaml (cosmiconfig\'s own settings) that is not YAML', { '.config/config.yaml': 'cosmiconfig: [\n' }, /\.config\/config\.yaml: cannot load/],
