@@ -94,6 +94,11 @@ function addGlobalOptions(program: Command): void {
     .option('--insecure', 'do not verify TLS certificates (prints a warning)');
 }
 
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+type SignalName = (typeof SIGNALS)[number];
+/** 128 + the signal's number, as shells report a process a signal ended (DESIGN §5). */
+const SIGNAL_EXIT: Record<SignalName, number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
+
 function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
@@ -172,17 +177,27 @@ export async function runCli(argv: string[], io: ProcessLike, options: MainOptio
     return 0;
   }
 
+  /*
+   * Ctrl-C, and the signals CI cancellation, `timeout`, `docker stop` (SIGTERM) and a closed terminal (SIGHUP) send,
+   * all end a command the same way: the request is aborted, partial text flushed, a batch's finished records kept,
+   * and the exit code says which signal it was (128 + its number). A second signal exits at once.
+   */
   const controller = new AbortController();
-  let interrupts = 0;
-  const onSigint = () => {
-    interrupts += 1;
-    if (interrupts > 1) {
-      io.stderr.write('\n');
-      process.exit(130);
+  let signalled: SignalName | undefined;
+  const onSignal = (signal: SignalName) => {
+    if (signalled !== undefined) {
+      try {
+        io.stderr.write('\n');
+      } catch {
+        // A hung-up terminal: nothing to write to.
+      }
+      process.exit(SIGNAL_EXIT[signal]);
     }
+    signalled = signal;
     controller.abort();
   };
-  if (options.handleSignals) process.on('SIGINT', onSigint);
+  const handlers = SIGNALS.map((signal) => [signal, () => onSignal(signal)] as const);
+  if (options.handleSignals) for (const [signal, handler] of handlers) process.on(signal, handler);
   const ctx = createContext(io, selected.globals, controller.signal);
   let code: number;
   try {
@@ -191,7 +206,9 @@ export async function runCli(argv: string[], io: ProcessLike, options: MainOptio
     code = reportFailure(e, ctx.reporter, io.stderr, selected.globals.verbose === true, ctx.terminal.color, (text) => ctx.secrets.redact(text));
   } finally {
     await ctx.dispose();
-    if (options.handleSignals) process.off('SIGINT', onSigint);
+    if (options.handleSignals) for (const [signal, handler] of handlers) process.off(signal, handler);
   }
+  // Commands report an interruption as 130 (Ctrl-C); the exit code names the signal that really came.
+  if (signalled !== undefined && code === SIGNAL_EXIT.SIGINT) code = SIGNAL_EXIT[signalled];
   return code;
 }

@@ -17,6 +17,7 @@ import { lineIdOf } from './batch-line.js';
 import { errorRecord, lineErrorOf, recordPrefix, resultRecord, type LineError } from './records.js';
 import { RetryableFailure } from './retryable.js';
 import { nextUnlessAborted } from './abortable-next.js';
+import { MAX_LINE_BYTES } from './line-reader.js';
 import type { BatchOutcome, BatchStats, LineWork, RecordSink, SchedulerOptions, SourceLine } from './types.js';
 
 export type { BatchOutcome, BatchStats, LineWork, RecordSink, SchedulerOptions, SourceLine } from './types.js';
@@ -126,13 +127,14 @@ export class BatchScheduler<P> {
     wake?.();
   }
 
-  #add({ line, text }: SourceLine): void {
+  #add({ line, text, tooLong }: SourceLine): void {
     const seq = this.#tail++;
     const slot: Slot<P> = {
       seq, line, prefix: '', payload: undefined, attempts: 0, record: undefined, ok: false, exitCode: 0, controller: undefined, dropped: false,
     };
     this.#slots[seq % this.#window] = slot;
     try {
+      if (tooLong) throw new UsageError(`the line is longer than ${MAX_LINE_BYTES / (1024 * 1024)} MiB; a batch line may be at most that long`);
       const parsed = this.#work.parse(text, line);
       slot.payload = parsed.payload;
       slot.prefix = recordPrefix(line, parsed.idJson);
