@@ -5,6 +5,7 @@ import type { GlobalOptions } from './config/types.js';
 import type { MainOptions } from './main.js';
 import { createContext, type ProcessLike } from './context-factory.js';
 import { reportFailure } from './report-failure.js';
+import { Interrupted, NetworkError, StreamError, UsageError } from './errors.js';
 import { packageVersion } from './main.js';
 
 interface CommandModule {
@@ -89,6 +90,7 @@ function addGlobalOptions(program: Command): void {
     .option('--no-interactive', 'never prompt; missing values are errors')
     .option('--dry-run', 'print the request as a curl command (secrets redacted) and send nothing')
     .option('--timeout <ms>', 'wait this long for an answer, or a silent stream (default 300000)')
+    .option('--max-time <ms>', 'give up after this long in all, retries and streaming included (like curl --max-time)')
     .option('--retries <n>', 'retries for 408/429/5xx and connection resets (default 2)')
     .option('--ca-cert <file>', 'extra trusted CA certificates (PEM)')
     .option('--insecure', 'do not verify TLS certificates (prints a warning)');
@@ -98,6 +100,18 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 type SignalName = (typeof SIGNALS)[number];
 /** 128 + the signal's number, as shells report a process a signal ended (DESIGN §5). */
 const SIGNAL_EXIT: Record<SignalName, number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
+
+/** --max-time in ms: a whole number above 0 (setTimeout cannot wait longer than 2^31 − 1 ms, about 24 days). */
+function parseMaxTime(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1 || n > MAX_TIMER_MS) {
+    throw new UsageError(`--max-time must be a whole number of milliseconds from 1 to ${MAX_TIMER_MS}, got ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
@@ -199,14 +213,39 @@ export async function runCli(argv: string[], io: ProcessLike, options: MainOptio
   const handlers = SIGNALS.map((signal) => [signal, () => onSignal(signal)] as const);
   if (options.handleSignals) for (const [signal, handler] of handlers) process.on(signal, handler);
   const ctx = createContext(io, selected.globals, controller.signal);
+  const report = (e: unknown) => reportFailure(e, ctx.reporter, io.stderr, selected?.globals.verbose === true, ctx.terminal.color, (text) => ctx.secrets.redact(text));
+  /*
+   * --max-time: one deadline over everything the command does (retries, waits, streams), like curl's. It ends the
+   * command the way Ctrl-C does — request aborted, partial text flushed, a batch's finished records kept — and is
+   * then reported as the timeout it is: exit 5, or 6 when part of the answer was already written.
+   */
+  let deadline: NodeJS.Timeout | undefined;
+  let deadlinePassed = false;
   let code: number;
   try {
+    const maxTime = parseMaxTime(selected.globals.maxTime);
+    if (maxTime !== undefined) {
+      deadline = setTimeout(() => {
+        deadlinePassed = true;
+        controller.abort();
+      }, maxTime);
+    }
     code = await selected.module.run(selected.opts, ctx);
   } catch (e) {
-    code = reportFailure(e, ctx.reporter, io.stderr, selected.globals.verbose === true, ctx.terminal.color, (text) => ctx.secrets.redact(text));
+    code = deadlinePassed && e instanceof Interrupted ? SIGNAL_EXIT.SIGINT : report(e);
   } finally {
+    clearTimeout(deadline);
     await ctx.dispose();
     if (options.handleSignals) for (const [signal, handler] of handlers) process.off(signal, handler);
+  }
+  if (deadlinePassed && signalled === undefined && code === SIGNAL_EXIT.SIGINT) {
+    const seconds = Number(selected.globals.maxTime) / 1000;
+    const partial = ctx.out.written > 0;
+    code = report(
+      partial
+        ? new StreamError(`gave up after ${seconds} s (--max-time); the output so far was written`)
+        : new NetworkError(`gave up after ${seconds} s (--max-time) without a complete answer`),
+    );
   }
   // Commands report an interruption as 130 (Ctrl-C); the exit code names the signal that really came.
   if (signalled !== undefined && code === SIGNAL_EXIT.SIGINT) code = SIGNAL_EXIT[signalled];

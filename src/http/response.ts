@@ -4,7 +4,7 @@
  * Loaded lazily together with undici (only client.ts imports it, inside `send`).
  */
 import type { Dispatcher } from 'undici';
-import { Interrupted } from '../errors.js';
+import { Interrupted, NetworkError, TextgenError } from '../errors.js';
 import { describeBodyFailure, type FailureContext } from './network-error.js';
 import { redactText, type KnownSecrets } from './redact.js';
 import type { HttpResponse } from './types.js';
@@ -32,7 +32,12 @@ export interface ResponseContext {
   secrets: readonly string[] | KnownSecrets;
 }
 
-export function wrapResponse(data: Dispatcher.ResponseData, ctx: ResponseContext): HttpResponse {
+/** A response whose body can be ended from outside, with the error its reader gets. */
+export interface WrappedResponse extends HttpResponse {
+  cancel(error: Error): void;
+}
+
+export function wrapResponse(data: Dispatcher.ResponseData, ctx: ResponseContext): WrappedResponse {
   const { statusCode, body: source } = data;
   let consumed = false;
 
@@ -62,7 +67,8 @@ export function wrapResponse(data: Dispatcher.ResponseData, ctx: ResponseContext
     notify();
   });
   source.on('error', (err: unknown) => {
-    failure = err;
+    // The first failure is the one to report: cancel() destroys the stream, which then errors on its own.
+    failure ??= err;
     notify();
   });
   source.on('close', () => {
@@ -92,6 +98,7 @@ export function wrapResponse(data: Dispatcher.ResponseData, ctx: ResponseContext
         if (ended) break;
         if (failure !== undefined) {
           if (ctx.signal?.aborted) throw new Interrupted();
+          if (failure instanceof TextgenError) throw failure;
           throw describeBodyFailure(failure, ctx.failure);
         }
         await new Promise<void>((resolve) => {
@@ -121,6 +128,12 @@ export function wrapResponse(data: Dispatcher.ResponseData, ctx: ResponseContext
     async json(): Promise<unknown> {
       return parseJsonAnswer(await text(), statusCode, ctx);
     },
+    cancel(error: Error): void {
+      if (ended || failure !== undefined) return;
+      failure = error;
+      source.destroy();
+      notify();
+    },
   };
 }
 
@@ -137,9 +150,22 @@ function parseJsonAnswer(raw: string, statusCode: number, ctx: ResponseContext):
  * Reads a whole (non-event-stream) answer inside the client's retry loop, so that a connection that breaks
  * halfway through a JSON answer is retried like one that broke before the headers: nothing was shown yet.
  */
-export async function readWholeResponse(res: HttpResponse, ctx: ResponseContext): Promise<HttpResponse> {
+export async function readWholeResponse(res: WrappedResponse, ctx: ResponseContext): Promise<HttpResponse> {
   const parts: Uint8Array[] = [];
-  for await (const part of res.body) parts.push(part);
+  // --timeout bounds silence; an answer that trickles in (whitespace, a byte at a time) for ever is bounded whole:
+  // once the headers are in, the rest of a JSON answer gets twice --timeout (so that plain silence is still
+  // reported as silence, by the idle timer, first).
+  const { service, origin, timeoutMs } = ctx.failure;
+  const wholeMs = 2 * timeoutMs;
+  const timer =
+    timeoutMs > 0
+      ? setTimeout(() => res.cancel(new NetworkError(`${service} at ${origin} did not finish sending its answer within ${wholeMs / 1000} s of its headers (twice --timeout)`)), wholeMs)
+      : undefined;
+  try {
+    for await (const part of res.body) parts.push(part);
+  } finally {
+    clearTimeout(timer);
+  }
   const bytes = Buffer.concat(parts);
   const text = async (): Promise<string> => new TextDecoder().decode(bytes);
   return {
