@@ -5,7 +5,7 @@ import type { GlobalOptions } from './config/types.js';
 import type { MainOptions } from './main.js';
 import { createContext, type ProcessLike } from './context-factory.js';
 import { reportFailure } from './report-failure.js';
-import { Interrupted, NetworkError, StreamError, UsageError } from './errors.js';
+import { Interrupted, NetworkError, OutputError, StreamError, UsageError } from './errors.js';
 import { packageVersion } from './main.js';
 
 interface CommandModule {
@@ -101,6 +101,13 @@ type SignalName = (typeof SIGNALS)[number];
 /** 128 + the signal's number, as shells report a process a signal ended (DESIGN §5). */
 const SIGNAL_EXIT: Record<SignalName, number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
 
+/** Why a write to stdout failed, in words. */
+function writeFailure(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException | null)?.code;
+  const words: Record<string, string> = { ENOSPC: 'no space left on device', EBADF: 'stdout is not open', EIO: 'input/output error', EDQUOT: 'disk quota exceeded', EFBIG: 'file too large' };
+  return code !== undefined ? `${words[code] ?? (e as Error).message} (${code})` : String((e as Error)?.message ?? e);
+}
+
 /** --max-time in ms: a whole number above 0 (setTimeout cannot wait longer than 2^31 − 1 ms, about 24 days). */
 function parseMaxTime(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -125,10 +132,9 @@ function groupCommand(program: Command, name: string): Command {
 }
 
 export async function runCli(argv: string[], io: ProcessLike, options: MainOptions = {}): Promise<number> {
-  // A reader that goes away (`textgen --help | head`) is not an error; the data sink handles it for command output.
-  io.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code !== 'EPIPE') throw err;
-  });
+  // A reader that goes away (`textgen --help | head`) is not an error, and a failed write (a full disk) must not end the
+  // process with a stack trace: the data sink records command output failures, which are reported below.
+  io.stdout.on('error', () => undefined);
   const modules = await Promise.all(COMMANDS.map((load) => load()));
   const program = new Command('textgen');
   program
@@ -222,6 +228,7 @@ export async function runCli(argv: string[], io: ProcessLike, options: MainOptio
   let deadline: NodeJS.Timeout | undefined;
   let deadlinePassed = false;
   let code: number;
+  let failure: { error: unknown } | undefined;
   try {
     const maxTime = parseMaxTime(selected.globals.maxTime);
     if (maxTime !== undefined) {
@@ -232,7 +239,19 @@ export async function runCli(argv: string[], io: ProcessLike, options: MainOptio
     }
     code = await selected.module.run(selected.opts, ctx);
   } catch (e) {
-    code = deadlinePassed && e instanceof Interrupted ? SIGNAL_EXIT.SIGINT : report(e);
+    failure = { error: e };
+    code = 1;
+  }
+  try {
+    // Output that never reached stdout is a failure of its own (DESIGN §5, exit 7); it outranks what the command made
+    // of it (a batch sees a failed write as its reader gone, a flush rejects), so it is the one reported.
+    await ctx.out.flush();
+    if (options.handleSignals && ctx.out.written > 0 && (await import('./output/stdout-closed.js')).stdoutWasClosed()) {
+      throw new OutputError('cannot write the output: stdout is closed, so it would be lost', { hint: 'to discard the output, redirect it with > /dev/null' });
+    }
+    if (failure !== undefined) code = deadlinePassed && failure.error instanceof Interrupted ? SIGNAL_EXIT.SIGINT : report(failure.error);
+  } catch (e) {
+    code = report(e instanceof OutputError ? e : new OutputError(`cannot write the output: ${writeFailure(e)}`));
   } finally {
     clearTimeout(deadline);
     await ctx.dispose();

@@ -149,7 +149,8 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
       return createInquirerPrompter({ stdin: io.stdin, stderr: io.stderr, signal });
     },
     async dispose() {
-      await out.flush();
+      // A failed write was reported by the top level already; disposing must still release everything.
+      await out.flush().catch(() => undefined);
       for (const d of disposers.reverse()) {
         try {
           await d();

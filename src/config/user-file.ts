@@ -40,13 +40,26 @@ export async function readUserFile(file: string, env: Record<string, string | un
   // An empty file has no contents node; yaml types contents by what was parsed (here null), hence the cast.
   if (doc.contents === null) doc.contents = doc.createNode({}) as unknown as typeof doc.contents;
   if (!isMap(doc.contents)) throw new UsageError(`${shown}: expected a mapping at the top level`);
-  return { file, shown, doc };
+  const uf = { file, shown, doc };
+  // Before anything is asked or tested: an alias bomb is refused here as every other command refuses it.
+  toData(uf);
+  return uf;
+}
+
+/** The document as plain data; an alias bomb or a stack-deep file is a usage error, as when loading (load.ts). */
+function toData(uf: UserFile): unknown {
+  try {
+    return uf.doc.toJS({ maxAliasCount: 1000 });
+  } catch (e) {
+    const message = (e as Error).message;
+    throw new UsageError(`${uf.shown}: ${/call stack/i.test(message) ? 'nested too deeply to read' : (message.split('\n')[0] ?? '')}`, { hint: 'fix the file by hand first' });
+  }
 }
 
 /** The file's contents, validated as any config file is. */
 export async function userFileConfig(uf: UserFile): Promise<ConfigFile> {
   const { parseConfigFile } = await import('./schema.js');
-  return parseConfigFile(uf.doc.toJS(), uf.shown);
+  return parseConfigFile(toData(uf), uf.shown);
 }
 
 export function hasProfile(uf: UserFile, name: string): boolean {

@@ -4,7 +4,8 @@
  * Loaded lazily together with undici (only client.ts imports it, inside `send`).
  */
 import type { Dispatcher } from 'undici';
-import { Interrupted, NetworkError, TextgenError } from '../errors.js';
+import { ApiError, Interrupted, NetworkError, TextgenError } from '../errors.js';
+import { jsonDepthExceededAt, MAX_ANSWER_BYTES, MAX_ANSWER_DEPTH } from '../json-depth.js';
 import { describeBodyFailure, type FailureContext } from './network-error.js';
 import { redactText, type KnownSecrets } from './redact.js';
 import type { HttpResponse } from './types.js';
@@ -57,7 +58,16 @@ export function wrapResponse(data: Dispatcher.ResponseData, ctx: ResponseContext
     wake = undefined;
     w?.();
   };
+  let received = 0;
   source.on('data', (chunk: Uint8Array) => {
+    received += chunk.length;
+    if (received > MAX_ANSWER_BYTES && failure === undefined) {
+      // Read no further: what came so far still reaches the reader (a stream's text), then this error.
+      failure = new ApiError({ provider: ctx.failure.service, status: statusCode, message: `the answer is larger than ${MAX_ANSWER_BYTES / (1024 * 1024)} MiB; textgen reads at most that much of an answer` });
+      source.destroy();
+      notify();
+      return;
+    }
     queue.push(chunk);
     if (queue.length - head > 64) source.pause();
     notify();
@@ -167,7 +177,12 @@ export async function readWholeResponse(res: WrappedResponse, ctx: ResponseConte
     clearTimeout(timer);
   }
   const bytes = Buffer.concat(parts);
-  const text = async (): Promise<string> => new TextDecoder().decode(bytes);
+  const decoded = new TextDecoder().decode(bytes);
+  const tooDeep = /^\s*[[{]/.test(decoded) ? jsonDepthExceededAt(decoded, MAX_ANSWER_DEPTH) : undefined;
+  if (tooDeep !== undefined) {
+    throw new ApiError({ provider: ctx.failure.service, status: res.status, message: `the answer is JSON nested more than ${MAX_ANSWER_DEPTH} levels deep; textgen does not read it` });
+  }
+  const text = async (): Promise<string> => decoded;
   return {
     status: res.status,
     headers: res.headers,

@@ -226,6 +226,14 @@ export function handPickedCases(): HandPickedCase[] {
   add({ name: '--config pointing at a binary file', args: ['--config', FILES.binary, ...run], code: 2, message: /binary\.bin/ });
   add({ name: 'a user config file that is a directory', args: run, config: { 'xdg-config/textgen/config.yaml/': '' }, code: 2, message: /config\.yaml: cannot read/ });
   add({ name: 'a user config file with a YAML syntax error', args: run, config: { 'xdg-config/textgen/config.yaml': 'profiles: {\n' }, code: 2, message: /config\.yaml: line/ });
+  const aliasBomb = `a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: [*e,*e,*e,*e,*e,*e,*e,*e,*e]\n`;
+  for (const [verb, args] of [
+    ['add', ['profiles', 'add', 'p', '--provider', 'open-inference', '--url', 'http://127.0.0.1:9', '--no-check']],
+    ['remove', ['profiles', 'remove', 'p', '--yes']],
+    ['use', ['profiles', 'use', 'local']],
+  ] as const) {
+    add({ name: `profiles ${verb} on a user config with an alias bomb`, args: [...args], config: { 'xdg-config/textgen/config.yaml': aliasBomb }, code: 2, message: /config\.yaml: .*(alias|resource exhaustion)/i });
+  }
   add({ name: 'a profile whose auth type does not fit its provider', args: ['--profile', 'p', ...run], config: { '.textgenrc.yaml': 'profiles:\n  p: { provider: azure-openai, url: "http://x", auth: { type: iam, apikey_env: K } }\n' }, code: 2, message: /auth type iam is for watsonx/ });
 
   // stdin: invalid UTF-8, enormous, empty, closed.

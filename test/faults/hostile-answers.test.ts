@@ -1,0 +1,157 @@
+/**
+ * Answers that crashed the CLI (issue 16, item 5), against the built CLI (`npm run build` first): JSON nested
+ * thousands of levels deep (in an error body, in a field of a good answer, in a stream event), an answer of hundreds
+ * of megabytes, and output that cannot be written (a full disk, a closed stdout). Each must end with its documented
+ * exit code and one error line — never exit 1, never a stack trace. The suite ends with one line of figures.
+ */
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import { execa } from 'execa';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { BIN, baseEnv, makeHome, runBin, type CliResult } from '../helpers/run-cli.js';
+
+const home = makeHome();
+const figures = { cases: 0, crashes: 0 };
+afterAll(() => {
+  home.cleanup();
+  console.log(`hostile answers: ${figures.cases} cases, ${figures.crashes} crashes (exit 1 or a stack trace)`);
+});
+
+const open: Server[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((s) => new Promise<void>((done) => {
+    s.closeAllConnections();
+    s.close(() => done());
+  })));
+});
+
+async function serve(answer: (res: ServerResponse, path: string) => void): Promise<string> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => answer(res, req.url ?? ''));
+  });
+  open.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('no TCP address');
+  return `http://127.0.0.1:${address.port}`;
+}
+
+function send(res: ServerResponse, status: number, text: string, type = 'application/json'): void {
+  res.writeHead(status, { 'content-type': type, 'content-length': String(Buffer.byteLength(text)) });
+  res.end(text);
+}
+
+const deep = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+const deepArray = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+const answer = (extra: string) => `{"model_id":"m","created_at":"2024-01-01T00:00:00Z","results":[{"generated_text":"ok","generated_token_count":1,"input_token_count":1,"stop_reason":"eos_token","extra":${extra}}]}`;
+
+const WX = (url: string) => ['--provider', 'watsonx', '--url', url, '--token', 't', '--retries', '0'];
+const TG = ['deployment', 'text-generate', '--id-or-name', 'demo', '--input', 'Hi'];
+
+/** Every case: its exit code, one error line (after notes and warnings), no stack trace. */
+function judged(r: CliResult, code: number, message: RegExp): void {
+  figures.cases++;
+  if (r.exitCode === 1 || /^\s+at /m.test(r.stderr)) figures.crashes++;
+  expect(r.exitCode, r.stderr).toBe(code);
+  expect(r.stderr).not.toMatch(/^\s+at /m);
+  const lines = r.stderr.split('\n').filter((l) => l !== '' && !/^(note|warning|hint|batch):? /.test(l));
+  expect(lines, r.stderr).toHaveLength(1);
+  expect(lines[0]).toMatch(message);
+}
+
+describe('answers that crashed the CLI (built CLI)', () => {
+  it.each([
+    ['deployment text-generate', TG],
+    ['models', ['models']],
+    ['health', ['health']],
+  ])('a watsonx error body nested 6 000 levels deep: %s → exit 4', async (_name, command) => {
+    const url = await serve((res) => send(res, 400, `{"errors":[{"code":"x","message":"m","more_info":${deep(6_000)}}],"trace":"t","status_code":400}`));
+    const r = await runBin([...WX(url), ...command], { env: home.env });
+    judged(r, 4, /^error: watsonx returned HTTP 400: the answer is JSON nested more than 256 levels deep; textgen does not read it$/);
+  });
+
+  it.each([
+    ['-o json', ['-o', 'json']],
+    ['-o yaml', ['-o', 'yaml']],
+    ['-o jsonl', ['-o', 'jsonl']],
+    ['-j', ['-j', 'results[0].extra']],
+    ['--raw', ['--raw']],
+  ])('a good answer with a field nested 10 000 levels deep, %s → exit 4', async (_name, flags) => {
+    const url = await serve((res) => send(res, 200, answer(deepArray(10_000))));
+    const r = await runBin([...WX(url), ...TG, ...flags], { env: home.env });
+    judged(r, 4, /nested more than 256 levels deep/);
+    expect(r.stdout).toBe('');
+  });
+
+  it('a batch whose answers are nested 10 000 levels deep: every record is exit 4, not 1', async () => {
+    const url = await serve((res) => send(res, 200, answer(deep(10_000))));
+    const r = await runBin([...WX(url), 'deployment', 'text-generate', '--id-or-name', 'demo', '--batch', '-', '-o', 'json'], { env: home.env, input: '"a"\n"b"\n' });
+    figures.cases++;
+    expect(r.exitCode).toBe(4);
+    const codes = r.stdout.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { error?: { exit_code: number } }).error?.exit_code);
+    expect(codes).toEqual([4, 4]);
+  });
+
+  it('a stream event nested 10 000 levels deep → exit 6 after the text before it', async () => {
+    const url = await serve((res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`event: message\ndata: {"model_id":"m","results":[{"generated_text":"Hello","generated_token_count":1,"input_token_count":1,"stop_reason":"not_finished"}]}\n\n`);
+      res.end(`event: message\ndata: ${answer(deep(10_000))}\n\n`);
+    });
+    const r = await runBin([...WX(url), ...TG, '--stream'], { env: home.env });
+    judged(r, 6, /stream broke off: .*nested more than 256 levels deep/);
+    expect(r.stdout).toMatch(/^Hello/);
+  });
+
+  it('an answer of 200 MB is cut at 128 MiB → exit 4, quickly and in bounded memory', async () => {
+    const url = await serve((res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"results":[{"generated_text":"');
+      const block = Buffer.alloc(1024 * 1024, 0x61);
+      let sent = 0;
+      const more = () => {
+        while (sent < 200) {
+          sent++;
+          if (!res.write(block)) return void res.once('drain', more);
+        }
+        res.end('"}]}');
+      };
+      res.on('close', () => {
+        sent = 1_000;
+      });
+      more();
+    });
+    const r = await runBin([...WX(url), ...TG], { env: home.env, timeout: 30_000 });
+    judged(r, 4, /^error: watsonx returned HTTP 200: the answer is larger than 128 MiB; textgen reads at most that much of an answer$/);
+  }, 60_000);
+
+  it.each([
+    ['a full disk (> /dev/full)', '> /dev/full', /^error: cannot write the output: no space left on device \(ENOSPC\)$/],
+    ['stdout closed (>&-)', '>&-', /^error: cannot write the output: stdout is closed, so it would be lost$/],
+  ])('%s → exit 7 and one error line', async (_name, redirect, message) => {
+    const r = await execa('sh', ['-c', `exec node "$0" "$@" ${redirect}`, BIN, '--profile', 'local', ...TG], {
+      env: { ...baseEnv(), ...home.env, CI: 'true' },
+      extendEnv: false,
+      reject: false,
+      stdin: 'ignore',
+      timeout: 20_000,
+    });
+    judged({ exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) }, 7, message);
+  });
+
+  it('a batch writing to a full disk → exit 7', async () => {
+    const r = await execa('sh', ['-c', 'exec node "$0" "$@" > /dev/full', BIN, '--profile', 'local', 'deployment', 'text-generate', '--id-or-name', 'demo', '--batch', '-'], {
+      env: { ...baseEnv(), ...home.env, CI: 'true' },
+      extendEnv: false,
+      reject: false,
+      input: '"a"\n"b"\n',
+      timeout: 20_000,
+    });
+    judged({ exitCode: r.exitCode ?? -1, stdout: '', stderr: String(r.stderr) }, 7, /^error: cannot write the output: no space left on device \(ENOSPC\)$/);
+  });
+
+  it('> /dev/null is discarding on purpose: exit 0', async () => {
+    const r = await execa('sh', ['-c', 'exec node "$0" "$@" > /dev/null', BIN, '--profile', 'local', ...TG], { env: { ...baseEnv(), ...home.env, CI: 'true' }, extendEnv: false, reject: false, stdin: 'ignore', timeout: 20_000 });
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+  });
+});
