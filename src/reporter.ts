@@ -9,6 +9,8 @@ export interface ReporterOptions {
   redact?: (text: string) => string;
 }
 
+import { visibleControls } from './output/visible.js';
+
 const yellow = (s: string) => `\u001b[33m${s}\u001b[39m`;
 const dim = (s: string) => `\u001b[2m${s}\u001b[22m`;
 
@@ -25,14 +27,15 @@ export function createReporter(opts: ReporterOptions): Reporter {
   return {
     quiet: opts.quiet,
     verbose: opts.verbose,
+    // Messages quote services (warnings, headers, error bodies): their control characters are shown, not obeyed.
     warn(message) {
-      if (!opts.quiet) write(`${opts.color ? yellow('warning:') : 'warning:'} ${message}`);
+      if (!opts.quiet) write(`${opts.color ? yellow('warning:') : 'warning:'} ${visibleControls(message)}`);
     },
     info(message) {
-      if (!opts.quiet) write(message);
+      if (!opts.quiet) write(visibleControls(message));
     },
     trace(line) {
-      if (opts.verbose) write(opts.color ? dim(line) : line);
+      if (opts.verbose) write(opts.color ? dim(visibleControls(line)) : visibleControls(line));
     },
   };
 }

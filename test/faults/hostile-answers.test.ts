@@ -8,6 +8,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import { execa } from 'execa';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { BIN, baseEnv, makeHome, runBin, type CliResult } from '../helpers/run-cli.js';
+import { runOnTerminal } from '../helpers/pty.js';
 
 const home = makeHome();
 const figures = { cases: 0, crashes: 0 };
@@ -153,5 +154,51 @@ describe('answers that crashed the CLI (built CLI)', () => {
   it('> /dev/null is discarding on purpose: exit 0', async () => {
     const r = await execa('sh', ['-c', 'exec node "$0" "$@" > /dev/null', BIN, '--profile', 'local', ...TG], { env: { ...baseEnv(), ...home.env, CI: 'true' }, extendEnv: false, reject: false, stdin: 'ignore', timeout: 20_000 });
     expect(r.exitCode, String(r.stderr)).toBe(0);
+  });
+});
+
+/** What a hostile service slips into its text: clipboard write, window title, clear screen, cursor report, C1 CSI. */
+const ESCAPES = '\u001b]52;c;ZWNobyBwd25lZA==\u0007\u001b]0;pwned\u0007\u001b[2J\u001b[6n\u009b31m';
+const RAW = ['\u001b]52', '\u001b]0;', '\u001b[2J', '\u001b[6n', '\u009b'];
+
+describe('terminal escapes from the service (built CLI)', () => {
+  async function escapingServer(): Promise<string> {
+    return serve((res, path) => {
+      if (path.startsWith('/ml/v1/foundation_model_specs')) {
+        return send(res, 200, JSON.stringify({ total_count: 1, limit: 100, resources: [{ model_id: 'evil/model', label: 'evil', provider: 'x', short_description: `A model ${ESCAPES}` }] }));
+      }
+      send(res, 200, JSON.stringify({
+        model_id: 'm',
+        created_at: '2024-01-01T00:00:00Z',
+        results: [{ generated_text: `Hello ${ESCAPES} world`, generated_token_count: 3, input_token_count: 1, stop_reason: `eos_token${ESCAPES}` }],
+        system: { warnings: [{ id: 'w', message: `careful ${ESCAPES}` }] },
+      }));
+    });
+  }
+
+  it.each([
+    ['generated text, a system warning and the stop reason in the summary', TG],
+    ['model descriptions in the models table', ['models']],
+  ])('on a terminal: %s are shown visibly, never obeyed', async (_what, command) => {
+    const url = await escapingServer();
+    const r = await runOnTerminal([...WX(url), ...command], home.env);
+    figures.cases++;
+    expect(r.exitCode, r.screen).toBe(0);
+    for (const raw of RAW) expect(r.screen.includes(raw), `raw ${JSON.stringify(raw)} reached the terminal: ${JSON.stringify(r.screen)}`).toBe(false);
+    expect(r.screen).toContain('\\x1b]52;c;ZWNobyBwd25lZA==\\x07');
+    expect(r.screen).toContain('\\x9b31m');
+  });
+
+  it('in a pipe and in -o json the data stays data', async () => {
+    const url = await escapingServer();
+    const text = await runBin([...WX(url), ...TG, '-q'], { env: home.env });
+    expect(text.exitCode).toBe(0);
+    expect(text.stdout).toBe(`Hello ${ESCAPES} world\n`);
+    const json = await runBin([...WX(url), ...TG, '-q', '-o', 'json'], { env: home.env });
+    expect((JSON.parse(json.stdout) as { results: Array<{ generated_text: string }> }).results[0]!.generated_text).toBe(`Hello ${ESCAPES} world`);
+    // Warnings are messages: escaped on stderr wherever it goes.
+    const warned = await runBin([...WX(url), ...TG], { env: home.env });
+    expect(warned.stderr).toContain('warning: [w] careful \\x1b]52;c;');
+    expect(warned.stderr).not.toMatch(/[\u001b\u009b]/);
   });
 });
