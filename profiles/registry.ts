@@ -24,10 +24,11 @@ export async function createAuthenticator(
   http: HttpClient,
   cache: TokenCache,
   now: () => number,
+  warn?: (message: string) => void,
 ): Promise<Authenticator> {
   if (profile.provider === 'watsonx') {
     const { createWatsonxAuthenticator } = await import('./watsonx/auth.js');
-    return createWatsonxAuthenticator({ profile, http, cache, now });
+    return createWatsonxAuthenticator({ profile, http, cache, now, ...(warn ? { warn } : {}) });
   }
   const { createStaticAuthenticator } = await import('./static-auth.js');
   return createStaticAuthenticator(profile, profile.provider === 'azure-openai' ? 'AZURE_OPENAI_API_KEY' : 'TEXTGEN_TOKEN');

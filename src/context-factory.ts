@@ -139,7 +139,7 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
         const { createTokenCache } = await import('./config/token-cache.js');
         const { createAuthenticator } = await import('../profiles/registry.js');
         cache ??= createTokenCache({ env: io.env });
-        return createAuthenticator(profile, http, cache, ctx.now);
+        return createAuthenticator(profile, http, cache, ctx.now, (m) => reporter.warn(m));
       })();
       return authPromise;
     },

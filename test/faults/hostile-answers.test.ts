@@ -202,3 +202,62 @@ describe('terminal escapes from the service (built CLI)', () => {
     expect(warned.stderr).not.toMatch(/[\u001b\u009b]/);
   });
 });
+
+describe('a token service that answers wrongly (built CLI)', () => {
+  /** A watsonx service with its own IAM endpoint: `token()` decides each exchange's reply; generations succeed. */
+  async function iamServer(token: () => { access_token: string; expires_in: number }): Promise<{ url: string; exchanges: () => number; generations: () => number }> {
+    let exchanges = 0;
+    let generations = 0;
+    const url = await serve((res, path) => {
+      if (path.startsWith('/identity/token')) {
+        exchanges++;
+        return send(res, 200, JSON.stringify({ ...token(), refresh_token: 'not_supported', token_type: 'Bearer', expiration: Math.floor(Date.now() / 1000) }));
+      }
+      generations++;
+      send(res, 200, answer('1'));
+    });
+    return { url, exchanges: () => exchanges, generations: () => generations };
+  }
+
+  const iam = (url: string) => ['--provider', 'watsonx', '--url', url, '--api-key', 'iam-key-for-the-test', '--retries', '0'];
+  const iamEnv = (url: string) => ({ ...home.env, TEXTGEN_IAM_URL: `${url}/identity/token`, TEXTGEN_SPACE_ID: 'space-1' });
+
+  it('a token with CR/LF is exit 3 naming IBM Cloud IAM, is never cached, and the next run with a healthy IAM works', async () => {
+    let poisoned = true;
+    const s = await iamServer(() => ({ access_token: poisoned ? 'eyJhbGciOi.abc\r\nX-Injected: 1' : 'eyJhbGciOi.good.token', expires_in: 3600 }));
+    const bad = await runBin([...iam(s.url), ...TG], { env: iamEnv(s.url) });
+    judged(bad, 3, /^error: IBM Cloud IAM token exchange failed: the access_token in its reply is not a usable token/);
+    expect(s.generations()).toBe(0);
+    poisoned = false;
+    const good = await runBin([...iam(s.url), ...TG, '-q'], { env: iamEnv(s.url) });
+    expect(good.exitCode, good.stderr).toBe(0);
+    expect(s.exchanges()).toBe(2);
+  });
+
+  it('a cache file holding a token with a line break (an older version wrote it) is a miss, not exit 2 until it expires', async () => {
+    const { createTokenCache, tokenCacheKey, tokenCacheDir } = await import('../../src/config/token-cache.js');
+    const { mkdirSync, writeFileSync, readdirSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const s = await iamServer(() => ({ access_token: 'eyJhbGciOi.fresh.token', expires_in: 3600 }));
+    const key = tokenCacheKey(['iam', `${s.url}/identity/token`, '', 'iam-key-for-the-test']);
+    const dir = tokenCacheDir(home.env);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `${key}.json`), JSON.stringify({ token: 'poisoned\r\nX-Injected: 1', expiresAt: Date.now() + 3_600_000 }));
+    expect(readdirSync(dir)).toContain(`${key}.json`);
+    const r = await runBin([...iam(s.url), ...TG, '-q'], { env: iamEnv(s.url) });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(s.exchanges()).toBe(1);
+    expect((await createTokenCache({ env: home.env }).get(key))?.token).toBe('eyJhbGciOi.fresh.token');
+  });
+
+  it('a token already expired (expires_in 0) in a batch of 200 lines: one warning, one exchange', async () => {
+    const s = await iamServer(() => ({ access_token: 'eyJhbGciOi.expired.token', expires_in: 0 }));
+    const input = Array.from({ length: 200 }, (_, i) => JSON.stringify(`line ${i + 1}`)).join('\n');
+    const r = await runBin([...iam(s.url), 'deployment', 'text-generate', '--id-or-name', 'demo', '--batch', '-', '--concurrency', '8'], { env: iamEnv(s.url), input });
+    figures.cases++;
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(s.generations()).toBe(200);
+    expect(s.exchanges()).toBe(1);
+    expect(r.stderr.match(/^warning: IBM Cloud IAM issued a token that has expired or is about to \(expires_in 0 s\)/gm)).toHaveLength(1);
+  });
+});
