@@ -9,7 +9,8 @@ import path from 'node:path';
 import { isMap, parseDocument, type Document } from 'yaml';
 import { UsageError } from '../errors.js';
 import { displayPath, homeDir, userConfigPath } from './load.js';
-import { writePrivateFile } from './private-file.js';
+import { followLinks, makePrivateDirs, writePrivateFile } from './private-file.js';
+import { withFileLock } from './file-lock.js';
 import type { ConfigFile, ProfileConfig } from './schema.js';
 
 export interface UserFile {
@@ -86,4 +87,23 @@ export function setDefaultProfile(uf: UserFile, name: string): void {
 export async function saveUserFile(uf: UserFile): Promise<void> {
   await userFileConfig(uf);
   await writePrivateFile(uf.file, uf.doc.toString());
+}
+
+/**
+ * Reads the file, applies `change` and writes it back, holding the file's lock throughout, so that two commands
+ * editing it at once (two `profiles add`) each see the other's change instead of one overwriting it.
+ */
+export async function updateUserFile<T>(file: string, env: Record<string, string | undefined>, change: (uf: UserFile) => T | Promise<T>): Promise<{ uf: UserFile; result: T }> {
+  const target = await followLinks(file);
+  await makePrivateDirs(path.dirname(target));
+  return withFileLock(
+    target,
+    async () => {
+      const uf = await readUserFile(file, env);
+      const result = await change(uf);
+      await saveUserFile(uf);
+      return { uf, result };
+    },
+    displayPath(file, homeDir(env)),
+  );
 }
