@@ -19,6 +19,8 @@ export interface LoadedConfig {
     /** The file `profiles add` writes: the user file, or the --config file when one is given. */
     userFile: string;
     projectFile?: string;
+    /** A code config (textgen.config.js …) that was found and not run, because the caller said not to. */
+    skippedCode?: string;
   };
 }
 
@@ -28,6 +30,12 @@ export interface LoadConfigOptions {
   /** From --config or TEXTGEN_CONFIG. */
   configPath?: string;
   warn: (msg: string) => void;
+  /**
+   * false: a code config (textgen.config.{js,mjs,cjs,ts}) is found but not run, as if absent. For what runs on its
+   * own without a command asking for a service (TAB completion, `profiles list`): a repository's code must not run
+   * because someone pressed Tab in it.
+   */
+  runCode?: boolean;
 }
 
 /** cosmiconfig's places for the name `textgen`, minus the `.config/` ones DESIGN does not list. */
@@ -72,8 +80,10 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig>
   const show = (file: string) => displayPath(file, home);
   const { parseConfigFile, fieldPath } = await import('./schema.js');
 
+  const runCode = opts.runCode !== false;
   if (opts.configPath !== undefined) {
     const file = path.resolve(opts.cwd, opts.configPath);
+    if (!runCode && isCodeConfig(file)) return { profiles: {}, sources: { profiles: {}, userFile: file, skippedCode: file } };
     const data = await loadExplicitFile(file, show);
     const loaded = { file, config: parseConfigFile(data, show(file)) };
     await warnIfExposed(loaded, show, opts.warn);
@@ -88,7 +98,12 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig>
     await warnIfExposed(user, show, opts.warn);
     layers.push(user);
   }
-  const found = await searchProjectFile(opts.cwd, home, show);
+  const found = await searchProjectFile(opts.cwd, home, show, runCode);
+  if (found?.skipped) {
+    const loaded = merge(layers, userFile, undefined);
+    loaded.sources.skippedCode = found.file;
+    return loaded;
+  }
   if (found !== undefined) {
     const project = { file: found.file, config: parseConfigFile(found.data, show(found.file)) };
     rejectLiteralSecrets(project, show, fieldPath);
@@ -159,15 +174,27 @@ async function loadExplicitFile(file: string, show: (f: string) => string): Prom
   return result?.config;
 }
 
-/** Walks up from cwd to the home directory (inclusive) or the root, returning the first project file. */
-async function searchProjectFile(cwd: string, home: string, show: (f: string) => string): Promise<{ file: string; data: unknown } | undefined> {
-  const explorer = await createExplorer(show);
+/** textgen.config.js and its kin: JavaScript or TypeScript that runs when loaded. */
+export function isCodeConfig(file: string): boolean {
+  return /\.(c|m)?[jt]s$/.test(file);
+}
+
+/** What a code config loads as when it must not run. */
+const NOT_RUN = Symbol('code config not run');
+
+/**
+ * Walks up from cwd to the home directory (inclusive) or the root, returning the first project file; a code config
+ * found where code must not run comes back as `skipped`, unloaded.
+ */
+async function searchProjectFile(cwd: string, home: string, show: (f: string) => string, runCode = true): Promise<{ file: string; data: unknown; skipped?: boolean } | undefined> {
+  const explorer = await createExplorer(show, runCode);
   const stop = path.resolve(home);
   let dir = path.resolve(cwd);
   for (;;) {
     const here = dir;
     // searchStrategy "none" looks in one directory: we do the walk so it stops at home, not at a package.json.
     const result = await withLoadErrors(here, show, () => explorer.search(here));
+    if (result !== null && result.config === NOT_RUN) return { file: result.filepath, data: undefined, skipped: true };
     if (result !== null && !result.isEmpty) return { file: result.filepath, data: result.config };
     const parent = path.dirname(dir);
     if (dir === stop || parent === dir) return undefined;
@@ -207,9 +234,10 @@ function firstLine(message: string): string {
   return line.length > 200 ? `${line.slice(0, 197)}...` : line;
 }
 
-async function createExplorer(show: (f: string) => string) {
+async function createExplorer(show: (f: string) => string, runCode = true) {
   const { cosmiconfig, defaultLoaders } = await import('cosmiconfig');
   const yamlLoader = (file: string, content: string) => parseYaml(content, file, show);
+  const code = <T>(load: T): T | (() => typeof NOT_RUN) => (runCode ? load : () => NOT_RUN);
   const options = {
     searchPlaces: PROJECT_SEARCH_PLACES,
     searchStrategy: 'none' as const,
@@ -222,10 +250,10 @@ async function createExplorer(show: (f: string) => string) {
       '.yml': yamlLoader,
       noExt: yamlLoader,
       '.json': (file: string, content: string) => parseJson(content, file, show),
-      '.js': importModule,
-      '.mjs': importModule,
-      '.cjs': importModule,
-      '.ts': (file: string, content: string) => importTypeScript(file, content, show),
+      '.js': code(importModule),
+      '.mjs': code(importModule),
+      '.cjs': code(importModule),
+      '.ts': code((file: string, content: string) => importTypeScript(file, content, show)),
       default: yamlLoader,
     },
   };

@@ -4,7 +4,7 @@
  * is still there, as it was: a device is still a device, a link still a link, a directory keeps its mode.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, lstatSync, mkdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HandPickedCase } from './hand-picked.js';
 
@@ -117,6 +117,22 @@ export function notOursCases(): HandPickedCase[] {
     after: (_dir, env) => expectMode(join(env.XDG_CONFIG_HOME!, 'textgen'), 0o750, 'the user config directory'),
     code: 0,
   });
+
+  // A repository's code must not run because someone pressed Tab in it, or listed profiles there.
+  const marker = "import { writeFileSync } from 'node:fs';\nwriteFileSync(new URL('./code-ran.txt', import.meta.url), 'ran');\nexport default { profiles: { fromcode: { provider: 'watsonx', url: 'http://127.0.0.1:9' } } };\n";
+  for (const [what, args] of [
+    ['TAB completion of profile names', ['completion', '--profiles']],
+    ['profiles list', ['profiles', 'list']],
+    ['profiles list -o json', ['profiles', 'list', '-o', 'json']],
+  ] as const) {
+    cases.push({
+      name: `${what} does not run a textgen.config.js`,
+      args: [...args],
+      config: { 'textgen.config.mjs': marker },
+      after: (dir) => (existsSync(join(dir, 'code-ran.txt')) ? ['the project\'s textgen.config.mjs was run'] : []),
+      code: 0,
+    });
+  }
 
   return cases;
 }
