@@ -118,6 +118,26 @@ export function notOursCases(): HandPickedCase[] {
     code: 0,
   });
 
+  // --config naming a file that is no config (a link to a system file of `name: value` lines) must not echo it.
+  cases.push({
+    name: '--config symlinked to a file of colon-separated lines names the first key, shortened, not the content',
+    args: ['--config', 'linked.yaml', 'profiles', 'list'],
+    setup: (dir) => {
+      writeFileSync(join(dir, 'system-file'), 'MemTotal:       16318064 kB\nMemFree:        1234 kB\nsecretuser: S3CRET-token-value-that-must-not-be-echoed\n');
+      symlinkSync('system-file', join(dir, 'linked.yaml'));
+    },
+    after: (_dir) => [],
+    code: 2,
+    message: /^[^\n]*linked\.yaml: MemTotal: unknown field \(and 2 more unknown fields\); is this a textgen config file\? it takes default_profile and profiles$/m,
+  });
+  cases.push({
+    name: '--config with one very long unknown key shows it shortened',
+    args: ['--config', 'long-key.yaml', 'profiles', 'list'],
+    setup: (dir) => writeFileSync(join(dir, 'long-key.yaml'), `${'k'.repeat(40)}S3CRET: 1\n`),
+    code: 2,
+    message: /long-key\.yaml: \[?"?k{23}…"?\]?: unknown field$/m,
+  });
+
   // A repository's code must not run because someone pressed Tab in it, or listed profiles there.
   const marker = "import { writeFileSync } from 'node:fs';\nwriteFileSync(new URL('./code-ran.txt', import.meta.url), 'ran');\nexport default { profiles: { fromcode: { provider: 'watsonx', url: 'http://127.0.0.1:9' } } };\n";
   for (const [what, args] of [
