@@ -27,6 +27,7 @@ interface Machinery {
   wrapResponse: typeof import('./response.js').wrapResponse;
   readWholeResponse: typeof import('./response.js').readWholeResponse;
   isBodyReset: typeof import('./network-error.js').isBodyReset;
+  acceptEncoding: string;
 }
 
 function count(value: number | undefined, fallback: number): number {
@@ -81,6 +82,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       wrapResponse: response.wrapResponse,
       readWholeResponse: response.readWholeResponse,
       isBodyReset: network.isBodyReset,
+      acceptEncoding: response.ACCEPT_ENCODING,
     };
   }
 
@@ -121,12 +123,14 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     for (let attempt = 0; ; attempt++) {
       checkAbort();
       m.tracer.request(request);
+      // Gateways compress answers; the response layer decodes what is advertised here (unless the caller chose).
+      const sent = Object.keys(request.headers).some((h) => h.toLowerCase() === 'accept-encoding') ? request.headers : { ...request.headers, 'accept-encoding': m.acceptEncoding };
       const started = performance.now();
       let data: Dispatcher.ResponseData;
       try {
         data = await m.request(request.url, {
           method: request.method,
-          headers: request.headers,
+          headers: sent,
           body: request.body,
           dispatcher: m.dispatcher,
           signal,

@@ -3,6 +3,8 @@
  * the body streams in surfaces as NetworkError or Interrupted, never as an undici error.
  * Loaded lazily together with undici (only client.ts imports it, inside `send`).
  */
+import { pipeline } from 'node:stream';
+import zlib from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import { ApiError, Interrupted, NetworkError, TextgenError } from '../errors.js';
 import { jsonDepthExceededAt, MAX_ANSWER_BYTES, MAX_ANSWER_DEPTH } from '../json-depth.js';
@@ -33,13 +35,37 @@ export interface ResponseContext {
   secrets: readonly string[] | KnownSecrets;
 }
 
+/** What `accept-encoding` the client sends: the encodings `decoded` undoes (gateways compress answers). */
+export const ACCEPT_ENCODING = 'gzip, deflate, br';
+
+/**
+ * The body with its content-encoding undone (gzip, deflate, br), chunk by chunk so a compressed event stream still
+ * streams. Errors of the raw body reach the decoded one (pipeline), so a connection cut mid-answer stays a cut; and the
+ * size cap below counts decoded bytes, so a compression bomb stops at the cap like any other answer.
+ */
+function decoded(data: Dispatcher.ResponseData): NodeJS.ReadableStream & { destroy(error?: Error): void; isPaused(): boolean; pause(): unknown; resume(): unknown } {
+  const encoding = String(flattenHeaders(data.headers)['content-encoding'] ?? '').trim().toLowerCase();
+  const decoder =
+    encoding === 'gzip' || encoding === 'x-gzip'
+      ? zlib.createGunzip()
+      : encoding === 'deflate'
+        ? zlib.createInflate()
+        : encoding === 'br'
+          ? zlib.createBrotliDecompress()
+          : undefined;
+  if (decoder === undefined) return data.body;
+  pipeline(data.body, decoder, () => undefined);
+  return decoder;
+}
+
 /** A response whose body can be ended from outside, with the error its reader gets. */
 export interface WrappedResponse extends HttpResponse {
   cancel(error: Error): void;
 }
 
 export function wrapResponse(data: Dispatcher.ResponseData, ctx: ResponseContext): WrappedResponse {
-  const { statusCode, body: source } = data;
+  const { statusCode } = data;
+  const source = decoded(data);
   let consumed = false;
 
   /*

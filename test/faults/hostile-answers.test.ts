@@ -261,3 +261,58 @@ describe('a token service that answers wrongly (built CLI)', () => {
     expect(r.stderr.match(/^warning: IBM Cloud IAM issued a token that has expired or is about to \(expires_in 0 s\)/gm)).toHaveLength(1);
   });
 });
+
+describe('compressed answers, as gateways send them (built CLI)', () => {
+  const zlibOf = async () => await import('node:zlib');
+
+  it.each(['gzip', 'br', 'deflate'] as const)('a %s JSON answer is advertised for and decoded', async (encoding) => {
+    const zlib = await zlibOf();
+    const seen: string[] = [];
+    const compress = { gzip: zlib.gzipSync, br: zlib.brotliCompressSync, deflate: zlib.deflateSync }[encoding];
+    const url = await serve((res) => {
+      const body = compress(Buffer.from(answer('"compressed"').replace('"ok"', '"unpacked"')));
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': encoding, 'content-length': String(body.length) });
+      res.end(body);
+    });
+    const server = open.at(-1)!;
+    server.prependListener('request', (req) => seen.push(String(req.headers['accept-encoding'])));
+    const r = await runBin([...WX(url), ...TG, '-q'], { env: home.env });
+    figures.cases++;
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe('unpacked\n');
+    expect(seen[0]).toMatch(/gzip/);
+    expect(seen[0]).toMatch(/br/);
+    expect(seen[0]).toMatch(/deflate/);
+  });
+
+  it('a gzip event stream streams and ends as the service said (not "ended before finished")', async () => {
+    const zlib = await zlibOf();
+    const url = await serve((res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' });
+      const gz = zlib.createGzip();
+      gz.pipe(res);
+      const event = (text: string, stop: string) => `event: message\ndata: {"model_id":"m","results":[{"generated_text":"${text}","generated_token_count":1,"input_token_count":1,"stop_reason":"${stop}"}]}\n\n`;
+      gz.write(event('Hello', 'not_finished'));
+      gz.flush(zlib.constants.Z_SYNC_FLUSH, () => {
+        gz.write(event(' world', 'eos_token'));
+        gz.end();
+      });
+    });
+    const r = await runBin([...WX(url), ...TG, '--stream', '-q'], { env: home.env });
+    figures.cases++;
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe('Hello world\n');
+  });
+
+  it('a gzip bomb stops at the 128 MiB cap on what is read (exit 4)', async () => {
+    const zlib = await zlibOf();
+    // About 200 MB of zeros in a few hundred kB.
+    const bomb = zlib.gzipSync(Buffer.concat([Buffer.from('{"results":[{"generated_text":"'), Buffer.alloc(200 * 1024 * 1024, 0x61), Buffer.from('"}]}')]), { level: 9 });
+    const url = await serve((res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(bomb.length) });
+      res.end(bomb);
+    });
+    const r = await runBin([...WX(url), ...TG], { env: home.env, timeout: 30_000 });
+    judged(r, 4, /the answer is larger than 128 MiB/);
+  }, 60_000);
+});
