@@ -125,6 +125,7 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
           ...(profile.tls.caCert ? { caCertPath: profile.tls.caCert } : {}),
           insecure: profile.tls.insecure,
           trace: reporter.verbose ? (line) => reporter.trace(line) : undefined,
+          notice: (line) => reporter.info(line),
           secrets,
           env: io.env,
         });

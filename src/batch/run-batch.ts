@@ -127,6 +127,7 @@ async function execute<P>(ctx: Context, settings: BatchSettings, job: BatchJob<P
     failFast: settings.failFast,
     signal: ctx.signal,
     now: ctx.now,
+    notice: (line) => ctx.reporter.info(line),
   });
   let total: number | undefined;
   const progress = startProgress(ctx, scheduler.stats, () => total);

@@ -11,7 +11,7 @@
  * - Ctrl-C (the context's signal) aborts what is in flight; the records that are finished and in order are written.
  */
 import { AuthError, Interrupted, UsageError } from '../errors.js';
-import { backoffMs } from '../http/retry.js';
+import { backoffMs, LONG_WAIT_MS } from '../http/retry.js';
 import { AdaptiveLimit } from './adaptive-limit.js';
 import { lineIdOf } from './batch-line.js';
 import { errorRecord, lineErrorOf, recordPrefix, resultRecord, type LineError } from './records.js';
@@ -40,7 +40,9 @@ export class BatchScheduler<P> {
   readonly stats: BatchStats;
   readonly #work: LineWork<P>;
   readonly #sink: RecordSink;
-  readonly #opts: Required<Omit<SchedulerOptions, 'window'>>;
+  readonly #opts: Required<Omit<SchedulerOptions, 'window' | 'notice'>> & Pick<SchedulerOptions, 'notice'>;
+  /** Until when the last long wait that was told about lasts: one notice per wait, not one per line that hit it. */
+  #noticedUntil = 0;
   readonly #window: number;
   readonly #limit: AdaptiveLimit;
   readonly #slots: Array<Slot<P> | undefined>;
@@ -219,6 +221,12 @@ export class BatchScheduler<P> {
       }
       if (slot.attempts <= this.#opts.retries && !this.#halted()) {
         const delay = e.retryAfterMs ?? backoffMs(slot.attempts - 1, this.#opts.random);
+        if (e.retryAfterMs !== undefined && e.retryAfterMs >= LONG_WAIT_MS && now + delay > this.#noticedUntil + 1000) {
+          this.#noticedUntil = now + delay;
+          const status = (e.error as { status?: unknown }).status;
+          const what = e.throttled ? 'no new request starts' : `line ${slot.line} is retried`;
+          this.#opts.notice?.(`note: batch: the service answered${typeof status === 'number' ? ` HTTP ${status}` : ''} and asked to wait; ${what} for ${Math.round(delay / 1000)} s`);
+        }
         if (e.throttled) {
           this.#limit.onThrottle(now, now + delay);
           this.stats.limit = this.#limit.limit;

@@ -31,6 +31,8 @@ export interface SchedulerOptions {
   random?: () => number;
   /** Lines read ahead of the oldest unwritten one; default max(4 × concurrency, 64). */
   window?: number;
+  /** Told when the service asks the batch to wait long (a Retry-After of minutes must not look like a hang). */
+  notice?: (line: string) => void;
 }
 
 export interface BatchStats {

@@ -7,13 +7,14 @@
 import type { Dispatcher } from 'undici';
 import { Interrupted, UsageError } from '../errors.js';
 import { KnownSecrets, redactUrl } from './redact.js';
-import { isRetryableStatus, retryDelayMs, sleep as realSleep } from './retry.js';
+import { isRetryableStatus, LONG_WAIT_MS, retryAfterMs, retryDelayMs, sleep as realSleep } from './retry.js';
 import type { HttpClient, HttpClientOptions, HttpRequestSpec, HttpResponse, SendOptions } from './types.js';
 
 const DEFAULT_TIMEOUT_MS = 300_000;
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 const DEFAULT_RETRIES = 2;
 const DEFAULT_SERVICE = 'server';
+
 
 /** Everything that is loaded on the first send. */
 interface Machinery {
@@ -150,6 +151,9 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       if (isRetryableStatus(data.statusCode) && attempt < retries) {
         const delay = retryDelayMs(attempt, headers, random);
         m.tracer.retry(delay, `HTTP ${data.statusCode}`, attempt + 2, retries + 1);
+        if (delay >= LONG_WAIT_MS && retryAfterMs(headers) !== undefined) {
+          options.notice?.(`note: ${service} answered HTTP ${data.statusCode} and asked to wait; retrying in ${Math.round(delay / 1000)} s (attempt ${attempt + 2} of ${retries + 1}; --retries 0 gives up at once)`);
+        }
         // Reading the (small) error body lets undici reuse the socket; a big one is destroyed.
         await data.body.dump().catch(() => undefined);
         await pause(delay);

@@ -59,6 +59,8 @@ export interface HttpClientOptions {
   insecure?: boolean;
   /** Receives one line per trace event for `--verbose`; secrets already redacted. */
   trace?: (line: string) => void;
+  /** Told when a retry waits long on the service's word (a Retry-After of minutes must not look like a hang). */
+  notice?: (line: string) => void;
   /** Secret values that must never appear in a trace line or a message; the client adds the credentials it sends. */
   secrets?: string[] | KnownSecrets;
   /** Environment for HTTP(S)_PROXY/NO_PROXY; defaults to none (no proxy). */

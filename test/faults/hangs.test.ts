@@ -145,3 +145,34 @@ describe('hangs no option stopped end now (built CLI)', () => {
     expect(records[1]!.error!.message).toMatch(/the line is longer than 16 MiB/);
   }, 60_000);
 });
+
+describe('a long Retry-After is said on stderr, not waited out in silence (built CLI)', () => {
+  /** 429 with Retry-After: 5 for the first `busy` requests, then answers. */
+  async function busyFirst(busy: number): Promise<string> {
+    let n = 0;
+    return serve((res) => {
+      if (++n <= busy) {
+        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '5' });
+        res.end('{"errors":[{"code":"too_many_requests","message":"slow down"}],"trace":"t","status_code":429}');
+        return;
+      }
+      const text = '{"model_id":"m","results":[{"generated_text":"ok","generated_token_count":1,"input_token_count":1,"stop_reason":"eos_token"}]}';
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(text.length) });
+      res.end(text);
+    });
+  }
+
+  it('one request: a note says what it waits for and how long', async () => {
+    const url = await busyFirst(1);
+    const r = await bounded(['--provider', 'watsonx', '--url', url, '--token', 't', ...TG], 12_000);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^note: watsonx answered HTTP 429 and asked to wait; retrying in 5 s \(attempt 2 of 3; --retries 0 gives up at once\)$/m);
+  });
+
+  it('a batch: one note for the pause, not one per line', async () => {
+    const url = await busyFirst(4);
+    const r = await runBin(['--provider', 'watsonx', '--url', url, '--token', 't', 'deployment', 'text-generate', '--id-or-name', 'demo', '--batch', '-', '--concurrency', '4'], { env: home.env, input: '"a"\n"b"\n"c"\n"d"\n', timeout: 20_000 });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr.match(/^note: batch: the service answered HTTP 429 and asked to wait; no new request starts for 5 s$/gm)).toHaveLength(1);
+  });
+});
