@@ -8,7 +8,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execa, type ResultPromise } from 'execa';
+import { execa } from 'execa';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, baseEnv, makeHome, runBin } from '../helpers/run-cli.js';
 import { startRecordingServer, type RecordingServer } from './harness.js';
@@ -45,7 +45,7 @@ const args = (source: string, out: string | undefined, concurrency: number) => [
   '--batch', source, '--concurrency', String(concurrency), ...(out ? ['--resume', out] : []),
 ];
 
-function start(a: string[]): ResultPromise<{ reject: false }> {
+function start(a: string[]) {
   return execa('node', [BIN, ...a], { env: { ...baseEnv(), ...home.env, CI: 'true' }, extendEnv: false, reject: false, stdin: 'ignore', timeout: 30_000, stripFinalNewline: false });
 }
 

@@ -19,6 +19,8 @@ export interface HandPickedCase extends Expectation {
   skip?: string;
   /** Prepares the case's own directory (which is also its HOME) before the run: links, devices, modes. */
   setup?: (dir: string, env: Record<string, string>) => void;
+  /** What stdout must hold (for a case that succeeds). */
+  stdout?: RegExp;
   /** After the run: what the CLI must not have done to files that are not its own; each problem is one string. */
   after?: (dir: string, env: Record<string, string>) => string[];
   timeoutMs?: number;
@@ -255,5 +257,9 @@ export function handPickedCases(): HandPickedCase[] {
   add({ name: 'no --id-or-name and no input, CI=true', args: [...WATSONX, 'deployment', 'text-generate'], code: 2, message: /missing required options: --id-or-name, --input/ });
 
   for (const c of notOursCases()) add(c);
+
+  // What the help promises -o json gives: {model, encoding, token_count, tokens, ids}.
+  add({ name: 'tokenize -o json gives tokens and ids (offline encoding)', args: ['tokenize', '--encoding', 'cl100k_base', '-o', 'json', 'Hello world'], code: 0, stdout: /"token_count": 2,\s*"tokens": \[\s*"Hello",\s*" world"\s*\],\s*"ids": \[\s*9906,\s*1917\s*\]/ });
+  add({ name: 'tokenize -o yaml gives tokens and ids (Aleph Alpha, on the service)', args: ['--profile', 'local-aa', 'tokenize', '-o', 'yaml', 'Hello'], code: 0, stdout: /token_count: \d+\ntokens:\n(  - .*\n)+ids:\n(  - \d+\n)+/ });
   return cases;
 }

@@ -54,6 +54,10 @@ describe('hand-picked hostile input, through the built CLI', () => {
     const verdict = judge(outcome, c);
     const harm = c.after?.(where.cwd, where.env) ?? [];
     if (/S3CRET/.test(outcome.stdout + outcome.stderr)) harm.push('echoed the content of a file that is not a config');
+    if (c.stdout && !c.stdout.test(outcome.stdout)) {
+      verdict.problems.push(`stdout ${JSON.stringify(outcome.stdout.slice(0, 300))} does not match ${c.stdout}`);
+      if (verdict.verdict === 'ok') verdict.verdict = 'bad-message';
+    }
     if (harm.length > 0) Object.assign(verdict, { verdict: 'harmed', problems: [...verdict.problems, ...harm] });
     tally.record('hand-picked', name, verdict);
     expect(verdict.problems, `textgen ${c.args.join(' ').slice(0, 300)}\nstderr: ${outcome.stderr.slice(0, 600)}`).toEqual([]);

@@ -90,9 +90,20 @@ describe('reading lines', () => {
     const bytes = Buffer.from('ab\r\ncd\n\nünï\ncödé\nlast', 'utf8');
     const chunks = [];
     for (let i = 0; i < bytes.length; i += 3) chunks.push(bytes.subarray(i, i + 3));
-    const lines: string[] = [];
+    const lines: Array<string | undefined> = [];
     for await (const l of readLines(Readable.from(chunks))) lines.push(l);
     expect(lines).toEqual(['ab', 'cd', '', 'ünï', 'cödé', 'last']);
+  });
+
+  it('reads a line far longer than its chunks in linear time, and one over the cap as undefined without keeping it', async () => {
+    const long = 'x'.repeat(3_000_000);
+    const chunks = [Buffer.from('a\n'), ...Array.from({ length: 3_000 }, () => Buffer.from('x'.repeat(1_000))), Buffer.from('\nb\n')];
+    const lines: Array<string | undefined> = [];
+    for await (const l of readLines(Readable.from(chunks))) lines.push(l);
+    expect(lines).toEqual(['a', long, 'b']);
+    const capped: Array<string | undefined> = [];
+    for await (const l of readLines(Readable.from(chunks), 2_000_000)) capped.push(l);
+    expect(capped).toEqual(['a', undefined, 'b']);
   });
 
   it.each([
