@@ -34,6 +34,8 @@ export async function run(_options: Record<string, unknown>, ctx: Context): Prom
   }
   const { report, authRefused } = await checkHealth(ctx, profile, callee, op);
   const { writeResult } = await import('../src/operations/write-result.js');
-  await writeResult(ctx, format, report, () => healthLine(report));
+  // The version and status words come from the service: shown, not obeyed, on a terminal.
+  const { visibleControls } = await import('../src/output/visible.js');
+  await writeResult(ctx, format, report, () => (ctx.terminal.stdoutIsTTY ? visibleControls(healthLine(report)) : healthLine(report)));
   return healthExitCode(report, authRefused);
 }

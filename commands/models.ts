@@ -49,6 +49,9 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
 
   const profile = await ctx.profile();
   const kind = profile.provider;
+  // Descriptions and names come from the service: on a terminal their control characters are shown, not obeyed.
+  const { visibleControls } = await import('../src/output/visible.js');
+  const shown = (text: string) => (ctx.terminal.stdoutIsTTY ? visibleControls(text) : text);
   const { loadModelsOperation } = await import('../src/operations/models.js');
   const op = await loadModelsOperation(kind);
   if (name !== undefined && !op.describe) {
@@ -80,7 +83,7 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
   if (name !== undefined) {
     const { describeModel } = await import('../src/operations/models.js');
     const { entry, raw: body } = await describeModel(ctx, profile, callee, op.describe!, name, version);
-    await writeResult(ctx, format, raw ? body : entry, () => (raw ? `${JSON.stringify(body, null, 2)}\n` : modelDetails(entry)));
+    await writeResult(ctx, format, raw ? body : entry, () => shown(raw ? `${JSON.stringify(body, null, 2)}\n` : modelDetails(entry)));
     return 0;
   }
   const { listModels } = await import('../src/operations/models.js');
@@ -89,6 +92,6 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
     ctx.reporter.info(`${kind} lists no ${query.scope}`);
     return 0;
   }
-  await writeResult(ctx, format, raw ? listing.raw : listing.entries, () => (raw ? `${JSON.stringify(listing.raw, null, 2)}\n` : modelsTable(listing.entries)));
+  await writeResult(ctx, format, raw ? listing.raw : listing.entries, () => shown(raw ? `${JSON.stringify(listing.raw, null, 2)}\n` : modelsTable(listing.entries)));
   return 0;
 }

@@ -12,7 +12,7 @@ export const spec: CommandSpec = {
     'cached); --encoding names the public encoding to use, for any profile. Text output: the count; ' +
     '--tokens one token per line; --ids the ids on one line. On a colour terminal, plain tokenize ' +
     'shows the text with token boundaries in alternating colours, then the count. -o json gives ' +
-    '{model, encoding, token_count, tokens, ids}.',
+    '{model, encoding, token_count, tokens, ids} (watsonx answers without ids).',
   args: '[text...]',
   options: [
     { flags: '-m, --model <name>', description: "model (default: the profile's defaults.model)" },

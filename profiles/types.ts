@@ -36,6 +36,8 @@ export interface AuthenticatorOptions {
   http: HttpClient;
   cache: TokenCache;
   now: () => number;
+  /** For what the user should hear about their credentials (an expired token the service handed out). */
+  warn?: (message: string) => void;
 }
 
 /** How a provider's service takes credentials. */

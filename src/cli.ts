@@ -58,9 +58,9 @@ function groupCommand(program: Command, name: string): Command {
  */
 export async function parseCommandLine(argv: string[], io: ProcessLike): Promise<ParseOutcome> {
   // A reader that goes away (`textgen --help | head`) is not an error; the data sink handles it for command output.
-  io.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code !== 'EPIPE') throw err;
-  });
+  // A reader that goes away (`textgen --help | head`) is not an error, and a failed write (a full disk) must not end the
+  // process with a stack trace: the data sink records command output failures, which src/execute.ts reports.
+  io.stdout.on('error', () => undefined);
   const program = new Command('textgen');
   program
     .description('One command line for text-generation services: watsonx.ai, Azure OpenAI, Aleph Alpha, Open Inference')

@@ -6,6 +6,7 @@ import type { TokenCache } from './config/token-cache.js';
 import { createReporter } from './reporter.js';
 import { createDataSink } from './output/safe-write.js';
 import { colorLevel } from './output/color.js';
+import { KnownSecrets } from './http/redact.js';
 
 export interface ProcessLike {
   env: Record<string, string | undefined>;
@@ -37,11 +38,14 @@ export function detectTerminal(io: ProcessLike, globals: GlobalOptions): Termina
  */
 export function createContext(io: ProcessLike, globals: GlobalOptions, signal: AbortSignal): Context {
   const terminal = detectTerminal(io, globals);
+  // Credentials given directly are known before any profile resolves, so even a failure resolving it is masked.
+  const secrets = new KnownSecrets([globals.apiKey, globals.token, io.env.TEXTGEN_API_KEY, io.env.TEXTGEN_TOKEN].filter((s): s is string => s !== undefined));
   const reporter = createReporter({
     stderr: io.stderr,
     quiet: globals.quiet === true,
     verbose: globals.verbose === true,
     color: terminal.colorLevel,
+    redact: (text) => secrets.redact(text),
   });
   const out = createDataSink(io.stdout);
   const disposers: Array<() => Promise<void>> = [];
@@ -72,6 +76,7 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
       });
       profile = await resolveProfile({ globals, env: io.env, config: again, cwd: io.cwd });
     }
+    for (const secret of profile.secrets) secrets.add(secret);
     if (profile.local && !profile.url && globals.dryRun) {
       // Nothing will be sent: point the curl line at where `textgen serve` listens by default, so it can be run.
       profile.url = 'http://127.0.0.1:8080';
@@ -105,6 +110,7 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
     out,
     stderr: io.stderr,
     reporter,
+    secrets,
     terminal,
     signal,
     now: () => Date.now(),
@@ -121,7 +127,8 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
           ...(profile.tls.caCert ? { caCertPath: profile.tls.caCert } : {}),
           insecure: profile.tls.insecure,
           trace: reporter.verbose ? (line) => reporter.trace(line) : undefined,
-          secrets: profile.secrets,
+          notice: (line) => reporter.info(line),
+          secrets,
           env: io.env,
         });
         disposers.push(() => client.close());
@@ -135,7 +142,7 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
         const { createTokenCache } = await import('./config/token-cache.js');
         const { adapterFor } = await import('../profiles/registry.js');
         cache ??= createTokenCache({ env: io.env });
-        return adapterFor(profile.provider).auth.create({ profile, http, cache, now: ctx.now });
+        return adapterFor(profile.provider).auth.create({ profile, http, cache, now: ctx.now, warn: (m) => reporter.warn(m) });
       })();
       return authPromise;
     },
@@ -145,7 +152,8 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
       return createInquirerPrompter({ stdin: io.stdin, stderr: io.stderr, signal });
     },
     async dispose() {
-      await out.flush();
+      // A failed write was reported by the top level already; disposing must still release everything.
+      await out.flush().catch(() => undefined);
       for (const d of disposers.reverse()) {
         try {
           await d();

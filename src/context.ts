@@ -2,6 +2,7 @@ import type { ColorLevel } from './output/paint.js';
 import type { Authenticator } from '../profiles/types.js';
 import type { GlobalOptions, ResolvedProfile } from './config/types.js';
 import type { HttpClient } from './http/types.js';
+import type { KnownSecrets } from './http/redact.js';
 import type { DataSink } from './output/safe-write.js';
 import type { Prompter } from './prompt/prompter.js';
 
@@ -39,6 +40,11 @@ export interface Context {
   /** The raw stderr stream, for spinners and prompts (terminal policy decides when they appear). */
   stderr: NodeJS.WritableStream;
   reporter: Reporter;
+  /**
+   * Every secret this invocation knows (credentials, a URL's password, tokens sent in headers): the reporter, the
+   * top-level error printer, traces and batch records mask them, whatever echoed them back.
+   */
+  secrets: KnownSecrets;
   terminal: Terminal;
   /** Aborted on Ctrl-C. */
   signal: AbortSignal;

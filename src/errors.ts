@@ -135,6 +135,11 @@ export class StreamError extends TextgenError {
   readonly exitCode = 6;
 }
 
+/** The output cannot be written: stdout on a full disk, stdout closed before the command ran. */
+export class OutputError extends TextgenError {
+  readonly exitCode = 7;
+}
+
 /** Ctrl-C. */
 export class Interrupted extends TextgenError {
   readonly exitCode = 130;

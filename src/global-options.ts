@@ -21,6 +21,7 @@ export const GLOBAL_OPTION_SPECS: readonly OptionSpec[] = [
   { flags: '--no-interactive', description: 'never prompt; missing values are errors' },
   { flags: '--dry-run', description: 'print the request as a curl command (secrets redacted) and send nothing' },
   { flags: '--timeout <ms>', description: 'wait this long for an answer, or a silent stream (default 300000)' },
+  { flags: '--max-time <ms>', description: 'give up after this long in all, retries and streaming included (like curl --max-time)' },
   { flags: '--retries <n>', description: 'retries for 408/429/5xx and connection resets (default 2)' },
   { flags: '--ca-cert <file>', description: 'extra trusted CA certificates (PEM)' },
   { flags: '--insecure', description: 'do not verify TLS certificates (prints a warning)' },

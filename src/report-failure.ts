@@ -28,11 +28,13 @@ export function reportFailure(
   stderr: NodeJS.WritableStream,
   verbose: boolean,
   color: ColorLevel | boolean,
+  redact: (text: string) => string = (text) => text,
 ): number {
   const label = paint(color).red('error:');
   const write = (s: string) => {
     try {
-      stderr.write(s);
+      // A service may echo a credential back in its error message: it is masked here, whatever the source.
+      stderr.write(redact(s));
     } catch {
       // stderr closed: the exit code still tells.
     }

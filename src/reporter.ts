@@ -1,5 +1,6 @@
 import type { Reporter } from './context.js';
 import { paint, type ColorLevel } from './output/paint.js';
+import { visibleControls } from './output/visible.js';
 
 export interface ReporterOptions {
   stderr: NodeJS.WritableStream;
@@ -7,13 +8,15 @@ export interface ReporterOptions {
   verbose: boolean;
   /** The colour level of stderr (0: none). */
   color: ColorLevel;
+  /** Masks known secrets in every line (a warning may quote what a service said). */
+  redact?: (text: string) => string;
 }
-
 
 /** stderr writer: warnings and info lines (silenced by -q), trace lines (only with -v). */
 export function createReporter(opts: ReporterOptions): Reporter {
   const { yellow, dim } = paint(opts.color);
-  const write = (line: string) => {
+  const write = (raw: string) => {
+    const line = opts.redact ? opts.redact(raw) : raw;
     try {
       opts.stderr.write(line.endsWith('\n') ? line : `${line}\n`);
     } catch {
@@ -23,14 +26,15 @@ export function createReporter(opts: ReporterOptions): Reporter {
   return {
     quiet: opts.quiet,
     verbose: opts.verbose,
+    // Messages quote services (warnings, headers, error bodies): their control characters are shown, not obeyed.
     warn(message) {
-      if (!opts.quiet) write(`${yellow('warning:')} ${message}`);
+      if (!opts.quiet) write(`${yellow('warning:')} ${visibleControls(message)}`);
     },
     info(message) {
-      if (!opts.quiet) write(message);
+      if (!opts.quiet) write(visibleControls(message));
     },
     trace(line) {
-      if (opts.verbose) write(dim(line));
+      if (opts.verbose) write(dim(visibleControls(line)));
     },
   };
 }

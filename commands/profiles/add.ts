@@ -28,7 +28,7 @@ export const spec: CommandSpec = {
 
 export async function run(options: Record<string, unknown>, ctx: Context): Promise<number> {
   const { draftProfile } = await import('../../src/profiles/profile-draft.js');
-  const { editableConfigPath, hasProfile, readUserFile, saveUserFile, setDefaultProfile, setProfile } = await import('../../src/config/user-file.js');
+  const { editableConfigPath, hasProfile, readUserFile, setDefaultProfile, setProfile, updateUserFile } = await import('../../src/config/user-file.js');
   const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
   const g = ctx.globals;
   const args = (options.args as string[] | undefined) ?? [];
@@ -73,11 +73,14 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
     }
   }
 
-  setProfile(uf, name, profile);
-  // The first profile becomes the default: with one profile there is nothing else to mean.
-  const makeDefault = options.default === true || uf.doc.get('default_profile') === undefined;
-  if (makeDefault) setDefaultProfile(uf, name);
-  await saveUserFile(uf);
+  // Read again under the file's lock: another command may have changed it while this one asked and tested.
+  const { result: makeDefault } = await updateUserFile(file, ctx.env, (latest) => {
+    setProfile(latest, name, profile);
+    // The first profile becomes the default: with one profile there is nothing else to mean.
+    const first = options.default === true || latest.doc.get('default_profile') === undefined;
+    if (first) setDefaultProfile(latest, name);
+    return first;
+  });
   ctx.reporter.info(`saved profile "${name}" in ${uf.shown}${makeDefault ? ' (default)' : ''}`);
   return 0;
 }

@@ -18,15 +18,20 @@ export async function run(_options: Record<string, unknown>, ctx: Context): Prom
   const format = parseOutputFormat(ctx.globals.output);
   const { loadConfig, displayPath, homeDir } = await import('../../src/config/load.js');
   const { LOCAL_PROFILES } = await import('../../src/config/resolve.js');
+  const { redactUrl } = await import('../../src/http/redact.js');
   const configPath = ctx.globals.config ?? ctx.env.TEXTGEN_CONFIG;
-  const config = await loadConfig({ cwd: ctx.cwd, env: ctx.env, ...(configPath ? { configPath } : {}), warn: (m) => ctx.reporter.warn(m) });
+  // Listing runs no project code: a textgen.config.js is named, not run (commands that use a profile run it).
+  const config = await loadConfig({ cwd: ctx.cwd, env: ctx.env, ...(configPath ? { configPath } : {}), warn: (m) => ctx.reporter.warn(m), runCode: false });
+  if (config.sources.skippedCode) {
+    ctx.reporter.info(`note: ${displayPath(config.sources.skippedCode, homeDir(ctx.env))} is code and was not run, so its profiles are not listed; commands that use a profile run it`);
+  }
   const home = homeDir(ctx.env);
   const profiles = Object.keys(config.profiles)
     .sort()
     .map((name) => {
       const p = config.profiles[name]!;
       const file = config.sources.profiles[name];
-      return { name, default: config.default_profile === name, provider: p.provider, url: p.url ?? '', source: file ? displayPath(file, home) : 'config' };
+      return { name, default: config.default_profile === name, provider: p.provider, url: p.url === undefined ? '' : redactUrl(p.url), source: file ? displayPath(file, home) : 'config' };
     });
   const builtIn = Object.entries(LOCAL_PROFILES).map(([name, p]) => ({ name, default: config.default_profile === name, provider: p.provider, model: p.defaults?.model ?? '' }));
   const value = { default_profile: config.default_profile ?? null, profiles, built_in: builtIn };

@@ -15,10 +15,11 @@ export const spec: CommandSpec = {
 
 export async function run(options: Record<string, unknown>, ctx: Context): Promise<number> {
   const { UsageError } = await import('../../src/errors.js');
-  const { editableConfigPath, hasProfile, readUserFile, removeProfile, saveUserFile } = await import('../../src/config/user-file.js');
+  const { editableConfigPath, hasProfile, readUserFile, removeProfile, updateUserFile } = await import('../../src/config/user-file.js');
   const name = ((options.args as string[] | undefined) ?? [])[0] as string;
   const configPath = ctx.globals.config ?? ctx.env.TEXTGEN_CONFIG;
-  const uf = await readUserFile(editableConfigPath({ configPath, cwd: ctx.cwd, env: ctx.env }), ctx.env);
+  const file = editableConfigPath({ configPath, cwd: ctx.cwd, env: ctx.env });
+  const uf = await readUserFile(file, ctx.env);
   if (!hasProfile(uf, name)) throw new UsageError(`no profile "${name}" in ${uf.shown}`, { hint: 'textgen profiles list' });
   if (options.yes !== true) {
     if (!ctx.terminal.interactive) throw new UsageError(`removing profile "${name}" needs --yes when nothing can ask`);
@@ -28,9 +29,12 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
       return 0;
     }
   }
-  const wasDefault = uf.doc.get('default_profile') === name;
-  removeProfile(uf, name);
-  await saveUserFile(uf);
+  // Under the file's lock, on the file as it is now (another command may have changed it while this one asked).
+  const { result: wasDefault } = await updateUserFile(file, ctx.env, (latest) => {
+    const was = latest.doc.get('default_profile') === name;
+    removeProfile(latest, name);
+    return was;
+  });
   ctx.reporter.info(`removed profile "${name}" from ${uf.shown}${wasDefault ? '; no default profile is set now' : ''}`);
   return 0;
 }

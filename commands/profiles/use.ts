@@ -17,16 +17,14 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
   const { UsageError } = await import('../../src/errors.js');
   const { loadConfig } = await import('../../src/config/load.js');
   const { LOCAL_PROFILES, knownProfileNames } = await import('../../src/config/resolve.js');
-  const { editableConfigPath, readUserFile, saveUserFile, setDefaultProfile } = await import('../../src/config/user-file.js');
+  const { editableConfigPath, setDefaultProfile, updateUserFile } = await import('../../src/config/user-file.js');
   const name = ((options.args as string[] | undefined) ?? [])[0] as string;
   const configPath = ctx.globals.config ?? ctx.env.TEXTGEN_CONFIG;
   const config = await loadConfig({ cwd: ctx.cwd, env: ctx.env, ...(configPath ? { configPath } : {}), warn: (m) => ctx.reporter.warn(m) });
   if (!Object.hasOwn(config.profiles, name) && !Object.hasOwn(LOCAL_PROFILES, name)) {
     throw new UsageError(`unknown profile "${name}"; known profiles: ${knownProfileNames(config).join(', ')}`, { hint: 'create it with "textgen profiles add"' });
   }
-  const uf = await readUserFile(editableConfigPath({ configPath, cwd: ctx.cwd, env: ctx.env }), ctx.env);
-  setDefaultProfile(uf, name);
-  await saveUserFile(uf);
+  const { uf } = await updateUserFile(editableConfigPath({ configPath, cwd: ctx.cwd, env: ctx.env }), ctx.env, (latest) => setDefaultProfile(latest, name));
   ctx.reporter.info(`default profile: ${name} (${uf.shown})`);
   const after = await loadConfig({ cwd: ctx.cwd, env: ctx.env, ...(configPath ? { configPath } : {}), warn: () => {} });
   if (after.default_profile !== name && after.sources.projectFile) {

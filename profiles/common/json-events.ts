@@ -1,4 +1,5 @@
 import type { SseEvent } from '../../src/http/sse-parser.js';
+import { jsonDepthExceededAt, MAX_ANSWER_DEPTH } from '../../src/json-depth.js';
 import type { StreamStep } from '../types.js';
 
 /** How a protocol words a failure inside its own body, or undefined when the body is not one. */
@@ -15,6 +16,10 @@ export type JsonParse = (data: string) => unknown;
 export function readJsonEvent(event: SseEvent, errorOf: ErrorReader, parse: JsonParse = JSON.parse): StreamStep | { type: 'json'; body: unknown } {
   const data = event.data.trim();
   if (event.event === 'close') return { type: 'end' };
+  // Nested deeper than any answer: what would walk it later (the output writers) must never see it.
+  if (jsonDepthExceededAt(data, MAX_ANSWER_DEPTH) !== undefined) {
+    return { type: 'error', message: `malformed event from the service (JSON nested more than ${MAX_ANSWER_DEPTH} levels deep)`, code: 'malformed_event', raw: data.slice(0, 80) };
+  }
   if (event.event === 'error') {
     let body: unknown = data;
     try {

@@ -2,6 +2,10 @@
  * Lines of a stream, read chunk by chunk: the input of a batch may hold a million lines and is never read whole.
  * A line ends at LF (a CR before it is dropped); a last line without LF is still a line (it may be truncated).
  * Bytes are decoded per line, so a UTF-8 character split across chunks arrives whole.
+ *
+ * The pieces of a line that spans chunks are gathered in a list and joined once, at its end, so a long line costs
+ * linear time; and a line is capped like every other input (16 MiB): past the cap its bytes are counted, not kept,
+ * and it comes out as a line too long to read, without its text — one bad line, not an exhausted memory.
  */
 import { open } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
@@ -9,35 +13,65 @@ import { UsageError } from '../errors.js';
 const NEWLINE = 0x0a;
 const CR = 0x0d;
 
+/** The longest line a batch input or a --resume file may hold, as for stdin and @files (docs/hostile-input.md). */
+export const MAX_LINE_BYTES = 16 * 1024 * 1024;
+
+/** One line: its text (undefined when it was longer than the cap), and the bytes it took, LF included. */
+export interface LineSpan {
+  text: string | undefined;
+  bytes: number;
+  /** False for a last line without its LF. */
+  terminated: boolean;
+}
+
 function decode(buf: Buffer, start: number, end: number): string {
   return buf.toString('utf8', start, end > start && buf[end - 1] === CR ? end - 1 : end);
 }
 
-export async function* readLines(stream: AsyncIterable<Buffer | string>): AsyncGenerator<string, void, undefined> {
-  let carry: Buffer | undefined;
+export async function* readLineSpans(stream: AsyncIterable<Buffer | string>, maxLineBytes = MAX_LINE_BYTES): AsyncGenerator<LineSpan, void, undefined> {
+  let parts: Buffer[] = [];
+  /** Bytes of the line under way (kept or not); over the cap its pieces are dropped. */
+  let carried = 0;
+  let tooLong = false;
   for await (const chunk of stream) {
-    let buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
     let start = 0;
     let nl = buf.indexOf(NEWLINE);
-    if (carry !== undefined && nl !== -1) {
-      // Only the piece up to the first newline joins the carry: a long line costs one copy, not one per chunk.
-      const joined = Buffer.concat([carry, buf.subarray(0, nl + 1)]);
-      carry = undefined;
-      yield decode(joined, 0, joined.length - 1);
-      start = nl + 1;
-      nl = buf.indexOf(NEWLINE, start);
-    }
     while (nl !== -1) {
-      yield decode(buf, start, nl);
+      const length = carried + (nl - start);
+      if (tooLong || length > maxLineBytes) {
+        yield { text: undefined, bytes: length + 1, terminated: true };
+      } else if (parts.length > 0) {
+        const joined = Buffer.concat([...parts, buf.subarray(start, nl)], length);
+        yield { text: decode(joined, 0, joined.length), bytes: length + 1, terminated: true };
+      } else {
+        yield { text: decode(buf, start, nl), bytes: length + 1, terminated: true };
+      }
+      parts = [];
+      carried = 0;
+      tooLong = false;
       start = nl + 1;
       nl = buf.indexOf(NEWLINE, start);
     }
     if (start < buf.length) {
-      buf = buf.subarray(start);
-      carry = carry === undefined ? Buffer.from(buf) : Buffer.concat([carry, buf]);
+      carried += buf.length - start;
+      if (carried > maxLineBytes) {
+        tooLong = true;
+        parts = [];
+      } else {
+        // A copy: the stream may reuse its buffer.
+        parts.push(Buffer.from(buf.subarray(start)));
+      }
     }
   }
-  if (carry !== undefined && carry.length > 0) yield decode(carry, 0, carry.length);
+  if (carried > 0) {
+    yield { text: tooLong ? undefined : decode(Buffer.concat(parts, carried), 0, carried), bytes: carried, terminated: false };
+  }
+}
+
+/** The text of each line; a line over the cap comes out as undefined. */
+export async function* readLines(stream: AsyncIterable<Buffer | string>, maxLineBytes = MAX_LINE_BYTES): AsyncGenerator<string | undefined, void, undefined> {
+  for await (const span of readLineSpans(stream, maxLineBytes)) yield span.text;
 }
 
 /** An open input file; opening first turns a missing or unreadable file into a usage error before anything is sent. */

@@ -11,7 +11,17 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
-import { readLines } from './line-reader.js';
+import { MAX_LINE_BYTES, readLines } from './line-reader.js';
+
+/** The lines of a part; one longer than the reader's cap cannot be a record textgen wrote. */
+async function* wholeLines(file: string, stream: AsyncIterable<Buffer>): AsyncGenerator<string, void, undefined> {
+  let n = 0;
+  for await (const line of readLines(stream)) {
+    n += 1;
+    if (line === undefined) throw new UsageError(`${file}: line ${n} is longer than ${MAX_LINE_BYTES} bytes: not a batch output record`);
+    yield line;
+  }
+}
 
 export interface MergeStats {
   records: number;
@@ -140,7 +150,7 @@ class InputLines {
     readonly file: string,
     stream: AsyncIterable<Buffer>,
   ) {
-    this.#lines = readLines(stream)[Symbol.asyncIterator]();
+    this.#lines = wholeLines(file, stream)[Symbol.asyncIterator]();
   }
 
   /** Moves to `line` (later than the current one); every line passed on the way must be blank. */
@@ -193,7 +203,7 @@ async function openPart(file: string, order: number): Promise<Part> {
     const code = (e as NodeJS.ErrnoException).code;
     throw new UsageError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (code ?? (e as Error).message)}`);
   }
-  const part: Part = { file, order, lines: readLines(createReadStream(file, { highWaterMark: 256 * 1024 }))[Symbol.asyncIterator](), at: 0, current: undefined };
+  const part: Part = { file, order, lines: wholeLines(file, createReadStream(file, { highWaterMark: 256 * 1024 }))[Symbol.asyncIterator](), at: 0, current: undefined };
   await advance(part);
   return part;
 }

@@ -1,29 +1,48 @@
 /**
  * `--resume OUTPUT`: which lines an earlier run already got a result for, and the file that receives this run's
- * records merged with the earlier successful ones.
+ * records.
  *
- * The earlier output is read twice, streaming both times: once before the batch to mark its successful lines in a
- * bitmap (those lines are skipped), and once during the batch, in step with the new records, to copy the earlier
- * successful records into a temporary file next to OUTPUT in line order. At the end — finished, stopped or
- * interrupted — the rest of the earlier records is copied and the temporary file replaces OUTPUT in one rename. So
- * OUTPUT is at every moment either the old file or the new one, never half-written, and always resumable: each line
- * of the input (of this shard) has at most one record, its successful record when it ever had one.
+ * Records reach OUTPUT as they complete: they are appended to it (one write per tick of the event loop, never held
+ * in memory longer), so a run killed with SIGKILL loses at most the lines still in flight, and one stopped by
+ * SIGINT, SIGTERM or SIGHUP loses nothing finished. During a run the file is the earlier records (in line order)
+ * followed by this run's (in line order too); when the run ends, however it ends, the two are merged into one
+ * record per line in line order — through a temporary file next to OUTPUT and one rename, so a reader never sees
+ * half of it. A run killed before that merge leaves the two parts, which the next run reads as they are and merges
+ * first. Each line keeps its first successful record, else its latest error.
  */
-import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
-import { rename, stat, unlink } from 'node:fs/promises';
+import { appendFileSync, closeSync, createReadStream, openSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { lstat, readdir, rename, truncate, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { inShard, type Shard } from './settings.js';
 import { LineBitmap } from './line-bitmap.js';
-import { readLines } from './line-reader.js';
+import { readLineSpans } from './line-reader.js';
 import type { RecordSink } from './scheduler.js';
 
 const LINE_NUMBER = /^\{"line":(\d+)[,}]/;
+/** Records are handed to the file at least this often (bytes), and at the end of every tick in any case. */
+const WRITE_EVERY = 64 * 1024;
 
+/** What a path that is not a regular file is, for the message refusing it. */
+function kindOf(s: Stats): string {
+  if (s.isDirectory()) return 'a directory';
+  if (s.isSymbolicLink()) return 'a symbolic link';
+  if (s.isCharacterDevice()) return 'a character device';
+  if (s.isBlockDevice()) return 'a block device';
+  if (s.isFIFO()) return 'a named pipe';
+  if (s.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+/**
+ * Whether OUTPUT exists. Anything there that is not a regular file is refused before the batch starts: the output
+ * is replaced by a rename at the end, which would turn /dev/null into a file or a symbolic link into a copy.
+ */
 async function exists(path: string): Promise<boolean> {
   try {
-    const s = await stat(path);
+    const s = await lstat(path);
     if (s.isDirectory()) throw new UsageError(`--resume: ${path} is a directory, not a batch output file`);
+    if (!s.isFile()) throw new UsageError(`--resume: ${path} is ${kindOf(s)}, not a regular file; textgen replaces the file it resumes, so give the path of a regular file (or of one that does not exist yet)`);
     return true;
   } catch (e) {
     if (e instanceof UsageError) throw e;
@@ -32,130 +51,269 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-/**
- * The lines of this shard that have a successful record in the earlier output (empty when the file does not exist
- * yet, so CI can always pass --resume). A line that is not a whole record — the truncated last line of a killed
- * run — is ignored. Records must be in line order, as a batch writes them.
- */
-export async function readDoneLines(path: string, shard: Shard | undefined): Promise<LineBitmap> {
-  const done = new LineBitmap();
-  if (!(await exists(path))) return done;
-  let previous = 0;
-  for await (const text of readLines(createReadStream(path, { highWaterMark: 256 * 1024 }))) {
-    if (!text.startsWith('{"line":')) continue;
-    let record: { line?: unknown; result?: unknown };
-    try {
-      record = JSON.parse(text) as { line?: unknown; result?: unknown };
-    } catch {
-      continue;
-    }
-    const line = record.line;
-    if (typeof line !== 'number' || !Number.isSafeInteger(line) || line < 1) continue;
-    if (line < previous) throw new UsageError(`--resume: ${path} is not in line order (line ${line} after line ${previous}); it was not written by a batch run`);
-    previous = line;
-    if (record.result !== undefined && inShard(line, shard)) done.add(line);
-  }
-  return done;
+/** One record of the file: its line, whether it is a result, and where it is. */
+interface RecordAt {
+  line: number;
+  ok: boolean;
 }
 
-/** This run's records merged, in line order, with the earlier successful ones, into a file that replaces OUTPUT. */
+function recordOf(text: string | undefined): RecordAt | undefined {
+  if (text === undefined) return undefined;
+  const m = LINE_NUMBER.exec(text);
+  if (!m) return undefined;
+  const line = Number(m[1]);
+  if (!Number.isSafeInteger(line) || line < 1) return undefined;
+  let record: { result?: unknown };
+  try {
+    record = JSON.parse(text) as { result?: unknown };
+  } catch {
+    // The truncated last line of a killed run, or a line that is not a record.
+    return undefined;
+  }
+  return { line, ok: record.result !== undefined };
+}
+
+/** What an earlier output holds. */
+export interface ResumeState {
+  /** Lines of this shard with a successful record: they are skipped. */
+  done: LineBitmap;
+  /** The highest line any record is for (0 when none): more than the input has means another input's output. */
+  lastLine: number;
+  /** Byte ranges of the runs of ascending line numbers: one for a finished file, two after a killed run. */
+  runs: Array<[start: number, end: number]>;
+  /** The last line has no LF: a whole record (written by hand), or the half-written last line of a killed run. */
+  tail: 'none' | 'record' | 'partial';
+  /** Where the last line starts: a half-written one is cut off there before this run appends. */
+  lastLineStart: number;
+  exists: boolean;
+}
+
+/**
+ * Reads the earlier output (streamed): its successful lines (of this shard), the runs of ascending line numbers, and
+ * where its last whole line ends. A file that does not exist yet is an empty state, so CI can always pass --resume.
+ * More than two runs means the file was not written by batch runs (they leave at most two) and is refused.
+ */
+export async function readResumeState(path: string, shard: Shard | undefined): Promise<ResumeState> {
+  const state: ResumeState = { done: new LineBitmap(), lastLine: 0, runs: [], tail: 'none', lastLineStart: 0, exists: false };
+  if (!(await exists(path))) return state;
+  state.exists = true;
+  let offset = 0;
+  let previous = 0;
+  let runStart = 0;
+  for await (const span of readLineSpans(createReadStream(path, { highWaterMark: 256 * 1024 }))) {
+    const record = recordOf(span.text);
+    if (record !== undefined) {
+      if (record.line <= previous) {
+        state.runs.push([runStart, offset]);
+        runStart = offset;
+        if (state.runs.length >= 2) {
+          throw new UsageError(`--resume: ${path} is not in line order (line ${record.line} after line ${previous}); it was not written by a batch run`);
+        }
+      }
+      previous = record.line;
+      state.lastLine = Math.max(state.lastLine, record.line);
+      if (record.ok && inShard(record.line, shard)) state.done.add(record.line);
+    }
+    state.lastLineStart = offset;
+    offset += span.bytes;
+    if (!span.terminated) state.tail = record !== undefined ? 'record' : 'partial';
+  }
+  state.runs.push([runStart, offset]);
+  return state;
+}
+
+/** The lines an earlier output has a successful record for (of this shard): they are skipped. */
+export async function readDoneLines(path: string, shard: Shard | undefined): Promise<LineBitmap> {
+  return (await readResumeState(path, shard)).done;
+}
+
+/** Temporary files of merges that a SIGKILL interrupted: `.OUTPUT.<pid>.tmp` whose process is gone. */
+async function removeStaleTemps(path: string): Promise<void> {
+  const prefix = `.${basename(path)}.`;
+  let names: string[];
+  try {
+    names = await readdir(dirname(path));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+    const pid = Number(name.slice(prefix.length, -'.tmp'.length));
+    if (!Number.isSafeInteger(pid) || pid <= 0 || alive(pid)) continue;
+    await unlink(join(dirname(path), name)).catch(() => undefined);
+  }
+}
+
+function alive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The records of one run, in order, read from a byte range of the file. */
+async function* recordsIn(path: string, [start, end]: [number, number]): AsyncGenerator<{ record: RecordAt; text: string }> {
+  if (end <= start) return;
+  for await (const span of readLineSpans(createReadStream(path, { start, end: end - 1, highWaterMark: 256 * 1024 }))) {
+    const record = recordOf(span.text);
+    if (record !== undefined) yield { record, text: span.text as string };
+  }
+}
+
+/**
+ * Merges the runs of `path` (ascending line numbers each) into one record per line, in line order, and puts the
+ * result in place of `path` with one rename. Of a line's records the first successful one is kept, else the last.
+ */
+async function mergeRuns(path: string, runs: Array<[number, number]>): Promise<void> {
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  // A second Ctrl-C (or a second SIGTERM) exits at once: the half-merged file must not be left behind.
+  const cleanup = () => {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // Already renamed, or never created.
+    }
+  };
+  process.once('exit', cleanup);
+  const fd = openSync(temp, 'w');
+  try {
+    const heads = runs.map((range) => recordsIn(path, range)[Symbol.asyncIterator]());
+    const current = await Promise.all(heads.map((it) => it.next()));
+    let pending = '';
+    for (;;) {
+      let line = Number.POSITIVE_INFINITY;
+      for (const c of current) if (!c.done && c.value.record.line < line) line = c.value.record.line;
+      if (line === Number.POSITIVE_INFINITY) break;
+      let chosen: string | undefined;
+      let chosenOk = false;
+      for (let i = 0; i < current.length; i++) {
+        // A run holds a line at most once; later runs come later in the file, so a later error wins over an earlier one.
+        const c = current[i]!;
+        if (c.done || c.value.record.line !== line) continue;
+        if (!chosenOk) {
+          chosen = c.value.text;
+          chosenOk = c.value.record.ok;
+        }
+        current[i] = await heads[i]!.next();
+      }
+      pending += `${chosen}\n`;
+      if (pending.length >= WRITE_EVERY) {
+        writeSync(fd, pending);
+        pending = '';
+      }
+    }
+    if (pending !== '') writeSync(fd, pending);
+    closeSync(fd);
+    await rename(temp, path);
+  } catch (e) {
+    try {
+      closeSync(fd);
+    } catch {
+      // Closed already.
+    }
+    cleanup();
+    throw e;
+  } finally {
+    process.off('exit', cleanup);
+  }
+}
+
+/** This run's records, appended to OUTPUT as they complete, and merged with the earlier ones at the end. */
 export class ResumeFileSink implements RecordSink {
   readonly #path: string;
-  readonly #temp: string;
-  readonly #done: LineBitmap;
-  readonly #copied = new LineBitmap();
-  #out: WriteStream;
-  #buffer: string[] = [];
-  #buffered = 0;
-  #old: AsyncIterator<string> | undefined;
-  #oldHead: { line: number; text: string } | undefined;
-  #oldEnded = false;
+  readonly #fd: number;
+  /** Where the earlier records end and this run's begin. */
+  readonly #earlierBytes: number;
+  #pending: string[] = [];
+  #pendingBytes = 0;
+  #flushScheduled: NodeJS.Immediate | undefined;
   #failure: unknown;
+  #closed = false;
 
-  private constructor(path: string, done: LineBitmap, old: AsyncIterator<string> | undefined) {
+  private constructor(path: string, fd: number, earlierBytes: number) {
     this.#path = path;
-    this.#done = done;
-    this.#temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
-    this.#out = createWriteStream(this.#temp, { flags: 'w' });
-    this.#out.on('error', (e) => {
-      this.#failure ??= e;
-    });
-    this.#old = old;
-    this.#oldEnded = old === undefined;
+    this.#fd = fd;
+    this.#earlierBytes = earlierBytes;
   }
 
-  static async open(path: string, done: LineBitmap): Promise<ResumeFileSink> {
-    const old = (await exists(path)) ? readLines(createReadStream(path, { highWaterMark: 256 * 1024 }))[Symbol.asyncIterator]() : undefined;
-    const sink = new ResumeFileSink(path, done, old);
-    await new Promise<void>((resolve, reject) => {
-      sink.#out.once('open', () => resolve());
-      sink.#out.once('error', (e) => reject(new UsageError(`--resume: cannot write next to ${path}: ${(e as NodeJS.ErrnoException).code ?? e.message}`)));
-    });
-    await sink.#advanceOld();
-    return sink;
-  }
-
-  /** Moves to the next earlier record worth keeping: successful, first of its line. */
-  async #advanceOld(): Promise<void> {
-    this.#oldHead = undefined;
-    while (!this.#oldEnded && this.#old) {
-      const next = await this.#old.next();
-      if (next.done) {
-        this.#oldEnded = true;
-        return;
+  /**
+   * Prepares OUTPUT: leftovers of a killed run are cleaned up first (its temporary file removed, its two parts
+   * merged, a half-written last line cut off), then the file is opened for appending.
+   */
+  static async open(path: string, state: ResumeState): Promise<ResumeFileSink> {
+    await removeStaleTemps(path);
+    let earlierBytes = 0;
+    try {
+      if (state.exists) {
+        if (state.runs.length > 1) await mergeRuns(path, state.runs);
+        else if (state.tail === 'partial') await truncate(path, state.lastLineStart);
+        else if (state.tail === 'record') appendFileSync(path, '\n');
+        earlierBytes = (await lstat(path)).size;
       }
-      const m = LINE_NUMBER.exec(next.value);
-      if (!m) continue;
-      const line = Number(m[1]);
-      if (!this.#done.has(line) || this.#copied.has(line)) continue;
-      this.#copied.add(line);
-      this.#oldHead = { line, text: next.value };
-      return;
+      const fd = openSync(path, 'a');
+      return new ResumeFileSink(path, fd, earlierBytes);
+    } catch (e) {
+      if (e instanceof UsageError) throw e;
+      throw new UsageError(`--resume: cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
     }
   }
 
-  write(line: number, record: string): void | Promise<void> {
-    if (this.#oldHead !== undefined && this.#oldHead.line < line) return this.#copyOldBefore(line).then(() => this.#append(record));
-    return this.#append(record);
-  }
-
-  async #copyOldBefore(line: number): Promise<void> {
-    while (this.#oldHead !== undefined && this.#oldHead.line < line) {
-      const p = this.#append(`${this.#oldHead.text}\n`);
-      if (p) await p;
-      await this.#advanceOld();
-    }
-  }
-
-  #append(text: string): void | Promise<void> {
+  write(_line: number, record: string): void {
     if (this.#failure !== undefined) throw this.#failure;
-    this.#buffer.push(text);
-    this.#buffered += text.length;
-    if (this.#buffered < 64 * 1024) return undefined;
-    return this.#flushBuffer();
+    this.#pending.push(record);
+    this.#pendingBytes += record.length;
+    if (this.#pendingBytes >= WRITE_EVERY) this.#flush();
+    else this.#flushScheduled ??= setImmediate(() => this.#flush());
   }
 
-  #flushBuffer(): Promise<void> | undefined {
-    if (this.#buffer.length === 0) return undefined;
-    const chunk = this.#buffer.join('');
-    this.#buffer = [];
-    this.#buffered = 0;
-    if (this.#out.write(chunk)) return undefined;
-    return new Promise((resolve) => this.#out.once('drain', () => resolve()));
+  /** Hands what has gathered to the file: synchronously, so a record written is in the file before the next tick. */
+  #flush(): void {
+    if (this.#flushScheduled !== undefined) clearImmediate(this.#flushScheduled);
+    this.#flushScheduled = undefined;
+    if (this.#pending.length === 0 || this.#closed) return;
+    const chunk = Buffer.from(this.#pending.join(''), 'utf8');
+    this.#pending = [];
+    this.#pendingBytes = 0;
+    try {
+      for (let at = 0; at < chunk.length; ) at += writeSync(this.#fd, chunk, at);
+    } catch (e) {
+      this.#failure ??= e;
+      throw e;
+    }
   }
 
-  /** Copies the rest of the earlier records, then puts the merged file in place of OUTPUT. */
+  #close(): void {
+    if (this.#closed) return;
+    try {
+      this.#flush();
+    } finally {
+      this.#closed = true;
+      closeSync(this.#fd);
+    }
+  }
+
+  /** Writes what is left and merges this run's records with the earlier ones, in line order. */
   async finish(): Promise<void> {
-    await this.#copyOldBefore(Number.POSITIVE_INFINITY);
-    await this.#flushBuffer();
-    await new Promise<void>((resolve, reject) => this.#out.end((e?: Error | null) => (e ? reject(e) : resolve())));
+    this.#close();
     if (this.#failure !== undefined) throw this.#failure;
-    await rename(this.#temp, this.#path);
+    const size = (await lstat(this.#path)).size;
+    if (size > this.#earlierBytes && this.#earlierBytes > 0) {
+      await mergeRuns(this.#path, [
+        [0, this.#earlierBytes],
+        [this.#earlierBytes, size],
+      ]);
+    }
   }
 
-  /** A failure before the end: OUTPUT stays as it was. */
+  /** A failure before the end: what was appended stays (it is resumable as it is); the merge is left to the next run. */
   async discard(): Promise<void> {
-    this.#out.destroy();
-    await unlink(this.#temp).catch(() => undefined);
+    try {
+      this.#close();
+    } catch {
+      // The failure is being reported already.
+    }
   }
 }

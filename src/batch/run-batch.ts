@@ -6,12 +6,13 @@
  * --fail-fast or on an authentication failure, 130 on Ctrl-C.
  */
 import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
 import type { HttpRequestSpec } from '../http/types.js';
 import { countLines, openInput, readLines, type OpenedFile } from './line-reader.js';
 import type { LineBitmap } from './line-bitmap.js';
 import { progressWanted, startProgress } from './progress.js';
-import { readDoneLines, ResumeFileSink } from './resume.js';
-import { BatchScheduler, type BatchOutcome, type LineWork, type SourceLine } from './scheduler.js';
+import { readResumeState, ResumeFileSink, type ResumeState } from './resume.js';
+import { BatchScheduler, type BatchOutcome, type LineWork, type RecordSink, type SourceLine } from './scheduler.js';
 import { inShard, type BatchSettings, type Shard } from './settings.js';
 import { ReaderGone, StdoutRecordSink } from './stdout-sink.js';
 
@@ -28,22 +29,34 @@ export interface BatchJob<P> extends LineWork<P> {
 interface Counters {
   /** Lines of this shard skipped because the earlier output has their result. */
   skipped: number;
+  /** Lines of the input read so far (all shards, blank ones too). */
+  read: number;
 }
 
 const BLANK = /^\s*$/;
 
-async function* sourceLines(lines: AsyncIterable<string>, shard: Shard | undefined, done: LineBitmap | undefined, counters: Counters): AsyncGenerator<SourceLine> {
+async function* sourceLines(lines: AsyncIterable<string | undefined>, shard: Shard | undefined, done: LineBitmap | undefined, counters: Counters): AsyncGenerator<SourceLine> {
   let line = 0;
   for await (const text of lines) {
     line++;
+    counters.read = line;
     if (shard !== undefined && !inShard(line, shard)) continue;
     if (done !== undefined && done.has(line)) {
       counters.skipped++;
       continue;
     }
-    if (BLANK.test(text)) continue;
-    yield { line, text };
+    // Longer than the cap: that line's record is an error, and the batch goes on.
+    if (text === undefined) yield { line, text: '', tooLong: true };
+    else if (!BLANK.test(text)) yield { line, text };
   }
+}
+
+/** A --resume file with records for lines the input does not have is the output of another input. */
+function beyondInput(resume: string, source: string, state: ResumeState, lines: number): UsageError {
+  const input = source === '-' ? 'stdin' : source;
+  return new UsageError(`--resume: ${resume} holds a record for line ${state.lastLine}, but ${input} has ${plural(lines, 'line')}; it is the output of another input`, {
+    hint: 'resume with the input file that output was written for, or give another --resume file',
+  });
 }
 
 /** Lines of a file with `lines` lines that belong to the shard. */
@@ -61,13 +74,17 @@ export async function runBatch<P>(ctx: Context, settings: BatchSettings, job: Ba
   let file: OpenedFile | undefined;
   if (!fromStdin) file = await openInput('--batch', settings.source);
   try {
-    const done = settings.resume !== undefined ? await readDoneLines(settings.resume, settings.shard) : undefined;
-    const counters: Counters = { skipped: 0 };
+    const state = settings.resume !== undefined ? await readResumeState(settings.resume, settings.shard) : undefined;
+    if (state !== undefined && state.lastLine > 0 && !fromStdin) {
+      const lines = await countLines(settings.source);
+      if (state.lastLine > lines) throw beyondInput(settings.resume as string, settings.source, state, lines);
+    }
+    const counters: Counters = { skipped: 0, read: 0 };
     const stream = (file?.stream ?? ctx.stdin) as AsyncIterable<Buffer | string>;
-    const source = sourceLines(readLines(stream), settings.shard, done, counters);
+    const source = sourceLines(readLines(stream), settings.shard, state?.done, counters);
     if (ctx.globals.dryRun) return await dryRun(ctx, job, source);
     await job.begin();
-    return await execute(ctx, settings, job, source, counters, done);
+    return await execute(ctx, settings, job, source, counters, state);
   } finally {
     await file?.close();
     // Stopped or interrupted before the end of stdin: an open stdin would keep the process alive.
@@ -97,15 +114,20 @@ async function dryRun<P>(ctx: Context, job: BatchJob<P>, source: AsyncIterable<S
   return invalidCount > 0 ? 4 : 0;
 }
 
-async function execute<P>(ctx: Context, settings: BatchSettings, job: BatchJob<P>, source: AsyncIterable<SourceLine>, counters: Counters, done: LineBitmap | undefined): Promise<number> {
-  const resumeSink = settings.resume !== undefined ? await ResumeFileSink.open(settings.resume, done as LineBitmap) : undefined;
+async function execute<P>(ctx: Context, settings: BatchSettings, job: BatchJob<P>, source: AsyncIterable<SourceLine>, counters: Counters, state: ResumeState | undefined): Promise<number> {
+  const done = state?.done;
+  const resumeSink = settings.resume !== undefined ? await ResumeFileSink.open(settings.resume, state as ResumeState) : undefined;
   const stdoutSink = resumeSink === undefined ? new StdoutRecordSink(ctx.out) : undefined;
-  const scheduler = new BatchScheduler(job, (resumeSink ?? stdoutSink) as StdoutRecordSink | ResumeFileSink, {
+  const sink = (resumeSink ?? stdoutSink) as StdoutRecordSink | ResumeFileSink;
+  // A service may echo a credential back in an error (or even a result): records mask every known secret.
+  const redacting: RecordSink = { write: (line, record) => sink.write(line, ctx.secrets.redact(record)) };
+  const scheduler = new BatchScheduler(job, redacting, {
     concurrency: settings.concurrency,
     retries: job.retries,
     failFast: settings.failFast,
     signal: ctx.signal,
     now: ctx.now,
+    notice: (line) => ctx.reporter.info(line),
   });
   let total: number | undefined;
   const progress = startProgress(ctx, scheduler.stats, () => total);
@@ -133,6 +155,10 @@ async function execute<P>(ctx: Context, settings: BatchSettings, job: BatchJob<P
   await (resumeSink ?? stdoutSink)?.finish();
   progress.stop();
   writeSummary(ctx, settings, outcome, counters, ctx.now() - started);
+  // stdin could not be counted before the run: an output for more lines than it had is found out at its end.
+  if (state !== undefined && settings.source === '-' && !outcome.interrupted && outcome.stoppedAt === undefined && state.lastLine > counters.read) {
+    throw beyondInput(settings.resume as string, settings.source, state, counters.read);
+  }
   if (outcome.interrupted) return 130;
   if (outcome.stoppedAt) return outcome.stoppedAt.exitCode;
   return outcome.failed > 0 ? 4 : 0;

@@ -11,12 +11,13 @@
  * - Ctrl-C (the context's signal) aborts what is in flight; the records that are finished and in order are written.
  */
 import { AuthError, Interrupted, UsageError } from '../errors.js';
-import { backoffMs } from '../http/retry.js';
+import { backoffMs, LONG_WAIT_MS } from '../http/retry.js';
 import { AdaptiveLimit } from './adaptive-limit.js';
 import { lineIdOf } from './batch-line.js';
 import { errorRecord, lineErrorOf, recordPrefix, resultRecord, type LineError } from './records.js';
 import { RetryableFailure } from './retryable.js';
 import { nextUnlessAborted } from './abortable-next.js';
+import { MAX_LINE_BYTES } from './line-reader.js';
 import type { BatchOutcome, BatchStats, LineWork, RecordSink, SchedulerOptions, SourceLine } from './types.js';
 
 export type { BatchOutcome, BatchStats, LineWork, RecordSink, SchedulerOptions, SourceLine } from './types.js';
@@ -39,7 +40,9 @@ export class BatchScheduler<P> {
   readonly stats: BatchStats;
   readonly #work: LineWork<P>;
   readonly #sink: RecordSink;
-  readonly #opts: Required<Omit<SchedulerOptions, 'window'>>;
+  readonly #opts: Required<Omit<SchedulerOptions, 'window' | 'notice'>> & Pick<SchedulerOptions, 'notice'>;
+  /** Until when the last long wait that was told about lasts: one notice per wait, not one per line that hit it. */
+  #noticedUntil = 0;
   readonly #window: number;
   readonly #limit: AdaptiveLimit;
   readonly #slots: Array<Slot<P> | undefined>;
@@ -126,13 +129,14 @@ export class BatchScheduler<P> {
     wake?.();
   }
 
-  #add({ line, text }: SourceLine): void {
+  #add({ line, text, tooLong }: SourceLine): void {
     const seq = this.#tail++;
     const slot: Slot<P> = {
       seq, line, prefix: '', payload: undefined, attempts: 0, record: undefined, ok: false, exitCode: 0, controller: undefined, dropped: false,
     };
     this.#slots[seq % this.#window] = slot;
     try {
+      if (tooLong) throw new UsageError(`the line is longer than ${MAX_LINE_BYTES / (1024 * 1024)} MiB; a batch line may be at most that long`);
       const parsed = this.#work.parse(text, line);
       slot.payload = parsed.payload;
       slot.prefix = recordPrefix(line, parsed.idJson);
@@ -217,6 +221,12 @@ export class BatchScheduler<P> {
       }
       if (slot.attempts <= this.#opts.retries && !this.#halted()) {
         const delay = e.retryAfterMs ?? backoffMs(slot.attempts - 1, this.#opts.random);
+        if (e.retryAfterMs !== undefined && e.retryAfterMs >= LONG_WAIT_MS && now + delay > this.#noticedUntil + 1000) {
+          this.#noticedUntil = now + delay;
+          const status = (e.error as { status?: unknown }).status;
+          const what = e.throttled ? 'no new request starts' : `line ${slot.line} is retried`;
+          this.#opts.notice?.(`note: batch: the service answered${typeof status === 'number' ? ` HTTP ${status}` : ''} and asked to wait; ${what} for ${Math.round(delay / 1000)} s`);
+        }
         if (e.throttled) {
           this.#limit.onThrottle(now, now + delay);
           this.stats.limit = this.#limit.limit;

@@ -11,6 +11,8 @@ export interface LineWork<P> {
 export interface SourceLine {
   line: number;
   text: string;
+  /** The line was longer than a line may be (16 MiB): its text was not kept, and its record is an error. */
+  tooLong?: boolean;
 }
 
 /** Where records go, in input order. May return a promise to hold the batch back (a slow reader, a file merge). */
@@ -29,6 +31,8 @@ export interface SchedulerOptions {
   random?: () => number;
   /** Lines read ahead of the oldest unwritten one; default max(4 × concurrency, 64). */
   window?: number;
+  /** Told when the service asks the batch to wait long (a Retry-After of minutes must not look like a hang). */
+  notice?: (line: string) => void;
 }
 
 export interface BatchStats {

@@ -14,7 +14,8 @@ export interface ProfileNamesOptions {
  */
 export async function profileNames(opts: ProfileNamesOptions): Promise<string[]> {
   try {
-    const config = await loadConfig({ ...opts, warn: () => {} });
+    // Pressing Tab in a repository must not run its code: a textgen.config.js is left out.
+    const config = await loadConfig({ ...opts, warn: () => {}, runCode: false });
     return knownProfileNames(config);
   } catch {
     return Object.keys(LOCAL_PROFILES).sort();

@@ -3,8 +3,8 @@
  * over it profile by profile; or exactly the one file named by --config / TEXTGEN_CONFIG.
  * yaml, cosmiconfig and zod (via ./schema.js) are imported lazily: `textgen --help` reads no config.
  */
-import { readFileSync } from 'node:fs';
 import { readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
@@ -20,6 +20,8 @@ export interface LoadedConfig {
     /** The file `profiles add` writes: the user file, or the --config file when one is given. */
     userFile: string;
     projectFile?: string;
+    /** A code config (textgen.config.js …) that was found and not run, because the caller said not to. */
+    skippedCode?: string;
   };
 }
 
@@ -29,6 +31,12 @@ export interface LoadConfigOptions {
   /** From --config or TEXTGEN_CONFIG. */
   configPath?: string;
   warn: (msg: string) => void;
+  /**
+   * false: a code config (textgen.config.{js,mjs,cjs,ts}) is found but not run, as if absent. For what runs on its
+   * own without a command asking for a service (TAB completion, `profiles list`): a repository's code must not run
+   * because someone pressed Tab in it.
+   */
+  runCode?: boolean;
 }
 
 /** cosmiconfig's places for the name `textgen`, minus the `.config/` ones DESIGN does not list. */
@@ -71,13 +79,14 @@ interface LoadedFile {
 export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig> {
   const home = homeDir(opts.env);
   const show = (file: string) => displayPath(file, home);
-  // The zod schema is built only when there is a file to check (docs/performance.md).
-  const schema = () => import('./schema.js');
+  const { parseConfigFile, fieldPath } = await import('./schema.js');
 
+  const runCode = opts.runCode !== false;
   if (opts.configPath !== undefined) {
     const file = path.resolve(opts.cwd, opts.configPath);
+    if (!runCode && isCodeConfig(file)) return { profiles: {}, sources: { profiles: {}, userFile: file, skippedCode: file } };
     const data = await loadExplicitFile(file, show);
-    const loaded = { file, config: (await schema()).parseConfigFile(data, show(file)) };
+    const loaded = { file, config: parseConfigFile(data, show(file)) };
     await warnIfExposed(loaded, show, opts.warn);
     return merge([loaded], file, undefined);
   }
@@ -86,13 +95,17 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig>
   const layers: LoadedFile[] = [];
   const userText = await readIfExists(userFile, show);
   if (userText !== undefined) {
-    const user = { file: userFile, config: (await schema()).parseConfigFile(await parseYaml(userText, userFile, show), show(userFile)) };
+    const user = { file: userFile, config: parseConfigFile(await parseYaml(userText, userFile, show), show(userFile)) };
     await warnIfExposed(user, show, opts.warn);
     layers.push(user);
   }
-  const found = await searchProjectFile(opts.cwd, home, show);
+  const found = await searchProjectFile(opts.cwd, home, show, runCode);
+  if (found?.skipped) {
+    const loaded = merge(layers, userFile, undefined);
+    loaded.sources.skippedCode = found.file;
+    return loaded;
+  }
   if (found !== undefined) {
-    const { parseConfigFile, fieldPath } = await schema();
     const project = { file: found.file, config: parseConfigFile(found.data, show(found.file)) };
     rejectLiteralSecrets(project, show, fieldPath);
     layers.push(project);
@@ -121,9 +134,10 @@ function merge(layers: LoadedFile[], userFile: string, projectFile: string | und
 function rejectLiteralSecrets(layer: LoadedFile, show: (f: string) => string, fieldPath: (p: string[]) => string): void {
   const found = literalSecrets(layer.config.profiles ?? {});
   if (found.length === 0) return;
-  const [profile, field] = found[0]!;
-  throw new UsageError(`${show(layer.file)}: ${fieldPath(['profiles', profile, 'auth', field])}: a literal secret is not allowed in a project config file`, {
-    hint: `project files get committed: use ${field}_env: VARIABLE and export VARIABLE, or keep the secret in the user file (textgen profiles add)`,
+  const secret = found[0]!;
+  const what = secret.path.at(-1) === 'url' ? 'a password in a url' : 'a literal secret';
+  throw new UsageError(`${show(layer.file)}: ${fieldPath(secret.path)}: ${what} is not allowed in a project config file`, {
+    hint: `project files get committed: ${secret.instead}, or keep the secret in the user file (textgen profiles add)`,
   });
 }
 
@@ -161,22 +175,66 @@ async function loadExplicitFile(file: string, show: (f: string) => string): Prom
   return result?.config;
 }
 
-/** Walks up from cwd to the home directory (inclusive) or the root, returning the first project file. */
-async function searchProjectFile(cwd: string, home: string, show: (f: string) => string): Promise<{ file: string; data: unknown } | undefined> {
+/** textgen.config.js and its kin: JavaScript or TypeScript that runs when loaded. */
+export function isCodeConfig(file: string): boolean {
+  return /\.(c|m)?[jt]s$/.test(file);
+}
+
+/** What a code config loads as when it must not run. */
+const NOT_RUN = Symbol('code config not run');
+
+/**
+ * Walks up from cwd to the home directory (inclusive) or the root, returning the first project file; a code config
+ * found where code must not run comes back as `skipped`, unloaded.
+ */
+async function searchProjectFile(cwd: string, home: string, show: (f: string) => string, runCode = true): Promise<{ file: string; data: unknown; skipped?: boolean } | undefined> {
   const stop = path.resolve(home);
   // Most directories hold none of the files cosmiconfig would read: then it is not loaded at all.
   if (!(await mayHoldProjectConfig(cwd, stop, process.cwd()))) return undefined;
-  const explorer = await createExplorer(show);
+  const explorer = await createExplorer(show, runCode);
   let dir = path.resolve(cwd);
   for (;;) {
     const here = dir;
     // searchStrategy "none" looks in one directory: we do the walk so it stops at home, not at a package.json.
     const result = await withLoadErrors(here, show, () => explorer.search(here));
+    if (result !== null && result.config === NOT_RUN) return { file: result.filepath, data: undefined, skipped: true };
     if (result !== null && !result.isEmpty) return { file: result.filepath, data: result.config };
     const parent = path.dirname(dir);
     if (dir === stop || parent === dir) return undefined;
     dir = parent;
   }
+}
+
+async function withLoadErrors<T>(where: string, show: (f: string) => string, load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (e) {
+    throw await loadError(e, where, show);
+  }
+}
+
+/**
+ * One line naming the file for whatever a loader threw. cosmiconfig's JSON errors carry a coloured code
+ * frame quoting the file (which may hold a secret): the file is parsed again for our own message instead.
+ */
+async function loadError(e: unknown, where: string, show: (f: string) => string): Promise<UsageError> {
+  if (e instanceof UsageError) return e;
+  const err = e as { filepath?: unknown; fileName?: unknown; name?: unknown; message?: unknown };
+  const file = typeof err.filepath === 'string' ? err.filepath : typeof err.fileName === 'string' ? err.fileName : where;
+  if (err.name === 'JSONError') {
+    try {
+      parseJson(await readFile(file, 'utf8'), file, show);
+    } catch (parsed) {
+      if (parsed instanceof UsageError) return parsed;
+    }
+  }
+  return new UsageError(`${show(file)}: cannot load: ${firstLine(typeof err.message === 'string' ? err.message : String(e))}`, { cause: e });
+}
+
+/** The first line of a message that says something, without terminal colours, at most 200 characters. */
+function firstLine(message: string): string {
+  const line = message.replace(/\u001b\[[0-9;]*m/g, '').split('\n').map((l) => l.trim()).find((l) => l !== '') ?? 'unknown error';
+  return line.length > 200 ? `${line.slice(0, 197)}...` : line;
 }
 
 /**
@@ -222,42 +280,11 @@ async function mayHoldProjectConfig(cwd: string, stop: string, processCwd: strin
   }
 }
 
-async function withLoadErrors<T>(where: string, show: (f: string) => string, load: () => Promise<T>): Promise<T> {
-  try {
-    return await load();
-  } catch (e) {
-    throw await loadError(e, where, show);
-  }
-}
-
-/**
- * One line naming the file for whatever a loader threw. cosmiconfig's JSON errors carry a coloured code
- * frame quoting the file (which may hold a secret): the file is parsed again for our own message instead.
- */
-async function loadError(e: unknown, where: string, show: (f: string) => string): Promise<UsageError> {
-  if (e instanceof UsageError) return e;
-  const err = e as { filepath?: unknown; fileName?: unknown; name?: unknown; message?: unknown };
-  const file = typeof err.filepath === 'string' ? err.filepath : typeof err.fileName === 'string' ? err.fileName : where;
-  if (err.name === 'JSONError') {
-    try {
-      parseJson(await readFile(file, 'utf8'), file, show);
-    } catch (parsed) {
-      if (parsed instanceof UsageError) return parsed;
-    }
-  }
-  return new UsageError(`${show(file)}: cannot load: ${firstLine(typeof err.message === 'string' ? err.message : String(e))}`, { cause: e });
-}
-
-/** The first line of a message that says something, without terminal colours, at most 200 characters. */
-function firstLine(message: string): string {
-  const line = message.replace(/\u001b\[[0-9;]*m/g, '').split('\n').map((l) => l.trim()).find((l) => l !== '') ?? 'unknown error';
-  return line.length > 200 ? `${line.slice(0, 197)}...` : line;
-}
-
-async function createExplorer(show: (f: string) => string) {
+async function createExplorer(show: (f: string) => string, runCode = true) {
   // `.default` (module.exports of this CommonJS package) works in Node and in the bundle (scripts/bundle.mjs) alike.
   const { cosmiconfig, defaultLoaders } = (await import('cosmiconfig')).default;
   const yamlLoader = (file: string, content: string) => parseYaml(content, file, show);
+  const code = <T>(load: T): T | (() => typeof NOT_RUN) => (runCode ? load : () => NOT_RUN);
   const options = {
     searchPlaces: PROJECT_SEARCH_PLACES,
     searchStrategy: 'none' as const,
@@ -270,10 +297,10 @@ async function createExplorer(show: (f: string) => string) {
       '.yml': yamlLoader,
       noExt: yamlLoader,
       '.json': (file: string, content: string) => parseJson(content, file, show),
-      '.js': importModule,
-      '.mjs': importModule,
-      '.cjs': importModule,
-      '.ts': (file: string, content: string) => importTypeScript(file, content, show),
+      '.js': code(importModule),
+      '.mjs': code(importModule),
+      '.cjs': code(importModule),
+      '.ts': code((file: string, content: string) => importTypeScript(file, content, show)),
       default: yamlLoader,
     },
   };
@@ -290,8 +317,7 @@ async function createExplorer(show: (f: string) => string) {
 async function importModule(file: string): Promise<unknown> {
   const { pathToFileURL } = await import('node:url');
   const real = await realpath(file);
-  const { importEsm } = await import('../import-esm.js');
-  const mod = await importEsm<{ default?: unknown }>(`${pathToFileURL(real).href}?mtime=${(await stat(real)).mtimeMs}`);
+  const mod = (await import(`${pathToFileURL(real).href}?mtime=${(await stat(real)).mtimeMs}`)) as { default?: unknown };
   return mod.default;
 }
 
@@ -327,7 +353,7 @@ async function importTypeScript(file: string, content: string, show: (f: string)
 }
 
 export async function parseYaml(text: string, file: string, show: (f: string) => string): Promise<unknown> {
-  const { parseDocument } = (await import('yaml')).default; // CommonJS in Node: see createExplorer
+  const { parseDocument } = await import('yaml');
   const doc = parseDocument(text, { uniqueKeys: true });
   const error = doc.errors[0];
   if (error !== undefined) {

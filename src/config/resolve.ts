@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { UsageError } from '../errors.js';
 import { adapterFor, allAdapters, kindsWith } from '../../profiles/registry.js';
+import { urlPasswords } from '../http/redact.js';
 import { displayPath, homeDir, type LoadedConfig } from './load.js';
 import type { AuthConfig, ProfileConfig } from './schema.js';
 import { bearerAuth, readSecret, secretsOf, type SecretField } from './secrets.js';
@@ -116,7 +117,7 @@ export async function resolveProfile(opts: ResolveProfileOptions): Promise<Resol
     local: base.builtIn && url === '',
     serverParameters: base.builtIn ? [...LOCAL_SERVER_PARAMETERS] : [...(p?.server_parameters ?? [])],
     streaming: base.builtIn ? true : (p?.streaming ?? false),
-    secrets: [...new Set(secretsOf(auth))],
+    secrets: [...new Set([...secretsOf(auth), ...urlPasswords(url)])],
     source: base.source,
   };
   if (apiVersion !== undefined) resolved.apiVersion = apiVersion;

@@ -153,8 +153,16 @@ function describeIssue(issue: z.core.$ZodIssue, data: unknown): string[] {
   const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
   const at = (p: (string | number)[]) => (p.length === 0 ? '(top level)' : fieldPath(p));
   switch (issue.code) {
-    case 'unrecognized_keys':
-      return issue.keys.map((key) => `${at([...path, key])}: unknown field${suggest(key, knownKeys(path, data))}`);
+    case 'unrecognized_keys': {
+      // Keys are the file's own text: a file that is not a config at all (--config naming /etc/passwd, a .env) would
+      // be echoed line by line. The first unknown key is named, shortened, and the rest counted.
+      const [first, ...others] = issue.keys;
+      if (first === undefined) return [];
+      const known = knownKeys(path, data);
+      const more = others.length > 0 ? ` (and ${others.length} more unknown field${others.length === 1 ? '' : 's'})` : '';
+      const notConfig = path.length === 0 && others.length > 0 ? `; is this a textgen config file? it takes ${known.join(' and ')}` : '';
+      return [`${at([...path, shortKey(first)])}: unknown field${suggest(first, known)}${more}${notConfig}`];
+    }
     case 'invalid_union':
       if (issue.discriminator === 'type' && issue.errors.length === 0) {
         const list = AUTH_TYPES.join(', ');
@@ -177,6 +185,11 @@ function describeIssue(issue: z.core.$ZodIssue, data: unknown): string[] {
     default:
       return [`${at(path)}: ${issue.message}`];
   }
+}
+
+/** At most 24 characters of a key, for messages. */
+function shortKey(key: string): string {
+  return key.length > 24 ? `${key.slice(0, 23)}…` : key;
 }
 
 /** `profiles.wx.auth.type`; names that are not plain identifiers are bracketed so the path stays unambiguous. */

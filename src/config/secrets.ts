@@ -10,13 +10,32 @@ import type { AuthConfig, ProfileConfig } from './schema.js';
 export const LITERAL_SECRET_FIELDS = ['apikey', 'password', 'token', 'key'] as const;
 export type SecretField = (typeof LITERAL_SECRET_FIELDS)[number];
 
-/** Every literal secret in a set of profiles, as [profile name, auth field]. */
-export function literalSecrets(profiles: Record<string, ProfileConfig>): Array<[profile: string, field: SecretField]> {
-  const found: Array<[string, SecretField]> = [];
+/** A literal secret in a config file: where it is (the field path under `profiles`), and how to avoid it. */
+export interface LiteralSecret {
+  path: string[];
+  /** How to keep it out of a project file. */
+  instead: string;
+}
+
+/** Does a URL carry a password (`https://user:pass@host`)? */
+export function urlHasPassword(url: string): boolean {
+  try {
+    return new URL(url).password !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** Every literal secret in a set of profiles: an auth field written out, or a password inside a profile's url. */
+export function literalSecrets(profiles: Record<string, ProfileConfig>): LiteralSecret[] {
+  const found: LiteralSecret[] = [];
   for (const [name, profile] of Object.entries(profiles)) {
     const auth = profile.auth as Record<string, unknown> | undefined;
     for (const field of LITERAL_SECRET_FIELDS) {
-      if (auth !== undefined && typeof auth[field] === 'string') found.push([name, field]);
+      if (auth !== undefined && typeof auth[field] === 'string') found.push({ path: ['profiles', name, 'auth', field], instead: `use ${field}_env: VARIABLE and export VARIABLE` });
+    }
+    if (typeof profile.url === 'string' && urlHasPassword(profile.url)) {
+      found.push({ path: ['profiles', name, 'url'], instead: 'take the user:password@ out of the url and give the credential through the auth section (*_env: VARIABLE)' });
     }
   }
   return found;

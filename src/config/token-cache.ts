@@ -1,6 +1,6 @@
 /**
  * Exchanged tokens on disk, so the next invocation skips the exchange: `$XDG_CACHE_HOME/textgen/<key>.json`
- * (default `$HOME/.cache/textgen`). The directory is 0700 and files 0600 whatever the umask; writes go through a
+ * (default `$HOME/.cache/textgen`). Directories it creates are 0700 and files 0600 whatever the umask; writes go through a
  * temporary file and a rename, so a reader never sees half a token. Anything unreadable is a miss.
  */
 import { createHash } from 'node:crypto';
@@ -71,6 +71,8 @@ function parseCachedToken(text: string): CachedToken | undefined {
   if (data === null || typeof data !== 'object') return undefined;
   const { token, expiresAt, obtainedAt } = data as Record<string, unknown>;
   if (typeof token !== 'string' || token === '' || typeof expiresAt !== 'number' || !Number.isFinite(expiresAt)) return undefined;
+  // A token no header can carry (a line break, a space: written by an older version) is a miss, not a poison.
+  if (!/^[\x21-\x7e]+$/.test(token)) return undefined;
   const cached: CachedToken = { token, expiresAt };
   if (typeof obtainedAt === 'number' && Number.isFinite(obtainedAt)) cached.obtainedAt = obtainedAt;
   return cached;

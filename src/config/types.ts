@@ -72,6 +72,7 @@ export interface GlobalOptions {
   interactive?: boolean;
   dryRun?: boolean;
   timeout?: string;
+  maxTime?: string;
   retries?: string;
   caCert?: string;
   insecure?: boolean;

@@ -9,7 +9,8 @@ import path from 'node:path';
 import { isMap, parseDocument, type Document } from 'yaml';
 import { UsageError } from '../errors.js';
 import { displayPath, homeDir, userConfigPath } from './load.js';
-import { writePrivateFile } from './private-file.js';
+import { followLinks, makePrivateDirs, writePrivateFile } from './private-file.js';
+import { withFileLock } from './file-lock.js';
 import type { ConfigFile, ProfileConfig } from './schema.js';
 
 export interface UserFile {
@@ -40,13 +41,26 @@ export async function readUserFile(file: string, env: Record<string, string | un
   // An empty file has no contents node; yaml types contents by what was parsed (here null), hence the cast.
   if (doc.contents === null) doc.contents = doc.createNode({}) as unknown as typeof doc.contents;
   if (!isMap(doc.contents)) throw new UsageError(`${shown}: expected a mapping at the top level`);
-  return { file, shown, doc };
+  const uf = { file, shown, doc };
+  // Before anything is asked or tested: an alias bomb is refused here as every other command refuses it.
+  toData(uf);
+  return uf;
+}
+
+/** The document as plain data; an alias bomb or a stack-deep file is a usage error, as when loading (load.ts). */
+function toData(uf: UserFile): unknown {
+  try {
+    return uf.doc.toJS({ maxAliasCount: 1000 });
+  } catch (e) {
+    const message = (e as Error).message;
+    throw new UsageError(`${uf.shown}: ${/call stack/i.test(message) ? 'nested too deeply to read' : (message.split('\n')[0] ?? '')}`, { hint: 'fix the file by hand first' });
+  }
 }
 
 /** The file's contents, validated as any config file is. */
 export async function userFileConfig(uf: UserFile): Promise<ConfigFile> {
   const { parseConfigFile } = await import('./schema.js');
-  return parseConfigFile(uf.doc.toJS(), uf.shown);
+  return parseConfigFile(toData(uf), uf.shown);
 }
 
 export function hasProfile(uf: UserFile, name: string): boolean {
@@ -73,4 +87,23 @@ export function setDefaultProfile(uf: UserFile, name: string): void {
 export async function saveUserFile(uf: UserFile): Promise<void> {
   await userFileConfig(uf);
   await writePrivateFile(uf.file, uf.doc.toString());
+}
+
+/**
+ * Reads the file, applies `change` and writes it back, holding the file's lock throughout, so that two commands
+ * editing it at once (two `profiles add`) each see the other's change instead of one overwriting it.
+ */
+export async function updateUserFile<T>(file: string, env: Record<string, string | undefined>, change: (uf: UserFile) => T | Promise<T>): Promise<{ uf: UserFile; result: T }> {
+  const target = await followLinks(file);
+  await makePrivateDirs(path.dirname(target));
+  return withFileLock(
+    target,
+    async () => {
+      const uf = await readUserFile(file, env);
+      const result = await change(uf);
+      await saveUserFile(uf);
+      return { uf, result };
+    },
+    displayPath(file, homeDir(env)),
+  );
 }

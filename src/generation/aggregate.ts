@@ -132,6 +132,8 @@ export class StreamAggregator {
 
   /** Marks the result as broken off (stream error or interrupt) unless the service already said why it stopped. */
   markStopped(reason: string): void {
+    // Cut before any event: the one empty completion still says why it stopped.
+    if (this.items.length === 0) this.items.push(newItem());
     for (const s of this.items) if (s.stopReason === 'not_finished') s.stopReason = reason;
   }
 }

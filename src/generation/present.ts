@@ -3,6 +3,7 @@ import type { Context } from '../context.js';
 import type { OutputFormat } from '../output/format.js';
 import { colourByLogprob, logprobLegend } from '../output/logprob-colors.js';
 import { stdoutColor } from '../output/stdout-color.js';
+import { visibleControls } from '../output/visible.js';
 import { inCanonicalOrder } from './aggregate.js';
 
 export interface PresentOptions {
@@ -35,15 +36,21 @@ export class GenerationPresenter {
   private readonly streamsText: boolean;
   /** One line per chunk (canonical, or the provider's own event with --raw). */
   private readonly streamsLines: boolean;
+  /** Text output goes to a terminal. */
+  private readonly onTerminal: boolean;
 
   constructor(private readonly ctx: Context, private readonly opts: PresentOptions) {
     this.paintLogprobs = opts.showLogprobs === true && !opts.raw && stdoutColor(ctx);
     this.streamsText = opts.live && opts.format === 'text' && !opts.jmes && !opts.raw;
     this.streamsLines = opts.live && !opts.jmes && (opts.format === 'jsonl' || (opts.raw && opts.format === 'text'));
+    this.onTerminal = ctx.terminal.stdoutIsTTY;
   }
 
-  private writeText(text: string, tokens?: TokenInfo[]): void {
-    if (!text) return;
+  private writeText(raw: string, rawTokens?: TokenInfo[]): void {
+    if (!raw) return;
+    // On a terminal the service's control characters are shown, not obeyed; a pipe gets the text as it is.
+    const text = this.onTerminal ? visibleControls(raw) : raw;
+    const tokens = this.onTerminal && rawTokens ? rawTokens.map((t) => (t.text === undefined ? t : { ...t, text: visibleControls(t.text) })) : rawTokens;
     if (this.paintLogprobs && tokens !== undefined && tokens.length > 0) {
       this.ctx.out.write(colourByLogprob(text, tokens, true));
       this.painted = true;

@@ -30,8 +30,12 @@ interface Call {
   request: CanonicalRequest;
   wireStream: boolean;
   signal: AbortSignal;
+  /** Aborted by the stream watchdog: no event for --timeout (keep-alive comments do not count). */
+  silence: AbortController;
   /** Set when the client-side time limit (not the user) cut the call short. */
   timedOut(): boolean;
+  /** The time limit was the service's, and it did not keep it: say so when the CLI stops waiting. */
+  backstop: boolean;
   /** ctx.now() when the request was sent, and when the first streamed text arrived: for the summary line. */
   started: number;
   firstTokenAt?: number;
@@ -64,20 +68,29 @@ export async function runGenerate(ctx: Context, inv: GenerateInvocation): Promis
     return 0;
   }
 
+  // The time limit the CLI keeps itself, or the backstop behind the one the service keeps.
+  const limitMs = deadlineMs ?? checked.client.timeLimitBackstopMs;
   const deadline = new AbortController();
-  const signal = deadlineMs === undefined ? ctx.signal : AbortSignal.any([ctx.signal, deadline.signal]);
-  const call: Call = { inv, request, wireStream, signal, timedOut: () => deadline.signal.aborted && !ctx.signal.aborted, started: ctx.now() };
+  // A stream that sends nothing but keep-alive comments for --timeout is silent: the watchdog ends it.
+  const silence = new AbortController();
+  const signal = AbortSignal.any([ctx.signal, deadline.signal, silence.signal]);
+  const call: Call = {
+    inv, request, wireStream, signal, silence,
+    timedOut: () => deadline.signal.aborted && !ctx.signal.aborted,
+    started: ctx.now(),
+    backstop: deadlineMs === undefined && limitMs !== undefined,
+  };
   const presenter = new GenerationPresenter(ctx, { ...inv.present, live: target.stream });
   const spinner = await startSpinner(ctx, target.stream ? `waiting for the first token from ${provider.displayName}…` : `waiting for ${provider.displayName}…`);
   let timer: NodeJS.Timeout | undefined;
   try {
     call.started = ctx.now();
-    if (deadlineMs !== undefined) timer = setTimeout(() => deadline.abort(), Math.max(0, deadlineMs - (ctx.now() - call.started)));
+    if (limitMs !== undefined) timer = setTimeout(() => deadline.abort(), Math.max(0, limitMs - (ctx.now() - call.started)));
     let res: HttpResponse;
     try {
       res = await sendAuthorized(ctx, profile, provider, spec, call.signal);
     } catch (e) {
-      if (e instanceof Interrupted && call.timedOut()) return await timedOutBeforeAnswer(ctx, presenter);
+      if (e instanceof Interrupted && call.timedOut()) return await timedOutBeforeAnswer(ctx, presenter, call);
       throw e;
     }
     if (res.status < 200 || res.status >= 300) await failFromResponse(provider, res);
@@ -93,7 +106,8 @@ export async function runGenerate(ctx: Context, inv: GenerateInvocation): Promis
   }
 }
 
-async function timedOutBeforeAnswer(ctx: Context, presenter: GenerationPresenter): Promise<number> {
+async function timedOutBeforeAnswer(ctx: Context, presenter: GenerationPresenter, call: Call): Promise<number> {
+  warnBackstop(ctx, call);
   ctx.reporter.warn('the time limit passed before any text arrived');
   await presenter.finish({ results: [{ generated_text: '', generated_token_count: 0, input_token_count: 0, stop_reason: 'time_limit' }] });
   return 0;
@@ -105,7 +119,7 @@ async function presentWhole(ctx: Context, call: Call, res: HttpResponse, present
   try {
     text = await res.text();
   } catch (e) {
-    if (e instanceof Interrupted && call.timedOut()) return timedOutBeforeAnswer(ctx, presenter);
+    if (e instanceof Interrupted && call.timedOut()) return timedOutBeforeAnswer(ctx, presenter, call);
     throw e;
   }
   spinner.stop();
@@ -125,8 +139,16 @@ async function presentStream(ctx: Context, call: Call, res: HttpResponse, presen
   const aggregator = new StreamAggregator();
   const shape = new StreamShape();
   let ended = false;
+  const timeoutMs = call.inv.profile.timeoutMs;
+  let watchdog: NodeJS.Timeout | undefined;
+  const rearm = () => {
+    clearTimeout(watchdog);
+    if (timeoutMs > 0) watchdog = setTimeout(() => call.silence.abort(), timeoutMs);
+  };
+  rearm();
   try {
     for await (const event of parseSse(res.body)) {
+      rearm();
       const step = decode(event);
       shape.see(event, step);
       if (step.type === 'ignore') continue;
@@ -147,7 +169,13 @@ async function presentStream(ctx: Context, call: Call, res: HttpResponse, presen
     }
   } catch (e) {
     if (e instanceof StreamError) throw e;
+    if (e instanceof Interrupted && call.silence.signal.aborted && !ctx.signal.aborted) {
+      aggregator.markStopped('error');
+      await presenter.finish(aggregator.result());
+      throw new StreamError(`${provider.kind} stream broke off: ${provider.kind} sent nothing for ${timeoutMs / 1000} s but keep-alive comments, no event (--timeout)`);
+    }
     if (e instanceof Interrupted && call.timedOut()) {
+      warnBackstop(ctx, call);
       aggregator.markStopped('time_limit');
       call.result = aggregator.result();
       await presenter.finish(call.result);
@@ -165,6 +193,8 @@ async function presentStream(ctx: Context, call: Call, res: HttpResponse, presen
       cause: e,
       ...(e instanceof NetworkError && e.hint ? { hint: e.hint } : {}),
     });
+  } finally {
+    clearTimeout(watchdog);
   }
   const unexpected = shape.verdict({ provider: provider.kind, status: res.status, secrets: call.inv.profile.secrets }, ended, provider.capabilities.statesStopReason);
   if (unexpected) throw unexpected;
@@ -177,6 +207,13 @@ async function presentStream(ctx: Context, call: Call, res: HttpResponse, presen
   call.result = aggregator.result();
   await presenter.finish(call.result);
   return 0;
+}
+
+/** The service was asked to keep a time limit and did not: the CLI stopped waiting for it. */
+function warnBackstop(ctx: Context, call: Call): void {
+  if (!call.backstop) return;
+  const limit = call.request.parameters?.time_limit;
+  ctx.reporter.warn(`${call.inv.provider.kind} did not stop at its time limit (${limit} ms); textgen stopped waiting ${((ctx.now() - call.started) / 1000).toFixed(1)} s after sending`);
 }
 
 /** After a generation on a terminal, one dim line on stderr (never on a pipe, never with -q). */

@@ -7,6 +7,11 @@ import type { GenerateTarget, GenerateOperation, Support } from '../../profiles/
 export interface ClientSide {
   /** Stop the generation after this many milliseconds and report stop_reason time_limit. */
   timeLimitMs?: number;
+  /**
+   * The service keeps the time limit itself, but a service that does not (a stream of keep-alives) must not hold
+   * the CLI for ever: past this many milliseconds the CLI stops waiting and reports time_limit with the text so far.
+   */
+  timeLimitBackstopMs?: number;
   /** Fill `{{name}}` in the prompt. */
   promptVariables?: Record<string, string>;
 }
@@ -20,6 +25,11 @@ export interface CheckedRequest {
 export interface SupportOptions {
   ignoreUnsupported: boolean;
   warn(message: string): void;
+}
+
+/** The service's own time limit, plus a grace for sending what it generated in time (as much again, at least 5 s). */
+export function timeLimitBackstop(timeLimitMs: number): number {
+  return timeLimitMs + Math.max(5_000, timeLimitMs);
 }
 
 /** A value that asks for nothing (false, 0, empty) needs no support. */
@@ -65,7 +75,10 @@ export function checkSupport(
       continue;
     }
     const s = supportOf(key);
-    if (s === 'native') parameters[key] = value;
+    if (s === 'native') {
+      parameters[key] = value;
+      if (key === 'time_limit') client.timeLimitBackstopMs = timeLimitBackstop(value as number);
+    }
     else if (s === 'client') {
       if (key === 'time_limit') client.timeLimitMs = value as number;
       else if (key === 'prompt_variables') client.promptVariables = value as Record<string, string>;

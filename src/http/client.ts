@@ -6,14 +6,15 @@
  */
 import type { Dispatcher } from 'undici';
 import { Interrupted, UsageError } from '../errors.js';
-import { redactUrl } from './redact.js';
-import { isRetryableStatus, retryDelayMs, sleep as realSleep } from './retry.js';
+import { KnownSecrets, redactUrl } from './redact.js';
+import { isRetryableStatus, LONG_WAIT_MS, retryAfterMs, retryDelayMs, sleep as realSleep } from './retry.js';
 import type { HttpClient, HttpClientOptions, HttpRequestSpec, HttpResponse, SendOptions } from './types.js';
 
 const DEFAULT_TIMEOUT_MS = 300_000;
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 const DEFAULT_RETRIES = 2;
 const DEFAULT_SERVICE = 'server';
+
 
 /** Everything that is loaded on the first send. */
 interface Machinery {
@@ -29,6 +30,7 @@ interface Machinery {
   wrapResponse: typeof import('./response.js').wrapResponse;
   readWholeResponse: typeof import('./response.js').readWholeResponse;
   isBodyReset: typeof import('./network-error.js').isBodyReset;
+  acceptEncoding: string;
 }
 
 function count(value: number | undefined, fallback: number): number {
@@ -51,7 +53,7 @@ function parseUrl(request: HttpRequestSpec, service: string): URL {
 export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-  const secrets = options.secrets ?? [];
+  const secrets = options.secrets instanceof KnownSecrets ? options.secrets : new KnownSecrets(options.secrets ?? []);
   const sleep = options.sleep ?? realSleep;
   const random = options.random ?? Math.random;
 
@@ -86,6 +88,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       wrapResponse: response.wrapResponse,
       readWholeResponse: response.readWholeResponse,
       isBodyReset: network.isBodyReset,
+      acceptEncoding: response.ACCEPT_ENCODING,
     };
   }
 
@@ -122,16 +125,20 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     const m = await ready();
     // Added here, the one place every request passes (token exchanges too), so `--verbose` shows it as sent.
     const request = m.withUserAgent(spec, m.userAgent);
+    // Whatever credential goes out (an exchanged token, a ZenApiKey) is masked wherever it comes back.
+    for (const [name, value] of Object.entries(request.headers)) secrets.addHeader(name, value);
     const failureContext = { service, origin: url.origin, timeoutMs, connectTimeoutMs, proxy: m.proxyFor(url) };
     for (let attempt = 0; ; attempt++) {
       checkAbort();
       m.tracer.request(request);
+      // Gateways compress answers; the response layer decodes what is advertised here (unless the caller chose).
+      const sent = Object.keys(request.headers).some((h) => h.toLowerCase() === 'accept-encoding') ? request.headers : { ...request.headers, 'accept-encoding': m.acceptEncoding };
       const started = performance.now();
       let data: Dispatcher.ResponseData;
       try {
         data = await m.request(request.url, {
           method: request.method,
-          headers: request.headers,
+          headers: sent,
           body: request.body,
           dispatcher: m.dispatcher,
           signal,
@@ -151,6 +158,9 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       if (isRetryableStatus(data.statusCode) && attempt < retries) {
         const delay = retryDelayMs(attempt, headers, random);
         m.tracer.retry(delay, `HTTP ${data.statusCode}`, attempt + 2, retries + 1);
+        if (delay >= LONG_WAIT_MS && retryAfterMs(headers) !== undefined) {
+          options.notice?.(`note: ${service} answered HTTP ${data.statusCode} and asked to wait; retrying in ${Math.round(delay / 1000)} s (attempt ${attempt + 2} of ${retries + 1}; --retries 0 gives up at once)`);
+        }
         // Reading the (small) error body lets undici reuse the socket; a big one is destroyed.
         await data.body.dump().catch(() => undefined);
         await pause(delay);

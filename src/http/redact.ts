@@ -50,18 +50,59 @@ export function redactHeaders(headers: Record<string, string>): Record<string, s
   return out;
 }
 
-/** Replaces every occurrence of each secret (and its URL-encoded form) with `***`. */
-export function redactText(text: string, secrets: readonly string[]): string {
-  const forms = new Set<string>();
-  for (const secret of secrets) {
-    if (secret.length < MIN_SECRET_LENGTH) continue;
-    forms.add(secret);
-    forms.add(encodeURIComponent(secret));
+/**
+ * The forms a secret takes where a server may echo it back: as given, URL-encoded, base64 (with and without its
+ * padding, and the URL-safe alphabet), as a Basic or ZenApiKey header or a JSON string would carry it.
+ */
+function formsOf(secret: string): string[] {
+  const base64 = Buffer.from(secret, 'utf8').toString('base64');
+  const unpadded = base64.replace(/=+$/, '');
+  return [secret, encodeURIComponent(secret), base64, unpadded, unpadded.replace(/\+/g, '-').replace(/\//g, '_')];
+}
+
+/**
+ * Every secret value this invocation knows — the profile's credentials, a password in its URL, and every credential
+ * the HTTP client put in a header (exchanged IAM and CPD tokens included) — so that whatever echoes one back (an
+ * error body, a batch record, a trace) is masked on its way out, whatever the source.
+ */
+export class KnownSecrets {
+  readonly #forms = new Set<string>();
+  #sorted: string[] = [];
+
+  constructor(secrets: Iterable<string> = []) {
+    for (const s of secrets) this.add(s);
   }
-  // Longest first, so a secret that contains another is masked whole.
-  let out = text;
-  for (const form of [...forms].sort((a, b) => b.length - a.length)) out = out.split(form).join(MASK);
-  return out;
+
+  add(secret: string | undefined): void {
+    if (secret === undefined || secret.length < MIN_SECRET_LENGTH) return;
+    let added = false;
+    for (const form of formsOf(secret)) {
+      if (form.length < MIN_SECRET_LENGTH || this.#forms.has(form)) continue;
+      this.#forms.add(form);
+      added = true;
+    }
+    // Longest first, so a secret that contains another is masked whole.
+    if (added) this.#sorted = [...this.#forms].sort((a, b) => b.length - a.length);
+  }
+
+  /** A header's credential: the whole value, and the part after an auth scheme ("Bearer x" → "x"). */
+  addHeader(name: string, value: string): void {
+    if (!SECRET_HEADERS.has(name.toLowerCase())) return;
+    this.add(value.trim());
+    const scheme = /^\s*[A-Za-z][\w-]*\s+(\S.*)$/.exec(value);
+    if (scheme && SCHEME_HEADERS.has(name.toLowerCase())) this.add(scheme[1]!.trim());
+  }
+
+  redact(text: string): string {
+    let out = text;
+    for (const form of this.#sorted) if (out.includes(form)) out = out.split(form).join(MASK);
+    return out;
+  }
+}
+
+/** Replaces every occurrence of each secret (and its URL-encoded and base64 forms) with `***`. */
+export function redactText(text: string, secrets: readonly string[] | KnownSecrets): string {
+  return (secrets instanceof KnownSecrets ? secrets : new KnownSecrets(secrets)).redact(text);
 }
 
 const CREDENTIAL_FIELD = /("(?:authorization|proxy-authorization|api[-_]?key|x-api-key|cookie|set-cookie|password|token|access_token|refresh_token|secret|client_secret)"\s*:\s*")(?:[^"\\]|\\.)*(")/gi;
@@ -127,6 +168,24 @@ export function redactBody(body: string, contentType: string | undefined): strin
   return body;
 }
 
+/** The password of a `https://user:pass@host` URL, as written and decoded (both may be echoed back). */
+export function urlPasswords(url: string): string[] {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return [];
+  }
+  if (parsed.password === '') return [];
+  let decoded = parsed.password;
+  try {
+    decoded = decodeURIComponent(parsed.password);
+  } catch {
+    // Not valid percent-encoding: the raw form is all there is.
+  }
+  return [...new Set([parsed.password, decoded])];
+}
+
 /** Masks the password of `user:pass@` and credential query parameters in a URL. */
 export function redactUrl(url: string): string {
   let parsed: URL;
@@ -146,6 +205,9 @@ export function redactUrl(url: string): string {
       changed = true;
     }
   }
-  // Re-serialising normalises the URL; only do it when something had to be hidden.
-  return changed ? parsed.toString().replace(/%2A%2A%2A/g, MASK) : url;
+  if (!changed) return url;
+  // Re-serialising normalises the URL (only done when something had to be hidden); keep a bare origin bare.
+  const shown = parsed.toString().replace(/%2A%2A%2A/g, MASK);
+  const addedSlash = parsed.pathname === '/' && parsed.search === '' && parsed.hash === '' && !url.endsWith('/');
+  return addedSlash ? shown.slice(0, -1) : shown;
 }

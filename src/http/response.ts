@@ -3,10 +3,13 @@
  * the body streams in surfaces as NetworkError or Interrupted, never as an undici error.
  * Loaded lazily together with undici (only client.ts imports it, inside `send`).
  */
+import { pipeline } from 'node:stream';
+import zlib from 'node:zlib';
 import type { Dispatcher } from 'undici';
-import { Interrupted } from '../errors.js';
+import { ApiError, Interrupted, NetworkError, TextgenError } from '../errors.js';
+import { jsonDepthExceededAt, MAX_ANSWER_BYTES, MAX_ANSWER_DEPTH } from '../json-depth.js';
 import { describeBodyFailure, type FailureContext } from './network-error.js';
-import { redactText } from './redact.js';
+import { redactText, type KnownSecrets } from './redact.js';
 import type { HttpResponse } from './types.js';
 
 const EXCERPT_LENGTH = 200;
@@ -29,11 +32,40 @@ function excerpt(text: string): string {
 export interface ResponseContext {
   failure: FailureContext;
   signal?: AbortSignal | undefined;
-  secrets: readonly string[];
+  secrets: readonly string[] | KnownSecrets;
 }
 
-export function wrapResponse(data: Dispatcher.ResponseData, ctx: ResponseContext): HttpResponse {
-  const { statusCode, body: source } = data;
+/** What `accept-encoding` the client sends: the encodings `decoded` undoes (gateways compress answers). */
+export const ACCEPT_ENCODING = 'gzip, deflate, br';
+
+/**
+ * The body with its content-encoding undone (gzip, deflate, br), chunk by chunk so a compressed event stream still
+ * streams. Errors of the raw body reach the decoded one (pipeline), so a connection cut mid-answer stays a cut; and the
+ * size cap below counts decoded bytes, so a compression bomb stops at the cap like any other answer.
+ */
+function decoded(data: Dispatcher.ResponseData): NodeJS.ReadableStream & { destroy(error?: Error): void; isPaused(): boolean; pause(): unknown; resume(): unknown } {
+  const encoding = String(flattenHeaders(data.headers)['content-encoding'] ?? '').trim().toLowerCase();
+  const decoder =
+    encoding === 'gzip' || encoding === 'x-gzip'
+      ? zlib.createGunzip()
+      : encoding === 'deflate'
+        ? zlib.createInflate()
+        : encoding === 'br'
+          ? zlib.createBrotliDecompress()
+          : undefined;
+  if (decoder === undefined) return data.body;
+  pipeline(data.body, decoder, () => undefined);
+  return decoder;
+}
+
+/** A response whose body can be ended from outside, with the error its reader gets. */
+export interface WrappedResponse extends HttpResponse {
+  cancel(error: Error): void;
+}
+
+export function wrapResponse(data: Dispatcher.ResponseData, ctx: ResponseContext): WrappedResponse {
+  const { statusCode } = data;
+  const source = decoded(data);
   let consumed = false;
 
   /*
@@ -52,7 +84,16 @@ export function wrapResponse(data: Dispatcher.ResponseData, ctx: ResponseContext
     wake = undefined;
     w?.();
   };
+  let received = 0;
   source.on('data', (chunk: Uint8Array) => {
+    received += chunk.length;
+    if (received > MAX_ANSWER_BYTES && failure === undefined) {
+      // Read no further: what came so far still reaches the reader (a stream's text), then this error.
+      failure = new ApiError({ provider: ctx.failure.service, status: statusCode, message: `the answer is larger than ${MAX_ANSWER_BYTES / (1024 * 1024)} MiB; textgen reads at most that much of an answer` });
+      source.destroy();
+      notify();
+      return;
+    }
     queue.push(chunk);
     if (queue.length - head > 64) source.pause();
     notify();
@@ -62,7 +103,8 @@ export function wrapResponse(data: Dispatcher.ResponseData, ctx: ResponseContext
     notify();
   });
   source.on('error', (err: unknown) => {
-    failure = err;
+    // The first failure is the one to report: cancel() destroys the stream, which then errors on its own.
+    failure ??= err;
     notify();
   });
   source.on('close', () => {
@@ -92,6 +134,7 @@ export function wrapResponse(data: Dispatcher.ResponseData, ctx: ResponseContext
         if (ended) break;
         if (failure !== undefined) {
           if (ctx.signal?.aborted) throw new Interrupted();
+          if (failure instanceof TextgenError) throw failure;
           throw describeBodyFailure(failure, ctx.failure);
         }
         await new Promise<void>((resolve) => {
@@ -121,6 +164,12 @@ export function wrapResponse(data: Dispatcher.ResponseData, ctx: ResponseContext
     async json(): Promise<unknown> {
       return parseJsonAnswer(await text(), statusCode, ctx);
     },
+    cancel(error: Error): void {
+      if (ended || failure !== undefined) return;
+      failure = error;
+      source.destroy();
+      notify();
+    },
   };
 }
 
@@ -137,11 +186,29 @@ function parseJsonAnswer(raw: string, statusCode: number, ctx: ResponseContext):
  * Reads a whole (non-event-stream) answer inside the client's retry loop, so that a connection that breaks
  * halfway through a JSON answer is retried like one that broke before the headers: nothing was shown yet.
  */
-export async function readWholeResponse(res: HttpResponse, ctx: ResponseContext): Promise<HttpResponse> {
+export async function readWholeResponse(res: WrappedResponse, ctx: ResponseContext): Promise<HttpResponse> {
   const parts: Uint8Array[] = [];
-  for await (const part of res.body) parts.push(part);
+  // --timeout bounds silence; an answer that trickles in (whitespace, a byte at a time) for ever is bounded whole:
+  // once the headers are in, the rest of a JSON answer gets twice --timeout (so that plain silence is still
+  // reported as silence, by the idle timer, first).
+  const { service, origin, timeoutMs } = ctx.failure;
+  const wholeMs = 2 * timeoutMs;
+  const timer =
+    timeoutMs > 0
+      ? setTimeout(() => res.cancel(new NetworkError(`${service} at ${origin} did not finish sending its answer within ${wholeMs / 1000} s of its headers (twice --timeout)`)), wholeMs)
+      : undefined;
+  try {
+    for await (const part of res.body) parts.push(part);
+  } finally {
+    clearTimeout(timer);
+  }
   const bytes = Buffer.concat(parts);
-  const text = async (): Promise<string> => new TextDecoder().decode(bytes);
+  const decoded = new TextDecoder().decode(bytes);
+  const tooDeep = /^\s*[[{]/.test(decoded) ? jsonDepthExceededAt(decoded, MAX_ANSWER_DEPTH) : undefined;
+  if (tooDeep !== undefined) {
+    throw new ApiError({ provider: ctx.failure.service, status: res.status, message: `the answer is JSON nested more than ${MAX_ANSWER_DEPTH} levels deep; textgen does not read it` });
+  }
+  const text = async (): Promise<string> => decoded;
   return {
     status: res.status,
     headers: res.headers,

@@ -12,6 +12,8 @@ export const BACKOFF_CAP_MS = 8_000;
 /** Whatever a server asks for, we never wait longer than this between attempts. */
 export const RETRY_AFTER_CAP_MS = 60_000;
 const JITTER = 0.25;
+/** A wait the service asks for that is this long or longer is said on stderr: a silent minute looks like a hang. */
+export const LONG_WAIT_MS = 5_000;
 
 export function isRetryableStatus(status: number): boolean {
   return RETRYABLE_STATUSES.has(status);

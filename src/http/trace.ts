@@ -4,7 +4,7 @@
  * Loaded lazily together with undici (only client.ts imports it, inside `send`).
  */
 import { STATUS_CODES } from 'node:http';
-import { redactBody, redactHeaderValue, redactText, redactUrl } from './redact.js';
+import { redactBody, redactHeaderValue, redactText, redactUrl, type KnownSecrets } from './redact.js';
 import type { HttpRequestSpec } from './types.js';
 
 /** Prompts can be long; a trace should stay readable. */
@@ -13,7 +13,7 @@ const MAX_BODY_CHARS = 8_000;
 export class Tracer {
   constructor(
     private readonly sink: ((line: string) => void) | undefined,
-    private readonly secrets: readonly string[],
+    private readonly secrets: readonly string[] | KnownSecrets,
   ) {}
 
   private emit(line: string): void {

@@ -1,4 +1,5 @@
 /** The shapes the HTTP layer speaks. Profiles build `HttpRequestSpec`s; the client sends them. */
+import type { KnownSecrets } from './redact.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD';
 
@@ -58,10 +59,12 @@ export interface HttpClientOptions {
   insecure?: boolean;
   /** Receives one line per trace event for `--verbose`; secrets already redacted. */
   trace?: (line: string) => void;
-  /** Secret values that must never appear in a trace line. */
-  secrets?: string[];
+  /** Secret values that must never appear in a trace line or a message; the client adds the credentials it sends. */
+  secrets?: string[] | KnownSecrets;
   /** The `User-Agent` sent with every request (unless a request names its own); default textgen's own. */
   userAgent?: string;
+  /** Told when a retry waits long on the service's word (a Retry-After of minutes must not look like a hang). */
+  notice?: (line: string) => void;
   /** Environment for HTTP(S)_PROXY/NO_PROXY; defaults to none (no proxy). */
   env?: Record<string, string | undefined>;
   /** Injected for tests: sleeps between retries. */

@@ -168,7 +168,9 @@ export async function runTokenize(ctx: Context, cmd: TokenizeCommand): Promise<n
   const format = parseOutputFormat(ctx.globals.output); // a bad -o is reported before anything is sent
   // The count alone, for a person at a colour terminal, becomes a picture of the token boundaries: that needs tokens.
   const picture = format === 'text' && !ctx.globals.jmesQuery && !cmd.count && !cmd.show.tokens && !cmd.show.ids && stdoutColor(ctx);
-  const wantTokens = cmd.show.tokens || picture;
+  // -o json|jsonl|yaml and -j give the whole result, {model, encoding, token_count, tokens, ids}, as the help says.
+  const structured = format !== 'text' || ctx.globals.jmesQuery !== undefined;
+  const wantTokens = cmd.show.tokens || picture || (structured && !cmd.count);
   const source = await chooseSource(ctx, 'tokenize', cmd);
   let result: TokenizeResult;
   if (source.kind === 'service') {
@@ -178,7 +180,8 @@ export async function runTokenize(ctx: Context, cmd: TokenizeCommand): Promise<n
         hint: 'give --encoding NAME for the ids of a public encoding, or leave out --ids',
       });
     }
-    const request = { model: source.model, text: cmd.text, tokens: wantTokens, ids: cmd.show.ids };
+    const ids = cmd.show.ids || (structured && !cmd.count && source.op.givesIds);
+    const request = { model: source.model, text: cmd.text, tokens: wantTokens, ids };
     const spec = source.op.buildTokenizeRequest(request, profile);
     if (ctx.globals.dryRun) {
       await printDryRun(ctx, profile, spec);
@@ -192,7 +195,7 @@ export async function runTokenize(ctx: Context, cmd: TokenizeCommand): Promise<n
     result = labelled<TokenizeResult>(source, {
       token_count: ids.length,
       ...(wantTokens ? { tokens: tokenizer.tokenTexts(ids) } : {}),
-      ...(cmd.show.ids ? { ids } : {}),
+      ...(cmd.show.ids || (structured && !cmd.count) ? { ids } : {}),
     });
   }
   if (cmd.count) await present(ctx, result.token_count, () => `${result.token_count}\n`);

@@ -3,6 +3,7 @@ import { findJsonSyntaxError, lineAndColumn } from './json-syntax-error.js';
 import { readStdinText, readTextFile } from './input.js';
 import { stripBom } from './read-stream.js';
 import type { FileReadOptions } from './read-text-file.js';
+import { jsonDepthExceededAt } from '../json-depth.js';
 
 /**
  * Deepest nesting a JSON option may have. Real options are a few levels deep; JSON.parse takes far
@@ -66,7 +67,7 @@ export function parseJsonText(flag: string, text: string, source: string | undef
       cause: err,
     });
   }
-  const tooDeep = depthExceededAt(text, MAX_JSON_DEPTH);
+  const tooDeep = jsonDepthExceededAt(text, MAX_JSON_DEPTH);
   if (tooDeep !== undefined) {
     const { line, column } = lineAndColumn(text, tooDeep);
     throw new UsageError(`${flag}: JSON${where} is nested more than ${MAX_JSON_DEPTH} levels deep (line ${line}, column ${column})`, {
@@ -76,19 +77,3 @@ export function parseJsonText(flag: string, text: string, source: string | undef
   return value;
 }
 
-/** Offset of the bracket that opens level `max + 1`, in text that is valid JSON; undefined if none does. */
-function depthExceededAt(text: string, max: number): number | undefined {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
-      if (++depth > max) return i;
-    } else if (c === 0x5d || c === 0x7d) depth--;
-  }
-  return undefined;
-}

@@ -1,4 +1,5 @@
 import { paint, type ColorLevel } from './paint.js';
+import { visibleInLine } from './visible.js';
 
 export interface GenerationStats {
   stopReasons: string[];
@@ -21,7 +22,8 @@ function seconds(ms: number): string {
  */
 export function renderGenerationSummary(stats: GenerationStats, color: ColorLevel | boolean): string {
   const parts: string[] = [];
-  const reasons = [...new Set(stats.stopReasons)];
+  // The stop reason is the service's word: shown, never obeyed, on the terminal this line is for.
+  const reasons = [...new Set(stats.stopReasons)].map(visibleInLine);
   if (reasons.length > 0) parts.push(`stop: ${reasons.join(', ')}`);
   if (stats.inputTokens !== undefined) parts.push(`${stats.inputTokens} input tokens`);
   if (stats.generatedTokens !== undefined) parts.push(`${stats.generatedTokens} generated`);

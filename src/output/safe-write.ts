@@ -18,6 +18,8 @@ export interface DataSink {
   flush(): Promise<void>;
   /** True once the reader has gone away or the stream has failed. */
   readonly closed: boolean;
+  /** Characters queued so far: whether anything was written before a failure. */
+  readonly written: number;
 }
 
 const COALESCE_LIMIT = 16 * 1024;
@@ -54,8 +56,14 @@ class StreamDataSink implements DataSink {
     return this.#closed;
   }
 
+  #written = 0;
+  get written(): number {
+    return this.#written;
+  }
+
   write(text: string): void {
     if (this.#closed || text.length === 0) return;
+    this.#written += text.length;
     this.#queued += 1;
     if (this.#window === undefined && this.#pending.length === 0 && !this.#waitingForDrain) {
       // The first write of a tick: out at once, then the rest of the tick gathers behind it.

@@ -1,10 +1,15 @@
 import type { ProfileConfig } from '../config/schema.js';
 import { LITERAL_SECRET_FIELDS } from '../config/secrets.js';
+import { redactUrl } from '../http/redact.js';
 
-/** A profile fit to print: literal secrets become `***`; `*_env` references stay, they are only names. */
+/**
+ * A profile fit to print: literal secrets and a password inside the url become `***`; `*_env` references stay,
+ * they are only names.
+ */
 export function redactProfile(profile: ProfileConfig): ProfileConfig {
-  if (!profile.auth) return { ...profile };
+  const shown = profile.url === undefined ? { ...profile } : { ...profile, url: redactUrl(profile.url) };
+  if (!profile.auth) return shown;
   const auth: Record<string, unknown> = { ...profile.auth };
   for (const field of LITERAL_SECRET_FIELDS) if (auth[field] !== undefined) auth[field] = '***';
-  return { ...profile, auth: auth as ProfileConfig['auth'] };
+  return { ...shown, auth: auth as ProfileConfig['auth'] };
 }

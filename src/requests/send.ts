@@ -61,11 +61,12 @@ export async function failFromResponse(callee: Callee, res: HttpResponse): Promi
 export async function printDryRun(ctx: Context, profile: ResolvedProfile, spec: HttpRequestSpec): Promise<void> {
   const auth = await ctx.authenticator(profile);
   const { toCurl } = await import('../http/curl.js');
+  const { redactUrl } = await import('../http/redact.js');
   const line = toCurl(
-    { ...spec, headers: { ...spec.headers, ...auth.dryRunHeaders() } },
+    { ...spec, url: redactUrl(spec.url), headers: { ...spec.headers, ...auth.dryRunHeaders() } },
     { insecure: profile.tls.insecure, ...(profile.tls.caCert ? { caCertPath: profile.tls.caCert } : {}) },
   );
-  ctx.out.write(`${line}\n`);
+  ctx.out.write(`${ctx.secrets.redact(line)}\n`);
 }
 
 export interface JsonAnswer {

@@ -1,7 +1,7 @@
 /**
  * Fetched tokenizer files on disk, so `--local` asks the service once per endpoint and model:
  * `$XDG_CACHE_HOME/textgen/tokenizers/<sha256 of url and model>.json`. Like the token cache (src/config/token-cache.ts)
- * the directories are 0700 and files 0600 whatever the umask, and a write goes through a temporary file and a
+ * directories it creates are 0700 and files 0600 whatever the umask, and a write goes through a temporary file and a
  * rename, so a reader never sees half a file. An unreadable file is a miss.
  */
 import { readFile } from 'node:fs/promises';
@@ -22,7 +22,5 @@ export async function readCachedTokenizer(file: string): Promise<string | undefi
 }
 
 export async function writeCachedTokenizer(file: string, text: string): Promise<void> {
-  // The tokenizers folder and the textgen cache folder above it are both private.
-  const dir = path.dirname(file);
-  await writePrivateFile(file, text, [path.dirname(dir), dir]);
+  await writePrivateFile(file, text);
 }

@@ -57,7 +57,24 @@ describe('textgen serve --fault', () => {
     expect(done.exitCode).toBe(0);
   });
 
+  it('survives a POST of 100 001 faults (it overflowed the stack) and goes on answering', async () => {
+    const child = execa('node', [BIN, 'serve', '--port', '0'], { env: { ...home.env, CI: 'true' }, reject: false, stdin: 'ignore', timeout: 30_000 });
+    try {
+      const [, url] = await stderrMatch(child, /listening on (\S+) /);
+      const posted = await fetch(`${url}/__textgen/faults`, { method: 'POST', body: Array.from({ length: 100_001 }, () => 'latency:ms=1').join(';') });
+      expect(posted.status).toBe(201);
+      const listed = (await (await fetch(`${url}/__textgen/faults`)).json()) as { faults: unknown[] };
+      expect(listed.faults).toHaveLength(100_001);
+      expect(await (await fetch(`${url}/__textgen/faults`, { method: 'DELETE' })).json()).toEqual({ cleared: 100_001, faults: [] });
+    } finally {
+      child.kill('SIGINT');
+    }
+    expect((await child).exitCode).toBe(0);
+  }, 60_000);
+
   it.each<[string, RegExp]>([
+    ['latency:ms=99999999999999', /^error: --fault "latency:ms=99999999999999": fault "latency": ms must be at most 2147483647, got "99999999999999"$/m],
+    ['latency:ms=3600001', /^error: --fault "latency:ms=3600001": fault "latency": ms must be at most 3600000 \(an hour\), got "3600001"; for a server that never answers use hang$/m],
     ['explode', /^error: --fault "explode": unknown fault kind "explode": expected one of latency, status/],
     ['status:code=200', /^error: --fault "status:code=200": fault "status": code must be an HTTP error status from 400 to 599, got "200"$/m],
   ])('a bad --fault %j is a usage error (exit 2) before anything listens', async (spec, message) => {

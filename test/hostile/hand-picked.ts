@@ -4,6 +4,7 @@
  */
 import type { Expectation } from './support/judge.js';
 import { deepArray, deepObject, FILES, hugeParameters } from './support/workspace.js';
+import { notOursCases } from './not-ours.js';
 
 export interface HandPickedCase extends Expectation {
   name: string;
@@ -16,6 +17,12 @@ export interface HandPickedCase extends Expectation {
   env?: Record<string, string>;
   /** Why it cannot run here (e.g. permissions do not apply to root). */
   skip?: string;
+  /** Prepares the case's own directory (which is also its HOME) before the run: links, devices, modes. */
+  setup?: (dir: string, env: Record<string, string>) => void;
+  /** What stdout must hold (for a case that succeeds). */
+  stdout?: RegExp;
+  /** After the run: what the CLI must not have done to files that are not its own; each problem is one string. */
+  after?: (dir: string, env: Record<string, string>) => string[];
   timeoutMs?: number;
 }
 
@@ -204,6 +211,7 @@ export function handPickedCases(): HandPickedCase[] {
     ['.textgenrc.yaml with an unknown provider', { '.textgenrc.yaml': 'default_profile: p\nprofiles:\n  p: { provider: bard, url: "http://x" }\n' }, /profiles\.p\.provider: expected one of watsonx/],
     ['.textgenrc.yaml with a default profile that does not exist', { '.textgenrc.yaml': 'default_profile: nope\nprofiles:\n  p: { provider: watsonx, url: "http://x" }\n' }, /unknown profile "nope" \(from default_profile\)/],
     ['.textgenrc.yaml with a literal secret', { '.textgenrc.yaml': 'profiles:\n  p: { provider: watsonx, url: "http://x", auth: { type: iam, apikey: s3cr3t } }\n' }, /a literal secret is not allowed in a project config file/],
+    ['.textgenrc.yaml with a password in a url', { '.textgenrc.yaml': 'profiles:\n  p: { provider: watsonx, url: "https://admin:s3cr3t@x.example", auth: { type: none } }\n' }, /profiles\.p\.url: a password in a url is not allowed in a project config file/],
     ['package.json with textgen of the wrong type', { 'package.json': '{"name": "x", "textgen": 5}' }, /package\.json: \(top level\): expected a mapping, got a number/],
     ['package.json that is not JSON', { 'package.json': '{"name": "x",' }, /package\.json: line 1, column 14: invalid JSON/],
     ['.config/config.yaml (cosmiconfig\'s own settings) that is not YAML', { '.config/config.yaml': 'cosmiconfig: [\n' }, /\.config\/config\.yaml: cannot load/],
@@ -220,6 +228,14 @@ export function handPickedCases(): HandPickedCase[] {
   add({ name: '--config pointing at a binary file', args: ['--config', FILES.binary, ...run], code: 2, message: /binary\.bin/ });
   add({ name: 'a user config file that is a directory', args: run, config: { 'xdg-config/textgen/config.yaml/': '' }, code: 2, message: /config\.yaml: cannot read/ });
   add({ name: 'a user config file with a YAML syntax error', args: run, config: { 'xdg-config/textgen/config.yaml': 'profiles: {\n' }, code: 2, message: /config\.yaml: line/ });
+  const aliasBomb = `a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: [*e,*e,*e,*e,*e,*e,*e,*e,*e]\n`;
+  for (const [verb, args] of [
+    ['add', ['profiles', 'add', 'p', '--provider', 'open-inference', '--url', 'http://127.0.0.1:9', '--no-check']],
+    ['remove', ['profiles', 'remove', 'p', '--yes']],
+    ['use', ['profiles', 'use', 'local']],
+  ] as const) {
+    add({ name: `profiles ${verb} on a user config with an alias bomb`, args: [...args], config: { 'xdg-config/textgen/config.yaml': aliasBomb }, code: 2, message: /config\.yaml: .*(alias|resource exhaustion)/i });
+  }
   add({ name: 'a profile whose auth type does not fit its provider', args: ['--profile', 'p', ...run], config: { '.textgenrc.yaml': 'profiles:\n  p: { provider: azure-openai, url: "http://x", auth: { type: iam, apikey_env: K } }\n' }, code: 2, message: /auth type iam is for watsonx/ });
 
   // stdin: invalid UTF-8, enormous, empty, closed.
@@ -240,5 +256,10 @@ export function handPickedCases(): HandPickedCase[] {
   add({ name: 'embed with invalid UTF-8 on stdin', args: [...ALEPH_EMBED, '--input-file', '-'], stdin: Uint8Array.from([0x61, 0xff]), code: 2, message: /not UTF-8/ });
   add({ name: 'no --id-or-name and no input, CI=true', args: [...WATSONX, 'deployment', 'text-generate'], code: 2, message: /missing required options: --id-or-name, --input/ });
 
+  for (const c of notOursCases()) add(c);
+
+  // What the help promises -o json gives: {model, encoding, token_count, tokens, ids}.
+  add({ name: 'tokenize -o json gives tokens and ids (offline encoding)', args: ['tokenize', '--encoding', 'cl100k_base', '-o', 'json', 'Hello world'], code: 0, stdout: /"token_count": 2,\s*"tokens": \[\s*"Hello",\s*" world"\s*\],\s*"ids": \[\s*9906,\s*1917\s*\]/ });
+  add({ name: 'tokenize -o yaml gives tokens and ids (Aleph Alpha, on the service)', args: ['--profile', 'local-aa', 'tokenize', '-o', 'yaml', 'Hello'], code: 0, stdout: /token_count: \d+\ntokens:\n(  - .*\n)+ids:\n(  - \d+\n)+/ });
   return cases;
 }

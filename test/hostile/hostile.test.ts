@@ -41,7 +41,8 @@ describe('hand-picked hostile input, through the built CLI', () => {
   if (skipped.length > 0) it.skip.each(skipped.map((c) => [`${c.name} (${c.skip})`]))('%s', () => undefined);
 
   it.concurrent.each(cases.filter((c) => c.skip === undefined).map((c) => [c.name, c] as const))('%s', async (name, c) => {
-    const where = c.config ? ws.configCase(name, c.config) : { cwd: ws.work, env: ws.env };
+    const where = c.config || c.setup ? ws.configCase(name, c.config ?? {}) : { cwd: ws.work, env: ws.env };
+    c.setup?.(where.cwd, where.env);
     const run: HostileRun = {
       cwd: where.cwd,
       env: { ...where.env, ...c.env },
@@ -51,6 +52,13 @@ describe('hand-picked hostile input, through the built CLI', () => {
     };
     const outcome = await runBuilt(c.args, run);
     const verdict = judge(outcome, c);
+    const harm = c.after?.(where.cwd, where.env) ?? [];
+    if (/S3CRET/.test(outcome.stdout + outcome.stderr)) harm.push('echoed the content of a file that is not a config');
+    if (c.stdout && !c.stdout.test(outcome.stdout)) {
+      verdict.problems.push(`stdout ${JSON.stringify(outcome.stdout.slice(0, 300))} does not match ${c.stdout}`);
+      if (verdict.verdict === 'ok') verdict.verdict = 'bad-message';
+    }
+    if (harm.length > 0) Object.assign(verdict, { verdict: 'harmed', problems: [...verdict.problems, ...harm] });
     tally.record('hand-picked', name, verdict);
     expect(verdict.problems, `textgen ${c.args.join(' ').slice(0, 300)}\nstderr: ${outcome.stderr.slice(0, 600)}`).toEqual([]);
   });

@@ -72,10 +72,13 @@ describe('tokenize on the services that have an endpoint', () => {
     expect(reqs[0]?.headers.authorization).toMatch(/^Bearer \S+$/);
   });
 
+  // -o json is the whole result the help promises, {model, encoding, token_count, tokens, ids}, whatever is listed for
+  // text output (watsonx answers without ids).
+  const helloIds = () => localTokenizer().encode('Hello world');
   it.each<[Kind, string[], Record<string, unknown>]>([
     ['watsonx', ['-m', 'ibm/granite-13b-instruct-v2', '--tokens'], { model: 'ibm/granite-13b-instruct-v2', token_count: 2, tokens: ['Hello', ' world'] }],
-    ['watsonx', ['-m', 'ibm/granite-13b-instruct-v2'], { model: 'ibm/granite-13b-instruct-v2', token_count: 2 }],
-    ['aleph-alpha', ['-m', 'luminous-base', '--ids'], { model: 'luminous-base', token_count: localTokenizer().encode('Hello world').length, ids: localTokenizer().encode('Hello world') }],
+    ['watsonx', ['-m', 'ibm/granite-13b-instruct-v2'], { model: 'ibm/granite-13b-instruct-v2', token_count: 2, tokens: ['Hello', ' world'] }],
+    ['aleph-alpha', ['-m', 'luminous-base', '--ids'], { model: 'luminous-base', token_count: helloIds().length, tokens: localTokenizer().tokenTexts(helloIds()), ids: helloIds() }],
   ])('%s %j: -o json has the canonical keys in order', async (kind, args, expected) => {
     const r = await cli(kind, ['tokenize', 'Hello world', ...args, '-o', 'json']);
     expect(r.exitCode).toBe(0);
@@ -146,7 +149,7 @@ describe('tokenize offline with a public encoding', () => {
     try {
       const r = await runInProcess(['tokenize', '--encoding', 'r50k_base', 'Hello', '-o', 'json', '--ids'], { env: fresh.env });
       expect(r.exitCode).toBe(0);
-      expect(JSON.parse(r.stdout)).toStrictEqual({ encoding: 'r50k_base', token_count: 1, ids: [15496] });
+      expect(JSON.parse(r.stdout)).toStrictEqual({ encoding: 'r50k_base', token_count: 1, tokens: ['Hello'], ids: [15496] });
     } finally {
       fresh.cleanup();
     }
@@ -164,7 +167,7 @@ describe('tokenize offline with a public encoding', () => {
 
   it('-o yaml', async () => {
     const r = await cli('openai', ['tokenize', 'hello world', '-m', 'gpt-4', '-o', 'yaml']);
-    expect(r.stdout).toBe('model: gpt-4\nencoding: cl100k_base\ntoken_count: 2\n');
+    expect(r.stdout).toBe('model: gpt-4\nencoding: cl100k_base\ntoken_count: 2\ntokens:\n  - hello\n  - " world"\nids:\n  - 15339\n  - 1917\n');
   });
 
   it('reads the text from stdin or a file', async () => {

@@ -1,6 +1,7 @@
-import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
 import { startServer, type Fault, type RunningServer } from '../../src/emulator/core/index.js';
 import { makeHome, runBin, type CliResult } from '../helpers/run-cli.js';
 
@@ -20,6 +21,11 @@ const SECRET = {
   wrong: 'wrong-key-S3CRET-s9t0u1',
   literal: 'literal-apikey-S3CRET-v2w3x4',
   exposed: 'exposed-apikey-S3CRET-y5z6a7',
+  urlPassword: 'url-passw0rd-S3CRET-b8c9d0',
+  echoIam: 'echo-iam-apikey-S3CRET-e1f2g3',
+  echoAzure: 'echo-azure-key-S3CRET-h4i5j6',
+  echoBearer: 'echo/bearer+token-S3CRET-k7l8m9',
+  echoZen: 'echo-zen-apikey-S3CRET-n0p1q2',
 } as const;
 const UNREACHABLE = 'http://127.0.0.1:9';
 const SPACE = '0b7f0000-0000-4000-8000-000000000001';
@@ -240,6 +246,90 @@ async function exerciseProfiles(): Promise<void> {
   await run('use the literal profile --dry-run', ['--profile', 'lit', ...TG, '--dry-run']);
 }
 
+/**
+ * A hostile server that repeats the credential it was sent in every error it gives — as sent, base64 and
+ * URL-encoded — and issues IAM tokens, so the exchanged token is echoed too. Whatever textgen prints or writes
+ * about these errors (messages, batch records, traces) must mask every form.
+ */
+const echoSeen: string[] = [];
+const echoServers: Server[] = [];
+async function startEchoServer(): Promise<string> {
+  let issued = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const send = (status: number, body: unknown) => {
+        const text = JSON.stringify(body);
+        res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
+        res.end(text);
+      };
+      const path = req.url ?? '';
+      if (path.startsWith('/identity/token')) {
+        return send(200, { access_token: `echo-issued-S3CRET-${++issued}`, refresh_token: 'not_supported', token_type: 'Bearer', expires_in: 3600, expiration: Math.floor(Date.now() / 1000) + 3600 });
+      }
+      const header = req.headers.authorization ?? req.headers['api-key'] ?? '';
+      const credential = String(header).replace(/^\S+\s+/, '');
+      echoSeen.push(String(header), credential);
+      const said = `you sent "${header}" (${credential}); base64 ${Buffer.from(credential).toString('base64')}; url ${encodeURIComponent(credential)}; header base64 ${Buffer.from(String(header)).toString('base64')}`;
+      if (path.startsWith('/ml/')) return send(400, { errors: [{ code: 'invalid_request', message: said }], trace: 'echo-trace', status_code: 400 });
+      if (path.startsWith('/openai/')) return send(400, { error: { code: 'BadRequest', message: said } });
+      return send(400, { error: said, code: 'BAD_REQUEST' });
+    });
+  });
+  echoServers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('no TCP address');
+  return `http://127.0.0.1:${address.port}`;
+}
+
+async function exerciseEcho(): Promise<void> {
+  const url = await startEchoServer();
+  const home = makeHome();
+  homes.push({ ...home, kind: 'echo' });
+  writeFileSync(join(home.dir, BATCH_FILE), '"Hi"\n{"input": "Ho", "id": "second"}\n');
+  const passwordUrl = url.replace('http://', `http://admin:${encodeURIComponent(SECRET.urlPassword)}@`);
+  writeFileSync(
+    join(home.dir, 'echo.yaml'),
+    `profiles:\n` +
+      `  iam: { provider: watsonx, url: "${url}", space_id: ${SPACE}, auth: { type: iam, apikey: ${SECRET.echoIam}, iam_url: "${url}/identity/token" } }\n` +
+      `  zen: { provider: watsonx, url: "${url}", space_id: ${SPACE}, auth: { type: zenapikey, username: admin, apikey: ${SECRET.echoZen} } }\n` +
+      `  azure: { provider: azure-openai, url: "${url}", api_version: "2024-02-01", auth: { type: api-key, key: "${SECRET.echoAzure}" } }\n` +
+      `  aa: { provider: aleph-alpha, url: "${url}", defaults: { model: luminous-base }, auth: { type: bearer, token: "${SECRET.echoBearer}" } }\n` +
+      `  pw: { provider: open-inference, url: "${passwordUrl}", defaults: { model: demo } }\n`,
+  );
+  chmodSync(join(home.dir, 'echo.yaml'), 0o600);
+  const run = async (label: string, args: string[]) => {
+    const result = await runBin(['--config', 'echo.yaml', ...args], { env: home.env, cwd: home.dir });
+    runs.push({ kind: 'echo', label, args, result });
+  };
+  const generate: Record<string, string[]> = {
+    iam: TG,
+    zen: TG,
+    azure: ['complete', '-m', 'demo', 'Hi'],
+    aa: ['complete', 'Hi'],
+    pw: ['complete', 'Hi'],
+  };
+  // One chain per profile (the echo server keeps no state), so this adds no more wall time than one credential kind.
+  await Promise.all([
+    ...Object.entries(generate).map(async ([profile, command]) => {
+      const batch = command.filter((w) => w !== 'Hi' && w !== '--input');
+      await run('echoed in the error', ['--profile', profile, ...command, '--retries', '0']);
+      await run('echoed, -v', ['--profile', profile, ...command, '--retries', '0', '-v']);
+      await run('echoed into batch records', ['--profile', profile, ...batch, '--batch', BATCH_FILE, '--retries', '0']);
+      await run('echoed into a --resume file', ['--profile', profile, ...batch, '--batch', BATCH_FILE, '--resume', `echo-${profile}.jsonl`, '--retries', '0']);
+    }),
+    (async () => {
+      await run('models, echoed', ['--profile', 'iam', 'models']);
+      await run('--dry-run with a password in the url', ['--profile', 'pw', 'complete', 'Hi', '--dry-run']);
+      await run('profiles show, a password in the url', ['profiles', 'show', 'pw']);
+      await run('profiles show -o json, a password in the url', ['profiles', 'show', 'pw', '-o', 'json']);
+      await run('profiles list, a password in the url', ['profiles', 'list']);
+      await run('profiles list -o yaml, a password in the url', ['profiles', 'list', '-o', 'yaml']);
+    })(),
+  ]);
+}
+
 /** Every file under dir, recursively. */
 function walk(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
@@ -260,6 +350,11 @@ function learnSecrets(): { all: Map<string, string>; issued: Set<string> } {
       if (apiKey && !all.has(apiKey)) all.set(apiKey, 'api-key header seen by the server');
     }
   }
+  for (const seen of echoSeen) {
+    if (seen === '' || all.has(seen)) continue;
+    all.set(seen, 'credential the echo server was sent');
+    if (seen.startsWith('echo-issued-')) issued.add(seen);
+  }
   // A secret may also leak encoded: in a URL, or base64 as in a Basic or ZenApiKey header.
   for (const [value, name] of [...all]) {
     for (const [form, how] of [[encodeURIComponent(value), 'URL-encoded'], [Buffer.from(value).toString('base64'), 'base64']] as const) {
@@ -272,15 +367,17 @@ function learnSecrets(): { all: Map<string, string>; issued: Set<string> } {
   return { all, issued };
 }
 
-const TIMEOUT = 120_000;
+// The chains run side by side with the rest of `npm test` on two cores: generous, so load is not a failure.
+const TIMEOUT = 240_000;
 
 beforeAll(async () => {
   // Each chain is sequential inside (one server, one HOME); the chains run side by side.
-  await Promise.all([exerciseProfiles(), ...KINDS.map(exercise)]);
+  await Promise.all([exerciseProfiles(), exerciseEcho(), ...KINDS.map(exercise)]);
 }, TIMEOUT);
 
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));
+  await Promise.all(echoServers.map((s) => new Promise<void>((done) => { s.closeAllConnections(); s.close(() => done()); })));
   for (const h of homes) h.cleanup();
   profilesHome?.cleanup();
 });
@@ -305,6 +402,7 @@ describe('secrets never leak (DESIGN §2)', () => {
       for (const file of walk(h.dir)) {
         const rel = relative(h.dir, file);
         if (rel === '.textgenrc.yaml') continue; // written by this test, names variables only
+        if (h.kind === 'echo' && rel === 'echo.yaml') continue; // written by this test, holds the literal secrets by design
         if (h.kind === 'profiles' && rel === join('config', 'textgen', 'config.yaml')) {
           // The user file legitimately holds the literal secrets: only its mode matters (checked below).
           continue;
@@ -335,6 +433,21 @@ describe('secrets never leak (DESIGN §2)', () => {
     expect(unreachable.length).toBeGreaterThan(0);
   });
 
+  it('the echoing server\'s errors reached the user, masked: exit 4 and the error line with *** where the credential was', () => {
+    const echoed = runs.filter((r) => r.kind === 'echo' && r.label === 'echoed in the error');
+    expect(echoed.length).toBe(5);
+    for (const r of echoed) {
+      expect(r.result.exitCode, r.result.stderr).toBe(4);
+      expect(r.result.stderr).toMatch(/^error: .*you sent/m);
+    }
+    // The credential-bearing runs show the mask where the credential was (the password URL sends none).
+    expect(echoed.filter((r) => /you sent "[^"]*\*\*\*/.test(r.result.stderr))).toHaveLength(4);
+    const records = runs.filter((r) => r.kind === 'echo' && r.label === 'echoed into batch records');
+    for (const r of records) expect(r.result.stdout.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { error?: { exit_code: number } }).error?.exit_code)).toEqual([4, 4]);
+    const show = runs.find((r) => r.kind === 'echo' && r.label === 'profiles show -o json, a password in the url')!;
+    expect((JSON.parse(show.result.stdout) as { url: string }).url).toMatch(/^http:\/\/admin:\*\*\*@127\.0\.0\.1:\d+$/);
+  });
+
   it('profiles add --api-key/--token writes the user file 0600 and never prints the literal back', () => {
     const file = join(profilesHome.env.XDG_CONFIG_HOME, 'textgen', 'config.yaml');
     expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -349,22 +462,51 @@ describe('secrets never leak (DESIGN §2)', () => {
 });
 
 describe('a user config with a literal secret', () => {
+  const literalKey = `    url: "${UNREACHABLE}"\n    auth: { type: iam, apikey: ${SECRET.exposed} }\n`;
+  // A password in the url is a literal secret too.
+  const urlPassword = `    url: "http://admin:${SECRET.exposed}@127.0.0.1:9"\n    auth: { type: none }\n`;
   it.each([
-    [0o644, true],
-    [0o600, false],
-  ])('mode %o → warning on stderr: %s', async (mode, warns) => {
+    [0o644, true, 'an API key', literalKey],
+    [0o600, false, 'an API key', literalKey],
+    [0o644, true, 'a password in the url', urlPassword],
+    [0o600, false, 'a password in the url', urlPassword],
+  ])('mode %o → warning on stderr: %s (%s)', async (mode, warns, _what, profile) => {
     const home = makeHome();
     try {
       const dir = join(home.env.XDG_CONFIG_HOME, 'textgen');
       mkdirSync(dir, { recursive: true });
       const file = join(dir, 'config.yaml');
-      writeFileSync(file, `profiles:\n  wx:\n    provider: watsonx\n    url: "${UNREACHABLE}"\n    auth: { type: iam, apikey: ${SECRET.exposed} }\n`);
+      writeFileSync(file, `profiles:\n  wx:\n    provider: watsonx\n${profile}`);
       chmodSync(file, mode);
       const r = await runBin(['--profile', 'wx', ...TG, '--dry-run'], { env: home.env, cwd: home.dir });
       const warning = /^warning: .*config\.yaml holds a secret and is readable by others; run chmod 600 .*config\.yaml$/m;
       if (warns) expect(r.stderr).toMatch(warning);
       else expect(r.stderr).not.toMatch(/readable by others/);
       expect(r.stdout + r.stderr).not.toContain(SECRET.exposed);
+    } finally {
+      home.cleanup();
+    }
+  });
+});
+
+describe('a token cache directory that is not textgen\'s', () => {
+  it('a symlinked $XDG_CACHE_HOME/textgen keeps its link and its target\'s mode (1777); the token file inside is 0600', async () => {
+    const server = await newServer();
+    const home = makeHome();
+    try {
+      const shared = join(home.dir, 'shared-cache');
+      mkdirSync(shared);
+      chmodSync(shared, 0o1777);
+      mkdirSync(home.env.XDG_CACHE_HOME, { recursive: true });
+      symlinkSync(shared, join(home.env.XDG_CACHE_HOME, 'textgen'));
+      writeFileSync(join(home.dir, '.textgenrc.yaml'), wx(server.url, iamAuth(server.url)));
+      const r = await runBin(['--profile', 'p', ...TG], { env: { ...home.env, S_KEY: SECRET.iamKey }, cwd: home.dir });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(lstatSync(join(home.env.XDG_CACHE_HOME, 'textgen')).isSymbolicLink()).toBe(true);
+      expect(statSync(shared).mode & 0o7777).toBe(0o1777);
+      const cached = readdirSync(shared);
+      expect(cached).toHaveLength(1);
+      expect(statSync(join(shared, cached[0]!)).mode & 0o777).toBe(0o600);
     } finally {
       home.cleanup();
     }

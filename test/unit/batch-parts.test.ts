@@ -7,7 +7,7 @@ import { inShard, parseBatchSettings, parseShard } from '../../src/batch/setting
 import { parseBatchLine, lineIdOf } from '../../src/batch/batch-line.js';
 import { countLines, readLines } from '../../src/batch/line-reader.js';
 import { LineBitmap } from '../../src/batch/line-bitmap.js';
-import { readDoneLines, ResumeFileSink } from '../../src/batch/resume.js';
+import { readDoneLines, readResumeState, ResumeFileSink } from '../../src/batch/resume.js';
 import { renderProgress } from '../../src/batch/progress.js';
 import { UsageError } from '../../src/errors.js';
 
@@ -90,9 +90,20 @@ describe('reading lines', () => {
     const bytes = Buffer.from('ab\r\ncd\n\nünï\ncödé\nlast', 'utf8');
     const chunks = [];
     for (let i = 0; i < bytes.length; i += 3) chunks.push(bytes.subarray(i, i + 3));
-    const lines: string[] = [];
+    const lines: Array<string | undefined> = [];
     for await (const l of readLines(Readable.from(chunks))) lines.push(l);
     expect(lines).toEqual(['ab', 'cd', '', 'ünï', 'cödé', 'last']);
+  });
+
+  it('reads a line far longer than its chunks in linear time, and one over the cap as undefined without keeping it', async () => {
+    const long = 'x'.repeat(3_000_000);
+    const chunks = [Buffer.from('a\n'), ...Array.from({ length: 3_000 }, () => Buffer.from('x'.repeat(1_000))), Buffer.from('\nb\n')];
+    const lines: Array<string | undefined> = [];
+    for await (const l of readLines(Readable.from(chunks))) lines.push(l);
+    expect(lines).toEqual(['a', long, 'b']);
+    const capped: Array<string | undefined> = [];
+    for await (const l of readLines(Readable.from(chunks), 2_000_000)) capped.push(l);
+    expect(capped).toEqual(['a', undefined, 'b']);
   });
 
   it.each([
@@ -134,43 +145,66 @@ describe('resuming', () => {
     expect((await readDoneLines(join(dir, 'nope.jsonl'), undefined)).size).toBe(0);
   });
 
-  it('records out of line order are refused', async () => {
+  it('records in more than two runs of line order are refused (batch runs leave at most two)', async () => {
     const path = join(dir, 'unordered.jsonl');
-    writeFileSync(path, `${rec(3, true)}\n${rec(1, true)}\n`);
+    writeFileSync(path, `${rec(3, true)}\n${rec(2, true)}\n${rec(1, true)}\n`);
     await expect(readDoneLines(path, undefined)).rejects.toThrow(/not in line order/);
   });
 
-  it('merges the earlier successful records with the new ones, in line order, and replaces the file', async () => {
+  it('reports the runs of a killed run, the highest line, and a half-written last line', async () => {
+    const path = join(dir, 'two-runs.jsonl');
+    writeFileSync(path, `${rec(1, true)}\n${rec(2, false)}\n${rec(2, true)}\n${rec(9, true).slice(0, 10)}`);
+    const state = await readResumeState(path, undefined);
+    expect(state.runs.length).toBe(2);
+    expect(state.lastLine).toBe(2);
+    expect(state.tail).toBe('partial');
+    expect([1, 2].map((n) => state.done.has(n))).toEqual([true, true]);
+  });
+
+  const linesOf = (path: string) => readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { line: number; result?: unknown });
+
+  it('appends each record as it comes, then merges with the earlier ones, in line order, one record per line', async () => {
     const path = join(dir, 'merge.jsonl');
     writeFileSync(path, `${rec(1, true)}\n${rec(2, false)}\n${rec(4, true)}\n${rec(6, true)}\n${rec(7, true).slice(0, 9)}`);
-    const done = await readDoneLines(path, undefined);
-    const sink = await ResumeFileSink.open(path, done);
-    await sink.write(2, `${rec(2, true)}\n`);
-    await sink.write(3, `${rec(3, true)}\n`);
-    await sink.write(5, `${rec(5, false)}\n`);
-    await sink.write(7, `${rec(7, true)}\n`);
+    const state = await readResumeState(path, undefined);
+    const sink = await ResumeFileSink.open(path, state);
+    sink.write(2, `${rec(2, true)}\n`);
+    sink.write(3, `${rec(3, true)}\n`);
+    await new Promise((r) => setImmediate(r));
+    // Already in the file, after the earlier records (the half-written line cut off): a SIGKILL now loses nothing.
+    expect(linesOf(path).map((l) => l.line)).toEqual([1, 2, 4, 6, 2, 3]);
+    sink.write(5, `${rec(5, false)}\n`);
+    sink.write(7, `${rec(7, true)}\n`);
     await sink.finish();
-    const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { line: number; result?: unknown });
-    expect(lines.map((l) => [l.line, l.result !== undefined])).toEqual([[1, true], [2, true], [3, true], [4, true], [5, false], [6, true], [7, true]]);
+    expect(linesOf(path).map((l) => [l.line, l.result !== undefined])).toEqual([[1, true], [2, true], [3, true], [4, true], [5, false], [6, true], [7, true]]);
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
   it('stopped early, the rest of the earlier records is still kept', async () => {
     const path = join(dir, 'early.jsonl');
     writeFileSync(path, `${rec(1, true)}\n${rec(5, true)}\n${rec(9, true)}\n`);
-    const sink = await ResumeFileSink.open(path, await readDoneLines(path, undefined));
-    await sink.write(2, `${rec(2, true)}\n`);
+    const sink = await ResumeFileSink.open(path, await readResumeState(path, undefined));
+    sink.write(2, `${rec(2, true)}\n`);
     await sink.finish();
-    expect(readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { line: number }).line)).toEqual([1, 2, 5, 9]);
+    expect(linesOf(path).map((l) => l.line)).toEqual([1, 2, 5, 9]);
   });
 
-  it('discarding leaves the earlier file untouched', async () => {
+  it('a run killed before its merge leaves two runs, which the next run merges first (a later error replaces an earlier one)', async () => {
+    const path = join(dir, 'killed.jsonl');
+    writeFileSync(path, `${rec(1, true)}\n${rec(2, false)}\n${rec(3, false)}\n${rec(2, true)}\n${rec(3, false).replace('"x"', '"later"')}\n`);
+    const sink = await ResumeFileSink.open(path, await readResumeState(path, undefined));
+    await sink.finish();
+    const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean);
+    expect(lines).toEqual([rec(1, true), rec(2, true), rec(3, false).replace('"x"', '"later"')]);
+  });
+
+  it('discarding keeps what was appended: the file stays resumable as it is', async () => {
     const path = join(dir, 'discard.jsonl');
     writeFileSync(path, `${rec(1, true)}\n`);
-    const sink = await ResumeFileSink.open(path, await readDoneLines(path, undefined));
-    await sink.write(2, `${rec(2, true)}\n`);
+    const sink = await ResumeFileSink.open(path, await readResumeState(path, undefined));
+    sink.write(2, `${rec(2, true)}\n`);
     await sink.discard();
-    expect(readFileSync(path, 'utf8')).toBe(`${rec(1, true)}\n`);
+    expect(readFileSync(path, 'utf8')).toBe(`${rec(1, true)}\n${rec(2, true)}\n`);
     expect(existsSync(path)).toBe(true);
   });
 });

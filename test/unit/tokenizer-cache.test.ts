@@ -45,13 +45,14 @@ describe('the tokenizer cache', () => {
     expect(await readdir(path.dirname(file))).toStrictEqual([path.basename(file)]);
   });
 
-  it('replaces an older file and tightens a directory that was too open', async () => {
+  it('replaces an older file and leaves the mode of a directory it did not create alone', async () => {
     const file = tokenizerCacheFile(env, 'u', 'm');
     await mkdir(path.dirname(file), { recursive: true });
     await chmod(path.dirname(file), 0o755);
     await writeFile(file, 'old');
     await writeCachedTokenizer(file, 'new');
     expect(await readCachedTokenizer(file)).toBe('new');
-    expect((await stat(path.dirname(file))).mode & 0o777).toBe(0o700);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect((await stat(path.dirname(file))).mode & 0o777).toBe(0o755);
   });
 });

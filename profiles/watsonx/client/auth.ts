@@ -24,11 +24,14 @@ export interface WatsonxAuthenticatorOptions {
   http: HttpClient;
   cache: TokenCache;
   now?: () => number;
+  /** For what the user should know about a token (one already expired when it was issued). */
+  warn?: (message: string) => void;
 }
 
 export function createWatsonxAuthenticator(opts: WatsonxAuthenticatorOptions): Authenticator {
   const { profile, http, cache } = opts;
   const now = opts.now ?? Date.now;
+  const warn = opts.warn ?? (() => undefined);
   const auth = profile.auth;
   switch (auth.type) {
     case 'none':
@@ -41,12 +44,12 @@ export function createWatsonxAuthenticator(opts: WatsonxAuthenticatorOptions): A
         { authorization: 'ZenApiKey ${TEXTGEN_ZENAPIKEY}' },
       );
     case 'iam':
-      return exchangingAuthenticator(tokenCacheKey(['iam', auth.iamUrl, '', auth.apikey]), cache, now, (signal) =>
+      return exchangingAuthenticator(tokenCacheKey(['iam', auth.iamUrl, '', auth.apikey]), cache, now, warn, 'IBM Cloud IAM', (signal) =>
         exchangeIam(auth, http, now, signal),
       );
     case 'cpd': {
       const secret = auth.apikey !== undefined ? `apikey:${auth.apikey}` : `password:${auth.password ?? ''}`;
-      return exchangingAuthenticator(tokenCacheKey(['cpd', profile.url, auth.username, secret]), cache, now, (signal) =>
+      return exchangingAuthenticator(tokenCacheKey(['cpd', profile.url, auth.username, secret]), cache, now, warn, 'Cloud Pak for Data', (signal) =>
         exchangeCpd(auth, profile.url, http, now, signal),
       );
     }
@@ -69,17 +72,31 @@ function exchangingAuthenticator(
   key: string,
   cache: TokenCache,
   now: () => number,
+  warn: (message: string) => void,
+  service: string,
   exchange: (signal?: AbortSignal) => Promise<CachedToken>,
 ): Authenticator {
   let current: CachedToken | undefined;
   // Concurrent requests share one exchange instead of each starting their own.
   let pending: Promise<CachedToken> | undefined;
+  /**
+   * A token the service issued already expired (expires_in ≤ 0): it is used as it is for this run — exchanging again
+   * would only bring another like it, before every request — and never cached. A 401 still gets one fresh exchange.
+   */
+  let expiredOnArrival = false;
+  let warned = false;
   const usable = (t: CachedToken) => t.expiresAt - now() > refreshMargin(t);
 
   async function obtain(signal?: AbortSignal): Promise<CachedToken> {
     const cached = await cache.get(key);
     if (cached !== undefined && usable(cached)) return cached;
     const fresh = await exchange(signal);
+    if (!usable(fresh)) {
+      if (!warned) warn(`${service} issued a token that has expired or is about to (expires_in ${Math.round((fresh.expiresAt - (fresh.obtainedAt ?? now())) / 1000)} s); textgen uses it for this run without exchanging again, and does not cache it`);
+      warned = true;
+      expiredOnArrival = true;
+      return fresh;
+    }
     try {
       await cache.set(key, fresh);
     } catch {
@@ -90,7 +107,7 @@ function exchangingAuthenticator(
 
   return {
     async headers(signal) {
-      if (current === undefined || !usable(current)) {
+      if (current === undefined || (!usable(current) && !expiredOnArrival)) {
         pending ??= obtain(signal).finally(() => {
           pending = undefined;
         });
@@ -100,6 +117,7 @@ function exchangingAuthenticator(
     },
     async invalidate() {
       current = undefined;
+      expiredOnArrival = false;
       try {
         await cache.delete(key);
       } catch {
@@ -131,6 +149,7 @@ async function exchangeIam(auth: Extract<ResolvedAuth, { type: 'iam' }>, http: H
   if (res.status >= 200 && res.status < 300) {
     const token = stringField(body.json, 'access_token');
     if (token === undefined) throw new AuthError(`${service} token exchange failed: the reply has no access_token`, { status: res.status });
+    checkToken(token, service, 'access_token', res.status);
     const obtainedAt = now();
     const expiresIn = numberField(body.json, 'expires_in');
     const expiration = numberField(body.json, 'expiration');
@@ -167,6 +186,7 @@ async function exchangeCpd(
     // Newer CPD releases answer `token`, some older ones `accessToken`.
     const token = stringField(body.json, 'token') ?? stringField(body.json, 'accessToken');
     if (token === undefined) throw new AuthError(`${service} token exchange failed: the reply has neither token nor accessToken`, { status: res.status });
+    checkToken(token, service, 'token', res.status);
     const obtainedAt = now();
     return { token, expiresAt: jwtClaims(token)?.expMs ?? obtainedAt + CPD_DEFAULT_LIFETIME_MS, obtainedAt };
   }
@@ -177,6 +197,24 @@ async function exchangeCpd(
     stringField(json, 'message') ?? stringField(json, 'error_description') ?? stringField(json, 'error') ?? stringField(firstError, 'message') ?? summary(body.text);
   const what = `rejected the ${auth.apikey !== undefined ? 'API key' : 'password'} of user "${auth.username}"`;
   throw exchangeError(service, what, res.status, code, message, [auth.apikey, auth.password], res.headers['x-request-id']);
+}
+
+/**
+ * A token goes into an Authorization header on every later request, and into the cache for the next run: one
+ * with a line break, a space or a control character would be refused as a bad header each time (blaming the user)
+ * until it expired. Such a reply is the token service's failure, and is never cached.
+ */
+function checkToken(token: string, service: string, field: string, status: number): void {
+  if (isUsableToken(token)) return;
+  throw new AuthError(`${service} token exchange failed: the ${field} in its reply is not a usable token (it holds spaces, line breaks or control characters)`, {
+    status,
+    hint: `the token service answered wrongly; try again later, or check the profile's token URL`,
+  });
+}
+
+/** A header-safe token: visible ASCII, no spaces (RFC 6750's b64token and every JWT fit). */
+export function isUsableToken(token: string): boolean {
+  return /^[\x21-\x7e]+$/.test(token);
 }
 
 /** 4xx: the credential was refused; anything else left after the client's retries: the exchange failed. */

@@ -48,7 +48,7 @@ export function handleControl(method: string, path: string, body: string, res: S
         sendJson(res, 400, { error: (e as Error).message });
         return;
       }
-      queue.push(...faults);
+      queue.pushAll(faults);
       log(`faults queued: ${faults.map(formatFault).join('; ')}`);
       sendJson(res, 201, { queued: faults.map(formatFault), faults: listing(queue) });
       return;

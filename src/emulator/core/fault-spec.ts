@@ -128,7 +128,10 @@ function required(keys: Keys, kind: string, key: string, form: string): string {
 
 function count(value: string, kind: string, key: string): number {
   if (!/^\d+$/.test(value)) throw new FaultSpecError(`fault "${kind}": ${key} must be a whole number ≥ 0, got "${value}"`);
-  return Number(value);
+  const n = Number(value);
+  // 2^31 − 1: the most a timer can wait (a longer one fires at once), and more events or bytes than any stream carries.
+  if (n > 2 ** 31 - 1) throw new FaultSpecError(`fault "${kind}": ${key} must be at most ${2 ** 31 - 1}, got "${value}"`);
+  return n;
 }
 
 function times(value: string, kind: string): number {
@@ -138,11 +141,20 @@ function times(value: string, kind: string): number {
   return n;
 }
 
+/** The longest latency a fault may ask for: an hour (for a server that never answers, `hang` is the fault). */
+export const MAX_LATENCY_MS = 3_600_000;
+
+function latencyMs(value: string, kind: string): number {
+  const ms = count(value, kind, 'ms');
+  if (ms > MAX_LATENCY_MS) throw new FaultSpecError(`fault "${kind}": ms must be at most ${MAX_LATENCY_MS} (an hour), got "${value}"; for a server that never answers use hang`);
+  return ms;
+}
+
 function latency(value: string, kind: string): Fault {
   const range = /^(\d+)\s*-\s*(\d+)$/.exec(value);
-  if (!range) return { kind: 'delay', ms: count(value, kind, 'ms') };
-  const ms = Number(range[1]);
-  const maxMs = Number(range[2]);
+  if (!range) return { kind: 'delay', ms: latencyMs(value, kind) };
+  const ms = latencyMs(range[1]!, kind);
+  const maxMs = latencyMs(range[2]!, kind);
   if (maxMs < ms) throw new FaultSpecError(`fault "${kind}": the range ms=${value} ends before it starts`);
   return ms === maxMs ? { kind: 'delay', ms } : { kind: 'delay', ms, maxMs };
 }

@@ -13,7 +13,8 @@ export interface Expectation {
   configLines?: boolean;
 }
 
-export type Verdict = 'ok' | 'uncaught' | 'wrong-exit-code' | 'bad-message';
+/** `harmed`: the CLI wrote over, replaced or chmodded something that is not its own. */
+export type Verdict = 'ok' | 'uncaught' | 'wrong-exit-code' | 'bad-message' | 'harmed';
 
 export interface Judgement {
   verdict: Verdict;
@@ -30,7 +31,7 @@ export function judge(outcome: Outcome, expected: Expectation): Judgement {
   const fail = (v: Verdict, problem: string) => {
     problems.push(problem);
     // The worst finding names the case: an escaped exception outranks a wrong code, which outranks wording.
-    const rank: Record<Verdict, number> = { ok: 0, 'bad-message': 1, 'wrong-exit-code': 2, uncaught: 3 };
+    const rank: Record<Verdict, number> = { ok: 0, 'bad-message': 1, 'wrong-exit-code': 2, uncaught: 3, harmed: 4 };
     if (rank[v] > rank[verdict]) verdict = v;
   };
 
@@ -76,6 +77,7 @@ export class Tally {
   uncaught = 0;
   wrongExitCodes = 0;
   badMessages = 0;
+  harmed = 0;
   readonly failures: string[] = [];
 
   record(kind: 'generated' | 'hand-picked', name: string, judgement: Judgement): void {
@@ -84,10 +86,11 @@ export class Tally {
     if (judgement.verdict === 'uncaught') this.uncaught++;
     if (judgement.verdict === 'wrong-exit-code') this.wrongExitCodes++;
     if (judgement.verdict === 'bad-message') this.badMessages++;
+    if (judgement.verdict === 'harmed') this.harmed++;
     if (judgement.verdict !== 'ok' && this.failures.length < 50) this.failures.push(`${name}: ${judgement.problems.join('; ')}`);
   }
 
   line(): string {
-    return `hostile: ${this.generated + this.handPicked} cases tried (${this.generated} generated, ${this.handPicked} hand-picked), ${this.uncaught} uncaught, ${this.wrongExitCodes} wrong exit codes`;
+    return `hostile: ${this.generated + this.handPicked} cases tried (${this.generated} generated, ${this.handPicked} hand-picked), ${this.uncaught} uncaught, ${this.wrongExitCodes} wrong exit codes, ${this.harmed} files not ours harmed`;
   }
 }
