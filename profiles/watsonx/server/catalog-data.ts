@@ -49,7 +49,7 @@ export const SOURCES = {
   'promptfoo-watsonx-models': {
     url: 'https://github.com/promptfoo/promptfoo/pull/5838',
     seen: '2025-10-07',
-    says: 'the text models of the live API answer, with the deprecated ones marked (granite-13b-instruct-v2, granite-3-8b-instruct, granite-3-2b-instruct, granite-vision-3-2-2b; use granite-3-3-8b-instruct)',
+    says: "the text models of the live API answer (the PR and its site/docs/providers/watsonx.md), the deprecated ones marked: granite-13b-instruct-v2, granite-3-8b-instruct, granite-3-2b-instruct, granite-vision-3-2-2b ('use 3-3-8b')",
   },
   'model-card': {
     url: 'https://huggingface.co/',
@@ -118,9 +118,10 @@ const CHAT: ModelFunction[] = ['text_generation', 'text_chat'];
 const VISION: ModelFunction[] = ['text_chat', 'image_chat'];
 
 const available = (since: string): Phase[] => [{ id: 'available', since }];
-const deprecated = (alternative: string): Phase[] => [
-  { id: 'available', since: '2024-05-01' },
-  { id: 'deprecated', since: DEPRECATED_SINCE, alternatives: [alternative] },
+/** `availableSince`: the previous catalog's day for the models it had, else the day of the deprecation's source. */
+const deprecated = (alternative: string | undefined, availableSince = DEPRECATED_SINCE): Phase[] => [
+  { id: 'available', since: availableSince },
+  { id: 'deprecated', since: DEPRECATED_SINCE, ...(alternative !== undefined ? { alternatives: [alternative] } : {}) },
 ];
 
 /** Sorted by id, as the service sorts its listing. */
@@ -142,8 +143,8 @@ export const MODELS: readonly ModelFacts[] = [
   {
     id: 'ibm/granite-13b-instruct-v2', label: 'granite-13b-instruct-v2', provider: 'IBM', source: 'IBM',
     description: 'The Granite model for summarisation, extraction, classification and generation.',
-    params: '13b', functions: ['text_generation'], tasks: GENERAL_TASKS, contextTokens: 8192, tier: 'class_1', lifecycle: deprecated(CURRENT_GRANITE),
-    from: { listed: LISTED_GEN, limits: ['previous-catalog'], functions: ['ibm-choosing-a-model'], lifecycle: ['promptfoo-watsonx-models'], tier: ['previous-catalog'], params: ['previous-catalog'] },
+    params: '13b', functions: ['text_generation'], tasks: GENERAL_TASKS, contextTokens: 8192, tier: 'class_1', lifecycle: deprecated(CURRENT_GRANITE, '2024-05-01'),
+    from: { listed: LISTED_GEN, limits: ['previous-catalog'], functions: ['ibm-choosing-a-model'], lifecycle: ['previous-catalog', 'promptfoo-watsonx-models'], tier: ['previous-catalog'], params: ['previous-catalog'] },
   },
   {
     id: 'ibm/granite-3-1-8b-base', label: 'granite-3-1-8b-base', provider: 'IBM', source: 'IBM',
@@ -176,9 +177,9 @@ export const MODELS: readonly ModelFacts[] = [
   {
     id: 'ibm/granite-3-8b-instruct', label: 'granite-3-8b-instruct', provider: 'IBM', source: 'IBM',
     description: 'An open Granite 3 model tuned to follow instructions.',
-    params: '8b', functions: CHAT, tasks: [...GENERAL_TASKS, 'code'], contextTokens: 131072, tier: 'class_1', lifecycle: deprecated(CURRENT_GRANITE),
+    params: '8b', functions: CHAT, tasks: [...GENERAL_TASKS, 'code'], contextTokens: 131072, tier: 'class_12', lifecycle: deprecated(CURRENT_GRANITE, '2024-05-01'),
     card: 'https://huggingface.co/ibm-granite/granite-3.0-8b-instruct',
-    from: { listed: [...LISTED_GEN, 'node-sdk-tests'], limits: ['model-card'], functions: ['ibm-choosing-a-model'], lifecycle: ['promptfoo-watsonx-models'], tier: ['assumed'], params: ['model-card'] },
+    from: { listed: [...LISTED_GEN, 'node-sdk-tests'], limits: ['model-card'], functions: ['ibm-choosing-a-model'], lifecycle: ['previous-catalog', 'promptfoo-watsonx-models'], tier: ['previous-catalog'], params: ['model-card'] },
   },
   {
     id: 'ibm/granite-4-h-small', label: 'granite-4-h-small', provider: 'IBM', source: 'IBM',
@@ -225,7 +226,7 @@ export const MODELS: readonly ModelFacts[] = [
   {
     id: 'ibm/granite-vision-3-2-2b', label: 'granite-vision-3-2-2b', provider: 'IBM', source: 'IBM',
     description: 'A small Granite vision-language model for documents, charts and tables.',
-    params: '2b', functions: VISION, contextTokens: 131072, tier: 'class_1', lifecycle: deprecated('meta-llama/llama-3-2-11b-vision-instruct'),
+    params: '2b', functions: VISION, contextTokens: 131072, tier: 'class_1', lifecycle: deprecated(undefined),
     card: 'https://huggingface.co/ibm-granite/granite-vision-3.2-2b',
     from: { listed: LISTED_GEN, limits: ['model-card'], functions: ['model-kind'], lifecycle: ['promptfoo-watsonx-models'], tier: ['assumed'], params: ['model-card'] },
   },
