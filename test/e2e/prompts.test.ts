@@ -34,11 +34,12 @@ function onTerminal(args: string[], steps: Step[], env: Record<string, string> =
   const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
   child.stdout.on('data', (b: Buffer) => {
     screen += b.toString('utf8');
-    const step = steps[next];
-    if (step === undefined) return;
-    const rest = strip(screen).slice(seenUpTo);
-    const found = typeof step.waitFor === 'string' ? rest.indexOf(step.waitFor) : rest.search(step.waitFor);
-    if (found >= 0) {
+    // One chunk may hold several questions (a step that types nothing is followed at once by the next question), so
+    // answer every step whose question has arrived, not just one per chunk.
+    for (let step = steps[next]; step !== undefined; step = steps[next]) {
+      const rest = strip(screen).slice(seenUpTo);
+      const found = typeof step.waitFor === 'string' ? rest.indexOf(step.waitFor) : rest.search(step.waitFor);
+      if (found < 0) break;
       seenUpTo += found + 1;
       next += 1;
       child.stdin.write(step.keys);
