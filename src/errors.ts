@@ -40,6 +40,8 @@ export interface ApiErrorDetails {
   traceId?: string | undefined;
   /** What the service calls its trace id ("apim-request-id", "x-request-id"); default "trace". */
   traceLabel?: string | undefined;
+  /** What to do about it, when the provider's code says (e.g. an unknown model: list the models). */
+  hint?: string | undefined;
 }
 
 /** The service answered with an error (after retries). */

@@ -50,6 +50,8 @@ export interface EmbeddingEntry {
 /** `-o json`: keys in this order for every provider. */
 export interface EmbedResult {
   model: string;
+  /** The length of every vector, when every text has one vector of the same length. */
+  dimensions?: number;
   embeddings: EmbeddingEntry[];
   input_token_count: number;
 }

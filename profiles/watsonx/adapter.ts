@@ -10,7 +10,7 @@ export const watsonxAdapter: ProviderAdapter = {
     otherTypesHint: 'use auth type iam (IBM Cloud), cpd or zenapikey (Cloud Pak for Data), or bearer',
     create: async (options) => (await import('./client/auth.js')).createWatsonxAuthenticator(options),
   },
-  local: { profile: 'local', model: 'ibm/granite-13b-instruct-v2', spaceId: 'local-space' },
+  local: { profile: 'local', model: 'ibm/granite-4-h-small', spaceId: 'local-space' },
   missingModelHint: 'give a foundation model id, or use "deployment text-generate --id-or-name" for a deployment',
   generate: async () => (await import('./client/generate.js')).watsonxGenerate,
   models: async () => (await import('./client/models.js')).watsonxModels,

@@ -46,7 +46,14 @@ export function combineAnswers(model: string, answers: readonly EmbedBatchAnswer
     }
     tokens += answer.inputTokenCount;
   }
-  return { model: answers.find((a) => a.model !== undefined)?.model ?? model, embeddings, input_token_count: tokens };
+  const lengths = new Set(embeddings.map((e) => singleVector(e.embedding)?.length ?? -1));
+  const [only] = lengths;
+  return {
+    model: answers.find((a) => a.model !== undefined)?.model ?? model,
+    ...(lengths.size === 1 && only !== undefined && only > 0 ? { dimensions: only } : {}),
+    embeddings,
+    input_token_count: tokens,
+  };
 }
 
 /**

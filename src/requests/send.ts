@@ -54,7 +54,7 @@ export async function failFromResponse(callee: Callee, res: HttpResponse): Promi
       ...(res.status === 401 ? { hint: "check the profile's credentials (--api-key, --token, or its auth section)" } : {}),
     });
   }
-  throw new ApiError(details);
+  throw new ApiError(details, details.hint !== undefined ? { hint: details.hint } : {});
 }
 
 /** --dry-run: the request as a runnable curl line on stdout, credentials as shell variables; nothing is sent. */

@@ -68,6 +68,15 @@ export const watsonxGenerateRequestSchema = z.strictObject({
   moderations: watsonxModerationsSchema.optional(),
 });
 
+/**
+ * `parameters.chat` of foundation-model generation: earlier turns and a context (IBM's Node SDK integration test
+ * `test/integration/watsonx-ai-ml-inference.vml_v1.test.ts` sends `{history: [{is_question, content}], context}`).
+ */
+const chatSchema = z.strictObject({
+  history: z.array(z.strictObject({ is_question: z.boolean(), content: z.string() })).optional(),
+  context: z.string().optional(),
+});
+
 /** Body of POST /ml/v1/text/generation[_stream]: model_id and exactly one of project_id / space_id. */
 export const watsonxFoundationGenerateRequestSchema = z
   .strictObject({
@@ -75,7 +84,7 @@ export const watsonxFoundationGenerateRequestSchema = z
     model_id: z.string().min(1),
     project_id: z.string().optional(),
     space_id: z.string().optional(),
-    parameters: z.strictObject(modelParameterShape).optional(),
+    parameters: z.strictObject({ ...modelParameterShape, chat: chatSchema.optional() }).optional(),
     moderations: watsonxModerationsSchema.optional(),
   })
   .refine((b) => (b.project_id === undefined) !== (b.space_id === undefined), { message: 'exactly one of project_id or space_id' });

@@ -30,8 +30,9 @@ describe('textgen embed', () => {
     const r = await run(['--profile', 'local-aa', '-o', 'json', 'embed', '--representation', 'query', '--compress-to-size', '128', 'Where do rivers start?']);
     expect(r.exitCode).toBe(0);
     const result = JSON.parse(r.stdout);
-    expect(Object.keys(result)).toEqual(['model', 'embeddings', 'input_token_count']);
+    expect(Object.keys(result)).toEqual(['model', 'dimensions', 'embeddings', 'input_token_count']);
     expect(result.model).toBe('luminous-base');
+    expect(result.dimensions).toBe(128);
     expect(result.embeddings[0].embedding).toHaveLength(128);
   });
 

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeHome, runBin } from '../helpers/run-cli.js';
 import { closedPort, json, useTinyServers } from '../helpers/tiny-server.js';
+import { FOUNDATION_MODEL_SPECS } from '../../profiles/watsonx/server/model-catalog.js';
 
 /** `models` and `health` through the built binary (run `npm run build` first), against the built-in local profiles. */
 const home = makeHome();
@@ -10,11 +11,12 @@ afterAll(() => home.cleanup());
 const bin = (args: string[]) => runBin(args, { env: home.env });
 
 describe('models through the binary', () => {
-  it('the local profile lists twelve foundation models as canonical JSON', async () => {
+  it('the local profile lists the current foundation model catalog as canonical JSON', async () => {
     const r = await bin(['--profile', 'local', 'models', '--page-size', '5', '-o', 'json']);
     expect(r.exitCode).toBe(0);
     const entries = JSON.parse(r.stdout) as { id: string; kind: string }[];
-    expect(entries).toHaveLength(12);
+    expect(entries).toHaveLength(FOUNDATION_MODEL_SPECS.length);
+    expect(entries.map((e) => e.id)).toEqual(expect.arrayContaining(['ibm/granite-4-h-small', 'ibm/slate-125m-english-rtrvr-v2']));
     expect(entries.every((e) => e.kind === 'model')).toBe(true);
   });
 

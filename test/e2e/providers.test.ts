@@ -31,14 +31,17 @@ beforeAll(() => {
   );
 });
 
-// The same cpd-cli command line for every protocol; the model is one every local protocol serves.
-const SAME = ['deployment', 'text-generate', '--id-or-name', 'luminous-base', '--input', 'Tell me about rivers', '--parameters-max-new-tokens', '12', '--parameters-decoding-method', 'greedy'];
+// The same cpd-cli command line for every protocol; the model is one every local protocol serves — on watsonx, whose
+// deployments are known by id or serving name only, the local `demo` deployment of the same engine.
+const SAME_OPTIONS = ['--input', 'Tell me about rivers', '--parameters-max-new-tokens', '12', '--parameters-decoding-method', 'greedy'];
+const SAME = ['deployment', 'text-generate', '--id-or-name', 'luminous-base', ...SAME_OPTIONS];
+const sameFor = (p: string) => (p === 'wx' ? ['deployment', 'text-generate', '--id-or-name', 'demo', ...SAME_OPTIONS] : SAME);
 
 describe('one command line, four protocols', () => {
   it('gives the same canonical JSON shape — and, greedy on the same engine, the same text — everywhere', async () => {
     const answers = [];
     for (const p of PROFILES) {
-      const r = await runBin(['--profile', p, ...SAME, '-o', 'json'], { env: home.env });
+      const r = await runBin(['--profile', p, ...sameFor(p), '-o', 'json'], { env: home.env });
       expect(r.stderr, p).toBe('');
       expect(r.exitCode, p).toBe(0);
       const body = JSON.parse(r.stdout);
@@ -53,7 +56,7 @@ describe('one command line, four protocols', () => {
       expect(a.stop_reason).toBe('max_tokens');
     }
     expect(anyGenerationRequests(fixture.server.requests).map((r) => r.path)).toEqual([
-      '/ml/v1/deployments/luminous-base/text/generation',
+      '/ml/v1/deployments/demo/text/generation',
       '/openai/deployments/luminous-base/completions',
       '/v1/completions',
       '/complete',
@@ -62,9 +65,9 @@ describe('one command line, four protocols', () => {
   });
 
   it.each(PROFILES)('%s: streamed text equals the concatenated deltas and the whole answer', async (p) => {
-    const whole = await runBin(['--profile', p, ...SAME], { env: home.env });
-    const streamed = await runBin(['--profile', p, ...SAME, '--stream'], { env: home.env });
-    const lines = await runBin(['--profile', p, ...SAME, '--stream', '-o', 'jsonl'], { env: home.env });
+    const whole = await runBin(['--profile', p, ...sameFor(p)], { env: home.env });
+    const streamed = await runBin(['--profile', p, ...sameFor(p), '--stream'], { env: home.env });
+    const lines = await runBin(['--profile', p, ...sameFor(p), '--stream', '-o', 'jsonl'], { env: home.env });
     expect(streamed.exitCode).toBe(0);
     expect(streamed.stdout).toBe(whole.stdout);
     const chunks = lines.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
@@ -74,14 +77,14 @@ describe('one command line, four protocols', () => {
 
   it.each(PROFILES)('%s: an error inside a 200 stream keeps the partial text and exits 6', async (p) => {
     fixture.server.faults.push({ kind: 'stream-error', afterEvents: 4 });
-    const r = await runBin(['--profile', p, ...SAME, '--stream', '--parameters-max-new-tokens', '30'], { env: home.env });
+    const r = await runBin(['--profile', p, ...sameFor(p), '--stream', '--parameters-max-new-tokens', '30'], { env: home.env });
     expect(r.exitCode).toBe(6);
     expect(r.stdout.trim().length).toBeGreaterThan(0);
     expect(r.stderr).toMatch(new RegExp(`^error: ${KIND[p]} stream broke off`, 'm'));
   });
 
   it.each(PROFILES)('%s: --raw prints the provider\'s own body', async (p) => {
-    const r = await runBin(['--profile', p, ...SAME, '--raw'], { env: home.env });
+    const r = await runBin(['--profile', p, ...sameFor(p), '--raw'], { env: home.env });
     expect(r.exitCode).toBe(0);
     const body = JSON.parse(r.stdout);
     const own = { wx: 'results', azure: 'choices', openai: 'choices', aa: 'completions', oip: 'text_output' }[p];

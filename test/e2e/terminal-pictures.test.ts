@@ -14,7 +14,7 @@ const ANY_ESCAPE = /\u001b/;
 
 const onTerminal = (args: string[], env: Record<string, string> = {}) => runOnTerminal(args, { ...home.env, ...env });
 
-const TOKENIZE = ['--profile', 'local', 'tokenize', '-m', 'demo', 'Hello world, how are you'];
+const TOKENIZE = ['--profile', 'local', 'tokenize', '-m', 'ibm/granite-4-h-small', 'Hello world, how are you'];
 const GENERATE = ['--profile', 'local', 'deployment', 'text-generate', '--id-or-name', 'demo', '--input', 'Hello', '--parameters-max-new-tokens', '6'];
 const EXPLAIN = ['--profile', 'local-aa', 'explain', '--prompt', 'An apple a day keeps the doctor away.', '--target', ' Apples are healthy.', '--granularity', 'word'];
 const SIMILARITY = ['--profile', 'local', 'embed', '-m', 'ibm/slate-30m-english-rtrvr', '--similarity', '--input-file', '-'];
@@ -110,7 +110,7 @@ describe('pictures through a pipe', () => {
     expect(lines[1]).toMatch(/^ 1 a river +1\.00 +-?\d\.\d\d +-?\d\.\d\d$/);
     const json = await run([...SIMILARITY, '-o', 'json'], TEXTS);
     const body = JSON.parse(json.stdout);
-    expect(Object.keys(body)).toEqual(['model', 'embeddings', 'input_token_count', 'similarity']);
+    expect(Object.keys(body)).toEqual(['model', 'dimensions', 'embeddings', 'input_token_count', 'similarity']);
     expect(body.similarity).toHaveLength(3);
     expect(body.similarity[0][0]).toBeCloseTo(1);
     expect(body.similarity[0][1]).toBe(body.similarity[1][0]);

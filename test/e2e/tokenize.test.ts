@@ -30,7 +30,7 @@ describe('tokenize and detokenize through the binary', () => {
   it('watsonx: the local service counts and lists tokens', async () => {
     const r = await run(['--profile', 'local', 'tokenize', '--tokens', '-o', 'json', 'Hello world']);
     expect(r.exitCode).toBe(0);
-    expect(JSON.parse(r.stdout)).toStrictEqual({ model: 'ibm/granite-13b-instruct-v2', token_count: 2, tokens: ['Hello', ' world'] });
+    expect(JSON.parse(r.stdout)).toStrictEqual({ model: 'ibm/granite-4-h-small', token_count: 2, tokens: ['Hello', ' world'] });
   });
 
   it('Azure: tokenize --ids piped into detokenize gives the text back', async () => {

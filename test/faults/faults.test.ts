@@ -11,12 +11,13 @@ import { bytesLost, deliverable, RETRYABLE, startRecordingServer, TEXT, type Wir
 
 type Provider = 'watsonx' | 'azure-openai' | 'aleph-alpha' | 'open-inference' | 'openai';
 
-const PROFILE: Record<Provider, { profile: string; path: string }> = {
-  watsonx: { profile: 'local', path: '' },
-  'azure-openai': { profile: 'local-azure', path: '' },
-  openai: { profile: 'local-openai', path: '/v1' },
-  'aleph-alpha': { profile: 'local-aa', path: '' },
-  'open-inference': { profile: 'local-oip', path: '' },
+/** `deployment`: what --id-or-name names (watsonx knows its deployments by id or serving name only). */
+const PROFILE: Record<Provider, { profile: string; path: string; deployment: string }> = {
+  watsonx: { profile: 'local', path: '', deployment: 'demo' },
+  'azure-openai': { profile: 'local-azure', path: '', deployment: 'luminous-base' },
+  openai: { profile: 'local-openai', path: '/v1', deployment: 'luminous-base' },
+  'aleph-alpha': { profile: 'local-aa', path: '', deployment: 'luminous-base' },
+  'open-inference': { profile: 'local-oip', path: '', deployment: 'luminous-base' },
 };
 const FOUR: Provider[] = ['watsonx', 'azure-openai', 'aleph-alpha', 'open-inference'];
 
@@ -159,7 +160,7 @@ const once: Case[] = [
 
 const CASES: Case[] = [...FOUR.flatMap(perProtocol), ...byConnection, ...once];
 
-const GENERATE = ['deployment', 'text-generate', '--id-or-name', 'luminous-base', '--input', 'Tell me about rivers', '--parameters-max-new-tokens', '24', '--parameters-decoding-method', 'greedy'];
+const generate = (deployment: string) => ['deployment', 'text-generate', '--id-or-name', deployment, '--input', 'Tell me about rivers', '--parameters-max-new-tokens', '24', '--parameters-decoding-method', 'greedy'];
 const EMBED: Partial<Record<Provider, string[]>> = {
   watsonx: ['embed', '-m', 'ibm/slate-30m-english-rtrvr', 'Where do rivers start?'],
   'azure-openai': ['embed', '-m', 'text-embedding-ada-002', 'Where do rivers start?'],
@@ -168,7 +169,7 @@ const EMBED: Partial<Record<Provider, string[]>> = {
 
 function argsOf(c: Case, url: string): string[] {
   const p = PROFILE[c.provider];
-  const command = c.command === 'embed' ? EMBED[c.provider]! : [...GENERATE, ...(c.stream ? ['--stream'] : [])];
+  const command = c.command === 'embed' ? EMBED[c.provider]! : [...generate(p.deployment), ...(c.stream ? ['--stream'] : [])];
   return ['--profile', p.profile, '--url', url + p.path, ...command, ...c.flags];
 }
 

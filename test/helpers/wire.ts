@@ -44,8 +44,8 @@ export function expectValidWatsonxWire(requests: RecordedRequest[]): void {
 
 /** Paths of the operations that are not generation (their own tests check their bodies). */
 const OTHER_OPERATIONS = [
-  /^\/ml\/v1\/foundation_model_specs$/,
-  /^\/ml\/v4\/deployments$/,
+  /^\/ml\/v1\/foundation_model_(specs|tasks)$/,
+  /^\/ml\/v4\/deployments(\/[^/]+)?$/,
   /^\/ml\/v1\/text\/(embeddings|tokenization)$/,
   /^\/openai\/deployments(\/[^/]+\/embeddings)?$/,
   /^\/v1\/(models|embeddings)$/,

@@ -258,7 +258,8 @@ describe('complete --batch and embed --batch', () => {
     );
     expect(r.exitCode).toBe(4);
     const recs = records(r.stdout) as unknown as Array<{ line: number; result?: { model: string; embeddings: Array<{ index: number; embedding: number[] }>; input_token_count: number }; error?: unknown }>;
-    expect(Object.keys(recs[0]?.result ?? {})).toEqual(['model', 'embeddings', 'input_token_count']);
+    expect(Object.keys(recs[0]?.result ?? {})).toEqual(['model', 'dimensions', 'embeddings', 'input_token_count']);
+    expect(recs[0]?.result?.embeddings[0]?.embedding).toHaveLength(768);
     expect(recs[0]?.result?.embeddings).toHaveLength(1);
     expect(recs[1]?.result?.embeddings[0]?.index).toBe(0);
     expect(recs[2]?.error).toMatchObject({ exit_code: 2, message: expect.stringMatching(/empty/) });

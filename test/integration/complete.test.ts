@@ -84,3 +84,29 @@ describe('complete maps its short flags onto the canonical parameters', () => {
     expect(r.stderr).toMatch(/needs space_id or project_id/);
   });
 });
+
+describe('names the service does not know are its own errors, rendered with a way forward', () => {
+  const env = () => ({ ...fixture.home.env, TEXTGEN_SPACE_ID: 'space-1' });
+
+  it.each([[[]], [['--stream']]])('complete -m with an unknown model %j: exit 4, the 404 model_not_supported, a hint to list the models', async (flags) => {
+    const r = await runInProcess(['--url', fixture.server.url, 'complete', '-m', 'ibm/granite-2-imaginary', ...flags, 'Hi'], { env: env() });
+    expect(r.exitCode).toBe(4);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(
+      /^error: watsonx returned HTTP 404 model_not_supported: Model 'ibm\/granite-2-imaginary' is not supported \(trace [0-9a-f]{32}\)\nhint: run "textgen models" to list the model ids this service offers\n$/,
+    );
+  });
+
+  it('deployment text-generate with an unknown deployment: exit 4, the 404 deployment_does_not_exist, a hint to list the deployments', async () => {
+    const r = await runInProcess(['--url', fixture.server.url, 'deployment', 'text-generate', '--id-or-name', 'no-such-deployment', '--input', 'Hi'], { env: env() });
+    expect(r.exitCode).toBe(4);
+    expect(r.stderr).toMatch(/^error: watsonx returned HTTP 404 deployment_does_not_exist: Deployment with id 'no-such-deployment' does not exist\. Re-try with a valid deployment id\. \(trace [0-9a-f]{32}\)\n/);
+    expect(r.stderr).toMatch(/\nhint: run "textgen models --deployments" to list the deployments of your space or project \(by id or serving name\)\n$/);
+  });
+
+  it('a deployment by its serving name works', async () => {
+    const r = await runInProcess(['--url', fixture.server.url, 'deployment', 'text-generate', '--id-or-name', 'demo_serving', '--input', 'Hi', '--parameters-max-new-tokens', '2', '-o', 'json'], { env: env() });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout).model_id).toBe('textgen/local-demo');
+  });
+});

@@ -119,9 +119,9 @@ describe('embed sends each provider its own wire request', () => {
   });
 
   it('uses the project when the profile has one', async () => {
-    const r = await runInProcess([...target('watsonx'), 'embed', '-m', 'm', 'Hi'], { env: { ...home.env, TEXTGEN_PROJECT_ID: 'project-9' } });
+    const r = await runInProcess([...target('watsonx'), 'embed', '-m', 'ibm/slate-30m-english-rtrvr-v2', 'Hi'], { env: { ...home.env, TEXTGEN_PROJECT_ID: 'project-9' } });
     expect(r.exitCode).toBe(0);
-    expect(sent()[0]!.json).toStrictEqual({ inputs: ['Hi'], model_id: 'm', project_id: 'project-9' });
+    expect(sent()[0]!.json).toStrictEqual({ inputs: ['Hi'], model_id: 'ibm/slate-30m-english-rtrvr-v2', project_id: 'project-9' });
   });
 });
 
@@ -219,12 +219,14 @@ describe('embed output', () => {
     }
   });
 
-  it('-o json: {model, embeddings: [{index, embedding}], input_token_count} for every provider', async () => {
+  it('-o json: {model, dimensions, embeddings: [{index, embedding}], input_token_count} for every provider', async () => {
     for (const provider of ['watsonx', 'azure-openai', 'openai', 'aleph-alpha'] as const) {
       const r = await embed(provider, ['--input-file', '-', '-o', 'json'], '["alpha", "beta"]');
       expect(r.exitCode, provider).toBe(0);
       const result = JSON.parse(r.stdout);
-      expect(Object.keys(result), provider).toEqual(['model', 'embeddings', 'input_token_count']);
+      expect(Object.keys(result), provider).toEqual(['model', 'dimensions', 'embeddings', 'input_token_count']);
+      const first = result.embeddings[0].embedding;
+      expect(result.dimensions, provider).toBe((Array.isArray(first) ? first : first.layer_40.mean).length);
       expect(result.model, provider).toBe(MODEL[provider]);
       expect(result.embeddings.map((e: object) => Object.keys(e)), provider).toEqual([['index', 'embedding'], ['index', 'embedding']]);
       expect(result.input_token_count, provider).toBeGreaterThan(0);
@@ -260,7 +262,7 @@ describe('embed output', () => {
     const q = await embed('watsonx', ['Hi', '-o', 'json', '-j', 'model', '--raw-output']);
     expect(q.stdout).toBe('ibm/slate-30m-english-rtrvr\n');
     const y = await embed('watsonx', ['Hi', '-o', 'yaml']);
-    expect(y.stdout).toMatch(/^model: ibm\/slate-30m-english-rtrvr\nembeddings:\n {2}- index: 0\n/);
+    expect(y.stdout).toMatch(/^model: ibm\/slate-30m-english-rtrvr\ndimensions: 384\nembeddings:\n {2}- index: 0\n/);
     const l = await embed('watsonx', ['Hi', '-o', 'jsonl']);
     expect(l.stdout.trimEnd().split('\n')).toHaveLength(1);
     expect(JSON.parse(l.stdout).embeddings[0].embedding).toHaveLength(384);
@@ -277,7 +279,7 @@ describe('embed reads its texts', () => {
   ])('%s', async (_name, args, stdin, expected) => {
     file('lines.txt', 'one\n\n  two  \n   \nthree');
     file('array.json', '["x\\ny", "z"]\n');
-    const r = await runInProcess([...target('watsonx'), 'embed', '-m', 'm', ...args], { env: { ...home.env, TEXTGEN_SPACE_ID: 's' }, cwd: home.dir, ...(stdin !== undefined ? { input: stdin } : {}) });
+    const r = await runInProcess([...target('watsonx'), 'embed', '-m', 'ibm/slate-30m-english-rtrvr', ...args], { env: { ...home.env, TEXTGEN_SPACE_ID: 's' }, cwd: home.dir, ...(stdin !== undefined ? { input: stdin } : {}) });
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
     expect((sent()[0]!.json as { inputs: string[] }).inputs).toEqual(expected);
@@ -294,7 +296,7 @@ describe('embed reads its texts', () => {
     ['broken JSON', ['--input-file', '-'], '["a",', /--input-file: invalid JSON from stdin at line 1/],
     ['an empty text', [''], undefined, /TEXT is empty/],
   ])('%s is a usage error and nothing is sent', async (_name, args, stdin, message) => {
-    const r = await runInProcess([...target('watsonx'), 'embed', '-m', 'm', ...args], { env: { ...home.env, TEXTGEN_SPACE_ID: 's' }, cwd: home.dir, ...(stdin !== undefined ? { input: stdin } : {}) });
+    const r = await runInProcess([...target('watsonx'), 'embed', '-m', 'ibm/slate-30m-english-rtrvr', ...args], { env: { ...home.env, TEXTGEN_SPACE_ID: 's' }, cwd: home.dir, ...(stdin !== undefined ? { input: stdin } : {}) });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stdout).toBe('');
@@ -413,5 +415,37 @@ describe('a 2xx answer embed cannot use is the provider\'s error (exit 4), with 
     expect(r.exitCode).toBe(4);
     expect(r.stderr).toMatch(message);
     expect(r.stdout).toBe('');
+  });
+});
+
+describe('embed: every watsonx embedding model has its own dimension', () => {
+  it.each([
+    ['ibm/slate-125m-english-rtrvr-v2', 768],
+    ['ibm/slate-125m-english-rtrvr', 768],
+    ['ibm/slate-30m-english-rtrvr-v2', 384],
+    ['intfloat/multilingual-e5-large', 1024],
+    ['ibm/granite-embedding-278m-multilingual', 768],
+    ['ibm/granite-embedding-107m-multilingual', 384],
+    ['sentence-transformers/all-minilm-l6-v2', 384],
+  ])('%s: vectors of %i numbers, shown as "dimensions"', async (model, dimensions) => {
+    const r = await runInProcess([...target('watsonx'), 'embed', '-m', model, '--input-file', '-', '-o', 'json'], { env: { ...home.env, TEXTGEN_SPACE_ID: 's' }, input: 'one river\ntwo rivers\n' });
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    const result = JSON.parse(r.stdout) as { dimensions: number; embeddings: { embedding: number[] }[] };
+    expect(result.dimensions).toBe(dimensions);
+    for (const e of result.embeddings) expect(e.embedding).toHaveLength(dimensions);
+  });
+
+  it('an unknown model: exit 4 with the service\'s 404 model_not_supported and a hint to list the models', async () => {
+    const r = await runInProcess([...target('watsonx'), 'embed', '-m', 'ibm/slate-999m-imaginary', 'Hi'], { env: { ...home.env, TEXTGEN_SPACE_ID: 's' } });
+    expect(r.exitCode).toBe(4);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^error: watsonx returned HTTP 404 model_not_supported: Model 'ibm\/slate-999m-imaginary' is not supported \(trace [0-9a-f]{32}\)\nhint: run "textgen models" to list the model ids this service offers\n$/);
+  });
+
+  it('a generation model: exit 4 with model_no_support_for_function', async () => {
+    const r = await runInProcess([...target('watsonx'), 'embed', '-m', 'ibm/granite-4-h-small', 'Hi'], { env: { ...home.env, TEXTGEN_SPACE_ID: 's' } });
+    expect(r.exitCode).toBe(4);
+    expect(r.stderr).toMatch(/HTTP 400 model_no_support_for_function: Model 'ibm\/granite-4-h-small' does not support function 'function_embedding'/);
   });
 });

@@ -74,17 +74,18 @@ describe('models: canonical entries and the text table', () => {
 
   it('watsonx: a spec becomes {id, kind, name, provider, status, max_tokens, functions, description}', async () => {
     const r = await models('watsonx', ['-o', 'json']);
-    const entries = JSON.parse(r.stdout) as unknown[];
-    expect(entries.find((e) => (e as { id: string }).id === 'google/flan-ul2')).toStrictEqual({
-      id: 'google/flan-ul2',
+    const entries = JSON.parse(r.stdout) as { id: string }[];
+    expect(entries.find((e) => e.id === 'ibm/granite-13b-instruct-v2')).toStrictEqual({
+      id: 'ibm/granite-13b-instruct-v2',
       kind: 'model',
-      name: 'flan-ul2-20b',
-      provider: 'Google',
+      name: 'granite-13b-instruct-v2',
+      provider: 'IBM',
       status: 'deprecated',
-      max_tokens: 4096,
+      max_tokens: 8192,
       functions: ['text_generation'],
-      description: 'An encoder-decoder model trained with the UL2 objective and instruction-tuned on the Flan collection.',
+      description: 'The Granite model for summarisation, extraction, classification and generation.',
     });
+    expect(entries.find((e) => e.id === 'ibm/slate-125m-english-rtrvr-v2')).toMatchObject({ status: 'available', max_tokens: 512, functions: ['embedding'] });
   });
 
   it.each<[Kind, string[], Record<string, string>, string]>([
@@ -94,8 +95,8 @@ describe('models: canonical entries and the text table', () => {
       { TEXTGEN_SPACE_ID: 's' },
       'ID              MODEL                        SERVING NAME            STATUS  DESCRIPTION\n' +
         'demo            textgen/local-demo           demo_serving            ready   The local engine, deployed\n' +
-        'classification  ibm/granite-13b-instruct-v2  classification_serving  ready   A prompt template that classifies questions\n' +
-        'summarize       ibm/granite-13b-instruct-v2  summarize_serving       ready   A prompt template that summarises a {document}\n',
+        'classification  ibm/granite-3-3-8b-instruct  classification_serving  ready   A prompt template that classifies questions\n' +
+        'summarize       ibm/granite-3-3-8b-instruct  summarize_serving       ready   A prompt template that summarises a {document}\n',
     ],
     [
       'azure-openai',
@@ -131,13 +132,15 @@ describe('models: canonical entries and the text table', () => {
     expect(r.stdout).toBe(table);
   });
 
-  it('watsonx: the table has a header, one row per model, and descriptions cut to 60 characters', async () => {
+  it('watsonx: the table shows the current catalog with status, limits and functions; descriptions cut to 60 characters', async () => {
     const r = await models('watsonx', []);
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^ID +NAME +PROVIDER +STATUS +MAX TOKENS +DESCRIPTION$/);
-    expect(lines).toHaveLength(13);
+    expect(lines[0]).toMatch(/^ID +NAME +PROVIDER +STATUS +MAX TOKENS +FUNCTIONS +DESCRIPTION$/);
+    expect(lines).toHaveLength(WATSONX_IDS.length + 1);
     expect(lines.slice(1).map((l) => l.split(' ')[0])).toEqual(WATSONX_IDS);
-    expect(lines.find((l) => l.startsWith('google/flan-ul2 '))).toMatch(/deprecated +4096 +An encoder-decoder model trained with the UL2 objective and…$/);
+    expect(lines.find((l) => l.startsWith('ibm/granite-4-h-small '))).toMatch(/ IBM +available +131072 +text_generation,text_chat +The Granite 4\.0 hybrid Mamba\/transformer mixture of experts…$/);
+    expect(lines.find((l) => l.startsWith('ibm/granite-13b-instruct-v2 '))).toMatch(/ deprecated +8192 +text_generation /);
+    expect(lines.find((l) => l.startsWith('intfloat/multilingual-e5-large '))).toMatch(/ Microsoft +available +512 +embedding /);
   });
 
   it('-o jsonl writes one entry per line; yaml a sequence; -j with --raw-output bare values', async () => {
@@ -172,10 +175,11 @@ describe('models: canonical entries and the text table', () => {
 });
 
 describe('models: watsonx paging', () => {
+  const pageStarts = (size: number) => Array.from({ length: Math.ceil(WATSONX_IDS.length / size) }, (_, i) => String(i * size));
   it.each([
-    [5, ['0', '5', '10']],
-    [1, Array.from({ length: 12 }, (_, i) => String(i))],
-    [12, ['0']],
+    [5, pageStarts(5)],
+    [1, pageStarts(1)],
+    [WATSONX_IDS.length, ['0']],
     [200, ['0']],
   ])('--page-size %i reads every page (starts %j) and keeps the order', async (size, starts) => {
     const r = await models('watsonx', ['--page-size', String(size), '-o', 'json']);

@@ -56,9 +56,23 @@ describe('deployment generation', () => {
     expect(body.system).toBeUndefined();
   });
 
-  test('any deployment id or serving name works', async () => {
-    const res = await post(`/ml/v1/deployments/${encodeURIComponent('my serving name')}/text/generation${V}`, { input: 'Hi', parameters: { max_new_tokens: 2 } });
+  test.each([
+    ['its id', 'classification'],
+    ['its serving name', 'classification_serving'],
+  ])('a deployment is known by %s, and answers with its base model', async (_what, idOrName) => {
+    const res = await post(`/ml/v1/deployments/${idOrName}/text/generation${V}`, { input: 'Hi', parameters: { max_new_tokens: 2 } });
     expect(res.status).toBe(200);
+    expect(watsonxTextGenResponseSchema.parse(await res.json()).model_id).toBe('ibm/granite-3-3-8b-instruct');
+  });
+
+  test.each(['generation', 'generation_stream'])('an unknown deployment on %s is the service\'s 404 deployment_does_not_exist', async (route) => {
+    const res = await post(`/ml/v1/deployments/${encodeURIComponent('my serving name')}/text/${route}${V}`, { input: 'Hi' });
+    expect(res.status).toBe(404);
+    const body = watsonxErrorSchema.parse(await res.json());
+    expect(body.errors).toEqual([
+      { code: 'deployment_does_not_exist', message: "Deployment with id 'my serving name' does not exist. Re-try with a valid deployment id.", more_info: 'https://cloud.ibm.com/apidocs/watsonx-ai' },
+    ]);
+    expect(body.status_code).toBe(404);
   });
 
   test('without max_new_tokens the unspecified_max_token warning comes back, as watsonx does', async () => {
@@ -169,6 +183,13 @@ describe('streaming', () => {
     expect(events.length).toBeGreaterThan(1);
   });
 
+  test('every event carries the input token count, not only the first', async () => {
+    const { events } = await streamEvents(DEPLOY_STREAM, { input: 'Count these four', parameters: { max_new_tokens: 4, decoding_method: 'greedy' } });
+    const results = events.map((e) => watsonxStreamEventSchema.parse(JSON.parse(e.data)).results[0]!);
+    expect(results.length).toBeGreaterThan(2);
+    expect(new Set(results.map((r) => r.input_token_count))).toEqual(new Set([3]));
+  });
+
   test('max_new_tokens 0 streams the input count and one final event', async () => {
     const { events } = await streamEvents(DEPLOY_STREAM, { input: 'Count me', parameters: { max_new_tokens: 0 } });
     const results = events.map((e) => watsonxStreamEventSchema.parse(JSON.parse(e.data)).results[0]!);
@@ -191,6 +212,48 @@ describe('foundation model generation', () => {
     const text = await res.text();
     const bodies = path === MODEL ? [JSON.parse(text)] : parseEvents(text).map((e) => JSON.parse(e.data));
     for (const b of bodies) expect(watsonxStreamEventSchema.parse(b).model_id).toBe('ibm/granite-13b-instruct-v2');
+  });
+
+  test.each([
+    ['plain', MODEL, 'text-generation'],
+    ['stream', MODEL_STREAM, 'text-generation-stream'],
+  ])('%s: a model the service does not list is its 404 model_not_supported', async (_, path, anchor) => {
+    const res = await post(path, { input: 'Hi', model_id: 'ibm/granite-99b-imaginary', space_id: 's' });
+    expect(res.status).toBe(404);
+    const body = watsonxErrorSchema.parse(await res.json());
+    expect(body.errors).toEqual([
+      { code: 'model_not_supported', message: "Model 'ibm/granite-99b-imaginary' is not supported", more_info: `https://cloud.ibm.com/apidocs/watsonx-ai#${anchor}` },
+    ]);
+  });
+
+  test('an embedding model cannot generate: 400 model_no_support_for_function', async () => {
+    const res = await post(MODEL, { input: 'Hi', model_id: 'ibm/slate-125m-english-rtrvr-v2', space_id: 's' });
+    expect(res.status).toBe(400);
+    expect(watsonxErrorSchema.parse(await res.json()).errors[0]).toMatchObject({
+      code: 'model_no_support_for_function',
+      message: "Model 'ibm/slate-125m-english-rtrvr-v2' does not support function 'function_text_generation'",
+    });
+  });
+
+  test.each([
+    ['plain', MODEL],
+    ['stream', MODEL_STREAM],
+  ])('%s: parameters.chat (history and context) is taken and joins the prompt', async (_, path) => {
+    const chat = { history: [{ is_question: true, content: 'Who wrote it?' }, { is_question: false, content: 'Ada did.' }], context: 'A story about engines.' };
+    const request = { input: 'When?', model_id: 'ibm/granite-4-h-small', space_id: 's', parameters: { max_new_tokens: 2, chat } };
+    expect(watsonxFoundationGenerateRequestSchema.safeParse(request).success).toBe(true);
+    const res = await post(path, request);
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    const first = path === MODEL ? JSON.parse(text) : JSON.parse(parseEvents(text)[0]!.data);
+    const without = (await (await post(MODEL, { ...request, parameters: { max_new_tokens: 2 } })).json()) as { results: { input_token_count: number }[] };
+    expect(first.results[0].input_token_count).toBeGreaterThan(without.results[0]!.input_token_count);
+  });
+
+  test('a chat turn without is_question is refused, naming the field', async () => {
+    const res = await post(MODEL, { input: 'Hi', model_id: 'ibm/granite-4-h-small', space_id: 's', parameters: { chat: { history: [{ content: 'x' }] } } });
+    expect(res.status).toBe(400);
+    expect(watsonxErrorSchema.parse(await res.json()).errors[0]!.message).toContain("'parameters.chat.history[0].is_question' is required");
   });
 
   test.each<[string, Record<string, unknown>, string]>([

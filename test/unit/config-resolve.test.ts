@@ -91,7 +91,7 @@ describe('choosing the profile', () => {
       url: '',
       auth: { type: 'none' },
       tls: { insecure: false },
-      defaults: { model: 'ibm/granite-13b-instruct-v2' },
+      defaults: { model: 'ibm/granite-4-h-small' },
       spaceId: 'local-space',
       timeoutMs: 300_000,
       retries: 2,

@@ -42,6 +42,7 @@ describe('combineAnswers', () => {
     ]);
     expect(result).toStrictEqual({
       model: 'served',
+      dimensions: 1,
       embeddings: [
         { index: 0, embedding: [1] },
         { index: 1, embedding: [2] },
@@ -49,8 +50,17 @@ describe('combineAnswers', () => {
       ],
       input_token_count: 7,
     });
-    expect(Object.keys(result)).toEqual(['model', 'embeddings', 'input_token_count']);
+    expect(Object.keys(result)).toEqual(['model', 'dimensions', 'embeddings', 'input_token_count']);
     expect(combineAnswers('asked', [{ embeddings: [], inputTokenCount: 0 }]).model).toBe('asked');
+  });
+
+  it('states dimensions only when every text has one vector of the same length', () => {
+    const answer = (vectors: number[][]) => ({ embeddings: vectors.map((embedding) => ({ embedding })), inputTokenCount: 1 });
+    expect(combineAnswers('m', [answer([[1, 2, 3]]), answer([[4, 5, 6]])]).dimensions).toBe(3);
+    expect(combineAnswers('m', [answer([[1, 2, 3], [4, 5]])])).not.toHaveProperty('dimensions');
+    expect(combineAnswers('m', [answer([])])).not.toHaveProperty('dimensions');
+    const layers = { embeddings: [{ embedding: { layer_0: { mean: [1, 2] }, layer_1: { mean: [3, 4] } } }], inputTokenCount: 1 };
+    expect(combineAnswers('m', [layers])).not.toHaveProperty('dimensions');
   });
 });
 

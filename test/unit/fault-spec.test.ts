@@ -39,6 +39,8 @@ describe('parseFaultSpec: every kind and every key', () => {
     ['  STATUS : code = 502 , times = 2 ', [{ kind: 'status', status: 502, times: 2 }]],
     ['status:code=429;drop;latency:ms=10', [{ kind: 'status', status: 429 }, { kind: 'drop' }, { kind: 'delay', ms: 10 }]],
     ['hang;;', [{ kind: 'hang' }]],
+    ['latency:ms=500,path=/ml/v1/foundation_model_specs', [{ kind: 'delay', ms: 500, path: '/ml/v1/foundation_model_specs' }]],
+    ['status:code=503,times=2,path=/identity/token', [{ kind: 'status', status: 503, times: 2, path: '/identity/token' }]],
   ])('%s', (spec, faults) => {
     expect(parseFaultSpec(spec)).toEqual(faults);
   });
@@ -77,6 +79,8 @@ describe('parseFaultSpec: a bad spec is an error that says what is wrong', () =>
     ['content-type:type=html', 'fault "content-type": type must be a media type such as text/html, got "html"'],
     ['status:code=500,times=0', 'fault "status": times must be a whole number ≥ 1 or *, got "0"'],
     ['status:code=500,times=many', 'fault "status": times must be a whole number ≥ 1 or *, got "many"'],
+    ['latency:ms=1,path=ml/v1/text', 'fault "latency": path must be a URL path starting with /, got "ml/v1/text"'],
+    ['latency:ms=1,path=/ml/v1/text?version=1', 'fault "latency": path must be a URL path starting with /, got "/ml/v1/text?version=1"'],
     ['status:code=503;nope', 'unknown fault kind "nope": expected one of latency, status, busy, drop, stall, truncate, stream-error, hang, malformed, content-type'],
   ])('%j', (spec, message) => {
     expect(() => parseFaultSpec(spec)).toThrow(FaultSpecError);
@@ -102,6 +106,8 @@ describe('formatFault', () => {
     'malformed:after=0,as=long,bytes=1000',
     'malformed:after=4,as=binary',
     'content-type:type=text/html',
+    'latency:ms=2000,path=/ml/v1/foundation_model_specs',
+    'status:code=503,times=*,path=/icp4d-api',
   ])('%s parses and prints back the same', (spec) => {
     const [fault] = parseFaultSpec(spec);
     expect(formatFault(fault!)).toBe(spec);

@@ -64,6 +64,19 @@ describe('fault queue', () => {
     expect(twice.times).toBe(2);
     expect(queue.queue).toEqual([streamOnly]);
   });
+
+  test('a fault with a path hits only requests under it, auxiliary routes included; one without skips auxiliary routes', () => {
+    const aimed: Fault = { kind: 'delay', ms: 1, path: '/ml/v1/foundation_model_specs' };
+    const plain: Fault = { kind: 'status', status: 503 };
+    const queue = new FaultQueue([aimed, plain]);
+    expect(queue.take(false, { path: '/ml/v1/text/tokenization', auxiliary: true })).toBeUndefined();
+    expect(queue.take(false, { path: '/ml/v1/foundation_model_specs', auxiliary: true })).toBe(aimed);
+    expect(queue.take(false, { path: '/ml/v1/text/generation' })).toBe(plain);
+    expect(queue.queue).toEqual([]);
+    const again = new FaultQueue([{ ...aimed }]);
+    expect(again.take(false, { path: '/ml/v1/text/generation' })).toBeUndefined();
+    expect(again.take(false)).toBeUndefined();
+  });
 });
 
 describe('event format', () => {

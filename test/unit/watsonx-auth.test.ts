@@ -103,7 +103,7 @@ describe('IBM Cloud IAM', () => {
     expect(request.method).toBe('POST');
     expect(request.url).toBe(IAM_URL);
     expect(request.headers).toEqual({ 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' });
-    expect(Object.fromEntries(new URLSearchParams(request.body))).toEqual({ grant_type: 'urn:ibm:params:oauth:grant-type:apikey', apikey: 'my-api-key' });
+    expect(Object.fromEntries(new URLSearchParams(request.body))).toEqual({ grant_type: 'urn:ibm:params:oauth:grant-type:apikey', apikey: 'my-api-key', response_type: 'cloud_iam' });
     expect(options?.service).toBe('IBM Cloud IAM');
   });
 

@@ -142,7 +142,8 @@ async function exchangeIam(auth: Extract<ResolvedAuth, { type: 'iam' }>, http: H
     method: 'POST',
     url: auth.iamUrl,
     headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-    body: new URLSearchParams({ grant_type: 'urn:ibm:params:oauth:grant-type:apikey', apikey: auth.apikey }).toString(),
+    // response_type=cloud_iam as IBM's SDKs send it (their core's IamTokenManager): the IAM token, nothing else.
+    body: new URLSearchParams({ grant_type: 'urn:ibm:params:oauth:grant-type:apikey', apikey: auth.apikey, response_type: 'cloud_iam' }).toString(),
   };
   const res = await http.send(request, { ...(signal ? { signal } : {}), retries: EXCHANGE_RETRIES, service });
   const body = await readBody(res);

@@ -30,6 +30,14 @@ export function traceIdFrom(body: unknown, headers: Record<string, string>): str
   return headers['x-global-transaction-id'] ?? headers['x-request-id'] ?? headers['x-correlation-id'];
 }
 
+/** What to do about the service's codes for a name it does not know: see what it does know. */
+const HINTS: Record<string, string> = {
+  model_not_supported: 'run "textgen models" to list the model ids this service offers',
+  model_no_support_for_function: 'run "textgen models" to see what each model can do (FUNCTIONS)',
+  deployment_does_not_exist: 'run "textgen models --deployments" to list the deployments of your space or project (by id or serving name)',
+  deployment_not_found: 'run "textgen models --deployments" to list the deployments of your space or project (by id or serving name)',
+};
+
 /** `{"errors":[{code,message}],"trace","status_code"}` → the fields of ApiError. Tolerates non-JSON bodies. */
 export function parseWatsonxError(status: number, bodyText: string, headers: Record<string, string>): ApiErrorDetails {
   let body: unknown;
@@ -45,7 +53,9 @@ export function parseWatsonxError(status: number, bodyText: string, headers: Rec
     const message = errors
       .map((e) => (typeof e.message === 'string' ? e.message : JSON.stringify(e)))
       .join('; ');
-    return { provider: 'watsonx', status, code: typeof first.code === 'string' ? first.code : undefined, message, traceId };
+    const code = typeof first.code === 'string' ? first.code : undefined;
+    const hint = code !== undefined && Object.hasOwn(HINTS, code) ? HINTS[code] : undefined;
+    return { provider: 'watsonx', status, code, message, traceId, ...(hint !== undefined ? { hint } : {}) };
   }
   if (isRecord(body) && typeof body.message === 'string') {
     return { provider: 'watsonx', status, code: typeof body.code === 'string' ? body.code : undefined, message: body.message, traceId };

@@ -3,14 +3,17 @@
  * Cloud Pak for Data's authorize endpoint, and the check of `Authorization` on generation routes.
  */
 import { randomUUID } from 'node:crypto';
+import { applyFault, type FaultWording } from '../../../src/emulator/core/apply-fault.js';
 import type { RouteContext } from '../../../src/emulator/core/router.js';
 import { sendJson } from '../../../src/emulator/core/respond.js';
+import { takeFault } from '../../../src/emulator/core/take-fault.js';
+import { BUSY_MESSAGE, codeForStatus, messageForStatus } from './errors.js';
 
 const APIKEY_GRANT = 'urn:ibm:params:oauth:grant-type:apikey';
 const ISSUER_IAM = 'https://iam.cloud.ibm.com/identity';
 const ISSUER_CPD = 'KNOXSSO';
 
-function iamError(ctx: RouteContext, status: number, errorCode: string, errorMessage: string): void {
+function iamError(ctx: RouteContext, status: number, errorCode: string, errorMessage: string, headers: Record<string, string> = {}): void {
   const now = Date.now();
   sendJson(ctx.res, status, {
     errorCode,
@@ -29,11 +32,23 @@ function iamError(ctx: RouteContext, status: number, errorCode: string, errorMes
       locale: 'en_US',
       clusterName: 'textgen-local',
     },
-  });
+  }, headers);
+}
+
+/**
+ * Token exchanges take faults too (auxiliary routes: their own, or one queued with `path=/identity/token` or
+ * `path=/icp4d-api`), worded as each endpoint words its errors. Returns true when the fault answered.
+ */
+async function exchangeFault(ctx: RouteContext, send: (status: number, message: string, headers: Record<string, string>) => void): Promise<boolean> {
+  const wording: FaultWording = {
+    status: (status, headers) => send(status, messageForStatus(status), headers),
+    busy: (headers) => send(503, BUSY_MESSAGE, headers),
+  };
+  return applyFault(takeFault(ctx, false, { auxiliary: true }), ctx, wording);
 }
 
 /** POST /identity/token — form body `grant_type=urn:ibm:params:oauth:grant-type:apikey&apikey=…`. */
-export function iamToken(ctx: RouteContext): void {
+export async function iamToken(ctx: RouteContext): Promise<void> {
   const form = new URLSearchParams(ctx.request.body);
   const grant = form.get('grant_type');
   const apikey = form.get('apikey');
@@ -42,6 +57,7 @@ export function iamToken(ctx: RouteContext): void {
   if (!apikey) return iamError(ctx, 400, 'BXNIM0109E', 'Property missing or empty. Property: apikey.');
   const keyIndex = ctx.server.options.apiKeys.indexOf(apikey);
   if (keyIndex < 0) return iamError(ctx, 400, 'BXNIM0415E', 'Provided API key could not be found.');
+  if (await exchangeFault(ctx, (status, message, headers) => iamError(ctx, status, codeForStatus(status), message, headers))) return;
 
   const issued = ctx.server.tokens.issue(`iam-ServiceId-${keyIndex}`, ISSUER_IAM);
   sendJson(ctx.res, 200, {
@@ -55,12 +71,12 @@ export function iamToken(ctx: RouteContext): void {
   });
 }
 
-function cpdError(ctx: RouteContext, status: number, message: string): void {
-  sendJson(ctx.res, status, { _messageCode_: String(status), _statusCode_: status, message });
+function cpdError(ctx: RouteContext, status: number, message: string, headers: Record<string, string> = {}): void {
+  sendJson(ctx.res, status, { _messageCode_: String(status), _statusCode_: status, message }, headers);
 }
 
 /** POST /icp4d-api/v1/authorize — JSON `{username, api_key}` or `{username, password}`, exactly one of the two. */
-export function cpdAuthorize(ctx: RouteContext): void {
+export async function cpdAuthorize(ctx: RouteContext): Promise<void> {
   const body = ctx.request.json;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return cpdError(ctx, 400, 'The request body must be a JSON object');
   const { username, api_key: apiKey, password } = body as Record<string, unknown>;
@@ -72,6 +88,7 @@ export function cpdAuthorize(ctx: RouteContext): void {
       ? typeof apiKey === 'string' && apiKeys.includes(apiKey)
       : typeof password === 'string' && Object.hasOwn(users, username) && users[username] === password;
   if (!known) return cpdError(ctx, 401, 'Invalid user credentials');
+  if (await exchangeFault(ctx, (status, message, headers) => cpdError(ctx, status, message, headers))) return;
   const issued = ctx.server.tokens.issue(username, ISSUER_CPD);
   sendJson(ctx.res, 200, { _messageCode_: '200', message: 'Success', token: issued.token });
 }

@@ -1,20 +1,20 @@
 /**
  * `POST /ml/v1/text/embeddings?version=` of the local watsonx server: checks as the service makes them (credentials,
- * `version`, body: `model_id`, `inputs` — at most 1000 —, one of `project_id`/`space_id`, `parameters`), then one
- * deterministic 384-dimension unit vector per input from the engine's tokenizer. A text longer than the model's 512
- * tokens is a 400 unless `truncate_input_tokens` cuts it (from the right, keeping its start).
+ * `version`, body: `model_id`, `inputs` — at most 1000 —, one of `project_id`/`space_id`, `parameters`; then the
+ * model: one the catalog lists, with the `embedding` function), then one deterministic unit vector per input, of
+ * the model's own dimension (slate-125m 768, slate-30m 384, multilingual-e5-large 1024, …: catalog-data.ts), from
+ * the engine's tokenizer. A text longer than the model's input limit is a 400 unless `truncate_input_tokens` cuts it
+ * (from the right, keeping its start).
  */
 import { loadTokenizer } from '../../../src/emulator/engine/index.js';
 import { normalized, pooledEmbedding } from '../../../src/emulator/engine/embedding.js';
 import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
 import { takeFault } from '../../../src/emulator/core/take-fault.js';
 import type { ProtocolModule, RouteContext } from '../../../src/emulator/core/router.js';
-import { sendWatsonxError, watsonxFaultWording } from './errors.js';
+import { modelNoSupportForFunction, modelNotSupported, sendWatsonxError, watsonxFaultWording } from './errors.js';
+import { embeddingDimensions, findModel, hasFunction } from './model-catalog.js';
 import { watsonxPrelude } from './prelude.js';
 
-export const WATSONX_EMBED_DIMENSIONS = 384;
-/** The sequence length of the slate and MiniLM embedding models. */
-export const WATSONX_EMBED_MAX_TOKENS = 512;
 export const WATSONX_EMBED_MAX_INPUTS = 1000;
 
 const PREFIX = 'Json document validation error: ';
@@ -74,18 +74,22 @@ async function embeddings(ctx: RouteContext): Promise<void> {
   const check = checkEmbeddingsBody(prelude.json);
   if (!check.ok) return sendWatsonxError(ctx.res, 400, check.problems.slice(0, 10).map((p) => ({ code: 'json_validation_error', message: PREFIX + p })));
   const body = check.body;
+  const model = findModel(body.model_id);
+  if (!model) return sendWatsonxError(ctx.res, 404, [modelNotSupported(body.model_id, 'text-embeddings')]);
+  if (!hasFunction(model, 'embedding')) return sendWatsonxError(ctx.res, 400, [modelNoSupportForFunction(body.model_id, 'embedding')]);
+  const maxTokens = model.contextTokens;
 
   const tokenizer = await loadTokenizer();
   const tokenized = body.inputs.map((text) => {
     const ids = tokenizer.encode(text);
     return body.truncate > 0 && ids.length > body.truncate ? ids.slice(0, body.truncate) : ids;
   });
-  const tooLong = tokenized.findIndex((ids) => ids.length > WATSONX_EMBED_MAX_TOKENS);
+  const tooLong = tokenized.findIndex((ids) => ids.length > maxTokens);
   if (tooLong >= 0) {
     return sendWatsonxError(ctx.res, 400, [
       {
         code: 'invalid_input_argument',
-        message: `Token sequence length of inputs[${tooLong}] (${tokenized[tooLong]!.length}) exceeds the maximum sequence length for this model (${WATSONX_EMBED_MAX_TOKENS}); set parameters.truncate_input_tokens to truncate it`,
+        message: `Token sequence length of inputs[${tooLong}] (${tokenized[tooLong]!.length}) exceeds the maximum sequence length for this model (${maxTokens}); set parameters.truncate_input_tokens to truncate it`,
       },
     ]);
   }
@@ -93,7 +97,7 @@ async function embeddings(ctx: RouteContext): Promise<void> {
   const fault = takeFault(ctx, false);
   if (await applyFault(fault, ctx, watsonxFaultWording(ctx.res))) return;
 
-  const space = { dimensions: WATSONX_EMBED_DIMENSIONS, name: `watsonx/${body.model_id}`, context: true };
+  const space = { dimensions: embeddingDimensions(model), name: `watsonx/${body.model_id}`, context: true };
   await sendAnswer(ctx, fault, {
     model_id: body.model_id,
     results: tokenized.map((ids, i) => ({ embedding: normalized(pooledEmbedding(ids, space)), ...(body.inputText ? { input: body.inputs[i] } : {}) })),

@@ -1,20 +1,21 @@
 /**
- * The text generation routes of the local watsonx server: checks as the service does them
- * (credentials, `version`, body), then the engine's tokens as one answer or as SSE events.
+ * The text generation routes of the local watsonx server: checks as the service does them (credentials, `version`,
+ * the deployment or the model, the body), then the engine's tokens as one answer or as SSE events. A model the
+ * catalog does not list is a 404 `model_not_supported`, a deployment neither id nor serving name of one it knows a
+ * 404 `deployment_does_not_exist`, both in the service's words (docs/watsonx.md).
  */
 import { DEFAULT_MAX_NEW_TOKENS, startGeneration } from '../../../src/emulator/engine/index.js';
 import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
 import { EventStream, type StreamFaultWording } from '../../../src/emulator/core/event-stream.js';
 import { takeFault } from '../../../src/emulator/core/take-fault.js';
 import type { RouteContext, RouteHandler } from '../../../src/emulator/core/router.js';
-import { sendWatsonxError, watsonxErrorBody, watsonxFaultWording } from './errors.js';
+import { deploymentDoesNotExist, modelNoSupportForFunction, modelNotSupported, sendWatsonxError, watsonxErrorBody, watsonxFaultWording } from './errors.js';
+import { findDeployment, findModel, hasFunction, LOCAL_DEPLOYMENT_MODEL } from './model-catalog.js';
 import { firstStreamEvent, stepStreamEvent, textGenResponse, unspecifiedMaxTokenWarning, type ResponseMeta } from './response.js';
-import { validateGenerateBody, type GenerateKind } from './validate.js';
+import { validateGenerateBody, type ChatProperties, type GenerateKind } from './validate.js';
 import { watsonxPrelude } from './prelude.js';
 
-/** The model every local deployment serves. */
-export const LOCAL_DEPLOYMENT_MODEL = 'textgen/local-demo';
-
+export { LOCAL_DEPLOYMENT_MODEL };
 
 const streamWording: StreamFaultWording = {
   errorEvent: () => ({
@@ -39,26 +40,47 @@ function fillPromptVariables(input: string, variables: Record<string, string> | 
   return input.replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(variables, name) ? variables[name]! : whole));
 }
 
+/** The prompt the engine continues: the chat's context and earlier turns, then the input. */
+function withChat(input: string, chat: ChatProperties | undefined): string {
+  if (!chat) return input;
+  const turns = (chat.history ?? []).map((t) => t.content);
+  return [...(chat.context ? [chat.context] : []), ...turns, input].join('\n');
+}
+
 export function generationRoute(kind: GenerateKind, streamRoute: boolean): RouteHandler {
   return async (ctx: RouteContext) => {
     const prelude = watsonxPrelude(ctx, { field: 'input' });
     if (!prelude) return;
+    let modelId = LOCAL_DEPLOYMENT_MODEL;
+    if (kind === 'deployment') {
+      const idOrName = ctx.params.id ?? '';
+      const deployment = findDeployment(idOrName);
+      if (!deployment) return sendWatsonxError(ctx.res, 404, [deploymentDoesNotExist(idOrName)]);
+      modelId = deployment.baseModel;
+    }
     const validation = await validateGenerateBody(prelude.json, kind);
     if (!validation.ok) return sendWatsonxError(ctx.res, 400, validation.errors);
     const body = validation.body;
+    if (kind === 'foundation') {
+      modelId = body.model_id ?? '';
+      const model = findModel(modelId);
+      const route = streamRoute ? 'text-generation-stream' : 'text-generation';
+      if (!model) return sendWatsonxError(ctx.res, 404, [modelNotSupported(modelId, route)]);
+      if (!hasFunction(model, 'text_generation')) return sendWatsonxError(ctx.res, 400, [modelNoSupportForFunction(modelId, 'text_generation')]);
+    }
 
     const stream = streamRoute || wantsEventStream(ctx.request.headers.accept);
     // Faults hit only requests the service would have served, so a test's 429 never hides a 400.
     const fault = takeFault(ctx, stream);
     if (await applyFault(fault, ctx, watsonxFaultWording(ctx.res))) return;
 
-    const parameters = body.parameters ?? {};
+    const { chat, ...parameters } = body.parameters ?? {};
     const generation = await startGeneration(
-      { input: fillPromptVariables(body.input, parameters.prompt_variables), parameters, moderations: body.moderations },
+      { input: withChat(fillPromptVariables(body.input, parameters.prompt_variables), chat), parameters, moderations: body.moderations },
       { signal: ctx.signal, tokenDelayMs: ctx.server.options.tokenDelayMs },
     );
     const meta: ResponseMeta = {
-      modelId: body.model_id ?? LOCAL_DEPLOYMENT_MODEL,
+      modelId,
       returnOptions: parameters.return_options,
       warnings: parameters.max_new_tokens === undefined ? [unspecifiedMaxTokenWarning(DEFAULT_MAX_NEW_TOKENS)] : [],
     };

@@ -23,12 +23,16 @@ export const watsonxProtocol: ProtocolModule = {
   },
 };
 
-/** Every watsonx route `serve` answers: generation and tokens first, then listings, tokenization and embeddings. */
+/**
+ * Every watsonx route `serve` answers: generation and tokens first, then the model and task listings, deployments,
+ * tokenization and embeddings.
+ */
 export async function watsonxEmulator(): Promise<ProtocolModule[]> {
-  const [{ watsonxModelsProtocol }, { watsonxTokenizeProtocol }, { watsonxEmbedProtocol }] = await Promise.all([
+  const [{ watsonxModelsProtocol }, { watsonxDeploymentsProtocol }, { watsonxTokenizeProtocol }, { watsonxEmbedProtocol }] = await Promise.all([
     import('./models.js'),
+    import('./deployments.js'),
     import('./tokenize.js'),
     import('./embed.js'),
   ]);
-  return [watsonxProtocol, watsonxModelsProtocol, watsonxTokenizeProtocol, watsonxEmbedProtocol];
+  return [watsonxProtocol, watsonxModelsProtocol, watsonxDeploymentsProtocol, watsonxTokenizeProtocol, watsonxEmbedProtocol];
 }

@@ -1,18 +1,17 @@
 /**
- * The watsonx listings of `textgen serve`: `GET /ml/v1/foundation_model_specs` and `GET /ml/v4/deployments`, paged
- * as the service pages (`start`, `limit` up to 200, default 100, `first`/`next` links carrying the other query
- * parameters). Credentials are checked as on the generation routes, so `health` can prove them here.
+ * The `/ml/v1` listings of `textgen serve`: `GET /ml/v1/foundation_model_specs` (with `filters` and `tech_preview`)
+ * and `GET /ml/v1/foundation_model_tasks`, paged as the service pages (paging.ts). Credentials are checked as on
+ * the generation routes, so `health` can prove them here; fault switches apply after the checks (auxiliary routes:
+ * their own fault, or a queued one that names their path).
  */
+import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
 import type { ProtocolModule, RouteContext, RouteHandler } from '../../../src/emulator/core/router.js';
-import { sendJson } from '../../../src/emulator/core/respond.js';
-import { sendWatsonxError } from './errors.js';
-import { deploymentResources, FOUNDATION_MODEL_SPECS } from './model-catalog.js';
+import { takeFault } from '../../../src/emulator/core/take-fault.js';
+import { sendWatsonxError, watsonxFaultWording } from './errors.js';
+import { CATALOG, FOUNDATION_MODEL_TASKS } from './model-catalog.js';
+import { page, readPaging, type Paging } from './paging.js';
 import { watsonxPrelude } from './prelude.js';
-
-const MAX_LIMIT = 200;
-const DEFAULT_LIMIT = 100;
-
-type Paging = { start: number; limit: number };
+import { parseSpecFilters } from './spec-filters.js';
 
 function badArgument(ctx: RouteContext, message: string): undefined {
   sendWatsonxError(ctx.res, 400, [{ code: 'invalid_input_argument', message }]);
@@ -20,50 +19,48 @@ function badArgument(ctx: RouteContext, message: string): undefined {
 }
 
 /** Credentials, `version`, `start` and `limit`, checked in the service's order; answers the error itself. */
-function admit(ctx: RouteContext): Paging | undefined {
+export function admitListing(ctx: RouteContext): Paging | undefined {
   if (!watsonxPrelude(ctx)) return undefined;
-  const { start, limit } = ctx.request.query;
-  if (start !== undefined && !/^\d+$/.test(start)) return badArgument(ctx, `Invalid value '${start}' for query parameter 'start': expected an integer of 0 or more`);
-  if (limit !== undefined && !(/^\d+$/.test(limit) && Number(limit) >= 1 && Number(limit) <= MAX_LIMIT)) {
-    return badArgument(ctx, `Invalid value '${limit}' for query parameter 'limit': expected an integer from 1 to ${MAX_LIMIT}`);
+  const paging = readPaging(ctx);
+  return 'problem' in paging ? badArgument(ctx, paging.problem) : paging;
+}
+
+/** The answer, after the fault switches had their say. */
+async function answer(ctx: RouteContext, body: unknown): Promise<void> {
+  const fault = takeFault(ctx, false, { auxiliary: true });
+  if (await applyFault(fault, ctx, watsonxFaultWording(ctx.res))) return;
+  await sendAnswer(ctx, fault, body);
+}
+
+const foundationModelSpecs: RouteHandler = async (ctx) => {
+  const paging = admitListing(ctx);
+  if (!paging) return;
+  const { filters, tech_preview: techPreview } = ctx.request.query;
+  if (techPreview !== undefined && techPreview !== 'true' && techPreview !== 'false') {
+    return void badArgument(ctx, `Invalid value '${techPreview}' for query parameter 'tech_preview': expected true or false`);
   }
-  return { start: start === undefined ? 0 : Number(start), limit: limit === undefined ? DEFAULT_LIMIT : Number(limit) };
-}
-
-/** This route again, on the host the client used, with the same query but another `start`. */
-function pageHref(ctx: RouteContext, start: number, limit: number): string {
-  const params = new URLSearchParams(ctx.request.query);
-  params.set('start', String(start));
-  params.set('limit', String(limit));
-  return `http://${ctx.request.headers.host ?? 'localhost'}${ctx.request.path}?${params}`;
-}
-
-function sendPage(ctx: RouteContext, all: readonly unknown[], { start, limit }: Paging): void {
-  const body: Record<string, unknown> = { total_count: all.length, limit, first: { href: pageHref(ctx, 0, limit) } };
-  if (start + limit < all.length) body.next = { href: pageHref(ctx, start + limit, limit) };
-  body.resources = all.slice(start, start + limit);
-  sendJson(ctx.res, 200, body);
-}
-
-const foundationModelSpecs: RouteHandler = (ctx) => {
-  const paging = admit(ctx);
-  if (paging) sendPage(ctx, FOUNDATION_MODEL_SPECS, paging);
+  let models = CATALOG;
+  if (filters !== undefined && filters !== '') {
+    const parsed = parseSpecFilters(filters);
+    if (!parsed.ok) return void badArgument(ctx, parsed.message);
+    const today = new Date().toISOString().slice(0, 10);
+    models = models.filter((m) => parsed.test(m.facts, today));
+  }
+  // No local model is a tech preview, so tech_preview=true lists the same models.
+  await answer(ctx, page(ctx, models.map((m) => m.spec), paging));
 };
 
-const deployments: RouteHandler = (ctx) => {
-  const paging = admit(ctx);
-  if (!paging) return;
-  const { space_id: spaceId, project_id: projectId } = ctx.request.query;
-  if (!spaceId && !projectId) return void badArgument(ctx, 'Either space_id or project_id has to be provided');
-  sendPage(ctx, deploymentResources(projectId ? { project_id: projectId } : { space_id: spaceId! }), paging);
+const foundationModelTasks: RouteHandler = async (ctx) => {
+  const paging = admitListing(ctx);
+  if (paging) await answer(ctx, page(ctx, FOUNDATION_MODEL_TASKS, paging));
 };
 
 export const watsonxModelsProtocol: ProtocolModule = {
   name: 'watsonx-models',
-  prefixes: ['/ml/v1/foundation_model_specs', '/ml/v4/'],
+  prefixes: ['/ml/v1/foundation_model_specs', '/ml/v1/foundation_model_tasks'],
   routes: [
     { method: 'GET', pattern: '/ml/v1/foundation_model_specs', handler: foundationModelSpecs },
-    { method: 'GET', pattern: '/ml/v4/deployments', handler: deployments },
+    { method: 'GET', pattern: '/ml/v1/foundation_model_tasks', handler: foundationModelTasks },
   ],
   sendError(ctx, status, code, message, headers) {
     sendWatsonxError(ctx.res, status, [{ code, message }], headers);

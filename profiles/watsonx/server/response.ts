@@ -70,7 +70,8 @@ export function stepStreamEvent(step: GenerationStep, generation: Generation, me
   const item: GenerateResultItem = {
     generated_text: step.text,
     generated_token_count: step.generatedTokenCount,
-    input_token_count: 0,
+    // Every event carries the input count, so accounting adds up whichever event a client reads it from.
+    input_token_count: generation.inputTokenCount,
     stop_reason: step.stopReason ?? 'not_finished',
   };
   if (options.generated_tokens && step.token) item.generated_tokens = [tokenInfo(step.token, options)];

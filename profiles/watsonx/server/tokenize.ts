@@ -1,13 +1,16 @@
 /**
  * `POST /ml/v1/text/tokenization` of the local watsonx server: the engine's real tokenizer (cl100k_base) counts the
  * input and, with `parameters.return_tokens`, lists the token texts. Checks as the service makes them: credentials,
- * `version`, and a body of `model_id`, `input`, exactly one of `project_id`/`space_id`, and `parameters`.
+ * `version`, a body of `model_id`, `input`, exactly one of `project_id`/`space_id`, and `parameters`, and a model the
+ * catalog lists. Fault switches apply after the checks (an auxiliary route: its own fault, or one queued for its path).
  */
 import { loadTokenizer } from '../../../src/emulator/engine/index.js';
-import { sendJson } from '../../../src/emulator/core/respond.js';
+import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
 import type { ProtocolModule, RouteContext } from '../../../src/emulator/core/router.js';
+import { takeFault } from '../../../src/emulator/core/take-fault.js';
 import { isOpenAiEncoding } from '../../../src/tokenizers/openai-encodings.js';
-import { sendWatsonxError } from './errors.js';
+import { modelNotSupported, sendWatsonxError, watsonxFaultWording } from './errors.js';
+import { findModel } from './model-catalog.js';
 import { watsonxPrelude } from './prelude.js';
 
 const PREFIX = 'Json document validation error: ';
@@ -56,6 +59,9 @@ async function tokenization(ctx: RouteContext): Promise<void> {
   const validation = validate(prelude.json);
   if (!validation.ok) return sendWatsonxError(ctx.res, 400, validation.messages.map((m) => ({ code: 'json_validation_error', message: PREFIX + m })));
   const { body } = validation;
+  if (!findModel(body.model_id)) return sendWatsonxError(ctx.res, 404, [modelNotSupported(body.model_id, 'text-tokenization')]);
+  const fault = takeFault(ctx, false, { auxiliary: true });
+  if (await applyFault(fault, ctx, watsonxFaultWording(ctx.res))) return;
 
   const engine = await loadTokenizer();
   const ids = engine.encode(body.input);
@@ -66,7 +72,7 @@ async function tokenization(ctx: RouteContext): Promise<void> {
     const { loadOpenAiTokenizer } = await import('../../../src/tokenizers/openai-tokenizer.js');
     result.tokens = (await loadOpenAiTokenizer(engine.encoding)).tokenTexts(ids);
   }
-  sendJson(ctx.res, 200, { model_id: body.model_id, result });
+  await sendAnswer(ctx, fault, { model_id: body.model_id, result });
 }
 
 export const watsonxTokenizeProtocol: ProtocolModule = {

@@ -8,12 +8,21 @@ import { fieldName, type Issue } from '../../../src/emulator/core/zod-issue.js';
 
 export type GenerateKind = 'deployment' | 'foundation';
 
+/**
+ * `parameters.chat` of foundation-model generation (IBM's SDK tests send it, docs/watsonx.md): earlier turns and a
+ * context the model answers in.
+ */
+export interface ChatProperties {
+  history?: { is_question: boolean; content: string }[];
+  context?: string;
+}
+
 export interface ValidGenerateBody {
   input: string;
   model_id?: string;
   project_id?: string;
   space_id?: string;
-  parameters?: CanonicalParameters;
+  parameters?: CanonicalParameters & { chat?: ChatProperties };
   moderations?: Moderations;
 }
 
@@ -79,7 +88,16 @@ async function buildSchemas() {
     model_id: z.string(),
     project_id: z.string().optional(),
     space_id: z.string().optional(),
-    parameters: z.strictObject(common).partial().optional(),
+    parameters: z
+      .strictObject({
+        ...common,
+        chat: z.strictObject({
+          history: z.array(z.strictObject({ is_question: z.boolean(), content: z.string() })).optional(),
+          context: z.string().optional(),
+        }),
+      })
+      .partial()
+      .optional(),
     moderations: moderations.optional(),
   });
   return { deployment, foundation };

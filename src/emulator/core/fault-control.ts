@@ -79,6 +79,7 @@ export function requestFault(req: IncomingMessage, query: URLSearchParams): { fa
     return { error: `${source}: ${(e as Error).message}` };
   }
   if (faults.length > 1) return { error: `${source} takes one fault, got ${faults.length}; queue several with POST ${FAULTS_PATH}` };
-  const { times: _ignored, ...fault } = faults[0]!;
+  // The request names its own target: a queue's `times` and `path` mean nothing here.
+  const { times: _times, path: _path, ...fault } = faults[0]!;
   return { fault: fault as Fault };
 }

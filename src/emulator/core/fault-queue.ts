@@ -14,6 +14,18 @@ export function waitsForStream(fault: Fault): boolean {
   return isStreamFault(fault) && !('plain' in fault && fault.plain === true);
 }
 
+/** The request a queued fault may hit: its path, and whether its route is auxiliary (listing, tokens, …). */
+export interface FaultTarget {
+  path?: string;
+  /** True for routes that take queued faults only when a fault names their path. */
+  auxiliary?: boolean;
+}
+
+function aimedAt(fault: Fault, request: FaultTarget): boolean {
+  if (fault.path === undefined) return request.auxiliary !== true;
+  return request.path !== undefined && request.path.startsWith(fault.path);
+}
+
 export interface QueuedFault {
   fault: Fault;
   /** Matching requests it will still hit; Infinity for `times=*`. */
@@ -25,9 +37,13 @@ export class FaultQueue {
 
   constructor(readonly queue: Fault[]) {}
 
-  /** The first fault that applies to an operation request (stream-only faults only to streams), counted down. */
-  take(stream: boolean): Fault | undefined {
-    const index = this.queue.findIndex((f) => stream || !waitsForStream(f));
+  /**
+   * The first fault that applies to a request (stream-only faults only to streams), counted down. A fault with a
+   * `path` applies to the requests under it, on any route; one without applies to operation requests only, so a
+   * listing or a token exchange made on the way never takes the fault queued for the generation after it.
+   */
+  take(stream: boolean, request: FaultTarget = {}): Fault | undefined {
+    const index = this.queue.findIndex((f) => (stream || !waitsForStream(f)) && aimedAt(f, request));
     if (index < 0) return undefined;
     const fault = this.queue[index]!;
     const left = this.left(fault) - 1;

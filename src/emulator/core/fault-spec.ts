@@ -95,12 +95,13 @@ function parseOne(text: string): Fault {
   const rule = RULES[kind];
   if (!rule) throw new FaultSpecError(`unknown fault kind "${written}": expected one of ${FAULT_KINDS.join(', ')}`);
   const keys = colon < 0 ? {} : pairs(text.slice(colon + 1), kind);
-  const allowed = [...rule.keys, 'times'];
+  const allowed = [...rule.keys, 'times', 'path'];
   for (const key of Object.keys(keys)) {
     if (!allowed.includes(key)) throw new FaultSpecError(`fault "${kind}" has no key "${key}": expected ${allowed.join(', ')}`);
   }
   const fault = rule.build(keys, kind);
   if (keys.times !== undefined) fault.times = times(keys.times, kind);
+  if (keys.path !== undefined) fault.path = path(keys.path, kind);
   return fault;
 }
 
@@ -148,6 +149,11 @@ function latencyMs(value: string, kind: string): number {
   const ms = count(value, kind, 'ms');
   if (ms > MAX_LATENCY_MS) throw new FaultSpecError(`fault "${kind}": ms must be at most ${MAX_LATENCY_MS} (an hour), got "${value}"; for a server that never answers use hang`);
   return ms;
+}
+
+function path(value: string, kind: string): string {
+  if (!value.startsWith('/') || /[\s?#]/.test(value)) throw new FaultSpecError(`fault "${kind}": path must be a URL path starting with /, got "${value}"`);
+  return value;
 }
 
 function latency(value: string, kind: string): Fault {
@@ -221,5 +227,6 @@ export function formatFault(fault: Fault): string {
       break;
   }
   if (fault.times !== undefined && fault.times !== 1) keys.push(`times=${fault.times === Infinity ? '*' : fault.times}`);
+  if (fault.path !== undefined) keys.push(`path=${fault.path}`);
   return keys.length === 0 ? kind : `${kind}:${keys.join(',')}`;
 }

@@ -5,10 +5,11 @@ import type { Fault } from './types.js';
 /**
  * The fault for this request: its own (`X-Textgen-Fault` / `?textgen_fault=`) if it carries one, else the
  * queue's. Call it only once the request has passed the checks the service would make, so that a fault never
- * hides a 400.
+ * hides a 400. `auxiliary` routes (listings, tokenization, token exchanges) take a queued fault only when it names
+ * their path (`path=`); their own header or query fault always applies.
  */
-export function takeFault(ctx: RouteContext, stream: boolean): Fault | undefined {
-  const fault = ctx.requestFault ?? ctx.server.faults.take(stream);
+export function takeFault(ctx: RouteContext, stream: boolean, options: { auxiliary?: boolean } = {}): Fault | undefined {
+  const fault = ctx.requestFault ?? ctx.server.faults.take(stream, { path: ctx.request.path, auxiliary: options.auxiliary === true });
   if (fault) ctx.server.log(`fault ${formatFault(fault)} on ${ctx.request.method} ${ctx.request.path}`);
   return fault;
 }

@@ -14,38 +14,40 @@ export interface RecordedRequest {
 
 /**
  * What a fault does to one request. `times` (default 1) is how many matching requests it hits while queued;
- * `Infinity` hits every one (the spec's `times=*`). Text specs (`X-Textgen-Fault`, `serve --fault`) parse into
- * these: see src/emulator/core/fault-spec.ts and docs/faults.md.
+ * `Infinity` hits every one (the spec's `times=*`). `path` (queued faults) aims a fault at the requests whose path
+ * starts with it, on any route; without it a queued fault hits only the operation routes (generation, embeddings,
+ * the Aleph Alpha tasks), never a listing, tokenization or token exchange. Text specs (`X-Textgen-Fault`,
+ * `serve --fault`) parse into these: see src/emulator/core/fault-spec.ts and docs/faults.md.
  */
 export type Fault =
-  | { kind: 'status'; status: number; times?: number; retryAfter?: string; retryAfterMs?: number; body?: unknown }
+  | { kind: 'status'; status: number; times?: number; path?: string; retryAfter?: string; retryAfterMs?: number; body?: unknown }
   /** Wait before answering headers, then answer normally; with `maxMs`, a uniformly random wait in [ms, maxMs]. */
-  | { kind: 'delay'; ms: number; maxMs?: number; times?: number }
+  | { kind: 'delay'; ms: number; maxMs?: number; times?: number; path?: string }
   /** Never answer (until the client gives up or the server closes). */
-  | { kind: 'hang'; times?: number }
+  | { kind: 'hang'; times?: number; path?: string }
   /** A 200 stream, then `event: error` with the protocol's error body. */
-  | { kind: 'stream-error'; afterEvents: number; times?: number }
+  | { kind: 'stream-error'; afterEvents: number; times?: number; path?: string }
   /**
    * Destroy the socket: before headers, or mid-stream after `afterEvents` events. With `plain`, a non-stream
    * answer is cut too: its headers and the first half of its body go out, then the socket is destroyed.
    */
-  | { kind: 'drop'; afterEvents?: number; plain?: boolean; times?: number }
+  | { kind: 'drop'; afterEvents?: number; plain?: boolean; times?: number; path?: string }
   /** Stop sending mid-stream without closing; with `plain`, a non-stream answer stops after half its body. */
-  | { kind: 'stall'; afterEvents: number; plain?: boolean; times?: number }
+  | { kind: 'stall'; afterEvents: number; plain?: boolean; times?: number; path?: string }
   /**
    * End the body cleanly mid-stream, without the protocol's last event or end marker (a proxy that gives up
    * politely); with `plain`, a non-stream answer ends cleanly after half its body.
    */
-  | { kind: 'truncate'; afterEvents: number; plain?: boolean; times?: number }
+  | { kind: 'truncate'; afterEvents: number; plain?: boolean; times?: number; path?: string }
   /**
    * A data line that is not JSON, after `afterEvents` events; the stream then goes on. `as` picks the junk:
    * broken JSON (default), one line of `bytes` filler bytes (default 32 MiB), or random non-UTF-8 bytes and NULs.
    */
-  | { kind: 'malformed'; afterEvents: number; as?: MalformedAs; bytes?: number; times?: number }
+  | { kind: 'malformed'; afterEvents: number; as?: MalformedAs; bytes?: number; times?: number; path?: string }
   /** The protocol's own "busy, come back later" answer (Aleph Alpha's 503 QUEUE_FULL and its kin). */
-  | { kind: 'busy'; retryAfter?: string; retryAfterMs?: number; times?: number }
+  | { kind: 'busy'; retryAfter?: string; retryAfterMs?: number; times?: number; path?: string }
   /** A 200 whose content type (and body) is not what the protocol promises, e.g. a proxy's HTML page. */
-  | { kind: 'content-type'; type: string; times?: number };
+  | { kind: 'content-type'; type: string; times?: number; path?: string };
 
 export type MalformedAs = 'json' | 'long' | 'binary';
 
