@@ -25,10 +25,11 @@ export const watsonxProtocol: ProtocolModule = {
 
 /** Every watsonx route `serve` answers: generation and tokens first, then listings, tokenization and embeddings. */
 export async function watsonxEmulator(): Promise<ProtocolModule[]> {
-  const [{ watsonxModelsProtocol }, { watsonxTokenizeProtocol }, { watsonxEmbedProtocol }] = await Promise.all([
+  const [{ watsonxModelsProtocol }, { watsonxTokenizeProtocol }, { watsonxEmbedProtocol }, { watsonxChatProtocol }] = await Promise.all([
     import('./models.js'),
     import('./tokenize.js'),
     import('./embed.js'),
+    import('./chat.js'),
   ]);
-  return [watsonxProtocol, watsonxModelsProtocol, watsonxTokenizeProtocol, watsonxEmbedProtocol];
+  return [watsonxProtocol, watsonxModelsProtocol, watsonxTokenizeProtocol, watsonxEmbedProtocol, watsonxChatProtocol];
 }
