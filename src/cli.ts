@@ -17,6 +17,7 @@ const COMMANDS: Array<() => Promise<CommandModule>> = [
   () => import('../commands/deployment/text-generate.js'),
   () => import('../commands/deployment/text-generate-stream.js'),
   () => import('../commands/complete.js'),
+  () => import('../commands/chat.js'),
   () => import('../commands/models.js'),
   () => import('../commands/health.js'),
   () => import('../commands/evaluate.js'),
@@ -44,6 +45,7 @@ const GROUPS: Record<string, string> = {
 export const HELP_GROUPS: Record<string, string> = {
   deployment: 'Generate:',
   complete: 'Generate:',
+  chat: 'Generate:',
   embed: 'Embeddings and tokens:',
   tokenize: 'Embeddings and tokens:',
   detokenize: 'Embeddings and tokens:',
