@@ -36,6 +36,20 @@ async function post(path: string, body: unknown, headers: Record<string, string>
   return fetch(on.url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 }
 
+interface Answer {
+  choices: Array<{ index: number; message: { content: string }; finish_reason: string; logprobs: { content: Array<{ top_logprobs: unknown[] }> } }>;
+  usage: { prompt_tokens: number; completion_tokens: number };
+}
+
+async function answerOf(res: Response): Promise<Answer> {
+  return (await res.json()) as Answer;
+}
+
+/** An error answer's body: the protocols word errors differently, and each test reads the fields its one has. */
+async function errorOf(res: Response): Promise<{ errors: Array<{ code: string; message: string }>; error: { param: string } & string; code: string }> {
+  return (await res.json()) as never;
+}
+
 async function events(res: Response): Promise<SseEvent[]> {
   const parser = new SseParser();
   const out: SseEvent[] = [];
@@ -133,23 +147,23 @@ describe.each(FLAVOURS)('$name', (f) => {
   });
 
   test('the answer is written from the conversation: same history, same answer; other history, other answer', async () => {
-    const again = await (await post(f.path, f.body)).json();
-    const first = await (await post(f.path, f.body)).json();
-    expect(again.choices[0].message.content).toBe(first.choices[0].message.content);
+    const again = await answerOf(await post(f.path, f.body));
+    const first = await answerOf(await post(f.path, f.body));
+    expect(again.choices[0]!.message.content).toBe(first.choices[0]!.message.content);
     const longer = { ...f.body, messages: [...MESSAGES, { role: 'assistant', content: 'The Rhine.' }, { role: 'user', content: 'Another one, please.' }] };
-    const other = await (await post(f.path, longer)).json();
-    expect(other.choices[0].message.content).not.toBe(first.choices[0].message.content);
+    const other = await answerOf(await post(f.path, longer));
+    expect(other.choices[0]!.message.content).not.toBe(first.choices[0]!.message.content);
     expect(other.usage.prompt_tokens).toBeGreaterThan(first.usage.prompt_tokens);
   });
 
   test('n answers, logprobs with alternatives when asked', async () => {
     const res = await post(f.path, { ...f.body, n: 2, temperature: 0.8, logprobs: true, top_logprobs: 2 });
     expect(res.status).toBe(200);
-    const answer = await res.json();
-    expect(answer.choices.map((c: { index: number }) => c.index)).toEqual([0, 1]);
-    const lp = answer.choices[0].logprobs.content;
+    const answer = await answerOf(res);
+    expect(answer.choices.map((c) => c.index)).toEqual([0, 1]);
+    const lp = answer.choices[0]!.logprobs.content;
     expect(lp.length).toBeGreaterThan(0);
-    expect(lp[0].top_logprobs).toHaveLength(2);
+    expect(lp[0]!.top_logprobs).toHaveLength(2);
   });
 
   test('a stream fault after two events: the error event in the protocol\'s own shape', async () => {
@@ -170,9 +184,9 @@ describe('the services\' own checks', () => {
   test('watsonx: a model call without a project or space, and an unknown field, are 400 json_validation_error', async () => {
     const res = await post('/ml/v1/text/chat?version=2024-05-01', { model_id: 'm', messages: MESSAGES });
     expect(res.status).toBe(400);
-    expect((await res.json()).errors[0].message).toMatch(/project_id.*space_id/);
+    expect((await errorOf(res)).errors[0].message).toMatch(/project_id.*space_id/);
     const unknown = await post('/ml/v1/text/chat?version=2024-05-01', { model_id: 'm', space_id: 's', messages: MESSAGES, top_k: 3 });
-    expect((await unknown.json()).errors[0]).toMatchObject({ code: 'json_validation_error', message: expect.stringMatching(/'top_k' is not a recognized field/) });
+    expect((await errorOf(unknown)).errors[0]).toMatchObject({ code: 'json_validation_error', message: expect.stringMatching(/'top_k' is not a recognized field/) });
     const noVersion = await post('/ml/v1/text/chat', { model_id: 'm', space_id: 's', messages: MESSAGES });
     expect(noVersion.status).toBe(400);
   });
@@ -185,19 +199,19 @@ describe('the services\' own checks', () => {
   });
 
   test('OpenAI: no model, more than four stops, top_logprobs without logprobs: 400 naming the parameter', async () => {
-    expect((await (await post('/v1/chat/completions', { messages: MESSAGES })).json()).error.param).toBe('model');
-    expect((await (await post('/v1/chat/completions', { model: 'm', messages: MESSAGES, stop: ['a', 'b', 'c', 'd', 'e'] })).json()).error.param).toBe('stop');
-    expect((await (await post('/v1/chat/completions', { model: 'm', messages: MESSAGES, top_logprobs: 2 })).json()).error.param).toBe('top_logprobs');
+    expect((await errorOf(await post('/v1/chat/completions', { messages: MESSAGES }))).error.param).toBe('model');
+    expect((await errorOf(await post('/v1/chat/completions', { model: 'm', messages: MESSAGES, stop: ['a', 'b', 'c', 'd', 'e'] }))).error.param).toBe('stop');
+    expect((await errorOf(await post('/v1/chat/completions', { model: 'm', messages: MESSAGES, top_logprobs: 2 }))).error.param).toBe('top_logprobs');
   });
 
   test('Aleph Alpha: the order rule, seed and unknown models are refused in its own error shape', async () => {
     const order = await post('/chat/completions', { model: 'llama-3.1-8b-instruct', messages: [{ role: 'assistant', content: 'Hi' }] });
     expect(order.status).toBe(400);
-    expect(await order.json()).toMatchObject({ code: 'BAD_REQUEST', error: expect.stringMatching(/user message/) });
+    expect(await errorOf(order)).toMatchObject({ code: 'BAD_REQUEST', error: expect.stringMatching(/user message/) });
     const seed = await post('/chat/completions', { model: 'llama-3.1-8b-instruct', messages: MESSAGES, seed: 1 });
-    expect(await seed.json()).toMatchObject({ code: 'BAD_REQUEST', error: expect.stringMatching(/seed/) });
+    expect(await errorOf(seed)).toMatchObject({ code: 'BAD_REQUEST', error: expect.stringMatching(/seed/) });
     const model = await post('/chat/completions', { model: 'gpt-4', messages: MESSAGES });
     expect(model.status).toBe(404);
-    expect((await model.json()).code).toBe('UNKNOWN_MODEL');
+    expect((await errorOf(model)).code).toBe('UNKNOWN_MODEL');
   });
 });
