@@ -31,9 +31,11 @@ export function checkMessage(value: unknown, where: string): ChatMessage {
   const field = issue.path[0];
   if (field === undefined) throw new UsageError(`${where}: a message must be an object {"role", "content"}, got ${describe(value)}`);
   const got = (value as Record<string, unknown>)[String(field)];
+  // `--messages[2].role`, but `talk.jsonl line 3: role`.
+  const at = (name: string) => (where.endsWith(']') ? `${where}.${name}` : `${where}: ${name}`);
   if (got === undefined) throw new UsageError(`${where}: "${String(field)}" is missing`);
-  if (field === 'role') throw new UsageError(`${where}.role must be one of ${CHAT_ROLES.join(', ')}, got ${describe(got)}`);
-  throw new UsageError(`${where}.content must be a string, got ${describe(got)}`);
+  if (field === 'role') throw new UsageError(`${at('role')} must be one of ${CHAT_ROLES.join(', ')}, got ${describe(got)}`);
+  throw new UsageError(`${at('content')} must be a string, got ${describe(got)}`);
 }
 
 /** `--messages`' value, parsed: a non-empty JSON array of messages. */
