@@ -88,8 +88,11 @@ const openAiChatParameters = {
 /** `POST /v1/chat/completions`: the model in the body. */
 export const openAiChatRequestSchema = z.strictObject({ model: z.string().min(1), ...openAiChatParameters });
 
-/** `POST /openai/deployments/{deployment-id}/chat/completions?api-version=`: the deployment in the path, no model. */
-export const azureChatRequestSchema = z.strictObject(openAiChatParameters);
+/**
+ * `POST /openai/deployments/{deployment-id}/chat/completions?api-version=`: the deployment in the path picks the
+ * model. A `model` field is allowed and ignored: openai's `AzureOpenAI` client sends one.
+ */
+export const azureChatRequestSchema = z.strictObject({ model: z.string().optional(), ...openAiChatParameters });
 
 // ---- Aleph Alpha: PhariaInference API reference, "Chat — POST /chat/completions" ----
 
