@@ -2,7 +2,7 @@
  * The three parts of undici the client uses, loaded from their own files. The package's index also loads fetch,
  * WebSocket, caches, mocks and a SQLite cache store: about 130 ms on the 2-core test machine, against about 50 ms
  * for these parts — time every command that talks to a service paid before its first byte (docs/performance.md).
- * undici is pinned to one exact version (package.json, lock file); test/unit/undici-parts.test.ts checks that
+ * undici is pinned to one exact version (package.json, lock file); test/integration/undici-parts.test.ts checks that
  * these paths still give what the index gives. Loaded lazily: only dispatcher.ts and client.ts import this
  * module, inside `send`.
  */

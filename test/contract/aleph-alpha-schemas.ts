@@ -1,14 +1,15 @@
 /**
- * Aleph Alpha `/complete` wire shapes as zod schemas, written from the provider's own OpenAPI document (seed
- * `002_*.txt`, API 1.16.1: `CompletionRequest`, `CompletionResponse`, `Hosting`, `Prompt`) and, for streaming and
- * errors, from specs/aleph-alpha.md — not from our code. test/unit/aleph-alpha-contract.test.ts reads the seed at
- * test time and checks that these schemas name exactly its fields, with its types, nullability and required list.
+ * Aleph Alpha `/complete` wire shapes as zod schemas, written from the provider's own OpenAPI document (API 1.16.1:
+ * `CompletionRequest`, `CompletionResponse`, `Hosting`, `Prompt`; recorded in aleph-alpha-contract.ts) and, for
+ * streaming and errors, from docs/protocols/aleph-alpha.md — not from our code. test/unit/aleph-alpha-contract.test.ts
+ * checks that these schemas name exactly the recorded fields, with their types, nullability and required list.
  *
- * Requests are strict (an unknown field fails). Deviations from the seed, each on purpose:
- * - `stream` is added to the request: it is the 1.19+ streaming switch (spec page), absent from 1.16.
- * - `CompletionResponse.completions[].log_probs` is declared `type: object` in the seed, but its description ("list
+ * Requests are strict (an unknown field fails). Deviations from the document, each on purpose:
+ * - `stream` is added to the request: it is the 1.19+ streaming switch (docs/protocols/aleph-alpha.md), absent from
+ *   1.16.
+ * - `CompletionResponse.completions[].log_probs` is declared `type: object` in the document, but its description ("list
  *   with a dictionary for each generated token") and the service's answers make it an array of dictionaries.
- * - The seed's response lists no required fields; the ones every answer of the service carries are required here,
+ * - The document's response lists no required fields; the ones every answer of the service carries are required here,
  *   and our server's answers are checked strictly (no fields beyond the document's).
  */
 import { z } from 'zod';

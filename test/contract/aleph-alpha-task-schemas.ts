@@ -1,12 +1,12 @@
 /**
  * Aleph Alpha task wire shapes — `/evaluate`, `/explain`, `/qa`, `/summarize` — as zod schemas, written from the
- * provider's OpenAPI document (seed `002_*.txt`, API 1.16.1: `EvaluationRequest/Response`, `ExplanationRequest/
- * Response` and the `*ItemImportance`s, `QARequest/QAResponse`, `SummarizationRequest/Response`, `Document`), not from
- * our code. test/unit/aleph-alpha-task-contract.test.ts holds them to the seed's field lists, types, enums, ranges and
- * required lists.
+ * provider's OpenAPI document (API 1.16.1, recorded in aleph-alpha-contract.ts: `EvaluationRequest/Response`,
+ * `ExplanationRequest/Response` and the `*ItemImportance`s, `QARequest/QAResponse`, `SummarizationRequest/Response`,
+ * `Document`), not from our code. test/unit/aleph-alpha-task-contract.test.ts holds them to the document's field
+ * lists, types, enums, ranges and required lists.
  *
- * Requests are strict (an unknown field fails). Deviations from the seed, each on purpose:
- * - The seed's responses list no required fields (QAResponse's answers aside); the fields its examples show are
+ * Requests are strict (an unknown field fails). Deviations from the document, each on purpose:
+ * - The document's responses list no required fields (QAResponse's answers aside); the fields its examples show are
  *   required here, and our server's answers are checked strictly (nothing beyond the document's fields).
  * - `Document` is a `oneOf` of three objects without required fields; here each must have its one field, and exactly
  *   one (a document that is both, or neither, is not one of the three).
@@ -67,7 +67,7 @@ export const alephAlphaSummarizationRequestSchema = z.strictObject({
 
 // ---- responses -------------------------------------------------------------------------------
 
-/** `EvaluationResponse.result`: every metric nullable, as the seed has them. */
+/** `EvaluationResponse.result`: every metric nullable, as the document has them. */
 export const alephAlphaEvaluationResultSchema = z.strictObject({
   log_probability: z.number().max(0).nullable(),
   log_perplexity: z.number().min(0).nullable(),

@@ -1,21 +1,21 @@
 /**
- * The Azure OpenAI embeddings contract. The request schema is compiled with ajv from the OpenAPI document itself
- * (`POST /deployments/{deployment-id}/embeddings`, beside the completions operation azure-openapi.ts loads), never
- * hand-copied; the OpenAPI-only keywords (`example`, `nullable`) are translated as there.
+ * The Azure OpenAI embeddings contract. The request schema is compiled with ajv from the project's record of the
+ * OpenAPI document (`POST /deployments/{deployment-id}/embeddings` in azure-openai-contract.ts, beside the
+ * completions operation azure-openapi.ts loads); the OpenAPI-only keywords (`example`, `nullable`) are translated as
+ * there.
  *
- * The document declares the 200 body as `type: string` — a known spec bug (specs/azure-openai.md: "parse the
- * JSON"). The answer is therefore checked against the shape the wire-facts page gives instead:
+ * The document declares the 200 body as `type: string` — a known spec bug (docs/protocols/azure-openai.md: "parse
+ * the JSON"). The answer is therefore checked against the shape the wire-facts page gives instead:
  * `{object: "list", model, data: [{index, object: "embedding", embedding}], usage: {prompt_tokens, total_tokens}}`.
  * Error answers share the completions operation's `errorResponse` (completionsErrorSchema in azure-openapi.ts).
  */
-import { readFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { z } from 'zod';
-import { AZURE_OPENAPI_PATH } from './azure-openapi.js';
+import { AZURE_OPENAI_CONTRACT, type AzureOperation } from './azure-openai-contract.js';
 
 export { completionsErrorSchema as embeddingsErrorSchema, schemaErrors } from './azure-openapi.js';
 
-export const EMBEDDINGS_PATH = '/deployments/{deployment-id}/embeddings';
+export const EMBEDDINGS_PATH = AZURE_OPENAI_CONTRACT.operations.embeddings.path;
 
 type Node = Record<string, unknown>;
 
@@ -23,11 +23,9 @@ function isNode(v: unknown): v is Node {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** The embeddings operation as the document has it (it uses no `$ref`s, so none are resolved). */
-export function embeddingsOperation(): Node {
-  const doc = JSON.parse(readFileSync(AZURE_OPENAPI_PATH, 'utf8')) as Node;
-  const op = ((doc.paths as Node)[EMBEDDINGS_PATH] as Node | undefined)?.post;
-  if (!isNode(op)) throw new Error(`no POST ${EMBEDDINGS_PATH} in ${AZURE_OPENAPI_PATH}`);
+/** The embeddings operation as the contract has it (it uses no `$ref`s, so none are resolved). */
+export function embeddingsOperation(): AzureOperation {
+  const op = AZURE_OPENAI_CONTRACT.operations.embeddings;
   if (JSON.stringify(op).includes('"$ref"')) throw new Error('the embeddings operation now uses $refs: resolve them as azure-openapi.ts does');
   return op;
 }
@@ -50,19 +48,17 @@ let request: ValidateFunction | undefined;
 /** The request body of POST /deployments/{deployment-id}/embeddings (also what `/v1/embeddings` takes). */
 export function embeddingsRequestSchema(): ValidateFunction {
   if (request) return request;
-  const body = embeddingsOperation().requestBody as Node;
-  const schema = ((body.content as Node)['application/json'] as Node).schema;
+  const schema = embeddingsOperation().request.schema;
   request = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile(toJsonSchema(schema) as Node);
   return request;
 }
 
 /** What the document says the 200 body is: the spec bug this file works around, kept visible for a test. */
 export function declaredEmbeddingsAnswer(): unknown {
-  const ok = (embeddingsOperation().responses as Node)['200'] as Node;
-  return ((ok.content as Node)['application/json'] as Node).schema;
+  return embeddingsOperation().responses['200']?.schema;
 }
 
-/** The 200 answer, from the example on specs/azure-openai.md. */
+/** The 200 answer, from the example of the wire-facts page (`pageExamples.embeddingsAnswer`). */
 export const embeddingsResponseSchema = z.strictObject({
   object: z.literal('list'),
   model: z.string().min(1),

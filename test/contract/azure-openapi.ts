@@ -1,20 +1,16 @@
 /**
- * The Azure OpenAI completions contract, compiled with ajv from the OpenAPI document itself
- * (`shared/specs/azure-openai-2022-03-01-preview.json`, beside the repository), never hand-copied. OpenAPI 3.0 is
- * not quite JSON Schema, so the loader resolves `$ref`s, turns `nullable: true` into `type: [T, "null"]` and drops
- * the OpenAPI-only `example` keyword.
+ * The Azure OpenAI completions contract (azure-openai-contract.ts, the project's record of the vendor's OpenAPI 3.0
+ * document) compiled with ajv. OpenAPI 3.0 is not quite JSON Schema, so the loader resolves `$ref`s, turns
+ * `nullable: true` into `type: [T, "null"]` and drops the OpenAPI-only `example` keyword.
  *
- * One documented deviation: the wire-facts page (specs/azure-openai.md) says real servers send `"logprobs": null`
- * where the document says object, and that logprob entries may be null (the first echoed token); its stream example
- * has `"finish_reason": null`. The response schema therefore marks exactly those four nodes nullable before the
- * translation — the local server sends nulls there, as the services do, rather than leaving the fields out.
+ * One documented deviation: the wire-facts page (docs/protocols/azure-openai.md) says real servers send
+ * `"logprobs": null` where the document says object, and that logprob entries may be null (the first echoed token);
+ * its stream example has `"finish_reason": null`. The response schema therefore marks exactly those four nodes
+ * nullable before the translation — the local server sends nulls there, as the services do, rather than leaving the
+ * fields out.
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
-
-export const AZURE_OPENAPI_PATH = resolve(import.meta.dirname, '../../../shared/specs/azure-openai-2022-03-01-preview.json');
-const COMPLETIONS = '/deployments/{deployment-id}/completions';
+import { AZURE_OPENAI_CONTRACT, type AzureOperation } from './azure-openai-contract.js';
 
 type Node = Record<string, unknown>;
 
@@ -22,11 +18,8 @@ function isNode(v: unknown): v is Node {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-let documentCache: Node | undefined;
-function openApiDocument(): Node {
-  documentCache ??= JSON.parse(readFileSync(AZURE_OPENAPI_PATH, 'utf8')) as Node;
-  return documentCache;
-}
+/** What the contract's `$ref`s point into. */
+const refRoot: Node = { components: { schemas: AZURE_OPENAI_CONTRACT.schemas } };
 
 function pointer(doc: Node, ref: string): unknown {
   if (!ref.startsWith('#/')) throw new Error(`only local $refs are supported, got ${ref}`);
@@ -63,21 +56,14 @@ function toJsonSchema(node: unknown): unknown {
   return out;
 }
 
-function operation(path: string): Node {
-  const doc = openApiDocument();
-  const paths = doc.paths as Node;
-  const op = (paths[path] as Node | undefined)?.post;
-  if (!isNode(op)) throw new Error(`no POST ${path} in ${AZURE_OPENAPI_PATH}`);
-  return resolveRefs(op, doc) as Node;
+/** A deep copy of one body schema with its `$ref`s resolved; the request or answer must be JSON. */
+function bodySchema(op: AzureOperation, status: string | undefined): Node {
+  const body = status === undefined ? op.request : op.responses[status];
+  if (body?.contentType !== 'application/json') throw new Error(`no application/json body for ${op.path} ${status ?? 'request'}`);
+  return resolveRefs(body.schema, refRoot) as Node;
 }
 
-function jsonContent(holder: unknown, what: string): Node {
-  const schema = isNode(holder) && isNode(holder.content) && isNode(holder.content['application/json']) ? holder.content['application/json'].schema : undefined;
-  if (!isNode(schema)) throw new Error(`no application/json schema for ${what}`);
-  return schema;
-}
-
-/** Marks the nodes specs/azure-openai.md documents as null on the wire (see the top of this file). */
+/** Marks the nodes docs/protocols/azure-openai.md documents as null on the wire (see the top of this file). */
 function withDocumentedNulls(schema: Node): Node {
   const choice = ((schema.properties as Node).choices as Node).items as Node;
   const fields = choice.properties as Node;
@@ -101,19 +87,19 @@ let error: ValidateFunction | undefined;
 
 /** The request body of POST /deployments/{deployment-id}/completions. */
 export function completionsRequestSchema(): ValidateFunction {
-  request ??= compile(jsonContent(operation(COMPLETIONS).requestBody, 'the completions request'));
+  request ??= compile(bodySchema(AZURE_OPENAI_CONTRACT.operations.completions, undefined));
   return request;
 }
 
 /** The 200 body (and each streamed message, which is the same `text_completion` object). */
 export function completionsResponseSchema(): ValidateFunction {
-  response ??= compile(withDocumentedNulls(jsonContent((operation(COMPLETIONS).responses as Node)['200'], 'the completions 200 answer')));
+  response ??= compile(withDocumentedNulls(bodySchema(AZURE_OPENAI_CONTRACT.operations.completions, '200')));
   return response;
 }
 
 /** The `default` (error) answer: `errorResponse`. */
 export function completionsErrorSchema(): ValidateFunction {
-  error ??= compile(jsonContent((operation(COMPLETIONS).responses as Node).default, 'the completions error answer'));
+  error ??= compile(bodySchema(AZURE_OPENAI_CONTRACT.operations.completions, 'default'));
   return error;
 }
 

@@ -1,18 +1,18 @@
 /**
  * Embedding wire shapes as zod schemas, written from the providers' documents — not from our code:
- * - watsonx `POST /ml/v1/text/embeddings` from specs/watsonx.md (`model_id`, `inputs` ≤ 1000, project or space,
- *   `parameters{truncate_input_tokens, return_options{input_text}}`) and the service's EmbeddingsResponse
+ * - watsonx `POST /ml/v1/text/embeddings` from docs/protocols/watsonx.md (`model_id`, `inputs` ≤ 1000, project or
+ *   space, `parameters{truncate_input_tokens, return_options{input_text}}`) and the service's EmbeddingsResponse
  *   (`model_id`, `results[{embedding, input?}]`, `created_at`, `input_token_count`);
  * - Aleph Alpha `EmbeddingRequest`/`EmbeddingResponse`, `SemanticEmbeddingRequest`/`…Response` and
- *   `BatchSemanticEmbeddingRequest`/`…Response` from the 1.16.1 OpenAPI seed (002), with the limits of
- *   specs/aleph-alpha.md. test/unit/embed-contract.test.ts holds these to the seed's field lists.
+ *   `BatchSemanticEmbeddingRequest`/`…Response` from the 1.16.1 OpenAPI document (aleph-alpha-contract.ts), with the
+ *   limits of docs/protocols/aleph-alpha.md. test/unit/embed-contract.test.ts holds these to the document's field lists.
  *
- * Requests are strict (an unknown field fails). Deviations from the AA seed, each on purpose:
+ * Requests are strict (an unknown field fails). Deviations from the AA document, each on purpose:
  * - `SemanticEmbeddingResponse.embedding` is declared `items: type: integer`, but its description ("a list of
  *   floats") and the service's answers are floats: numbers here.
  * - `pooling` items are the five operations the description lists; `compress_to_size` is `enum: [128]` as declared.
- * - `prompts` holds at most 100 prompts (the spec page's limit, which the seed does not state).
- * - The seed's responses list no required fields; the ones every answer carries are required here.
+ * - `prompts` holds at most 100 prompts (the wire-facts page's limit, which the document does not state).
+ * - The document's responses list no required fields; the ones every answer carries are required here.
  */
 import { z } from 'zod';
 import { alephAlphaHostingSchema, alephAlphaPromptSchema } from './aleph-alpha-schemas.js';

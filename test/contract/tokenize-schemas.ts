@@ -1,9 +1,10 @@
 /**
  * Tokenization wire shapes as zod schemas, written from the providers' documents, not from our code:
- * watsonx from specs/watsonx.md ("tokenize": `model_id`, `input`, `project_id`/`space_id`, `parameters?{return_tokens}`;
- * answer `{model_id, result: {token_count, tokens?}}`), Aleph Alpha from the 1.16 OpenAPI seed (`TokenizationRequest`,
- * `TokenizationResponse`, `DetokenizationRequest`, `DetokenizationResponse`; test/unit/tokenize-contract.test.ts
- * holds these to the seed's field lists) and specs/aleph-alpha.md (`GET /models/{model}/tokenizer`).
+ * watsonx from docs/protocols/watsonx.md ("tokenize": `model_id`, `input`, `project_id`/`space_id`,
+ * `parameters?{return_tokens}`; answer `{model_id, result: {token_count, tokens?}}`), Aleph Alpha from the 1.16
+ * OpenAPI document (`TokenizationRequest`, `TokenizationResponse`, `DetokenizationRequest`, `DetokenizationResponse`;
+ * test/unit/tokenize-contract.test.ts holds these to the field lists of aleph-alpha-contract.ts) and
+ * docs/protocols/aleph-alpha.md (`GET /models/{model}/tokenizer`).
  * Requests and answers are strict: a field beyond the document's fails.
  */
 import { expect } from 'vitest';

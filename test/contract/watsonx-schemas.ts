@@ -1,5 +1,5 @@
 /**
- * watsonx.ai wire shapes as zod schemas, written from specs/watsonx.md (not from our code), so
+ * watsonx.ai wire shapes as zod schemas, written from docs/protocols/watsonx.md (not from our code), so
  * tests can check both what the client sends and what the local server answers.
  *
  * Requests are strict: an unknown field or a value outside the documented range fails.

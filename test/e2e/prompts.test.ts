@@ -1,55 +1,17 @@
-import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, makeHome, runBin } from '../helpers/run-cli.js';
+import { runOnTerminal, stripEscapes, type TerminalStep } from '../helpers/pty.js';
+import { makeHome, runBin } from '../helpers/run-cli.js';
 
 /**
- * Prompt flows on a pseudo-terminal (util-linux `script`): each answer is typed once its question is on the screen,
+ * Prompt flows on a pseudo-terminal (test/helpers/pty.ts): each answer is typed once its question is on the screen,
  * so the test waits for the event, never for a fixed time.
  */
 const home = makeHome();
 afterAll(() => home.cleanup());
 
-const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-const strip = (s: string) => s.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
-
-interface Step {
-  /** Text that shows the question is waiting. */
-  waitFor: string | RegExp;
-  keys: string;
-}
-
-function onTerminal(args: string[], steps: Step[], env: Record<string, string> = {}): Promise<{ exitCode: number | null; screen: string }> {
-  const command = `stty cols 120 rows 40; ${['node', BIN, ...args].map(quote).join(' ')}`;
-  const baseEnv: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (v !== undefined && k !== 'CI' && !k.startsWith('TEXTGEN_') && k !== 'EDITOR' && k !== 'VISUAL') baseEnv[k] = v;
-  }
-  const child = spawn('script', ['-qfec', command, '/dev/null'], {
-    env: { ...baseEnv, TERM: 'xterm-256color', NO_COLOR: '1', ...home.env, ...env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let screen = '';
-  let next = 0;
-  let seenUpTo = 0;
-  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-  child.stdout.on('data', (b: Buffer) => {
-    screen += b.toString('utf8');
-    const step = steps[next];
-    if (step === undefined) return;
-    const rest = strip(screen).slice(seenUpTo);
-    const found = typeof step.waitFor === 'string' ? rest.indexOf(step.waitFor) : rest.search(step.waitFor);
-    if (found >= 0) {
-      seenUpTo += found + 1;
-      next += 1;
-      child.stdin.write(step.keys);
-    }
-  });
-  return new Promise((resolve) => {
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ exitCode: code, screen: strip(screen) });
-    });
-  });
+async function onTerminal(args: string[], steps: TerminalStep[], env: Record<string, string> = {}): Promise<{ exitCode: number | undefined; screen: string }> {
+  const r = await runOnTerminal(args, { NO_COLOR: '1', ...home.env, ...env }, { steps, cols: 120, rows: 40 });
+  return { exitCode: r.exitCode, screen: stripEscapes(r.screen) };
 }
 
 const ENTER = '\r';

@@ -71,7 +71,7 @@ describe('where the prompt comes from', () => {
     ['empty piped stdin', ['--id-or-name', 'demo'], '', /missing required option: --input/],
     ['no --id-or-name', ['--input', 'Hi'], undefined, /missing required option: --id-or-name/],
   ])('without a terminal, %s → exit 2 at once, no prompt', async (_n, args, input, message) => {
-    const started = Date.now();
+    // A run that waited on a prompt would never end: runBin fails it as a hang (its own timeout), whatever the load.
     const r = await runBin(['--url', fixture.server.url, 'deployment', 'text-generate', ...(args as string[])], {
       env: home.env,
       ...(input !== undefined ? { input: input as string } : {}),
@@ -79,7 +79,6 @@ describe('where the prompt comes from', () => {
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(message as RegExp);
     expect(r.stdout).toBe('');
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(fixture.server.requests).toHaveLength(0);
   });
 });

@@ -22,7 +22,7 @@ export function embedRequests(requests: readonly RecordedRequest[]): RecordedReq
 
 /**
  * Every request a test made must be an embeddings request valid against its provider's contract: watsonx's from
- * specs/watsonx.md, Azure's OpenAPI document (both routes), Aleph Alpha's 1.16 schemas. Headers and query too.
+ * docs/protocols/watsonx.md, Azure's OpenAPI document (both routes), Aleph Alpha's 1.16 schemas. Headers and query too.
  */
 export function expectValidEmbedWire(requests: readonly RecordedRequest[]): void {
   for (const r of requests) {

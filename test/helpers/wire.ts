@@ -9,7 +9,7 @@ const DEPLOYMENT_GENERATE = /^\/ml\/v1\/deployments\/[^/]+\/text\/generation(_st
 const FOUNDATION_GENERATE = /^\/ml\/v1\/text\/generation(_stream)?$/;
 
 /**
- * Every request a test made must be a valid watsonx request (specs/watsonx.md): the right path and
+ * Every request a test made must be a valid watsonx request (docs/protocols/watsonx.md): the right path and
  * query, headers, and a body that passes the strict request schema.
  */
 export function expectValidWatsonxWire(requests: RecordedRequest[]): void {
@@ -65,7 +65,8 @@ const OIP_GENERATE = /^\/v2\/models\/[^/]+(\/versions\/[^/]+)?\/generate(_stream
 
 /**
  * Every request a test made, whatever the protocol, against that protocol's contract: watsonx's schemas from
- * specs/watsonx.md, the Azure OpenAPI document, the Aleph Alpha 1.16 schemas, the Open Inference OpenAPI document.
+ * docs/protocols/watsonx.md, the Azure OpenAPI document, the Aleph Alpha 1.16 schemas, the Open Inference OpenAPI
+ * document (as recorded in test/contract).
  */
 export async function expectValidWire(requests: RecordedRequest[]): Promise<void> {
   const [{ completionsRequestSchema, schemaErrors }, { oipValidators }, { alephAlphaCompletionRequestSchema }] = await Promise.all([

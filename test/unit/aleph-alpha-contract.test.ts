@@ -4,79 +4,67 @@ import {
   alephAlphaCompletionResponseSchema,
   alephAlphaCompletionSchema,
 } from '../contract/aleph-alpha-schemas.js';
-import { alephAlphaSeed, seedProperties, seedSection } from '../contract/aleph-alpha-seed.js';
-import { checkProperty, shapeOf } from '../contract/aleph-alpha-seed-check.js';
+import { ALEPH_ALPHA_PAGE_EXAMPLES, ALEPH_ALPHA_SCHEMAS, fieldOf, propertiesOf, requiredOf } from '../contract/aleph-alpha-contract.js';
+import { checkProperty, shapeOf } from '../contract/aleph-alpha-property-check.js';
 
 /**
- * The provider's OpenAPI document (1.16.1) is stored flattened onto one line, so it cannot be parsed as YAML. Its
- * schema sections are still regular: `name: type: T …` or `name: $ref: "…"` per property, `nullable: true`,
- * `items: type: T` for arrays, `maximum: N`, `required: - a - b`. This reads them and holds the hand-written
- * contract schemas to them.
+ * The hand-written zod schemas against the project's record of the provider's OpenAPI document (1.16.1,
+ * aleph-alpha-contract.ts): the same fields, the same required list, each field's type, nullability and range.
  */
-const section = seedSection;
-const properties = seedProperties;
-const seed = alephAlphaSeed;
+const { CompletionRequest, CompletionResponse } = ALEPH_ALPHA_SCHEMAS;
+const requestProps = propertiesOf(CompletionRequest);
+const required = requiredOf(CompletionRequest);
+const topProps = propertiesOf(CompletionResponse);
+const itemProps = propertiesOf(fieldOf(CompletionResponse, 'completions'));
 
-const requestSection = section('CompletionRequest: type: object', 'CompletionResponse: type: object');
-const requestProps = properties(requestSection);
-const required = (/required: ((?:- \w+ ?)+)/.exec(requestSection)?.[1] ?? '').split('-').map((s) => s.trim()).filter(Boolean);
-
-const responseProps = properties(section('CompletionResponse: type: object', 'ExplanationRequest:'));
-// The flattened text loses nesting: the completion item's properties are the ones between `completions` and the
-// next top-level property, `optimized_prompt`.
-const itemStart = responseProps.findIndex((p) => p.name === 'completions') + 1;
-const itemEnd = responseProps.findIndex((p) => p.name === 'optimized_prompt');
-const itemProps = responseProps.slice(itemStart, itemEnd);
-const topProps = [...responseProps.slice(0, itemStart), ...responseProps.slice(itemEnd)];
-
-
-describe('the request contract follows the seed\'s CompletionRequest', () => {
-  test('the seed was read: 35 properties, model, prompt and maximum_tokens required', () => {
+describe('the request contract follows the document\'s CompletionRequest', () => {
+  test('the contract has 35 properties, model, prompt and maximum_tokens required', () => {
     expect(requestProps).toHaveLength(35);
     expect(required).toEqual(['model', 'prompt', 'maximum_tokens']);
   });
 
-  test('the schema has exactly the seed\'s fields, plus stream (1.19+)', () => {
+  test('the schema has exactly the document\'s fields, plus stream (1.19+)', () => {
     expect(Object.keys(shapeOf(alephAlphaCompletionRequestSchema)).sort()).toEqual([...requestProps.map((p) => p.name), 'stream'].sort());
   });
 
-  test('exactly the seed\'s required fields are required', () => {
+  test('exactly the document\'s required fields are required', () => {
     const shape = shapeOf(alephAlphaCompletionRequestSchema);
     const requiredHere = Object.keys(shape).filter((k) => !shape[k]!.safeParse(undefined).success);
     expect(requiredHere.sort()).toEqual([...required].sort());
   });
 
-  test.each(requestProps.map((p) => [p.name, p] as const))('%s has the seed\'s type, nullability and maximum', (_name, p) => {
+  test.each(requestProps.map((p) => [p.name, p] as const))('%s has the document\'s type, nullability and maximum', (_name, p) => {
     checkProperty(shapeOf(alephAlphaCompletionRequestSchema)[p.name]!, p, 'CompletionRequest');
   });
 
-  test('the seed\'s own example request passes; an unknown field does not', () => {
-    expect(alephAlphaCompletionRequestSchema.safeParse({ model: 'luminous-base', prompt: 'An apple a day', maximum_tokens: 64 }).success).toBe(true);
+  test('the document\'s own example request passes; an unknown field does not', () => {
+    expect(CompletionRequest.example).toEqual({ model: 'luminous-base', prompt: 'An apple a day', maximum_tokens: 64 });
+    expect(alephAlphaCompletionRequestSchema.safeParse(CompletionRequest.example).success).toBe(true);
     expect(alephAlphaCompletionRequestSchema.safeParse({ model: 'luminous-base', prompt: 'x', maximum_tokens: 64, max_tokens: 64 }).success).toBe(false);
   });
 });
 
-describe('the response contract follows the seed\'s CompletionResponse', () => {
-  test('top-level fields are the seed\'s', () => {
+describe('the response contract follows the document\'s CompletionResponse', () => {
+  test('top-level fields are the document\'s', () => {
     expect(Object.keys(shapeOf(alephAlphaCompletionResponseSchema)).sort()).toEqual(topProps.map((p) => p.name).sort());
   });
 
-  test('completion fields are the seed\'s', () => {
+  test('completion fields are the document\'s', () => {
     expect(Object.keys(shapeOf(alephAlphaCompletionSchema)).sort()).toEqual(itemProps.map((p) => p.name).sort());
   });
 
-  test.each(topProps.filter((p) => p.name !== 'completions').map((p) => [p.name, p] as const))('%s has the seed\'s type', (_name, p) => {
+  test.each(topProps.filter((p) => p.name !== 'completions').map((p) => [p.name, p] as const))('%s has the document\'s type', (_name, p) => {
     checkProperty(shapeOf(alephAlphaCompletionResponseSchema)[p.name]!, p, 'CompletionResponse');
   });
 
-  test.each(itemProps.filter((p) => p.name !== 'log_probs').map((p) => [p.name, p] as const))('completions[].%s has the seed\'s type', (_name, p) => {
+  test.each(itemProps.filter((p) => p.name !== 'log_probs').map((p) => [p.name, p] as const))('completions[].%s has the document\'s type', (_name, p) => {
     checkProperty(shapeOf(alephAlphaCompletionSchema)[p.name]!, p, 'Completion');
   });
 
-  test('completions[].log_probs is, as the seed describes it, a list with a dictionary per token (its `type: object` is not what the service sends)', () => {
+  test('completions[].log_probs is, as the document describes it, a list with a dictionary per token (its `type: object` is not what the service sends)', () => {
     const p = itemProps.find((x) => x.name === 'log_probs')!;
     expect(p).toMatchObject({ type: 'object', nullable: true });
-    expect(seed).toContain('list with a dictionary for each generated token');
+    expect(fieldOf(CompletionResponse, 'completions', 'log_probs').description).toContain('list with a dictionary for each generated token');
     const schema = shapeOf(alephAlphaCompletionSchema).log_probs!;
     expect(schema.safeParse([{ ' keeps': -0.3 }, {}]).success).toBe(true);
     expect(schema.safeParse(null).success).toBe(true);
@@ -84,12 +72,6 @@ describe('the response contract follows the seed\'s CompletionResponse', () => {
   });
 
   test('the spec page\'s example answer passes', () => {
-    const example = {
-      model_version: '2022-04',
-      completions: [{ completion: ' keeps the doctor away,', finish_reason: 'maximum_tokens', log_probs: [{ ' keeps': -0.3 }], completion_tokens: [' keeps'] }],
-      num_tokens_prompt_total: 4,
-      num_tokens_generated: 5,
-    };
-    expect(alephAlphaCompletionResponseSchema.safeParse(example).success).toBe(true);
+    expect(alephAlphaCompletionResponseSchema.safeParse(ALEPH_ALPHA_PAGE_EXAMPLES.completionResponse).success).toBe(true);
   });
 });

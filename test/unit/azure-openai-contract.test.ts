@@ -1,9 +1,13 @@
 import { describe, expect, test } from 'vitest';
+import { AZURE_OPENAI_CONTRACT } from '../contract/azure-openai-contract.js';
 import { completionsErrorSchema, completionsRequestSchema, completionsResponseSchema, schemaErrors } from '../contract/azure-openapi.js';
+
+const { completions } = AZURE_OPENAI_CONTRACT.operations;
 
 describe('the OpenAPI document as ajv schemas', () => {
   test('the request schema takes the document\'s own example and rejects wrong types', () => {
     const validate = completionsRequestSchema();
+    expect(schemaErrors(validate, completions.request.example)).toBe('');
     expect(schemaErrors(validate, { prompt: 'Negate the following sentence.', max_tokens: 50 })).toBe('');
     expect(schemaErrors(validate, { prompt: null, max_tokens: null, stop: null })).toBe('');
     expect(validate({ prompt: 'x', max_tokens: 'fifty' })).toBe(false);
@@ -11,13 +15,10 @@ describe('the OpenAPI document as ajv schemas', () => {
     expect(validate({ prompt: 'x', logit_bias: null })).toBe(false);
   });
 
-  test('the 200 schema takes the spec page\'s answer, with the documented nulls', () => {
-    const answer = {
-      id: 'cmpl-4509KAos68kxOqpE2uYGw81j6m7uo', object: 'text_completion', created: 1637097562, model: 'davinci',
-      choices: [{ text: 'The price for bubblegum decreased on thursday.', index: 0, logprobs: null, finish_reason: 'stop' }],
-      usage: { completion_tokens: 20, prompt_tokens: 6, total_tokens: 26 },
-    };
+  test('the 200 schema takes the spec page\'s answer and the document\'s own, with the documented nulls', () => {
+    const answer = AZURE_OPENAI_CONTRACT.pageExamples.completionAnswer as Record<string, unknown>;
     expect(schemaErrors(completionsResponseSchema(), answer)).toBe('');
+    expect(schemaErrors(completionsResponseSchema(), completions.responses['200']!.example)).toBe('');
     const echoed = { ...answer, choices: [{ text: 'Hi there', index: 0, finish_reason: null, logprobs: { tokens: ['Hi', ' there'], token_logprobs: [null, -0.5], top_logprobs: [null, { ' there': -0.5 }], text_offset: [0, 2] } }] };
     expect(schemaErrors(completionsResponseSchema(), echoed)).toBe('');
     expect(completionsResponseSchema()({ ...answer, choices: [{ text: 1 }] })).toBe(false);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, AuthError, UsageError } from '../../src/errors.js';
 import { BatchScheduler, type LineWork, type SourceLine } from '../../src/batch/scheduler.js';
 import { RetryableFailure } from '../../src/batch/retryable.js';
@@ -38,23 +38,56 @@ function fakeWork(answer: (text: string, attempt: number) => Promise<string>): L
   return work;
 }
 
+/** A timer: on the fake clock in the tests that use one, so what runs when is decided by the clock, not the machine. */
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function collect(): { records: string[]; write(line: number, record: string): void } {
-  const records: string[] = [];
-  return { records, write: (_line, record) => void records.push(record) };
+/** Runs the fake clock, timer by timer, until `work` settles; no real time passes. */
+async function onFakeClock<T>(work: Promise<T>): Promise<T> {
+  let settled = false;
+  work.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  // Each step also lets the promise callbacks that are due run, so the scheduler reacts between timers.
+  while (!settled) await vi.advanceTimersToNextTimerAsync();
+  return work;
 }
+
+/** Every microtask the test's actions set off has run: the scheduler has done all it can without a timer or I/O. */
+const quiet = () => new Promise((r) => setImmediate(r));
+
+function collect(): { records: string[]; write(line: number, record: string): void; until(n: number): Promise<void> } {
+  const records: string[] = [];
+  const waiting: Array<{ n: number; resolve: () => void }> = [];
+  return {
+    records,
+    write: (_line, record) => {
+      records.push(record);
+      for (const w of waiting.filter((x) => records.length >= x.n)) w.resolve();
+    },
+    /** Resolves once `n` records are written. */
+    until: (n) => (records.length >= n ? Promise.resolve() : new Promise((resolve) => waiting.push({ n, resolve }))),
+  };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 const parsed = (records: string[]) => records.map((r) => JSON.parse(r) as { line: number; id?: string; result?: unknown; error?: { exit_code: number; message: string; status?: number } });
 
 describe('the batch scheduler', () => {
   it('writes one record per line in input order although answers arrive out of order', async () => {
+    vi.useFakeTimers();
     const work = fakeWork(async (text) => {
-      await sleep(Math.random() * 15);
+      // 0…14 ms, scattered: line n answers after line n+1 often.
+      await sleep((Number(text.slice(1)) * 7) % 15);
       return JSON.stringify(text.toUpperCase());
     });
     const sink = collect();
-    const outcome = await new BatchScheduler(work, sink, { concurrency: 8, retries: 0, failFast: false, signal: new AbortController().signal }).run(linesOf(numbered(200)));
+    const outcome = await onFakeClock(
+      new BatchScheduler(work, sink, { concurrency: 8, retries: 0, failFast: false, signal: new AbortController().signal }).run(linesOf(numbered(200))),
+    );
     const records = parsed(sink.records);
     expect(records.map((r) => r.line)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
     expect(records[41]).toEqual({ line: 42, id: 'p42', result: 'P42' });
@@ -72,8 +105,7 @@ describe('the batch scheduler', () => {
     const sink = collect();
     const scheduler = new BatchScheduler(work, sink, { concurrency: 4, retries: 0, failFast: false, signal: new AbortController().signal, window: 10 });
     const running = scheduler.run(linesOf(numbered(100)));
-    while (work.starts.length < 10) await sleep(1);
-    await sleep(30);
+    await quiet();
     // Line 1 blocks the window of 10: lines 2…10 are done, nothing further was read.
     expect(work.starts.length).toBe(10);
     expect(sink.records).toHaveLength(0);
@@ -114,6 +146,7 @@ describe('the batch scheduler', () => {
   });
 
   it('a 429 halves the in-flight limit and holds every new start until Retry-After has passed', async () => {
+    vi.useFakeTimers();
     const throttled = new ApiError({ provider: 'watsonx', status: 429, message: 'slow down' });
     let thrown = 0;
     let throttledAt = 0;
@@ -127,23 +160,30 @@ describe('the batch scheduler', () => {
       return '1';
     });
     const sink = collect();
-    const outcome = await new BatchScheduler(work, sink, { concurrency: 8, retries: 2, failFast: false, signal: new AbortController().signal }).run(linesOf(numbered(60)));
+    const outcome = await onFakeClock(
+      new BatchScheduler(work, sink, { concurrency: 8, retries: 2, failFast: false, signal: new AbortController().signal }).run(linesOf(numbered(60))),
+    );
     expect(thrown).toBe(1);
     expect(outcome).toMatchObject({ written: 60, succeeded: 60, throttled: 1 });
-    // Nothing started between the 429 and the end of its Retry-After (a little slack for timers).
-    const during = work.starts.filter((s) => s.at > throttledAt + 10 && s.at < throttledAt + 140);
-    expect(during).toEqual([]);
+    // On the fake clock the times are exact: nothing started after the 429 until its Retry-After of 150 ms had passed,
+    // and the batch went on at that moment.
+    const after = work.starts.filter((s) => s.at > throttledAt);
+    expect(after.length).toBeGreaterThan(0);
+    expect(Math.min(...after.map((s) => s.at))).toBe(throttledAt + 150);
     expect(outcome.limit).toBeLessThanOrEqual(8);
   });
 
   it('--fail-fast stops at the first failed line: the records before it are written, none after', async () => {
+    vi.useFakeTimers();
     const work = fakeWork(async (text) => {
       await sleep(text === 'p2' ? 30 : 2);
       if (text === 'p5') throw new ApiError({ provider: 'watsonx', status: 400, message: 'no' });
       return '1';
     });
     const sink = collect();
-    const outcome = await new BatchScheduler(work, sink, { concurrency: 4, retries: 0, failFast: true, signal: new AbortController().signal }).run(linesOf(numbered(50)));
+    const outcome = await onFakeClock(
+      new BatchScheduler(work, sink, { concurrency: 4, retries: 0, failFast: true, signal: new AbortController().signal }).run(linesOf(numbered(50))),
+    );
     expect(parsed(sink.records).map((r) => r.line)).toEqual([1, 2, 3, 4, 5]);
     expect(outcome.stoppedAt).toEqual({ line: 5, exitCode: 4 });
     expect(work.starts.length).toBeLessThan(20);
@@ -169,7 +209,7 @@ describe('the batch scheduler', () => {
     });
     const sink = collect();
     const running = new BatchScheduler(work, sink, { concurrency: 4, retries: 0, failFast: false, signal: controller.signal }).run(linesOf(numbered(100)));
-    while (sink.records.length < 3) await sleep(1);
+    await sink.until(3);
     controller.abort();
     const outcome = await running;
     expect(outcome.interrupted).toBe(true);
@@ -184,7 +224,7 @@ describe('the batch scheduler', () => {
     }
     const sink = collect();
     const running = new BatchScheduler(fakeWork(async () => '1'), sink, { concurrency: 2, retries: 0, failFast: false, signal: controller.signal }).run(forever());
-    while (sink.records.length < 1) await sleep(1);
+    await sink.until(1);
     controller.abort();
     expect((await running).interrupted).toBe(true);
     expect(sink.records).toHaveLength(1);

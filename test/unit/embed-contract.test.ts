@@ -1,8 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ZodType } from 'zod';
-import { declaredEmbeddingsAnswer, embeddingsRequestSchema, schemaErrors } from '../contract/azure-embeddings-openapi.js';
+import { declaredEmbeddingsAnswer, embeddingsRequestSchema, embeddingsResponseSchema, schemaErrors } from '../contract/azure-embeddings-openapi.js';
 import {
   alephAlphaBatchSemanticEmbedRequestSchema,
   alephAlphaBatchSemanticEmbedResponseSchema,
@@ -11,32 +9,14 @@ import {
   alephAlphaSemanticEmbedRequestSchema,
   alephAlphaSemanticEmbedResponseSchema,
 } from '../contract/embed-schemas.js';
+import { ALEPH_ALPHA_SCHEMAS, fieldOf, propertiesOf, requiredOf, type SchemaFacts } from '../contract/aleph-alpha-contract.js';
+import { AZURE_OPENAI_CONTRACT } from '../contract/azure-openai-contract.js';
 
 /**
- * The Aleph Alpha seed (OpenAPI 1.16.1, flattened onto one line) holds the embedding schemas whole; these tests read
- * their property lists, required lists and enums and hold the hand-written contract schemas to them.
+ * The project's record of the Aleph Alpha OpenAPI document (1.16.1, aleph-alpha-contract.ts) holds the embedding
+ * schemas whole; these tests hold the hand-written contract schemas to its property lists, required lists and enums.
  */
-const SEEDS = resolve(import.meta.dirname, '../../../shared/seeds');
-const seedFile = readdirSync(SEEDS).find((f) => f.startsWith('002_') && f.endsWith('.txt'));
-const seed = readFileSync(resolve(SEEDS, seedFile ?? '002_missing.txt'), 'utf8');
-
-/** The text of one schema: from ` Name: type: object` to the next schema's name (the leading space keeps `Semantic…` apart). */
-function section(name: string, next: string): string {
-  const start = seed.indexOf(` ${name}: type: object`);
-  const end = seed.indexOf(` ${next}:`, start + 1);
-  expect(start, `seed section ${name}`).toBeGreaterThanOrEqual(0);
-  expect(end, `seed section after ${name}`).toBeGreaterThan(start);
-  return seed.slice(start, end);
-}
-
-function propertyNames(text: string): string[] {
-  const body = text.slice(text.indexOf('properties: ') + 'properties: '.length);
-  return [...body.matchAll(/(\w+): (?:type: \w+|\$ref: "[^"]+")/g)].map((m) => m[1]!).filter((n) => n !== 'items');
-}
-
-function requiredNames(text: string): string[] {
-  return (/required: ((?:- \w+ ?)+)/.exec(text)?.[1] ?? '').split('-').map((s) => s.trim()).filter(Boolean);
-}
+const S = ALEPH_ALPHA_SCHEMAS;
 
 function shapeOf(schema: unknown): Record<string, ZodType> {
   return (schema as { shape: Record<string, ZodType> }).shape;
@@ -47,36 +27,38 @@ function requiredIn(schema: ZodType): string[] {
   return Object.keys(shapeOf(schema)).filter((k) => shapeOf(schema)[k]!.safeParse(undefined).success === false);
 }
 
-const CASES: Array<[string, string, ZodType, 'request' | 'response']> = [
-  ['EmbeddingRequest', 'EmbeddingResponse', alephAlphaEmbedRequestSchema, 'request'],
-  ['EmbeddingResponse', 'SemanticEmbeddingRequest', alephAlphaEmbedResponseSchema, 'response'],
-  ['SemanticEmbeddingRequest', 'SemanticEmbeddingResponse', alephAlphaSemanticEmbedRequestSchema, 'request'],
-  ['SemanticEmbeddingResponse', 'BatchSemanticEmbeddingRequest', alephAlphaSemanticEmbedResponseSchema, 'response'],
-  ['BatchSemanticEmbeddingRequest', 'BatchSemanticEmbeddingResponse', alephAlphaBatchSemanticEmbedRequestSchema, 'request'],
-  ['BatchSemanticEmbeddingResponse', 'EvaluationRequest', alephAlphaBatchSemanticEmbedResponseSchema, 'response'],
+const CASES: Array<[keyof typeof S, ZodType, 'request' | 'response']> = [
+  ['EmbeddingRequest', alephAlphaEmbedRequestSchema, 'request'],
+  ['EmbeddingResponse', alephAlphaEmbedResponseSchema, 'response'],
+  ['SemanticEmbeddingRequest', alephAlphaSemanticEmbedRequestSchema, 'request'],
+  ['SemanticEmbeddingResponse', alephAlphaSemanticEmbedResponseSchema, 'response'],
+  ['BatchSemanticEmbeddingRequest', alephAlphaBatchSemanticEmbedRequestSchema, 'request'],
+  ['BatchSemanticEmbeddingResponse', alephAlphaBatchSemanticEmbedResponseSchema, 'response'],
 ];
 
-describe('the Aleph Alpha embedding schemas follow the seed', () => {
-  it.each(CASES)('%s: exactly the seed\'s fields', (name, next, schema) => {
-    expect(Object.keys(shapeOf(schema)).sort()).toEqual(propertyNames(section(name, next)).sort());
+const facts = (name: keyof typeof S): SchemaFacts => S[name];
+
+describe('the Aleph Alpha embedding schemas follow the document', () => {
+  it.each(CASES)('%s: exactly the document\'s fields', (name, schema) => {
+    expect(Object.keys(shapeOf(schema)).sort()).toEqual(propertiesOf(facts(name)).map((p) => p.name).sort());
   });
 
-  it.each(CASES.filter((c) => c[3] === 'request'))('%s: exactly the seed\'s required fields', (name, next, schema) => {
-    expect(requiredIn(schema).sort()).toEqual(requiredNames(section(name, next)).sort());
+  it.each(CASES.filter((c) => c[2] === 'request'))('%s: exactly the document\'s required fields', (name, schema) => {
+    expect(requiredIn(schema).sort()).toEqual(requiredOf(facts(name)).sort());
   });
 
-  it.each(CASES.filter((c) => c[0].includes('Semantic') && c[3] === 'request'))('%s: the seed\'s representations and compress_to_size', (name, next, schema) => {
-    const text = section(name, next);
-    const values = JSON.parse(/representation: type: string enum: (\[[^\]]*\])/.exec(text)![1]!) as string[];
-    for (const v of values) expect(shapeOf(schema).representation!.safeParse(v).success, v).toBe(true);
+  it.each(CASES.filter((c) => c[0].includes('Semantic') && c[2] === 'request'))('%s: the document\'s representations and compress_to_size', (name, schema) => {
+    const values = fieldOf(facts(name), 'representation').enum!;
+    expect(values).toEqual(['symmetric', 'document', 'query']);
+    for (const v of values) expect(shapeOf(schema).representation!.safeParse(v).success, String(v)).toBe(true);
     expect(shapeOf(schema).representation!.safeParse('passage').success).toBe(false);
-    expect(/compress_to_size: type: integer enum: \[128\] nullable: true/.test(text)).toBe(true);
+    expect(fieldOf(facts(name), 'compress_to_size')).toEqual({ type: 'integer', enum: [128], nullable: true });
     expect([128, null].map((v) => shapeOf(schema).compress_to_size!.safeParse(v).success)).toEqual([true, true]);
     expect(shapeOf(schema).compress_to_size!.safeParse(64).success).toBe(false);
   });
 
-  it('the seed declares semantic embeddings as integers, which they are not (a documented deviation)', () => {
-    expect(section('SemanticEmbeddingResponse', 'BatchSemanticEmbeddingRequest')).toMatch(/embedding: type: array items: type: integer description: A list of floats/);
+  it('the document declares semantic embeddings as integers, which they are not (a documented deviation)', () => {
+    expect(fieldOf(S.SemanticEmbeddingResponse, 'embedding')).toEqual({ type: 'array', items: { type: 'integer' }, description: 'A list of floats' });
     expect(alephAlphaSemanticEmbedResponseSchema.safeParse({ model_version: 'v', embedding: [0.25], num_tokens_prompt_total: 1 }).success).toBe(true);
   });
 });
@@ -98,5 +80,9 @@ describe('the Azure embeddings request schema, from the OpenAPI document', () =>
 
   it('the document declares the 200 body a string: the known bug the answer shape works around', () => {
     expect(declaredEmbeddingsAnswer()).toEqual({ type: 'string' });
+  });
+
+  it('the wire-facts page\'s example answer has the shape the answers are checked against', () => {
+    expect(embeddingsResponseSchema.safeParse(AZURE_OPENAI_CONTRACT.pageExamples.embeddingsAnswer).success).toBe(true);
   });
 });

@@ -198,12 +198,12 @@ describe('limits', () => {
   });
 
   test('time_limit stops a slow generation in real time', async () => {
-    const started = performance.now();
     const r = await generate({ input: INPUT, parameters: { max_new_tokens: 1000, min_new_tokens: 1000, time_limit: 60 } }, { tokenDelayMs: 10 });
     expect(r.stopReason).toBe('time_limit');
     expect(r.generatedTokenCount).toBeGreaterThan(0);
-    expect(r.generatedTokenCount).toBeLessThan(1000);
-    expect(performance.now() - started).toBeLessThan(2000);
+    // Each token waits at least its 10 ms (a timer may fire up to 1 ms early), so 60 ms allow at most 60 / 9 of them,
+    // and a busy machine only fewer: a bound on the count, not on the wall clock.
+    expect(r.generatedTokenCount).toBeLessThanOrEqual(Math.ceil(60 / 9));
   });
 });
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Interrupted } from '../../src/errors.js';
 import { backoffMs, isRetryableStatus, retryAfterMs, retryDelayMs, sleep } from '../../src/http/retry.js';
 
@@ -71,16 +71,30 @@ describe('retryDelayMs', () => {
 });
 
 describe('sleep', () => {
-  it('resolves after the delay', async () => {
-    await expect(sleep(5)).resolves.toBeUndefined();
+  afterEach(() => {
+    vi.useRealTimers();
   });
-  it('ends at once with Interrupted when aborted while waiting', async () => {
+
+  it('resolves after the delay, not before', async () => {
+    vi.useFakeTimers();
+    let done = false;
+    const waiting = sleep(5).then(() => (done = true));
+    await vi.advanceTimersByTimeAsync(4);
+    expect(done).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await waiting;
+    expect(done).toBe(true);
+  });
+
+  it('ends at once with Interrupted when aborted while waiting, and leaves no timer behind', async () => {
+    vi.useFakeTimers();
     const controller = new AbortController();
-    const started = performance.now();
     const waiting = sleep(60_000, controller.signal);
+    expect(vi.getTimerCount()).toBe(1);
+    // No time passes on the fake clock: only the abort can end the wait.
     controller.abort();
     await expect(waiting).rejects.toBeInstanceOf(Interrupted);
-    expect(performance.now() - started).toBeLessThan(1000);
+    expect(vi.getTimerCount()).toBe(0);
   });
   it('rejects with Interrupted when the signal is already aborted', async () => {
     await expect(sleep(10, AbortSignal.abort())).rejects.toBeInstanceOf(Interrupted);

@@ -1,5 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import {
@@ -9,36 +7,29 @@ import {
   alephAlphaTokenizationResponseSchema,
 } from '../contract/tokenize-schemas.js';
 
-/**
- * The Aleph Alpha seed (OpenAPI 1.16.1, flattened onto one line) names the tokenization fields as
- * `name: type: T` under `properties:`, with `items: type: T` for lists and a `required: - a - b` list; the hand-written
- * schemas must name exactly those fields with those types.
- */
-const SEEDS = resolve(import.meta.dirname, '../../../shared/seeds');
-const seedFile = readdirSync(SEEDS).find((f) => f.startsWith('002_') && f.endsWith('.txt'));
-const seed = readFileSync(resolve(SEEDS, seedFile ?? '002_missing.txt'), 'utf8');
+import { ALEPH_ALPHA_SCHEMAS, type FieldFacts, requiredOf, type SchemaFacts } from '../contract/aleph-alpha-contract.js';
 
-interface SeedSchema {
+/**
+ * The project's record of the Aleph Alpha OpenAPI document (1.16.1, aleph-alpha-contract.ts) names the tokenization
+ * fields with their types (lists with their items' type) and the required lists; the hand-written schemas must name
+ * exactly those fields with those types.
+ */
+interface FieldList {
   fields: Record<string, string>;
   required: string[];
 }
 
-function seedSchema(name: string, next: string): SeedSchema {
-  const start = seed.indexOf(`${name}: type: object`);
-  const end = seed.indexOf(`${next}:`, start + 1);
-  expect(start, name).toBeGreaterThanOrEqual(0);
-  const text = seed.slice(start, end);
-  const props = text.slice(text.indexOf('properties: ') + 'properties: '.length);
-  const fields: Record<string, string> = {};
-  for (const m of props.matchAll(/(\w+): type: (\w+)(?: items: type: (\w+))?/g)) {
-    if (m[1] === 'items') continue;
-    fields[m[1]!] = m[3] ? `${m[2]} of ${m[3]}` : m[2]!;
-  }
-  const required = (/required: ((?:- \w+ ?)+)/.exec(text)?.[1] ?? '').split('-').map((s) => s.trim()).filter(Boolean);
-  return { fields, required };
+function typeName(f: FieldFacts): string {
+  return f.items?.type ? `${f.type} of ${f.items.type}` : String(f.type);
 }
 
-function zodFields(schema: z.ZodObject): SeedSchema {
+function contractFields(name: keyof typeof ALEPH_ALPHA_SCHEMAS): FieldList {
+  const facts: SchemaFacts = ALEPH_ALPHA_SCHEMAS[name];
+  const fields = Object.fromEntries(Object.entries(facts.properties ?? {}).map(([field, f]) => [field, typeName(f)]));
+  return { fields, required: requiredOf(facts) };
+}
+
+function zodFields(schema: z.ZodObject): FieldList {
   const fields: Record<string, string> = {};
   const required: string[] = [];
   for (const [name, field] of Object.entries(schema.shape) as [string, z.ZodType][]) {
@@ -53,17 +44,17 @@ function zodFields(schema: z.ZodObject): SeedSchema {
   return { fields, required };
 }
 
-describe('Aleph Alpha tokenization schemas name exactly the seed\'s fields', () => {
-  // The seed's answers list no required fields; `result` is required here because every detokenize answer has it.
-  it.each<[string, string, z.ZodObject, string[] | undefined]>([
-    ['TokenizationRequest', 'TokenizationResponse', alephAlphaTokenizationRequestSchema, undefined],
-    ['TokenizationResponse', 'DetokenizationRequest', alephAlphaTokenizationResponseSchema, undefined],
-    ['DetokenizationRequest', 'DetokenizationResponse', alephAlphaDetokenizationRequestSchema, undefined],
-    ['DetokenizationResponse', 'RecentRequestsResponse', alephAlphaDetokenizationResponseSchema, ['result']],
-  ])('%s', (name, next, schema, requiredHere) => {
-    const fromSeed = seedSchema(name, next);
+describe('Aleph Alpha tokenization schemas name exactly the document\'s fields', () => {
+  // The document's answers list no required fields; `result` is required here because every detokenize answer has it.
+  it.each<[keyof typeof ALEPH_ALPHA_SCHEMAS, z.ZodObject, string[] | undefined]>([
+    ['TokenizationRequest', alephAlphaTokenizationRequestSchema, undefined],
+    ['TokenizationResponse', alephAlphaTokenizationResponseSchema, undefined],
+    ['DetokenizationRequest', alephAlphaDetokenizationRequestSchema, undefined],
+    ['DetokenizationResponse', alephAlphaDetokenizationResponseSchema, ['result']],
+  ])('%s', (name, schema, requiredHere) => {
+    const documented = contractFields(name);
     const ours = zodFields(schema);
-    expect(ours.fields).toStrictEqual(fromSeed.fields);
-    expect(ours.required.sort()).toStrictEqual((requiredHere ?? fromSeed.required).sort());
+    expect(ours.fields).toStrictEqual(documented.fields);
+    expect(ours.required.sort()).toStrictEqual((requiredHere ?? documented.required).sort());
   });
 });

@@ -55,12 +55,47 @@ const FIXTURES: Record<string, string> = {
   ].join('').replace(/\r\r$/, ''),
 };
 
+/**
+ * The byte offsets worth splitting a body at, end to end. The SSE parser's own tests (test/unit/sse-parser.test.ts)
+ * split their fixtures at every byte in-process; here, where each split is a whole CLI run, the splits are those where
+ * the layers above the parser can go wrong: the ends of the body; each line ending and the bytes either side of it
+ * (a CRLF cut between its CR and LF, an event's blank line cut off from its last line); and every offset inside or
+ * around a multi-byte UTF-8 character (a character cut between two reads).
+ */
+function splitPoints(body: Buffer): number[] {
+  const points = new Set<number>([0, 1, body.length - 1, body.length]);
+  for (let i = 0; i < body.length; i++) {
+    const byte = body[i]!;
+    if (byte === 0x0a || byte === 0x0d) for (const d of [-1, 0, 1, 2]) points.add(i + d);
+    // A lead byte (11xxxxxx) starts a character of 2 to 4 bytes: split before it, inside it, and after it.
+    if (byte >= 0xc0) {
+      const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : 2;
+      for (let d = 0; d <= length; d++) points.add(i + d);
+    }
+  }
+  return [...points].filter((p) => p >= 0 && p <= body.length).sort((a, b) => a - b);
+}
+
 describe('streamed text equals the concatenated deltas wherever the bytes are split', () => {
+  it('the split points cover every line ending ±1 and every byte inside each multi-byte character', () => {
+    const body = Buffer.from('a\r\nb\n\nplain text é 漢 🙂\r\r', 'utf8');
+    const points = splitPoints(body);
+    const inside = (char: string) => {
+      const at = body.indexOf(Buffer.from(char));
+      return Array.from({ length: Buffer.byteLength(char) + 1 }, (_, d) => at + d);
+    };
+    for (const char of ['é', '漢', '🙂']) expect(points).toEqual(expect.arrayContaining(inside(char)));
+    // The CR and LF of "a\r\n" at 1 and 2: before, between and after them.
+    expect(points).toEqual(expect.arrayContaining([0, 1, 2, 3, 4]));
+    expect(points).not.toContain(10); // inside the plain ASCII run: nothing to learn there
+  });
+
   for (const [name, text] of Object.entries(FIXTURES)) {
     it(name, async () => {
       const body = Buffer.from(text, 'utf8');
       const expected = `${DELTAS.join('')}\n`;
-      for (let split = 0; split <= body.length; split++) {
+      const points = splitPoints(body);
+      for (const split of points) {
         current = { body, split };
         const r = await runInProcess(['--url', url, 'deployment', 'text-generate', '--id-or-name', 'd', '--input', 'x', '--stream', '--retries', '0'], { env: home.env });
         if (r.stdout !== expected || r.exitCode !== 0) {
@@ -68,7 +103,9 @@ describe('streamed text equals the concatenated deltas wherever the bytes are sp
         }
       }
       expect(body.length).toBeGreaterThan(100);
-    }, 120_000);
+      // A sample, not a sweep (the parser tests sweep), yet every multi-byte character of the deltas is in it.
+      expect(points.length).toBeLessThan(body.length / 2);
+    });
   }
 
   it('an event: error mid-stream keeps the text before it and exits 6', async () => {

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Interrupted, NetworkError, isTextgenError } from '../../src/errors.js';
 import { createHttpClient } from '../../src/http/client.js';
+import { sleep } from '../../src/http/retry.js';
 import type { HttpClient, HttpClientOptions, HttpResponse } from '../../src/http/types.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
@@ -349,16 +350,28 @@ describe('createHttpClient: failures', () => {
   it('an abort during the backoff wait throws Interrupted without another attempt', async () => {
     const server = await serve(reply(429, '', { 'retry-after': '30' }), reply(200));
     const controller = new AbortController();
+    // The real sleep, watched: how its 30 s wait ended tells whether the abort cut it short.
+    const waits: Array<{ ms: number; ended?: 'elapsed' | 'aborted' }> = [];
     const client = createHttpClient({
+      sleep: async (ms, signal) => {
+        const wait: { ms: number; ended?: 'elapsed' | 'aborted' } = { ms };
+        waits.push(wait);
+        try {
+          await sleep(ms, signal);
+          wait.ended = 'elapsed';
+        } catch (e) {
+          wait.ended = 'aborted';
+          throw e;
+        }
+      },
       trace: (line) => {
         if (line.startsWith('retrying')) controller.abort();
       },
     });
     clients.push(client);
-    const started = performance.now();
     const err = await failure(client.send({ method: 'GET', url: server.url, headers: {} }, { signal: controller.signal }));
     expect(err).toBeInstanceOf(Interrupted);
-    expect(performance.now() - started).toBeLessThan(5000);
+    expect(waits).toEqual([{ ms: 30_000, ended: 'aborted' }]);
     expect(server.requests).toHaveLength(1);
   });
 

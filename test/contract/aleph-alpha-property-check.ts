@@ -1,7 +1,7 @@
-/** Checks a zod schema's property against the seed's description of it: type, nullability, enum, range. */
+/** Checks a zod schema's property against the contract's record of it (aleph-alpha-contract.ts): type, nullability, enum, range. */
 import { expect } from 'vitest';
 import type { ZodType } from 'zod';
-import type { SeedProperty } from './aleph-alpha-seed.js';
+import type { ContractProperty } from './aleph-alpha-contract.js';
 
 export function shapeOf(schema: unknown): Record<string, ZodType> {
   return (schema as { shape: Record<string, ZodType> }).shape;
@@ -24,14 +24,14 @@ const REF_SAMPLES: Record<string, unknown> = {
   '#/components/schemas/MultimodalPrompt': [{ type: 'text', data: 'An apple a day' }],
 };
 
-function sampleOf(p: SeedProperty): [unknown, unknown] {
+function sampleOf(p: ContractProperty): [unknown, unknown] {
   if (p.ref !== undefined) return [REF_SAMPLES[p.ref], 42];
   if (p.enum) return [p.enum[0], 'not-one-of-them'];
   if (p.type === 'array') return [[REF_SAMPLES[p.items ?? ''] ?? SAMPLES[p.items ?? 'string']![0]], 'x'];
   return SAMPLES[p.type!]!;
 }
 
-export function checkProperty(schema: ZodType, p: SeedProperty, where: string): void {
+export function checkProperty(schema: ZodType, p: ContractProperty, where: string): void {
   const [good, bad] = sampleOf(p);
   expect(schema.safeParse(good).success, `${where}.${p.name} accepts ${JSON.stringify(good)}`).toBe(true);
   expect(schema.safeParse(bad).success, `${where}.${p.name} rejects ${JSON.stringify(bad)}`).toBe(false);
