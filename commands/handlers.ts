@@ -8,6 +8,7 @@ import type { CommandRun, Context } from '../src/context.js';
 import { run as textGenerate } from './deployment/text-generate.js';
 import { run as textGenerateStream } from './deployment/text-generate-stream.js';
 import { run as complete } from './complete.js';
+import { run as chat } from './chat.js';
 import { run as models } from './models.js';
 import { run as health } from './health.js';
 import { run as evaluate } from './evaluate.js';
@@ -38,6 +39,7 @@ export const HANDLERS: Readonly<Record<string, CommandRun>> = {
   'deployment text-generate': (options, ctx) => textGenerate(options, ctx),
   'deployment text-generate-stream': textGenerateStream,
   complete,
+  chat,
   models,
   health,
   evaluate,

@@ -7,6 +7,7 @@ import type { CommandSpec } from '../src/command.js';
 import { spec as textGenerate } from './deployment/text-generate.js';
 import { spec as textGenerateStream } from './deployment/text-generate-stream.js';
 import { spec as complete } from './complete.js';
+import { spec as chat } from './chat.js';
 import { spec as models } from './models.js';
 import { spec as health } from './health.js';
 import { spec as evaluate } from './evaluate.js';
@@ -29,6 +30,7 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
   textGenerate,
   textGenerateStream,
   complete,
+  chat,
   models,
   health,
   evaluate,

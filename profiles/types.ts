@@ -11,6 +11,7 @@ import type { TokenCache } from '../src/config/token-cache.js';
 import type { AuthType, ProviderKind, ResolvedProfile } from '../src/config/types.js';
 import type { ProtocolModule } from '../src/emulator/core/router.js';
 import type { Authenticator, GenerateOperation } from './operations/generate.js';
+import type { ChatOperation } from './operations/chat.js';
 import type { EmbedOperation } from './operations/embed.js';
 import type { HealthOperation } from './operations/health.js';
 import type { ModelsOperation } from './operations/models.js';
@@ -19,6 +20,7 @@ import type { TaskName, TaskOperations } from './operations/tasks.js';
 import type { TokenizeOperation } from './operations/tokenize.js';
 
 export type * from './operations/generate.js';
+export type * from './operations/chat.js';
 export type * from './operations/embed.js';
 export type * from './operations/health.js';
 export type * from './operations/models.js';
@@ -65,6 +67,8 @@ export interface LocalFlavour {
   model: string;
   /** A watsonx space, for protocols whose requests carry one. */
   spaceId?: string;
+  /** The profile's `chat: true`, for protocols where only some servers have the chat route. */
+  chat?: boolean;
 }
 
 export interface ProviderAdapter {
@@ -81,6 +85,10 @@ export interface ProviderAdapter {
   models: Loader<ModelsOperation>;
   /** `health`: every provider has a cheap check. */
   health: Loader<HealthOperation>;
+  /** `chat`, when the service has a chat API (docs/protocols/chat.md). */
+  chat?: Loader<ChatOperation>;
+  /** What `chat` says on a provider without a chat API: where the conversation can go instead. */
+  missingChatHint?: string;
   /** `embed`, when the service has an embeddings endpoint. */
   embed?: Loader<EmbedOperation>;
   /** `tokenize`/`detokenize` endpoints; without them the commands tokenize offline with a public encoding. */

@@ -18,6 +18,7 @@ export const HELP_GROUPS: Record<string, string> = {
   deployment: 'Generate:',
   batch: 'Generate:',
   complete: 'Generate:',
+  chat: 'Generate:',
   embed: 'Embeddings and tokens:',
   tokenize: 'Embeddings and tokens:',
   detokenize: 'Embeddings and tokens:',

@@ -11,10 +11,11 @@ export const alephAlphaAdapter: ProviderAdapter = {
     otherTypesHint: 'use bearer, or pass --token',
     create: async ({ profile }) => (await import('../common/static-auth.js')).createStaticAuthenticator(profile, 'TEXTGEN_TOKEN'),
   },
-  local: { profile: 'local-aa', model: 'luminous-base' },
+  local: { profile: 'local-aa', model: 'luminous-base', chat: true },
   generate: async () => (await import('./client/generate.js')).alephAlphaGenerate,
   models: async () => (await import('./client/models.js')).alephAlphaModels,
   health: async () => (await import('./client/health.js')).alephAlphaHealth,
+  chat: async () => (await import('./client/chat.js')).alephAlphaChat,
   embed: async () => (await import('./client/embed.js')).alephAlphaEmbed,
   tokenize: async () => (await import('./client/tokenize.js')).alephAlphaTokenize,
   tasks: {

@@ -21,6 +21,7 @@ export const azureOpenAiAdapter: ProviderAdapter = {
   generate: async () => (await import('./client/generate.js')).azureOpenAiGenerate,
   models: async () => (await import('./client/models.js')).azureOpenAiModels,
   health: async () => (await import('./client/health.js')).azureOpenAiHealth,
+  chat: async () => (await import('./client/chat.js')).azureOpenAiChat,
   embed: async () => (await import('./client/embed.js')).azureOpenAiEmbed,
   emulator,
 };
@@ -39,6 +40,7 @@ export const openAiAdapter: ProviderAdapter = {
   generate: async () => (await import('./client/generate.js')).openAiGenerate,
   models: async () => (await import('./client/models.js')).openAiModels,
   health: async () => (await import('./client/health.js')).openAiHealth,
+  chat: async () => (await import('./client/chat.js')).openAiChat,
   embed: async () => (await import('./client/embed.js')).openAiEmbed,
   emulator,
 };

@@ -12,6 +12,8 @@ export const openInferenceAdapter: ProviderAdapter = {
     create: async ({ profile }) => (await import('../common/static-auth.js')).createStaticAuthenticator(profile, 'TEXTGEN_TOKEN'),
   },
   local: { profile: 'local-oip', model: 'demo' },
+  missingChatHint:
+    'Triton and KServe serve chat through their OpenAI-compatible front ends: point a profile with provider openai at it, e.g. textgen --provider openai --url http://HOST:9000 chat -m MODEL "Hello" (KServe: --url http://HOST/openai)',
   generate: async () => (await import('./client/generate.js')).openInferenceGenerate,
   models: async () => (await import('./client/models.js')).openInferenceModels,
   health: async () => (await import('./client/health.js')).openInferenceHealth,

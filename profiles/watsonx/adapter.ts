@@ -15,6 +15,7 @@ export const watsonxAdapter: ProviderAdapter = {
   generate: async () => (await import('./client/generate.js')).watsonxGenerate,
   models: async () => (await import('./client/models.js')).watsonxModels,
   health: async () => (await import('./client/health.js')).watsonxHealth,
+  chat: async () => (await import('./client/chat.js')).watsonxChat,
   embed: async () => (await import('./client/embed.js')).watsonxEmbed,
   tokenize: async () => (await import('./client/tokenize.js')).watsonxTokenize,
   emulator: async () => (await import('./server/index.js')).watsonxEmulator(),

@@ -23,7 +23,13 @@ export const LOCAL_PROFILE = 'local';
 export const LOCAL_PROFILES: Record<string, ProfileConfig> = Object.fromEntries(
   allAdapters().map(({ kind, local }): [string, ProfileConfig] => [
     local.profile,
-    { provider: kind, ...(local.spaceId !== undefined ? { space_id: local.spaceId } : {}), defaults: { model: local.model }, auth: { type: 'none' } },
+    {
+      provider: kind,
+      ...(local.spaceId !== undefined ? { space_id: local.spaceId } : {}),
+      ...(local.chat === true ? { chat: true } : {}),
+      defaults: { model: local.model },
+      auth: { type: 'none' },
+    },
   ]),
 );
 
@@ -121,6 +127,10 @@ export async function resolveProfile(opts: ResolveProfileOptions): Promise<Resol
     source: base.source,
   };
   if (apiVersion !== undefined) resolved.apiVersion = apiVersion;
+  // Chat takes the same flag and variable, but a profile's api_version is for completions (docs/protocols/chat.md).
+  const chatApiVersion = first([globals.apiVersion, '--api-version'], [env('TEXTGEN_API_VERSION'), 'TEXTGEN_API_VERSION'], [p?.chat_api_version, 'profile'])?.value;
+  if (chatApiVersion !== undefined) resolved.chatApiVersion = chatApiVersion;
+  if (p?.chat === true) resolved.chat = true;
   const spaceId = env('TEXTGEN_SPACE_ID') ?? p?.space_id;
   const projectId = env('TEXTGEN_PROJECT_ID') ?? p?.project_id;
   if (spaceId !== undefined) resolved.spaceId = spaceId;

@@ -78,6 +78,10 @@ export const profileSchema = z.strictObject({
   server_parameters: z.array(z.enum(SERVER_PARAMETER_NAMES)).optional(),
   // Aleph Alpha servers stream from API 1.19 on; 1.16 does not.
   streaming: z.boolean().optional(),
+  // Aleph Alpha servers with the chat route (/chat/completions); other providers' chat needs no switch.
+  chat: z.boolean().optional(),
+  // The api-version of chat requests (Azure OpenAI), apart from api_version: chat needs a newer one than completions.
+  chat_api_version: text.optional(),
   defaults: z
     .strictObject({
       model: text.optional(),

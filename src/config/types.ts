@@ -48,6 +48,10 @@ export interface ResolvedProfile {
   serverParameters: string[];
   /** Aleph Alpha: the server streams (API 1.19+). Other providers ignore it. */
   streaming: boolean;
+  /** Aleph Alpha: the server has the chat route (`chat: true`). Other providers ignore it. */
+  chat?: boolean;
+  /** The `api-version` of chat requests: --api-version, TEXTGEN_API_VERSION or the profile's chat_api_version. */
+  chatApiVersion?: string;
   /** Every secret value in play, for redaction. */
   secrets: string[];
   /** Where the profile came from, for messages ("~/.config/textgen/config.yaml", "built-in"). */

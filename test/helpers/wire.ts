@@ -77,6 +77,7 @@ export async function expectValidWire(requests: RecordedRequest[]): Promise<void
   const watsonx: RecordedRequest[] = [];
   for (const r of requests) {
     const where = `${r.method} ${r.path}`;
+    if (await isValidChatRequest(r)) continue;
     if (AZURE_COMPLETIONS.test(r.path) || OPENAI_COMPLETIONS.test(r.path)) {
       expect(r.method, where).toBe('POST');
       if (AZURE_COMPLETIONS.test(r.path)) expect(r.query['api-version'], `${where}: api-version`).toBeTruthy();
@@ -102,4 +103,43 @@ export function anyGenerationRequests(requests: RecordedRequest[]): RecordedRequ
   return requests.filter(
     (r) => DEPLOYMENT_GENERATE.test(r.path) || FOUNDATION_GENERATE.test(r.path) || AZURE_COMPLETIONS.test(r.path) || OPENAI_COMPLETIONS.test(r.path) || r.path === '/complete' || OIP_GENERATE.test(r.path),
   );
+}
+
+const WATSONX_CHAT = /^\/ml\/v1\/text\/chat(_stream)?$/;
+const WATSONX_DEPLOYMENT_CHAT = /^\/ml\/v1\/deployments\/[^/]+\/text\/chat(_stream)?$/;
+const AZURE_CHAT = /^\/openai\/deployments\/[^/]+\/chat\/completions$/;
+
+/** The chat routes of every protocol (test/contract/chat-schemas.ts); true when `r` is one of them and valid. */
+async function isValidChatRequest(r: RecordedRequest): Promise<boolean> {
+  const c = await import('../contract/chat-schemas.js');
+  const where = `${r.method} ${r.path}`;
+  const check = (schema: { safeParse(v: unknown): { success: boolean; error?: { issues: unknown } } }) => {
+    const parsed = schema.safeParse(r.json);
+    expect(parsed.success, `${where}: ${parsed.success ? '' : JSON.stringify(parsed.error?.issues)}`).toBe(true);
+  };
+  if (WATSONX_CHAT.test(r.path) || WATSONX_DEPLOYMENT_CHAT.test(r.path)) {
+    expect(r.method, where).toBe('POST');
+    expect(r.query.version, `${where}: version= query`).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    check(WATSONX_CHAT.test(r.path) ? c.watsonxChatRequestSchema : c.watsonxDeploymentChatRequestSchema);
+    return true;
+  }
+  if (AZURE_CHAT.test(r.path)) {
+    expect(r.query['api-version'], `${where}: api-version`).toBeTruthy();
+    check(c.azureChatRequestSchema);
+    return true;
+  }
+  if (r.path === '/v1/chat/completions') {
+    check(c.openAiChatRequestSchema);
+    return true;
+  }
+  if (r.path === '/chat/completions') {
+    check(c.alephAlphaChatRequestSchema);
+    return true;
+  }
+  return false;
+}
+
+/** Chat requests of any protocol. */
+export function chatRequests(requests: RecordedRequest[]): RecordedRequest[] {
+  return requests.filter((r) => WATSONX_CHAT.test(r.path) || WATSONX_DEPLOYMENT_CHAT.test(r.path) || AZURE_CHAT.test(r.path) || r.path === '/v1/chat/completions' || r.path === '/chat/completions');
 }

@@ -23,10 +23,11 @@ export const alephAlphaProtocol: ProtocolModule = {
 
 /** Every Aleph Alpha route `serve` answers: completion, the tasks, tokenization and embeddings. */
 export async function alephAlphaEmulator(): Promise<ProtocolModule[]> {
-  const [{ alephAlphaTasksProtocol }, { alephAlphaTokenizeProtocol }, { alephAlphaEmbedProtocol }] = await Promise.all([
+  const [{ alephAlphaTasksProtocol }, { alephAlphaTokenizeProtocol }, { alephAlphaEmbedProtocol }, { alephAlphaChatProtocol }] = await Promise.all([
     import('./tasks.js'),
     import('./tokenize.js'),
     import('./embed.js'),
+    import('./chat.js'),
   ]);
-  return [alephAlphaProtocol, alephAlphaTasksProtocol, alephAlphaTokenizeProtocol, alephAlphaEmbedProtocol];
+  return [alephAlphaProtocol, alephAlphaTasksProtocol, alephAlphaTokenizeProtocol, alephAlphaEmbedProtocol, alephAlphaChatProtocol];
 }

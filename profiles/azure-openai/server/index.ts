@@ -20,6 +20,10 @@ export const azureOpenAiProtocol: ProtocolModule = {
 
 /** Every route `serve` answers for Azure OpenAI and OpenAI-compatible clients (`/openai/…` and `/v1/…`). */
 export async function azureOpenAiEmulator(): Promise<ProtocolModule[]> {
-  const [{ azureOpenAiModelsProtocol }, { azureOpenAiEmbedProtocol }] = await Promise.all([import('./models.js'), import('./embed.js')]);
-  return [azureOpenAiProtocol, azureOpenAiModelsProtocol, azureOpenAiEmbedProtocol];
+  const [{ azureOpenAiModelsProtocol }, { azureOpenAiEmbedProtocol }, { azureOpenAiChatProtocol }] = await Promise.all([
+    import('./models.js'),
+    import('./embed.js'),
+    import('./chat.js'),
+  ]);
+  return [azureOpenAiProtocol, azureOpenAiModelsProtocol, azureOpenAiEmbedProtocol, azureOpenAiChatProtocol];
 }

@@ -7,7 +7,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function errorFromBody(body: unknown): { message: string; code?: string } | undefined {
+export function errorFromBody(body: unknown): { message: string; code?: string } | undefined {
   if (!isRecord(body)) return undefined;
   if (Array.isArray(body.errors) && body.errors.length > 0) {
     const first = body.errors.find(isRecord) ?? {};

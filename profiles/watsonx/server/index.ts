@@ -28,11 +28,12 @@ export const watsonxProtocol: ProtocolModule = {
  * tokenization and embeddings.
  */
 export async function watsonxEmulator(): Promise<ProtocolModule[]> {
-  const [{ watsonxModelsProtocol }, { watsonxDeploymentsProtocol }, { watsonxTokenizeProtocol }, { watsonxEmbedProtocol }] = await Promise.all([
+  const [{ watsonxModelsProtocol }, { watsonxDeploymentsProtocol }, { watsonxTokenizeProtocol }, { watsonxEmbedProtocol }, { watsonxChatProtocol }] = await Promise.all([
     import('./models.js'),
     import('./deployments.js'),
     import('./tokenize.js'),
     import('./embed.js'),
+    import('./chat.js'),
   ]);
-  return [watsonxProtocol, watsonxModelsProtocol, watsonxDeploymentsProtocol, watsonxTokenizeProtocol, watsonxEmbedProtocol];
+  return [watsonxProtocol, watsonxModelsProtocol, watsonxDeploymentsProtocol, watsonxTokenizeProtocol, watsonxEmbedProtocol, watsonxChatProtocol];
 }

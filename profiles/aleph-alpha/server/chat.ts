@@ -1,0 +1,141 @@
+/**
+ * `POST /chat/completions` of the local Aleph Alpha server (docs/protocols/chat.md): PhariaInference's OpenAI-shaped
+ * chat route. The service's rules are kept — one system message at most and first, then user and assistant taking
+ * turns from a user message to a user message; known models only — and its errors are its own `{"error", "code"}`.
+ */
+import { randomUUID } from 'node:crypto';
+import { chatFinishReason, chatLogprob, finishAll, interleave, startChatTurn, type ChatSampling } from '../../../src/emulator/engine/conversation.js';
+import type { GenerationSummary } from '../../../src/emulator/engine/index.js';
+import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
+import { EventStream, type StreamFaultWording } from '../../../src/emulator/core/event-stream.js';
+import { takeFault } from '../../../src/emulator/core/take-fault.js';
+import type { ProtocolModule, RouteContext } from '../../../src/emulator/core/router.js';
+import { alephAlphaFaultWording, sendAlephAlphaError, upperSnake } from './errors.js';
+import { isKnownModel } from './models.js';
+import { alephAlphaPrelude } from './prelude.js';
+
+/** Chat-capable model names the reference's examples use, beside the luminous and `-local` names. */
+export const CHAT_MODELS = ['llama-3.1-8b-instruct', 'llama-3.1-70b-instruct', 'llama-3.3-70b-instruct'] as const;
+
+interface ChatBody extends ChatSampling {
+  model: string;
+  messages: Array<{ role: 'system' | 'user' | 'assistant'; content: string }>;
+  n?: number;
+  stream?: boolean;
+  stream_options?: { include_usage: boolean };
+}
+
+type Schemas = Awaited<ReturnType<typeof buildSchema>>;
+let schema: Promise<Schemas> | undefined;
+
+async function buildSchema() {
+  const { z } = await import('zod');
+  return z.strictObject({
+    model: z.string().min(1),
+    messages: z.array(z.strictObject({ role: z.enum(['system', 'user', 'assistant']), content: z.string(), name: z.string().optional() })).min(1),
+    frequency_penalty: z.number().min(-2).max(2).optional(),
+    logit_bias: z.record(z.string(), z.number()).optional(),
+    logprobs: z.boolean().optional(),
+    top_logprobs: z.int().min(0).max(20).optional(),
+    max_tokens: z.int().min(1).optional(),
+    n: z.int().min(1).optional(),
+    presence_penalty: z.number().min(-2).max(2).optional(),
+    stop: z.union([z.string(), z.array(z.string())]).optional(),
+    stream: z.boolean().optional(),
+    stream_options: z.strictObject({ include_usage: z.boolean() }).optional(),
+    temperature: z.number().min(0).max(2).optional(),
+    top_p: z.number().min(0).max(1).optional(),
+  });
+}
+
+/** The reference's order rule, or undefined when the conversation keeps it. */
+function orderProblem(messages: ChatBody['messages']): string | undefined {
+  const offset = messages[0]?.role === 'system' ? 1 : 0;
+  const rest = messages.slice(offset);
+  if (rest.length === 0) return "'messages' must hold a user message";
+  for (const [i, m] of rest.entries()) {
+    const expected = i % 2 === 0 ? 'user' : 'assistant';
+    if (m.role !== expected) return `'messages[${i + offset}]' is a ${m.role} message where a ${expected} message must be: after an optional system message, user and assistant messages alternate`;
+  }
+  if (rest[rest.length - 1]!.role !== 'user') return "the last of 'messages' must be a user message";
+  return undefined;
+}
+
+const streamWording: StreamFaultWording = {
+  errorEvent: () => ({ data: JSON.stringify({ error: 'The model stopped while generating; the answer is incomplete', code: 'INTERNAL_ERROR' }) }),
+  malformedEvent: () => ({ data: '{"id":"chat-broken","object":"chat.completion.chunk","choices":[{"delta":' }),
+};
+
+function usageOf(summaries: readonly GenerationSummary[], promptTokens: number) {
+  const completion = summaries.reduce((sum, s) => sum + s.generatedTokenCount, 0);
+  return { prompt_tokens: promptTokens, completion_tokens: completion, total_tokens: promptTokens + completion };
+}
+
+export async function chatRoute(ctx: RouteContext): Promise<void> {
+  const fail = (status: number, code: string, message: string) => sendAlephAlphaError(ctx.res, status, code, message);
+  const prelude = alephAlphaPrelude(ctx, { nice: true });
+  if (!prelude) return;
+  schema ??= buildSchema();
+  const parsed = (await schema).safeParse(prelude.json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = (issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]!] : issue.path).map(String).join('.');
+    return fail(400, 'BAD_REQUEST', issue.code === 'unrecognized_keys' ? `Invalid request: unknown field '${field}'` : `Invalid request: '${field}': ${issue.message}`);
+  }
+  const body = parsed.data as ChatBody;
+  const problem = orderProblem(body.messages);
+  if (problem) return fail(400, 'BAD_REQUEST', `Invalid request: ${problem}`);
+  if (!isKnownModel(body.model) && !(CHAT_MODELS as readonly string[]).includes(body.model)) {
+    return fail(404, 'UNKNOWN_MODEL', `Unknown model '${body.model}': this server chats with ${CHAT_MODELS.join(', ')}, the luminous models and any name ending in -local`);
+  }
+  const stream = body.stream === true;
+  const fault = takeFault(ctx, stream);
+  if (await applyFault(fault, ctx, alephAlphaFaultWording(ctx.res))) return;
+
+  const n = body.n ?? 1;
+  const top = body.top_logprobs ?? 0;
+  const wantLogprobs = body.logprobs === true;
+  const generations = await startChatTurn(body.messages, body, n, { signal: ctx.signal, tokenDelayMs: ctx.server.options.tokenDelayMs });
+  const promptTokens = generations[0]!.inputTokenCount;
+  const envelope = { id: `chat-${randomUUID()}`, created: Math.floor(Date.now() / 1000), model: body.model, system_fingerprint: 'textgen-local' };
+
+  if (!stream) {
+    const summaries = await finishAll(generations);
+    if (ctx.signal.aborted) return;
+    const choices = summaries.map((s, index) => ({
+      index,
+      message: { role: 'assistant', content: s.generatedText },
+      logprobs: wantLogprobs ? { content: s.generatedTokens.map((t) => chatLogprob(t, top)) } : null,
+      finish_reason: chatFinishReason(s.stopReason),
+    }));
+    await sendAnswer(ctx, fault, { ...envelope, object: 'chat.completion', choices, usage: usageOf(summaries, promptTokens) });
+    return;
+  }
+
+  const events = new EventStream(ctx, fault, streamWording);
+  events.open();
+  const chunk = (choices: unknown[], usage?: unknown) =>
+    events.send({ data: JSON.stringify({ ...envelope, object: 'chat.completion.chunk', choices, ...(usage !== undefined ? { usage } : {}) }) });
+  for (let index = 0; index < n; index++) {
+    if (!(await chunk([{ index, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }]))) return;
+  }
+  for await (const { index, step } of interleave(generations)) {
+    if (step.text !== '') {
+      const logprobs = wantLogprobs && step.token ? { content: [chatLogprob(step.token, top)] } : null;
+      if (!(await chunk([{ index, delta: { content: step.text }, logprobs, finish_reason: null }]))) return;
+    }
+    if (step.stopReason !== undefined && !(await chunk([{ index, delta: {}, logprobs: null, finish_reason: chatFinishReason(step.stopReason) }]))) return;
+  }
+  if (body.stream_options?.include_usage && !(await chunk([], usageOf(generations.map((g) => g.summary()), promptTokens)))) return;
+  if (!(await events.send({ data: '[DONE]' }))) return;
+  await events.end();
+}
+
+export const alephAlphaChatProtocol: ProtocolModule = {
+  name: 'aleph-alpha-chat',
+  prefixes: ['/chat/'],
+  routes: [{ method: 'POST', pattern: '/chat/completions', handler: chatRoute }],
+  sendError(ctx, status, code, message, headers) {
+    sendAlephAlphaError(ctx.res, status, upperSnake(code), message, headers);
+  },
+};

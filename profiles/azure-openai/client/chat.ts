@@ -1,0 +1,90 @@
+/**
+ * Chat completions for both adapters of this folder (docs/protocols/chat.md): Azure's
+ * `/openai/deployments/{deployment}/chat/completions?api-version=…` (the deployment picks the model) and the
+ * OpenAI-compatible `/v1/chat/completions` (the model in the body).
+ */
+import { UsageError } from '../../../src/errors.js';
+import type { ChatRequest } from '../../../src/chat/canonical.js';
+import type { ResolvedProfile } from '../../../src/config/types.js';
+import type { HttpRequestSpec } from '../../../src/http/types.js';
+import type { ChatOperation, ChatTarget } from '../../types.js';
+import {
+  chatCompletionsFields,
+  chatHeaders,
+  createChatCompletionsDecoder,
+  OPENAI_CHAT_PARAMETERS,
+  openAiStyleError,
+  parseChatCompletion,
+} from '../../common/chat-completions.js';
+import { pathSegment } from '../../common/path-segment.js';
+import { AZURE_MAX_STOP_SEQUENCES } from '../capabilities.js';
+import { parseCompletionsError } from './errors.js';
+
+/**
+ * The newest generally available data-plane inference version when this was written (Azure OpenAI REST reference:
+ * "Data plane - inference, latest GA release 2024-10-21"). Completions keep the profile's `api_version`; chat uses
+ * this unless --api-version, TEXTGEN_API_VERSION or the profile's `chat_api_version` says otherwise.
+ */
+export const AZURE_CHAT_DEFAULT_API_VERSION = '2024-10-21';
+
+/** `stream_options` (usage at the end of a stream) is refused by versions before 2024-08-01-preview. */
+const STREAM_OPTIONS_SINCE = '2024-08-01';
+
+/** OpenAI's documented maximum of alternatives per token. */
+const MAX_TOP_LOGPROBS = 20;
+
+function streamFields(stream: boolean, usage: boolean): Record<string, unknown> {
+  if (!stream) return {};
+  return usage ? { stream: true, stream_options: { include_usage: true } } : { stream: true };
+}
+
+export function azureChatApiVersion(profile: ResolvedProfile): string {
+  return profile.chatApiVersion ?? AZURE_CHAT_DEFAULT_API_VERSION;
+}
+
+export function buildAzureChatRequest(request: ChatRequest, target: ChatTarget, profile: ResolvedProfile, extra?: Record<string, unknown>): HttpRequestSpec {
+  const deployment = target.deployment ?? target.model ?? profile.defaults.model;
+  if (!deployment) throw new UsageError(`azure-openai needs a deployment: give --model (or --id-or-name), or set defaults.model in profile "${profile.name}"`);
+  const version = azureChatApiVersion(profile);
+  const body = { ...chatCompletionsFields(request), ...streamFields(target.stream, version.slice(0, 10) >= STREAM_OPTIONS_SINCE), ...extra };
+  // Users paste the endpoint with or without Azure's `/openai` segment; either way it appears once.
+  const base = profile.url.replace(/\/+$/, '').replace(/\/openai$/, '');
+  return {
+    method: 'POST',
+    url: `${base}/openai/deployments/${pathSegment(deployment, 'deployment')}/chat/completions?api-version=${encodeURIComponent(version)}`,
+    headers: chatHeaders(target.stream),
+    body: JSON.stringify(body),
+  };
+}
+
+export function buildOpenAiChatRequest(request: ChatRequest, target: ChatTarget, profile: ResolvedProfile, extra?: Record<string, unknown>): HttpRequestSpec {
+  const model = target.model ?? target.deployment ?? profile.defaults.model;
+  if (!model) throw new UsageError(`openai needs a model: give --model, or set defaults.model in profile "${profile.name}"`);
+  const body = { model, ...chatCompletionsFields(request), ...streamFields(target.stream, true), ...extra };
+  // Servers document their base URL both as `http://host:port` and as `http://host:port/v1`.
+  const base = profile.url.replace(/\/+$/, '');
+  const url = /\/v1$/.test(base) ? `${base}/chat/completions` : `${base}/v1/chat/completions`;
+  return { method: 'POST', url, headers: chatHeaders(target.stream), body: JSON.stringify(body) };
+}
+
+const capabilities = { parameters: OPENAI_CHAT_PARAMETERS, maxStop: AZURE_MAX_STOP_SEQUENCES, maxTopLogprobs: MAX_TOP_LOGPROBS };
+
+export const azureOpenAiChat: ChatOperation = {
+  kind: 'azure-openai',
+  displayName: 'Azure OpenAI',
+  capabilities,
+  buildChatRequest: buildAzureChatRequest,
+  parseChatResponse: (body) => parseChatCompletion('azure-openai', body),
+  createChatStreamDecoder: () => createChatCompletionsDecoder('azure-openai', openAiStyleError),
+  parseError: (status, bodyText, headers) => parseCompletionsError('azure-openai', status, bodyText, headers),
+};
+
+export const openAiChat: ChatOperation = {
+  kind: 'openai',
+  displayName: 'OpenAI-compatible',
+  capabilities,
+  buildChatRequest: buildOpenAiChatRequest,
+  parseChatResponse: (body) => parseChatCompletion('openai', body),
+  createChatStreamDecoder: () => createChatCompletionsDecoder('openai', openAiStyleError),
+  parseError: (status, bodyText, headers) => parseCompletionsError('openai', status, bodyText, headers),
+};

@@ -1,0 +1,214 @@
+/**
+ * The chat routes of the local completions server (docs/protocols/chat.md): Azure's
+ * `/openai/deployments/{deployment}/chat/completions?api-version=` and the OpenAI-compatible `/v1/chat/completions`.
+ * Checks in the services' order (credentials, api-version, body, content filter), then the engine's answer written
+ * from the whole conversation: one `chat.completion`, or `chat.completion.chunk` events ending with `data: [DONE]`.
+ */
+import { randomUUID } from 'node:crypto';
+import { chatFinishReason, chatLogprob, finishAll, interleave, startChatTurn, type ChatSampling } from '../../../src/emulator/engine/conversation.js';
+import type { GenerationSummary } from '../../../src/emulator/engine/index.js';
+import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
+import { EventStream, type StreamFaultWording } from '../../../src/emulator/core/event-stream.js';
+import { takeFault } from '../../../src/emulator/core/take-fault.js';
+import type { ProtocolModule, RouteContext, RouteHandler } from '../../../src/emulator/core/router.js';
+import { completionsAuthorized } from './auth.js';
+import { contentFilterResults, PROMPT_FILTERED_MESSAGE, promptIsFiltered } from './content-filter.js';
+import {
+  ACCESS_DENIED,
+  completionsFaultWording,
+  errorBody,
+  invalidRequest,
+  sendCompletionsError,
+  stampRequestId,
+  statusError,
+  type CompletionsError,
+  type Dialect,
+} from './errors.js';
+
+interface ChatBody extends ChatSampling {
+  model?: string;
+  messages: Array<{ role: string; content: string }>;
+  n?: number | null;
+  max_completion_tokens?: number | null;
+  stream?: boolean | null;
+  stream_options?: { include_usage?: boolean } | null;
+}
+
+const API_VERSION = /^(\d{4}-\d{2}-\d{2})(-preview)?$/;
+/** The first api-version with the chat route; older versions answer 404 for it, as Azure does. */
+const FIRST_CHAT_VERSION = '2023-03-15';
+
+type Schemas = Awaited<ReturnType<typeof buildSchema>>;
+let schemas: Promise<Schemas> | undefined;
+
+/** openai 6's ChatCompletionCreateParams, the fields a compatible server takes; nulls allowed as OpenAI allows them. */
+async function buildSchema() {
+  const { z } = await import('zod');
+  const n = <T extends import('zod').ZodType>(s: T) => s.nullable().optional();
+  const message = z.looseObject({ role: z.enum(['system', 'user', 'assistant', 'developer', 'tool']), content: z.string() });
+  return z.strictObject({
+    model: z.string().min(1).optional(),
+    messages: z.array(message).min(1),
+    frequency_penalty: n(z.number().min(-2).max(2)),
+    logit_bias: n(z.record(z.string(), z.number())),
+    logprobs: n(z.boolean()),
+    top_logprobs: n(z.int().min(0).max(20)),
+    max_tokens: n(z.int().min(1)),
+    max_completion_tokens: n(z.int().min(1)),
+    n: n(z.int().min(1).max(128)),
+    presence_penalty: n(z.number().min(-2).max(2)),
+    response_format: z.looseObject({ type: z.string() }).optional(),
+    seed: n(z.int()),
+    stop: n(z.union([z.string(), z.array(z.string()).max(4)])),
+    stream: n(z.boolean()),
+    stream_options: n(z.strictObject({ include_usage: z.boolean().optional() })),
+    temperature: n(z.number().min(0).max(2)),
+    top_p: n(z.number().min(0).max(1)),
+    user: z.string().optional(),
+    tools: z.array(z.unknown()).optional(),
+    tool_choice: z.unknown().optional(),
+  });
+}
+
+/** The first problem, in OpenAI's wording ("… - 'temperature'"), with `param` naming the field. */
+async function validate(json: unknown, dialect: Dialect): Promise<{ ok: true; body: ChatBody } | { ok: false; error: CompletionsError }> {
+  schemas ??= buildSchema();
+  const parsed = (await schemas).safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]!] : issue.path;
+    const param = path.map(String).join('.') || null;
+    const message = issue.code === 'unrecognized_keys' ? `Unrecognized request argument supplied: ${param}` : `Invalid value for '${param}': ${issue.message}`;
+    return { ok: false, error: invalidRequest(message, param) };
+  }
+  const body = parsed.data as ChatBody;
+  if (dialect === 'openai' && body.model === undefined) return { ok: false, error: invalidRequest("you must provide a model parameter", 'model') };
+  if (body.top_logprobs != null && body.logprobs !== true) {
+    return { ok: false, error: invalidRequest('logprobs must be set to true when top_logprobs is given', 'top_logprobs') };
+  }
+  return { ok: true, body };
+}
+
+function streamWording(dialect: Dialect): StreamFaultWording {
+  return {
+    errorEvent: () => ({ data: JSON.stringify(errorBody(dialect, 500, statusError(500, undefined, undefined))) }),
+    malformedEvent: () => ({ data: '{"id":"chatcmpl-broken","object":"chat.completion.chunk","choices":[{"delta":' }),
+  };
+}
+
+/** Answers the problem itself and returns false, or returns true when the request may be served. */
+function checkAccess(ctx: RouteContext, dialect: Dialect): boolean {
+  if (!completionsAuthorized(ctx)) {
+    const error: CompletionsError =
+      dialect === 'azure'
+        ? { code: '401', message: ACCESS_DENIED }
+        : { code: 'invalid_api_key', message: 'Incorrect or missing API key. Provide it as "Authorization: Bearer <key>".', type: 'invalid_request_error' };
+    sendCompletionsError(ctx, 401, error);
+    return false;
+  }
+  if (dialect === 'openai') return true;
+  const version = ctx.request.query['api-version'];
+  if (version === undefined || version === '') {
+    sendCompletionsError(ctx, 400, { code: 'BadRequest', message: 'The api-version query parameter (?api-version=) is required for all requests.', param: 'api-version' });
+    return false;
+  }
+  const match = API_VERSION.exec(version);
+  if (!match) {
+    sendCompletionsError(ctx, 400, { code: 'BadRequest', message: `Unsupported api-version '${version}': expected a date such as 2024-10-21.`, param: 'api-version' });
+    return false;
+  }
+  if (match[1]! < FIRST_CHAT_VERSION) {
+    sendCompletionsError(ctx, 404, { code: '404', message: `Resource not found: chat completions need api-version ${FIRST_CHAT_VERSION}-preview or later, got ${version}` });
+    return false;
+  }
+  return true;
+}
+
+function usageOf(summaries: readonly GenerationSummary[], promptTokens: number) {
+  const completion = summaries.reduce((sum, s) => sum + s.generatedTokenCount, 0);
+  return { prompt_tokens: promptTokens, completion_tokens: completion, total_tokens: promptTokens + completion };
+}
+
+function chatRoute(dialect: Dialect): RouteHandler {
+  return async (ctx: RouteContext) => {
+    stampRequestId(ctx);
+    if (!checkAccess(ctx, dialect)) return;
+    if (!('json' in ctx.request)) {
+      const empty = ctx.request.body.trim() === '';
+      return sendCompletionsError(ctx, 400, invalidRequest(empty ? 'The request body is empty: expected a JSON object' : 'We could not parse the JSON body of your request.', null));
+    }
+    const checked = await validate(ctx.request.json, dialect);
+    if (!checked.ok) return sendCompletionsError(ctx, 400, checked.error);
+    const body = checked.body;
+    if (dialect === 'azure' && body.messages.some((m) => promptIsFiltered(m.content))) {
+      return sendCompletionsError(ctx, 400, {
+        code: 'content_filter',
+        message: PROMPT_FILTERED_MESSAGE,
+        param: 'prompt',
+        innererror: { code: 'ResponsibleAIPolicyViolation', content_filter_result: contentFilterResults(true) },
+      });
+    }
+    const stream = body.stream === true;
+    const fault = takeFault(ctx, stream);
+    if (await applyFault(fault, ctx, completionsFaultWording(ctx, ctx.request.query['api-version']))) return;
+
+    const n = body.n ?? 1;
+    const top = body.top_logprobs ?? 0;
+    const wantLogprobs = body.logprobs === true;
+    const sampling: ChatSampling = { ...body, max_tokens: body.max_completion_tokens ?? body.max_tokens };
+    const generations = await startChatTurn(body.messages, sampling, n, { signal: ctx.signal, tokenDelayMs: ctx.server.options.tokenDelayMs });
+    const promptTokens = generations[0]!.inputTokenCount;
+    const model = dialect === 'azure' ? ctx.params.deployment! : body.model!;
+    const envelope = { id: `chatcmpl-${randomUUID().replaceAll('-', '').slice(0, 24)}`, created: Math.floor(Date.now() / 1000), model };
+    const azureFilter = dialect === 'azure' ? { content_filter_results: contentFilterResults(false) } : {};
+
+    if (!stream) {
+      const summaries = await finishAll(generations);
+      if (ctx.signal.aborted) return;
+      const choices = summaries.map((s, index) => ({
+        index,
+        message: { role: 'assistant', content: s.generatedText, refusal: null },
+        logprobs: wantLogprobs ? { content: s.generatedTokens.map((t) => chatLogprob(t, top)), refusal: null } : null,
+        finish_reason: chatFinishReason(s.stopReason),
+        ...azureFilter,
+      }));
+      const filterAnnotation = dialect === 'azure' ? { prompt_filter_results: [{ prompt_index: 0, content_filter_results: contentFilterResults(false) }] } : {};
+      await sendAnswer(ctx, fault, { ...envelope, object: 'chat.completion', ...filterAnnotation, choices, usage: usageOf(summaries, promptTokens) });
+      return;
+    }
+
+    const events = new EventStream(ctx, fault, streamWording(dialect));
+    events.open();
+    const send = (data: unknown) => events.send({ data: JSON.stringify(data) });
+    const chunk = (choices: unknown[], usage: unknown = null) => send({ ...envelope, object: 'chat.completion.chunk', choices, ...(body.stream_options?.include_usage ? { usage } : {}) });
+    if (dialect === 'azure') {
+      const annotation = [{ prompt_index: 0, content_filter_results: contentFilterResults(false) }];
+      if (!(await send({ id: '', object: '', created: 0, model: '', prompt_filter_results: annotation, choices: [] }))) return;
+    }
+    for (let index = 0; index < n; index++) {
+      if (!(await chunk([{ index, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }]))) return;
+    }
+    for await (const { index, step } of interleave(generations)) {
+      if (step.text !== '' || step.token) {
+        const logprobs = wantLogprobs && step.token ? { content: [chatLogprob(step.token, top)], refusal: null } : null;
+        if (!(await chunk([{ index, delta: { content: step.text }, logprobs, finish_reason: null, ...azureFilter }]))) return;
+      }
+      if (step.stopReason !== undefined && !(await chunk([{ index, delta: {}, logprobs: null, finish_reason: chatFinishReason(step.stopReason) }]))) return;
+    }
+    if (body.stream_options?.include_usage && !(await chunk([], usageOf(generations.map((g) => g.summary()), promptTokens)))) return;
+    if (!(await events.send({ data: '[DONE]' }))) return;
+    await events.end();
+  };
+}
+
+export const azureOpenAiChatProtocol: ProtocolModule = {
+  name: 'azure-openai-chat',
+  prefixes: [],
+  routes: [
+    { method: 'POST', pattern: '/openai/deployments/:deployment/chat/completions', handler: chatRoute('azure') },
+    { method: 'POST', pattern: '/v1/chat/completions', handler: chatRoute('openai') },
+  ],
+  sendError(ctx, status, code, message, headers) {
+    sendCompletionsError(ctx, status, { code, message }, headers);
+  },
+};

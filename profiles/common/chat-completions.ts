@@ -1,0 +1,189 @@
+/**
+ * The OpenAI-shaped chat completions wire, which four adapters share (docs/protocols/chat.md): OpenAI and the
+ * servers compatible with it, Azure OpenAI, Aleph Alpha's `/chat/completions`, and — but for its model field,
+ * scope and error shape — watsonx's `/ml/v1/text/chat`. Body fields from the canonical parameters, a whole answer
+ * read into the canonical result, and a stream decoder for `chat.completion.chunk` events.
+ */
+import type {
+  ChatChoice,
+  ChatChunk,
+  ChatChunkChoice,
+  ChatParameters,
+  ChatRequest,
+  ChatResult,
+  ChatTokenLogprob,
+  ChatUsage,
+  FinishReason,
+} from '../../src/chat/canonical.js';
+import type { ServiceWarning } from '../../src/canonical.js';
+import { UnexpectedAnswer } from '../../src/errors.js';
+import type { SseEvent } from '../../src/http/sse-parser.js';
+import type { ChatStreamStep } from '../operations/chat.js';
+import { readJsonEvent, type ErrorReader } from './json-events.js';
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function num(record: Record<string, unknown>, key: string): number | undefined {
+  const v = record[key];
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
+
+function str(record: Record<string, unknown>, key: string): string | undefined {
+  const v = record[key];
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+/** The wire names of the canonical parameters are the same in every chat API: they are copied as they are. */
+const PARAMETER_ORDER: readonly (keyof ChatParameters)[] = [
+  'max_tokens', 'temperature', 'top_p', 'stop', 'seed', 'n', 'logprobs', 'top_logprobs', 'frequency_penalty', 'presence_penalty', 'time_limit',
+];
+
+/** `messages` and the parameters, in a stable order; `top_logprobs` brings `logprobs: true` with it, as the APIs require. */
+export function chatCompletionsFields(request: ChatRequest): Record<string, unknown> {
+  const body: Record<string, unknown> = { messages: request.messages.map((m) => ({ role: m.role, content: m.content })) };
+  const p: ChatParameters = request.parameters.top_logprobs !== undefined ? { ...request.parameters, logprobs: true } : request.parameters;
+  for (const key of PARAMETER_ORDER) {
+    const value = p[key];
+    if (value === undefined) continue;
+    body[key] = Array.isArray(value) ? [...value] : value;
+  }
+  return body;
+}
+
+export function isoFromEpoch(value: unknown): string | undefined {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) return undefined;
+  return new Date(value * 1000).toISOString();
+}
+
+/** `logprobs: {content: [{token, logprob, top_logprobs: [{token, logprob}]}]}` → canonical token entries. */
+export function readChatLogprobs(value: unknown): ChatTokenLogprob[] | undefined {
+  if (!isRecord(value) || !Array.isArray(value.content)) return undefined;
+  const out: ChatTokenLogprob[] = [];
+  for (const entry of value.content) {
+    if (!isRecord(entry) || typeof entry.token !== 'string') continue;
+    const item: ChatTokenLogprob = { token: entry.token, logprob: num(entry, 'logprob') ?? Number.NaN };
+    if (Array.isArray(entry.top_logprobs) && entry.top_logprobs.length > 0) {
+      item.top_logprobs = entry.top_logprobs
+        .filter(isRecord)
+        .filter((t) => typeof t.token === 'string')
+        .map((t) => ({ token: t.token as string, logprob: num(t, 'logprob') ?? Number.NaN }));
+    }
+    out.push(item);
+  }
+  return out;
+}
+
+export function readUsage(value: unknown): ChatUsage | undefined {
+  if (!isRecord(value)) return undefined;
+  const usage: ChatUsage = {};
+  const prompt = num(value, 'prompt_tokens');
+  const completion = num(value, 'completion_tokens');
+  const total = num(value, 'total_tokens');
+  if (prompt !== undefined) usage.prompt_tokens = prompt;
+  if (completion !== undefined) usage.completion_tokens = completion;
+  if (total !== undefined) usage.total_tokens = total;
+  return Object.keys(usage).length > 0 ? usage : undefined;
+}
+
+export function finishReasonOf(value: unknown): FinishReason {
+  return typeof value === 'string' && value !== '' ? value : 'not_finished';
+}
+
+function contentFilterWarning(index: number): ServiceWarning {
+  return { id: 'content_filter', message: `the service's content filter cut answer ${index} short (finish_reason content_filter); the text is incomplete` };
+}
+
+/** What every answer and chunk carries besides its choices: id, model (`model`, or watsonx's `model_id`), time. */
+function envelope(kind: string, body: Record<string, unknown>): Pick<ChatResult, 'provider' | 'id' | 'model' | 'created_at'> {
+  const out: Pick<ChatResult, 'provider' | 'id' | 'model' | 'created_at'> = { provider: kind };
+  const id = str(body, 'id');
+  if (id) out.id = id;
+  const model = str(body, 'model') ?? str(body, 'model_id');
+  if (model) out.model = model;
+  const created = str(body, 'created_at') ?? isoFromEpoch(body.created);
+  if (created) out.created_at = created;
+  return out;
+}
+
+/** A whole `chat.completion` → the canonical result, choices in `index` order. */
+export function parseChatCompletion(kind: string, body: unknown): ChatResult {
+  if (!isRecord(body) || !Array.isArray(body.choices)) throw new UnexpectedAnswer('the answer has no "choices" array');
+  const warnings: ServiceWarning[] = [];
+  const choices: ChatChoice[] = body.choices.map((c, position): ChatChoice => {
+    if (!isRecord(c)) throw new UnexpectedAnswer(`choice ${position} is not an object`);
+    const message = c.message;
+    if (!isRecord(message)) throw new UnexpectedAnswer(`choice ${position} has no "message" object`);
+    if (message.content !== null && message.content !== undefined && typeof message.content !== 'string') {
+      throw new UnexpectedAnswer(`choice ${position}: "message.content" is not a string`);
+    }
+    const index = num(c, 'index') ?? position;
+    const choice: ChatChoice = { index, message: { role: 'assistant', content: typeof message.content === 'string' ? message.content : '' }, finish_reason: finishReasonOf(c.finish_reason) };
+    const logprobs = readChatLogprobs(c.logprobs);
+    if (logprobs) choice.logprobs = logprobs;
+    if (c.finish_reason === 'content_filter') warnings.push(contentFilterWarning(index));
+    return choice;
+  });
+  choices.sort((a, b) => a.index - b.index);
+  const result: ChatResult = { ...envelope(kind, body), choices };
+  const usage = readUsage(body.usage);
+  if (usage) result.usage = usage;
+  if (warnings.length > 0) result.warnings = warnings;
+  return result;
+}
+
+/**
+ * `chat.completion.chunk` events → canonical chunks. Data-only SSE ended by `data: [DONE]` (OpenAI, Azure, Aleph
+ * Alpha) or by the end of the body after the last event (watsonx). Tolerated: `"choices": []` events (Azure's
+ * prompt-filter annotation: ignored; a last usage event: kept for its usage), deltas without content (the opening
+ * `role` delta), and errors — `event: error`, or an error payload inside the 200 stream — as error steps.
+ */
+export function createChatCompletionsDecoder(kind: string, errorOf: ErrorReader): (event: SseEvent) => ChatStreamStep {
+  return (event) => {
+    const step = readJsonEvent(event, errorOf);
+    if (step.type === 'chunk') return { type: 'ignore' };
+    if (step.type !== 'json') return step;
+    const body = step.body;
+    if (!isRecord(body) || !Array.isArray(body.choices)) return { type: 'ignore' };
+    const usage = readUsage(body.usage);
+    const choices: ChatChunkChoice[] = [];
+    let warnings: ServiceWarning[] | undefined;
+    body.choices.forEach((c, position) => {
+      if (!isRecord(c)) return;
+      const index = num(c, 'index') ?? position;
+      const delta = isRecord(c.delta) ? c.delta : {};
+      const choice: ChatChunkChoice = { index, content: typeof delta.content === 'string' ? delta.content : '' };
+      if (typeof c.finish_reason === 'string' && c.finish_reason !== '') choice.finish_reason = c.finish_reason;
+      const logprobs = readChatLogprobs(c.logprobs);
+      if (logprobs && logprobs.length > 0) choice.logprobs = logprobs;
+      if (c.finish_reason === 'content_filter') (warnings ??= []).push(contentFilterWarning(index));
+      choices.push(choice);
+    });
+    if (choices.length === 0 && !usage) return { type: 'ignore' };
+    const chunk: ChatChunk = { ...envelope(kind, body), choices };
+    if (usage) chunk.usage = usage;
+    if (warnings) chunk.warnings = warnings;
+    return { type: 'chunk', chunk, raw: body };
+  };
+}
+
+/** `{"error": …}` inside an OpenAI-shaped stream (OpenAI, Azure, Aleph Alpha's chat). */
+export const openAiStyleError: ErrorReader = (body) => {
+  if (!isRecord(body) || body.error === undefined || body.error === null) return undefined;
+  const e = body.error;
+  if (typeof e === 'string') return { message: e, ...(typeof body.code === 'string' ? { code: body.code } : {}) };
+  if (!isRecord(e)) return { message: JSON.stringify(e) };
+  const code = str(e, 'code') ?? str(e, 'type');
+  return { message: str(e, 'message') ?? JSON.stringify(e), ...(code ? { code } : {}) };
+};
+
+/** Every canonical parameter the OpenAI-shaped APIs take, so adapters say only where they differ. */
+export const OPENAI_CHAT_PARAMETERS: Record<keyof ChatParameters, 'native' | 'unsupported'> = {
+  max_tokens: 'native', temperature: 'native', top_p: 'native', stop: 'native', seed: 'native', n: 'native', logprobs: 'native',
+  top_logprobs: 'native', frequency_penalty: 'native', presence_penalty: 'native', time_limit: 'unsupported',
+};
+
+export function chatHeaders(stream: boolean): Record<string, string> {
+  return { 'content-type': 'application/json', accept: stream ? 'text/event-stream' : 'application/json' };
+}

@@ -1,0 +1,195 @@
+/**
+ * The chat routes of the local watsonx server (docs/protocols/chat.md): `/ml/v1/text/chat[_stream]` (model, project
+ * or space) and `/ml/v1/deployments/{id_or_name}/text/chat[_stream]`. Checks as the service makes them (credentials,
+ * `version`, the body), then the engine's answer written from the whole conversation, whole or as SSE events.
+ */
+import { randomUUID } from 'node:crypto';
+import { chatFinishReason, chatLogprob, finishAll, interleave, startChatTurn, type ChatSampling } from '../../../src/emulator/engine/conversation.js';
+import type { GenerationSummary } from '../../../src/emulator/engine/index.js';
+import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
+import { EventStream, type StreamFaultWording } from '../../../src/emulator/core/event-stream.js';
+import { takeFault } from '../../../src/emulator/core/take-fault.js';
+import type { ProtocolModule, RouteContext, RouteHandler } from '../../../src/emulator/core/router.js';
+import { fieldName, type Issue } from '../../../src/emulator/core/zod-issue.js';
+import { sendWatsonxError, watsonxErrorBody, watsonxFaultWording } from './errors.js';
+import { LOCAL_DEPLOYMENT_MODEL } from './generate.js';
+import { watsonxPrelude } from './prelude.js';
+
+type ChatKind = 'foundation' | 'deployment';
+
+interface ChatBody extends ChatSampling {
+  model_id?: string;
+  max_completion_tokens?: number;
+  messages: Array<{ role: string; content: string }>;
+  n?: number;
+}
+
+const PREFIX = 'Json document validation error: ';
+const MODEL_VERSION = '1.0.0';
+
+type Schemas = Awaited<ReturnType<typeof buildSchemas>>;
+let schemas: Promise<Schemas> | undefined;
+
+/** The fields of @ibm-cloud/watsonx-ai's textChat / deploymentsTextChat bodies; anything else is refused. */
+async function buildSchemas() {
+  const { z } = await import('zod');
+  const message = z.looseObject({ role: z.enum(['system', 'user', 'assistant', 'tool', 'control']), content: z.string() });
+  const sampling = {
+    tools: z.array(z.unknown()),
+    tool_choice_option: z.enum(['none', 'auto', 'required']),
+    tool_choice: z.unknown(),
+    frequency_penalty: z.number().min(-2).max(2),
+    logit_bias: z.record(z.string(), z.number()),
+    logprobs: z.boolean(),
+    top_logprobs: z.int().min(0).max(20),
+    max_tokens: z.int().min(0),
+    max_completion_tokens: z.int().min(0),
+    n: z.int().min(1).max(16),
+    presence_penalty: z.number().min(-2).max(2),
+    response_format: z.looseObject({ type: z.string() }),
+    seed: z.int(),
+    stop: z.array(z.string()).max(4),
+    temperature: z.number().min(0).max(2),
+    top_p: z.number().min(0).max(1),
+    time_limit: z.int().gt(0),
+    repetition_penalty: z.number(),
+    length_penalty: z.number(),
+    include_reasoning: z.boolean(),
+    reasoning_effort: z.enum(['low', 'medium', 'high']),
+  };
+  const messages = z.array(message).min(1);
+  const foundation = z
+    .strictObject({
+      model_id: z.string().min(1),
+      messages,
+      project_id: z.string(),
+      space_id: z.string(),
+      guided_choice: z.array(z.string()),
+      guided_regex: z.string(),
+      guided_grammar: z.string(),
+      guided_json: z.unknown(),
+      ...sampling,
+    })
+    .partial()
+    .required({ model_id: true, messages: true });
+  const deployment = z.strictObject({ messages, context: z.string(), ...sampling }).partial().required({ messages: true });
+  return { foundation, deployment };
+}
+
+function describe(issue: Issue): string[] {
+  const field = issue.path.length > 0 ? `'${fieldName(issue.path)}'` : 'the request body';
+  switch (issue.code) {
+    case 'unrecognized_keys':
+      return (issue.keys ?? []).map((k) => `'${fieldName([...issue.path, k])}' is not a recognized field`);
+    case 'invalid_type':
+      return [issue.message.includes('received undefined') ? `${field} is required` : `${field} must be of type ${issue.expected ?? 'unknown'}`];
+    case 'invalid_value':
+      return [`${field} must be one of: ${(issue.values ?? []).map(String).join(', ')}`];
+    case 'too_big':
+      return [issue.origin === 'array' ? `${field} must have at most ${issue.maximum} items` : `${field} must be less than or equal to ${issue.maximum}`];
+    case 'too_small':
+      return [issue.origin === 'array' ? `${field} must have at least ${issue.minimum} items` : `${field} must be greater than or equal to ${issue.minimum}`];
+    default:
+      return [`${field}: ${issue.message}`];
+  }
+}
+
+type Checked = { ok: true; body: ChatBody } | { ok: false; errors: { code: string; message: string }[] };
+
+async function validateChatBody(json: unknown, kind: ChatKind): Promise<Checked> {
+  schemas ??= buildSchemas();
+  const parsed = (await schemas)[kind].safeParse(json);
+  if (!parsed.success) {
+    return { ok: false, errors: parsed.error.issues.flatMap((i) => describe(i as Issue)).slice(0, 10).map((m) => ({ code: 'json_validation_error', message: PREFIX + m })) };
+  }
+  const body = parsed.data as ChatBody & { project_id?: string; space_id?: string };
+  if (kind === 'foundation' && (body.project_id === undefined) === (body.space_id === undefined)) {
+    return { ok: false, errors: [{ code: 'json_validation_error', message: `${PREFIX}exactly one of 'project_id' or 'space_id' must be given in the request body` }] };
+  }
+  return { ok: true, body };
+}
+
+const streamWording: StreamFaultWording = {
+  errorEvent: () => ({
+    event: 'error',
+    data: JSON.stringify(watsonxErrorBody(500, [{ code: 'internal_server_error', message: 'The model server stopped while generating; the partial output is incomplete' }])),
+  }),
+  malformedEvent: () => ({ event: 'message', data: '{"id":"chat-broken","choices":[{"delta":{"content":' }),
+};
+
+function usageOf(summaries: readonly GenerationSummary[], promptTokens: number) {
+  const completion = summaries.reduce((sum, s) => sum + s.generatedTokenCount, 0);
+  return { completion_tokens: completion, prompt_tokens: promptTokens, total_tokens: promptTokens + completion };
+}
+
+function chatRoute(kind: ChatKind, streamRoute: boolean): RouteHandler {
+  return async (ctx: RouteContext) => {
+    const prelude = watsonxPrelude(ctx, { field: 'messages' });
+    if (!prelude) return;
+    const checked = await validateChatBody(prelude.json, kind);
+    if (!checked.ok) return sendWatsonxError(ctx.res, 400, checked.errors);
+    const body = checked.body;
+    const fault = takeFault(ctx, streamRoute);
+    if (await applyFault(fault, ctx, watsonxFaultWording(ctx.res))) return;
+
+    const n = body.n ?? 1;
+    const sampling: ChatSampling = { ...body, max_tokens: body.max_completion_tokens ?? body.max_tokens };
+    const top = body.top_logprobs ?? 0;
+    const wantLogprobs = body.logprobs === true;
+    const generations = await startChatTurn(body.messages, sampling, n, { signal: ctx.signal, tokenDelayMs: ctx.server.options.tokenDelayMs });
+    const promptTokens = generations[0]!.inputTokenCount;
+    const envelope = {
+      id: `chat-${randomUUID()}`,
+      model_id: body.model_id ?? LOCAL_DEPLOYMENT_MODEL,
+      model_version: MODEL_VERSION,
+      created: Math.floor(Date.now() / 1000),
+      created_at: new Date().toISOString(),
+    };
+
+    if (!streamRoute) {
+      const summaries = await finishAll(generations);
+      if (ctx.signal.aborted) return;
+      const choices = summaries.map((s, index) => ({
+        index,
+        message: { role: 'assistant', content: s.generatedText },
+        finish_reason: chatFinishReason(s.stopReason),
+        ...(wantLogprobs ? { logprobs: { content: s.generatedTokens.map((t) => chatLogprob(t, top)) } } : {}),
+      }));
+      await sendAnswer(ctx, fault, { ...envelope, choices, usage: usageOf(summaries, promptTokens) });
+      return;
+    }
+
+    const events = new EventStream(ctx, fault, streamWording);
+    events.open();
+    let id = 0;
+    const send = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+      events.send({ id: String(++id), event: 'message', data: JSON.stringify({ ...envelope, choices, ...extra }) });
+    for (let index = 0; index < n; index++) {
+      if (!(await send([{ index, delta: { role: 'assistant', content: '' }, finish_reason: null }]))) return;
+    }
+    let left = n;
+    for await (const { index, step } of interleave(generations)) {
+      const choice: Record<string, unknown> = { index, delta: { content: step.text }, finish_reason: step.stopReason === undefined ? null : chatFinishReason(step.stopReason) };
+      if (wantLogprobs && step.token) choice.logprobs = { content: [chatLogprob(step.token, top)] };
+      if (step.stopReason !== undefined) left -= 1;
+      // The last event carries the usage of the whole request.
+      const extra = left === 0 && step.stopReason !== undefined ? { usage: usageOf(generations.map((g) => g.summary()), promptTokens) } : {};
+      if (!(await send([choice], extra))) return;
+    }
+    await events.end();
+  };
+}
+
+export const watsonxChatProtocol: ProtocolModule = {
+  name: 'watsonx-chat',
+  prefixes: [],
+  routes: [
+    { method: 'POST', pattern: '/ml/v1/text/chat', handler: chatRoute('foundation', false) },
+    { method: 'POST', pattern: '/ml/v1/text/chat_stream', handler: chatRoute('foundation', true) },
+    { method: 'POST', pattern: '/ml/v1/deployments/:id/text/chat', handler: chatRoute('deployment', false) },
+    { method: 'POST', pattern: '/ml/v1/deployments/:id/text/chat_stream', handler: chatRoute('deployment', true) },
+  ],
+  sendError(ctx, status, code, message, headers) {
+    sendWatsonxError(ctx.res, status, [{ code, message }], headers);
+  },
+};

@@ -1,0 +1,112 @@
+/**
+ * `chat --batch FILE.jsonl`: one conversation per line, `{"messages": [...], "parameters"?: {...}, "id"?: ...}`, run
+ * through the batch machinery of `complete --batch` (src/batch/run-batch.ts): the same input order in the output,
+ * concurrency that backs off on 429, --resume, --shard, --fail-fast and --dry-run (docs/batch.md). A line's record
+ * holds what `chat -o json` prints for it (or, with --raw, the provider's body); `--system` goes first in every
+ * conversation; a line's parameters override the flags for that line. Answers are never streamed.
+ */
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { answerJson, readAnswer } from '../requests/answer.js';
+import { printDryRun } from '../requests/send.js';
+import { checkBatchFlags } from '../batch/common-checks.js';
+import { compileResultQuery, resultJson } from '../batch/json-query.js';
+import { runBatch } from '../batch/run-batch.js';
+import { createLineSender } from '../batch/send-line.js';
+import type { BatchSettings } from '../batch/settings.js';
+import type { HttpRequestSpec } from '../http/types.js';
+import type { ChatRequest } from './canonical.js';
+import { chatInCanonicalOrder } from './aggregate.js';
+import { prepareChat, type ChatSetup } from './prepare.js';
+import { assembleConversation, checkMessageList } from './messages.js';
+import { checkChatParameterObject } from './parameters.js';
+import { checkChatSupport } from './support.js';
+
+interface ChatLine {
+  request: ChatRequest;
+  spec?: HttpRequestSpec;
+}
+
+const KEYS = new Set(['messages', 'parameters', 'id']);
+
+function describe(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
+}
+
+export interface ChatBatchFlags {
+  /** Flags that give a conversation of their own, which a batch cannot take. */
+  given: string[];
+  system: string | undefined;
+  /** The JSON-valued options as given, to refuse `@-` when the lines come from stdin. */
+  raw: Record<string, unknown>;
+}
+
+export async function runChatBatch(ctx: Context, setup: ChatSetup, settings: BatchSettings, flags: ChatBatchFlags): Promise<number> {
+  checkBatchFlags(ctx, settings, { inputFlags: flags.given, raw: flags.raw });
+  const query = await compileResultQuery(ctx.globals.jmesQuery);
+  const warned = new Set<string>();
+  const warnOnce = (m: string) => {
+    if (warned.has(m)) return;
+    warned.add(m);
+    ctx.reporter.warn(m);
+  };
+  const ready = await prepareChat(ctx, setup, warnOnce);
+  const { profile, op } = ready;
+  const target = { ...ready.target, stream: false };
+  const sender = await createLineSender(ctx, profile, op);
+  const specOf = (line: ChatLine) => (line.spec ??= op.buildChatRequest(line.request, target, profile, setup.extra));
+  // What the profile lacks (a space, a project) would fail every line: a usage error now, before any line is read.
+  specOf({ request: { messages: [{ role: 'user', content: 'x' }], parameters: ready.parameters } });
+
+  return runBatch<ChatLine>(ctx, settings, {
+    retries: profile.retries,
+    begin: () => sender.begin(ctx.signal),
+    parse(text) {
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (e) {
+        throw new UsageError(`the line is not JSON: ${(e as Error).message}`);
+      }
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        throw new UsageError(`a line must be a JSON object {"messages": [...]}, got ${describe(value)}`);
+      }
+      const obj = value as Record<string, unknown>;
+      let idJson: string | undefined;
+      if (obj.id !== undefined) {
+        if (typeof obj.id !== 'string' && !(typeof obj.id === 'number' && Number.isFinite(obj.id))) throw new UsageError(`"id" must be a string or a number, got ${describe(obj.id)}`);
+        idJson = JSON.stringify(obj.id);
+      }
+      const fail = (message: string): never => {
+        throw Object.assign(new UsageError(message), { lineId: idJson });
+      };
+      for (const key of Object.keys(obj)) if (!KEYS.has(key)) fail(`unknown field "${key}" on the line (a line has messages, parameters and id)`);
+      if (obj.messages === undefined) fail('the line has no "messages"');
+      let request: ChatRequest | undefined;
+      try {
+        const messages = assembleConversation([], flags.system, checkMessageList(obj.messages, 'messages'));
+        const parameters =
+          obj.parameters === undefined
+            ? ready.parameters
+            : checkChatSupport({ ...setup.parameters, ...checkChatParameterObject(obj.parameters, '"parameters" of the line') }, op.capabilities, op.kind, {
+                ignoreUnsupported: setup.ignoreUnsupported,
+                warn: warnOnce,
+              });
+        request = { messages, parameters };
+      } catch (e) {
+        fail((e as Error).message);
+      }
+      return { payload: { request: request! }, idJson };
+    },
+    async run(line, signal) {
+      const res = await sender.send(specOf(line), signal);
+      const body = await res.text();
+      const context = { provider: op.kind, status: res.status, body };
+      const json = answerJson(body, context);
+      const result = readAnswer(() => op.parseChatResponse(json, line.request), context);
+      return resultJson(setup.present.raw ? json : chatInCanonicalOrder(result), query);
+    },
+    wireRequest: (line) => specOf(line),
+    printRequest: (spec) => printDryRun(ctx, profile, spec),
+  });
+}

@@ -1,0 +1,129 @@
+/**
+ * `textgen chat`: validate the flags (before anything costs a server start or a token exchange), gather the
+ * conversation, resolve the profile and its adapter's chat, and run one turn — or a batch of conversations, or an
+ * interactive conversation on a terminal. docs/protocols/chat.md has the wire side.
+ */
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { parseBooleanFlag, type RawFlagValue } from '../options/flag-values.js';
+import { readStdinText } from '../options/input.js';
+import { readJsonOption, type JsonOptionIo } from '../options/json-option.js';
+import { parseOutputFormat } from '../output/format.js';
+import type { ChatMessage } from './canonical.js';
+import { assembleConversation, checkMessageList, parseMessageFlag } from './messages.js';
+import { buildChatParameters } from './parameters.js';
+import { prepareChat, type ChatSetup } from './prepare.js';
+
+function last(value: unknown): unknown {
+  return Array.isArray(value) ? value[value.length - 1] : value;
+}
+
+function text(value: unknown): string | undefined {
+  const v = last(value);
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+/** Flags that read stdin when their value is `@-`. */
+const AT_STDIN = [
+  ['--messages', 'messages'],
+  ['--parameters', 'parameters'],
+  ['--extra', 'extra'],
+] as const;
+
+export async function runChatCommand(options: Record<string, unknown>, ctx: Context): Promise<number> {
+  const { parseBatchSettings } = await import('../batch/settings.js');
+  const batch = parseBatchSettings(options);
+  const format = parseOutputFormat(ctx.globals.output);
+  const readers = AT_STDIN.filter(([, key]) => last(options[key]) === '@-').map(([flag]) => `${flag} @-`);
+  if (readers.length > 1) throw new UsageError(`only one option can read stdin, but ${readers.join(' and ')} both do`);
+  let stdinText: Promise<string> | undefined;
+  const readStdin = () => (stdinText ??= readStdinText(ctx.stdin));
+  const io: JsonOptionIo = { cwd: ctx.cwd, stdin: readStdin };
+
+  const model = text(options.model);
+  const deployment = text(options.idOrName);
+  if (model !== undefined && deployment !== undefined) {
+    throw new UsageError('give the target once: -m/--model for a model, or --id-or-name for a deployment');
+  }
+  const setup: ChatSetup = {
+    parameters: await buildChatParameters(options, io),
+    extra: options.extra === undefined ? undefined : await readExtra(options.extra, io),
+    model,
+    deployment,
+    present: { format, jmes: ctx.globals.jmesQuery, rawOutput: ctx.globals.rawOutput === true, raw: parseBooleanFlag('--raw', options.raw as RawFlagValue) === true },
+    ignoreUnsupported: parseBooleanFlag('--ignore-unsupported', options.ignoreUnsupported as RawFlagValue) === true,
+    stream: typeof options.stream === 'boolean' ? options.stream : 'auto',
+  };
+  const words = Array.isArray(options.args) ? (options.args as string[]) : [];
+  const system = typeof last(options.system) === 'string' ? (last(options.system) as string) : undefined;
+  const save = text(options.save);
+  const resume = text(options.continue);
+
+  if (batch) {
+    const given = [
+      ...(words.length > 0 ? ['message words'] : []),
+      ...(options.message !== undefined ? ['--message'] : []),
+      ...(options.messages !== undefined ? ['--messages'] : []),
+      ...(resume !== undefined ? ['--continue'] : []),
+      ...(save !== undefined ? ['--save'] : []),
+    ];
+    const { runChatBatch } = await import('./batch.js');
+    return runChatBatch(ctx, setup, batch, { given, system, raw: { parameters: options.parameters, extra: options.extra } });
+  }
+
+  const added: ChatMessage[] = [];
+  if (options.messages !== undefined) {
+    const value = last(options.messages);
+    if (typeof value !== 'string') throw new UsageError('--messages needs a value: a JSON array, @file, or @- for stdin');
+    added.push(...checkMessageList(await readJsonOption('--messages', value, io), '--messages'));
+  }
+  const flagged = options.message === undefined ? [] : Array.isArray(options.message) ? options.message : [options.message];
+  for (const m of flagged) added.push(parseMessageFlag(String(m)));
+  if (words.length > 0) added.push({ role: 'user', content: words.join(' ') });
+
+  const { readConversation } = await import('./conversation-file.js');
+  const history = resume !== undefined ? await readConversation('--continue', resume, ctx.cwd) : [];
+
+  const stdinFree = readers.length === 0;
+  if (added.length === 0 && stdinFree && ctx.terminal.interactive && ctx.terminal.stdoutIsTTY && format === 'text' && !ctx.globals.jmesQuery && !setup.present.raw) {
+    const { runInteractiveChat } = await import('./interactive.js');
+    return runInteractiveChat(ctx, setup, { history: assembleConversation(history, system, []), saveTo: save ?? resume });
+  }
+  if (added.length === 0 && stdinFree && !ctx.terminal.stdinIsTTY) {
+    const piped = await readStdin();
+    if (piped.trim() !== '') added.push({ role: 'user', content: piped.replace(/\r?\n$/, '') });
+  }
+  const conversation = assembleConversation(history, system, added);
+  if (added.length === 0 || !conversation.some((m) => m.role !== 'system')) {
+    throw new UsageError('nothing to send: give a message as words after chat, with --message user=TEXT or --messages @file.json, or on stdin', {
+      hint: 'on a terminal, textgen chat with no message opens a conversation',
+    });
+  }
+
+  const ready = await prepareChat(ctx, setup);
+  const stream = setup.stream === 'auto' ? ctx.terminal.stdoutIsTTY && format === 'text' && !ctx.globals.jmesQuery : setup.stream;
+  const { runChatTurn } = await import('./run-chat.js');
+  const result = await runChatTurn(ctx, {
+    op: ready.op,
+    profile: ready.profile,
+    request: { messages: conversation, parameters: ready.parameters },
+    target: { ...ready.target, stream },
+    extra: setup.extra,
+    present: setup.present,
+  });
+  const file = save ?? resume;
+  if (result !== undefined && file !== undefined) {
+    const { writeConversation } = await import('./conversation-file.js');
+    const answer = result.choices[0]?.message.content ?? '';
+    await writeConversation(file, ctx.cwd, [...conversation, { role: 'assistant', content: answer }]);
+  }
+  return 0;
+}
+
+async function readExtra(value: unknown, io: JsonOptionIo): Promise<Record<string, unknown>> {
+  const v = last(value);
+  if (typeof v !== 'string') throw new UsageError('--extra needs a value: JSON, or @file to read it from a file');
+  const parsed = await readJsonOption('--extra', v, io);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UsageError('--extra must be a JSON object of body fields');
+  return parsed as Record<string, unknown>;
+}
