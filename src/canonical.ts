@@ -1,5 +1,5 @@
 /**
- * The canonical request and result: watsonx's shapes (DESIGN §3). Every provider profile maps
+ * The canonical request and result: watsonx's shapes (docs/design.md §3). Every provider profile maps
  * to and from these, so `--output json` looks the same whatever the wire protocol.
  */
 

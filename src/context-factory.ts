@@ -94,7 +94,7 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
     return profile;
   }
 
-  /** DESIGN §6: with no profile at all, a person at a terminal is offered to create one (it becomes the default). */
+  /** docs/design.md §6: with no profile at all, a person at a terminal is offered to create one (it becomes the default). */
   async function offerNewProfile(): Promise<boolean> {
     const prompter = await ctx.prompter();
     if (!(await prompter.confirm('No profile is configured. Create one now?', { default: true }))) return false;

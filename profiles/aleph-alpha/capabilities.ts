@@ -1,7 +1,7 @@
 import type { ProviderCapabilities } from '../types.js';
 
 /**
- * DESIGN §3, aleph-alpha column. include_stop_sequence is native although 1.16 has no such field: AA leaves the
+ * docs/design.md §3, aleph-alpha column. include_stop_sequence is native although 1.16 has no such field: AA leaves the
  * stop sequence out of the completion, and the profile puts it back (true) or takes it off (false) in the
  * canonical result — see finish-reason.ts. Several completions per prompt are AA's own `n`.
  */

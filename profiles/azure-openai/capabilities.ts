@@ -1,10 +1,10 @@
 import type { ProviderCapabilities } from '../types.js';
 
-/** The service takes `stop` as a string or up to four strings (specs/azure-openai.md). */
+/** The service takes `stop` as a string or up to four strings (docs/protocols/azure-openai.md). */
 export const AZURE_MAX_STOP_SEQUENCES = 4;
 
 /**
- * DESIGN §3, azure-openai column; the OpenAI-compatible kind shares it. `include_stop_sequence` is native although
+ * docs/design.md §3, azure-openai column; the OpenAI-compatible kind shares it. `include_stop_sequence` is native although
  * the wire has no such field: false is what the service always does, and true is answered with a warning (see
  * `stopSequenceWarnings`), not refused, because it is watsonx's default and scripts set it without thinking.
  * `random_seed` is `seed`: OpenAI's completions and the OpenAI SDK's `CompletionCreateParams` take it (best-effort

@@ -1,4 +1,4 @@
-/** The completions wire shapes both directions share (specs/azure-openai.md), and small readers for them. */
+/** The completions wire shapes both directions share (docs/protocols/azure-openai.md), and small readers for them. */
 
 export interface WireLogprobs {
   tokens?: string[];

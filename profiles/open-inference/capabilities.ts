@@ -1,7 +1,7 @@
 import type { ProviderCapabilities } from '../types.js';
 
 /**
- * DESIGN §3, open-inference column. The generate extension itself knows temperature, top_p, max_tokens, stop and
+ * docs/design.md §3, open-inference column. The generate extension itself knows temperature, top_p, max_tokens, stop and
  * details; everything else travels as an extra key in `parameters` (Triton hands unknown keys to the backend),
  * so it is sent only when the user's profile lists it in `server_parameters`.
  *

@@ -17,7 +17,7 @@ export interface GenerateTarget {
 }
 
 /**
- * How a provider carries one canonical parameter (DESIGN §3):
+ * How a provider carries one canonical parameter (docs/design.md §3):
  * - native: the profile maps it onto the wire;
  * - client: the CLI does it itself (time_limit as a client deadline, prompt_variables as `{{var}}` fill) and the
  *   profile never sees it;

@@ -38,7 +38,7 @@ interface GenerateLine {
 interface LineCall {
   request: CanonicalRequest;
   spec: HttpRequestSpec;
-  /** A client-side time limit (DESIGN §3 "client deadline"): the call streams and is cut after this many ms. */
+  /** A client-side time limit (docs/design.md §3 "client deadline"): the call streams and is cut after this many ms. */
   deadlineMs?: number;
   /** The profile's secrets, masked in the excerpt of an UnexpectedAnswer. */
   secrets: readonly string[];

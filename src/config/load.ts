@@ -1,5 +1,5 @@
 /**
- * Finds and reads config files (DESIGN §2): the user file, then a project file found with cosmiconfig and merged
+ * Finds and reads config files (docs/design.md §2): the user file, then a project file found with cosmiconfig and merged
  * over it profile by profile; or exactly the one file named by --config / TEXTGEN_CONFIG.
  * yaml, cosmiconfig and zod (via ./schema.js) are imported lazily: `textgen --help` reads no config.
  */
@@ -39,7 +39,7 @@ export interface LoadConfigOptions {
   runCode?: boolean;
 }
 
-/** cosmiconfig's places for the name `textgen`, minus the `.config/` ones DESIGN does not list. */
+/** cosmiconfig's places for the name `textgen`, minus the `.config/` ones docs/design.md §2 does not list. */
 export const PROJECT_SEARCH_PLACES = [
   'package.json',
   '.textgenrc',

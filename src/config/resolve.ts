@@ -1,6 +1,6 @@
 /**
  * Turns the loaded config, the environment and the global flags into the one profile a command talks to.
- * Precedence, lowest first (DESIGN §2): built-in defaults < profile < environment < flags. It is applied here and
+ * Precedence, lowest first (docs/design.md §2): built-in defaults < profile < environment < flags. It is applied here and
  * nowhere else.
  */
 import path from 'node:path';
@@ -17,7 +17,7 @@ import { DEFAULT_PROVIDER, PROVIDER_KINDS, type GlobalOptions, type ProfileDefau
 export const LOCAL_PROFILE = 'local';
 
 /**
- * The built-in profiles: the embedded server, spoken to in each protocol (DESIGN §9), each with a default model
+ * The built-in profiles: the embedded server, spoken to in each protocol (docs/design.md §9), each with a default model
  * so `complete "…"` works with no flags at all.
  */
 export const LOCAL_PROFILES: Record<string, ProfileConfig> = Object.fromEntries(

@@ -1,5 +1,5 @@
 /**
- * The zod schema of a textgen config file (DESIGN §2) and the messages its failures turn into.
+ * The zod schema of a textgen config file (docs/design.md §2) and the messages its failures turn into.
  * This module is only ever loaded lazily (`await import('./schema.js')` from load.ts), so zod is imported at the top.
  */
 import { z } from 'zod';
@@ -59,7 +59,7 @@ const noAuth = z.strictObject({ type: z.literal('none') });
 const AUTH_VARIANTS = [iamAuth, cpdAuth, zenAuth, bearerAuth, apiKeyAuth, noAuth] as const;
 export const authSchema = z.discriminatedUnion('type', [...AUTH_VARIANTS]);
 
-/** Canonical parameters a server may accept as extra keys (DESIGN §3, cells marked *). */
+/** Canonical parameters a server may accept as extra keys (docs/design.md §3, cells marked *). */
 export const SERVER_PARAMETER_NAMES = [
   'include_stop_sequence', 'min_new_tokens', 'top_k', 'random_seed', 'repetition_penalty', 'typical_p', 'truncate_input_tokens', 'length_penalty',
   'token_ranks', 'moderations',

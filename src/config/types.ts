@@ -58,7 +58,7 @@ export interface ResolvedProfile {
   source: string;
 }
 
-/** The global options of DESIGN §2 as commander hands them over (strings until validated). */
+/** The global options of docs/design.md §2 as commander hands them over (strings until validated). */
 export interface GlobalOptions {
   profile?: string;
   config?: string;

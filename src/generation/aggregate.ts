@@ -31,7 +31,7 @@ function mergeModerations(into: Record<string, unknown> | undefined, from: Recor
 
 /**
  * Folds streamed canonical chunks into one result. Token counts differ between servers
- * (specs/watsonx.md): input_token_count is taken from the first non-zero event; generated_token_count
+ * (docs/protocols/watsonx.md): input_token_count is taken from the first non-zero event; generated_token_count
  * is the maximum seen when counts are cumulative, and their sum when they are per event (detected
  * when a count fails to grow while text was added).
  */

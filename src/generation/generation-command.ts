@@ -62,7 +62,7 @@ export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand)
 
   const multimodal = cmd.multimodal && (cmd.multimodal.images.length > 0 || cmd.multimodal.promptJson !== undefined) ? cmd.multimodal : undefined;
 
-  // On a terminal what is missing is asked for (DESIGN §6), once the profile says what there is to pick from.
+  // On a terminal what is missing is asked for (docs/design.md §6), once the profile says what there is to pick from.
   const ask = ctx.terminal.interactive;
   let idOrName = cmd.target.kind === 'deployment' ? cmd.target.idOrName : undefined;
   const needsInput = input === undefined && multimodal?.promptJson === undefined && !multimodal?.images.length;

@@ -22,7 +22,7 @@ export interface PresentOptions {
 }
 
 /**
- * Decides what reaches stdout for a generation (DESIGN §4–§5): `text` writes deltas as they arrive; `jsonl` one
+ * Decides what reaches stdout for a generation (docs/design.md §4–§5): `text` writes deltas as they arrive; `jsonl` one
  * chunk per line; `json`/`yaml` and any `-j` query print the aggregated result at the end.
  */
 export class GenerationPresenter {

@@ -3,7 +3,7 @@ import type { ResolvedProfile } from '../config/types.js';
 import { UsageError } from '../errors.js';
 import type { GenerateTarget, GenerateOperation, Support } from '../../profiles/types.js';
 
-/** What the CLI does itself because the provider cannot (DESIGN §3 "client" cells). */
+/** What the CLI does itself because the provider cannot (docs/design.md §3 "client" cells). */
 export interface ClientSide {
   /** Stop the generation after this many milliseconds and report stop_reason time_limit. */
   timeLimitMs?: number;
@@ -41,7 +41,7 @@ function asksForSomething(value: unknown): boolean {
 }
 
 /**
- * Checks a canonical request against what the provider can carry (DESIGN §3): unsupported parameters are a usage
+ * Checks a canonical request against what the provider can carry (docs/design.md §3): unsupported parameters are a usage
  * error naming parameter and provider — or, with --ignore-unsupported, a warning and dropped; `client` ones are
  * taken out for the CLI to do; `extra` ones stay only when the profile lists them in server_parameters. Provider
  * limits (stop sequences) are enforced here, before anything is sent.

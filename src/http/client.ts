@@ -1,5 +1,5 @@
 /**
- * The one HTTP client (DESIGN §7): retries with backoff, timeouts, proxy and TLS settings, errors
+ * The one HTTP client (docs/design.md §7): retries with backoff, timeouts, proxy and TLS settings, errors
  * mapped to NetworkError/Interrupted, and the `--verbose` trace. Creating a client is free; undici
  * and the modules around it load on the first `send`, because most invocations (help, version,
  * dry runs, usage errors) never send anything.

@@ -72,7 +72,7 @@ export function wrapResponse(data: Dispatcher.ResponseData, ctx: ResponseContext
    * The body is taken in flowing mode into a small queue from the moment the headers arrive, not
    * with `for await` when the caller gets round to it: when a connection breaks, Node destroys the
    * stream and throws away what it had buffered, but the text that did arrive before the break must
-   * still reach the user (DESIGN §4: partial output). The queue pauses the socket past 64 chunks.
+   * still reach the user (docs/design.md §4: partial output). The queue pauses the socket past 64 chunks.
    */
   const queue: Uint8Array[] = [];
   let head = 0;

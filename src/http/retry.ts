@@ -1,5 +1,5 @@
 /**
- * When to try again and how long to wait first (DESIGN §7). Pure functions plus the default sleep,
+ * When to try again and how long to wait first (docs/design.md §7). Pure functions plus the default sleep,
  * so the client's loop stays readable and the timing rules are tested without sockets.
  */
 import { Interrupted } from '../errors.js';

@@ -1,5 +1,5 @@
 /**
- * The flags of `complete` (DESIGN §1), as plain data: short, friendly names for the same canonical parameters
+ * The flags of `complete` (docs/design.md §1), as plain data: short, friendly names for the same canonical parameters
  * as text-generate's `--parameters-*`. Cheap to import (it is read for --help).
  */
 import type { OptionSpec } from '../command.js';

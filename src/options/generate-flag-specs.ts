@@ -1,5 +1,5 @@
 /**
- * The flags of `deployment text-generate` (DESIGN §1), as plain data. Loaded for `--help` and
+ * The flags of `deployment text-generate` (docs/design.md §1), as plain data. Loaded for `--help` and
  * shell completion, so it must stay cheap: no zod, no file system, nothing but literals.
  */
 import type { CanonicalParameters } from '../canonical.js';

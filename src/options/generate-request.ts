@@ -1,5 +1,5 @@
 /**
- * From the flags of `deployment text-generate` to a validated canonical request (DESIGN §1–§3).
+ * From the flags of `deployment text-generate` to a validated canonical request (docs/design.md §1–§3).
  * Cheap to import: zod and the schemas load inside buildCanonicalRequest.
  */
 import type { CanonicalParameters, CanonicalRequest } from '../canonical.js';
@@ -48,7 +48,7 @@ const DEFAULTS_OWNER = 'profile defaults';
 const EXTRA_HINT = 'provider-specific body fields go in --extra';
 
 /**
- * Precedence (DESIGN §2): profile defaults < `--parameters` < `--parameters-*` flags, objects merged
+ * Precedence (docs/design.md §2): profile defaults < `--parameters` < `--parameters-*` flags, objects merged
  * key by key. Each layer is validated on its own, so a message names the flag the value came from;
  * the merged result is validated again for the rules that span fields (min ≤ max new tokens).
  */

@@ -1,5 +1,5 @@
 /**
- * Where the prompt comes from (DESIGN §1 "Input"): `--input`, `--input-file PATH|-`, or piped stdin.
+ * Where the prompt comes from (docs/design.md §1 "Input"): `--input`, `--input-file PATH|-`, or piped stdin.
  * Also the bounded, strict reader for text the user points the CLI at (files and stdin), shared with
  * json-option.ts: both kinds of input obey the same limits (docs/hostile-input.md).
  */

@@ -1,5 +1,5 @@
 /**
- * zod schemas of the canonical request, with the ranges of specs/watsonx.md.
+ * zod schemas of the canonical request, with the ranges of docs/protocols/watsonx.md.
  *
  * Only ever loaded lazily (`await import('./schemas.js')` from generate-request.ts and its
  * siblings), so the static zod import is fine: `--help` and `--version` never pay its ~50 ms.
@@ -119,7 +119,7 @@ export const moderationsSchema = expecting(
 );
 
 /**
- * Names other protocols use for canonical fields (DESIGN §3), suggested when one turns up as an
+ * Names other protocols use for canonical fields (docs/design.md §3), suggested when one turns up as an
  * unknown field: edit distance alone would not connect "max_tokens" to "max_new_tokens".
  */
 export const FIELD_SYNONYMS: Readonly<Record<string, string>> = {

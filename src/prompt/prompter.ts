@@ -1,5 +1,5 @@
 /**
- * Asking a person for what is missing (DESIGN §6). Commands ask only after checking `ctx.terminal.interactive`;
+ * Asking a person for what is missing (docs/design.md §6). Commands ask only after checking `ctx.terminal.interactive`;
  * the prompter a non-interactive run gets refuses every question with a usage error, so a forgotten check fails
  * loudly instead of waiting on a keyboard nobody is at.
  */

@@ -20,7 +20,7 @@ async function discard(res: HttpResponse): Promise<void> {
 }
 
 /**
- * Sends with the profile's credentials; on a 401 refreshes an exchanged token once and tries again (DESIGN §7).
+ * Sends with the profile's credentials; on a 401 refreshes an exchanged token once and tries again (docs/design.md §7).
  * Returns the response whatever its status.
  */
 export async function sendAuthorized(ctx: Context, profile: ResolvedProfile, callee: Callee, spec: HttpRequestSpec, signal: AbortSignal = ctx.signal): Promise<HttpResponse> {

@@ -1,5 +1,5 @@
 /**
- * Which public OpenAI encoding a model name uses (specs/azure-openai.md "Tokens"), so Azure, OpenAI and any
+ * Which public OpenAI encoding a model name uses (docs/protocols/azure-openai.md "Tokens"), so Azure, OpenAI and any
  * profile with --local can count tokens offline. Azure deployment names are the user's own; a name this table
  * does not know is a usage error that suggests --encoding.
  */

@@ -123,7 +123,7 @@ describe('each provider\'s errors read clearly', () => {
   });
 });
 
-/** DESIGN §3: the cells marked — (and * without server_parameters). */
+/** docs/design.md §3: the cells marked — (and * without server_parameters). */
 const PARAM_FLAGS: Record<string, string[]> = {
   min_new_tokens: ['--parameters-min-new-tokens', '2'],
   top_k: ['--parameters-top-k', '5'],

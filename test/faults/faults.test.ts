@@ -1,6 +1,6 @@
 /**
  * Every fault switch of `serve`, queued through its control endpoint, against the built CLI (`npm run build`
- * first), for each protocol it is shaped for. Each case checks the exit code DESIGN §5 documents, that what the
+ * first), for each protocol it is shaped for. Each case checks the exit code docs/design.md §5 documents, that what the
  * server delivered before the failure is on stdout (bytes lost, measured), that attempts are retried only where §7
  * allows and never after streamed text, that Retry-After and retry-after-ms are waited out, that nothing hangs and
  * that stderr is one clear line. The suite ends with one line of figures.

@@ -148,5 +148,5 @@ export function bytesLost(expected: string, got: string): number {
   return Buffer.byteLength(expected) - Buffer.byteLength(expected.slice(0, i));
 }
 
-/** 408, 429 and 5xx gateways (DESIGN §7): the only statuses after which another attempt is allowed. */
+/** 408, 429 and 5xx gateways (docs/design.md §7): the only statuses after which another attempt is allowed. */
 export const RETRYABLE = new Set([408, 429, 500, 502, 503, 504]);

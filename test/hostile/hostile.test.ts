@@ -1,5 +1,5 @@
 /**
- * The hostile-input suite (issue 6, DESIGN §7 "bad input never crashes"): hand-picked cases through the
+ * The hostile-input suite (issue 6, docs/design.md §7 "bad input never crashes"): hand-picked cases through the
  * built bin/textgen.js, then fast-check properties in-process. Every case must end with its documented exit
  * code (2 for bad input, 0 for valid input under --dry-run), no stack trace, no hang, and one `error:` line.
  * The figures line at the end is computed from what ran. Run `npm run build` first.
@@ -221,7 +221,7 @@ describe('generated hostile input, in-process (fast-check)', () => {
           timeoutMs: 10_000,
         });
         // Whether a file that parses is a valid config is the schema's call, so 0 and 2 are both right; 3 too, when an
-        // edit renamed the variable the token is read from (missing credentials are an auth failure, DESIGN §5).
+        // edit renamed the variable the token is read from (missing credentials are an auth failure, docs/design.md §5).
         const allowed = parses ? [0, 2, 3] : [2];
         const expected: Expectation = { code: allowed.includes(outcome.exitCode) ? outcome.exitCode : 2, configLines: true };
         const verdict = judge(outcome, expected);

@@ -6,7 +6,7 @@ import { startServer, type Fault, type RunningServer } from '../../src/emulator/
 import { makeHome, runBin, type CliResult } from '../helpers/run-cli.js';
 
 /**
- * DESIGN §2 "Secrets": every command, with every credential kind, under -v, --dry-run and forced errors, through
+ * docs/design.md §2 "Secrets": every command, with every credential kind, under -v, --dry-run and forced errors, through
  * the built binary (`npm run build` first). All output and every file the CLI wrote is searched for the secrets,
  * including the tokens the servers issued (learned from what arrived at them).
  */
@@ -382,7 +382,7 @@ afterAll(async () => {
   profilesHome?.cleanup();
 });
 
-describe('secrets never leak (DESIGN §2)', () => {
+describe('secrets never leak (docs/design.md §2)', () => {
   it('appear in no stdout, stderr or written file, for every command, credential kind, -v, --dry-run and forced error', () => {
     const { all, issued } = learnSecrets();
     expect([...issued].length, 'the servers issued tokens (IAM and CPD exchanges ran)').toBeGreaterThan(0);

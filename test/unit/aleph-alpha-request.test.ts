@@ -205,7 +205,7 @@ describe('streaming follows the profile', () => {
   });
 });
 
-describe('capabilities (DESIGN §3, aleph-alpha column)', () => {
+describe('capabilities (docs/design.md §3, aleph-alpha column)', () => {
   const caps = alephAlphaGenerate.capabilities;
 
   test('identity', () => {

@@ -195,7 +195,7 @@ describe('openai request mapping', () => {
   });
 });
 
-describe('capabilities follow DESIGN §3 (azure-openai column)', () => {
+describe('capabilities follow docs/design.md §3 (azure-openai column)', () => {
   const expected = {
     decoding_method: 'native', max_new_tokens: 'native', stop_sequences: 'native', temperature: 'native', top_p: 'native',
     return_options: 'native', include_stop_sequence: 'native', time_limit: 'client', prompt_variables: 'client',

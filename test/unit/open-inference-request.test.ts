@@ -146,7 +146,7 @@ describe('the wire request', () => {
   });
 });
 
-describe('capabilities (DESIGN §3, open-inference column)', () => {
+describe('capabilities (docs/design.md §3, open-inference column)', () => {
   const caps = openInferenceGenerate.capabilities;
   test.each([
     ['max_new_tokens', 'native'], ['stop_sequences', 'native'], ['temperature', 'native'], ['top_p', 'native'],

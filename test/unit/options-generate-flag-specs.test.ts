@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { GENERATE_FLAG_SPECS, GRANULAR_PARAMETER_FLAGS } from '../../src/options/generate-flag-specs.js';
 import { knownFieldsAt, parametersSchema } from '../../src/options/schemas.js';
 
-// DESIGN §1: exactly cpd-cli's flags, plus ours.
+// docs/design.md §1: exactly cpd-cli's flags, plus ours.
 const DESIGN_FLAGS = [
   '--id-or-name', '--input', '--input-file', '--moderations', '--parameters',
   '--parameters-decoding-method', '--parameters-include-stop-sequence', '--parameters-length-penalty',
@@ -20,7 +20,7 @@ const DESIGN_FLAGS = [
 const longName = (flags: string) => flags.split(/[ ,]+/)[0]!;
 
 describe('generate flag specs', () => {
-  it('declares every flag of DESIGN §1 once, and nothing else', () => {
+  it('declares every flag of docs/design.md §1 once, and nothing else', () => {
     expect(GENERATE_FLAG_SPECS.map((s) => longName(s.flags)).sort()).toEqual([...DESIGN_FLAGS].sort());
   });
 

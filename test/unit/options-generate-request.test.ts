@@ -32,7 +32,7 @@ async function failure(raw: RawGenerateOptions, defaults?: CanonicalParameters):
 
 const keyOf = (flag: string) => GRANULAR_PARAMETER_FLAGS.find((g) => g.flag === flag)!.key;
 
-// The cpd-cli page's example (seed 003), as --parameters and as granular flags.
+// The cpd-cli page's example (cpd-cli's documentation of deployment text-generate), as --parameters and as granular flags.
 const CPD_PARAMETERS = {
   decoding_method: 'greedy',
   length_penalty: { decay_factor: 2.5, start_index: 5 },

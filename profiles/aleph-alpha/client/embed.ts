@@ -1,5 +1,5 @@
 /**
- * Aleph Alpha embeddings (specs/aleph-alpha.md, seed 002): without a representation `POST /embed`, one text per
+ * Aleph Alpha embeddings (docs/protocols/aleph-alpha.md): without a representation `POST /embed`, one text per
  * request with `layers` (default [-1]) and `pooling` (default ["mean"]), answered as `layer_<N>` → pooling → vector;
  * with one, `POST /semantic_embed` for a single text and `POST /batch_semantic_embed` for several (at most 100
  * prompts per request). `?nice=true` and the profile's `hosting` as on every task endpoint.

@@ -1,5 +1,5 @@
 /**
- * Aleph Alpha's listing: `GET /models_available` → `[{name, description, hostings, …}]` (specs/aleph-alpha.md;
+ * Aleph Alpha's listing: `GET /models_available` → `[{name, description, hostings, …}]` (docs/protocols/aleph-alpha.md;
  * deprecated in 1.16 but served; newer servers add `max_context_size` and more). One answer, no paging.
  */
 import type { ResolvedProfile } from '../../../src/config/types.js';

@@ -1,5 +1,5 @@
 /**
- * Aleph Alpha tokenization (specs/aleph-alpha.md): `POST /tokenize` `{model, prompt, tokens, token_ids}` →
+ * Aleph Alpha tokenization (docs/protocols/aleph-alpha.md): `POST /tokenize` `{model, prompt, tokens, token_ids}` →
  * `{tokens?, token_ids?}`, `POST /detokenize` `{model, token_ids}` → `{result}`, and `GET /models/{model}/tokenizer`,
  * the model's Hugging Face tokenizer.json, which `--local` fetches once and then tokenizes with offline.
  */

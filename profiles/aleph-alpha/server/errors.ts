@@ -48,7 +48,7 @@ export function upperSnake(code: string): string {
   return code.replace(/[^A-Za-z0-9]+/g, '_').toUpperCase();
 }
 
-/** Faults in the service's words; busy is its documented 503 QUEUE_FULL (specs/aleph-alpha.md). */
+/** Faults in the service's words; busy is its documented 503 QUEUE_FULL (docs/protocols/aleph-alpha.md). */
 export function alephAlphaFaultWording(res: ServerResponse): FaultWording {
   return {
     status: (status, headers) => sendAlephAlphaError(res, status, codeForStatus(status), messageForStatus(status), headers),

@@ -62,7 +62,7 @@ export const QA_RULES: TaskRules = {
 export const SUMMARIZATION_RULES: TaskRules = {
   hosting: HOSTING,
   document: { kind: 'document', required: true },
-  // Not in the 1.16 document, but the service takes it (specs/aleph-alpha.md); it has no effect here.
+  // Not in the 1.16 document, but the service takes it (docs/protocols/aleph-alpha.md); it has no effect here.
   disable_optimizations: { kind: 'boolean' },
 };
 

@@ -43,7 +43,7 @@ export function requestWarnings(kind: CompletionsKind, request: CanonicalRequest
 /**
  * Why choice `i` is not a completions choice, or undefined when it is one. A choice in chat completions' shape
  * (`message`, or `delta` in a stream) is named as such: without this check a chat answer printed nothing and exited
- * 0. Streams may carry choices without text (annotations, specs/azure-openai.md); a whole answer's choices have it
+ * 0. Streams may carry choices without text (annotations, docs/protocols/azure-openai.md); a whole answer's choices have it
  * (the SDK's `CompletionChoice.text` is required).
  */
 export function choiceProblem(choice: unknown, i: number, whole: boolean): string | undefined {

@@ -1,5 +1,5 @@
 /**
- * Embeddings in the OpenAI wire format (specs/azure-openai.md): Azure's
+ * Embeddings in the OpenAI wire format (docs/protocols/azure-openai.md): Azure's
  * `POST {url}/openai/deployments/{deployment}/embeddings?api-version=` (the deployment picks the model) and the
  * OpenAI-compatible `POST {url}/v1/embeddings` with the model in the body. `input` is always an array of strings,
  * at most 2048 per request. The answer: `{object: "list", data: [{index, object, embedding}], model, usage}`.

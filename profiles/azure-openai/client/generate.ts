@@ -5,7 +5,7 @@ import { AZURE_DEFAULT_API_VERSION, buildAzureCompletionsRequest, buildOpenAiCom
 import { parseCompletionResponse } from './response.js';
 import { createCompletionsStreamDecoder } from './stream.js';
 
-/** Azure OpenAI completions: the deployment in the path, `api-version` in the query (specs/azure-openai.md). */
+/** Azure OpenAI completions: the deployment in the path, `api-version` in the query (docs/protocols/azure-openai.md). */
 export const azureOpenAiGenerate: GenerateOperation = {
   kind: 'azure-openai',
   displayName: 'Azure OpenAI',

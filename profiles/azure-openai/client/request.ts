@@ -6,7 +6,7 @@ import type { GenerateTarget } from '../../types.js';
 import { AZURE_MAX_STOP_SEQUENCES } from '../capabilities.js';
 import { pathSegment } from '../../common/path-segment.js';
 
-/** The seed's version (specs/azure-openai.md); later GA versions keep the same paths and fields. */
+/** The seed's version (docs/protocols/azure-openai.md); later GA versions keep the same paths and fields. */
 export const AZURE_DEFAULT_API_VERSION = '2022-03-01-preview';
 
 export type CompletionsKind = 'azure-openai' | 'openai';
@@ -24,7 +24,7 @@ export function logprobsFor(options: ReturnOptions | undefined): number | undefi
   return undefined;
 }
 
-/** The completions body both kinds share (DESIGN §3, azure-openai column). */
+/** The completions body both kinds share (docs/design.md §3, azure-openai column). */
 function completionBody(request: CanonicalRequest, stream: boolean): Record<string, unknown> {
   const p = request.parameters ?? {};
   const body: Record<string, unknown> = { prompt: request.input ?? '' };

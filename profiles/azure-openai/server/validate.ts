@@ -38,7 +38,7 @@ interface Scalar {
 }
 
 /**
- * The seed's fields (specs/azure-openai.md) plus what later versions, `/v1` servers and the OpenAI SDK's
+ * The seed's fields (docs/protocols/azure-openai.md) plus what later versions, `/v1` servers and the OpenAI SDK's
  * `CompletionCreateParams` add: `stream_options`, `seed`, `suffix`.
  */
 function scalarFields(dialect: Dialect): Record<string, Scalar> {

@@ -1,6 +1,6 @@
 /**
  * Readers for the loosely typed fields of Open Inference answers, shared by the whole-answer and the stream mapping.
- * Servers differ (specs/open-inference.md): `text_output` may be an array, token data may be missing, finish
+ * Servers differ (docs/protocols/open-inference.md): `text_output` may be an array, token data may be missing, finish
  * reasons may use other servers' words.
  */
 import type { CanonicalRequest, StopReason, TokenInfo, TopToken } from '../../../src/canonical.js';

@@ -1,5 +1,5 @@
 /**
- * Open Inference health (specs/open-inference.md): `GET /v2/health/live` and `/v2/health/ready`, judged by status
+ * Open Inference health (docs/protocols/open-inference.md): `GET /v2/health/live` and `/v2/health/ready`, judged by status
  * code alone (200 yes; 400 or 503 no; the body may be empty), then the server metadata `GET /v2` for the version,
  * which only informs: servers that keep metadata behind other credentials are still healthy.
  */

@@ -1,5 +1,5 @@
 /**
- * Open Inference listings (specs/open-inference.md). The protocol has no standard list call: Triton answers
+ * Open Inference listings (docs/protocols/open-inference.md). The protocol has no standard list call: Triton answers
  * `POST /v2/repository/index` with `[{name, version, state, reason}]`, KServe `GET /v2/models` with
  * `{models: [name…]}`; whichever the server has. One model's metadata: `GET /v2/models/{m}[/versions/{v}]` →
  * `{name, versions?, platform, inputs, outputs}`.

@@ -1,5 +1,5 @@
 /**
- * watsonx credentials (specs/watsonx.md §Authentication): IBM Cloud IAM api-key exchange, Cloud Pak for Data
+ * watsonx credentials (docs/protocols/watsonx.md §Authentication): IBM Cloud IAM api-key exchange, Cloud Pak for Data
  * `/icp4d-api/v1/authorize`, ZenApiKey, a plain bearer token, or nothing. Exchanged tokens are kept in memory and in
  * the token cache, so the next invocation reuses them until shortly before they expire.
  */

@@ -1,6 +1,6 @@
 /**
  * watsonx embeddings: `POST /ml/v1/text/embeddings?version=` with `model_id`, `inputs` (at most 1000 per request),
- * the profile's project or space, and `parameters.truncate_input_tokens` (specs/watsonx.md). The answer:
+ * the profile's project or space, and `parameters.truncate_input_tokens` (docs/protocols/watsonx.md). The answer:
  * `{model_id, results: [{embedding}], created_at, input_token_count}`.
  */
 import type { ResolvedProfile } from '../../../src/config/types.js';

@@ -1,5 +1,5 @@
 /**
- * watsonx listings (specs/watsonx.md): foundation model specs (`GET /ml/v1/foundation_model_specs`) and
+ * watsonx listings (docs/protocols/watsonx.md): foundation model specs (`GET /ml/v1/foundation_model_specs`) and
  * deployments (`GET /ml/v4/deployments`), both paged with `start`/`limit` and a `next.href` link.
  */
 import type { ResolvedProfile } from '../../../src/config/types.js';

@@ -8,7 +8,7 @@ import { pathSegment } from '../../common/path-segment.js';
 
 export const WATSONX_DEFAULT_API_VERSION = '2024-05-01';
 
-/** The service caps stop sequences at six (specs/watsonx.md). */
+/** The service caps stop sequences at six (docs/protocols/watsonx.md). */
 export const WATSONX_MAX_STOP_SEQUENCES = 6;
 
 function endpoint(target: GenerateTarget): string {

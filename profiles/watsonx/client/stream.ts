@@ -28,7 +28,7 @@ export function errorFromBody(body: unknown): { message: string; code?: string }
 
 /**
  * watsonx `generation_stream` events → canonical steps. Tolerates the variants seen in the wild
- * (specs/watsonx.md): `event: close`, a leading or trailing `data: {}`, `data: [DONE]`, and errors
+ * (docs/protocols/watsonx.md): `event: close`, a leading or trailing `data: {}`, `data: [DONE]`, and errors
  * either as `event: error` (body possibly not JSON) or as a payload with a top-level `errors` array.
  */
 export function createWatsonxStreamDecoder(): (event: SseEvent) => StreamStep {

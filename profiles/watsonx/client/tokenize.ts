@@ -1,6 +1,6 @@
 /**
  * watsonx tokenization: `POST /ml/v1/text/tokenization?version=` with `{model_id, input, project_id|space_id,
- * parameters?: {return_tokens}}` → `{model_id, result: {token_count, tokens?}}` (specs/watsonx.md). The answer
+ * parameters?: {return_tokens}}` → `{model_id, result: {token_count, tokens?}}` (docs/protocols/watsonx.md). The answer
  * carries token texts and a count, never ids, and the service has no detokenize endpoint.
  */
 import type { ResolvedProfile } from '../../../src/config/types.js';

@@ -1,6 +1,6 @@
 /**
  * Validates generation bodies the way watsonx does: unknown fields, wrong types and values out
- * of the documented ranges (specs/watsonx.md) are 400 `json_validation_error`, one error per
+ * of the documented ranges (docs/protocols/watsonx.md) are 400 `json_validation_error`, one error per
  * problem, each naming the field. zod is loaded on the first request.
  */
 import type { CanonicalParameters, Moderations } from '../../../src/canonical.js';

@@ -1,5 +1,5 @@
 /**
- * The embedded server of DESIGN §9 (`textgen serve`, the `local` profile). Loaded only lazily
+ * The embedded server of docs/design.md §9 (`textgen serve`, the `local` profile). Loaded only lazily
  * (by `serve` and by the local profile), so its own imports may be eager.
  */
 import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';

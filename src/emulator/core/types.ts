@@ -1,4 +1,4 @@
-/** The embedded server's public vocabulary (DESIGN §9): options, recorded requests, faults. */
+/** The embedded server's public vocabulary (docs/design.md §9): options, recorded requests, faults. */
 
 
 export interface RecordedRequest {

@@ -1,5 +1,5 @@
 /**
- * What every hostile case must end in (DESIGN §5, §7): the expected exit code (never 1), no stack trace,
+ * What every hostile case must end in (docs/design.md §5, §7): the expected exit code (never 1), no stack trace,
  * no hang, one `error:` line (plus an optional `hint:` line) on stderr, and nothing on stdout when it fails.
  */
 import type { Outcome } from './run.js';

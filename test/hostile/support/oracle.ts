@@ -1,5 +1,5 @@
 /**
- * An independent statement of what valid input is, written from DESIGN §1 and specs/watsonx.md rather than
+ * An independent statement of what valid input is, written from docs/design.md §1 and docs/protocols/watsonx.md rather than
  * from src/options/schemas.ts, so the generated cases can say whether exit 0 or exit 2 is right.
  */
 
@@ -99,7 +99,7 @@ function depthOf(text: string): number {
   return max;
 }
 
-/** How the documented flag syntax reads a value (DESIGN §1: integers as integers, "true"/"false", comma lists). */
+/** How the documented flag syntax reads a value (docs/design.md §1: integers as integers, "true"/"false", comma lists). */
 export function readFlagValue(kind: FlagKind, value: string | true): unknown {
   if (value === true) return kind === 'bool' ? true : UNREADABLE;
   const t = value.trim();
