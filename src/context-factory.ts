@@ -130,9 +130,8 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
     authenticator(profile) {
       authPromise ??= (async () => {
         const http = await ctx.http(profile);
-        const { createTokenCache } = await import('./config/token-cache.js');
         const { createAuthenticator } = await import('../profiles/registry.js');
-        cache ??= createTokenCache({ env: io.env });
+        cache ??= lazyTokenCache(io.env);
         return createAuthenticator(profile, http, cache, ctx.now);
       })();
       return authPromise;
@@ -154,4 +153,18 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
     },
   };
   return ctx;
+}
+
+/**
+ * The token cache, loaded on first use: only token exchanges (IAM, CPD) use it, and loading it brings node:crypto,
+ * which an API key or a bearer token never needs (docs/performance.md).
+ */
+function lazyTokenCache(env: Record<string, string | undefined>): TokenCache {
+  let real: Promise<TokenCache> | undefined;
+  const load = () => (real ??= import('./config/token-cache.js').then((m) => m.createTokenCache({ env })));
+  return {
+    get: async (key) => (await load()).get(key),
+    set: async (key, token) => (await load()).set(key, token),
+    delete: async (key) => (await load()).delete(key),
+  };
 }

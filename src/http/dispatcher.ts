@@ -5,7 +5,6 @@
  * below cost nothing at start-up.
  */
 import { readFile } from 'node:fs/promises';
-import { rootCertificates } from 'node:tls';
 import type { Dispatcher } from 'undici';
 import { Agent, EnvHttpProxyAgent } from './undici-parts.js';
 import { UsageError } from '../errors.js';
@@ -88,6 +87,8 @@ async function trustedCas(caCertPath: string): Promise<string[]> {
       hint: 'expected "-----BEGIN CERTIFICATE-----" blocks',
     });
   }
+  // node:tls only here: a plain-HTTP request (the local server, a proxy-less intranet) never loads it.
+  const { rootCertificates } = await import('node:tls');
   return [...rootCertificates, pem];
 }
 
