@@ -16,15 +16,22 @@ export interface ProcessLike {
 }
 
 export function detectTerminal(io: ProcessLike, globals: GlobalOptions): Terminal {
-  const stdinIsTTY = io.stdin.isTTY === true;
   const stdoutIsTTY = io.stdout.isTTY === true;
   const stderrIsTTY = io.stderr.isTTY === true;
   const ci = io.env.CI !== undefined && io.env.CI !== '' && io.env.CI !== 'false' && io.env.CI !== '0';
+  // Node builds process.stdin on first use (a file or socket stream: a few ms). A command that gets its input from
+  // flags, in CI or with stderr in a pipe, never needs to know whether stdin is a terminal (docs/performance.md).
+  let stdinIsTTY: boolean | undefined;
+  const stdinTTY = () => (stdinIsTTY ??= io.stdin.isTTY === true);
   return {
-    stdinIsTTY,
+    get stdinIsTTY() {
+      return stdinTTY();
+    },
     stdoutIsTTY,
     stderrIsTTY,
-    interactive: stdinIsTTY && stderrIsTTY && !ci && globals.interactive !== false,
+    get interactive() {
+      return stderrIsTTY && !ci && globals.interactive !== false && stdinTTY();
+    },
     color: colorEnabled({ env: io.env, isTTY: stderrIsTTY, ...(globals.color === false ? { flag: false } : {}) }),
   };
 }
@@ -99,7 +106,9 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
     globals,
     env: io.env,
     cwd: io.cwd,
-    stdin: io.stdin,
+    get stdin() {
+      return io.stdin;
+    },
     out,
     stderr: io.stderr,
     reporter,

@@ -4,7 +4,7 @@
  * yaml, cosmiconfig and zod (via ./schema.js) are imported lazily: `textgen --help` reads no config.
  */
 import { readFileSync } from 'node:fs';
-import { readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
+// node:fs/promises (with readline and fs watchers behind it) is imported where a file is read, not at start-up.
 import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
@@ -129,6 +129,7 @@ function rejectLiteralSecrets(layer: LoadedFile, show: (f: string) => string, fi
 
 async function warnIfExposed(layer: LoadedFile, show: (f: string) => string, warn: (msg: string) => void): Promise<void> {
   if (process.platform === 'win32' || literalSecrets(layer.config.profiles ?? {}).length === 0) return;
+  const { stat } = await import('node:fs/promises');
   const mode = (await stat(layer.file)).mode;
   if ((mode & 0o077) !== 0) {
     warn(`${show(layer.file)} holds a secret and is readable by others; run chmod 600 ${shellQuote(layer.file)}`);
@@ -141,7 +142,8 @@ function shellQuote(s: string): string {
 
 async function readIfExists(file: string, show: (f: string) => string): Promise<string | undefined> {
   try {
-    return await readFile(file, 'utf8');
+    // Synchronous: one small file, read once, before anything else can run.
+    return readFileSync(file, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new UsageError(`${show(file)}: cannot read: ${(e as Error).message}`);
@@ -149,6 +151,7 @@ async function readIfExists(file: string, show: (f: string) => string): Promise<
 }
 
 async function loadExplicitFile(file: string, show: (f: string) => string): Promise<unknown> {
+  const { stat } = await import('node:fs/promises');
   let isFile: boolean;
   try {
     isFile = (await stat(file)).isFile();
@@ -240,7 +243,7 @@ async function loadError(e: unknown, where: string, show: (f: string) => string)
   const file = typeof err.filepath === 'string' ? err.filepath : typeof err.fileName === 'string' ? err.fileName : where;
   if (err.name === 'JSONError') {
     try {
-      parseJson(await readFile(file, 'utf8'), file, show);
+      parseJson(await (await import('node:fs/promises')).readFile(file, 'utf8'), file, show);
     } catch (parsed) {
       if (parsed instanceof UsageError) return parsed;
     }
@@ -289,6 +292,7 @@ async function createExplorer(show: (f: string) => string) {
 /** The default export of a JavaScript config file; the file's modification time keeps an edited file from being served from the module cache. */
 async function importModule(file: string): Promise<unknown> {
   const { pathToFileURL } = await import('node:url');
+  const { realpath, stat } = await import('node:fs/promises');
   const real = await realpath(file);
   const { importEsm } = await import('../import-esm.js');
   const mod = await importEsm<{ default?: unknown }>(`${pathToFileURL(real).href}?mtime=${(await stat(real)).mtimeMs}`);
@@ -317,6 +321,7 @@ async function importTypeScript(file: string, content: string, show: (f: string)
     throw new UsageError(`${show(file)}: ${where}${firstLine(ts.flattenDiagnosticMessageText(problem.messageText, ' '))}`);
   }
   const { randomUUID } = await import('node:crypto');
+  const { rm, writeFile } = await import('node:fs/promises');
   const compiled = `${file}.${randomUUID()}.mjs`;
   try {
     await writeFile(compiled, out.outputText);
