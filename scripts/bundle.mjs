@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run build`, after tsc: the bundles bin/textgen.js runs (docs/performance.md, "How start-up is kept short").
+// `npm run build`, after tsc: the bundles bin/textgen.js runs (docs/performance.md, "Start-up").
 //   dist/cli.cjs     src/launch/cli-entry.ts — commander and the command specs (help, parsing)
 //   dist/run.cjs     src/launch/run-entry.ts — the chosen command and everything it loads
 //   dist/launch.cjs  src/launch/launch.ts    — loads the two through V8's code cache
@@ -14,12 +14,17 @@ import { build } from 'esbuild';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
- * commander requires node:child_process at load and uses nothing of it but `spawn` (for executable subcommands):
- * it gets scripts/commander-child-process.cjs, which loads the real module on first use. The build stops if
- * commander ever uses more of it.
+ * Node modules that a dependency requires when it loads but uses only on a path textgen does not take; each costs
+ * every run a few milliseconds of Node compiling its own modules (docs/performance.md). In the bundles they are
+ * loaded on first use instead. The build stops when the dependency's use of the module changes, rather than
+ * guess.
+ *   - commander loads node:child_process only to spawn executable subcommands, which textgen has none of
+ *     (scripts/commander-child-process.cjs);
+ *   - undici's HTTP/2 client loads node:http2 (and through it tls and crypto) for a few constants and `connect`;
+ *     textgen never asks undici for HTTP/2. The constants are copied from this Node's http2 when building.
  */
-const lazyChildProcess = {
-  name: 'commander-lazy-child-process',
+const lazyBuiltins = {
+  name: 'lazy-builtins',
   setup(b) {
     b.onResolve({ filter: /^(node:)?child_process$/ }, (args) => {
       if (!/[\\/]node_modules[\\/]commander[\\/]/.test(args.importer)) return undefined;
@@ -27,8 +32,26 @@ const lazyChildProcess = {
       if ([...used].some((u) => u !== 'childProcess.spawn')) throw new Error(`${args.importer} uses ${[...used].join(', ')}: update scripts/commander-child-process.cjs`);
       return { path: join(root, 'scripts', 'commander-child-process.cjs') };
     });
+    b.onResolve({ filter: /^(node:)?http2$/ }, (args) => {
+      if (!/[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/.test(args.importer)) return undefined;
+      const source = readFileSync(args.importer, 'utf8');
+      const used = new Set(source.match(/\bhttp2\.\w+/g) ?? []);
+      const names = /const \{\s*constants: \{([^}]*)\}\s*\} = http2/.exec(source)?.[1]?.split(',').map((n) => n.trim()).filter(Boolean);
+      if ([...used].some((u) => u !== 'http2.connect') || !names?.length) throw new Error(`${args.importer} uses node:http2 differently now: update the lazy-builtins plugin`);
+      return { path: 'lazy-http2', namespace: 'lazy-builtins', pluginData: { names } };
+    });
+    b.onLoad({ filter: /^lazy-http2$/, namespace: 'lazy-builtins' }, async (args) => {
+      const { constants } = await import('node:http2');
+      const picked = Object.fromEntries(args.pluginData.names.map((n) => [n, constants[n]]));
+      if (Object.values(picked).some((v) => v === undefined)) throw new Error('node:http2 lacks a constant undici uses');
+      return {
+        loader: 'js',
+        contents: `module.exports = { constants: ${JSON.stringify(picked)}, connect(...args) { return require('node:http2').connect(...args); } };`,
+      };
+    });
   },
 };
+
 const dist = join(root, 'dist');
 // Nothing stale: bin/textgen.js runs only what this build wrote.
 rmSync(dist, { recursive: true, force: true });
@@ -55,7 +78,7 @@ const common = {
   define: { 'import.meta.url': '__textgen_import_meta_url' },
   banner: { js: 'var __textgen_import_meta_url=require("node:url").pathToFileURL(__filename).href;' },
   metafile: true,
-  plugins: [lazyChildProcess],
+  plugins: [lazyBuiltins],
 };
 
 const bundles = await build({ ...common, entryPoints: { cli: 'src/launch/cli-entry.ts', run: 'src/launch/run-entry.ts' } });

@@ -17,16 +17,23 @@ export interface ProcessLike {
 }
 
 export function detectTerminal(io: ProcessLike, globals: GlobalOptions): Terminal {
-  const stdinIsTTY = io.stdin.isTTY === true;
   const stdoutIsTTY = io.stdout.isTTY === true;
   const stderrIsTTY = io.stderr.isTTY === true;
   const ci = io.env.CI !== undefined && io.env.CI !== '' && io.env.CI !== 'false' && io.env.CI !== '0';
   const level = colorLevel({ env: io.env, isTTY: stderrIsTTY, ...(globals.color === false ? { flag: false } : {}) });
+  // Node builds process.stdin on first use (a file or socket stream: a few ms). A command that gets its input from
+  // flags, in CI or with stderr in a pipe, never needs to know whether stdin is a terminal (docs/performance.md).
+  let stdinIsTTY: boolean | undefined;
+  const stdinTTY = () => (stdinIsTTY ??= io.stdin.isTTY === true);
   return {
-    stdinIsTTY,
+    get stdinIsTTY() {
+      return stdinTTY();
+    },
     stdoutIsTTY,
     stderrIsTTY,
-    interactive: stdinIsTTY && stderrIsTTY && !ci && globals.interactive !== false,
+    get interactive() {
+      return stderrIsTTY && !ci && globals.interactive !== false && stdinTTY();
+    },
     color: level > 0,
     colorLevel: level,
   };
@@ -106,7 +113,9 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
     globals,
     env: io.env,
     cwd: io.cwd,
-    stdin: io.stdin,
+    get stdin() {
+      return io.stdin;
+    },
     out,
     stderr: io.stderr,
     reporter,
@@ -139,9 +148,8 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
     authenticator(profile) {
       authPromise ??= (async () => {
         const http = await ctx.http(profile);
-        const { createTokenCache } = await import('./config/token-cache.js');
         const { adapterFor } = await import('../profiles/registry.js');
-        cache ??= createTokenCache({ env: io.env });
+        cache ??= lazyTokenCache(io.env);
         return adapterFor(profile.provider).auth.create({ profile, http, cache, now: ctx.now, warn: (m) => reporter.warn(m) });
       })();
       return authPromise;
@@ -164,4 +172,18 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
     },
   };
   return ctx;
+}
+
+/**
+ * The token cache, loaded on first use: only token exchanges (IAM, CPD) use it, and loading it brings node:crypto,
+ * which an API key or a bearer token never needs (docs/performance.md).
+ */
+function lazyTokenCache(env: Record<string, string | undefined>): TokenCache {
+  let real: Promise<TokenCache> | undefined;
+  const load = () => (real ??= import('./config/token-cache.js').then((m) => m.createTokenCache({ env })));
+  return {
+    get: async (key) => (await load()).get(key),
+    set: async (key, token) => (await load()).set(key, token),
+    delete: async (key) => (await load()).delete(key),
+  };
 }

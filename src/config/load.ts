@@ -3,7 +3,7 @@
  * over it profile by profile; or exactly the one file named by --config / TEXTGEN_CONFIG.
  * yaml, cosmiconfig and zod (via ./schema.js) are imported lazily: `textgen --help` reads no config.
  */
-import { readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
+// node:fs/promises (with readline and fs watchers behind it) is imported where a file is read, not at start-up.
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -79,14 +79,15 @@ interface LoadedFile {
 export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig> {
   const home = homeDir(opts.env);
   const show = (file: string) => displayPath(file, home);
-  const { parseConfigFile, fieldPath } = await import('./schema.js');
+  // The zod schema is built only when there is a file to check (docs/performance.md).
+  const schema = () => import('./schema.js');
 
   const runCode = opts.runCode !== false;
   if (opts.configPath !== undefined) {
     const file = path.resolve(opts.cwd, opts.configPath);
     if (!runCode && isCodeConfig(file)) return { profiles: {}, sources: { profiles: {}, userFile: file, skippedCode: file } };
     const data = await loadExplicitFile(file, show);
-    const loaded = { file, config: parseConfigFile(data, show(file)) };
+    const loaded = { file, config: (await schema()).parseConfigFile(data, show(file)) };
     await warnIfExposed(loaded, show, opts.warn);
     return merge([loaded], file, undefined);
   }
@@ -95,7 +96,7 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig>
   const layers: LoadedFile[] = [];
   const userText = await readIfExists(userFile, show);
   if (userText !== undefined) {
-    const user = { file: userFile, config: parseConfigFile(await parseYaml(userText, userFile, show), show(userFile)) };
+    const user = { file: userFile, config: (await schema()).parseConfigFile(await parseYaml(userText, userFile, show), show(userFile)) };
     await warnIfExposed(user, show, opts.warn);
     layers.push(user);
   }
@@ -106,6 +107,7 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig>
     return loaded;
   }
   if (found !== undefined) {
+    const { parseConfigFile, fieldPath } = await schema();
     const project = { file: found.file, config: parseConfigFile(found.data, show(found.file)) };
     rejectLiteralSecrets(project, show, fieldPath);
     layers.push(project);
@@ -143,6 +145,7 @@ function rejectLiteralSecrets(layer: LoadedFile, show: (f: string) => string, fi
 
 async function warnIfExposed(layer: LoadedFile, show: (f: string) => string, warn: (msg: string) => void): Promise<void> {
   if (process.platform === 'win32' || literalSecrets(layer.config.profiles ?? {}).length === 0) return;
+  const { stat } = await import('node:fs/promises');
   const mode = (await stat(layer.file)).mode;
   if ((mode & 0o077) !== 0) {
     warn(`${show(layer.file)} holds a secret and is readable by others; run chmod 600 ${shellQuote(layer.file)}`);
@@ -155,7 +158,8 @@ function shellQuote(s: string): string {
 
 async function readIfExists(file: string, show: (f: string) => string): Promise<string | undefined> {
   try {
-    return await readFile(file, 'utf8');
+    // Synchronous: one small file, read once, before anything else can run.
+    return readFileSync(file, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new UsageError(`${show(file)}: cannot read: ${(e as Error).message}`);
@@ -163,6 +167,7 @@ async function readIfExists(file: string, show: (f: string) => string): Promise<
 }
 
 async function loadExplicitFile(file: string, show: (f: string) => string): Promise<unknown> {
+  const { stat } = await import('node:fs/promises');
   let isFile: boolean;
   try {
     isFile = (await stat(file)).isFile();
@@ -223,7 +228,7 @@ async function loadError(e: unknown, where: string, show: (f: string) => string)
   const file = typeof err.filepath === 'string' ? err.filepath : typeof err.fileName === 'string' ? err.fileName : where;
   if (err.name === 'JSONError') {
     try {
-      parseJson(await readFile(file, 'utf8'), file, show);
+      parseJson(await (await import('node:fs/promises')).readFile(file, 'utf8'), file, show);
     } catch (parsed) {
       if (parsed instanceof UsageError) return parsed;
     }
@@ -316,8 +321,10 @@ async function createExplorer(show: (f: string) => string, runCode = true) {
 /** The default export of a JavaScript config file; the file's modification time keeps an edited file from being served from the module cache. */
 async function importModule(file: string): Promise<unknown> {
   const { pathToFileURL } = await import('node:url');
+  const { realpath, stat } = await import('node:fs/promises');
   const real = await realpath(file);
-  const mod = (await import(`${pathToFileURL(real).href}?mtime=${(await stat(real)).mtimeMs}`)) as { default?: unknown };
+  const { importEsm } = await import('../import-esm.js');
+  const mod = await importEsm<{ default?: unknown }>(`${pathToFileURL(real).href}?mtime=${(await stat(real)).mtimeMs}`);
   return mod.default;
 }
 
@@ -343,6 +350,7 @@ async function importTypeScript(file: string, content: string, show: (f: string)
     throw new UsageError(`${show(file)}: ${where}${firstLine(ts.flattenDiagnosticMessageText(problem.messageText, ' '))}`);
   }
   const { randomUUID } = await import('node:crypto');
+  const { rm, writeFile } = await import('node:fs/promises');
   const compiled = `${file}.${randomUUID()}.mjs`;
   try {
     await writeFile(compiled, out.outputText);
@@ -353,7 +361,7 @@ async function importTypeScript(file: string, content: string, show: (f: string)
 }
 
 export async function parseYaml(text: string, file: string, show: (f: string) => string): Promise<unknown> {
-  const { parseDocument } = await import('yaml');
+  const { parseDocument } = (await import('yaml')).default; // CommonJS in Node: see createExplorer
   const doc = parseDocument(text, { uniqueKeys: true });
   const error = doc.errors[0];
   if (error !== undefined) {

@@ -56,7 +56,16 @@ export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand)
             ...(typeof cmd.raw.input === 'string' ? { input: cmd.raw.input } : {}),
             ...(typeof cmd.raw.inputFile === 'string' ? { inputFile: cmd.raw.inputFile } : {}),
           },
-          { cwd: ctx.cwd, stdin: ctx.stdin, stdinIsTTY: ctx.terminal.stdinIsTTY },
+          {
+            cwd: ctx.cwd,
+            // Read only when the prompt comes from stdin: with --input, stdin is never built (docs/performance.md).
+            get stdin() {
+              return ctx.stdin;
+            },
+            get stdinIsTTY() {
+              return ctx.terminal.stdinIsTTY;
+            },
+          },
         );
   const inputFlag = cmd.target.kind === 'model' ? 'PROMPT' : '--input';
 

@@ -4,8 +4,6 @@
  * Loaded lazily: only client.ts imports this module, inside `send`, so the static undici imports
  * below cost nothing at start-up.
  */
-import { readFile } from 'node:fs/promises';
-import { rootCertificates } from 'node:tls';
 import type { Dispatcher } from 'undici';
 import { Agent, EnvHttpProxyAgent } from './undici-parts.js';
 import { UsageError } from '../errors.js';
@@ -77,7 +75,7 @@ export function proxyFor(proxy: ProxySettings | undefined, url: URL): string | u
 async function trustedCas(caCertPath: string): Promise<string[]> {
   let pem: string;
   try {
-    pem = await readFile(caCertPath, 'utf8');
+    pem = await (await import('node:fs/promises')).readFile(caCertPath, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : String(code ?? err);
@@ -88,6 +86,8 @@ async function trustedCas(caCertPath: string): Promise<string[]> {
       hint: 'expected "-----BEGIN CERTIFICATE-----" blocks',
     });
   }
+  // node:tls only here: a plain-HTTP request (the local server, a proxy-less intranet) never loads it.
+  const { rootCertificates } = await import('node:tls');
   return [...rootCertificates, pem];
 }
 

@@ -49,9 +49,10 @@ export function compileCacheDir(env: Record<string, string | undefined>): string
   return join(tmpdir(), `textgen-compile-cache${uid === undefined ? '' : `-${uid}`}`);
 }
 
-/** The bundle at `file` (its content hash is `id`), compiled from the cache in `dir` when there is a valid one. */
+/** The bundle at `file` (ASCII; its content hash is `id`), compiled from the cache in `dir` when there is a valid one. */
 export function loadBundle<T>(file: string, id: string, dir: string | undefined): LoadedBundle<T> {
-  const source = readFileSync(file, 'utf8');
+  // The bundles are ASCII (scripts/bundle.mjs sees to it), so latin1 reads them exactly, without UTF-8 decoding.
+  const source = readFileSync(file, 'latin1');
   const cachePath = dir === undefined ? undefined : join(dir, `${basename(file, '.cjs')}-${id}-${process.version}-${process.arch}-${flagsHash()}.bin`);
   const cached = cachePath === undefined ? undefined : readCache(dir as string, cachePath);
   const script = new Script(WRAP_HEAD + source + WRAP_TAIL, {

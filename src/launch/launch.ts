@@ -60,7 +60,12 @@ export async function launch(argv: string[], dist: string): Promise<void> {
   // The baseline compiler parses HTTP framing fast enough. Set before anything compiles WebAssembly, and before
   // run.cjs is read (V8 keeps a cache only for the flags it was made with); not earlier, because loading node:v8
   // costs help and --version about 2 ms.
-  (await import('node:v8')).setFlagsFromString('--liftoff-only');
+  const v8 = await import('node:v8');
+  v8.setFlagsFromString('--liftoff-only');
+  // Nearly everything allocated while a command starts lives on (code, modules, schemas), so each scavenge of the
+  // 1 MB young generation copies it all; growing that generation in bigger steps halves the scavenges before the
+  // first byte (5 → 3 on a request; about 4% of its CPU). Its maximum size, and so memory, is unchanged.
+  v8.setFlagsFromString('--semi-space-growth-factor=8');
   const run = loadBundle<RunBundle>(join(dist, 'run.cjs'), TEXTGEN_BUNDLE_IDS.run, cacheDir);
   process.exitCode = await run.exports.executeCommand(outcome.selection, io, { handleSignals: true });
   // After the command, so that writing the cache never delays its output.

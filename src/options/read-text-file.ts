@@ -1,4 +1,3 @@
-import { readFile as fsReadFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
@@ -24,7 +23,8 @@ export function resolveUserPath(path: string, opts: { cwd: string; homeDir?: str
  */
 export async function readUserFile(flag: string, path: string, opts: FileReadOptions): Promise<string> {
   const absolute = resolveUserPath(path, opts);
-  const read = opts.readFile ?? ((p: string) => fsReadFile(p, 'utf8'));
+  // node:fs/promises (with readline and fs watchers behind it) only when a file is read: not on every start.
+  const read = opts.readFile ?? (async (p: string) => (await import('node:fs/promises')).readFile(p, 'utf8'));
   try {
     return stripBom(await read(absolute));
   } catch (err) {
