@@ -6,14 +6,14 @@ export const spec: CommandSpec = {
   path: ['chat'],
   summary: 'Hold a conversation with a chat model: one turn, a saved conversation, a batch, or interactively',
   description:
-    'The message is the words after the command (one user message), --message ROLE=TEXT (repeatable), --messages\n' +
-    '(a JSON array of {"role", "content"}), or piped stdin; --system sets the system message. On a terminal with no\n' +
-    'message, chat opens a conversation: the answer streams, the whole history is sent each turn, and /system TEXT,\n' +
+    'The message is the words after the command (one user message), --message ROLE=TEXT (repeatable), --messages ' +
+    '(a JSON array of {"role", "content"}), or piped stdin; --system sets the system message. On a terminal with no ' +
+    'message, chat opens a conversation: the answer streams, the whole history is sent each turn, and /system TEXT, ' +
     '/reset, /save FILE, /exit (or Ctrl-D) work at the prompt; Ctrl-C stops an answer, and at the prompt leaves.\n\n' +
-    'Conversations as files: --save FILE.jsonl writes the conversation with the answer (one message per line, mode\n' +
-    '0600); --continue FILE.jsonl resumes one and appends the new turns. --batch FILE.jsonl runs one chat per line\n' +
-    '({"messages": [...], "parameters"?: {...}, "id"?: ...}) with the ordering, concurrency, --resume and --shard of\n' +
-    'complete --batch (docs/batch.md). Providers: watsonx (models, or deployments with --id-or-name), azure-openai,\n' +
+    'Conversations as files: --save FILE.jsonl writes the conversation with the answer (one message per line, mode ' +
+    '0600); --continue FILE.jsonl resumes one and appends the new turns. --batch FILE.jsonl runs one chat per line ' +
+    '({"messages": [...], "parameters"?: {...}, "id"?: ...}) with the ordering, concurrency, --resume and --shard of ' +
+    'complete --batch (docs/batch.md). Providers: watsonx (models, or deployments with --id-or-name), azure-openai, ' +
     'openai, aleph-alpha (profiles with chat: true); the wire facts are in docs/protocols/chat.md.',
   args: '[message...]',
   options: CHAT_OPTION_SPECS,
