@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import type { GranularParameterFlag } from '../options/generate-flag-specs.js';
+import type { ParameterFlagMapping } from '../options/generate-flag-specs.js';
 import type { RawFlagValue } from '../options/flag-values.js';
 import type { RawGenerateOptions } from '../options/generate-request.js';
 
@@ -8,7 +8,7 @@ export interface GenerationCommand {
   /** The commander options, already translated to the canonical builder's keys where they differ. */
   raw: RawGenerateOptions & Record<string, unknown>;
   /** The command's granular parameter flags and how they combine with --parameters. */
-  flags?: readonly GranularParameterFlag[];
+  flags?: readonly ParameterFlagMapping[];
   parametersWithFlags?: 'conflict' | 'merge';
   /** Positional prompt words (complete); joined with spaces. */
   promptWords?: string[];

@@ -3,7 +3,7 @@
  * as text-generate's `--parameters-*`. Cheap to import (it is read for --help).
  */
 import type { OptionSpec } from '../command.js';
-import type { GranularParameterFlag } from './generate-flag-specs.js';
+import type { ParameterFlagMapping } from './generate-flag-specs.js';
 
 export const COMPLETE_OPTION_SPECS: OptionSpec[] = [
   { flags: '-m, --model <name>', description: 'model (watsonx model_id, Azure deployment, Aleph Alpha or Open Inference model); default: the profile\'s defaults.model' },
@@ -32,7 +32,7 @@ export const COMPLETE_OPTION_SPECS: OptionSpec[] = [
 ];
 
 /** commander key → canonical field, for the builder (messages name these flags). */
-export const COMPLETE_PARAMETER_FLAGS: readonly GranularParameterFlag[] = [
+export const COMPLETE_PARAMETER_FLAGS: readonly ParameterFlagMapping[] = [
   { flag: '--max-tokens', key: 'maxTokens', field: 'max_new_tokens', kind: 'int' },
   { flag: '--min-tokens', key: 'minTokens', field: 'min_new_tokens', kind: 'int' },
   { flag: '--temperature', key: 'temperature', field: 'temperature', kind: 'number' },

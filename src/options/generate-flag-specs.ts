@@ -9,7 +9,8 @@ import type { OptionSpec } from '../command.js';
 /** `strings`: repeatable literal values, each one item (complete --stop). */
 export type GranularKind = 'int' | 'number' | 'bool' | 'enum' | 'json' | 'list' | 'strings';
 
-export interface GranularParameterFlag {
+/** How a flag's value becomes a canonical parameter: what the request builder needs. */
+export interface ParameterFlagMapping {
   /** The flag as typed, e.g. "--parameters-top-k". */
   flag: string;
   /** The key commander stores the value under (camelCase of the flag). */
@@ -19,24 +20,86 @@ export interface GranularParameterFlag {
   kind: GranularKind;
 }
 
+/** A `--parameters-*` flag: its mapping and its help, declared together once. */
+export interface GranularParameterFlag extends ParameterFlagMapping {
+  /** The value placeholder in help, e.g. "<int>". */
+  arg: string;
+  /** The help line: declared here, with the mapping, and nowhere else. */
+  description: string;
+  repeatable?: boolean;
+}
+
+/** A granular flag as the command line and help take it. */
+function granularOptionSpec(f: GranularParameterFlag): OptionSpec {
+  return { flags: `${f.flag} ${f.arg}`, description: f.description, ...(f.repeatable === true ? { repeatable: true } : {}) };
+}
+
 /** The sixteen `--parameters-*` flags, in cpd-cli's order. */
 export const GRANULAR_PARAMETER_FLAGS = [
-  { flag: '--parameters-decoding-method', key: 'parametersDecodingMethod', field: 'decoding_method', kind: 'enum' },
-  { flag: '--parameters-include-stop-sequence', key: 'parametersIncludeStopSequence', field: 'include_stop_sequence', kind: 'bool' },
-  { flag: '--parameters-length-penalty', key: 'parametersLengthPenalty', field: 'length_penalty', kind: 'json' },
-  { flag: '--parameters-max-new-tokens', key: 'parametersMaxNewTokens', field: 'max_new_tokens', kind: 'int' },
-  { flag: '--parameters-min-new-tokens', key: 'parametersMinNewTokens', field: 'min_new_tokens', kind: 'int' },
-  { flag: '--parameters-prompt-variables', key: 'parametersPromptVariables', field: 'prompt_variables', kind: 'json' },
-  { flag: '--parameters-random-seed', key: 'parametersRandomSeed', field: 'random_seed', kind: 'int' },
-  { flag: '--parameters-repetition-penalty', key: 'parametersRepetitionPenalty', field: 'repetition_penalty', kind: 'number' },
-  { flag: '--parameters-return-options', key: 'parametersReturnOptions', field: 'return_options', kind: 'json' },
-  { flag: '--parameters-stop-sequences', key: 'parametersStopSequences', field: 'stop_sequences', kind: 'list' },
-  { flag: '--parameters-temperature', key: 'parametersTemperature', field: 'temperature', kind: 'number' },
-  { flag: '--parameters-time-limit', key: 'parametersTimeLimit', field: 'time_limit', kind: 'int' },
-  { flag: '--parameters-top-k', key: 'parametersTopK', field: 'top_k', kind: 'int' },
-  { flag: '--parameters-top-p', key: 'parametersTopP', field: 'top_p', kind: 'number' },
-  { flag: '--parameters-truncate-input-tokens', key: 'parametersTruncateInputTokens', field: 'truncate_input_tokens', kind: 'int' },
-  { flag: '--parameters-typical-p', key: 'parametersTypicalP', field: 'typical_p', kind: 'number' },
+  {
+    flag: '--parameters-decoding-method', arg: '<greedy|sample>', key: 'parametersDecodingMethod', field: 'decoding_method', kind: 'enum',
+    description: 'how tokens are picked (default sample)',
+  },
+  {
+    flag: '--parameters-include-stop-sequence', arg: '[bool]', key: 'parametersIncludeStopSequence', field: 'include_stop_sequence', kind: 'bool',
+    description: 'keep a matched stop sequence at the end of the text (default true)',
+  },
+  {
+    flag: '--parameters-length-penalty', arg: '<json|@file>', key: 'parametersLengthPenalty', field: 'length_penalty', kind: 'json',
+    description: 'JSON or @file: {"decay_factor": number > 1, "start_index": integer >= 0}',
+  },
+  {
+    flag: '--parameters-max-new-tokens', arg: '<int>', key: 'parametersMaxNewTokens', field: 'max_new_tokens', kind: 'int',
+    description: 'most tokens to generate, >= 0 (default 20; the maximum depends on the model)',
+  },
+  {
+    flag: '--parameters-min-new-tokens', arg: '<int>', key: 'parametersMinNewTokens', field: 'min_new_tokens', kind: 'int',
+    description: 'fewest tokens to generate, >= 0 (default 0); stop sequences are ignored until reached',
+  },
+  {
+    flag: '--parameters-prompt-variables', arg: '<json|@file>', key: 'parametersPromptVariables', field: 'prompt_variables', kind: 'json',
+    description: 'JSON or @file object of strings for a prompt-template deployment, e.g. {"city":"Paris"}',
+  },
+  {
+    flag: '--parameters-random-seed', arg: '<int>', key: 'parametersRandomSeed', field: 'random_seed', kind: 'int',
+    description: 'seed for repeatable sampling, >= 1',
+  },
+  {
+    flag: '--parameters-repetition-penalty', arg: '<number>', key: 'parametersRepetitionPenalty', field: 'repetition_penalty', kind: 'number',
+    description: 'penalty for repeating tokens, 1 to 2 (default 1 = no penalty)',
+  },
+  {
+    flag: '--parameters-return-options', arg: '<json|@file>', key: 'parametersReturnOptions', field: 'return_options', kind: 'json',
+    description: 'JSON or @file: input_text, generated_tokens, input_tokens, token_logprobs, token_ranks (true/false), top_n_tokens (0 to 5)',
+  },
+  {
+    flag: '--parameters-stop-sequences', arg: '<list>', key: 'parametersStopSequences', field: 'stop_sequences', kind: 'list', repeatable: true,
+    description: 'up to 6 strings that end generation: comma-separated (\\, for a comma) or a JSON array ["a","b"]; repeatable',
+  },
+  {
+    flag: '--parameters-temperature', arg: '<number>', key: 'parametersTemperature', field: 'temperature', kind: 'number',
+    description: 'sampling temperature, 0 to 2 (default 1; lower is less random)',
+  },
+  {
+    flag: '--parameters-time-limit', arg: '<ms>', key: 'parametersTimeLimit', field: 'time_limit', kind: 'int',
+    description: 'stop after this many milliseconds, > 0; the text so far is returned',
+  },
+  {
+    flag: '--parameters-top-k', arg: '<int>', key: 'parametersTopK', field: 'top_k', kind: 'int',
+    description: 'sample only from the k most likely tokens, 1 to 100',
+  },
+  {
+    flag: '--parameters-top-p', arg: '<number>', key: 'parametersTopP', field: 'top_p', kind: 'number',
+    description: 'nucleus sampling: smallest set of tokens whose probability reaches p, > 0 to 1 (default 1 = off)',
+  },
+  {
+    flag: '--parameters-truncate-input-tokens', arg: '<int>', key: 'parametersTruncateInputTokens', field: 'truncate_input_tokens', kind: 'int',
+    description: 'keep only the last N input tokens, >= 0 (0 = no truncation)',
+  },
+  {
+    flag: '--parameters-typical-p', arg: '<number>', key: 'parametersTypicalP', field: 'typical_p', kind: 'number',
+    description: 'locally typical sampling mass, > 0 to 1',
+  },
 ] as const satisfies readonly GranularParameterFlag[];
 
 /** commander key of a granular flag, e.g. "parametersTopK". */
@@ -55,60 +118,7 @@ export const GENERATE_FLAG_SPECS: OptionSpec[] = [
     flags: '--parameters <json|@file>',
     description: 'all generation parameters as JSON or @file; cannot be combined with --parameters-* flags',
   },
-  { flags: '--parameters-decoding-method <greedy|sample>', description: 'how tokens are picked (default sample)' },
-  {
-    flags: '--parameters-include-stop-sequence [bool]',
-    description: 'keep a matched stop sequence at the end of the text (default true)',
-  },
-  {
-    flags: '--parameters-length-penalty <json|@file>',
-    description: 'JSON or @file: {"decay_factor": number > 1, "start_index": integer >= 0}',
-  },
-  {
-    flags: '--parameters-max-new-tokens <int>',
-    description: 'most tokens to generate, >= 0 (default 20; the maximum depends on the model)',
-  },
-  {
-    flags: '--parameters-min-new-tokens <int>',
-    description: 'fewest tokens to generate, >= 0 (default 0); stop sequences are ignored until reached',
-  },
-  {
-    flags: '--parameters-prompt-variables <json|@file>',
-    description: 'JSON or @file object of strings for a prompt-template deployment, e.g. {"city":"Paris"}',
-  },
-  { flags: '--parameters-random-seed <int>', description: 'seed for repeatable sampling, >= 1' },
-  {
-    flags: '--parameters-repetition-penalty <number>',
-    description: 'penalty for repeating tokens, 1 to 2 (default 1 = no penalty)',
-  },
-  {
-    flags: '--parameters-return-options <json|@file>',
-    description:
-      'JSON or @file: input_text, generated_tokens, input_tokens, token_logprobs, token_ranks (true/false), top_n_tokens (0 to 5)',
-  },
-  {
-    flags: '--parameters-stop-sequences <list>',
-    description: 'up to 6 strings that end generation: comma-separated (\\, for a comma) or a JSON array ["a","b"]; repeatable',
-    repeatable: true,
-  },
-  {
-    flags: '--parameters-temperature <number>',
-    description: 'sampling temperature, 0 to 2 (default 1; lower is less random)',
-  },
-  {
-    flags: '--parameters-time-limit <ms>',
-    description: 'stop after this many milliseconds, > 0; the text so far is returned',
-  },
-  { flags: '--parameters-top-k <int>', description: 'sample only from the k most likely tokens, 1 to 100' },
-  {
-    flags: '--parameters-top-p <number>',
-    description: 'nucleus sampling: smallest set of tokens whose probability reaches p, > 0 to 1 (default 1 = off)',
-  },
-  {
-    flags: '--parameters-truncate-input-tokens <int>',
-    description: 'keep only the last N input tokens, >= 0 (0 = no truncation)',
-  },
-  { flags: '--parameters-typical-p <number>', description: 'locally typical sampling mass, > 0 to 1' },
+  ...GRANULAR_PARAMETER_FLAGS.map(granularOptionSpec),
   { flags: '--stream [bool]', description: 'print the text as it is generated' },
   { flags: '--raw [bool]', description: "print the provider's own response body" },
   { flags: '--show-logprobs [bool]', description: 'on a terminal, colour each generated token by its probability (asks for token log-probabilities)' },

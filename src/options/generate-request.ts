@@ -6,7 +6,7 @@ import type { CanonicalParameters, CanonicalRequest } from '../canonical.js';
 import { UsageError } from '../errors.js';
 import { deepMerge } from './deep-merge.js';
 import { coerceBoolean, coerceEnum, coerceInt, coerceNumber, parseStopSequences, type RawFlagValue } from './flag-values.js';
-import { GRANULAR_PARAMETER_FLAGS, type GranularParameterFlag, type GranularParameterKey } from './generate-flag-specs.js';
+import { GRANULAR_PARAMETER_FLAGS, type ParameterFlagMapping, type GranularParameterKey } from './generate-flag-specs.js';
 import { readJsonOption, type JsonOptionIo } from './json-option.js';
 import type { Locator } from './validate-option.js';
 
@@ -40,7 +40,7 @@ export interface BuildOptions extends JsonOptionIo {
    * The granular flags of the command (default: the sixteen `--parameters-*` of text-generate) and whether
    * `--parameters` may be combined with them. cpd-cli makes them exclusive; `complete` layers the flags over it.
    */
-  flags?: readonly GranularParameterFlag[];
+  flags?: readonly ParameterFlagMapping[];
   parametersWithFlags?: 'conflict' | 'merge';
 }
 
@@ -107,14 +107,14 @@ export async function buildCanonicalRequest(raw: RawGenerateOptions, opts: Build
   return built;
 }
 
-function byFlag(table: readonly GranularParameterFlag[]): Locator {
+function byFlag(table: readonly ParameterFlagMapping[]): Locator {
   return (path) => {
     const f = table.find((g) => g.field === path[0]);
     return f === undefined ? { owner: 'parameters', field: path } : { owner: f.flag, field: path.slice(1) };
   };
 }
 
-async function flagValue(f: GranularParameterFlag, value: string | boolean | string[], opts: BuildOptions): Promise<unknown> {
+async function flagValue(f: ParameterFlagMapping, value: string | boolean | string[], opts: BuildOptions): Promise<unknown> {
   switch (f.kind) {
     case 'int':
       return coerceInt(value);
@@ -139,7 +139,7 @@ function jsonText(flag: string, value: string | boolean | string[]): string {
   return v;
 }
 
-function conflictError(granular: readonly GranularParameterFlag[]): UsageError {
+function conflictError(granular: readonly ParameterFlagMapping[]): UsageError {
   const flags = granular.map((f) => f.flag).join(', ');
   const fields = joinAnd(granular.map((f) => f.field));
   return new UsageError(`--parameters and ${flags} cannot be used together: put ${fields} inside --parameters, or drop --parameters`);
