@@ -23,14 +23,16 @@ module.exports = {
     {
       name: 'client-never-imports-server',
       severity: 'error',
-      comment: "An adapter's client code never depends on the emulated server (its own, another provider's, or serve's core).",
+      comment:
+        "An adapter's client code never depends on the emulated server (its own, another provider's, or serve's core).",
       from: { path: '^profiles/[^/]+/client/' },
       to: { path: '^(profiles/[^/]+/server/|src/emulator/)' },
     },
     {
       name: 'providers-stand-apart',
       severity: 'error',
-      comment: 'A provider folder imports only itself, profiles/common/ and the adapter types; providers never import each other.',
+      comment:
+        'A provider folder imports only itself, profiles/common/ and the adapter types; providers never import each other.',
       from: { path: '^profiles/([^/]+)/' },
       to: { path: '^profiles/', pathNot: ['^profiles/$1/', '^profiles/(common|operations)/', '^profiles/types\\.ts$'] },
     },
@@ -46,7 +48,10 @@ module.exports = {
       severity: 'error',
       comment:
         'Only `serve` (commands/serve.ts) and the local profiles (src/context-factory.ts, which start it in-process) load the emulator.',
-      from: { path: '^(src|commands)/', pathNot: ['^src/emulator/', '^commands/serve\\.ts$', '^src/context-factory\\.ts$'] },
+      from: {
+        path: '^(src|commands)/',
+        pathNot: ['^src/emulator/', '^commands/serve\\.ts$', '^src/context-factory\\.ts$'],
+      },
       to: { path: '^src/emulator/' },
     },
     {
@@ -59,7 +64,8 @@ module.exports = {
     {
       name: 'operation-types-are-types',
       severity: 'error',
-      comment: 'profiles/types.ts and profiles/operations/ describe adapters; they carry no code, so anything may import them.',
+      comment:
+        'profiles/types.ts and profiles/operations/ describe adapters; they carry no code, so anything may import them.',
       from: { path: '^profiles/(types\\.ts|operations/)' },
       to: { dependencyTypesNot: ['type-only'] },
     },
@@ -70,7 +76,11 @@ module.exports = {
     // Type-only imports vanish at run time, but a cycle through them is still a tangle: follow them too.
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.js'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+      extensions: ['.ts', '.js'],
+    },
     // `./x.js` in TypeScript source means `./x.ts`.
     extraExtensionsToScan: [],
   },

@@ -15,7 +15,10 @@ const CONCURRENCY = 64;
 const TIME = '/usr/bin/time';
 
 export function batchAvailable() {
-  const r = spawnSync(process.execPath, [bin, 'deployment', 'text-generate', '--help'], { encoding: 'utf8', timeout: 30_000 });
+  const r = spawnSync(process.execPath, [bin, 'deployment', 'text-generate', '--help'], {
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   return r.status === 0 && r.stdout.includes('--batch');
 }
 
@@ -34,9 +37,24 @@ async function writePrompts(path, count) {
 }
 
 const cliArgs = (url, file) => [
-  bin, '--provider', 'azure-openai', '--url', url, '--api-key', 'bench', '-q',
-  'deployment', 'text-generate', '--id-or-name', 'demo', '--parameters-max-new-tokens', '2',
-  '--batch', file, '--concurrency', String(CONCURRENCY),
+  bin,
+  '--provider',
+  'azure-openai',
+  '--url',
+  url,
+  '--api-key',
+  'bench',
+  '-q',
+  'deployment',
+  'text-generate',
+  '--id-or-name',
+  'demo',
+  '--parameters-max-new-tokens',
+  '2',
+  '--batch',
+  file,
+  '--concurrency',
+  String(CONCURRENCY),
 ];
 
 /**
@@ -53,7 +71,12 @@ async function runMeasured(args, opts) {
     const kb = field('Maximum resident set size \\(kbytes\\)');
     const user = field('User time \\(seconds\\)');
     const system = field('System time \\(seconds\\)');
-    return { ...r, peakMb: kb === undefined ? undefined : kb / 1024, cpuMs: user === undefined || system === undefined ? undefined : (user + system) * 1000, how: '/usr/bin/time -v' };
+    return {
+      ...r,
+      peakMb: kb === undefined ? undefined : kb / 1024,
+      cpuMs: user === undefined || system === undefined ? undefined : (user + system) * 1000,
+      how: '/usr/bin/time -v',
+    };
   }
   return { ...(await runTimed(process.execPath, args, opts)), peakMb: undefined, cpuMs: undefined, how: 'unavailable' };
 }
@@ -67,7 +90,10 @@ async function throughput(file, lines, latency, server = 'serve') {
   const delayed =
     server === 'serve'
       ? await startHelper(join(root, 'bench', 'serve-delay.mjs'), [], { BENCH_LATENCY_MS: String(latency) })
-      : await startHelper(join(root, 'bench', 'stream-server.mjs'), [], { BENCH_EVENTS: '2', BENCH_DELAY_MS: String(latency) });
+      : await startHelper(join(root, 'bench', 'stream-server.mjs'), [], {
+          BENCH_EVENTS: '2',
+          BENCH_DELAY_MS: String(latency),
+        });
   let run;
   let serverReport;
   try {
@@ -75,10 +101,23 @@ async function throughput(file, lines, latency, server = 'serve') {
   } finally {
     serverReport = await delayed.stop();
   }
-  if (run.code !== 0 || run.lines !== lines) throw new Error(`batch run: exit ${run.code}, ${run.lines}/${lines} lines; stderr: ${run.stderr.slice(-500)}`);
+  if (run.code !== 0 || run.lines !== lines)
+    throw new Error(`batch run: exit ${run.code}, ${run.lines}/${lines} lines; stderr: ${run.stderr.slice(-500)}`);
   const rate = lines / (run.ms / 1000);
   const ideal = CONCURRENCY / (latency / 1000);
-  return { server, lines, latency, ms: run.ms, rate, ideal, ratio: rate / ideal, clientCpuMs: run.cpuMs, serverCpuMs: serverReport?.cpuMs, connections: serverReport?.connections, peakMb: run.peakMb };
+  return {
+    server,
+    lines,
+    latency,
+    ms: run.ms,
+    rate,
+    ideal,
+    ratio: rate / ideal,
+    clientCpuMs: run.cpuMs,
+    serverCpuMs: serverReport?.cpuMs,
+    connections: serverReport?.connections,
+    peakMb: run.peakMb,
+  };
 }
 
 export async function benchBatch() {
@@ -108,7 +147,10 @@ export async function benchBatch() {
     } finally {
       await fast.stop();
     }
-    if (mem.code !== 0 || mem.lines !== memoryLines) throw new Error(`memory run: exit ${mem.code}, ${mem.lines}/${memoryLines} lines; stderr: ${mem.stderr.slice(-500)}`);
+    if (mem.code !== 0 || mem.lines !== memoryLines)
+      throw new Error(
+        `memory run: exit ${mem.code}, ${mem.lines}/${memoryLines} lines; stderr: ${mem.stderr.slice(-500)}`,
+      );
     return {
       available: true,
       concurrency: CONCURRENCY,

@@ -16,7 +16,8 @@ function timeOnce(cmd, args, env) {
   const t0 = process.hrtime.bigint();
   const r = spawnSync(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env, timeout: 60_000, cwd: root });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-  if (r.status !== 0) throw new Error(`${[cmd, ...args].join(' ')} exited ${r.status}: ${String(r.stderr).slice(0, 500)}`);
+  if (r.status !== 0)
+    throw new Error(`${[cmd, ...args].join(' ')} exited ${r.status}: ${String(r.stderr).slice(0, 500)}`);
   return { ms, stdout: String(r.stdout) };
 }
 
@@ -31,31 +32,115 @@ export async function benchColdStart() {
       join(home, 'config', 'textgen', 'config.yaml'),
       `profiles:\n  bench:\n    provider: azure-openai\n    url: ${server.url}\n    auth:\n      type: api-key\n      key_env: BENCH_KEY\n`,
     );
-    const env = { ...process.env, CI: 'true', HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_CACHE_HOME: join(home, 'cache'), BENCH_KEY: 'bench' };
-    for (const name of Object.keys(env)) if (name.startsWith('TEXTGEN_') || /^(https?|no|all)_proxy$/i.test(name)) delete env[name];
+    const env = {
+      ...process.env,
+      CI: 'true',
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, 'config'),
+      XDG_CACHE_HOME: join(home, 'cache'),
+      BENCH_KEY: 'bench',
+    };
+    for (const name of Object.keys(env))
+      if (name.startsWith('TEXTGEN_') || /^(https?|no|all)_proxy$/i.test(name)) delete env[name];
     const completions = `${server.url}/openai/deployments/demo/completions?api-version=2024-10-21`;
     const adHoc = ['--provider', 'azure-openai', '--url', server.url, '--api-key', 'bench'];
-    const request = ['deployment', 'text-generate', '--id-or-name', 'demo', '--input', 'Hello', '--parameters-max-new-tokens', '1'];
-    const streamed = ['deployment', 'text-generate-stream', '--id-or-name', 'demo', '--input', 'Hello', '--parameters-max-new-tokens', '1'];
+    const request = [
+      'deployment',
+      'text-generate',
+      '--id-or-name',
+      'demo',
+      '--input',
+      'Hello',
+      '--parameters-max-new-tokens',
+      '1',
+    ];
+    const streamed = [
+      'deployment',
+      'text-generate-stream',
+      '--id-or-name',
+      'demo',
+      '--input',
+      'Hello',
+      '--parameters-max-new-tokens',
+      '1',
+    ];
 
     const baselines = [{ key: 'node', name: '`node -e 0`', cmd: process.execPath, args: ['-e', '0'] }];
-    baselines.push({ key: 'http', name: 'minimal `node:http` client, same request', cmd: process.execPath, args: [join(root, 'bench', 'http-client.mjs'), completions] });
+    baselines.push({
+      key: 'http',
+      name: 'minimal `node:http` client, same request',
+      cmd: process.execPath,
+      args: [join(root, 'bench', 'http-client.mjs'), completions],
+    });
     if (hasCommand(CURL)) {
-      baselines.push({ key: 'curl', name: '`curl`, same request', cmd: CURL, args: ['-sS', '-X', 'POST', '-H', 'content-type: application/json', '-H', 'api-key: bench', '--data-raw', '{"prompt":"Hello","max_tokens":1}', completions] });
+      baselines.push({
+        key: 'curl',
+        name: '`curl`, same request',
+        cmd: CURL,
+        args: [
+          '-sS',
+          '-X',
+          'POST',
+          '-H',
+          'content-type: application/json',
+          '-H',
+          'api-key: bench',
+          '--data-raw',
+          '{"prompt":"Hello","max_tokens":1}',
+          completions,
+        ],
+      });
     }
     const builds = [{ label: '', bin }];
-    if (process.env.BENCH_COMPARE_BIN) builds.push({ label: ` (${process.env.BENCH_COMPARE_NAME ?? 'BENCH_COMPARE_BIN'})`, bin: process.env.BENCH_COMPARE_BIN });
+    if (process.env.BENCH_COMPARE_BIN)
+      builds.push({
+        label: ` (${process.env.BENCH_COMPARE_NAME ?? 'BENCH_COMPARE_BIN'})`,
+        bin: process.env.BENCH_COMPARE_BIN,
+      });
     const rows = [];
     for (const b of builds) {
       const tg = (args, extra = {}) => ({ cmd: process.execPath, args: [b.bin, ...args], env: { ...env, ...extra } });
       rows.push(
-        { key: `request${b.label}`, name: `\`deployment text-generate … --parameters-max-new-tokens 1\` (whole request)${b.label}`, target: 2.0, ...tg([...adHoc, ...request]), expect: ' ok.' },
-        { key: `stream${b.label}`, name: `\`deployment text-generate-stream … --parameters-max-new-tokens 1\`${b.label}`, target: 2.0, ...tg([...adHoc, ...streamed]), expect: ' the' },
-        { key: `help${b.label}`, name: `\`--help\`${b.label}`, target: 1.5, ...tg(['--help']), expect: 'Usage: textgen' },
+        {
+          key: `request${b.label}`,
+          name: `\`deployment text-generate … --parameters-max-new-tokens 1\` (whole request)${b.label}`,
+          target: 2.0,
+          ...tg([...adHoc, ...request]),
+          expect: ' ok.',
+        },
+        {
+          key: `stream${b.label}`,
+          name: `\`deployment text-generate-stream … --parameters-max-new-tokens 1\`${b.label}`,
+          target: 2.0,
+          ...tg([...adHoc, ...streamed]),
+          expect: ' the',
+        },
+        {
+          key: `help${b.label}`,
+          name: `\`--help\`${b.label}`,
+          target: 1.5,
+          ...tg(['--help']),
+          expect: 'Usage: textgen',
+        },
         { key: `version${b.label}`, name: `\`--version\`${b.label}`, target: 1.2, ...tg(['--version']), expect: '.' },
-        { key: `profile${b.label}`, name: `whole request, profile from the user config file (\`--profile bench\`)${b.label}`, ...tg(['--profile', 'bench', ...request]), expect: ' ok.' },
-        { key: `subhelp${b.label}`, name: `\`deployment text-generate --help\`${b.label}`, ...tg(['deployment', 'text-generate', '--help']), expect: 'Usage: textgen deployment' },
-        { key: `nocache${b.label}`, name: `whole request, compile cache off (\`NODE_DISABLE_COMPILE_CACHE=1\`: a first run)${b.label}`, ...tg([...adHoc, ...request], { NODE_DISABLE_COMPILE_CACHE: '1' }), expect: ' ok.' },
+        {
+          key: `profile${b.label}`,
+          name: `whole request, profile from the user config file (\`--profile bench\`)${b.label}`,
+          ...tg(['--profile', 'bench', ...request]),
+          expect: ' ok.',
+        },
+        {
+          key: `subhelp${b.label}`,
+          name: `\`deployment text-generate --help\`${b.label}`,
+          ...tg(['deployment', 'text-generate', '--help']),
+          expect: 'Usage: textgen deployment',
+        },
+        {
+          key: `nocache${b.label}`,
+          name: `whole request, compile cache off (\`NODE_DISABLE_COMPILE_CACHE=1\`: a first run)${b.label}`,
+          ...tg([...adHoc, ...request], { NODE_DISABLE_COMPILE_CACHE: '1' }),
+          expect: ' ok.',
+        },
       );
     }
 
@@ -64,7 +149,8 @@ export async function benchColdStart() {
     for (let round = 0; round <= runs; round++) {
       for (const c of cases) {
         const r = timeOnce(c.cmd, c.args, c.env);
-        if (c.expect !== undefined && !r.stdout.includes(c.expect)) throw new Error(`${c.name}: unexpected output ${JSON.stringify(r.stdout.slice(0, 200))}`);
+        if (c.expect !== undefined && !r.stdout.includes(c.expect))
+          throw new Error(`${c.name}: unexpected output ${JSON.stringify(r.stdout.slice(0, 200))}`);
         if (round > 0) samples.get(c.key).push(r.ms);
       }
     }

@@ -29,7 +29,11 @@ const ms = (from, to) => Number(to - from) / 1e6;
  * Runs a command with stdout on a pipe this process drains (counting bytes, keeping the last `keepTail` bytes) and
  * the end of stderr captured, bounded by `timeoutMs`. Times are in ms from just before spawn: first and last stdout byte, and exit.
  */
-export function runTimed(command, args, { env, timeoutMs = 120_000, stdin = 'ignore', keepTail = 0, countLines = false } = {}) {
+export function runTimed(
+  command,
+  args,
+  { env, timeoutMs = 120_000, stdin = 'ignore', keepTail = 0, countLines = false } = {},
+) {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
     const child = spawn(command, args, { stdio: [stdin, 'pipe', 'pipe'], env: { ...process.env, CI: 'true', ...env } });
@@ -57,7 +61,18 @@ export function runTimed(command, args, { env, timeoutMs = 120_000, stdin = 'ign
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      resolve({ code, signal, ms: ms(t0, process.hrtime.bigint()), firstByteMs, lastByteMs, bytes, lines, tail: tail.toString('utf8'), stderr, pid: child.pid });
+      resolve({
+        code,
+        signal,
+        ms: ms(t0, process.hrtime.bigint()),
+        firstByteMs,
+        lastByteMs,
+        bytes,
+        lines,
+        tail: tail.toString('utf8'),
+        stderr,
+        pid: child.pid,
+      });
     });
   });
 }
@@ -69,7 +84,10 @@ export function runTimed(command, args, { env, timeoutMs = 120_000, stdin = 'ign
  */
 export function startHelper(script, args = [], env = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, [script, ...args], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, ...env },
+    });
     let out = '';
     let ready = false;
     const timer = setTimeout(() => {

@@ -14,7 +14,8 @@ import { benchStreaming } from './streaming.mjs';
 
 const only = new Set((process.env.BENCH_ONLY ?? 'cold,stream,batch').split(',').map((s) => s.trim()));
 const started = Date.now();
-const n = (x, digits = 0) => x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const n = (x, digits = 0) =>
+  x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const verdict = (ok) => (ok ? 'met' : '**not met**');
 
 const out = [
@@ -23,7 +24,9 @@ const out = [
   `${new Date().toISOString()} · node ${process.version} · ${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}) · ${quick ? 'BENCH_QUICK=1' : 'full sizes'}`,
   '',
   // Other work on the machine slows every client alike, so ratios hold up better than absolute figures; say how busy it was.
-  `Load average at start: ${loadavg().map((l) => l.toFixed(2)).join(', ')}.`,
+  `Load average at start: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ')}.`,
   '',
 ];
 
@@ -37,8 +40,13 @@ if (only.has('cold')) {
     '',
     '| case | median ms | ratio to `node -e 0` | ratio to `node:http` client | ratio to `curl` | target (to `node -e 0`) | |',
     '|---|---:|---:|---:|---:|---|---|',
-    ...cold.baselines.map((r) => `| ${r.name} (baseline) | ${n(r.ms, 1)} | ${x(r.vsNode)} | ${x(r.vsHttp)} | ${x(r.vsCurl)} | | |`),
-    ...cold.rows.map((r) => `| ${r.name} | ${n(r.ms, 1)} | ${x(r.vsNode)} | ${x(r.vsHttp)} | ${x(r.vsCurl)} | ${r.target} | ${r.target ? verdict(r.ok) : ''} |`),
+    ...cold.baselines.map(
+      (r) => `| ${r.name} (baseline) | ${n(r.ms, 1)} | ${x(r.vsNode)} | ${x(r.vsHttp)} | ${x(r.vsCurl)} | | |`,
+    ),
+    ...cold.rows.map(
+      (r) =>
+        `| ${r.name} | ${n(r.ms, 1)} | ${x(r.vsNode)} | ${x(r.vsHttp)} | ${x(r.vsCurl)} | ${r.target} | ${r.target ? verdict(r.ok) : ''} |`,
+    ),
     '',
   );
 }
@@ -66,7 +74,9 @@ if (only.has('stream')) {
     '',
     `| client | ${s.ttft.baseName} ms | client ms | added over ${s.ttft.baseName} ms | ratio |`,
     '|---|---:|---:|---:|---:|',
-    ...s.ttft.rows.map((r) => `| ${r.name} | ${n(s.ttft.baseMs, 1)} | ${n(r.ms, 1)} | ${n(r.addedMs, 1)} | ${r.ratio.toFixed(2)}× |`),
+    ...s.ttft.rows.map(
+      (r) => `| ${r.name} | ${n(s.ttft.baseMs, 1)} | ${n(r.ms, 1)} | ${n(r.addedMs, 1)} | ${r.ratio.toFixed(2)}× |`,
+    ),
     '',
   );
 }
@@ -75,7 +85,13 @@ if (only.has('batch')) {
   const b = await benchBatch();
   out.push('## Batch (`deployment text-generate --batch`, concurrency 64)', '');
   if (!b.available) {
-    out.push('| case | result |', '|---|---|', '| throughput vs ideal | not available (this build has no --batch) |', '| peak memory, 1 000 000 lines | not available (this build has no --batch) |', '');
+    out.push(
+      '| case | result |',
+      '|---|---|',
+      '| throughput vs ideal | not available (this build has no --batch) |',
+      '| peak memory, 1 000 000 lines | not available (this build has no --batch) |',
+      '',
+    );
   } else {
     const row = (t, target) =>
       `| ${n(t.lines)} prompts, ${t.latency} ms per request, ${t.server === 'serve' ? '`serve`' : 'minimal server'} | ${n(t.rate)} prompts/s (${n(t.ms / 1000, 1)} s) | ideal ${n(t.ideal)} prompts/s | ${t.ratio.toFixed(2)}× | ${target} | ${target ? verdict(t.ratio >= 0.8) : ''} |`;
@@ -97,7 +113,12 @@ if (only.has('batch')) {
   }
 }
 
-out.push(`Whole bench: ${n((Date.now() - started) / 1000, 1)} s; load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(', ')}.`, '');
+out.push(
+  `Whole bench: ${n((Date.now() - started) / 1000, 1)} s; load average at the end: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ')}.`,
+  '',
+);
 const text = out.join('\n');
 writeFileSync(process.env.BENCH_OUT ?? join(root, 'bench', 'results.md'), text);
 console.log(text);

@@ -22,7 +22,9 @@ await build({
   format: 'esm',
   outfile,
   external: ['typescript', 'gpt-tokenizer'],
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+  },
   logLevel: 'warning',
 });
 const { startServer } = await import(pathToFileURL(outfile).href);

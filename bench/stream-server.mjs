@@ -16,7 +16,24 @@ const chunkBytes = Number(process.env.BENCH_CHUNK ?? 16_384);
 /** Wait before answering a non-streamed request (a batch run against a server that costs next to no CPU). */
 const delayMs = Number(process.env.BENCH_DELAY_MS ?? 0);
 
-const WORDS = ['the', 'quick', 'brown', 'fox', 'jumps', 'over', 'a', 'lazy', 'dog', 'and', 'then', 'rests', 'in', 'warm', 'sun', '.'];
+const WORDS = [
+  'the',
+  'quick',
+  'brown',
+  'fox',
+  'jumps',
+  'over',
+  'a',
+  'lazy',
+  'dog',
+  'and',
+  'then',
+  'rests',
+  'in',
+  'warm',
+  'sun',
+  '.',
+];
 
 function buildStream() {
   const parts = [];
@@ -96,4 +113,7 @@ server.listen(0, '127.0.0.1', () => {
   const { port } = server.address();
   process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}`, events, textBytes: stream.textBytes })}\n`);
 });
-reportCpuOnTerm(async () => {}, () => ({ connections }));
+reportCpuOnTerm(
+  async () => {},
+  () => ({ connections }),
+);

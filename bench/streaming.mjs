@@ -20,7 +20,13 @@ export async function benchStreaming() {
     const clients = [];
     const curlPath = hasCommand(CURL) ? CURL : undefined;
     if (curlPath) {
-      clients.push({ name: 'curl -N (raw SSE bytes)', key: 'curl', cmd: curlPath, args: ['-N', '-s', '-X', 'POST', '-H', 'content-type: application/json', '--data-raw', body, azureUrl], check: (r) => r.bytes > textBytes });
+      clients.push({
+        name: 'curl -N (raw SSE bytes)',
+        key: 'curl',
+        cmd: curlPath,
+        args: ['-N', '-s', '-X', 'POST', '-H', 'content-type: application/json', '--data-raw', body, azureUrl],
+        check: (r) => r.bytes > textBytes,
+      });
     }
     clients.push({
       name: 'node: split SSE lines only',
@@ -41,14 +47,35 @@ export async function benchStreaming() {
       name: 'textgen --stream (azure-openai, text)',
       key: 'textgen',
       cmd: process.execPath,
-      args: [bin, '--provider', 'azure-openai', '--url', server.url, '--api-key', 'bench', '-q', 'deployment', 'text-generate', '--id-or-name', 'demo', '--input', 'hi', '--stream'],
+      args: [
+        bin,
+        '--provider',
+        'azure-openai',
+        '--url',
+        server.url,
+        '--api-key',
+        'bench',
+        '-q',
+        'deployment',
+        'text-generate',
+        '--id-or-name',
+        'demo',
+        '--input',
+        'hi',
+        '--stream',
+      ],
       check: (r) => r.bytes === textBytes,
     });
 
     // BENCH_COMPARE_BIN: another build of the CLI (e.g. the commit before an optimisation) in the same rounds.
     if (process.env.BENCH_COMPARE_BIN) {
       const textgen = clients[clients.length - 1];
-      clients.push({ ...textgen, name: `${textgen.name}, ${process.env.BENCH_COMPARE_NAME ?? 'BENCH_COMPARE_BIN'}`, key: 'compare', args: [process.env.BENCH_COMPARE_BIN, ...textgen.args.slice(1)] });
+      clients.push({
+        ...textgen,
+        name: `${textgen.name}, ${process.env.BENCH_COMPARE_NAME ?? 'BENCH_COMPARE_BIN'}`,
+        key: 'compare',
+        args: [process.env.BENCH_COMPARE_BIN, ...textgen.args.slice(1)],
+      });
     }
     const samples = new Map(clients.map((c) => [c.key, []]));
     // Interleaved rounds, so a slow moment of the machine hits every client alike; one warm-up round first.
@@ -84,14 +111,36 @@ export async function benchStreaming() {
       vsSdk: s.rate / sdk.rate,
       target: key === 'textgen' ? '≥ 1× SDK' : '',
     }));
-    const ttftOf = (s) => ({ name: s.name, ms: s.firstByteMs, addedMs: s.firstByteMs - base.firstByteMs, ratio: s.firstByteMs / base.firstByteMs });
+    const ttftOf = (s) => ({
+      name: s.name,
+      ms: s.firstByteMs,
+      addedMs: s.firstByteMs - base.firstByteMs,
+      ratio: s.firstByteMs / base.firstByteMs,
+    });
     const ttft = {
       baseName: curl ? 'curl' : 'node split',
       baseMs: base.firstByteMs,
       rows: [ttftOf(tg), ...(stats.has('compare') ? [ttftOf(stats.get('compare'))] : [])],
     };
-    const cpu = await cpuPerToken(clients.find((c) => c.key === 'textgen'), azureUrl, server.url, events, runs);
-    return { cpu, events, runs, chunkBytes: envNumber('BENCH_CHUNK', 16_384), curlMissing: !curlPath, throughput, ttft, sdkRate: sdk.rate, textgenRate: tg.rate, baseRate: base.rate };
+    const cpu = await cpuPerToken(
+      clients.find((c) => c.key === 'textgen'),
+      azureUrl,
+      server.url,
+      events,
+      runs,
+    );
+    return {
+      cpu,
+      events,
+      runs,
+      chunkBytes: envNumber('BENCH_CHUNK', 16_384),
+      curlMissing: !curlPath,
+      throughput,
+      ttft,
+      sdkRate: sdk.rate,
+      textgenRate: tg.rate,
+      baseRate: base.rate,
+    };
   } finally {
     await server.stop();
   }

@@ -38,7 +38,8 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
     returnOptions.generated_tokens = true;
     returnOptions.token_logprobs = true;
     if (typeof options.logprobs === 'string') {
-      if (!/^\d+$/.test(options.logprobs)) throw new UsageError(`--logprobs takes a number of alternatives from 0 to 5, got "${options.logprobs}"`, {
+      if (!/^\d+$/.test(options.logprobs))
+        throw new UsageError(`--logprobs takes a number of alternatives from 0 to 5, got "${options.logprobs}"`, {
           hint: 'write --logprobs=N, or put --logprobs after the prompt words',
         });
       returnOptions.top_n_tokens = Number(options.logprobs);
@@ -51,7 +52,8 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
   if (options.choices !== undefined) {
     const v = String(options.choices);
     choices = /^\d+$/.test(v) ? Number(v) : NaN;
-    if (!(choices >= 1 && choices <= 128)) throw new UsageError(`-n/--choices must be an integer from 1 to 128, got "${v}"`);
+    if (!(choices >= 1 && choices <= 128))
+      throw new UsageError(`-n/--choices must be an integer from 1 to 128, got "${v}"`);
   }
   const words = Array.isArray(options.args) ? (options.args as string[]) : [];
   const command: GenerationCommand = {
@@ -59,11 +61,18 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
     flags: COMPLETE_PARAMETER_FLAGS,
     parametersWithFlags: 'merge',
     promptWords: words,
-    target: { kind: 'model', model: typeof options.model === 'string' && options.model !== '' ? options.model : undefined },
+    target: {
+      kind: 'model',
+      model: typeof options.model === 'string' && options.model !== '' ? options.model : undefined,
+    },
     stream: typeof options.stream === 'boolean' ? options.stream : 'auto',
     ...(choices !== undefined ? { choices } : {}),
     multimodal: {
-      images: Array.isArray(options.image) ? (options.image as string[]) : typeof options.image === 'string' ? [options.image] : [],
+      images: Array.isArray(options.image)
+        ? (options.image as string[])
+        : typeof options.image === 'string'
+          ? [options.image]
+          : [],
       promptJson: typeof options.promptJson === 'string' ? options.promptJson : undefined,
     },
   };

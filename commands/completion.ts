@@ -4,9 +4,9 @@ export const spec: CommandSpec = {
   path: ['completion'],
   summary: 'Print a shell completion script for bash, zsh or fish',
   description:
-    'The script completes command words, each command\'s flags, the values of --output and --provider, ' +
+    "The script completes command words, each command's flags, the values of --output and --provider, " +
     'file names for --input-file, --config, --ca-cert and @file, and the profile names in your config ' +
-    '(read when you press Tab, so new profiles complete at once). Load it from your shell\'s startup file.',
+    "(read when you press Tab, so new profiles complete at once). Load it from your shell's startup file.",
   args: '[shell]',
   options: [
     // What the scripts call for --profile values; hidden because people have no use for it.
@@ -14,7 +14,7 @@ export const spec: CommandSpec = {
   ],
   examples: [
     'textgen completion bash > ~/.local/share/bash-completion/completions/textgen',
-    'echo \'source <(textgen completion zsh)\' >> ~/.zshrc',
+    "echo 'source <(textgen completion zsh)' >> ~/.zshrc",
     'textgen completion fish > ~/.config/fish/completions/textgen.fish',
   ],
 };

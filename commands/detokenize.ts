@@ -13,7 +13,10 @@ export const spec: CommandSpec = {
   options: [
     { flags: '-m, --model <name>', description: "model (default: the profile's defaults.model)" },
     { flags: '--local', description: 'decode on this machine, not on the service' },
-    { flags: '--encoding <name>', description: 'public encoding to decode with offline: r50k_base, p50k_base, cl100k_base, o200k_base' },
+    {
+      flags: '--encoding <name>',
+      description: 'public encoding to decode with offline: r50k_base, p50k_base, cl100k_base, o200k_base',
+    },
   ],
   examples: [
     'textgen detokenize --encoding cl100k_base 15339 1917',
@@ -30,7 +33,8 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
   let words = Array.isArray(options.args) ? (options.args as string[]) : [];
   if (words.length === 0 && !ctx.terminal.stdinIsTTY) words = [await readStdinText(ctx.stdin)];
   const ids = parseTokenIds(words);
-  if (ids.length === 0) throw new UsageError('missing required argument: IDS (token ids as words, comma-separated, or piped on stdin)');
+  if (ids.length === 0)
+    throw new UsageError('missing required argument: IDS (token ids as words, comma-separated, or piped on stdin)');
 
   return runDetokenize(ctx, {
     ids,

@@ -25,19 +25,48 @@ export const spec: CommandSpec = {
     '16 > vectors.jsonl',
   args: '[text...]',
   options: [
-    { flags: '-m, --model <name>', description: "embedding model (Azure: the deployment); default: the profile's defaults.model" },
-    { flags: '--input-file <path>', description: 'texts from a file (- for stdin): one per line, or a JSON array of strings' },
-    { flags: '--truncate-input-tokens <n>', description: 'watsonx: cut each text to this many tokens (0 = no truncation)' },
-    { flags: '--layers <list>', description: 'Aleph Alpha /embed: layer indices, comma-separated or repeated (0 = input embeddings, -1 = last; default -1)', repeatable: true },
-    { flags: '--pooling <list>', description: 'Aleph Alpha /embed: mean, weighted_mean, max, last_token, abs_max (comma-separated or repeated; default mean)', repeatable: true },
+    {
+      flags: '-m, --model <name>',
+      description: "embedding model (Azure: the deployment); default: the profile's defaults.model",
+    },
+    {
+      flags: '--input-file <path>',
+      description: 'texts from a file (- for stdin): one per line, or a JSON array of strings',
+    },
+    {
+      flags: '--truncate-input-tokens <n>',
+      description: 'watsonx: cut each text to this many tokens (0 = no truncation)',
+    },
+    {
+      flags: '--layers <list>',
+      description:
+        'Aleph Alpha /embed: layer indices, comma-separated or repeated (0 = input embeddings, -1 = last; default -1)',
+      repeatable: true,
+    },
+    {
+      flags: '--pooling <list>',
+      description:
+        'Aleph Alpha /embed: mean, weighted_mean, max, last_token, abs_max (comma-separated or repeated; default mean)',
+      repeatable: true,
+    },
     { flags: '--tokens [bool]', description: "Aleph Alpha /embed: also return each text's tokens" },
     { flags: '--normalize [bool]', description: 'Aleph Alpha: return unit-length vectors' },
     { flags: '--representation <kind>', description: 'Aleph Alpha semantic embeddings: symmetric, document or query' },
     { flags: '--compress-to-size <n>', description: 'Aleph Alpha semantic embeddings: 128 dimensions instead of 5120' },
-    { flags: '--image <@file>', description: 'Aleph Alpha: a PNG or JPEG in the prompt, before its text (repeatable)', repeatable: true },
-    { flags: '--prompt-json <json|@file>', description: 'Aleph Alpha: the prompt as an array of items {type: text|image|token_ids, data}' },
+    {
+      flags: '--image <@file>',
+      description: 'Aleph Alpha: a PNG or JPEG in the prompt, before its text (repeatable)',
+      repeatable: true,
+    },
+    {
+      flags: '--prompt-json <json|@file>',
+      description: 'Aleph Alpha: the prompt as an array of items {type: text|image|token_ids, data}',
+    },
     { flags: '--similarity', description: 'print the cosine-similarity matrix of the texts instead of their vectors' },
-    { flags: '--nice [bool]', description: 'Aleph Alpha: let concurrent requests of other users go first (?nice=true)' },
+    {
+      flags: '--nice [bool]',
+      description: 'Aleph Alpha: let concurrent requests of other users go first (?nice=true)',
+    },
     ...BATCH_FLAG_SPECS,
   ],
   examples: [
@@ -56,14 +85,22 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
   const settings = parseEmbedSettings(options);
   if (batch) {
     const { runEmbedBatch } = await import('../src/batch/embed-batch.js');
-    const given = (key: string) => options[key] !== undefined && !(Array.isArray(options[key]) && (options[key] as unknown[]).length === 0);
-    return runEmbedBatch(ctx, {
-      model,
-      settings,
-      inputFlags: [...(words.length > 0 ? ['TEXT words'] : []), ...(given('inputFile') ? ['--input-file'] : [])],
-      refused: [...(options.similarity === true ? ['--similarity'] : []), ...(given('image') || given('promptJson') ? ['--image/--prompt-json'] : [])],
-      raw: options,
-    }, batch);
+    const given = (key: string) =>
+      options[key] !== undefined && !(Array.isArray(options[key]) && (options[key] as unknown[]).length === 0);
+    return runEmbedBatch(
+      ctx,
+      {
+        model,
+        settings,
+        inputFlags: [...(words.length > 0 ? ['TEXT words'] : []), ...(given('inputFile') ? ['--input-file'] : [])],
+        refused: [
+          ...(options.similarity === true ? ['--similarity'] : []),
+          ...(given('image') || given('promptJson') ? ['--image/--prompt-json'] : []),
+        ],
+        raw: options,
+      },
+      batch,
+    );
   }
   const { runEmbed } = await import('../src/operations/run-embed.js');
   return runEmbed(ctx, {
@@ -72,7 +109,11 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
     similarity: options.similarity === true,
     source: { words, inputFile: typeof options.inputFile === 'string' ? options.inputFile : undefined },
     multimodal: {
-      images: Array.isArray(options.image) ? (options.image as string[]) : typeof options.image === 'string' ? [options.image] : [],
+      images: Array.isArray(options.image)
+        ? (options.image as string[])
+        : typeof options.image === 'string'
+          ? [options.image]
+          : [],
       promptJson: typeof options.promptJson === 'string' ? options.promptJson : undefined,
     },
   });

@@ -7,8 +7,13 @@ export const spec: CommandSpec = {
   summary: 'Score how likely a model is to produce an expected completion (Aleph Alpha)',
   description:
     'Prints the log probability of --expected after the prompt, the perplexity per token, and whether ' +
-    'greedy decoding would produce it. -o json gives the service\'s result object (POST /evaluate).',
-  options: [MODEL_OPTION, ...PROMPT_OPTIONS, { flags: '--expected <text>', description: 'the completion to score (completion_expected); may be empty' }, NICE_OPTION],
+    "greedy decoding would produce it. -o json gives the service's result object (POST /evaluate).",
+  options: [
+    MODEL_OPTION,
+    ...PROMPT_OPTIONS,
+    { flags: '--expected <text>', description: 'the completion to score (completion_expected); may be empty' },
+    NICE_OPTION,
+  ],
   examples: [
     'textgen --profile local-aa evaluate --prompt "An apple a day" --expected " keeps the doctor away."',
     'textgen --profile local-aa evaluate -m luminous-base --prompt "The capital of France is" --expected " Paris" -o json',

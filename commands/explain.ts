@@ -8,14 +8,20 @@ export const spec: CommandSpec = {
   description:
     'Prints one "score  span" line per piece of the prompt, in prompt order. The pieces follow ' +
     '--granularity (unset: the service chooses, about 30 pieces); on a colour terminal the prompt is ' +
-    'drawn as a heat map instead. -o json gives the service\'s explanations (POST /explain).',
+    "drawn as a heat map instead. -o json gives the service's explanations (POST /explain).",
   options: [
     MODEL_OPTION,
     ...PROMPT_OPTIONS,
     { flags: '--target <text>', description: 'the completion to explain' },
-    { flags: '--granularity <kind>', description: 'pieces of the prompt to score: token, word, sentence, paragraph, custom' },
+    {
+      flags: '--granularity <kind>',
+      description: 'pieces of the prompt to score: token, word, sentence, paragraph, custom',
+    },
     { flags: '--delimiter <text>', description: 'split the prompt at this text (custom granularity; implies it)' },
-    { flags: '--target-granularity <kind>', description: 'complete (one explanation, default) or token (one per target token)' },
+    {
+      flags: '--target-granularity <kind>',
+      description: 'complete (one explanation, default) or token (one per target token)',
+    },
     { flags: '--postprocessing <kind>', description: 'none (default), absolute or square the scores' },
     { flags: '--normalize [bool]', description: 'scale the scores so the lowest is 0 and the highest 1' },
     NICE_OPTION,
@@ -42,13 +48,21 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
   const delimiter = typeof options.delimiter === 'string' ? options.delimiter : undefined;
   if (delimiter !== undefined) {
     if (delimiter === '') throw new UsageError('--delimiter needs the text to split the prompt at');
-    if (granularity !== undefined && granularity !== 'custom') throw new UsageError(`--delimiter goes with --granularity custom, not ${granularity}`);
+    if (granularity !== undefined && granularity !== 'custom')
+      throw new UsageError(`--delimiter goes with --granularity custom, not ${granularity}`);
     granularity = 'custom';
   } else if (granularity === 'custom') {
     throw new UsageError('--granularity custom needs --delimiter: the text to split the prompt at');
   }
-  const targetGranularity = t.enumFlag('--target-granularity', options.targetGranularity, ['complete', 'token'] as const);
-  const postprocessing = t.enumFlag('--postprocessing', options.postprocessing, ['none', 'absolute', 'square'] as const);
+  const targetGranularity = t.enumFlag('--target-granularity', options.targetGranularity, [
+    'complete',
+    'token',
+  ] as const);
+  const postprocessing = t.enumFlag('--postprocessing', options.postprocessing, [
+    'none',
+    'absolute',
+    'square',
+  ] as const);
   const normalize = parseBooleanFlag('--normalize', options.normalize as string | boolean | undefined);
   const nice = t.niceFlag(options);
   const io = t.fileIo(ctx);

@@ -31,7 +31,10 @@ import { run as batchMerge, spec as batchMergeSpec } from './batch/merge.js';
  * A handler typed from its spec's table (OptionsOf), as every handler is to become: the parser hands it exactly
  * the keys its flags declare (test/unit/command-list.test.ts checks the derived keys against commander's).
  */
-function typed<S extends CommandSpec>(_spec: S, run: (options: OptionsOf<S>, ctx: Context) => Promise<number>): CommandRun {
+function typed<S extends CommandSpec>(
+  _spec: S,
+  run: (options: OptionsOf<S>, ctx: Context) => Promise<number>,
+): CommandRun {
   return (options, ctx) => run(options as OptionsOf<S>, ctx);
 }
 

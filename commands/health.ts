@@ -21,7 +21,9 @@ export const spec: CommandSpec = {
 export async function run(_options: Record<string, unknown>, ctx: Context): Promise<number> {
   const { parseOutputFormat } = await import('../src/output/format.js');
   const format = parseOutputFormat(ctx.globals.output);
-  const { checkHealth, healthExitCode, healthLine, healthProfile, loadHealthOperation } = await import('../src/operations/health.js');
+  const { checkHealth, healthExitCode, healthLine, healthProfile, loadHealthOperation } = await import(
+    '../src/operations/health.js'
+  );
   const profile = healthProfile(await ctx.profile(), ctx.globals);
   const op = await loadHealthOperation(profile.provider);
   const { adapterFor } = await import('../profiles/registry.js');
@@ -36,6 +38,8 @@ export async function run(_options: Record<string, unknown>, ctx: Context): Prom
   const { writeResult } = await import('../src/operations/write-result.js');
   // The version and status words come from the service: shown, not obeyed, on a terminal.
   const { visibleControls } = await import('../src/output/visible.js');
-  await writeResult(ctx, format, report, () => (ctx.terminal.stdoutIsTTY ? visibleControls(healthLine(report)) : healthLine(report)));
+  await writeResult(ctx, format, report, () =>
+    ctx.terminal.stdoutIsTTY ? visibleControls(healthLine(report)) : healthLine(report),
+  );
   return healthExitCode(report, authRefused);
 }

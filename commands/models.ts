@@ -7,17 +7,26 @@ export const spec: CommandSpec = {
   summary: 'List the models or deployments an endpoint offers, or describe one model',
   description:
     'watsonx: foundation model specs (every page), or with --deployments the deployments of the ' +
-    'profile\'s space or project. Azure OpenAI: the resource\'s deployments. OpenAI-compatible: ' +
+    "profile's space or project. Azure OpenAI: the resource's deployments. OpenAI-compatible: " +
     '/v1/models. Aleph Alpha: /models_available. Open Inference: the repository index (Triton) or ' +
     '/v2/models (KServe), whichever the server has; NAME describes one model (inputs, outputs, ' +
     'versions). Text output is a table; -o json prints the same entries for every provider ({id, kind, ' +
-    'name, provider, model, status, ...}); --raw the provider\'s own items.',
+    "name, provider, model, status, ...}); --raw the provider's own items.",
   args: '[name]',
   options: [
-    { flags: '--deployments [bool]', description: 'list deployments instead of models (watsonx; Azure lists deployments anyway)' },
-    { flags: '--page-size <n>', description: 'items per request where the service pages (watsonx: 1 to 200, default 200); every page is read' },
+    {
+      flags: '--deployments [bool]',
+      description: 'list deployments instead of models (watsonx; Azure lists deployments anyway)',
+    },
+    {
+      flags: '--page-size <n>',
+      description: 'items per request where the service pages (watsonx: 1 to 200, default 200); every page is read',
+    },
     { flags: '--model-version <version>', description: 'with NAME: the model version to describe (Open Inference)' },
-    { flags: '--raw [bool]', description: "print the provider's own items (of every page) instead of the canonical entries" },
+    {
+      flags: '--raw [bool]',
+      description: "print the provider's own items (of every page) instead of the canonical entries",
+    },
   ],
   examples: [
     'textgen --profile local models',
@@ -38,7 +47,8 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
   const name = args[0];
   if (name === '') throw new UsageError('NAME must not be empty');
   const version = typeof options.modelVersion === 'string' ? options.modelVersion : undefined;
-  if (version !== undefined && name === undefined) throw new UsageError('--model-version needs a model NAME to describe');
+  if (version !== undefined && name === undefined)
+    throw new UsageError('--model-version needs a model NAME to describe');
   if (name !== undefined && deployments) throw new UsageError('give a model NAME or --deployments, not both');
   let pageSize: number | undefined;
   if (options.pageSize !== undefined) {
@@ -55,25 +65,36 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
   const { loadModelsOperation } = await import('../src/operations/models.js');
   const op = await loadModelsOperation(kind);
   if (name !== undefined && !op.describe) {
-    throw new UsageError(`models NAME (one model's metadata) is not supported by ${kind}; it works with open-inference`, {
-      hint: `list them all with "textgen models", and pick one with -j "[?id=='${name}']"`,
-    });
+    throw new UsageError(
+      `models NAME (one model's metadata) is not supported by ${kind}; it works with open-inference`,
+      {
+        hint: `list them all with "textgen models", and pick one with -j "[?id=='${name}']"`,
+      },
+    );
   }
   if (deployments && !op.scopes.includes('deployments')) {
     throw new UsageError(`models --deployments is not supported by ${kind}; it works with watsonx, azure-openai`);
   }
   if (pageSize !== undefined) {
-    if (op.maxPageSize === undefined) throw new UsageError(`--page-size is not supported by ${kind}: it answers with the whole list at once; it works with watsonx`);
-    if (pageSize > op.maxPageSize) throw new UsageError(`--page-size must be an integer from 1 to ${op.maxPageSize} for ${kind}, got ${pageSize}`);
+    if (op.maxPageSize === undefined)
+      throw new UsageError(
+        `--page-size is not supported by ${kind}: it answers with the whole list at once; it works with watsonx`,
+      );
+    if (pageSize > op.maxPageSize)
+      throw new UsageError(`--page-size must be an integer from 1 to ${op.maxPageSize} for ${kind}, got ${pageSize}`);
   }
-  const query = { scope: deployments ? ('deployments' as const) : op.scopes[0]!, ...(pageSize !== undefined ? { pageSize } : {}) };
+  const query = {
+    scope: deployments ? ('deployments' as const) : op.scopes[0]!,
+    ...(pageSize !== undefined ? { pageSize } : {}),
+  };
 
   const { adapterFor } = await import('../profiles/registry.js');
   const callee = await adapterFor(kind).generate();
   if (ctx.globals.dryRun) {
     const { printDryRun } = await import('../src/requests/send.js');
     // Later pages and fallback routes depend on the answers; the first request is the one to try by hand.
-    const first = name !== undefined ? op.describe!.request(profile, name, version) : op.listRequests(profile, query)[0]!;
+    const first =
+      name !== undefined ? op.describe!.request(profile, name, version) : op.listRequests(profile, query)[0]!;
     await printDryRun(ctx, profile, first);
     return 0;
   }
@@ -83,7 +104,9 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
   if (name !== undefined) {
     const { describeModel } = await import('../src/operations/models.js');
     const { entry, raw: body } = await describeModel(ctx, profile, callee, op.describe!, name, version);
-    await writeResult(ctx, format, raw ? body : entry, () => shown(raw ? `${JSON.stringify(body, null, 2)}\n` : modelDetails(entry)));
+    await writeResult(ctx, format, raw ? body : entry, () =>
+      shown(raw ? `${JSON.stringify(body, null, 2)}\n` : modelDetails(entry)),
+    );
     return 0;
   }
   const { listModels } = await import('../src/operations/models.js');
@@ -92,6 +115,8 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
     ctx.reporter.info(`${kind} lists no ${query.scope}`);
     return 0;
   }
-  await writeResult(ctx, format, raw ? listing.raw : listing.entries, () => shown(raw ? `${JSON.stringify(listing.raw, null, 2)}\n` : modelsTable(listing.entries)));
+  await writeResult(ctx, format, raw ? listing.raw : listing.entries, () =>
+    shown(raw ? `${JSON.stringify(listing.raw, null, 2)}\n` : modelsTable(listing.entries)),
+  );
   return 0;
 }

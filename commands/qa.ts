@@ -8,7 +8,11 @@ export const spec: CommandSpec = {
   description: "The service picks the model itself. -o json gives the service's answers (POST /qa).",
   options: [
     { flags: '--query <text>', description: 'the question' },
-    { flags: '--document <text|@file>', description: `a document to search (repeatable): ${DOCUMENT_HELP}`, repeatable: true },
+    {
+      flags: '--document <text|@file>',
+      description: `a document to search (repeatable): ${DOCUMENT_HELP}`,
+      repeatable: true,
+    },
     { flags: '--max-answers <n>', description: 'at most this many answers, 1 to 200 (service default 30)' },
     NICE_OPTION,
   ],
@@ -25,7 +29,10 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
   const { runTask } = await import('../src/operations/run-task.js');
 
   const documents = t.listFlag(options.document);
-  const missing = [...(typeof options.query !== 'string' ? ['--query'] : []), ...(documents.length === 0 ? ['--document'] : [])];
+  const missing = [
+    ...(typeof options.query !== 'string' ? ['--query'] : []),
+    ...(documents.length === 0 ? ['--document'] : []),
+  ];
   if (missing.length > 0) throw missingFlagsError(missing);
   const query = options.query as string;
   if (query.trim() === '') throw new UsageError('--query needs the question to answer');

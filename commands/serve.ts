@@ -13,13 +13,17 @@ export const spec: CommandSpec = {
     'server also takes them from POST /__textgen/faults and, for one request, from the X-Textgen-Fault ' +
     'header. See docs/faults.md.',
   options: [
-    { flags: '--port <port>', description: 'port to listen on (0 = any free port)', },
+    { flags: '--port <port>', description: 'port to listen on (0 = any free port)' },
     { flags: '--host <host>', description: 'address to bind (default 127.0.0.1)' },
     { flags: '--require-auth', description: 'demand credentials: IAM token, CPD token or ZenApiKey' },
     { flags: '--token-delay-ms <ms>', description: 'pause per generated token, to watch streaming (default 0)' },
     { flags: '--tls-cert <file>', description: 'serve HTTPS with this PEM certificate (chain); needs --tls-key' },
     { flags: '--tls-key <file>', description: 'the PEM private key of --tls-cert' },
-    { flags: '--fault <spec>', description: 'queue a fault, KIND[:key=value,…] (repeatable; ";" joins several), e.g. status:code=503,times=2', repeatable: true },
+    {
+      flags: '--fault <spec>',
+      description: 'queue a fault, KIND[:key=value,…] (repeatable; ";" joins several), e.g. status:code=503,times=2',
+      repeatable: true,
+    },
   ],
   examples: [
     'textgen serve --port 8080 --token-delay-ms 50 --require-auth',
@@ -44,9 +48,12 @@ async function readTls(options: Record<string, unknown>, cwd: string): Promise<T
   if (certPath === undefined && keyPath === undefined) return undefined;
   const { UsageError } = await import('../src/errors.js');
   if (certPath === undefined || keyPath === undefined) {
-    throw new UsageError(`${certPath === undefined ? '--tls-key' : '--tls-cert'} needs ${certPath === undefined ? '--tls-cert' : '--tls-key'} too`, {
-      hint: 'give both --tls-cert and --tls-key, or neither for plain HTTP',
-    });
+    throw new UsageError(
+      `${certPath === undefined ? '--tls-key' : '--tls-cert'} needs ${certPath === undefined ? '--tls-cert' : '--tls-key'} too`,
+      {
+        hint: 'give both --tls-cert and --tls-key, or neither for plain HTTP',
+      },
+    );
   }
   return {
     cert: await readPem('--tls-cert', String(certPath), cwd, /-----BEGIN CERTIFICATE-----/, 'certificate'),
@@ -63,7 +70,14 @@ async function readPem(flag: string, file: string, cwd: string, block: RegExp, w
     text = await readFile(resolve(cwd, file), 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : (e as Error).message;
+    const why =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EACCES'
+          ? 'permission denied'
+          : code === 'EISDIR'
+            ? 'it is a directory'
+            : (e as Error).message;
     throw new UsageError(`cannot read ${flag} file ${file}: ${why}`);
   }
   if (!block.test(text)) throw new UsageError(`${flag} file ${file} holds no PEM ${what}`);
@@ -84,12 +98,18 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
   const host = typeof options.host === 'string' ? options.host : '127.0.0.1';
   const tls = await readTls(options, ctx.cwd);
   const { parseFaultSpec, formatFault, startServer } = await import('../src/emulator/core/index.js');
-  const specs = Array.isArray(options.fault) ? options.fault.map(String) : options.fault === undefined ? [] : [String(options.fault)];
+  const specs = Array.isArray(options.fault)
+    ? options.fault.map(String)
+    : options.fault === undefined
+      ? []
+      : [String(options.fault)];
   const faults = specs.flatMap((spec) => {
     try {
       return parseFaultSpec(spec);
     } catch (e) {
-      throw new UsageError(`--fault ${JSON.stringify(spec)}: ${(e as Error).message}`, { hint: 'see docs/faults.md for the fault kinds and their keys' });
+      throw new UsageError(`--fault ${JSON.stringify(spec)}: ${(e as Error).message}`, {
+        hint: 'see docs/faults.md for the fault kinds and their keys',
+      });
     }
   });
   let server;

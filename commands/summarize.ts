@@ -7,8 +7,11 @@ export const spec: CommandSpec = {
   summary: 'Summarize a document (Aleph Alpha)',
   description:
     'Without --document, piped stdin is the document. The service picks the model itself. -o json ' +
-    'gives the service\'s answer (POST /summarize).',
-  options: [{ flags: '--document <text|@file>', description: `the document: ${DOCUMENT_HELP}`, repeatable: true }, NICE_OPTION],
+    "gives the service's answer (POST /summarize).",
+  options: [
+    { flags: '--document <text|@file>', description: `the document: ${DOCUMENT_HELP}`, repeatable: true },
+    NICE_OPTION,
+  ],
   examples: [
     'textgen --profile local-aa summarize --document "Rivers start in mountains. They end in the sea."',
     'echo "Rivers start in mountains. They end in the sea." | textgen --profile local-aa summarize -o json',
@@ -22,7 +25,10 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
   const { runTask } = await import('../src/operations/run-task.js');
 
   const values = t.listFlag(options.document);
-  if (values.length > 1) throw new UsageError(`summarize takes one --document, got ${values.length}`, { hint: 'join the texts into one file, or run summarize once per document' });
+  if (values.length > 1)
+    throw new UsageError(`summarize takes one --document, got ${values.length}`, {
+      hint: 'join the texts into one file, or run summarize once per document',
+    });
   const nice = t.niceFlag(options);
   const io = t.fileIo(ctx);
 

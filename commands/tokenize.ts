@@ -8,7 +8,7 @@ export const spec: CommandSpec = {
     'The text is the words after the command, --input-file (- for stdin), or piped stdin. watsonx and ' +
     'Aleph Alpha tokenize on the service; Azure OpenAI, OpenAI and Open Inference tokenize offline ' +
     'with the public encoding of the model (r50k_base, p50k_base, cl100k_base, o200k_base). --local ' +
-    'tokenizes offline for any profile (Aleph Alpha: with the model\'s tokenizer, fetched once and ' +
+    "tokenizes offline for any profile (Aleph Alpha: with the model's tokenizer, fetched once and " +
     'cached); --encoding names the public encoding to use, for any profile. Text output: the count; ' +
     '--tokens one token per line; --ids the ids on one line. On a colour terminal, plain tokenize ' +
     'shows the text with token boundaries in alternating colours, then the count. -o json gives ' +
@@ -21,7 +21,10 @@ export const spec: CommandSpec = {
     { flags: '--ids', description: 'list the token ids' },
     { flags: '--count', description: 'print only the number of tokens' },
     { flags: '--local', description: 'tokenize on this machine, not on the service' },
-    { flags: '--encoding <name>', description: 'public encoding to tokenize with offline: r50k_base, p50k_base, cl100k_base, o200k_base' },
+    {
+      flags: '--encoding <name>',
+      description: 'public encoding to tokenize with offline: r50k_base, p50k_base, cl100k_base, o200k_base',
+    },
   ],
   examples: [
     'textgen --profile local-azure tokenize "Hello world" --tokens',
@@ -42,12 +45,20 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
   }
   const words = Array.isArray(options.args) ? (options.args as string[]) : [];
   const inputFile = typeof options.inputFile === 'string' ? options.inputFile : undefined;
-  if (words.length > 0 && inputFile !== undefined) throw new UsageError('give the text once: as words on the command line, or with --input-file');
+  if (words.length > 0 && inputFile !== undefined)
+    throw new UsageError('give the text once: as words on the command line, or with --input-file');
   const text =
     words.length > 0
       ? words.join(' ')
-      : await resolveInput(inputFile !== undefined ? { inputFile } : {}, { cwd: ctx.cwd, stdin: ctx.stdin, stdinIsTTY: ctx.terminal.stdinIsTTY });
-  if (text === undefined) throw new UsageError('missing required argument: TEXT (words after the command, --input-file, or the text piped on stdin)');
+      : await resolveInput(inputFile !== undefined ? { inputFile } : {}, {
+          cwd: ctx.cwd,
+          stdin: ctx.stdin,
+          stdinIsTTY: ctx.terminal.stdinIsTTY,
+        });
+  if (text === undefined)
+    throw new UsageError(
+      'missing required argument: TEXT (words after the command, --input-file, or the text piped on stdin)',
+    );
 
   return runTokenize(ctx, {
     text,

@@ -29,5 +29,7 @@ export function allAdapters(): ProviderAdapter[] {
 
 /** The kinds whose adapter has a capability, for messages that say where a command works. */
 export function kindsWith(has: (adapter: ProviderAdapter) => boolean): ProviderKind[] {
-  return allAdapters().filter(has).map((a) => a.kind);
+  return allAdapters()
+    .filter(has)
+    .map((a) => a.kind);
 }

@@ -29,21 +29,29 @@ const lazyBuiltins = {
     b.onResolve({ filter: /^(node:)?child_process$/ }, (args) => {
       if (!/[\\/]node_modules[\\/]commander[\\/]/.test(args.importer)) return undefined;
       const used = new Set(readFileSync(args.importer, 'utf8').match(/childProcess\.\w+/g) ?? []);
-      if ([...used].some((u) => u !== 'childProcess.spawn')) throw new Error(`${args.importer} uses ${[...used].join(', ')}: update scripts/commander-child-process.cjs`);
+      if ([...used].some((u) => u !== 'childProcess.spawn'))
+        throw new Error(`${args.importer} uses ${[...used].join(', ')}: update scripts/commander-child-process.cjs`);
       return { path: join(root, 'scripts', 'commander-child-process.cjs') };
     });
     b.onResolve({ filter: /^(node:)?http2$/ }, (args) => {
-      if (!/[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/.test(args.importer)) return undefined;
+      if (!/[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/.test(args.importer))
+        return undefined;
       const source = readFileSync(args.importer, 'utf8');
       const used = new Set(source.match(/\bhttp2\.\w+/g) ?? []);
-      const names = /const \{\s*constants: \{([^}]*)\}\s*\} = http2/.exec(source)?.[1]?.split(',').map((n) => n.trim()).filter(Boolean);
-      if ([...used].some((u) => u !== 'http2.connect') || !names?.length) throw new Error(`${args.importer} uses node:http2 differently now: update the lazy-builtins plugin`);
+      const names = /const \{\s*constants: \{([^}]*)\}\s*\} = http2/
+        .exec(source)?.[1]
+        ?.split(',')
+        .map((n) => n.trim())
+        .filter(Boolean);
+      if ([...used].some((u) => u !== 'http2.connect') || !names?.length)
+        throw new Error(`${args.importer} uses node:http2 differently now: update the lazy-builtins plugin`);
       return { path: 'lazy-http2', namespace: 'lazy-builtins', pluginData: { names } };
     });
     b.onLoad({ filter: /^lazy-http2$/, namespace: 'lazy-builtins' }, async (args) => {
       const { constants } = await import('node:http2');
       const picked = Object.fromEntries(args.pluginData.names.map((n) => [n, constants[n]]));
-      if (Object.values(picked).some((v) => v === undefined)) throw new Error('node:http2 lacks a constant undici uses');
+      if (Object.values(picked).some((v) => v === undefined))
+        throw new Error('node:http2 lacks a constant undici uses');
       return {
         loader: 'js',
         contents: `module.exports = { constants: ${JSON.stringify(picked)}, connect(...args) { return require('node:http2').connect(...args); } };`,
@@ -81,9 +89,16 @@ const common = {
   plugins: [lazyBuiltins],
 };
 
-const bundles = await build({ ...common, entryPoints: { cli: 'src/launch/cli-entry.ts', run: 'src/launch/run-entry.ts' } });
+const bundles = await build({
+  ...common,
+  entryPoints: { cli: 'src/launch/cli-entry.ts', run: 'src/launch/run-entry.ts' },
+});
 for (const name of ['cli', 'run']) asciiOnly(join(dist, `${name}.cjs`));
-const id = (name) => createHash('sha256').update(readFileSync(join(dist, `${name}.cjs`))).digest('hex').slice(0, 16);
+const id = (name) =>
+  createHash('sha256')
+    .update(readFileSync(join(dist, `${name}.cjs`)))
+    .digest('hex')
+    .slice(0, 16);
 const ids = { cli: id('cli'), run: id('run') };
 await build({
   ...common,
@@ -106,6 +121,10 @@ writeFileSync(join(dist, 'bundles.meta.json'), JSON.stringify(bundles.metafile))
 function asciiOnly(file) {
   const text = readFileSync(file, 'utf8');
   if (/[^\u0000-\u007f]/.test(text) === false) return;
-  if (/[\ud800-\udfff]/.test(text)) throw new Error(`${file}: a character outside the Basic Multilingual Plane is left unescaped`);
-  writeFileSync(file, text.replace(/[^\u0000-\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  if (/[\ud800-\udfff]/.test(text))
+    throw new Error(`${file}: a character outside the Basic Multilingual Plane is left unescaped`);
+  writeFileSync(
+    file,
+    text.replace(/[^\u0000-\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+  );
 }

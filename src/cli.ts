@@ -123,7 +123,8 @@ export async function parseCommandLine(argv: string[], io: ProcessLike): Promise
     await program.parseAsync(argv, { from: 'user' });
   } catch (e) {
     if (e instanceof CommanderError) {
-      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return { exitCode: 0 };
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help')
+        return { exitCode: 0 };
       // commander has already printed its one-line message.
       return { exitCode: 2 };
     }

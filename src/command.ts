@@ -25,10 +25,17 @@ export interface CommandSpec {
 }
 
 /** The long name of a flag ("-m, --model <name>" → "model"). */
-type LongName<F extends string> = F extends `${string}--${infer Rest}` ? (Rest extends `${infer Name} ${string}` ? Name : Rest) : never;
-type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
+type LongName<F extends string> = F extends `${string}--${infer Rest}`
+  ? Rest extends `${infer Name} ${string}`
+    ? Name
+    : Rest
+  : never;
+type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}`
+  ? `${Head}${Capitalize<CamelCase<Tail>>}`
+  : S;
 /** The key commander stores a flag's value under: the long name in camelCase, "--no-x" under "x". */
-export type OptionKey<F extends string> = LongName<F> extends `no-${infer Name}` ? CamelCase<Name> : CamelCase<LongName<F>>;
+export type OptionKey<F extends string> =
+  LongName<F> extends `no-${infer Name}` ? CamelCase<Name> : CamelCase<LongName<F>>;
 /** What commander stores: a string for "<value>" (an array when repeatable), the string or true for "[value]", else a boolean. */
 type OptionValue<O extends OptionSpec> = O['flags'] extends `${string}<${string}>${string}`
   ? O extends { repeatable: true }

@@ -46,7 +46,11 @@ export function detectTerminal(io: ProcessLike, globals: GlobalOptions): Termina
 export function createContext(io: ProcessLike, globals: GlobalOptions, signal: AbortSignal): Context {
   const terminal = detectTerminal(io, globals);
   // Credentials given directly are known before any profile resolves, so even a failure resolving it is masked.
-  const secrets = new KnownSecrets([globals.apiKey, globals.token, io.env.TEXTGEN_API_KEY, io.env.TEXTGEN_TOKEN].filter((s): s is string => s !== undefined));
+  const secrets = new KnownSecrets(
+    [globals.apiKey, globals.token, io.env.TEXTGEN_API_KEY, io.env.TEXTGEN_TOKEN].filter(
+      (s): s is string => s !== undefined,
+    ),
+  );
   const reporter = createReporter({
     stderr: io.stderr,
     quiet: globals.quiet === true,
@@ -67,7 +71,7 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
     const config = await loadConfig({
       cwd: io.cwd,
       env: io.env,
-      ...(globals.config ?? io.env.TEXTGEN_CONFIG ? { configPath: globals.config ?? io.env.TEXTGEN_CONFIG } : {}),
+      ...((globals.config ?? io.env.TEXTGEN_CONFIG) ? { configPath: globals.config ?? io.env.TEXTGEN_CONFIG } : {}),
       warn: (m) => reporter.warn(m),
     });
     let profile;
@@ -78,7 +82,7 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
       const again = await loadConfig({
         cwd: io.cwd,
         env: io.env,
-        ...(globals.config ?? io.env.TEXTGEN_CONFIG ? { configPath: globals.config ?? io.env.TEXTGEN_CONFIG } : {}),
+        ...((globals.config ?? io.env.TEXTGEN_CONFIG) ? { configPath: globals.config ?? io.env.TEXTGEN_CONFIG } : {}),
         warn: (m) => reporter.warn(m),
       });
       profile = await resolveProfile({ globals, env: io.env, config: again, cwd: io.cwd });
@@ -87,7 +91,9 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
     if (profile.local && !profile.url && globals.dryRun) {
       // Nothing will be sent: point the curl line at where `textgen serve` listens by default, so it can be run.
       profile.url = 'http://127.0.0.1:8080';
-      reporter.info(`note: the ${profile.name} profile starts an embedded server; run "textgen serve" to use this command line`);
+      reporter.info(
+        `note: the ${profile.name} profile starts an embedded server; run "textgen serve" to use this command line`,
+      );
     } else if (profile.local && !profile.url) {
       const { startServer } = await import('./emulator/core/index.js');
       const server = await startServer({ host: '127.0.0.1', port: 0 });
@@ -150,7 +156,13 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
         const http = await ctx.http(profile);
         const { adapterFor } = await import('../profiles/registry.js');
         cache ??= lazyTokenCache(io.env);
-        return adapterFor(profile.provider).auth.create({ profile, http, cache, now: ctx.now, warn: (m) => reporter.warn(m) });
+        return adapterFor(profile.provider).auth.create({
+          profile,
+          http,
+          cache,
+          now: ctx.now,
+          warn: (m) => reporter.warn(m),
+        });
       })();
       return authPromise;
     },

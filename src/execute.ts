@@ -19,7 +19,13 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Why a write to stdout failed, in words. */
 function writeFailure(e: unknown): string {
   const code = (e as NodeJS.ErrnoException | null)?.code;
-  const words: Record<string, string> = { ENOSPC: 'no space left on device', EBADF: 'stdout is not open', EIO: 'input/output error', EDQUOT: 'disk quota exceeded', EFBIG: 'file too large' };
+  const words: Record<string, string> = {
+    ENOSPC: 'no space left on device',
+    EBADF: 'stdout is not open',
+    EIO: 'input/output error',
+    EDQUOT: 'disk quota exceeded',
+    EFBIG: 'file too large',
+  };
   return code !== undefined ? `${words[code] ?? (e as Error).message} (${code})` : String((e as Error)?.message ?? e);
 }
 
@@ -28,12 +34,18 @@ function parseMaxTime(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isSafeInteger(n) || n < 1 || n > MAX_TIMER_MS) {
-    throw new UsageError(`--max-time must be a whole number of milliseconds from 1 to ${MAX_TIMER_MS}, got ${JSON.stringify(value)}`);
+    throw new UsageError(
+      `--max-time must be a whole number of milliseconds from 1 to ${MAX_TIMER_MS}, got ${JSON.stringify(value)}`,
+    );
   }
   return n;
 }
 
-export async function executeCommand(selection: Selection, io: ProcessLike, options: MainOptions = {}): Promise<number> {
+export async function executeCommand(
+  selection: Selection,
+  io: ProcessLike,
+  options: MainOptions = {},
+): Promise<number> {
   const run = HANDLERS[selection.key];
   if (run === undefined) throw new Error(`no handler for the command "${selection.key}"`);
   /*
@@ -59,7 +71,9 @@ export async function executeCommand(selection: Selection, io: ProcessLike, opti
   if (options.handleSignals) for (const [signal, handler] of handlers) process.on(signal, handler);
   const ctx = createContext(io, selection.globals, controller.signal);
   const report = (e: unknown) =>
-    reportFailure(e, ctx.reporter, io.stderr, selection.globals.verbose === true, ctx.terminal.colorLevel, (text) => ctx.secrets.redact(text));
+    reportFailure(e, ctx.reporter, io.stderr, selection.globals.verbose === true, ctx.terminal.colorLevel, (text) =>
+      ctx.secrets.redact(text),
+    );
   /*
    * --max-time: one deadline over everything the command does (retries, waits, streams), like curl's. It ends the
    * command the way Ctrl-C does, and is then reported as the timeout it is: exit 5, or 6 when part of the answer was
@@ -86,9 +100,12 @@ export async function executeCommand(selection: Selection, io: ProcessLike, opti
     // Output that never reached stdout is a failure of its own (exit 7); it outranks what the command made of it.
     await ctx.out.flush();
     if (options.handleSignals && ctx.out.written > 0 && (await import('./output/stdout-closed.js')).stdoutWasClosed()) {
-      throw new OutputError('cannot write the output: stdout is closed, so it would be lost', { hint: 'to discard the output, redirect it with > /dev/null' });
+      throw new OutputError('cannot write the output: stdout is closed, so it would be lost', {
+        hint: 'to discard the output, redirect it with > /dev/null',
+      });
     }
-    if (failure !== undefined) code = deadlinePassed && failure.error instanceof Interrupted ? SIGNAL_EXIT.SIGINT : report(failure.error);
+    if (failure !== undefined)
+      code = deadlinePassed && failure.error instanceof Interrupted ? SIGNAL_EXIT.SIGINT : report(failure.error);
   } catch (e) {
     code = report(e instanceof OutputError ? e : new OutputError(`cannot write the output: ${writeFailure(e)}`));
   } finally {

@@ -5,11 +5,17 @@
 import type { OptionSpec } from './command.js';
 
 export const GLOBAL_OPTION_SPECS: readonly OptionSpec[] = [
-  { flags: '--profile <name>', description: 'connection profile to use (env TEXTGEN_PROFILE); "local" starts the embedded server' },
+  {
+    flags: '--profile <name>',
+    description: 'connection profile to use (env TEXTGEN_PROFILE); "local" starts the embedded server',
+  },
   { flags: '--config <path>', description: 'config file to use instead of searching (env TEXTGEN_CONFIG)' },
-  { flags: '--provider <kind>', description: 'watsonx | azure-openai | openai | aleph-alpha | open-inference (ad hoc profile with --url)' },
+  {
+    flags: '--provider <kind>',
+    description: 'watsonx | azure-openai | openai | aleph-alpha | open-inference (ad hoc profile with --url)',
+  },
   { flags: '--url <base-url>', description: 'service base URL (overrides the profile)' },
-  { flags: '--api-key <key>', description: 'API key (prefer env TEXTGEN_API_KEY or the profile\'s apikey_env)' },
+  { flags: '--api-key <key>', description: "API key (prefer env TEXTGEN_API_KEY or the profile's apikey_env)" },
   { flags: '--token <bearer>', description: 'bearer token (prefer env TEXTGEN_TOKEN)' },
   { flags: '--api-version <date>', description: 'API version date, e.g. 2024-05-01' },
   { flags: '-o, --output <format>', description: 'output format: text, json, jsonl, yaml (table = text)' },
@@ -21,7 +27,10 @@ export const GLOBAL_OPTION_SPECS: readonly OptionSpec[] = [
   { flags: '--no-interactive', description: 'never prompt; missing values are errors' },
   { flags: '--dry-run', description: 'print the request as a curl command (secrets redacted) and send nothing' },
   { flags: '--timeout <ms>', description: 'wait this long for an answer, or a silent stream (default 300000)' },
-  { flags: '--max-time <ms>', description: 'give up after this long in all, retries and streaming included (like curl --max-time)' },
+  {
+    flags: '--max-time <ms>',
+    description: 'give up after this long in all, retries and streaming included (like curl --max-time)',
+  },
   { flags: '--retries <n>', description: 'retries for 408/429/5xx and connection resets (default 2)' },
   { flags: '--ca-cert <file>', description: 'extra trusted CA certificates (PEM)' },
   { flags: '--insecure', description: 'do not verify TLS certificates (prints a warning)' },

@@ -7,6 +7,8 @@
 export const LENT_IMPORT = Symbol.for('textgen.import');
 
 export function importEsm<T>(specifier: string): Promise<T> {
-  const lent = (globalThis as Record<symbol, unknown>)[LENT_IMPORT] as ((specifier: string) => Promise<unknown>) | undefined;
+  const lent = (globalThis as Record<symbol, unknown>)[LENT_IMPORT] as
+    | ((specifier: string) => Promise<unknown>)
+    | undefined;
   return (lent ? lent(specifier) : import(specifier)) as Promise<T>;
 }

@@ -2,7 +2,6 @@ import type { Reporter } from './context.js';
 import { isTextgenError, Interrupted } from './errors.js';
 import { paint, type ColorLevel } from './output/paint.js';
 
-
 /**
  * Messages quote what the user gave (a flag value, a file name, a URL), which may hold terminal control
  * sequences: they are shown escaped (`\x1b`, `\n`). Line breaks stay only in a message whose every line names
@@ -13,9 +12,11 @@ export function printable(text: string): string {
   const lines = text.split('\n');
   const source = /^[^:]+: /.exec(lines[0] ?? '')?.[0];
   const keepBreaks = lines.length > 1 && source !== undefined && lines.every((line) => line.startsWith(source));
-  const escape = (s: string) =>
-    s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => (c === '\n' ? '\\n' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
-  return keepBreaks ? lines.map(escape).join('\n') : escape(text);
+  const visible = (s: string) =>
+    s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) =>
+      c === '\n' ? '\\n' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+    );
+  return keepBreaks ? lines.map(visible).join('\n') : visible(text);
 }
 
 /**
@@ -50,7 +51,9 @@ export function reportFailure(
     return e.exitCode;
   }
   const message = e instanceof Error ? e.message : String(e);
-  write(`${label} internal error: ${printable(message.split('\n')[0] ?? '')}${verbose ? '' : ' (run with --verbose for details)'}\n`);
+  write(
+    `${label} internal error: ${printable(message.split('\n')[0] ?? '')}${verbose ? '' : ' (run with --verbose for details)'}\n`,
+  );
   if (verbose && e instanceof Error && e.stack) write(`${e.stack}\n`);
   return 1;
 }

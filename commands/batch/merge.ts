@@ -11,7 +11,12 @@ export const spec = {
     'no gap; with --input FILE (the batch input) blank lines may have no record, and lines after the last record ' +
     'are checked too. Exit 0 when every record is a result, 4 when some are errors. See docs/batch.md.',
   args: '<parts...>',
-  options: [{ flags: '--input <file>', description: 'the batch input file: check every non-blank line of it has exactly one record' }],
+  options: [
+    {
+      flags: '--input <file>',
+      description: 'the batch input file: check every non-blank line of it has exactly one record',
+    },
+  ],
   examples: [
     'textgen batch merge part-*.jsonl > all.jsonl',
     'textgen batch merge --input prompts.jsonl part-1.jsonl part-2.jsonl part-3.jsonl > all.jsonl',
@@ -27,7 +32,11 @@ export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promis
   const files = options.args.map((f) => resolve(ctx.cwd, f));
   const shown = new Map(files.map((f, i) => [f, options.args[i] as string]));
   const input = options.input === undefined ? undefined : resolve(ctx.cwd, options.input);
-  const show = (message: string) => [...shown].reduce((m, [abs, given]) => m.split(abs).join(given), input && options.input ? message.split(input).join(options.input) : message);
+  const show = (message: string) =>
+    [...shown].reduce(
+      (m, [abs, given]) => m.split(abs).join(given),
+      input && options.input ? message.split(input).join(options.input) : message,
+    );
   const merge = async (emit?: (text: string) => void | Promise<void>) => {
     try {
       return await mergeParts(files, { input, emit, signal: ctx.signal });

@@ -38,7 +38,11 @@ export interface TextGenerateMode {
   forceStream: boolean;
 }
 
-export async function run(options: Record<string, unknown>, ctx: Context, mode: TextGenerateMode = { forceStream: false }): Promise<number> {
+export async function run(
+  options: Record<string, unknown>,
+  ctx: Context,
+  mode: TextGenerateMode = { forceStream: false },
+): Promise<number> {
   const { parseBooleanFlag } = await import('../../src/options/flag-values.js');
   const { parseBatchSettings } = await import('../../src/batch/settings.js');
   const batch = parseBatchSettings(options);

@@ -12,7 +12,10 @@ export const spec: CommandSpec = {
     'terminal a failed check exits with its code (3, 4 or 5) and saves nothing, unless --no-check.',
   args: '[name]',
   options: [
-    { flags: '--auth-type <type>', description: 'iam | cpd | zenapikey (watsonx), api-key (azure-openai, openai), bearer, none' },
+    {
+      flags: '--auth-type <type>',
+      description: 'iam | cpd | zenapikey (watsonx), api-key (azure-openai, openai), bearer, none',
+    },
     { flags: '--apikey-env <var>', description: 'environment variable holding the API key' },
     { flags: '--token-env <var>', description: 'environment variable holding the bearer token' },
     { flags: '--username <user>', description: 'Cloud Pak for Data user (auth types cpd, zenapikey)' },
@@ -28,7 +31,9 @@ export const spec: CommandSpec = {
 
 export async function run(options: Record<string, unknown>, ctx: Context): Promise<number> {
   const { draftProfile } = await import('../../src/profiles/profile-draft.js');
-  const { editableConfigPath, hasProfile, readUserFile, setDefaultProfile, setProfile, updateUserFile } = await import('../../src/config/user-file.js');
+  const { editableConfigPath, hasProfile, readUserFile, setDefaultProfile, setProfile, updateUserFile } = await import(
+    '../../src/config/user-file.js'
+  );
   const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
   const g = ctx.globals;
   const args = (options.args as string[] | undefined) ?? [];
@@ -50,7 +55,11 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
     },
     prompter,
   );
-  if (hasProfile(uf, name) && prompter && !(await prompter.confirm(`Profile "${name}" exists in ${uf.shown}. Replace it?`))) {
+  if (
+    hasProfile(uf, name) &&
+    prompter &&
+    !(await prompter.confirm(`Profile "${name}" exists in ${uf.shown}. Replace it?`))
+  ) {
     ctx.reporter.info('nothing changed');
     return 0;
   }

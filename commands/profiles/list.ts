@@ -21,9 +21,17 @@ export async function run(_options: Record<string, unknown>, ctx: Context): Prom
   const { redactUrl } = await import('../../src/http/redact.js');
   const configPath = ctx.globals.config ?? ctx.env.TEXTGEN_CONFIG;
   // Listing runs no project code: a textgen.config.js is named, not run (commands that use a profile run it).
-  const config = await loadConfig({ cwd: ctx.cwd, env: ctx.env, ...(configPath ? { configPath } : {}), warn: (m) => ctx.reporter.warn(m), runCode: false });
+  const config = await loadConfig({
+    cwd: ctx.cwd,
+    env: ctx.env,
+    ...(configPath ? { configPath } : {}),
+    warn: (m) => ctx.reporter.warn(m),
+    runCode: false,
+  });
   if (config.sources.skippedCode) {
-    ctx.reporter.info(`note: ${displayPath(config.sources.skippedCode, homeDir(ctx.env))} is code and was not run, so its profiles are not listed; commands that use a profile run it`);
+    ctx.reporter.info(
+      `note: ${displayPath(config.sources.skippedCode, homeDir(ctx.env))} is code and was not run, so its profiles are not listed; commands that use a profile run it`,
+    );
   }
   const home = homeDir(ctx.env);
   const profiles = Object.keys(config.profiles)
@@ -31,9 +39,20 @@ export async function run(_options: Record<string, unknown>, ctx: Context): Prom
     .map((name) => {
       const p = config.profiles[name]!;
       const file = config.sources.profiles[name];
-      return { name, default: config.default_profile === name, provider: p.provider, url: p.url === undefined ? '' : redactUrl(p.url), source: file ? displayPath(file, home) : 'config' };
+      return {
+        name,
+        default: config.default_profile === name,
+        provider: p.provider,
+        url: p.url === undefined ? '' : redactUrl(p.url),
+        source: file ? displayPath(file, home) : 'config',
+      };
     });
-  const builtIn = Object.entries(LOCAL_PROFILES).map(([name, p]) => ({ name, default: config.default_profile === name, provider: p.provider, model: p.defaults?.model ?? '' }));
+  const builtIn = Object.entries(LOCAL_PROFILES).map(([name, p]) => ({
+    name,
+    default: config.default_profile === name,
+    provider: p.provider,
+    model: p.defaults?.model ?? '',
+  }));
   const value = { default_profile: config.default_profile ?? null, profiles, built_in: builtIn };
   const { writeResult } = await import('../../src/operations/write-result.js');
   const { alignColumns } = await import('../../src/output/text-table.js');
@@ -43,7 +62,9 @@ export async function run(_options: Record<string, unknown>, ctx: Context): Prom
       profiles.length > 0
         ? alignColumns(profiles.map((p) => [`${mark(p.default)} ${p.name}`, p.provider, p.url, p.source]))
         : '  (none: create one with "textgen profiles add")\n';
-    const local = alignColumns(builtIn.map((p) => [`${mark(p.default)} ${p.name}`, p.provider, `embedded server, model ${p.model}`]));
+    const local = alignColumns(
+      builtIn.map((p) => [`${mark(p.default)} ${p.name}`, p.provider, `embedded server, model ${p.model}`]),
+    );
     return `${configured}\nbuilt-in:\n${local}`;
   });
   return 0;

@@ -15,12 +15,15 @@ export const spec: CommandSpec = {
 
 export async function run(options: Record<string, unknown>, ctx: Context): Promise<number> {
   const { UsageError } = await import('../../src/errors.js');
-  const { editableConfigPath, hasProfile, readUserFile, removeProfile, updateUserFile } = await import('../../src/config/user-file.js');
+  const { editableConfigPath, hasProfile, readUserFile, removeProfile, updateUserFile } = await import(
+    '../../src/config/user-file.js'
+  );
   const name = ((options.args as string[] | undefined) ?? [])[0] as string;
   const configPath = ctx.globals.config ?? ctx.env.TEXTGEN_CONFIG;
   const file = editableConfigPath({ configPath, cwd: ctx.cwd, env: ctx.env });
   const uf = await readUserFile(file, ctx.env);
-  if (!hasProfile(uf, name)) throw new UsageError(`no profile "${name}" in ${uf.shown}`, { hint: 'textgen profiles list' });
+  if (!hasProfile(uf, name))
+    throw new UsageError(`no profile "${name}" in ${uf.shown}`, { hint: 'textgen profiles list' });
   if (options.yes !== true) {
     if (!ctx.terminal.interactive) throw new UsageError(`removing profile "${name}" needs --yes when nothing can ask`);
     const prompter = await ctx.prompter();

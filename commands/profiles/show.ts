@@ -7,7 +7,7 @@ export const spec: CommandSpec = {
   description:
     'Text output is the profile as YAML under a comment naming the file it comes from (or built-in). ' +
     'Literal secrets are replaced by a redaction mark; *_env fields name the variable and are shown as ' +
-    'they are. -o json adds name, default and source to the profile\'s fields.',
+    "they are. -o json adds name, default and source to the profile's fields.",
   args: '[name]',
   options: [],
   examples: ['textgen profiles show wx', 'textgen profiles show -o json'],
@@ -21,12 +21,21 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
   const { LOCAL_PROFILES, knownProfileNames } = await import('../../src/config/resolve.js');
   const { redactProfile } = await import('../../src/profiles/redact-profile.js');
   const configPath = ctx.globals.config ?? ctx.env.TEXTGEN_CONFIG;
-  const config = await loadConfig({ cwd: ctx.cwd, env: ctx.env, ...(configPath ? { configPath } : {}), warn: (m) => ctx.reporter.warn(m) });
+  const config = await loadConfig({
+    cwd: ctx.cwd,
+    env: ctx.env,
+    ...(configPath ? { configPath } : {}),
+    warn: (m) => ctx.reporter.warn(m),
+  });
   const name = ((options.args as string[] | undefined) ?? [])[0] ?? config.default_profile;
-  if (name === undefined) throw new UsageError('missing required argument: NAME (no default profile is set)', { hint: 'textgen profiles list' });
+  if (name === undefined)
+    throw new UsageError('missing required argument: NAME (no default profile is set)', {
+      hint: 'textgen profiles list',
+    });
   const configured = Object.hasOwn(config.profiles, name) ? config.profiles[name] : undefined;
   const profile = configured ?? (Object.hasOwn(LOCAL_PROFILES, name) ? LOCAL_PROFILES[name] : undefined);
-  if (!profile) throw new UsageError(`unknown profile "${name}"; known profiles: ${knownProfileNames(config).join(', ')}`);
+  if (!profile)
+    throw new UsageError(`unknown profile "${name}"; known profiles: ${knownProfileNames(config).join(', ')}`);
   const file = config.sources.profiles[name];
   const source = configured ? (file ? displayPath(file, homeDir(ctx.env)) : 'config') : 'built-in';
   const value = { name, default: config.default_profile === name, source, ...redactProfile(profile) };

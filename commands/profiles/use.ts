@@ -6,7 +6,7 @@ export const spec: CommandSpec = {
   summary: 'Make a profile the default (default_profile in the user config file)',
   description:
     'Any configured or built-in profile can be the default. It is written to the user config file (or ' +
-    'the --config file); a project file\'s own default_profile still wins in its directory, and you are ' +
+    "the --config file); a project file's own default_profile still wins in its directory, and you are " +
     'warned when it does.',
   args: '<name>',
   options: [],
@@ -20,15 +20,28 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
   const { editableConfigPath, setDefaultProfile, updateUserFile } = await import('../../src/config/user-file.js');
   const name = ((options.args as string[] | undefined) ?? [])[0] as string;
   const configPath = ctx.globals.config ?? ctx.env.TEXTGEN_CONFIG;
-  const config = await loadConfig({ cwd: ctx.cwd, env: ctx.env, ...(configPath ? { configPath } : {}), warn: (m) => ctx.reporter.warn(m) });
+  const config = await loadConfig({
+    cwd: ctx.cwd,
+    env: ctx.env,
+    ...(configPath ? { configPath } : {}),
+    warn: (m) => ctx.reporter.warn(m),
+  });
   if (!Object.hasOwn(config.profiles, name) && !Object.hasOwn(LOCAL_PROFILES, name)) {
-    throw new UsageError(`unknown profile "${name}"; known profiles: ${knownProfileNames(config).join(', ')}`, { hint: 'create it with "textgen profiles add"' });
+    throw new UsageError(`unknown profile "${name}"; known profiles: ${knownProfileNames(config).join(', ')}`, {
+      hint: 'create it with "textgen profiles add"',
+    });
   }
-  const { uf } = await updateUserFile(editableConfigPath({ configPath, cwd: ctx.cwd, env: ctx.env }), ctx.env, (latest) => setDefaultProfile(latest, name));
+  const { uf } = await updateUserFile(
+    editableConfigPath({ configPath, cwd: ctx.cwd, env: ctx.env }),
+    ctx.env,
+    (latest) => setDefaultProfile(latest, name),
+  );
   ctx.reporter.info(`default profile: ${name} (${uf.shown})`);
   const after = await loadConfig({ cwd: ctx.cwd, env: ctx.env, ...(configPath ? { configPath } : {}), warn: () => {} });
   if (after.default_profile !== name && after.sources.projectFile) {
-    ctx.reporter.warn(`${after.sources.projectFile} sets default_profile: ${after.default_profile ?? ''}, which wins in this directory`);
+    ctx.reporter.warn(
+      `${after.sources.projectFile} sets default_profile: ${after.default_profile ?? ''}, which wins in this directory`,
+    );
   }
   return 0;
 }

@@ -9,7 +9,8 @@ export const alephAlphaAdapter: ProviderAdapter = {
     alsoAccepted: ['api-key'],
     bareKey: 'bearer',
     otherTypesHint: 'use bearer, or pass --token',
-    create: async ({ profile }) => (await import('../common/static-auth.js')).createStaticAuthenticator(profile, 'TEXTGEN_TOKEN'),
+    create: async ({ profile }) =>
+      (await import('../common/static-auth.js')).createStaticAuthenticator(profile, 'TEXTGEN_TOKEN'),
   },
   local: { profile: 'local-aa', model: 'luminous-base', chat: true },
   generate: async () => (await import('./client/generate.js')).alephAlphaGenerate,

@@ -45,9 +45,11 @@ type Fields = Record<string, { check: Check; required?: boolean }>;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A check from a predicate and the message for a value that fails it. */
-const rule = (ok: (v: unknown) => boolean, message: string): Check => (v, path, out) => {
-  if (!ok(v)) out.push({ path, message });
-};
+const rule =
+  (ok: (v: unknown) => boolean, message: string): Check =>
+  (v, path, out) => {
+    if (!ok(v)) out.push({ path, message });
+  };
 const any: Check = () => {};
 const string = rule((v) => typeof v === 'string', 'must be a string');
 const integer = rule((v) => typeof v === 'number' && Number.isInteger(v), 'must be an integer');
@@ -66,24 +68,29 @@ const imageData: Check = (v, path, out) => {
 };
 
 /** An object's fields: required ones present, known ones checked, unknown ones named. */
-const object = (fields: Fields): Check => (value, path, out) => {
-  if (!isObject(value)) return void out.push({ path, message: 'must be an object' });
-  for (const [name, field] of Object.entries(fields)) {
-    if (value[name] === undefined) {
-      if (field.required) out.push({ path: `${path}.${name}`, message: 'is required' });
-    } else {
-      field.check(value[name], `${path}.${name}`, out);
+const object =
+  (fields: Fields): Check =>
+  (value, path, out) => {
+    if (!isObject(value)) return void out.push({ path, message: 'must be an object' });
+    for (const [name, field] of Object.entries(fields)) {
+      if (value[name] === undefined) {
+        if (field.required) out.push({ path: `${path}.${name}`, message: 'is required' });
+      } else {
+        field.check(value[name], `${path}.${name}`, out);
+      }
     }
-  }
-  for (const name of Object.keys(value)) {
-    if (!Object.hasOwn(fields, name)) out.push({ path: `${path}.${name}`, message: 'is not a field of this item (unknown field)' });
-  }
-};
+    for (const name of Object.keys(value)) {
+      if (!Object.hasOwn(fields, name))
+        out.push({ path: `${path}.${name}`, message: 'is not a field of this item (unknown field)' });
+    }
+  };
 
-const arrayOf = (item: Check): Check => (value, path, out) => {
-  if (!Array.isArray(value)) return void out.push({ path, message: 'must be an array' });
-  value.forEach((v, i) => item(v, `${path}[${i}]`, out));
-};
+const arrayOf =
+  (item: Check): Check =>
+  (value, path, out) => {
+    if (!Array.isArray(value)) return void out.push({ path, message: 'must be an array' });
+    value.forEach((v, i) => item(v, `${path}[${i}]`, out));
+  };
 
 const required = (check: Check) => ({ check, required: true });
 
@@ -91,7 +98,16 @@ const ITEMS: Record<AlephAlphaPromptItem['type'], Check> = {
   text: object({
     type: { check: any },
     data: required(string),
-    controls: { check: arrayOf(object({ start: required(integer), length: required(integer), factor: required(number), token_overlap: { check: overlap } })) },
+    controls: {
+      check: arrayOf(
+        object({
+          start: required(integer),
+          length: required(integer),
+          factor: required(number),
+          token_overlap: { check: overlap },
+        }),
+      ),
+    },
   }),
   image: object({
     type: { check: any },
@@ -102,7 +118,14 @@ const ITEMS: Record<AlephAlphaPromptItem['type'], Check> = {
     controls: {
       check: arrayOf(
         object({
-          rect: required(object({ left: required(number), top: required(number), width: required(number), height: required(number) })),
+          rect: required(
+            object({
+              left: required(number),
+              top: required(number),
+              width: required(number),
+              height: required(number),
+            }),
+          ),
           factor: required(number),
           token_overlap: { check: overlap },
         }),
@@ -120,7 +143,11 @@ const item: Check = (value, path, out) => {
   if (!isObject(value)) return void out.push({ path, message: 'must be an object with "type" and "data"' });
   const type = value.type;
   if (type === 'text' || type === 'image' || type === 'token_ids') return ITEMS[type](value, path, out);
-  out.push({ path: `${path}.type`, message: type === undefined ? 'is required ("text", "image" or "token_ids")' : 'must be "text", "image" or "token_ids"' });
+  out.push({
+    path: `${path}.type`,
+    message:
+      type === undefined ? 'is required ("text", "image" or "token_ids")' : 'must be "text", "image" or "token_ids"',
+  });
 };
 
 /**

@@ -4,8 +4,10 @@ import type { ProtocolModule } from '../../src/emulator/core/router.js';
 /** One emulator for both adapters: `serve` answers `/openai/deployments/…` and `/v1/…` from the same modules. */
 const emulator: Loader<ProtocolModule[]> = async () => (await import('./server/index.js')).azureOpenAiEmulator();
 
-const staticAuth = (keyVariable: string): ProviderAdapter['auth']['create'] => async ({ profile }) =>
-  (await import('../common/static-auth.js')).createStaticAuthenticator(profile, keyVariable);
+const staticAuth =
+  (keyVariable: string): ProviderAdapter['auth']['create'] =>
+  async ({ profile }) =>
+    (await import('../common/static-auth.js')).createStaticAuthenticator(profile, keyVariable);
 
 /** Azure OpenAI completions: the deployment in the path, `api-version` in the query. */
 export const azureOpenAiAdapter: ProviderAdapter = {

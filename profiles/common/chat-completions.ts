@@ -37,13 +37,26 @@ function str(record: Record<string, unknown>, key: string): string | undefined {
 
 /** The wire names of the canonical parameters are the same in every chat API: they are copied as they are. */
 const PARAMETER_ORDER: readonly (keyof ChatParameters)[] = [
-  'max_tokens', 'temperature', 'top_p', 'stop', 'seed', 'n', 'logprobs', 'top_logprobs', 'frequency_penalty', 'presence_penalty', 'time_limit',
+  'max_tokens',
+  'temperature',
+  'top_p',
+  'stop',
+  'seed',
+  'n',
+  'logprobs',
+  'top_logprobs',
+  'frequency_penalty',
+  'presence_penalty',
+  'time_limit',
 ];
 
 /** `messages` and the parameters, in a stable order; `top_logprobs` brings `logprobs: true` with it, as the APIs require. */
 export function chatCompletionsFields(request: ChatRequest): Record<string, unknown> {
-  const body: Record<string, unknown> = { messages: request.messages.map((m) => ({ role: m.role, content: m.content })) };
-  const p: ChatParameters = request.parameters.top_logprobs !== undefined ? { ...request.parameters, logprobs: true } : request.parameters;
+  const body: Record<string, unknown> = {
+    messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
+  };
+  const p: ChatParameters =
+    request.parameters.top_logprobs !== undefined ? { ...request.parameters, logprobs: true } : request.parameters;
   for (const key of PARAMETER_ORDER) {
     const value = p[key];
     if (value === undefined) continue;
@@ -92,11 +105,17 @@ export function finishReasonOf(value: unknown): FinishReason {
 }
 
 function contentFilterWarning(index: number): ServiceWarning {
-  return { id: 'content_filter', message: `the service's content filter cut answer ${index} short (finish_reason content_filter); the text is incomplete` };
+  return {
+    id: 'content_filter',
+    message: `the service's content filter cut answer ${index} short (finish_reason content_filter); the text is incomplete`,
+  };
 }
 
 /** What every answer and chunk carries besides its choices: id, model (`model`, or watsonx's `model_id`), time. */
-function envelope(kind: string, body: Record<string, unknown>): Pick<ChatResult, 'provider' | 'id' | 'model' | 'created_at'> {
+function envelope(
+  kind: string,
+  body: Record<string, unknown>,
+): Pick<ChatResult, 'provider' | 'id' | 'model' | 'created_at'> {
   const out: Pick<ChatResult, 'provider' | 'id' | 'model' | 'created_at'> = { provider: kind };
   const id = str(body, 'id');
   if (id) out.id = id;
@@ -119,7 +138,11 @@ export function parseChatCompletion(kind: string, body: unknown): ChatResult {
       throw new UnexpectedAnswer(`choice ${position}: "message.content" is not a string`);
     }
     const index = num(c, 'index') ?? position;
-    const choice: ChatChoice = { index, message: { role: 'assistant', content: typeof message.content === 'string' ? message.content : '' }, finish_reason: finishReasonOf(c.finish_reason) };
+    const choice: ChatChoice = {
+      index,
+      message: { role: 'assistant', content: typeof message.content === 'string' ? message.content : '' },
+      finish_reason: finishReasonOf(c.finish_reason),
+    };
     const logprobs = readChatLogprobs(c.logprobs);
     if (logprobs) choice.logprobs = logprobs;
     if (c.finish_reason === 'content_filter') warnings.push(contentFilterWarning(index));
@@ -180,8 +203,17 @@ export const openAiStyleError: ErrorReader = (body) => {
 
 /** Every canonical parameter the OpenAI-shaped APIs take, so adapters say only where they differ. */
 export const OPENAI_CHAT_PARAMETERS: Record<keyof ChatParameters, 'native' | 'unsupported'> = {
-  max_tokens: 'native', temperature: 'native', top_p: 'native', stop: 'native', seed: 'native', n: 'native', logprobs: 'native',
-  top_logprobs: 'native', frequency_penalty: 'native', presence_penalty: 'native', time_limit: 'unsupported',
+  max_tokens: 'native',
+  temperature: 'native',
+  top_p: 'native',
+  stop: 'native',
+  seed: 'native',
+  n: 'native',
+  logprobs: 'native',
+  top_logprobs: 'native',
+  frequency_penalty: 'native',
+  presence_penalty: 'native',
+  time_limit: 'unsupported',
 };
 
 export function chatHeaders(stream: boolean): Record<string, string> {

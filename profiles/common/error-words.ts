@@ -27,7 +27,8 @@ export function jsonErrorMessage(body: unknown): string | undefined {
   const error = body.error;
   const fromError = nonEmpty(error) ?? (isRecord(error) ? nonEmpty(error.message) : undefined);
   if (fromError) return fromError;
-  const direct = nonEmpty(body.message) ?? nonEmpty(body.detail) ?? nonEmpty(body.error_description) ?? nonEmpty(body.title);
+  const direct =
+    nonEmpty(body.message) ?? nonEmpty(body.detail) ?? nonEmpty(body.error_description) ?? nonEmpty(body.title);
   if (direct) return direct;
   const list = Array.isArray(body.errors) ? body.errors : Array.isArray(body.detail) ? body.detail : undefined;
   const messages = (list ?? [])
@@ -39,16 +40,26 @@ export function jsonErrorMessage(body: unknown): string | undefined {
 const HTML = /^\s*(<!doctype html|<html|<head|<body|<title|<h1|<center)/i;
 
 function decodeEntities(text: string): string {
-  return text.replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", nbsp: ' ' })[e] ?? '');
+  return text.replace(
+    /&(amp|lt|gt|quot|#39|nbsp);/g,
+    (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", nbsp: ' ' })[e] ?? '',
+  );
 }
 
 /** An HTML page's title, else its first heading, else its text. */
 function htmlWords(html: string): string {
-  const pick = (re: RegExp) => re.exec(html)?.[1]?.replace(/<[^>]*>/g, ' ').trim();
+  const pick = (re: RegExp) =>
+    re
+      .exec(html)?.[1]
+      ?.replace(/<[^>]*>/g, ' ')
+      .trim();
   const words =
     pick(/<title[^>]*>([\s\S]*?)<\/title>/i) ||
     pick(/<h1[^>]*>([\s\S]*?)<\/h1>/i) ||
-    html.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ').trim();
+    html
+      .replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
+      .replace(/<[^>]*>/g, ' ')
+      .trim();
   return decodeEntities(words);
 }
 
@@ -66,6 +77,8 @@ export function serverWords(bodyText: string, status: number): string {
   const fromJson = jsonErrorMessage(json);
   if (fromJson) return bounded(fromJson);
   if (json !== undefined) return bounded(JSON.stringify(json));
-  const text = HTML.test(bodyText) ? htmlWords(bodyText) : (bodyText.split(/\r?\n|\r/).find((line) => line.trim() !== '') ?? '');
+  const text = HTML.test(bodyText)
+    ? htmlWords(bodyText)
+    : (bodyText.split(/\r?\n|\r/).find((line) => line.trim() !== '') ?? '');
   return bounded(text) || STATUS_CODES[status] || 'error';
 }

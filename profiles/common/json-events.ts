@@ -13,12 +13,21 @@ export type JsonParse = (data: string) => unknown;
  * `[DONE]` marker, empty and `{}` keep-alives, data that is not JSON (a malformed event ends the stream with
  * exit 6), and error payloads inside a 200 stream. What is left is a parsed body for the protocol to map.
  */
-export function readJsonEvent(event: SseEvent, errorOf: ErrorReader, parse: JsonParse = JSON.parse): StreamStep | { type: 'json'; body: unknown } {
+export function readJsonEvent(
+  event: SseEvent,
+  errorOf: ErrorReader,
+  parse: JsonParse = JSON.parse,
+): StreamStep | { type: 'json'; body: unknown } {
   const data = event.data.trim();
   if (event.event === 'close') return { type: 'end' };
   // Nested deeper than any answer: what would walk it later (the output writers) must never see it.
   if (jsonDepthExceededAt(data, MAX_ANSWER_DEPTH) !== undefined) {
-    return { type: 'error', message: `malformed event from the service (JSON nested more than ${MAX_ANSWER_DEPTH} levels deep)`, code: 'malformed_event', raw: data.slice(0, 80) };
+    return {
+      type: 'error',
+      message: `malformed event from the service (JSON nested more than ${MAX_ANSWER_DEPTH} levels deep)`,
+      code: 'malformed_event',
+      raw: data.slice(0, 80),
+    };
   }
   if (event.event === 'error') {
     let body: unknown = data;
@@ -28,7 +37,12 @@ export function readJsonEvent(event: SseEvent, errorOf: ErrorReader, parse: Json
       // Not JSON: the text itself is the message.
     }
     const failure = errorOf(body);
-    return { type: 'error', message: failure?.message ?? (data || 'the service reported an error'), ...(failure?.code ? { code: failure.code } : {}), raw: body };
+    return {
+      type: 'error',
+      message: failure?.message ?? (data || 'the service reported an error'),
+      ...(failure?.code ? { code: failure.code } : {}),
+      raw: body,
+    };
   }
   if (data === '[DONE]') return { type: 'end' };
   if (data === '' || data === '{}') return { type: 'ignore' };
@@ -37,7 +51,12 @@ export function readJsonEvent(event: SseEvent, errorOf: ErrorReader, parse: Json
     body = parse(data);
   } catch {
     const excerpt = data.length > 80 ? `${data.slice(0, 80)}…` : data;
-    return { type: 'error', message: `malformed event from the service (not JSON): ${excerpt}`, code: 'malformed_event', raw: data };
+    return {
+      type: 'error',
+      message: `malformed event from the service (not JSON): ${excerpt}`,
+      code: 'malformed_event',
+      raw: data,
+    };
   }
   const failure = errorOf(body);
   if (failure) return { type: 'error', ...failure, raw: body };

@@ -5,6 +5,7 @@ import { UsageError } from '../../src/errors.js';
  * treats them as "this" and "parent" directory, so the request would go elsewhere.
  */
 export function pathSegment(value: string, what: string): string {
-  if (value === '.' || value === '..') throw new UsageError(`${what} "${value}" is not a usable name: it would change the request's path`);
+  if (value === '.' || value === '..')
+    throw new UsageError(`${what} "${value}" is not a usable name: it would change the request's path`);
   return encodeURIComponent(value);
 }

@@ -24,6 +24,8 @@ export function createStaticAuthenticator(profile: ResolvedProfile, placeholderV
         dryRunHeaders: () => ({ authorization: `Bearer \${${auth.tokenEnv ?? 'TEXTGEN_TOKEN'}}` }),
       };
     default:
-      throw new UsageError(`auth type "${auth.type}" does not apply to provider ${profile.provider} (use api-key, bearer or none)`);
+      throw new UsageError(
+        `auth type "${auth.type}" does not apply to provider ${profile.provider} (use api-key, bearer or none)`,
+      );
   }
 }

@@ -9,7 +9,8 @@ export const openInferenceAdapter: ProviderAdapter = {
     alsoAccepted: ['api-key'],
     bareKey: 'bearer',
     otherTypesHint: 'use bearer, or pass --token',
-    create: async ({ profile }) => (await import('../common/static-auth.js')).createStaticAuthenticator(profile, 'TEXTGEN_TOKEN'),
+    create: async ({ profile }) =>
+      (await import('../common/static-auth.js')).createStaticAuthenticator(profile, 'TEXTGEN_TOKEN'),
   },
   local: { profile: 'local-oip', model: 'demo' },
   missingChatHint:

@@ -47,7 +47,12 @@ export interface ChatOperation {
    * `extra` (--extra) is merged into the body last. Throws UsageError for what the service would refuse (no
    * model, no space or project).
    */
-  buildChatRequest(request: ChatRequest, target: ChatTarget, profile: ResolvedProfile, extra?: Record<string, unknown>): HttpRequestSpec;
+  buildChatRequest(
+    request: ChatRequest,
+    target: ChatTarget,
+    profile: ResolvedProfile,
+    extra?: Record<string, unknown>,
+  ): HttpRequestSpec;
   /** A whole answer → the canonical result; UnexpectedAnswer (src/errors.ts) when it is not the protocol's shape. */
   parseChatResponse(body: unknown, request: ChatRequest): ChatResult;
   /** A fresh decoder per stream. */

@@ -72,7 +72,12 @@ export interface GenerateOperation {
    * and unsupported parameters are gone, `extra` ones are present only when the profile allows them. Throws
    * UsageError for provider limits (e.g. Azure best_of with streaming).
    */
-  buildGenerateRequest(request: CanonicalRequest, target: GenerateTarget, profile: ResolvedProfile, extra?: Record<string, unknown>): HttpRequestSpec;
+  buildGenerateRequest(
+    request: CanonicalRequest,
+    target: GenerateTarget,
+    profile: ResolvedProfile,
+    extra?: Record<string, unknown>,
+  ): HttpRequestSpec;
   /** Wire answer → canonical result (stop reasons and token counts normalised). `request`/`target` are the ones sent. */
   parseGenerateResponse(body: unknown, request: CanonicalRequest, target?: GenerateTarget): GenerateResult;
   /** A fresh decoder per stream: some protocols need state across events. */

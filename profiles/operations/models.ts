@@ -41,7 +41,6 @@ export interface ModelEntry {
   outputs?: TensorSpec[];
 }
 
-
 export type ModelsScope = 'models' | 'deployments';
 
 export interface ListQuery {

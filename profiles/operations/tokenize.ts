@@ -35,7 +35,6 @@ export interface DetokenizeResult {
   text: string;
 }
 
-
 export interface TokenizeOperation {
   /** False when the service's answer carries no token ids (watsonx: texts and a count). */
   givesIds: boolean;
@@ -51,4 +50,3 @@ export interface TokenizeOperation {
   /** The request for the model's tokenizer.json (a byte-level BPE file), when the service hands it out: --local uses it. */
   tokenizerFileRequest?(model: string, profile: ResolvedProfile): HttpRequestSpec;
 }
-

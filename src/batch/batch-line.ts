@@ -50,7 +50,8 @@ export function parseBatchLine(text: string): BatchLine {
   if (!('input' in obj)) fail('the line has no "input"');
   if (obj.parameters !== undefined) {
     const p = obj.parameters;
-    if (typeof p !== 'object' || p === null || Array.isArray(p)) fail(`"parameters" must be a JSON object, got ${describe(p)}`);
+    if (typeof p !== 'object' || p === null || Array.isArray(p))
+      fail(`"parameters" must be a JSON object, got ${describe(p)}`);
     out.parameters = p as Record<string, unknown>;
   }
   return out;

@@ -7,16 +7,27 @@ import { parseOutputFormat } from '../output/format.js';
 import type { Context } from '../context.js';
 import type { BatchSettings } from './settings.js';
 
-export function checkBatchFlags(ctx: Context, settings: BatchSettings, given: { inputFlags: string[]; raw: Record<string, unknown>; refused?: string[] }): void {
+export function checkBatchFlags(
+  ctx: Context,
+  settings: BatchSettings,
+  given: { inputFlags: string[]; raw: Record<string, unknown>; refused?: string[] },
+): void {
   if (given.inputFlags.length > 0) {
-    throw new UsageError(`${given.inputFlags.join(' and ')} cannot be used with --batch: every line of the batch holds its own input`);
+    throw new UsageError(
+      `${given.inputFlags.join(' and ')} cannot be used with --batch: every line of the batch holds its own input`,
+    );
   }
   for (const flag of given.refused ?? []) throw new UsageError(`${flag} cannot be used with --batch`);
   if (parseOutputFormat(ctx.globals.output) === 'yaml') {
-    throw new UsageError('--batch writes JSONL records (one per line); -o yaml cannot be used with it', { hint: 'drop -o, or use -o jsonl' });
+    throw new UsageError('--batch writes JSONL records (one per line); -o yaml cannot be used with it', {
+      hint: 'drop -o, or use -o jsonl',
+    });
   }
   if (settings.source === '-') {
     const readers = Object.entries(given.raw).filter(([, v]) => v === '@-' || (Array.isArray(v) && v.includes('@-')));
-    if (readers.length > 0) throw new UsageError('--batch - reads the lines from stdin, so no option can read @- as well', { hint: 'put that option in a file and give @path' });
+    if (readers.length > 0)
+      throw new UsageError('--batch - reads the lines from stdin, so no option can read @- as well', {
+        hint: 'put that option in a file and give @path',
+      });
   }
 }

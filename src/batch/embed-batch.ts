@@ -50,7 +50,9 @@ function lineSettings(parameters: Record<string, unknown>): EmbedSettings {
   for (const [key, value] of Object.entries(parameters)) {
     const flagKey = SETTING_KEYS[key as EmbedSetting];
     if (flagKey === undefined || !Object.hasOwn(SETTING_KEYS, key)) {
-      throw new UsageError(`"parameters" of the line: unknown embed setting "${key}" (known: ${Object.keys(SETTING_KEYS).join(', ')})`);
+      throw new UsageError(
+        `"parameters" of the line: unknown embed setting "${key}" (known: ${Object.keys(SETTING_KEYS).join(', ')})`,
+      );
     }
     options[flagKey] = typeof value === 'boolean' ? value : Array.isArray(value) ? value.map(String) : String(value);
   }
@@ -62,16 +64,23 @@ function lineSettings(parameters: Record<string, unknown>): EmbedSettings {
   }
 }
 
-
-export async function runEmbedBatch(ctx: Context, command: EmbedBatchCommand, settings: BatchSettings): Promise<number> {
+export async function runEmbedBatch(
+  ctx: Context,
+  command: EmbedBatchCommand,
+  settings: BatchSettings,
+): Promise<number> {
   checkBatchFlags(ctx, settings, { inputFlags: command.inputFlags, raw: command.raw, refused: command.refused });
   const query = await compileResultQuery(ctx.globals.jmesQuery);
   const profile = await ctx.profile();
   const op = await loadEmbedOperation(profile.provider);
-  if (op === undefined) throw new UsageError(`embed is not supported by ${profile.provider}; it works with ${embedProviders().join(', ')}`);
+  if (op === undefined)
+    throw new UsageError(`embed is not supported by ${profile.provider}; it works with ${embedProviders().join(', ')}`);
   await checkEmbedSettings(op, profile.provider, command.settings);
   const model = command.model ?? (profile.defaults.model || undefined);
-  if (model === undefined) throw new UsageError(`missing required option: --model (profile "${profile.name}" has no defaults.model)`, { hint: 'give the embedding model with -m' });
+  if (model === undefined)
+    throw new UsageError(`missing required option: --model (profile "${profile.name}" has no defaults.model)`, {
+      hint: 'give the embedding model with -m',
+    });
   // A line's own settings are checked against what the provider understands, then its combination rules.
   const known = new Set(op.settings);
   const { adapterFor } = await import('../../profiles/registry.js');
@@ -89,7 +98,8 @@ export async function runEmbedBatch(ctx: Context, command: EmbedBatchCommand, se
       const fail = (message: string): never => {
         throw Object.assign(new UsageError(message), { lineId: line.idJson });
       };
-      if (typeof line.input !== 'string') fail(`"input" must be a string (one text to embed), got ${line.input === null ? 'null' : typeof line.input}`);
+      if (typeof line.input !== 'string')
+        fail(`"input" must be a string (one text to embed), got ${line.input === null ? 'null' : typeof line.input}`);
       if ((line.input as string).trim() === '') fail('"input" is empty; the services reject empty texts');
       let merged = command.settings;
       if (line.parameters !== undefined) {
@@ -100,7 +110,8 @@ export async function runEmbedBatch(ctx: Context, command: EmbedBatchCommand, se
           return fail((e as Error).message);
         }
         for (const key of Object.keys(own) as EmbedSetting[]) {
-          if (!known.has(key)) fail(`"parameters" of the line: ${key} is not supported by ${profile.provider} for embed`);
+          if (!known.has(key))
+            fail(`"parameters" of the line: ${key} is not supported by ${profile.provider} for embed`);
         }
         merged = { ...command.settings, ...own };
         try {
@@ -117,7 +128,8 @@ export async function runEmbedBatch(ctx: Context, command: EmbedBatchCommand, se
       const context = { provider: callee.kind, status: res.status, body: text, secrets: profile.secrets };
       const json = answerJson(text, context);
       const answer = readAnswer(() => op.parseResponse(json, line.request.inputs, line.request), context);
-      if (answer.embeddings.length !== 1) throw new UnexpectedAnswer(`the answer holds ${answer.embeddings.length} embeddings for 1 text`, context);
+      if (answer.embeddings.length !== 1)
+        throw new UnexpectedAnswer(`the answer holds ${answer.embeddings.length} embeddings for 1 text`, context);
       return resultJson(combineAnswers(model, [answer]), query);
     },
     wireRequest: specOf,

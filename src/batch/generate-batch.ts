@@ -46,7 +46,11 @@ interface LineCall {
 
 const UNKNOWN_FIELD_HINT = 'provider-specific body fields go in --extra';
 
-export async function runGenerationBatch(ctx: Context, cmd: GenerationCommand, settings: BatchSettings): Promise<number> {
+export async function runGenerationBatch(
+  ctx: Context,
+  cmd: GenerationCommand,
+  settings: BatchSettings,
+): Promise<number> {
   const inputFlags = [
     ...(cmd.promptWords?.length ? ['prompt words'] : []),
     ...(cmd.raw.input !== undefined ? ['--input'] : []),
@@ -54,11 +58,14 @@ export async function runGenerationBatch(ctx: Context, cmd: GenerationCommand, s
   ];
   const refused = [
     ...(parseBooleanFlag('--show-logprobs', cmd.raw.showLogprobs as RawFlagValue) === true ? ['--show-logprobs'] : []),
-    ...(cmd.multimodal && (cmd.multimodal.images.length > 0 || cmd.multimodal.promptJson !== undefined) ? ['--image/--prompt-json'] : []),
+    ...(cmd.multimodal && (cmd.multimodal.images.length > 0 || cmd.multimodal.promptJson !== undefined)
+      ? ['--image/--prompt-json']
+      : []),
   ];
   checkBatchFlags(ctx, settings, { inputFlags, raw: cmd.raw, refused });
   const raw = parseBooleanFlag('--raw', cmd.raw.raw as RawFlagValue) === true;
-  const ignoreUnsupported = parseBooleanFlag('--ignore-unsupported', cmd.raw.ignoreUnsupported as RawFlagValue) === true;
+  const ignoreUnsupported =
+    parseBooleanFlag('--ignore-unsupported', cmd.raw.ignoreUnsupported as RawFlagValue) === true;
   const query = await compileResultQuery(ctx.globals.jmesQuery);
 
   let stdinText: Promise<string> | undefined;
@@ -74,7 +81,8 @@ export async function runGenerationBatch(ctx: Context, cmd: GenerationCommand, s
   if (cmd.target.kind === 'deployment' && cmd.target.idOrName === undefined) throw missingFlagsError(['--id-or-name']);
 
   const profile = await ctx.profile();
-  if (profile.defaults.parameters) built = await buildCanonicalRequest(rawForBuild, { ...buildOpts, defaults: profile.defaults.parameters });
+  if (profile.defaults.parameters)
+    built = await buildCanonicalRequest(rawForBuild, { ...buildOpts, defaults: profile.defaults.parameters });
   const model = cmd.target.kind === 'model' ? (cmd.target.model ?? profile.defaults.model) : undefined;
   if (cmd.target.kind === 'model' && model === undefined) {
     throw new UsageError(`missing required option: --model (profile "${profile.name}" has no defaults.model)`);
@@ -101,13 +109,24 @@ export async function runGenerationBatch(ctx: Context, cmd: GenerationCommand, s
   // The command line alone must make a valid request: a bad flag is a usage error before any line is read.
   const baseChecked = checkSupport(base, provider, profile, target, supportOpts);
   const canStream = provider.capabilities.streaming === 'native' || profile.streaming;
-  const [{ parametersSchema }, { validateOption, within }] = await Promise.all([import('../options/schemas.js'), import('../options/validate-option.js')]);
+  const [{ parametersSchema }, { validateOption, within }] = await Promise.all([
+    import('../options/schemas.js'),
+    import('../options/validate-option.js'),
+  ]);
 
   const prepare = (line: GenerateLine): LineCall => {
     let checked: CheckedRequest = baseChecked;
     if (line.parameters !== undefined) {
-      const own = validateOption(parametersSchema, line.parameters, within('"parameters" of the line'), { unknownFieldHint: UNKNOWN_FIELD_HINT });
-      const merged: CanonicalParameters = built.request.parameters ? validateOption(parametersSchema, deepMerge(built.request.parameters, own), within('"parameters" of the line over the flags')) : own;
+      const own = validateOption(parametersSchema, line.parameters, within('"parameters" of the line'), {
+        unknownFieldHint: UNKNOWN_FIELD_HINT,
+      });
+      const merged: CanonicalParameters = built.request.parameters
+        ? validateOption(
+            parametersSchema,
+            deepMerge(built.request.parameters, own),
+            within('"parameters" of the line over the flags'),
+          )
+        : own;
       checked = checkSupport({ ...base, parameters: merged }, provider, profile, target, supportOpts);
     }
     const request: CanonicalRequest = { ...checked.request, input: line.input };
@@ -121,7 +140,8 @@ export async function runGenerationBatch(ctx: Context, cmd: GenerationCommand, s
   prepare({ input: '' });
 
   const sender = await createLineSender(ctx, profile, provider);
-  const toJson = (result: GenerateResult, rawBody: unknown): string => resultJson(raw ? rawBody : inCanonicalOrder(result), query);
+  const toJson = (result: GenerateResult, rawBody: unknown): string =>
+    resultJson(raw ? rawBody : inCanonicalOrder(result), query);
 
   return runBatch<GenerateLine>(ctx, settings, {
     retries: profile.retries,
@@ -129,7 +149,10 @@ export async function runGenerationBatch(ctx: Context, cmd: GenerationCommand, s
     parse(text) {
       const line = parseBatchLine(text);
       if (typeof line.input !== 'string') {
-        throw Object.assign(new UsageError(`"input" must be a string, got ${line.input === null ? 'null' : typeof line.input}`), { lineId: line.idJson });
+        throw Object.assign(
+          new UsageError(`"input" must be a string, got ${line.input === null ? 'null' : typeof line.input}`),
+          { lineId: line.idJson },
+        );
       }
       const payload: GenerateLine = { input: line.input };
       if (line.parameters !== undefined) payload.parameters = line.parameters;
@@ -137,7 +160,10 @@ export async function runGenerationBatch(ctx: Context, cmd: GenerationCommand, s
     },
     async run(line, signal) {
       const call = (line.call ??= prepare(line));
-      if (call.deadlineMs !== undefined) return generateWithDeadline(call, provider, target, signal, call.deadlineMs, toJson, (spec, s) => sender.send(spec, s));
+      if (call.deadlineMs !== undefined)
+        return generateWithDeadline(call, provider, target, signal, call.deadlineMs, toJson, (spec, s) =>
+          sender.send(spec, s),
+        );
       const res = await sender.send(call.spec, signal);
       const { result, json } = await readWhole(res, provider, call, target);
       return toJson(result, json);
@@ -147,14 +173,21 @@ export async function runGenerationBatch(ctx: Context, cmd: GenerationCommand, s
   });
 }
 
-async function readWhole(res: HttpResponse, provider: GenerateOperation, call: LineCall, target: GenerateTarget): Promise<{ result: GenerateResult; json: unknown }> {
+async function readWhole(
+  res: HttpResponse,
+  provider: GenerateOperation,
+  call: LineCall,
+  target: GenerateTarget,
+): Promise<{ result: GenerateResult; json: unknown }> {
   const text = await res.text();
   const context = { provider: provider.kind, status: res.status, body: text, secrets: call.secrets };
   const json = answerJson(text, context);
   return { result: readAnswer(() => provider.parseGenerateResponse(json, call.request, target), context), json };
 }
 
-const TIMED_OUT_EMPTY: GenerateResult = { results: [{ generated_text: '', generated_token_count: 0, input_token_count: 0, stop_reason: 'time_limit' }] };
+const TIMED_OUT_EMPTY: GenerateResult = {
+  results: [{ generated_text: '', generated_token_count: 0, input_token_count: 0, stop_reason: 'time_limit' }],
+};
 
 /** A line with a client-side time limit: streamed on the wire and cut at the deadline, keeping the text so far. */
 async function generateWithDeadline(
@@ -202,7 +235,10 @@ async function generateWithDeadline(
           ended = true;
           break;
         }
-        if (step.type === 'error') throw new StreamError(`${provider.kind} stream broke off:${step.code ? ` ${step.code}` : ''} ${step.message}`);
+        if (step.type === 'error')
+          throw new StreamError(
+            `${provider.kind} stream broke off:${step.code ? ` ${step.code}` : ''} ${step.message}`,
+          );
         events.push(step.raw);
         aggregator.add(step.chunk);
       }
@@ -213,9 +249,16 @@ async function generateWithDeadline(
       }
       if (e instanceof StreamError || e instanceof Interrupted) throw e;
       const why = isTextgenError(e) ? e.message : (e as Error).message;
-      throw new StreamError(`${provider.kind} stream broke off: ${why}`, { cause: e, ...(e instanceof NetworkError && e.hint ? { hint: e.hint } : {}) });
+      throw new StreamError(`${provider.kind} stream broke off: ${why}`, {
+        cause: e,
+        ...(e instanceof NetworkError && e.hint ? { hint: e.hint } : {}),
+      });
     }
-    const unexpected = shape.verdict({ provider: provider.kind, status: res.status, secrets: call.secrets }, ended, provider.capabilities.statesStopReason);
+    const unexpected = shape.verdict(
+      { provider: provider.kind, status: res.status, secrets: call.secrets },
+      ended,
+      provider.capabilities.statesStopReason,
+    );
     if (unexpected) throw unexpected;
     aggregator.settle(call.request);
     return toJson(aggregator.result(), events);

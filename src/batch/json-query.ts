@@ -13,14 +13,18 @@ export async function compileResultQuery(expression: string | undefined): Promis
   try {
     ast = compile(expression);
   } catch (e) {
-    throw new UsageError(`-j/--jmes-query: invalid expression ${JSON.stringify(expression)}: ${(e as Error).message}`, { cause: e });
+    throw new UsageError(`-j/--jmes-query: invalid expression ${JSON.stringify(expression)}: ${(e as Error).message}`, {
+      cause: e,
+    });
   }
   return (value) => {
     try {
       // The results are plain JSON data (parsed answers and canonical objects), as the library expects.
       return TreeInterpreter.search(ast, value as Parameters<typeof TreeInterpreter.search>[1]);
     } catch (e) {
-      throw new UsageError(`-j/--jmes-query: cannot evaluate ${JSON.stringify(expression)}: ${(e as Error).message}`, { cause: e });
+      throw new UsageError(`-j/--jmes-query: cannot evaluate ${JSON.stringify(expression)}: ${(e as Error).message}`, {
+        cause: e,
+      });
     }
   };
 }

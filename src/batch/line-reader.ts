@@ -28,7 +28,10 @@ function decode(buf: Buffer, start: number, end: number): string {
   return buf.toString('utf8', start, end > start && buf[end - 1] === CR ? end - 1 : end);
 }
 
-export async function* readLineSpans(stream: AsyncIterable<Buffer | string>, maxLineBytes = MAX_LINE_BYTES): AsyncGenerator<LineSpan, void, undefined> {
+export async function* readLineSpans(
+  stream: AsyncIterable<Buffer | string>,
+  maxLineBytes = MAX_LINE_BYTES,
+): AsyncGenerator<LineSpan, void, undefined> {
   let parts: Buffer[] = [];
   /** Bytes of the line under way (kept or not); over the cap its pieces are dropped. */
   let carried = 0;
@@ -65,12 +68,19 @@ export async function* readLineSpans(stream: AsyncIterable<Buffer | string>, max
     }
   }
   if (carried > 0) {
-    yield { text: tooLong ? undefined : decode(Buffer.concat(parts, carried), 0, carried), bytes: carried, terminated: false };
+    yield {
+      text: tooLong ? undefined : decode(Buffer.concat(parts, carried), 0, carried),
+      bytes: carried,
+      terminated: false,
+    };
   }
 }
 
 /** The text of each line; a line over the cap comes out as undefined. */
-export async function* readLines(stream: AsyncIterable<Buffer | string>, maxLineBytes = MAX_LINE_BYTES): AsyncGenerator<string | undefined, void, undefined> {
+export async function* readLines(
+  stream: AsyncIterable<Buffer | string>,
+  maxLineBytes = MAX_LINE_BYTES,
+): AsyncGenerator<string | undefined, void, undefined> {
   for await (const span of readLineSpans(stream, maxLineBytes)) yield span.text;
 }
 
@@ -98,7 +108,12 @@ export async function openInput(flag: string, path: string): Promise<OpenedFile>
   } catch (e) {
     if (e instanceof UsageError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : String(code ?? (e as Error).message);
+    const why =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EACCES'
+          ? 'permission denied'
+          : String(code ?? (e as Error).message);
     throw new UsageError(`${flag}: cannot read ${path}: ${why}`, { cause: e });
   }
 }

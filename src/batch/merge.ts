@@ -18,7 +18,8 @@ async function* wholeLines(file: string, stream: AsyncIterable<Buffer>): AsyncGe
   let n = 0;
   for await (const line of readLines(stream)) {
     n += 1;
-    if (line === undefined) throw new UsageError(`${file}: line ${n} is longer than ${MAX_LINE_BYTES} bytes: not a batch output record`);
+    if (line === undefined)
+      throw new UsageError(`${file}: line ${n} is longer than ${MAX_LINE_BYTES} bytes: not a batch output record`);
     yield line;
   }
 }
@@ -53,15 +54,26 @@ function parseRecord(text: string, file: string, at: number): Record {
   try {
     value = JSON.parse(text);
   } catch {
-    throw new UsageError(`${file}, line ${at}: not a batch record (not JSON${text.length > 0 ? '; a run killed while writing leaves a cut last line' : ''})`, { hint: HINT_PART });
+    throw new UsageError(
+      `${file}, line ${at}: not a batch record (not JSON${text.length > 0 ? '; a run killed while writing leaves a cut last line' : ''})`,
+      { hint: HINT_PART },
+    );
   }
   const record = value as { line?: unknown; result?: unknown; error?: unknown } | null;
   const line = record?.line;
-  if (record === null || typeof record !== 'object' || typeof line !== 'number' || !Number.isSafeInteger(line) || line < 1) {
+  if (
+    record === null ||
+    typeof record !== 'object' ||
+    typeof line !== 'number' ||
+    !Number.isSafeInteger(line) ||
+    line < 1
+  ) {
     throw new UsageError(`${file}, line ${at}: not a batch record (no "line" number)`, { hint: HINT_PART });
   }
   if ((record.result === undefined) === (record.error === undefined)) {
-    throw new UsageError(`${file}, line ${at}: not a batch record (it needs exactly one of "result" and "error")`, { hint: HINT_PART });
+    throw new UsageError(`${file}, line ${at}: not a batch record (it needs exactly one of "result" and "error")`, {
+      hint: HINT_PART,
+    });
   }
   return { line, text, failed: record.error !== undefined };
 }
@@ -166,7 +178,9 @@ class InputLines {
       this.#line += 1;
       const blank = next.value.trim() === '';
       if (this.#line === line && blank) {
-        throw new UsageError(`line ${line} has a record, but it is blank in ${this.file}`, { hint: 'merge the outputs of a batch over this very input file' });
+        throw new UsageError(`line ${line} has a record, but it is blank in ${this.file}`, {
+          hint: 'merge the outputs of a batch over this very input file',
+        });
       }
       if (this.#line < line && !blank) throw missing(`line ${this.#line} of ${this.file} has no record in any part`);
     }
@@ -201,9 +215,17 @@ async function openPart(file: string, order: number): Promise<Part> {
   } catch (e) {
     if (e instanceof UsageError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (code ?? (e as Error).message)}`);
+    throw new UsageError(
+      `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (code ?? (e as Error).message)}`,
+    );
   }
-  const part: Part = { file, order, lines: wholeLines(file, createReadStream(file, { highWaterMark: 256 * 1024 }))[Symbol.asyncIterator](), at: 0, current: undefined };
+  const part: Part = {
+    file,
+    order,
+    lines: wholeLines(file, createReadStream(file, { highWaterMark: 256 * 1024 }))[Symbol.asyncIterator](),
+    at: 0,
+    current: undefined,
+  };
   await advance(part);
   return part;
 }
@@ -234,7 +256,9 @@ export async function mergeParts(files: readonly string[], options: MergeOptions
     }
     if (options.input !== undefined) {
       await stat(options.input).catch((e: NodeJS.ErrnoException) => {
-        throw new UsageError(`--input: cannot read ${options.input}: ${e.code === 'ENOENT' ? 'no such file' : (e.code ?? e.message)}`);
+        throw new UsageError(
+          `--input: cannot read ${options.input}: ${e.code === 'ENOENT' ? 'no such file' : (e.code ?? e.message)}`,
+        );
       });
       input = new InputLines(options.input, createReadStream(options.input, { highWaterMark: 256 * 1024 }));
     }
@@ -252,8 +276,13 @@ export async function mergeParts(files: readonly string[], options: MergeOptions
       }
       if (input !== undefined) await input.moveTo(record.line);
       else if (record.line !== stats.lastLine + 1) {
-        const gap = record.line - 1 === stats.lastLine + 1 ? `line ${stats.lastLine + 1} has` : `lines ${stats.lastLine + 1}–${record.line - 1} have`;
-        throw missing(`${gap} no record in any part (the next is line ${record.line}, in ${part.file}); if the input has blank lines there, pass --input FILE`);
+        const gap =
+          record.line - 1 === stats.lastLine + 1
+            ? `line ${stats.lastLine + 1} has`
+            : `lines ${stats.lastLine + 1}–${record.line - 1} have`;
+        throw missing(
+          `${gap} no record in any part (the next is line ${record.line}, in ${part.file}); if the input has blank lines there, pass --input FILE`,
+        );
       }
       await options.emit?.(record.text);
       stats.records += 1;

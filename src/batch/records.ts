@@ -26,7 +26,8 @@ export function errorRecord(prefix: string, error: LineError): string {
 
 /** Any failure of a line as its record's error; an unexpected error (a bug) is exit code 1, as at the top level. */
 export function lineErrorOf(e: unknown): LineError {
-  if (!isTextgenError(e)) return { exit_code: 1, message: `internal error: ${e instanceof Error ? e.message : String(e)}` };
+  if (!isTextgenError(e))
+    return { exit_code: 1, message: `internal error: ${e instanceof Error ? e.message : String(e)}` };
   const out: LineError = { exit_code: e.exitCode, message: e.message };
   if (e instanceof ApiError) {
     out.status = e.status;

@@ -42,7 +42,10 @@ async function exists(path: string): Promise<boolean> {
   try {
     const s = await lstat(path);
     if (s.isDirectory()) throw new UsageError(`--resume: ${path} is a directory, not a batch output file`);
-    if (!s.isFile()) throw new UsageError(`--resume: ${path} is ${kindOf(s)}, not a regular file; textgen replaces the file it resumes, so give the path of a regular file (or of one that does not exist yet)`);
+    if (!s.isFile())
+      throw new UsageError(
+        `--resume: ${path} is ${kindOf(s)}, not a regular file; textgen replaces the file it resumes, so give the path of a regular file (or of one that does not exist yet)`,
+      );
     return true;
   } catch (e) {
     if (e instanceof UsageError) throw e;
@@ -94,7 +97,14 @@ export interface ResumeState {
  * More than two runs means the file was not written by batch runs (they leave at most two) and is refused.
  */
 export async function readResumeState(path: string, shard: Shard | undefined): Promise<ResumeState> {
-  const state: ResumeState = { done: new LineBitmap(), lastLine: 0, runs: [], tail: 'none', lastLineStart: 0, exists: false };
+  const state: ResumeState = {
+    done: new LineBitmap(),
+    lastLine: 0,
+    runs: [],
+    tail: 'none',
+    lastLineStart: 0,
+    exists: false,
+  };
   if (!(await exists(path))) return state;
   state.exists = true;
   let offset = 0;
@@ -107,7 +117,9 @@ export async function readResumeState(path: string, shard: Shard | undefined): P
         state.runs.push([runStart, offset]);
         runStart = offset;
         if (state.runs.length >= 2) {
-          throw new UsageError(`--resume: ${path} is not in line order (line ${record.line} after line ${previous}); it was not written by a batch run`);
+          throw new UsageError(
+            `--resume: ${path} is not in line order (line ${record.line} after line ${previous}); it was not written by a batch run`,
+          );
         }
       }
       previous = record.line;
@@ -155,7 +167,10 @@ function alive(pid: number): boolean {
 }
 
 /** The records of one run, in order, read from a byte range of the file. */
-async function* recordsIn(path: string, [start, end]: [number, number]): AsyncGenerator<{ record: RecordAt; text: string }> {
+async function* recordsIn(
+  path: string,
+  [start, end]: [number, number],
+): AsyncGenerator<{ record: RecordAt; text: string }> {
   if (end <= start) return;
   for await (const span of readLineSpans(createReadStream(path, { start, end: end - 1, highWaterMark: 256 * 1024 }))) {
     const record = recordOf(span.text);
@@ -257,7 +272,9 @@ export class ResumeFileSink implements RecordSink {
       return new ResumeFileSink(path, fd, earlierBytes);
     } catch (e) {
       if (e instanceof UsageError) throw e;
-      throw new UsageError(`--resume: cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      throw new UsageError(
+        `--resume: cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      );
     }
   }
 

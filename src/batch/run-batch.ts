@@ -35,13 +35,18 @@ interface Counters {
 
 const BLANK = /^\s*$/;
 
-async function* sourceLines(lines: AsyncIterable<string | undefined>, shard: Shard | undefined, done: LineBitmap | undefined, counters: Counters): AsyncGenerator<SourceLine> {
+async function* sourceLines(
+  lines: AsyncIterable<string | undefined>,
+  shard: Shard | undefined,
+  done: LineBitmap | undefined,
+  counters: Counters,
+): AsyncGenerator<SourceLine> {
   let line = 0;
   for await (const text of lines) {
     line++;
     counters.read = line;
     if (shard !== undefined && !inShard(line, shard)) continue;
-    if (done !== undefined && done.has(line)) {
+    if (done?.has(line)) {
       counters.skipped++;
       continue;
     }
@@ -54,9 +59,12 @@ async function* sourceLines(lines: AsyncIterable<string | undefined>, shard: Sha
 /** A --resume file with records for lines the input does not have is the output of another input. */
 function beyondInput(resume: string, source: string, state: ResumeState, lines: number): UsageError {
   const input = source === '-' ? 'stdin' : source;
-  return new UsageError(`--resume: ${resume} holds a record for line ${state.lastLine}, but ${input} has ${plural(lines, 'line')}; it is the output of another input`, {
-    hint: 'resume with the input file that output was written for, or give another --resume file',
-  });
+  return new UsageError(
+    `--resume: ${resume} holds a record for line ${state.lastLine}, but ${input} has ${plural(lines, 'line')}; it is the output of another input`,
+    {
+      hint: 'resume with the input file that output was written for, or give another --resume file',
+    },
+  );
 }
 
 /** Lines of a file with `lines` lines that belong to the shard. */
@@ -109,14 +117,27 @@ async function dryRun<P>(ctx: Context, job: BatchJob<P>, source: AsyncIterable<S
     }
   }
   const lines = invalid.join(', ') + (invalidCount > invalid.length ? ', …' : '');
-  const bad = invalidCount > 0 ? `; ${plural(invalidCount, 'line')} would fail before sending (line${invalidCount === 1 ? '' : 's'} ${lines})` : '';
-  ctx.stderr.write(`dry run: ${plural(valid, 'request')} would be sent, one per line${valid > 0 ? ' (the first is shown)' : ''}${bad}\n`);
+  const bad =
+    invalidCount > 0
+      ? `; ${plural(invalidCount, 'line')} would fail before sending (line${invalidCount === 1 ? '' : 's'} ${lines})`
+      : '';
+  ctx.stderr.write(
+    `dry run: ${plural(valid, 'request')} would be sent, one per line${valid > 0 ? ' (the first is shown)' : ''}${bad}\n`,
+  );
   return invalidCount > 0 ? 4 : 0;
 }
 
-async function execute<P>(ctx: Context, settings: BatchSettings, job: BatchJob<P>, source: AsyncIterable<SourceLine>, counters: Counters, state: ResumeState | undefined): Promise<number> {
+async function execute<P>(
+  ctx: Context,
+  settings: BatchSettings,
+  job: BatchJob<P>,
+  source: AsyncIterable<SourceLine>,
+  counters: Counters,
+  state: ResumeState | undefined,
+): Promise<number> {
   const done = state?.done;
-  const resumeSink = settings.resume !== undefined ? await ResumeFileSink.open(settings.resume, state as ResumeState) : undefined;
+  const resumeSink =
+    settings.resume !== undefined ? await ResumeFileSink.open(settings.resume, state as ResumeState) : undefined;
   const stdoutSink = resumeSink === undefined ? new StdoutRecordSink(ctx.out) : undefined;
   const sink = (resumeSink ?? stdoutSink) as StdoutRecordSink | ResumeFileSink;
   // A service may echo a credential back in an error (or even a result): records mask every known secret.
@@ -156,7 +177,13 @@ async function execute<P>(ctx: Context, settings: BatchSettings, job: BatchJob<P
   progress.stop();
   writeSummary(ctx, settings, outcome, counters, ctx.now() - started);
   // stdin could not be counted before the run: an output for more lines than it had is found out at its end.
-  if (state !== undefined && settings.source === '-' && !outcome.interrupted && outcome.stoppedAt === undefined && state.lastLine > counters.read) {
+  if (
+    state !== undefined &&
+    settings.source === '-' &&
+    !outcome.interrupted &&
+    outcome.stoppedAt === undefined &&
+    state.lastLine > counters.read
+  ) {
     throw beyondInput(settings.resume as string, settings.source, state, counters.read);
   }
   if (outcome.interrupted) return 130;
@@ -164,7 +191,13 @@ async function execute<P>(ctx: Context, settings: BatchSettings, job: BatchJob<P
   return outcome.failed > 0 ? 4 : 0;
 }
 
-function writeSummary(ctx: Context, settings: BatchSettings, o: BatchOutcome, counters: Counters, elapsedMs: number): void {
+function writeSummary(
+  ctx: Context,
+  settings: BatchSettings,
+  o: BatchOutcome,
+  counters: Counters,
+  elapsedMs: number,
+): void {
   const seconds = elapsedMs / 1000;
   const rate = seconds > 0 ? o.written / seconds : 0;
   const parts = [`${plural(o.written, 'line')} processed`, `${o.succeeded} succeeded`, `${o.failed} failed`];
@@ -172,7 +205,10 @@ function writeSummary(ctx: Context, settings: BatchSettings, o: BatchOutcome, co
   let summary = `batch: ${parts.join(', ')} in ${seconds.toFixed(1)} s (${rate.toFixed(rate < 10 ? 1 : 0)} lines/s)`;
   if (o.throttled > 0) summary += `; ${plural(o.throttled, 'answer')} 429, concurrency lowered (now ${o.limit})`;
   if (o.interrupted) {
-    const again = settings.resume !== undefined ? `run the same command again to finish` : 'write the output to a file and finish it with --resume FILE';
+    const again =
+      settings.resume !== undefined
+        ? `run the same command again to finish`
+        : 'write the output to a file and finish it with --resume FILE';
     summary += `\nbatch interrupted: every record before the first unfinished line was written; ${again}`;
   } else if (o.stoppedAt) {
     summary += `\nbatch stopped at line ${o.stoppedAt.line} (exit code ${o.stoppedAt.exitCode})${o.stoppedAt.exitCode === 3 ? ': authentication failed, every other line would fail too' : ''}`;

@@ -132,11 +132,23 @@ export class BatchScheduler<P> {
   #add({ line, text, tooLong }: SourceLine): void {
     const seq = this.#tail++;
     const slot: Slot<P> = {
-      seq, line, prefix: '', payload: undefined, attempts: 0, record: undefined, ok: false, exitCode: 0, controller: undefined, dropped: false,
+      seq,
+      line,
+      prefix: '',
+      payload: undefined,
+      attempts: 0,
+      record: undefined,
+      ok: false,
+      exitCode: 0,
+      controller: undefined,
+      dropped: false,
     };
     this.#slots[seq % this.#window] = slot;
     try {
-      if (tooLong) throw new UsageError(`the line is longer than ${MAX_LINE_BYTES / (1024 * 1024)} MiB; a batch line may be at most that long`);
+      if (tooLong)
+        throw new UsageError(
+          `the line is longer than ${MAX_LINE_BYTES / (1024 * 1024)} MiB; a batch line may be at most that long`,
+        );
       const parsed = this.#work.parse(text, line);
       slot.payload = parsed.payload;
       slot.prefix = recordPrefix(line, parsed.idJson);
@@ -225,7 +237,9 @@ export class BatchScheduler<P> {
           this.#noticedUntil = now + delay;
           const status = (e.error as { status?: unknown }).status;
           const what = e.throttled ? 'no new request starts' : `line ${slot.line} is retried`;
-          this.#opts.notice?.(`note: batch: the service answered${typeof status === 'number' ? ` HTTP ${status}` : ''} and asked to wait; ${what} for ${Math.round(delay / 1000)} s`);
+          this.#opts.notice?.(
+            `note: batch: the service answered${typeof status === 'number' ? ` HTTP ${status}` : ''} and asked to wait; ${what} for ${Math.round(delay / 1000)} s`,
+          );
         }
         if (e.throttled) {
           this.#limit.onThrottle(now, now + delay);

@@ -39,7 +39,10 @@ export async function createLineSender(ctx: Context, profile: ResolvedProfile, c
         const headers = { ...spec.headers, ...(await auth.headers(signal)) };
         let res: HttpResponse;
         try {
-          res = await http.send({ method: spec.method, url: spec.url, headers, ...(spec.body !== undefined ? { body: spec.body } : {}) }, { signal, service, retries: 0 });
+          res = await http.send(
+            { method: spec.method, url: spec.url, headers, ...(spec.body !== undefined ? { body: spec.body } : {}) },
+            { signal, service, retries: 0 },
+          );
         } catch (e) {
           if (isRetryableNetworkError(e)) throw new RetryableFailure(e, undefined, false);
           throw e;

@@ -32,7 +32,8 @@ function last(value: unknown): unknown {
 export function parseConcurrency(value: unknown): number {
   const text = String(last(value)).trim();
   const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-  if (!(n >= 1 && n <= MAX_CONCURRENCY)) throw new UsageError(`--concurrency must be an integer from 1 to ${MAX_CONCURRENCY}, got ${JSON.stringify(text)}`);
+  if (!(n >= 1 && n <= MAX_CONCURRENCY))
+    throw new UsageError(`--concurrency must be an integer from 1 to ${MAX_CONCURRENCY}, got ${JSON.stringify(text)}`);
   return n;
 }
 
@@ -57,7 +58,8 @@ export function parseBatchSettings(options: Record<string, unknown>): BatchSetti
   const batch = last(options.batch);
   if (batch === undefined) {
     const stray = BATCH_ONLY_KEYS.filter(([key]) => options[key] !== undefined).map(([, flag]) => flag);
-    if (stray.length > 0) throw new UsageError(`${stray.join(', ')} ${stray.length === 1 ? 'works' : 'work'} only with --batch`);
+    if (stray.length > 0)
+      throw new UsageError(`${stray.join(', ')} ${stray.length === 1 ? 'works' : 'work'} only with --batch`);
     return undefined;
   }
   if (typeof batch !== 'string' || batch === '') throw new UsageError('--batch needs a JSONL file, or - for stdin');
@@ -68,7 +70,8 @@ export function parseBatchSettings(options: Record<string, unknown>): BatchSetti
   };
   const resume = last(options.resume);
   if (resume !== undefined) {
-    if (typeof resume !== 'string' || resume === '' || resume === '-') throw new UsageError('--resume needs the path of an earlier batch output file');
+    if (typeof resume !== 'string' || resume === '' || resume === '-')
+      throw new UsageError('--resume needs the path of an earlier batch output file');
     if (resume === batch) throw new UsageError('--resume names the output file, which must not be the --batch input');
     settings.resume = resume;
   }

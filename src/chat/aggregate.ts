@@ -20,7 +20,8 @@ export class ChatAggregator {
   add(chunk: ChatChunk): ServiceWarning[] {
     if (this.envelope.id === undefined && chunk.id !== undefined) this.envelope.id = chunk.id;
     if (this.envelope.model === undefined && chunk.model !== undefined) this.envelope.model = chunk.model;
-    if (this.envelope.created_at === undefined && chunk.created_at !== undefined) this.envelope.created_at = chunk.created_at;
+    if (this.envelope.created_at === undefined && chunk.created_at !== undefined)
+      this.envelope.created_at = chunk.created_at;
     if (chunk.usage) this.usage = { ...this.usage, ...chunk.usage };
     for (const c of chunk.choices) {
       let s = this.choices.get(c.index);

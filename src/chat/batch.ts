@@ -41,7 +41,12 @@ export interface ChatBatchFlags {
   raw: Record<string, unknown>;
 }
 
-export async function runChatBatch(ctx: Context, setup: ChatSetup, settings: BatchSettings, flags: ChatBatchFlags): Promise<number> {
+export async function runChatBatch(
+  ctx: Context,
+  setup: ChatSetup,
+  settings: BatchSettings,
+  flags: ChatBatchFlags,
+): Promise<number> {
   checkBatchFlags(ctx, settings, { inputFlags: flags.given, raw: flags.raw });
   const query = await compileResultQuery(ctx.globals.jmesQuery);
   const warned = new Set<string>();
@@ -74,13 +79,15 @@ export async function runChatBatch(ctx: Context, setup: ChatSetup, settings: Bat
       const obj = value as Record<string, unknown>;
       let idJson: string | undefined;
       if (obj.id !== undefined) {
-        if (typeof obj.id !== 'string' && !(typeof obj.id === 'number' && Number.isFinite(obj.id))) throw new UsageError(`"id" must be a string or a number, got ${describe(obj.id)}`);
+        if (typeof obj.id !== 'string' && !(typeof obj.id === 'number' && Number.isFinite(obj.id)))
+          throw new UsageError(`"id" must be a string or a number, got ${describe(obj.id)}`);
         idJson = JSON.stringify(obj.id);
       }
       const fail = (message: string): never => {
         throw Object.assign(new UsageError(message), { lineId: idJson });
       };
-      for (const key of Object.keys(obj)) if (!KEYS.has(key)) fail(`unknown field "${key}" on the line (a line has messages, parameters and id)`);
+      for (const key of Object.keys(obj))
+        if (!KEYS.has(key)) fail(`unknown field "${key}" on the line (a line has messages, parameters and id)`);
       if (obj.messages === undefined) fail('the line has no "messages"');
       let request: ChatRequest | undefined;
       try {
@@ -88,10 +95,15 @@ export async function runChatBatch(ctx: Context, setup: ChatSetup, settings: Bat
         const parameters =
           obj.parameters === undefined
             ? ready.parameters
-            : checkChatSupport({ ...setup.parameters, ...checkChatParameterObject(obj.parameters, '"parameters" of the line') }, op.capabilities, op.kind, {
-                ignoreUnsupported: setup.ignoreUnsupported,
-                warn: warnOnce,
-              });
+            : checkChatSupport(
+                { ...setup.parameters, ...checkChatParameterObject(obj.parameters, '"parameters" of the line') },
+                op.capabilities,
+                op.kind,
+                {
+                  ignoreUnsupported: setup.ignoreUnsupported,
+                  warn: warnOnce,
+                },
+              );
         request = { messages, parameters };
       } catch (e) {
         fail((e as Error).message);

@@ -44,7 +44,16 @@ export interface ChatRequest {
  * `tool_calls`; watsonx adds `time_limit`, `cancelled`, `error`). `not_finished` while a stream is still going;
  * unknown words are kept as they came.
  */
-export type FinishReason = 'stop' | 'length' | 'content_filter' | 'tool_calls' | 'time_limit' | 'cancelled' | 'error' | 'not_finished' | (string & {});
+export type FinishReason =
+  | 'stop'
+  | 'length'
+  | 'content_filter'
+  | 'tool_calls'
+  | 'time_limit'
+  | 'cancelled'
+  | 'error'
+  | 'not_finished'
+  | (string & {});
 
 export interface ChatTopLogprob {
   token: string;

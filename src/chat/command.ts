@@ -50,7 +50,12 @@ export async function runChatCommand(options: Record<string, unknown>, ctx: Cont
     extra: options.extra === undefined ? undefined : await readExtra(options.extra, io),
     model,
     deployment,
-    present: { format, jmes: ctx.globals.jmesQuery, rawOutput: ctx.globals.rawOutput === true, raw: parseBooleanFlag('--raw', options.raw as RawFlagValue) === true },
+    present: {
+      format,
+      jmes: ctx.globals.jmesQuery,
+      rawOutput: ctx.globals.rawOutput === true,
+      raw: parseBooleanFlag('--raw', options.raw as RawFlagValue) === true,
+    },
     ignoreUnsupported: parseBooleanFlag('--ignore-unsupported', options.ignoreUnsupported as RawFlagValue) === true,
     stream: typeof options.stream === 'boolean' ? options.stream : 'auto',
   };
@@ -68,16 +73,22 @@ export async function runChatCommand(options: Record<string, unknown>, ctx: Cont
       ...(save !== undefined ? ['--save'] : []),
     ];
     const { runChatBatch } = await import('./batch.js');
-    return runChatBatch(ctx, setup, batch, { given, system, raw: { parameters: options.parameters, extra: options.extra } });
+    return runChatBatch(ctx, setup, batch, {
+      given,
+      system,
+      raw: { parameters: options.parameters, extra: options.extra },
+    });
   }
 
   const added: ChatMessage[] = [];
   if (options.messages !== undefined) {
     const value = last(options.messages);
-    if (typeof value !== 'string') throw new UsageError('--messages needs a value: a JSON array, @file, or @- for stdin');
+    if (typeof value !== 'string')
+      throw new UsageError('--messages needs a value: a JSON array, @file, or @- for stdin');
     added.push(...checkMessageList(await readJsonOption('--messages', value, io), '--messages'));
   }
-  const flagged = options.message === undefined ? [] : Array.isArray(options.message) ? options.message : [options.message];
+  const flagged =
+    options.message === undefined ? [] : Array.isArray(options.message) ? options.message : [options.message];
   for (const m of flagged) added.push(parseMessageFlag(String(m)));
   if (words.length > 0) added.push({ role: 'user', content: words.join(' ') });
 
@@ -85,9 +96,20 @@ export async function runChatCommand(options: Record<string, unknown>, ctx: Cont
   const history = resume !== undefined ? await readConversation('--continue', resume, ctx.cwd) : [];
 
   const stdinFree = readers.length === 0;
-  if (added.length === 0 && stdinFree && ctx.terminal.interactive && ctx.terminal.stdoutIsTTY && format === 'text' && !ctx.globals.jmesQuery && !setup.present.raw) {
+  if (
+    added.length === 0 &&
+    stdinFree &&
+    ctx.terminal.interactive &&
+    ctx.terminal.stdoutIsTTY &&
+    format === 'text' &&
+    !ctx.globals.jmesQuery &&
+    !setup.present.raw
+  ) {
     const { runInteractiveChat } = await import('./interactive.js');
-    return runInteractiveChat(ctx, setup, { history: assembleConversation(history, system, []), saveTo: save ?? resume });
+    return runInteractiveChat(ctx, setup, {
+      history: assembleConversation(history, system, []),
+      saveTo: save ?? resume,
+    });
   }
   if (added.length === 0 && stdinFree && !ctx.terminal.stdinIsTTY) {
     const piped = await readStdin();
@@ -95,13 +117,17 @@ export async function runChatCommand(options: Record<string, unknown>, ctx: Cont
   }
   const conversation = assembleConversation(history, system, added);
   if (added.length === 0 || !conversation.some((m) => m.role !== 'system')) {
-    throw new UsageError('nothing to send: give a message as words after chat, with --message user=TEXT or --messages @file.json, or on stdin', {
-      hint: 'on a terminal, textgen chat with no message opens a conversation',
-    });
+    throw new UsageError(
+      'nothing to send: give a message as words after chat, with --message user=TEXT or --messages @file.json, or on stdin',
+      {
+        hint: 'on a terminal, textgen chat with no message opens a conversation',
+      },
+    );
   }
 
   const ready = await prepareChat(ctx, setup);
-  const stream = setup.stream === 'auto' ? ctx.terminal.stdoutIsTTY && format === 'text' && !ctx.globals.jmesQuery : setup.stream;
+  const stream =
+    setup.stream === 'auto' ? ctx.terminal.stdoutIsTTY && format === 'text' && !ctx.globals.jmesQuery : setup.stream;
   const { runChatTurn } = await import('./run-chat.js');
   const result = await runChatTurn(ctx, {
     op: ready.op,
@@ -124,6 +150,7 @@ async function readExtra(value: unknown, io: JsonOptionIo): Promise<Record<strin
   const v = last(value);
   if (typeof v !== 'string') throw new UsageError('--extra needs a value: JSON, or @file to read it from a file');
   const parsed = await readJsonOption('--extra', v, io);
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UsageError('--extra must be a JSON object of body fields');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new UsageError('--extra must be a JSON object of body fields');
   return parsed as Record<string, unknown>;
 }

@@ -19,7 +19,9 @@ export async function readConversation(flag: string, file: string, cwd: string):
     try {
       value = JSON.parse(line);
     } catch (e) {
-      throw new UsageError(`${flag} ${file} line ${i + 1} is not JSON: ${(e as Error).message}`, { hint: 'a conversation file has one {"role", "content"} object per line' });
+      throw new UsageError(`${flag} ${file} line ${i + 1} is not JSON: ${(e as Error).message}`, {
+        hint: 'a conversation file has one {"role", "content"} object per line',
+      });
     }
     messages.push(checkMessage(value, `${flag} ${file} line ${i + 1}`));
   });

@@ -43,8 +43,11 @@ export async function runInteractiveChat(ctx: Context, setup: ChatSetup, opts: I
   const say = (line: string) => ctx.stderr.write(`${line}\n`);
   const target = ready.target.deployment ?? ready.target.model ?? '';
   if (!ctx.reporter.quiet) {
-    say(`chat with ${target} (${ready.profile.provider}, profile ${ready.profile.name}); /help for commands, Ctrl-D to leave`);
-    if (conversation.length > 0) say(`(${conversation.length} message${conversation.length === 1 ? '' : 's'} of history)`);
+    say(
+      `chat with ${target} (${ready.profile.provider}, profile ${ready.profile.name}); /help for commands, Ctrl-D to leave`,
+    );
+    if (conversation.length > 0)
+      say(`(${conversation.length} message${conversation.length === 1 ? '' : 's'} of history)`);
   }
   const save = async (file: string) => {
     await writeConversation(file, ctx.cwd, conversation);
@@ -109,7 +112,8 @@ export async function runInteractiveChat(ctx: Context, setup: ChatSetup, opts: I
     if (outcome.kind === 'answered') {
       conversation.push({ role: 'assistant', content: outcome.result.choices[0]?.message.content ?? '' });
     } else {
-      if (outcome.partial !== undefined && outcome.partial !== '') conversation.push({ role: 'assistant', content: outcome.partial });
+      if (outcome.partial !== undefined && outcome.partial !== '')
+        conversation.push({ role: 'assistant', content: outcome.partial });
       // Nothing came back: the message goes, so the next one is not a second user message in a row.
       else conversation.pop();
       say(outcome.message);
@@ -121,7 +125,13 @@ export async function runInteractiveChat(ctx: Context, setup: ChatSetup, opts: I
 type Outcome = { kind: 'answered'; result: ChatResult } | { kind: 'failed'; message: string; partial?: string };
 
 /** One turn; Ctrl-C (a 0x03 byte in raw mode) aborts this turn only. */
-async function answer(ctx: Context, setup: ChatSetup, ready: Awaited<ReturnType<typeof prepareChat>>, conversation: ChatMessage[], stream: boolean): Promise<Outcome> {
+async function answer(
+  ctx: Context,
+  setup: ChatSetup,
+  ready: Awaited<ReturnType<typeof prepareChat>>,
+  conversation: ChatMessage[],
+  stream: boolean,
+): Promise<Outcome> {
   const stop = new AbortController();
   const input = ctx.stdin as TtyInput;
   const onData = (chunk: Buffer | string) => {
@@ -151,7 +161,11 @@ async function answer(ctx: Context, setup: ChatSetup, ready: Awaited<ReturnType<
       return { kind: 'failed', message: '(answer stopped)', ...(partial !== undefined ? { partial } : {}) };
     }
     if (isTextgenError(e) && !(e instanceof Interrupted)) {
-      return { kind: 'failed', message: `error: ${e.message}${e.hint ? `\nhint: ${e.hint}` : ''}`, ...(partial !== undefined ? { partial } : {}) };
+      return {
+        kind: 'failed',
+        message: `error: ${e.message}${e.hint ? `\nhint: ${e.hint}` : ''}`,
+        ...(partial !== undefined ? { partial } : {}),
+      };
     }
     throw e;
   } finally {
@@ -164,7 +178,12 @@ async function answer(ctx: Context, setup: ChatSetup, ready: Awaited<ReturnType<
 /** One message from the prompt: a line, lines joined by a trailing `\`, or a `"""` block. */
 async function readMessage(ctx: Context): Promise<Read> {
   const readline = await import('node:readline');
-  const rl: ReadlineInterface = readline.createInterface({ input: ctx.stdin, output: ctx.stderr, terminal: true, prompt: 'you> ' });
+  const rl: ReadlineInterface = readline.createInterface({
+    input: ctx.stdin,
+    output: ctx.stderr,
+    terminal: true,
+    prompt: 'you> ',
+  });
   const lines: string[] = [];
   let block = false;
   return new Promise<Read>((resolve) => {

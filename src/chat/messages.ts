@@ -29,18 +29,21 @@ export function checkMessage(value: unknown, where: string): ChatMessage {
     throw new UsageError(`${where}: unknown field "${issue.keys[0]}" (a message has role and content)`);
   }
   const field = issue.path[0];
-  if (field === undefined) throw new UsageError(`${where}: a message must be an object {"role", "content"}, got ${describe(value)}`);
+  if (field === undefined)
+    throw new UsageError(`${where}: a message must be an object {"role", "content"}, got ${describe(value)}`);
   const got = (value as Record<string, unknown>)[String(field)];
   // `--messages[2].role`, but `talk.jsonl line 3: role`.
   const at = (name: string) => (where.endsWith(']') ? `${where}.${name}` : `${where}: ${name}`);
   if (got === undefined) throw new UsageError(`${where}: "${String(field)}" is missing`);
-  if (field === 'role') throw new UsageError(`${at('role')} must be one of ${CHAT_ROLES.join(', ')}, got ${describe(got)}`);
+  if (field === 'role')
+    throw new UsageError(`${at('role')} must be one of ${CHAT_ROLES.join(', ')}, got ${describe(got)}`);
   throw new UsageError(`${at('content')} must be a string, got ${describe(got)}`);
 }
 
 /** `--messages`' value, parsed: a non-empty JSON array of messages. */
 export function checkMessageList(value: unknown, flag: string): ChatMessage[] {
-  if (!Array.isArray(value)) throw new UsageError(`${flag} must be a JSON array of {"role", "content"} messages, got ${describe(value)}`);
+  if (!Array.isArray(value))
+    throw new UsageError(`${flag} must be a JSON array of {"role", "content"} messages, got ${describe(value)}`);
   if (value.length === 0) throw new UsageError(`${flag} is an empty array: give at least one message`);
   return value.map((m, i) => checkMessage(m, `${flag}[${i}]`));
 }
@@ -50,7 +53,10 @@ export function parseMessageFlag(value: string): ChatMessage {
   const at = value.indexOf('=');
   const role = at === -1 ? '' : value.slice(0, at).trim().toLowerCase();
   if (!(CHAT_ROLES as readonly string[]).includes(role)) {
-    throw new UsageError(`--message takes ROLE=TEXT with ROLE one of ${CHAT_ROLES.join(', ')}, got ${describe(value)}`, { hint: 'e.g. --message "user=What is a river?"' });
+    throw new UsageError(
+      `--message takes ROLE=TEXT with ROLE one of ${CHAT_ROLES.join(', ')}, got ${describe(value)}`,
+      { hint: 'e.g. --message "user=What is a river?"' },
+    );
   }
   return { role: role as ChatRole, content: value.slice(at + 1) };
 }
@@ -59,7 +65,11 @@ export function parseMessageFlag(value: string): ChatMessage {
  * The conversation to send: the history, with `system` replacing (or adding) its first message, then the new
  * messages in the order they were given.
  */
-export function assembleConversation(history: readonly ChatMessage[], system: string | undefined, added: readonly ChatMessage[]): ChatMessage[] {
+export function assembleConversation(
+  history: readonly ChatMessage[],
+  system: string | undefined,
+  added: readonly ChatMessage[],
+): ChatMessage[] {
   const rest = system !== undefined && history[0]?.role === 'system' ? history.slice(1) : [...history];
   return [...(system !== undefined ? [{ role: 'system' as const, content: system }] : []), ...rest, ...added];
 }

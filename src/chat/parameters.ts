@@ -59,7 +59,8 @@ export async function buildChatParameters(options: Record<string, unknown>, io: 
   const out: Record<string, unknown> = {};
   const json = last(options.parameters);
   if (json !== undefined) {
-    if (typeof json !== 'string') throw new UsageError('--parameters needs a value: JSON, or @file to read it from a file');
+    if (typeof json !== 'string')
+      throw new UsageError('--parameters needs a value: JSON, or @file to read it from a file');
     Object.assign(out, checkChatParameterObject(await readJsonOption('--parameters', json, io), '--parameters'));
   }
   for (const f of FLAGS) {
@@ -72,11 +73,15 @@ export async function buildChatParameters(options: Record<string, unknown>, io: 
   if (logprobs !== undefined) {
     out.logprobs = true;
     if (typeof logprobs === 'string') {
-      if (options.topLogprobs !== undefined) throw new UsageError('give the number of alternatives once: --logprobs N or --top-logprobs N');
+      if (options.topLogprobs !== undefined)
+        throw new UsageError('give the number of alternatives once: --logprobs N or --top-logprobs N');
       if (!/^\d+$/.test(logprobs.trim())) {
-        throw new UsageError(`--logprobs takes a number of alternatives from 0 to 20, got ${JSON.stringify(logprobs)}`, {
-          hint: 'write --logprobs=N, or put --logprobs after the message words',
-        });
+        throw new UsageError(
+          `--logprobs takes a number of alternatives from 0 to 20, got ${JSON.stringify(logprobs)}`,
+          {
+            hint: 'write --logprobs=N, or put --logprobs after the message words',
+          },
+        );
       }
       out.top_logprobs = check('top_logprobs', Number(logprobs), '--logprobs');
     }
@@ -86,11 +91,14 @@ export async function buildChatParameters(options: Record<string, unknown>, io: 
 
 /** An object of canonical chat parameters (`--parameters`, a batch line's `parameters`), each field checked. */
 export function checkChatParameterObject(value: unknown, where: string): ChatParameters {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError(`${where} must be a JSON object of chat parameters`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new UsageError(`${where} must be a JSON object of chat parameters`);
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
     if (!(NAMES as string[]).includes(key)) {
-      throw new UsageError(`${where}: unknown chat parameter "${key}" (known: ${NAMES.join(', ')})`, { hint: 'provider-specific body fields go in --extra' });
+      throw new UsageError(`${where}: unknown chat parameter "${key}" (known: ${NAMES.join(', ')})`, {
+        hint: 'provider-specific body fields go in --extra',
+      });
     }
     out[key] = check(key as Name, v, `${where}: ${key}`);
   }

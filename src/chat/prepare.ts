@@ -34,22 +34,42 @@ export interface ChatReady {
  * The profile, its adapter's chat (a usage error naming where chat works when there is none), the target (the
  * profile's defaults.model when -m is not given) and the parameters checked against what the provider carries.
  */
-export async function prepareChat(ctx: Context, setup: ChatSetup, warn: (message: string) => void = (m) => ctx.reporter.warn(m)): Promise<ChatReady> {
+export async function prepareChat(
+  ctx: Context,
+  setup: ChatSetup,
+  warn: (message: string) => void = (m) => ctx.reporter.warn(m),
+): Promise<ChatReady> {
   const profile = await ctx.profile();
   const { adapterFor, kindsWith } = await import('../../profiles/registry.js');
   const adapter = adapterFor(profile.provider);
   if (adapter.chat === undefined) {
-    throw new UsageError(`${profile.provider} has no chat API (${adapter.displayName}); chat works with ${kindsWith((a) => a.chat !== undefined).join(', ')}`, {
-      ...(adapter.missingChatHint ? { hint: adapter.missingChatHint } : {}),
-    });
+    throw new UsageError(
+      `${profile.provider} has no chat API (${adapter.displayName}); chat works with ${kindsWith((a) => a.chat !== undefined).join(', ')}`,
+      {
+        ...(adapter.missingChatHint ? { hint: adapter.missingChatHint } : {}),
+      },
+    );
   }
   const op = await adapter.chat();
   const why = op.unavailable?.(profile);
   if (why) throw new UsageError(why.message, why.hint ? { hint: why.hint } : {});
   const model = setup.model ?? (setup.deployment === undefined ? profile.defaults.model : undefined);
   if (model === undefined && setup.deployment === undefined) {
-    throw new UsageError(`missing required option: --model (profile "${profile.name}" has no defaults.model)`, { hint: 'give the model with -m, or a watsonx deployment with --id-or-name' });
+    throw new UsageError(`missing required option: --model (profile "${profile.name}" has no defaults.model)`, {
+      hint: 'give the model with -m, or a watsonx deployment with --id-or-name',
+    });
   }
-  const parameters = checkChatSupport(setup.parameters, op.capabilities, op.kind, { ignoreUnsupported: setup.ignoreUnsupported, warn });
-  return { profile, op, target: { ...(model !== undefined ? { model } : {}), ...(setup.deployment !== undefined ? { deployment: setup.deployment } : {}) }, parameters };
+  const parameters = checkChatSupport(setup.parameters, op.capabilities, op.kind, {
+    ignoreUnsupported: setup.ignoreUnsupported,
+    warn,
+  });
+  return {
+    profile,
+    op,
+    target: {
+      ...(model !== undefined ? { model } : {}),
+      ...(setup.deployment !== undefined ? { deployment: setup.deployment } : {}),
+    },
+    parameters,
+  };
 }

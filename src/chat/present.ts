@@ -24,7 +24,10 @@ export class ChatPresenter {
   private readonly streamsText: boolean;
   private readonly streamsLines: boolean;
 
-  constructor(private readonly ctx: Context, private readonly opts: ChatPresentOptions) {
+  constructor(
+    private readonly ctx: Context,
+    private readonly opts: ChatPresentOptions,
+  ) {
     this.streamsText = opts.live && opts.format === 'text' && !opts.jmes && !opts.raw;
     this.streamsLines = opts.live && !opts.jmes && (opts.format === 'jsonl' || (opts.raw && opts.format === 'text'));
   }
@@ -82,7 +85,12 @@ export class ChatPresenter {
     await this.structured(chatInCanonicalOrder(result), jmes, format, rawOutput);
   }
 
-  private async structured(value: unknown, jmes: string | undefined, format: OutputFormat, rawOutput: boolean): Promise<void> {
+  private async structured(
+    value: unknown,
+    jmes: string | undefined,
+    format: OutputFormat,
+    rawOutput: boolean,
+  ): Promise<void> {
     const { renderStructured } = await import('../output/format.js');
     let v = value;
     if (jmes) {

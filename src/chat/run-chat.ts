@@ -46,13 +46,18 @@ export async function runChatTurn(ctx: Context, turn: ChatTurn): Promise<ChatRes
   }
   const signal = turn.signal ? AbortSignal.any([ctx.signal, turn.signal]) : ctx.signal;
   const presenter = new ChatPresenter(ctx, { ...turn.present, live: target.stream });
-  const spinner = await startSpinner(ctx, target.stream ? `waiting for the first token from ${op.displayName}…` : `waiting for ${op.displayName}…`);
+  const spinner = await startSpinner(
+    ctx,
+    target.stream ? `waiting for the first token from ${op.displayName}…` : `waiting for ${op.displayName}…`,
+  );
   const timing: Timing = { started: ctx.now() };
   try {
     const res = await sendAuthorized(ctx, profile, op, spec, signal);
     if (res.status < 200 || res.status >= 300) await failFromResponse(op, res);
     const streamed = target.stream && (res.headers['content-type'] ?? '').includes('text/event-stream');
-    const result = streamed ? await readStream(ctx, turn, res, presenter, spinner, timing, signal) : await readWhole(ctx, turn, res, presenter, spinner);
+    const result = streamed
+      ? await readStream(ctx, turn, res, presenter, spinner, timing, signal)
+      : await readWhole(ctx, turn, res, presenter, spinner);
     spinner.stop();
     await writeSummary(ctx, result, timing);
     return result;
@@ -65,7 +70,13 @@ function warnAll(ctx: Context, result: { warnings?: Array<{ id?: string; message
   for (const w of result.warnings ?? []) ctx.reporter.warn(w.id ? `[${w.id}] ${w.message}` : w.message);
 }
 
-async function readWhole(ctx: Context, turn: ChatTurn, res: HttpResponse, presenter: ChatPresenter, spinner: Spinner): Promise<ChatResult> {
+async function readWhole(
+  ctx: Context,
+  turn: ChatTurn,
+  res: HttpResponse,
+  presenter: ChatPresenter,
+  spinner: Spinner,
+): Promise<ChatResult> {
   const text = await res.text();
   spinner.stop();
   const answer = { provider: turn.op.kind, status: res.status, body: text };
@@ -76,7 +87,15 @@ async function readWhole(ctx: Context, turn: ChatTurn, res: HttpResponse, presen
   return result;
 }
 
-async function readStream(ctx: Context, turn: ChatTurn, res: HttpResponse, presenter: ChatPresenter, spinner: Spinner, timing: Timing, signal: AbortSignal): Promise<ChatResult> {
+async function readStream(
+  ctx: Context,
+  turn: ChatTurn,
+  res: HttpResponse,
+  presenter: ChatPresenter,
+  spinner: Spinner,
+  timing: Timing,
+  signal: AbortSignal,
+): Promise<ChatResult> {
   const { op } = turn;
   const { parseSse } = await import('../http/sse-parser.js');
   const decode = op.createChatStreamDecoder(turn.request);
@@ -109,12 +128,17 @@ async function readStream(ctx: Context, turn: ChatTurn, res: HttpResponse, prese
     }
     await brokenOff('error');
     const why = isTextgenError(e) ? e.message : (e as Error).message;
-    throw new StreamError(`${op.kind} stream broke off: ${why}`, { cause: e, ...(e instanceof NetworkError && e.hint ? { hint: e.hint } : {}) });
+    throw new StreamError(`${op.kind} stream broke off: ${why}`, {
+      cause: e,
+      ...(e instanceof NetworkError && e.hint ? { hint: e.hint } : {}),
+    });
   }
   // Some services end a stream without a closing marker; every answer must then have said why it ended.
   if (aggregator.unfinished()) {
     await brokenOff('error');
-    throw new StreamError(`${op.kind} stream broke off: the stream ended before the service said the answer was finished`);
+    throw new StreamError(
+      `${op.kind} stream broke off: the stream ended before the service said the answer was finished`,
+    );
   }
   const result = aggregator.result();
   await presenter.finish(result);

@@ -12,7 +12,12 @@ export interface ChatSupportOptions {
   warn(message: string): void;
 }
 
-export function checkChatSupport(parameters: ChatParameters, caps: ChatCapabilities, kind: string, opts: ChatSupportOptions): ChatParameters {
+export function checkChatSupport(
+  parameters: ChatParameters,
+  caps: ChatCapabilities,
+  kind: string,
+  opts: ChatSupportOptions,
+): ChatParameters {
   const kept: Record<string, unknown> = {};
   const unsupported: ChatParameterName[] = [];
   for (const [name, value] of Object.entries(parameters) as Array<[ChatParameterName, unknown]>) {
@@ -24,9 +29,12 @@ export function checkChatSupport(parameters: ChatParameters, caps: ChatCapabilit
     const list = unsupported.join(', ');
     const them = unsupported.length === 1 ? 'it' : 'them';
     if (!opts.ignoreUnsupported) {
-      throw new UsageError(`${unsupported.length === 1 ? 'parameter' : 'parameters'} ${list} ${unsupported.length === 1 ? 'is' : 'are'} not supported by ${kind} chat`, {
-        hint: `drop ${them}, or pass --ignore-unsupported to send the request without ${them}`,
-      });
+      throw new UsageError(
+        `${unsupported.length === 1 ? 'parameter' : 'parameters'} ${list} ${unsupported.length === 1 ? 'is' : 'are'} not supported by ${kind} chat`,
+        {
+          hint: `drop ${them}, or pass --ignore-unsupported to send the request without ${them}`,
+        },
+      );
     }
     for (const name of unsupported) opts.warn(`ignoring ${name}: it is not supported by ${kind} chat`);
   }
@@ -34,8 +42,14 @@ export function checkChatSupport(parameters: ChatParameters, caps: ChatCapabilit
   if (result.stop && caps.maxStop !== undefined && result.stop.length > caps.maxStop) {
     throw new UsageError(`${kind} accepts at most ${caps.maxStop} stop sequences, got ${result.stop.length}`);
   }
-  if (result.top_logprobs !== undefined && caps.maxTopLogprobs !== undefined && result.top_logprobs > caps.maxTopLogprobs) {
-    throw new UsageError(`${kind} returns at most ${caps.maxTopLogprobs} alternatives per token, got ${result.top_logprobs}`);
+  if (
+    result.top_logprobs !== undefined &&
+    caps.maxTopLogprobs !== undefined &&
+    result.top_logprobs > caps.maxTopLogprobs
+  ) {
+    throw new UsageError(
+      `${kind} returns at most ${caps.maxTopLogprobs} alternatives per token, got ${result.top_logprobs}`,
+    );
   }
   return result;
 }

@@ -2,7 +2,14 @@
  * The bash completion script: `complete -F` with compgen over the words each command path accepts.
  * COMP_WORDS is split at "=" by bash (COMP_WORDBREAKS), so `--profile=x` arrives as three words; the walk allows it.
  */
-import { allNodes, PROFILES_COMMAND, valueWords, type CompletionFlag, type CompletionModel, type CompletionNode } from './model.js';
+import {
+  allNodes,
+  PROFILES_COMMAND,
+  valueWords,
+  type CompletionFlag,
+  type CompletionModel,
+  type CompletionNode,
+} from './model.js';
 
 const key = (node: CompletionNode) => node.path.join(' ');
 const names = (flags: readonly CompletionFlag[]) => flags.flatMap((f) => f.names);
@@ -24,7 +31,10 @@ function valueArms(flags: readonly CompletionFlag[]): string {
   const arms: string[] = [];
   for (const [kind, flagNames] of byKind) {
     const pattern = [...new Set(flagNames)].join('|');
-    if (kind === 'profile') arms.push(`    ${pattern}) _textgen_reply "$(textgen \${config:+--config "$config"} ${PROFILES_COMMAND} 2>/dev/null)" ;;`);
+    if (kind === 'profile')
+      arms.push(
+        `    ${pattern}) _textgen_reply "$(textgen \${config:+--config "$config"} ${PROFILES_COMMAND} 2>/dev/null)" ;;`,
+      );
     else if (kind === 'file') arms.push(`    ${pattern}) _textgen_files "$cur" ;;`);
     else arms.push(`    ${pattern}) _textgen_reply '${valueWords(kind as 'output' | 'provider').join(' ')}' ;;`);
   }

@@ -5,7 +5,11 @@ export async function runCompletion(options: Record<string, unknown>, ctx: Conte
   if (options.profiles === true) {
     const { profileNames } = await import('./profile-names.js');
     const configPath = ctx.globals.config ?? ctx.env.TEXTGEN_CONFIG;
-    const names = await profileNames({ cwd: ctx.cwd, env: ctx.env, ...(configPath !== undefined ? { configPath } : {}) });
+    const names = await profileNames({
+      cwd: ctx.cwd,
+      env: ctx.env,
+      ...(configPath !== undefined ? { configPath } : {}),
+    });
     ctx.out.write(names.map((n) => `${n}\n`).join(''));
     await ctx.out.flush();
     return 0;
@@ -16,7 +20,9 @@ export async function runCompletion(options: Record<string, unknown>, ctx: Conte
   const shell = SHELLS.find((s) => s === args[0]);
   if (shell === undefined) {
     const got = args[0] === undefined ? 'nothing' : `"${args[0]}"`;
-    throw new UsageError(`completion needs a shell: ${SHELLS.join(', ')}; got ${got}`, { hint: 'e.g. textgen completion bash' });
+    throw new UsageError(`completion needs a shell: ${SHELLS.join(', ')}; got ${got}`, {
+      hint: 'e.g. textgen completion bash',
+    });
   }
   const { completionScript, loadCompletionModel } = await import('./script.js');
   ctx.out.write(completionScript(shell, await loadCompletionModel()));

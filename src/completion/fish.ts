@@ -1,5 +1,12 @@
 /** The fish completion script: one `complete -c textgen` line per command word and flag, gated on the command path. */
-import { allNodes, PROFILES_COMMAND, valueWords, type CompletionFlag, type CompletionModel, type CompletionNode } from './model.js';
+import {
+  allNodes,
+  PROFILES_COMMAND,
+  valueWords,
+  type CompletionFlag,
+  type CompletionModel,
+  type CompletionNode,
+} from './model.js';
 
 /** fish single-quoted string: only \\ and ' are special. */
 function quote(s: string): string {
@@ -19,7 +26,8 @@ function flagLine(flag: CompletionFlag, condition: string): string {
   }
   if (flag.value === 'file') parts.push('-r -F');
   else if (flag.value === 'profile') parts.push(`-x -a ${quote(`(textgen ${PROFILES_COMMAND} 2>/dev/null)`)}`);
-  else if (flag.value === 'output' || flag.value === 'provider') parts.push(`-x -a ${quote(valueWords(flag.value).join(' '))}`);
+  else if (flag.value === 'output' || flag.value === 'provider')
+    parts.push(`-x -a ${quote(valueWords(flag.value).join(' '))}`);
   else if (flag.value === 'free') parts.push('-x');
   parts.push(`-d ${quote(firstLine(flag.description))}`);
   return parts.join(' ');
@@ -40,9 +48,12 @@ export function fishScript(model: CompletionModel): string {
   for (const node of nodes) {
     const here = `__textgen_path_is ${node.path.join(' ')}`.trimEnd();
     for (const child of node.children) {
-      lines.push(`complete -c textgen -f -n ${quote(here)} -a ${quote(child.path[child.path.length - 1] as string)} -d ${quote(firstLine(child.description))}`);
+      lines.push(
+        `complete -c textgen -f -n ${quote(here)} -a ${quote(child.path[child.path.length - 1] as string)} -d ${quote(firstLine(child.description))}`,
+      );
     }
-    if (node.argValues.length > 0) lines.push(`complete -c textgen -f -n ${quote(here)} -a ${quote(node.argValues.join(' '))}`);
+    if (node.argValues.length > 0)
+      lines.push(`complete -c textgen -f -n ${quote(here)} -a ${quote(node.argValues.join(' '))}`);
     for (const flag of node.flags) lines.push(flagLine(flag, here));
   }
   for (const flag of model.globalFlags) lines.push(flagLine(flag, ''));

@@ -62,7 +62,11 @@ function kindOf(names: string[], placeholder: string): ValueKind {
   return 'free';
 }
 
-export function buildCompletionModel(specs: readonly CommandSpec[], globals: readonly OptionSpec[], groupDescriptions: Record<string, string> = {}): CompletionModel {
+export function buildCompletionModel(
+  specs: readonly CommandSpec[],
+  globals: readonly OptionSpec[],
+  groupDescriptions: Record<string, string> = {},
+): CompletionModel {
   const root: CompletionNode = { path: [], description: '', flags: [], children: [], argValues: [] };
   for (const spec of specs) {
     let node = root;

@@ -7,8 +7,14 @@ import { zshScript } from './zsh.js';
 export type Shell = 'bash' | 'zsh' | 'fish';
 
 export async function loadCompletionModel(): Promise<CompletionModel> {
-  const [{ COMMAND_SPECS }, { GLOBAL_OPTION_SPECS }] = await Promise.all([import('../../commands/index.js'), import('../global-options.js')]);
-  return buildCompletionModel([...COMMAND_SPECS], [...GLOBAL_OPTION_SPECS], { deployment: 'Generate text with a deployment', batch: 'Work with batch output files' });
+  const [{ COMMAND_SPECS }, { GLOBAL_OPTION_SPECS }] = await Promise.all([
+    import('../../commands/index.js'),
+    import('../global-options.js'),
+  ]);
+  return buildCompletionModel([...COMMAND_SPECS], [...GLOBAL_OPTION_SPECS], {
+    deployment: 'Generate text with a deployment',
+    batch: 'Work with batch output files',
+  });
 }
 
 export function completionScript(shell: Shell, model: CompletionModel): string {

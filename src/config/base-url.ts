@@ -15,7 +15,8 @@ export function urlProblem(value: string): { reason?: string } | undefined {
   if (!/^https?:\/\//i.test(value)) return {};
   if (/[\s\u0000-\u001f\u007f-\u009f]/.test(value)) return { reason: 'it contains spaces or control characters' };
   const port = /^https?:\/\/(?:[^/?#@]*@)?(?:\[[^\]]*\]|[^/?#:]*):(\d+)(?:[/?#]|$)/i.exec(value)?.[1];
-  if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) return { reason: `port ${port} is out of range (1 to 65535)` };
+  if (port !== undefined && (Number(port) < 1 || Number(port) > 65535))
+    return { reason: `port ${port} is out of range (1 to 65535)` };
   let url: URL;
   try {
     url = new URL(value);
@@ -24,6 +25,7 @@ export function urlProblem(value: string): { reason?: string } | undefined {
   }
   if (url.hostname === '') return { reason: 'it has no host name' };
   // Request paths are appended to the base URL: a query or fragment would end up in the middle of them.
-  if (url.search !== '' || url.hash !== '' || /[?#]/.test(value)) return { reason: 'a base URL takes no query (?…) or fragment (#…)' };
+  if (url.search !== '' || url.hash !== '' || /[?#]/.test(value))
+    return { reason: 'a base URL takes no query (?…) or fragment (#…)' };
   return undefined;
 }

@@ -80,11 +80,17 @@ export async function withFileLock<T>(file: string, edit: () => Promise<T>, show
       continue;
     }
     if (Date.now() - started > GIVE_UP_AFTER_MS) {
-      const who = holder ? `process ${holder.pid}${holder.host !== os.hostname() ? ` on ${holder.host}` : ''}` : 'another process';
-      throw new UsageError(`${shown} is being edited by ${who}; try again when it is done`, { hint: `if no textgen is running, remove ${lock}` });
+      const who = holder
+        ? `process ${holder.pid}${holder.host !== os.hostname() ? ` on ${holder.host}` : ''}`
+        : 'another process';
+      throw new UsageError(`${shown} is being edited by ${who}; try again when it is done`, {
+        hint: `if no textgen is running, remove ${lock}`,
+      });
     }
     // Short waits with jitter: edits are quick, and two waiters should not wake in step.
-    await new Promise((resolve) => setTimeout(resolve, Math.min(200, 10 * 2 ** Math.min(attempt, 4)) * (0.5 + Math.random())));
+    await new Promise((resolve) =>
+      setTimeout(resolve, Math.min(200, 10 * 2 ** Math.min(attempt, 4)) * (0.5 + Math.random())),
+    );
   }
   const release = () => {
     try {

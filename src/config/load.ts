@@ -67,7 +67,8 @@ export function userConfigPath(env: Record<string, string | undefined>): string 
 /** A file name for messages: `~/…` under the home directory, else as given. */
 export function displayPath(file: string, home: string): string {
   const rel = path.relative(home, file);
-  if (home !== '' && rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel)) return `~/${rel.split(path.sep).join('/')}`;
+  if (home !== '' && rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel))
+    return `~/${rel.split(path.sep).join('/')}`;
   return file;
 }
 
@@ -85,7 +86,8 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig>
   const runCode = opts.runCode !== false;
   if (opts.configPath !== undefined) {
     const file = path.resolve(opts.cwd, opts.configPath);
-    if (!runCode && isCodeConfig(file)) return { profiles: {}, sources: { profiles: {}, userFile: file, skippedCode: file } };
+    if (!runCode && isCodeConfig(file))
+      return { profiles: {}, sources: { profiles: {}, userFile: file, skippedCode: file } };
     const data = await loadExplicitFile(file, show);
     const loaded = { file, config: (await schema()).parseConfigFile(data, show(file)) };
     await warnIfExposed(loaded, show, opts.warn);
@@ -96,7 +98,10 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig>
   const layers: LoadedFile[] = [];
   const userText = await readIfExists(userFile, show);
   if (userText !== undefined) {
-    const user = { file: userFile, config: (await schema()).parseConfigFile(await parseYaml(userText, userFile, show), show(userFile)) };
+    const user = {
+      file: userFile,
+      config: (await schema()).parseConfigFile(await parseYaml(userText, userFile, show), show(userFile)),
+    };
     await warnIfExposed(user, show, opts.warn);
     layers.push(user);
   }
@@ -133,17 +138,28 @@ function merge(layers: LoadedFile[], userFile: string, projectFile: string | und
   return loaded;
 }
 
-function rejectLiteralSecrets(layer: LoadedFile, show: (f: string) => string, fieldPath: (p: string[]) => string): void {
+function rejectLiteralSecrets(
+  layer: LoadedFile,
+  show: (f: string) => string,
+  fieldPath: (p: string[]) => string,
+): void {
   const found = literalSecrets(layer.config.profiles ?? {});
   if (found.length === 0) return;
   const secret = found[0]!;
   const what = secret.path.at(-1) === 'url' ? 'a password in a url' : 'a literal secret';
-  throw new UsageError(`${show(layer.file)}: ${fieldPath(secret.path)}: ${what} is not allowed in a project config file`, {
-    hint: `project files get committed: ${secret.instead}, or keep the secret in the user file (textgen profiles add)`,
-  });
+  throw new UsageError(
+    `${show(layer.file)}: ${fieldPath(secret.path)}: ${what} is not allowed in a project config file`,
+    {
+      hint: `project files get committed: ${secret.instead}, or keep the secret in the user file (textgen profiles add)`,
+    },
+  );
 }
 
-async function warnIfExposed(layer: LoadedFile, show: (f: string) => string, warn: (msg: string) => void): Promise<void> {
+async function warnIfExposed(
+  layer: LoadedFile,
+  show: (f: string) => string,
+  warn: (msg: string) => void,
+): Promise<void> {
   if (process.platform === 'win32' || literalSecrets(layer.config.profiles ?? {}).length === 0) return;
   const { stat } = await import('node:fs/promises');
   const mode = (await stat(layer.file)).mode;
@@ -174,7 +190,8 @@ async function loadExplicitFile(file: string, show: (f: string) => string): Prom
   } catch {
     throw new UsageError(`config file ${show(file)} does not exist`, { hint: 'check --config or TEXTGEN_CONFIG' });
   }
-  if (!isFile) throw new UsageError(`config file ${show(file)} is not a file`, { hint: 'check --config or TEXTGEN_CONFIG' });
+  if (!isFile)
+    throw new UsageError(`config file ${show(file)} is not a file`, { hint: 'check --config or TEXTGEN_CONFIG' });
   const explorer = await createExplorer(show);
   const result = await withLoadErrors(file, show, () => explorer.load(file));
   return result?.config;
@@ -192,7 +209,12 @@ const NOT_RUN = Symbol('code config not run');
  * Walks up from cwd to the home directory (inclusive) or the root, returning the first project file; a code config
  * found where code must not run comes back as `skipped`, unloaded.
  */
-async function searchProjectFile(cwd: string, home: string, show: (f: string) => string, runCode = true): Promise<{ file: string; data: unknown; skipped?: boolean } | undefined> {
+async function searchProjectFile(
+  cwd: string,
+  home: string,
+  show: (f: string) => string,
+  runCode = true,
+): Promise<{ file: string; data: unknown; skipped?: boolean } | undefined> {
   const stop = path.resolve(home);
   // Most directories hold none of the files cosmiconfig would read: then it is not loaded at all.
   if (!(await mayHoldProjectConfig(cwd, stop, process.cwd()))) return undefined;
@@ -225,7 +247,8 @@ async function withLoadErrors<T>(where: string, show: (f: string) => string, loa
 async function loadError(e: unknown, where: string, show: (f: string) => string): Promise<UsageError> {
   if (e instanceof UsageError) return e;
   const err = e as { filepath?: unknown; fileName?: unknown; name?: unknown; message?: unknown };
-  const file = typeof err.filepath === 'string' ? err.filepath : typeof err.fileName === 'string' ? err.fileName : where;
+  const file =
+    typeof err.filepath === 'string' ? err.filepath : typeof err.fileName === 'string' ? err.fileName : where;
   if (err.name === 'JSONError') {
     try {
       parseJson(await (await import('node:fs/promises')).readFile(file, 'utf8'), file, show);
@@ -233,12 +256,20 @@ async function loadError(e: unknown, where: string, show: (f: string) => string)
       if (parsed instanceof UsageError) return parsed;
     }
   }
-  return new UsageError(`${show(file)}: cannot load: ${firstLine(typeof err.message === 'string' ? err.message : String(e))}`, { cause: e });
+  return new UsageError(
+    `${show(file)}: cannot load: ${firstLine(typeof err.message === 'string' ? err.message : String(e))}`,
+    { cause: e },
+  );
 }
 
 /** The first line of a message that says something, without terminal colours, at most 200 characters. */
 function firstLine(message: string): string {
-  const line = message.replace(/\u001b\[[0-9;]*m/g, '').split('\n').map((l) => l.trim()).find((l) => l !== '') ?? 'unknown error';
+  const line =
+    message
+      .replace(/\u001b\[[0-9;]*m/g, '')
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l !== '') ?? 'unknown error';
   return line.length > 200 ? `${line.slice(0, 197)}...` : line;
 }
 
@@ -345,9 +376,14 @@ async function importTypeScript(file: string, content: string, show: (f: string)
   });
   const problem = out.diagnostics?.find((d) => d.category === ts.DiagnosticCategory.Error);
   if (problem !== undefined) {
-    const pos = problem.file && problem.start !== undefined ? problem.file.getLineAndCharacterOfPosition(problem.start) : undefined;
+    const pos =
+      problem.file && problem.start !== undefined
+        ? problem.file.getLineAndCharacterOfPosition(problem.start)
+        : undefined;
     const where = pos ? `line ${pos.line + 1}, column ${pos.character + 1}: ` : '';
-    throw new UsageError(`${show(file)}: ${where}${firstLine(ts.flattenDiagnosticMessageText(problem.messageText, ' '))}`);
+    throw new UsageError(
+      `${show(file)}: ${where}${firstLine(ts.flattenDiagnosticMessageText(problem.messageText, ' '))}`,
+    );
   }
   const { randomUUID } = await import('node:crypto');
   const { rm, writeFile } = await import('node:fs/promises');
@@ -376,7 +412,9 @@ export async function parseYaml(text: string, file: string, show: (f: string) =>
     return doc.toJS({ maxAliasCount: 1000 });
   } catch (e) {
     const message = (e as Error).message;
-    throw new UsageError(`${show(file)}: ${/call stack/i.test(message) ? 'nested too deeply to read' : firstLine(message)}`);
+    throw new UsageError(
+      `${show(file)}: ${/call stack/i.test(message) ? 'nested too deeply to read' : firstLine(message)}`,
+    );
   }
 }
 

@@ -12,7 +12,15 @@ import type { AuthConfig, ProfileConfig } from './schema.js';
 import { bearerAuth, readSecret, secretsOf, type SecretField } from './secrets.js';
 import { MAX_RETRIES } from './limits.js';
 import { NOT_HTTP_URL, urlProblem } from './base-url.js';
-import { DEFAULT_PROVIDER, PROVIDER_KINDS, type GlobalOptions, type ProfileDefaults, type ProviderKind, type ResolvedAuth, type ResolvedProfile } from './types.js';
+import {
+  DEFAULT_PROVIDER,
+  PROVIDER_KINDS,
+  type GlobalOptions,
+  type ProfileDefaults,
+  type ProviderKind,
+  type ResolvedAuth,
+  type ResolvedProfile,
+} from './types.js';
 
 export const LOCAL_PROFILE = 'local';
 
@@ -34,7 +42,18 @@ export const LOCAL_PROFILES: Record<string, ProfileConfig> = Object.fromEntries(
 );
 
 /** The embedded server takes every extra key and streams in every protocol. */
-const LOCAL_SERVER_PARAMETERS = ['include_stop_sequence', 'min_new_tokens', 'top_k', 'random_seed', 'repetition_penalty', 'typical_p', 'truncate_input_tokens', 'length_penalty', 'token_ranks', 'moderations'];
+const LOCAL_SERVER_PARAMETERS = [
+  'include_stop_sequence',
+  'min_new_tokens',
+  'top_k',
+  'random_seed',
+  'repetition_penalty',
+  'typical_p',
+  'truncate_input_tokens',
+  'length_penalty',
+  'token_ranks',
+  'moderations',
+];
 export const AD_HOC_PROFILE = '(ad hoc)';
 export const DEFAULT_IAM_URL = 'https://iam.cloud.ibm.com/identity/token';
 export const DEFAULT_TIMEOUT_MS = 300_000;
@@ -89,10 +108,12 @@ export async function resolveProfile(opts: ResolveProfileOptions): Promise<Resol
 
   let base: Base;
   if (named) base = lookUp(named, config, home);
-  else if (providerIn || urlIn) base = { name: AD_HOC_PROFILE, profile: undefined, file: undefined, builtIn: false, source: 'ad hoc' };
+  else if (providerIn || urlIn)
+    base = { name: AD_HOC_PROFILE, profile: undefined, file: undefined, builtIn: false, source: 'ad hoc' };
   else throw nothingSelected(config);
 
-  const field = (name: string) => `profiles.${base.name}.${name}${base.file ? ` in ${displayPath(base.file, home)}` : ''}`;
+  const field = (name: string) =>
+    `profiles.${base.name}.${name}${base.file ? ` in ${displayPath(base.file, home)}` : ''}`;
   const p = base.profile;
 
   const provider = providerIn ? parseProvider(providerIn) : (p?.provider ?? DEFAULT_PROVIDER);
@@ -101,14 +122,26 @@ export async function resolveProfile(opts: ResolveProfileOptions): Promise<Resol
   let url: string;
   if (urlFrom) url = checkUrl(urlFrom);
   else if (base.builtIn) url = '';
-  else if (!p) throw new UsageError(`${providerIn?.from ?? '--provider'} needs a URL: pass --url (or set TEXTGEN_URL), or pick a profile with --profile`);
-  else throw new UsageError(`profile "${base.name}" has no url`, { hint: `add url: to it${base.file ? ` in ${displayPath(base.file, home)}` : ''}, or pass --url` });
+  else if (!p)
+    throw new UsageError(
+      `${providerIn?.from ?? '--provider'} needs a URL: pass --url (or set TEXTGEN_URL), or pick a profile with --profile`,
+    );
+  else
+    throw new UsageError(`profile "${base.name}" has no url`, {
+      hint: `add url: to it${base.file ? ` in ${displayPath(base.file, home)}` : ''}, or pass --url`,
+    });
 
   if (globals.apiVersion === '') throw new UsageError('--api-version must not be empty');
-  const apiVersion = first([globals.apiVersion, '--api-version'], [env('TEXTGEN_API_VERSION'), 'TEXTGEN_API_VERSION'], [p?.api_version, 'profile'])?.value;
+  const apiVersion = first(
+    [globals.apiVersion, '--api-version'],
+    [env('TEXTGEN_API_VERSION'), 'TEXTGEN_API_VERSION'],
+    [p?.api_version, 'profile'],
+  )?.value;
 
   const credential = credentialOverride(globals, env, base.builtIn);
-  const auth = credential ? authFromCredential(credential, provider, p?.auth, env) : authFromProfile(provider, p?.auth, opts.env, env, base.name);
+  const auth = credential
+    ? authFromCredential(credential, provider, p?.auth, env)
+    : authFromProfile(provider, p?.auth, opts.env, env, base.name);
 
   const resolved: ResolvedProfile = {
     name: base.name,
@@ -117,8 +150,12 @@ export async function resolveProfile(opts: ResolveProfileOptions): Promise<Resol
     auth,
     tls: { insecure: globals.insecure ?? p?.tls?.insecure ?? false },
     defaults: defaultsOf(p),
-    timeoutMs: globals.timeout !== undefined ? parseCount(globals.timeout, '--timeout') : (p?.timeout ?? DEFAULT_TIMEOUT_MS),
-    retries: globals.retries !== undefined ? parseCount(globals.retries, '--retries', MAX_RETRIES) : (p?.retries ?? DEFAULT_RETRIES),
+    timeoutMs:
+      globals.timeout !== undefined ? parseCount(globals.timeout, '--timeout') : (p?.timeout ?? DEFAULT_TIMEOUT_MS),
+    retries:
+      globals.retries !== undefined
+        ? parseCount(globals.retries, '--retries', MAX_RETRIES)
+        : (p?.retries ?? DEFAULT_RETRIES),
     // The embedded server is started only when nothing else said where to go.
     local: base.builtIn && url === '',
     serverParameters: base.builtIn ? [...LOCAL_SERVER_PARAMETERS] : [...(p?.server_parameters ?? [])],
@@ -128,7 +165,11 @@ export async function resolveProfile(opts: ResolveProfileOptions): Promise<Resol
   };
   if (apiVersion !== undefined) resolved.apiVersion = apiVersion;
   // Chat takes the same flag and variable, but a profile's api_version is for completions (docs/protocols/chat.md).
-  const chatApiVersion = first([globals.apiVersion, '--api-version'], [env('TEXTGEN_API_VERSION'), 'TEXTGEN_API_VERSION'], [p?.chat_api_version, 'profile'])?.value;
+  const chatApiVersion = first(
+    [globals.apiVersion, '--api-version'],
+    [env('TEXTGEN_API_VERSION'), 'TEXTGEN_API_VERSION'],
+    [p?.chat_api_version, 'profile'],
+  )?.value;
   if (chatApiVersion !== undefined) resolved.chatApiVersion = chatApiVersion;
   if (p?.chat === true) resolved.chat = true;
   const spaceId = env('TEXTGEN_SPACE_ID') ?? p?.space_id;
@@ -149,9 +190,12 @@ function lookUp(named: Sourced<string>, config: LoadedConfig, home: string): Bas
   }
   const local = Object.hasOwn(LOCAL_PROFILES, name) ? LOCAL_PROFILES[name] : undefined;
   if (local) return { name, profile: local, file: undefined, builtIn: true, source: 'built-in' };
-  throw new UsageError(`unknown profile "${name}" (from ${named.from}); known profiles: ${knownProfileNames(config).join(', ')}`, {
-    hint: 'create it with "textgen profiles add", or list them with "textgen profiles list"',
-  });
+  throw new UsageError(
+    `unknown profile "${name}" (from ${named.from}); known profiles: ${knownProfileNames(config).join(', ')}`,
+    {
+      hint: 'create it with "textgen profiles add", or list them with "textgen profiles list"',
+    },
+  );
 }
 
 /** Neither a profile nor a URL was given: on a terminal the CLI offers to create a profile. */
@@ -162,7 +206,12 @@ function nothingSelected(config: LoadedConfig): UsageError {
   const configured = names.length > 0 ? ` (configured profiles: ${names.join(', ')})` : '';
   return new NoProfileSelected(
     `no profile selected: use --profile NAME, or --provider KIND --url URL, or create one with "textgen profiles add"${configured}`,
-    { hint: names.length > 0 ? 'make one the default with "textgen profiles use NAME"' : 'try --profile local for the built-in local server' },
+    {
+      hint:
+        names.length > 0
+          ? 'make one the default with "textgen profiles use NAME"'
+          : 'try --profile local for the built-in local server',
+    },
   );
 }
 
@@ -175,22 +224,34 @@ function parseProvider(given: Sourced<string>): ProviderKind {
 function checkUrl(given: Sourced<string>): string {
   const problem = urlProblem(given.value);
   if (problem !== undefined) {
-    throw new UsageError(`${given.from} ${NOT_HTTP_URL}, got ${JSON.stringify(given.value)}${problem.reason ? `: ${problem.reason}` : ''}`);
+    throw new UsageError(
+      `${given.from} ${NOT_HTTP_URL}, got ${JSON.stringify(given.value)}${problem.reason ? `: ${problem.reason}` : ''}`,
+    );
   }
   return given.value.replace(/\/+$/, '');
 }
 
 function parseCount(value: string, flag: string, max?: number): number {
   const n = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
-  if (!Number.isSafeInteger(n)) throw new UsageError(`${flag} must be a non-negative integer, got ${JSON.stringify(value)}`);
-  if (max !== undefined && n > max) throw new UsageError(`${flag} must be an integer from 0 to ${max}, got ${JSON.stringify(value)}`);
+  if (!Number.isSafeInteger(n))
+    throw new UsageError(`${flag} must be a non-negative integer, got ${JSON.stringify(value)}`);
+  if (max !== undefined && n > max)
+    throw new UsageError(`${flag} must be an integer from 0 to ${max}, got ${JSON.stringify(value)}`);
   return n;
 }
 
 /** Flags beat the environment; the built-in local profile ignores ambient credentials meant for real services. */
-function credentialOverride(globals: GlobalOptions, env: (name: string) => string | undefined, builtIn: boolean): Credential | undefined {
-  if (globals.apiKey !== undefined && globals.token !== undefined) throw new UsageError('--api-key and --token cannot be used together: give one');
-  for (const [value, flag, kind] of [[globals.apiKey, '--api-key', 'apikey'], [globals.token, '--token', 'token']] as const) {
+function credentialOverride(
+  globals: GlobalOptions,
+  env: (name: string) => string | undefined,
+  builtIn: boolean,
+): Credential | undefined {
+  if (globals.apiKey !== undefined && globals.token !== undefined)
+    throw new UsageError('--api-key and --token cannot be used together: give one');
+  for (const [value, flag, kind] of [
+    [globals.apiKey, '--api-key', 'apikey'],
+    [globals.token, '--token', 'token'],
+  ] as const) {
     if (value === undefined) continue;
     if (value === '') throw new UsageError(`${flag} must not be empty`);
     return { kind, value };
@@ -206,16 +267,23 @@ function credentialOverride(globals: GlobalOptions, env: (name: string) => strin
   return undefined;
 }
 
-function authFromCredential(c: Credential, provider: ProviderKind, profileAuth: AuthConfig | undefined, env: (name: string) => string | undefined): ResolvedAuth {
+function authFromCredential(
+  c: Credential,
+  provider: ProviderKind,
+  profileAuth: AuthConfig | undefined,
+  env: (name: string) => string | undefined,
+): ResolvedAuth {
   if (c.kind === 'token') return bearerAuth(c.value, c.envName);
   const { bareKey } = adapterFor(provider).auth;
   if (bareKey === 'exchanged') {
     // On Cloud Pak for Data the key belongs to the profile's user; anywhere else a bare key means IBM Cloud IAM.
     if (profileAuth?.type === 'cpd') return { type: 'cpd', username: profileAuth.username, apikey: c.value };
-    if (profileAuth?.type === 'zenapikey') return { type: 'zenapikey', username: profileAuth.username, apikey: c.value };
+    if (profileAuth?.type === 'zenapikey')
+      return { type: 'zenapikey', username: profileAuth.username, apikey: c.value };
     return { type: 'iam', apikey: c.value, iamUrl: iamUrlOf(profileAuth, env) };
   }
-  if (bareKey === 'api-key') return c.envName ? { type: 'api-key', key: c.value, keyEnv: c.envName } : { type: 'api-key', key: c.value };
+  if (bareKey === 'api-key')
+    return c.envName ? { type: 'api-key', key: c.value, keyEnv: c.envName } : { type: 'api-key', key: c.value };
   return bearerAuth(c.value, c.envName);
 }
 
@@ -229,13 +297,17 @@ function authFromProfile(
   if (auth === undefined || auth.type === 'none') return { type: 'none' };
   const policy = adapterFor(provider).auth;
   if (!policy.types.includes(auth.type) && !policy.alsoAccepted?.includes(auth.type)) {
-    if (auth.type === 'api-key') throw new UsageError(`profile "${name}": ${provider} takes no api-key header`, { hint: policy.otherTypesHint });
+    if (auth.type === 'api-key')
+      throw new UsageError(`profile "${name}": ${provider} takes no api-key header`, { hint: policy.otherTypesHint });
     const owners = kindsWith((adapter) => adapter.auth.types.includes(auth.type)).join(', ');
-    throw new UsageError(`profile "${name}": auth type ${auth.type} is for ${owners}, not ${provider}`, { hint: policy.otherTypesHint });
+    throw new UsageError(`profile "${name}": auth type ${auth.type} is for ${owners}, not ${provider}`, {
+      hint: policy.otherTypesHint,
+    });
   }
   const secret = (field: SecretField) => {
     const value = readSecret(auth, field, rawEnv, name);
-    if (value === undefined) throw new UsageError(`profile "${name}": auth type ${auth.type} needs ${field}_env or ${field}`);
+    if (value === undefined)
+      throw new UsageError(`profile "${name}": auth type ${auth.type} needs ${field}_env or ${field}`);
     return value;
   };
   switch (auth.type) {
@@ -243,14 +315,18 @@ function authFromProfile(
       return { type: 'iam', apikey: secret('apikey'), iamUrl: iamUrlOf(auth, env) };
     case 'cpd': {
       const hasKey = auth.apikey !== undefined || auth.apikey_env !== undefined;
-      return hasKey ? { type: 'cpd', username: auth.username, apikey: secret('apikey') } : { type: 'cpd', username: auth.username, password: secret('password') };
+      return hasKey
+        ? { type: 'cpd', username: auth.username, apikey: secret('apikey') }
+        : { type: 'cpd', username: auth.username, password: secret('password') };
     }
     case 'zenapikey':
       return { type: 'zenapikey', username: auth.username, apikey: secret('apikey') };
     case 'bearer':
       return bearerAuth(secret('token'), auth.token_env);
     case 'api-key':
-      return auth.key_env ? { type: 'api-key', key: secret('key'), keyEnv: auth.key_env } : { type: 'api-key', key: secret('key') };
+      return auth.key_env
+        ? { type: 'api-key', key: secret('key'), keyEnv: auth.key_env }
+        : { type: 'api-key', key: secret('key') };
   }
 }
 
@@ -265,12 +341,19 @@ function defaultsOf(p: ProfileConfig | undefined): ProfileDefaults {
   if (p?.defaults?.model !== undefined) defaults.model = p.defaults.model;
   if (p?.defaults?.hosting !== undefined) defaults.hosting = p.defaults.hosting;
   // Only checked to be an object here; the options layer validates the fields and their ranges.
-  if (p?.defaults?.parameters !== undefined) defaults.parameters = p.defaults.parameters as ProfileDefaults['parameters'];
+  if (p?.defaults?.parameters !== undefined)
+    defaults.parameters = p.defaults.parameters as ProfileDefaults['parameters'];
   return defaults;
 }
 
 /** A flag path is relative to where the command runs; a profile path to the file that holds it. */
-function caCertOf(flag: string | undefined, cwd: string | undefined, fromProfile: string | undefined, file: string | undefined, home: string): string | undefined {
+function caCertOf(
+  flag: string | undefined,
+  cwd: string | undefined,
+  fromProfile: string | undefined,
+  file: string | undefined,
+  home: string,
+): string | undefined {
   if (flag !== undefined) return cwd !== undefined ? path.resolve(cwd, flag) : flag;
   if (fromProfile === undefined) return undefined;
   if (fromProfile === '~' || fromProfile.startsWith('~/')) return path.join(home, fromProfile.slice(1));

@@ -8,13 +8,14 @@ import { NOT_HTTP_URL, urlProblem } from './base-url.js';
 import { MAX_RETRIES } from './limits.js';
 import { AUTH_TYPES, PROVIDER_KINDS, type ProviderKind } from './types.js';
 
-
-
 const text = z.string().min(1);
-const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name (letters, digits and _)');
+const envName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name (letters, digits and _)');
 const httpUrl = z.string().superRefine((value, ctx) => {
   const problem = urlProblem(value);
-  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem.reason ? `${NOT_HTTP_URL}: ${problem.reason}` : NOT_HTTP_URL });
+  if (problem !== undefined)
+    ctx.addIssue({ code: 'custom', message: problem.reason ? `${NOT_HTTP_URL}: ${problem.reason}` : NOT_HTTP_URL });
 });
 const count = z.number().int().min(0);
 
@@ -26,14 +27,22 @@ function exactlyOne(fields: readonly string[]) {
       ctx.addIssue({
         code: 'custom',
         path: given.length > 1 ? [given[1] as string] : [],
-        message: given.length > 1 ? `conflicts with ${given[0]}: give exactly one of ${fields.join(', ')}` : `needs one of ${fields.join(', ')}`,
+        message:
+          given.length > 1
+            ? `conflicts with ${given[0]}: give exactly one of ${fields.join(', ')}`
+            : `needs one of ${fields.join(', ')}`,
       });
     }
   };
 }
 
 const iamAuth = z
-  .strictObject({ type: z.literal('iam'), apikey_env: envName.optional(), apikey: text.optional(), iam_url: httpUrl.optional() })
+  .strictObject({
+    type: z.literal('iam'),
+    apikey_env: envName.optional(),
+    apikey: text.optional(),
+    iam_url: httpUrl.optional(),
+  })
   .superRefine(exactlyOne(['apikey_env', 'apikey']));
 const cpdAuth = z
   .strictObject({
@@ -46,7 +55,12 @@ const cpdAuth = z
   })
   .superRefine(exactlyOne(['apikey_env', 'apikey', 'password_env', 'password']));
 const zenAuth = z
-  .strictObject({ type: z.literal('zenapikey'), username: text, apikey_env: envName.optional(), apikey: text.optional() })
+  .strictObject({
+    type: z.literal('zenapikey'),
+    username: text,
+    apikey_env: envName.optional(),
+    apikey: text.optional(),
+  })
   .superRefine(exactlyOne(['apikey_env', 'apikey']));
 const bearerAuth = z
   .strictObject({ type: z.literal('bearer'), token_env: envName.optional(), token: text.optional() })
@@ -61,8 +75,16 @@ export const authSchema = z.discriminatedUnion('type', [...AUTH_VARIANTS]);
 
 /** Canonical parameters a server may accept as extra keys (docs/design.md §3, cells marked *). */
 export const SERVER_PARAMETER_NAMES = [
-  'include_stop_sequence', 'min_new_tokens', 'top_k', 'random_seed', 'repetition_penalty', 'typical_p', 'truncate_input_tokens', 'length_penalty',
-  'token_ranks', 'moderations',
+  'include_stop_sequence',
+  'min_new_tokens',
+  'top_k',
+  'random_seed',
+  'repetition_penalty',
+  'typical_p',
+  'truncate_input_tokens',
+  'length_penalty',
+  'token_ranks',
+  'moderations',
 ] as const;
 
 export const profileSchema = z.strictObject({
@@ -105,7 +127,11 @@ export const configFileSchema = z
   .superRefine((file, ctx) => {
     for (const name of Object.keys(file.profiles ?? {})) {
       if (!PROFILE_NAME.test(name)) {
-        ctx.addIssue({ code: 'custom', path: ['profiles', name], message: 'profile names use letters, digits, ".", "_" and "-", starting with a letter or digit' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['profiles', name],
+          message: 'profile names use letters, digits, ".", "_" and "-", starting with a letter or digit',
+        });
       }
     }
   });
@@ -120,15 +146,20 @@ export type AuthConfig = z.infer<typeof authSchema>;
  */
 export function parseConfigFile(data: unknown, shownFile: string): ConfigFile {
   if (nestedDeeperThan(data, MAX_CONFIG_DEPTH)) {
-    throw new UsageError(`${shownFile}: nested more than ${MAX_CONFIG_DEPTH} levels deep (or a value contains itself)`, {
-      hint: 'a config file is a few levels deep: default_profile, profiles.NAME.FIELD',
-    });
+    throw new UsageError(
+      `${shownFile}: nested more than ${MAX_CONFIG_DEPTH} levels deep (or a value contains itself)`,
+      {
+        hint: 'a config file is a few levels deep: default_profile, profiles.NAME.FIELD',
+      },
+    );
   }
   // An empty file is an empty config, not an error.
   const result = configFileSchema.safeParse(data ?? {});
   if (result.success) return result.data;
   // A typo'd credential field also makes "needs one of …" fire on the same block: the typo is the news.
-  const typoAt = new Set(result.error.issues.filter((i) => i.code === 'unrecognized_keys').map((i) => JSON.stringify(i.path)));
+  const typoAt = new Set(
+    result.error.issues.filter((i) => i.code === 'unrecognized_keys').map((i) => JSON.stringify(i.path)),
+  );
   const issues = result.error.issues.filter((i) => i.code !== 'custom' || !typoAt.has(JSON.stringify(i.path)));
   const lines = issues.slice(0, 10).flatMap((issue) => describeIssue(issue, data));
   const more = issues.length > 10 ? [`${shownFile}: … and ${issues.length - 10} more`] : [];
@@ -163,14 +194,20 @@ function describeIssue(issue: z.core.$ZodIssue, data: unknown): string[] {
       const [first, ...others] = issue.keys;
       if (first === undefined) return [];
       const known = knownKeys(path, data);
-      const more = others.length > 0 ? ` (and ${others.length} more unknown field${others.length === 1 ? '' : 's'})` : '';
-      const notConfig = path.length === 0 && others.length > 0 ? `; is this a textgen config file? it takes ${known.join(' and ')}` : '';
+      const more =
+        others.length > 0 ? ` (and ${others.length} more unknown field${others.length === 1 ? '' : 's'})` : '';
+      const notConfig =
+        path.length === 0 && others.length > 0
+          ? `; is this a textgen config file? it takes ${known.join(' and ')}`
+          : '';
       return [`${at([...path, shortKey(first)])}: unknown field${suggest(first, known)}${more}${notConfig}`];
     }
     case 'invalid_union':
       if (issue.discriminator === 'type' && issue.errors.length === 0) {
         const list = AUTH_TYPES.join(', ');
-        return [`${at(path)}: ${valueAt(data, path) === undefined ? `is required (one of ${list})` : `expected one of ${list}`}`];
+        return [
+          `${at(path)}: ${valueAt(data, path) === undefined ? `is required (one of ${list})` : `expected one of ${list}`}`,
+        ];
       }
       return [`${at(path)}: ${issue.message}`];
     case 'invalid_value':
@@ -178,7 +215,14 @@ function describeIssue(issue: z.core.$ZodIssue, data: unknown): string[] {
       return [`${at(path)}: expected one of ${issue.values.join(', ')}`];
     case 'invalid_type': {
       if (valueAt(data, path) === undefined) return [`${at(path)}: is required`];
-      const expected = issue.expected === 'int' ? 'an integer' : issue.expected === 'record' ? 'a mapping' : issue.expected === 'object' ? 'a mapping' : `a ${issue.expected}`;
+      const expected =
+        issue.expected === 'int'
+          ? 'an integer'
+          : issue.expected === 'record'
+            ? 'a mapping'
+            : issue.expected === 'object'
+              ? 'a mapping'
+              : `a ${issue.expected}`;
       return [`${at(path)}: expected ${expected}, got ${kindOf(valueAt(data, path))}`];
     }
     case 'too_small':
@@ -199,7 +243,15 @@ function shortKey(key: string): string {
 /** `profiles.wx.auth.type`; names that are not plain identifiers are bracketed so the path stays unambiguous. */
 export function fieldPath(path: readonly (string | number)[]): string {
   return path
-    .map((p, i) => (typeof p === 'number' ? `[${p}]` : /^[A-Za-z_][A-Za-z0-9_-]*$/.test(p) ? (i === 0 ? p : `.${p}`) : `[${JSON.stringify(p)}]`))
+    .map((p, i) =>
+      typeof p === 'number'
+        ? `[${p}]`
+        : /^[A-Za-z_][A-Za-z0-9_-]*$/.test(p)
+          ? i === 0
+            ? p
+            : `.${p}`
+          : `[${JSON.stringify(p)}]`,
+    )
     .join('');
 }
 
@@ -245,17 +297,22 @@ function suggest(key: string, candidates: string[]): string {
     const d = editDistance(key.toLowerCase(), c);
     if (d < bestDistance) [best, bestDistance] = [c, d];
   }
-  return best !== undefined && bestDistance <= Math.max(1, Math.floor(best.length / 3)) ? ` (did you mean ${best}?)` : '';
+  return best !== undefined && bestDistance <= Math.max(1, Math.floor(best.length / 3))
+    ? ` (did you mean ${best}?)`
+    : '';
 }
 
 /** Edit distance counting a swap of neighbours as one edit (`modle` → `model`), the commonest typo. */
 function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, d[i - 2]![j - 2]! + 1);
       d[i]![j] = best;
     }
   }

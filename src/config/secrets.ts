@@ -32,10 +32,18 @@ export function literalSecrets(profiles: Record<string, ProfileConfig>): Literal
   for (const [name, profile] of Object.entries(profiles)) {
     const auth = profile.auth as Record<string, unknown> | undefined;
     for (const field of LITERAL_SECRET_FIELDS) {
-      if (auth !== undefined && typeof auth[field] === 'string') found.push({ path: ['profiles', name, 'auth', field], instead: `use ${field}_env: VARIABLE and export VARIABLE` });
+      if (auth !== undefined && typeof auth[field] === 'string')
+        found.push({
+          path: ['profiles', name, 'auth', field],
+          instead: `use ${field}_env: VARIABLE and export VARIABLE`,
+        });
     }
     if (typeof profile.url === 'string' && urlHasPassword(profile.url)) {
-      found.push({ path: ['profiles', name, 'url'], instead: 'take the user:password@ out of the url and give the credential through the auth section (*_env: VARIABLE)' });
+      found.push({
+        path: ['profiles', name, 'url'],
+        instead:
+          'take the user:password@ out of the url and give the credential through the auth section (*_env: VARIABLE)',
+      });
     }
   }
   return found;
@@ -45,7 +53,12 @@ export function literalSecrets(profiles: Record<string, ProfileConfig>): Literal
  * The value of one credential of a profile's auth block: the literal, or the variable it names.
  * Returns undefined when the block has neither; throws AuthError when the named variable is unset or empty.
  */
-export function readSecret(auth: AuthConfig, field: SecretField, env: Record<string, string | undefined>, profileName: string): string | undefined {
+export function readSecret(
+  auth: AuthConfig,
+  field: SecretField,
+  env: Record<string, string | undefined>,
+  profileName: string,
+): string | undefined {
   const fields = auth as Record<string, unknown>;
   const literal = fields[field];
   if (typeof literal === 'string') return literal;
@@ -60,7 +73,12 @@ export function readSecret(auth: AuthConfig, field: SecretField, env: Record<str
   return value;
 }
 
-const SECRET_NOUN: Record<SecretField, string> = { apikey: 'API key', password: 'password', token: 'token', key: 'API key' };
+const SECRET_NOUN: Record<SecretField, string> = {
+  apikey: 'API key',
+  password: 'password',
+  token: 'token',
+  key: 'API key',
+};
 
 /** The ZenApiKey credential: base64 of "username:apikey", no trailing newline. */
 export function zenApiKeyValue(username: string, apikey: string): string {
@@ -74,7 +92,8 @@ export function zenApiKeyValue(username: string, apikey: string): string {
 export type BearerAuthWithSource = Extract<ResolvedAuth, { type: 'bearer' }> & { tokenEnv?: string };
 
 export function bearerAuth(token: string, tokenEnv: string | undefined): ResolvedAuth {
-  const auth: BearerAuthWithSource = tokenEnv === undefined ? { type: 'bearer', token } : { type: 'bearer', token, tokenEnv };
+  const auth: BearerAuthWithSource =
+    tokenEnv === undefined ? { type: 'bearer', token } : { type: 'bearer', token, tokenEnv };
   return auth;
 }
 

@@ -70,7 +70,8 @@ function parseCachedToken(text: string): CachedToken | undefined {
   }
   if (data === null || typeof data !== 'object') return undefined;
   const { token, expiresAt, obtainedAt } = data as Record<string, unknown>;
-  if (typeof token !== 'string' || token === '' || typeof expiresAt !== 'number' || !Number.isFinite(expiresAt)) return undefined;
+  if (typeof token !== 'string' || token === '' || typeof expiresAt !== 'number' || !Number.isFinite(expiresAt))
+    return undefined;
   // A token no header can carry (a line break, a space: written by an older version) is a miss, not a poison.
   if (!/^[\x21-\x7e]+$/.test(token)) return undefined;
   const cached: CachedToken = { token, expiresAt };

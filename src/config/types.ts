@@ -1,7 +1,13 @@
 import type { CanonicalParameters } from '../canonical.js';
 
 export type ProviderKind = 'watsonx' | 'azure-openai' | 'openai' | 'aleph-alpha' | 'open-inference';
-export const PROVIDER_KINDS: readonly ProviderKind[] = ['watsonx', 'azure-openai', 'openai', 'aleph-alpha', 'open-inference'];
+export const PROVIDER_KINDS: readonly ProviderKind[] = [
+  'watsonx',
+  'azure-openai',
+  'openai',
+  'aleph-alpha',
+  'open-inference',
+];
 export const AUTH_TYPES = ['iam', 'cpd', 'zenapikey', 'bearer', 'api-key', 'none'] as const;
 /** What a profile's `auth.type` may be; which of them a provider takes is its adapter's `auth` policy. */
 export type AuthType = (typeof AUTH_TYPES)[number];
@@ -12,11 +18,11 @@ export const DEFAULT_PROVIDER: ProviderKind = 'watsonx';
 /** Credentials after secrets have been read from the environment or the user file. */
 export type ResolvedAuth =
   | { type: 'none' }
-  | { type: 'bearer'; token: string; /** The variable it came from, for --dry-run placeholders. */ tokenEnv?: string }
+  | { type: 'bearer'; token: string /** The variable it came from, for --dry-run placeholders. */; tokenEnv?: string }
   | { type: 'iam'; apikey: string; iamUrl: string }
   | { type: 'cpd'; username: string; apikey?: string; password?: string }
   | { type: 'zenapikey'; username: string; apikey: string }
-  | { type: 'api-key'; key: string; /** The variable it came from, for --dry-run placeholders. */ keyEnv?: string };
+  | { type: 'api-key'; key: string /** The variable it came from, for --dry-run placeholders. */; keyEnv?: string };
 
 export interface ProfileDefaults {
   model?: string;

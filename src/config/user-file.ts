@@ -21,10 +21,17 @@ export interface UserFile {
 }
 
 /** The file to edit: --config / TEXTGEN_CONFIG when given (YAML or JSON only), else the user file. */
-export function editableConfigPath(opts: { configPath?: string | undefined; cwd: string; env: Record<string, string | undefined> }): string {
+export function editableConfigPath(opts: {
+  configPath?: string | undefined;
+  cwd: string;
+  env: Record<string, string | undefined>;
+}): string {
   if (opts.configPath === undefined || opts.configPath === '') return userConfigPath(opts.env);
   const file = path.resolve(opts.cwd, opts.configPath);
-  if (/\.(c|m)?[jt]s$/.test(file)) throw new UsageError(`cannot edit ${opts.configPath}: it is code, not data`, { hint: 'edit it by hand, or drop --config to use the user file' });
+  if (/\.(c|m)?[jt]s$/.test(file))
+    throw new UsageError(`cannot edit ${opts.configPath}: it is code, not data`, {
+      hint: 'edit it by hand, or drop --config to use the user file',
+    });
   return file;
 }
 
@@ -34,10 +41,12 @@ export async function readUserFile(file: string, env: Record<string, string | un
   try {
     text = await readFile(file, 'utf8');
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(`${shown}: cannot read: ${(e as Error).message}`);
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new UsageError(`${shown}: cannot read: ${(e as Error).message}`);
   }
   const doc = parseDocument(text, { uniqueKeys: true });
-  if (doc.errors.length > 0) throw new UsageError(`${shown}: ${doc.errors[0]!.message.split('\n')[0]}`, { hint: 'fix the file by hand first' });
+  if (doc.errors.length > 0)
+    throw new UsageError(`${shown}: ${doc.errors[0]!.message.split('\n')[0]}`, { hint: 'fix the file by hand first' });
   // An empty file has no contents node; yaml types contents by what was parsed (here null), hence the cast.
   if (doc.contents === null) doc.contents = doc.createNode({}) as unknown as typeof doc.contents;
   if (!isMap(doc.contents)) throw new UsageError(`${shown}: expected a mapping at the top level`);
@@ -53,7 +62,10 @@ function toData(uf: UserFile): unknown {
     return uf.doc.toJS({ maxAliasCount: 1000 });
   } catch (e) {
     const message = (e as Error).message;
-    throw new UsageError(`${uf.shown}: ${/call stack/i.test(message) ? 'nested too deeply to read' : (message.split('\n')[0] ?? '')}`, { hint: 'fix the file by hand first' });
+    throw new UsageError(
+      `${uf.shown}: ${/call stack/i.test(message) ? 'nested too deeply to read' : (message.split('\n')[0] ?? '')}`,
+      { hint: 'fix the file by hand first' },
+    );
   }
 }
 
@@ -93,7 +105,11 @@ export async function saveUserFile(uf: UserFile): Promise<void> {
  * Reads the file, applies `change` and writes it back, holding the file's lock throughout, so that two commands
  * editing it at once (two `profiles add`) each see the other's change instead of one overwriting it.
  */
-export async function updateUserFile<T>(file: string, env: Record<string, string | undefined>, change: (uf: UserFile) => T | Promise<T>): Promise<{ uf: UserFile; result: T }> {
+export async function updateUserFile<T>(
+  file: string,
+  env: Record<string, string | undefined>,
+  change: (uf: UserFile) => T | Promise<T>,
+): Promise<{ uf: UserFile; result: T }> {
   const target = await followLinks(file);
   await makePrivateDirs(path.dirname(target));
   return withFileLock(

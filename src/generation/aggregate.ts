@@ -15,12 +15,23 @@ interface ItemState {
 
 function newItem(): ItemState {
   return {
-    text: [], inputTokenCount: undefined, counts: [], countsPerEvent: false, stopReason: 'not_finished',
-    seed: undefined, generatedTokens: [], inputTokens: undefined, inputText: undefined, moderations: undefined,
+    text: [],
+    inputTokenCount: undefined,
+    counts: [],
+    countsPerEvent: false,
+    stopReason: 'not_finished',
+    seed: undefined,
+    generatedTokens: [],
+    inputTokens: undefined,
+    inputText: undefined,
+    moderations: undefined,
   };
 }
 
-function mergeModerations(into: Record<string, unknown> | undefined, from: Record<string, unknown>): Record<string, unknown> {
+function mergeModerations(
+  into: Record<string, unknown> | undefined,
+  from: Record<string, unknown>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = { ...(into ?? {}) };
   for (const [k, v] of Object.entries(from)) {
     const prev = out[k];
@@ -89,7 +100,8 @@ export class StreamAggregator {
   result(): GenerateResult {
     const results = (this.items.length > 0 ? this.items : [newItem()]).map((s): GenerateResultItem => {
       const counts = s.counts;
-      const generated = counts.length === 0 ? undefined : s.countsPerEvent ? counts.reduce((a, b) => a + b, 0) : Math.max(...counts);
+      const generated =
+        counts.length === 0 ? undefined : s.countsPerEvent ? counts.reduce((a, b) => a + b, 0) : Math.max(...counts);
       const item: GenerateResultItem = { generated_text: s.text.join(''), stop_reason: s.stopReason };
       if (s.inputText !== undefined) item.input_text = s.inputText;
       if (generated !== undefined) item.generated_token_count = generated;
@@ -118,7 +130,12 @@ export class StreamAggregator {
     for (const s of this.items) {
       if (s.stopReason !== 'not_finished') continue;
       const text = s.text.join('');
-      const generated = s.counts.length === 0 ? undefined : s.countsPerEvent ? s.counts.reduce((a, b) => a + b, 0) : Math.max(...s.counts);
+      const generated =
+        s.counts.length === 0
+          ? undefined
+          : s.countsPerEvent
+            ? s.counts.reduce((a, b) => a + b, 0)
+            : Math.max(...s.counts);
       if (stops.some((stop) => stop !== '' && text.endsWith(stop))) s.stopReason = 'stop_sequence';
       else if (max !== undefined && generated !== undefined && generated >= max) s.stopReason = 'max_tokens';
       else s.stopReason = 'eos_token';
@@ -140,8 +157,15 @@ export class StreamAggregator {
 
 const RESULT_KEYS = ['model_id', 'model_version', 'created_at', 'results', 'system'];
 const ITEM_KEYS = [
-  'generated_text', 'input_text', 'generated_token_count', 'input_token_count', 'stop_reason', 'seed',
-  'generated_tokens', 'input_tokens', 'moderations',
+  'generated_text',
+  'input_text',
+  'generated_token_count',
+  'input_token_count',
+  'stop_reason',
+  'seed',
+  'generated_tokens',
+  'input_tokens',
+  'moderations',
 ];
 
 function ordered<T extends object>(value: T, keys: readonly string[]): T {

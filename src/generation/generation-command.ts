@@ -34,14 +34,21 @@ export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand)
 
   const format = parseOutputFormat(ctx.globals.output);
   const raw = parseBooleanFlag('--raw', cmd.raw.raw as RawFlagValue) === true;
-  const ignoreUnsupported = parseBooleanFlag('--ignore-unsupported', cmd.raw.ignoreUnsupported as RawFlagValue) === true;
+  const ignoreUnsupported =
+    parseBooleanFlag('--ignore-unsupported', cmd.raw.ignoreUnsupported as RawFlagValue) === true;
   const showLogprobs = parseBooleanFlag('--show-logprobs', cmd.raw.showLogprobs as RawFlagValue) === true;
   // complete streams by default where a person watches the text arrive.
-  const stream = cmd.stream === 'auto' ? ctx.terminal.stdoutIsTTY && format === 'text' && !ctx.globals.jmesQuery : cmd.stream;
+  const stream =
+    cmd.stream === 'auto' ? ctx.terminal.stdoutIsTTY && format === 'text' && !ctx.globals.jmesQuery : cmd.stream;
 
   let stdinText: Promise<string> | undefined;
   const readStdin = () => (stdinText ??= readStdinText(ctx.stdin));
-  const buildOpts = { cwd: ctx.cwd, stdin: readStdin, ...(cmd.flags ? { flags: cmd.flags } : {}), ...(cmd.parametersWithFlags ? { parametersWithFlags: cmd.parametersWithFlags } : {}) };
+  const buildOpts = {
+    cwd: ctx.cwd,
+    stdin: readStdin,
+    ...(cmd.flags ? { flags: cmd.flags } : {}),
+    ...(cmd.parametersWithFlags ? { parametersWithFlags: cmd.parametersWithFlags } : {}),
+  };
   let built = await buildCanonicalRequest(cmd.raw, buildOpts);
 
   const words = cmd.promptWords ?? [];
@@ -69,7 +76,10 @@ export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand)
         );
   const inputFlag = cmd.target.kind === 'model' ? 'PROMPT' : '--input';
 
-  const multimodal = cmd.multimodal && (cmd.multimodal.images.length > 0 || cmd.multimodal.promptJson !== undefined) ? cmd.multimodal : undefined;
+  const multimodal =
+    cmd.multimodal && (cmd.multimodal.images.length > 0 || cmd.multimodal.promptJson !== undefined)
+      ? cmd.multimodal
+      : undefined;
 
   // On a terminal what is missing is asked for (docs/design.md §6), once the profile says what there is to pick from.
   const ask = ctx.terminal.interactive;
@@ -87,7 +97,8 @@ export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand)
     const { askTarget } = await import('../prompt/ask-target.js');
     idOrName = await askTarget(ctx, profile, 'deployments');
   }
-  if (profile.defaults.parameters) built = await buildCanonicalRequest(cmd.raw, { ...buildOpts, defaults: profile.defaults.parameters });
+  if (profile.defaults.parameters)
+    built = await buildCanonicalRequest(cmd.raw, { ...buildOpts, defaults: profile.defaults.parameters });
   let model = cmd.target.kind === 'model' ? (cmd.target.model ?? profile.defaults.model) : undefined;
   if (ask && cmd.target.kind === 'model' && model === undefined) {
     const { askTarget } = await import('../prompt/ask-target.js');
@@ -106,14 +117,20 @@ export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand)
 
   if (multimodal) {
     const { promptsFor } = await import('../operations/multimodal.js');
-    const prompt = await (await promptsFor(profile)).buildPrompt({ text: input, images: multimodal.images, promptJson: multimodal.promptJson }, { cwd: ctx.cwd, stdin: readStdin });
+    const prompt = await (await promptsFor(profile)).buildPrompt(
+      { text: input, images: multimodal.images, promptJson: multimodal.promptJson },
+      { cwd: ctx.cwd, stdin: readStdin },
+    );
     // The items replace the text prompt in the wire body (`extra` is merged last).
     built = { ...built, extra: { ...built.extra, prompt } };
   }
   if (showLogprobs) {
     // The colours need each token's log-probability: ask for it on top of whatever was asked.
     const returnOptions = { ...built.request.parameters?.return_options, generated_tokens: true, token_logprobs: true };
-    built = { ...built, request: { ...built.request, parameters: { ...built.request.parameters, return_options: returnOptions } } };
+    built = {
+      ...built,
+      request: { ...built.request, parameters: { ...built.request.parameters, return_options: returnOptions } },
+    };
   }
   const { adapterFor } = await import('../../profiles/registry.js');
   const provider = await adapterFor(profile.provider).generate();

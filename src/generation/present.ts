@@ -39,7 +39,10 @@ export class GenerationPresenter {
   /** Text output goes to a terminal. */
   private readonly onTerminal: boolean;
 
-  constructor(private readonly ctx: Context, private readonly opts: PresentOptions) {
+  constructor(
+    private readonly ctx: Context,
+    private readonly opts: PresentOptions,
+  ) {
     this.paintLogprobs = opts.showLogprobs === true && !opts.raw && stdoutColor(ctx);
     this.streamsText = opts.live && opts.format === 'text' && !opts.jmes && !opts.raw;
     this.streamsLines = opts.live && !opts.jmes && (opts.format === 'jsonl' || (opts.raw && opts.format === 'text'));
@@ -50,7 +53,10 @@ export class GenerationPresenter {
     if (!raw) return;
     // On a terminal the service's control characters are shown, not obeyed; a pipe gets the text as it is.
     const text = this.onTerminal ? visibleControls(raw) : raw;
-    const tokens = this.onTerminal && rawTokens ? rawTokens.map((t) => (t.text === undefined ? t : { ...t, text: visibleControls(t.text) })) : rawTokens;
+    const tokens =
+      this.onTerminal && rawTokens
+        ? rawTokens.map((t) => (t.text === undefined ? t : { ...t, text: visibleControls(t.text) }))
+        : rawTokens;
     if (this.paintLogprobs && tokens !== undefined && tokens.length > 0) {
       this.ctx.out.write(colourByLogprob(text, tokens, true));
       this.painted = true;
@@ -113,7 +119,12 @@ export class GenerationPresenter {
     await this.structured(inCanonicalOrder(result), jmes, format, rawOutput);
   }
 
-  private async structured(value: unknown, jmes: string | undefined, format: OutputFormat, rawOutput: boolean): Promise<void> {
+  private async structured(
+    value: unknown,
+    jmes: string | undefined,
+    format: OutputFormat,
+    rawOutput: boolean,
+  ): Promise<void> {
     const { renderStructured } = await import('../output/format.js');
     let v = value;
     if (jmes) {

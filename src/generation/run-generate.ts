@@ -75,17 +75,27 @@ export async function runGenerate(ctx: Context, inv: GenerateInvocation): Promis
   const silence = new AbortController();
   const signal = AbortSignal.any([ctx.signal, deadline.signal, silence.signal]);
   const call: Call = {
-    inv, request, wireStream, signal, silence,
+    inv,
+    request,
+    wireStream,
+    signal,
+    silence,
     timedOut: () => deadline.signal.aborted && !ctx.signal.aborted,
     started: ctx.now(),
     backstop: deadlineMs === undefined && limitMs !== undefined,
   };
   const presenter = new GenerationPresenter(ctx, { ...inv.present, live: target.stream });
-  const spinner = await startSpinner(ctx, target.stream ? `waiting for the first token from ${provider.displayName}…` : `waiting for ${provider.displayName}…`);
+  const spinner = await startSpinner(
+    ctx,
+    target.stream
+      ? `waiting for the first token from ${provider.displayName}…`
+      : `waiting for ${provider.displayName}…`,
+  );
   let timer: NodeJS.Timeout | undefined;
   try {
     call.started = ctx.now();
-    if (limitMs !== undefined) timer = setTimeout(() => deadline.abort(), Math.max(0, limitMs - (ctx.now() - call.started)));
+    if (limitMs !== undefined)
+      timer = setTimeout(() => deadline.abort(), Math.max(0, limitMs - (ctx.now() - call.started)));
     let res: HttpResponse;
     try {
       res = await sendAuthorized(ctx, profile, provider, spec, call.signal);
@@ -96,7 +106,9 @@ export async function runGenerate(ctx: Context, inv: GenerateInvocation): Promis
     if (res.status < 200 || res.status >= 300) await failFromResponse(provider, res);
     const contentType = res.headers['content-type'] ?? '';
     const code =
-      wireStream && contentType.includes('text/event-stream') ? await presentStream(ctx, call, res, presenter, spinner) : await presentWhole(ctx, call, res, presenter, spinner);
+      wireStream && contentType.includes('text/event-stream')
+        ? await presentStream(ctx, call, res, presenter, spinner)
+        : await presentWhole(ctx, call, res, presenter, spinner);
     spinner.stop();
     await writeSummary(ctx, call);
     return code;
@@ -109,11 +121,19 @@ export async function runGenerate(ctx: Context, inv: GenerateInvocation): Promis
 async function timedOutBeforeAnswer(ctx: Context, presenter: GenerationPresenter, call: Call): Promise<number> {
   warnBackstop(ctx, call);
   ctx.reporter.warn('the time limit passed before any text arrived');
-  await presenter.finish({ results: [{ generated_text: '', generated_token_count: 0, input_token_count: 0, stop_reason: 'time_limit' }] });
+  await presenter.finish({
+    results: [{ generated_text: '', generated_token_count: 0, input_token_count: 0, stop_reason: 'time_limit' }],
+  });
   return 0;
 }
 
-async function presentWhole(ctx: Context, call: Call, res: HttpResponse, presenter: GenerationPresenter, spinner: Spinner): Promise<number> {
+async function presentWhole(
+  ctx: Context,
+  call: Call,
+  res: HttpResponse,
+  presenter: GenerationPresenter,
+  spinner: Spinner,
+): Promise<number> {
   const provider = call.inv.provider;
   let text: string;
   try {
@@ -125,14 +145,23 @@ async function presentWhole(ctx: Context, call: Call, res: HttpResponse, present
   spinner.stop();
   const answer = { provider: provider.kind, status: res.status, body: text, secrets: call.inv.profile.secrets };
   const json = answerJson(text, answer);
-  const result: GenerateResult = readAnswer(() => provider.parseGenerateResponse(json, call.request, call.inv.target), answer);
+  const result: GenerateResult = readAnswer(
+    () => provider.parseGenerateResponse(json, call.request, call.inv.target),
+    answer,
+  );
   warnAll(ctx, result.system?.warnings);
   await presenter.finish(result, { text, json });
   call.result = result;
   return 0;
 }
 
-async function presentStream(ctx: Context, call: Call, res: HttpResponse, presenter: GenerationPresenter, spinner: Spinner): Promise<number> {
+async function presentStream(
+  ctx: Context,
+  call: Call,
+  res: HttpResponse,
+  presenter: GenerationPresenter,
+  spinner: Spinner,
+): Promise<number> {
   const provider = call.inv.provider;
   const { parseSse } = await import('../http/sse-parser.js');
   const decode = provider.createStreamDecoder(call.request, call.inv.target);
@@ -172,7 +201,9 @@ async function presentStream(ctx: Context, call: Call, res: HttpResponse, presen
     if (e instanceof Interrupted && call.silence.signal.aborted && !ctx.signal.aborted) {
       aggregator.markStopped('error');
       await presenter.finish(aggregator.result());
-      throw new StreamError(`${provider.kind} stream broke off: ${provider.kind} sent nothing for ${timeoutMs / 1000} s but keep-alive comments, no event (--timeout)`);
+      throw new StreamError(
+        `${provider.kind} stream broke off: ${provider.kind} sent nothing for ${timeoutMs / 1000} s but keep-alive comments, no event (--timeout)`,
+      );
     }
     if (e instanceof Interrupted && call.timedOut()) {
       warnBackstop(ctx, call);
@@ -196,12 +227,18 @@ async function presentStream(ctx: Context, call: Call, res: HttpResponse, presen
   } finally {
     clearTimeout(watchdog);
   }
-  const unexpected = shape.verdict({ provider: provider.kind, status: res.status, secrets: call.inv.profile.secrets }, ended, provider.capabilities.statesStopReason);
+  const unexpected = shape.verdict(
+    { provider: provider.kind, status: res.status, secrets: call.inv.profile.secrets },
+    ended,
+    provider.capabilities.statesStopReason,
+  );
   if (unexpected) throw unexpected;
   if (!ended && provider.capabilities.statesStopReason && aggregator.unfinished()) {
     aggregator.markStopped('error');
     await presenter.finish(aggregator.result());
-    throw new StreamError(`${provider.kind} stream broke off: the stream ended before the service said the generation was finished`);
+    throw new StreamError(
+      `${provider.kind} stream broke off: the stream ended before the service said the generation was finished`,
+    );
   }
   aggregator.settle(call.request);
   call.result = aggregator.result();
@@ -213,7 +250,9 @@ async function presentStream(ctx: Context, call: Call, res: HttpResponse, presen
 function warnBackstop(ctx: Context, call: Call): void {
   if (!call.backstop) return;
   const limit = call.request.parameters?.time_limit;
-  ctx.reporter.warn(`${call.inv.provider.kind} did not stop at its time limit (${limit} ms); textgen stopped waiting ${((ctx.now() - call.started) / 1000).toFixed(1)} s after sending`);
+  ctx.reporter.warn(
+    `${call.inv.provider.kind} did not stop at its time limit (${limit} ms); textgen stopped waiting ${((ctx.now() - call.started) / 1000).toFixed(1)} s after sending`,
+  );
 }
 
 /** After a generation on a terminal, one dim line on stderr (never on a pipe, never with -q). */
@@ -223,7 +262,9 @@ async function writeSummary(ctx: Context, call: Call): Promise<void> {
   const items = call.result.results;
   const counts = items.map((r) => r.generated_token_count).filter((n): n is number => typeof n === 'number');
   // A prompt has at least one token: 0 is a stream that never said (the aggregator's default), not a count.
-  const input = items.find((r) => typeof r.input_token_count === 'number' && r.input_token_count > 0)?.input_token_count;
+  const input = items.find(
+    (r) => typeof r.input_token_count === 'number' && r.input_token_count > 0,
+  )?.input_token_count;
   const stats: GenerationStats = {
     stopReasons: items.map((r) => r.stop_reason),
     inputTokens: input,
@@ -233,4 +274,3 @@ async function writeSummary(ctx: Context, call: Call): Promise<void> {
   };
   ctx.stderr.write(renderGenerationSummary(stats, ctx.terminal.colorLevel));
 }
-

@@ -24,7 +24,12 @@ export class StreamShape {
     }
     if (this.chunks > 0) return;
     if (step.type === 'ignore' && step.unexpected !== undefined) this.problem ??= step.unexpected;
-    if (this.seen.length < KEPT) this.seen += `${this.seen === '' ? '' : ' '}${event.event && event.event !== 'message' ? `event: ${event.event} ` : ''}data: ${event.data}`.slice(0, KEPT);
+    if (this.seen.length < KEPT)
+      this.seen +=
+        `${this.seen === '' ? '' : ' '}${event.event && event.event !== 'message' ? `event: ${event.event} ` : ''}data: ${event.data}`.slice(
+          0,
+          KEPT,
+        );
   }
 
   /**
@@ -32,7 +37,11 @@ export class StreamShape {
    * of the protocol's shape came. `ended` says the stream ended with its end marker; a stream that simply stopped
    * after no events at all is left to the caller when the protocol states its stop reason (a cut-off stream, exit 6).
    */
-  verdict(context: Omit<AnswerContext, 'body'>, ended: boolean, statesStopReason: boolean): UnexpectedAnswer | undefined {
+  verdict(
+    context: Omit<AnswerContext, 'body'>,
+    ended: boolean,
+    statesStopReason: boolean,
+  ): UnexpectedAnswer | undefined {
     if (this.chunks > 0) return undefined;
     if (this.problem !== undefined) return new UnexpectedAnswer(this.problem, { ...context, body: this.seen });
     if (!ended && statesStopReason) return undefined;

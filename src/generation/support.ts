@@ -78,8 +78,7 @@ export function checkSupport(
     if (s === 'native') {
       parameters[key] = value;
       if (key === 'time_limit') client.timeLimitBackstopMs = timeLimitBackstop(value as number);
-    }
-    else if (s === 'client') {
+    } else if (s === 'client') {
       if (key === 'time_limit') client.timeLimitMs = value as number;
       else if (key === 'prompt_variables') client.promptVariables = value as Record<string, string>;
       else parameters[key] = value;
@@ -117,9 +116,11 @@ export function checkSupport(
       const message =
         problems.length === 1
           ? `parameter ${first.p} ${first.why}`
-          : `parameters ${problems.map((x) => x.p).join(', ')} are not supported by ${kind}${notListed.length > 0 ? ' (or not listed in the profile\'s server_parameters)' : ''}`;
+          : `parameters ${problems.map((x) => x.p).join(', ')} are not supported by ${kind}${notListed.length > 0 ? " (or not listed in the profile's server_parameters)" : ''}`;
       const them = problems.length === 1 ? 'it' : 'them';
-      throw new UsageError(message, { hint: `drop ${them}, or pass --ignore-unsupported to send the request without ${them}` });
+      throw new UsageError(message, {
+        hint: `drop ${them}, or pass --ignore-unsupported to send the request without ${them}`,
+      });
     }
     for (const { p, why } of problems) opts.warn(`ignoring ${p}: it ${why}`);
   }
@@ -136,7 +137,9 @@ export function fillPromptVariables(input: string, variables: Record<string, str
   });
   if (missing.size > 0) {
     const names = [...missing].map((n) => `{{${n}}}`).join(', ');
-    throw new UsageError(`the prompt uses ${names} but --parameters-prompt-variables gives no value for ${missing.size === 1 ? 'it' : 'them'}`);
+    throw new UsageError(
+      `the prompt uses ${names} but --parameters-prompt-variables gives no value for ${missing.size === 1 ? 'it' : 'them'}`,
+    );
   }
   return filled;
 }

@@ -15,7 +15,6 @@ const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 const DEFAULT_RETRIES = 2;
 const DEFAULT_SERVICE = 'server';
 
-
 /** Everything that is loaded on the first send. */
 interface Machinery {
   request: typeof import('./undici-parts.js').request;
@@ -132,7 +131,9 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       checkAbort();
       m.tracer.request(request);
       // Gateways compress answers; the response layer decodes what is advertised here (unless the caller chose).
-      const sent = Object.keys(request.headers).some((h) => h.toLowerCase() === 'accept-encoding') ? request.headers : { ...request.headers, 'accept-encoding': m.acceptEncoding };
+      const sent = Object.keys(request.headers).some((h) => h.toLowerCase() === 'accept-encoding')
+        ? request.headers
+        : { ...request.headers, 'accept-encoding': m.acceptEncoding };
       const started = performance.now();
       let data: Dispatcher.ResponseData;
       try {
@@ -159,7 +160,9 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
         const delay = retryDelayMs(attempt, headers, random);
         m.tracer.retry(delay, `HTTP ${data.statusCode}`, attempt + 2, retries + 1);
         if (delay >= LONG_WAIT_MS && retryAfterMs(headers) !== undefined) {
-          options.notice?.(`note: ${service} answered HTTP ${data.statusCode} and asked to wait; retrying in ${Math.round(delay / 1000)} s (attempt ${attempt + 2} of ${retries + 1}; --retries 0 gives up at once)`);
+          options.notice?.(
+            `note: ${service} answered HTTP ${data.statusCode} and asked to wait; retrying in ${Math.round(delay / 1000)} s (attempt ${attempt + 2} of ${retries + 1}; --retries 0 gives up at once)`,
+          );
         }
         // Reading the (small) error body lets undici reuse the socket; a big one is destroyed.
         await data.body.dump().catch(() => undefined);

@@ -24,8 +24,7 @@ export function shellQuote(value: string): string {
  * otherwise try history expansion on it, and a backslash does not stop that.
  */
 function quoteWithPlaceholders(value: string): string {
-  const escapeLiteral = (text: string): string =>
-    text.replace(/[$`"\\]/g, (c) => `\\${c}`).replace(/!/g, `"'!'"`);
+  const escapeLiteral = (text: string): string => text.replace(/[$`"\\]/g, (c) => `\\${c}`).replace(/!/g, `"'!'"`);
   let out = '';
   let last = 0;
   for (const match of value.matchAll(PLACEHOLDERS)) {

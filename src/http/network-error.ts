@@ -81,12 +81,17 @@ export function describeRequestFailure(err: unknown, ctx: FailureContext): Failu
   const proxyStatus = /Proxy (?:response \((\d{3})\)|Authentication Required \((\d{3})\))/.exec(messageOf(err));
   if (proxyStatus) {
     const status = proxyStatus[1] ?? proxyStatus[2];
-    const hint = status === '407' ? 'put the proxy credentials in the proxy URL: http://user:password@host:port' : undefined;
+    const hint =
+      status === '407' ? 'put the proxy credentials in the proxy URL: http://user:password@host:port' : undefined;
     return fail(cannot(`the proxy answered HTTP ${status}`), `proxy answered HTTP ${status}`, false, hint);
   }
   if (has('UND_ERR_INVALID_ARG')) {
     // A malformed header or URL built from user input (e.g. a key pasted with a newline).
-    return { error: new UsageError(`invalid request to ${service}: ${messageOf(err)}`, { cause: err }), retryable: false, reason: 'invalid request' };
+    return {
+      error: new UsageError(`invalid request to ${service}: ${messageOf(err)}`, { cause: err }),
+      retryable: false,
+      reason: 'invalid request',
+    };
   }
   const tlsCode = codes.find((code) => code in TLS_CODES);
   if (tlsCode !== undefined) {
@@ -101,7 +106,10 @@ export function describeRequestFailure(err: unknown, ctx: FailureContext): Failu
     return fail(cannot(what), 'connect timeout');
   }
   if (has('UND_ERR_HEADERS_TIMEOUT')) {
-    return fail(`no response from ${service} at ${origin} within ${formatSeconds(ctx.timeoutMs)} (--timeout)`, 'timeout');
+    return fail(
+      `no response from ${service} at ${origin} within ${formatSeconds(ctx.timeoutMs)} (--timeout)`,
+      'timeout',
+    );
   }
   if (has('ECONNRESET') || has('EPIPE')) {
     return fail(`connection to ${service} at ${origin} was reset before the answer`, 'connection reset', true);

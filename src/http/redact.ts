@@ -105,7 +105,8 @@ export function redactText(text: string, secrets: readonly string[] | KnownSecre
   return (secrets instanceof KnownSecrets ? secrets : new KnownSecrets(secrets)).redact(text);
 }
 
-const CREDENTIAL_FIELD = /("(?:authorization|proxy-authorization|api[-_]?key|x-api-key|cookie|set-cookie|password|token|access_token|refresh_token|secret|client_secret)"\s*:\s*")(?:[^"\\]|\\.)*(")/gi;
+const CREDENTIAL_FIELD =
+  /("(?:authorization|proxy-authorization|api[-_]?key|x-api-key|cookie|set-cookie|password|token|access_token|refresh_token|secret|client_secret)"\s*:\s*")(?:[^"\\]|\\.)*(")/gi;
 const CREDENTIAL_SCHEME = /\b(Bearer|ZenApiKey|Basic)\s+[A-Za-z0-9._~+/=-]{4,}/g;
 const CREDENTIAL_PARAMETER = /([?&](?:apikey|api_key|api-key|token|access_token|password)=)[^&\s"']+/gi;
 
@@ -115,7 +116,10 @@ const CREDENTIAL_PARAMETER = /([?&](?:apikey|api_key|api-key|token|access_token|
  * "…"`), `Bearer …` values and credential query parameters. Run `redactText` with the known secrets as well.
  */
 export function redactCredentials(text: string): string {
-  return text.replace(CREDENTIAL_FIELD, `$1${MASK}$2`).replace(CREDENTIAL_SCHEME, `$1 ${MASK}`).replace(CREDENTIAL_PARAMETER, `$1${MASK}`);
+  return text
+    .replace(CREDENTIAL_FIELD, `$1${MASK}$2`)
+    .replace(CREDENTIAL_SCHEME, `$1 ${MASK}`)
+    .replace(CREDENTIAL_PARAMETER, `$1${MASK}`);
 }
 
 function isSecretField(name: string): boolean {

@@ -43,8 +43,12 @@ export const ACCEPT_ENCODING = 'gzip, deflate, br';
  * streams. Errors of the raw body reach the decoded one (pipeline), so a connection cut mid-answer stays a cut; and the
  * size cap below counts decoded bytes, so a compression bomb stops at the cap like any other answer.
  */
-function decoded(data: Dispatcher.ResponseData): NodeJS.ReadableStream & { destroy(error?: Error): void; isPaused(): boolean; pause(): unknown; resume(): unknown } {
-  const encoding = String(flattenHeaders(data.headers)['content-encoding'] ?? '').trim().toLowerCase();
+function decoded(
+  data: Dispatcher.ResponseData,
+): NodeJS.ReadableStream & { destroy(error?: Error): void; isPaused(): boolean; pause(): unknown; resume(): unknown } {
+  const encoding = String(flattenHeaders(data.headers)['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase();
   const decoder =
     encoding === 'gzip' || encoding === 'x-gzip'
       ? zlib.createGunzip()
@@ -89,7 +93,11 @@ export function wrapResponse(data: Dispatcher.ResponseData, ctx: ResponseContext
     received += chunk.length;
     if (received > MAX_ANSWER_BYTES && failure === undefined) {
       // Read no further: what came so far still reaches the reader (a stream's text), then this error.
-      failure = new ApiError({ provider: ctx.failure.service, status: statusCode, message: `the answer is larger than ${MAX_ANSWER_BYTES / (1024 * 1024)} MiB; textgen reads at most that much of an answer` });
+      failure = new ApiError({
+        provider: ctx.failure.service,
+        status: statusCode,
+        message: `the answer is larger than ${MAX_ANSWER_BYTES / (1024 * 1024)} MiB; textgen reads at most that much of an answer`,
+      });
       source.destroy();
       notify();
       return;
@@ -109,7 +117,8 @@ export function wrapResponse(data: Dispatcher.ResponseData, ctx: ResponseContext
   });
   source.on('close', () => {
     // Closed without 'end' and without an error: the peer went away mid-body.
-    if (!ended && failure === undefined) failure = Object.assign(new Error('other side closed'), { code: 'UND_ERR_CLOSED' });
+    if (!ended && failure === undefined)
+      failure = Object.assign(new Error('other side closed'), { code: 'UND_ERR_CLOSED' });
     notify();
   });
 
@@ -178,7 +187,9 @@ function parseJsonAnswer(raw: string, statusCode: number, ctx: ResponseContext):
     return JSON.parse(raw);
   } catch {
     const shown = raw.trim() === '' ? 'an empty body' : `"${redactText(excerpt(raw), ctx.secrets)}"`;
-    throw new Error(`${ctx.failure.service} at ${ctx.failure.origin} answered HTTP ${statusCode} with ${shown} where JSON was expected`);
+    throw new Error(
+      `${ctx.failure.service} at ${ctx.failure.origin} answered HTTP ${statusCode} with ${shown} where JSON was expected`,
+    );
   }
 }
 
@@ -195,7 +206,15 @@ export async function readWholeResponse(res: WrappedResponse, ctx: ResponseConte
   const wholeMs = 2 * timeoutMs;
   const timer =
     timeoutMs > 0
-      ? setTimeout(() => res.cancel(new NetworkError(`${service} at ${origin} did not finish sending its answer within ${wholeMs / 1000} s of its headers (twice --timeout)`)), wholeMs)
+      ? setTimeout(
+          () =>
+            res.cancel(
+              new NetworkError(
+                `${service} at ${origin} did not finish sending its answer within ${wholeMs / 1000} s of its headers (twice --timeout)`,
+              ),
+            ),
+          wholeMs,
+        )
       : undefined;
   try {
     for await (const part of res.body) parts.push(part);
@@ -206,7 +225,11 @@ export async function readWholeResponse(res: WrappedResponse, ctx: ResponseConte
   const decoded = new TextDecoder().decode(bytes);
   const tooDeep = /^\s*[[{]/.test(decoded) ? jsonDepthExceededAt(decoded, MAX_ANSWER_DEPTH) : undefined;
   if (tooDeep !== undefined) {
-    throw new ApiError({ provider: ctx.failure.service, status: res.status, message: `the answer is JSON nested more than ${MAX_ANSWER_DEPTH} levels deep; textgen does not read it` });
+    throw new ApiError({
+      provider: ctx.failure.service,
+      status: res.status,
+      message: `the answer is JSON nested more than ${MAX_ANSWER_DEPTH} levels deep; textgen does not read it`,
+    });
   }
   const text = async (): Promise<string> => decoded;
   return {

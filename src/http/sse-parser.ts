@@ -34,7 +34,9 @@ export const MAX_SSE_LINE_LENGTH = 16 * 1024 * 1024;
 export class SseLimitError extends Error {
   readonly code = 'sse_line_too_long';
   constructor(what: 'line' | 'event', limit: number) {
-    super(`the service sent ${what === 'line' ? 'a line' : 'an event'} longer than ${describeLength(limit)} characters${what === 'line' ? ' without a line break' : ''}`);
+    super(
+      `the service sent ${what === 'line' ? 'a line' : 'an event'} longer than ${describeLength(limit)} characters${what === 'line' ? ' without a line break' : ''}`,
+    );
     this.name = 'SseLimitError';
   }
 }
@@ -308,7 +310,10 @@ class SseEventIterator implements AsyncIterableIterator<SseEvent> {
   }
 }
 
-export function parseSse(body: AsyncIterable<Uint8Array | string>, options: SseParserOptions = {}): AsyncIterableIterator<SseEvent> {
+export function parseSse(
+  body: AsyncIterable<Uint8Array | string>,
+  options: SseParserOptions = {},
+): AsyncIterableIterator<SseEvent> {
   return new SseEventIterator(body, options);
 }
 
@@ -317,7 +322,10 @@ export function parseSse(body: AsyncIterable<Uint8Array | string>, options: SseP
  * on the hot path (a streamed generation handles one event per token), where the per-event await of `parseSse`
  * is a large share of the CPU time. Never yields an empty array. Releases the body like `parseSse` does.
  */
-export async function* parseSseBatches(body: AsyncIterable<Uint8Array | string>, options: SseParserOptions = {}): AsyncGenerator<SseEvent[], void, undefined> {
+export async function* parseSseBatches(
+  body: AsyncIterable<Uint8Array | string>,
+  options: SseParserOptions = {},
+): AsyncGenerator<SseEvent[], void, undefined> {
   const parser = new SseParser(options);
   for await (const chunk of body) {
     const events = parser.push(chunk);

@@ -5,7 +5,9 @@ declare module 'undici/lib/dispatcher/dispatcher.js' {
 }
 declare module 'undici/lib/api/index.js' {
   import type { Dispatcher } from 'undici';
-  const api: Record<string, unknown> & { request: (this: Dispatcher, opts: object) => Promise<Dispatcher.ResponseData> };
+  const api: Record<string, unknown> & {
+    request: (this: Dispatcher, opts: object) => Promise<Dispatcher.ResponseData>;
+  };
   export default api;
 }
 declare module 'undici/lib/dispatcher/agent.js' {

@@ -15,7 +15,20 @@
  * compiled so far, so a cache written after `--help` lacks the request path: a run with a key the cache has not
  * seen writes it again, now holding both. Each command thus writes it at most once per build.
  */
-import { closeSync, constants as fsConstants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants as fsConstants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -53,21 +66,33 @@ export function compileCacheDir(env: Record<string, string | undefined>): string
 export function loadBundle<T>(file: string, id: string, dir: string | undefined): LoadedBundle<T> {
   // The bundles are ASCII (scripts/bundle.mjs sees to it), so latin1 reads them exactly, without UTF-8 decoding.
   const source = readFileSync(file, 'latin1');
-  const cachePath = dir === undefined ? undefined : join(dir, `${basename(file, '.cjs')}-${id}-${process.version}-${process.arch}-${flagsHash()}.bin`);
+  const cachePath =
+    dir === undefined
+      ? undefined
+      : join(dir, `${basename(file, '.cjs')}-${id}-${process.version}-${process.arch}-${flagsHash()}.bin`);
   const cached = cachePath === undefined ? undefined : readCache(dir as string, cachePath);
   const script = new Script(WRAP_HEAD + source + WRAP_TAIL, {
     filename: file,
     ...(cached ? { cachedData: cached.data } : {}),
   });
   const accepted = cached !== undefined && !script.cachedDataRejected;
-  const wrapper = script.runInThisContext() as (exports: object, require: NodeJS.Require, module: { exports: object }, filename: string, dirname: string) => void;
+  const wrapper = script.runInThisContext() as (
+    exports: object,
+    require: NodeJS.Require,
+    module: { exports: object },
+    filename: string,
+    dirname: string,
+  ) => void;
   const mod = { exports: {} };
   wrapper.call(mod.exports, mod.exports, createRequire(file), mod, file, dirname(file));
   return {
     exports: mod.exports as T,
     persist(key: string): void {
       if (cachePath === undefined || (accepted && cached.keys.includes(key))) return;
-      writeCache(dir as string, cachePath, { keys: accepted ? [...cached.keys, key] : [key], data: script.createCachedData() });
+      writeCache(dir as string, cachePath, {
+        keys: accepted ? [...cached.keys, key] : [key],
+        data: script.createCachedData(),
+      });
     },
   };
 }
@@ -128,7 +153,10 @@ function writeCache(dir: string, path: string, file: CacheFile): void {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return;
     }
     if (!safeDir(dir)) return;
-    writeFileSync(temp, Buffer.concat([Buffer.from(`${MAGIC}${JSON.stringify(file.keys)}\n`), file.data]), { flag: 'wx', mode: 0o600 });
+    writeFileSync(temp, Buffer.concat([Buffer.from(`${MAGIC}${JSON.stringify(file.keys)}\n`), file.data]), {
+      flag: 'wx',
+      mode: 0o600,
+    });
     // Whole or not at all: a reader sees the old file or the new one, never a part.
     renameSync(temp, path);
     pruneOtherBuilds(dir, basename(path));

@@ -3,7 +3,11 @@
  * failure stops new calls from starting; the calls already running are waited for, then that failure is thrown,
  * so nothing is left running behind the caller's back.
  */
-export async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapBounded<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results: R[] = new Array<R>(items.length);
   let next = 0;
   let failure: { error: unknown } | undefined;

@@ -10,15 +10,22 @@ import type { EmbedSettings, Pooling, Representation } from '../../profiles/type
 /** A repeatable flag's values, each split at commas; blanks dropped. */
 function listItems(value: unknown): string[] {
   const values = Array.isArray(value) ? (value as unknown[]) : [value];
-  return values.flatMap((v) => String(v).split(',')).map((s) => s.trim()).filter((s) => s !== '');
+  return values
+    .flatMap((v) => String(v).split(','))
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 function layersFlag(value: unknown): number[] {
   const items = listItems(value);
-  if (items.length === 0) throw new UsageError('--layers needs at least one layer index, e.g. --layers -1 or --layers 0,-1');
+  if (items.length === 0)
+    throw new UsageError('--layers needs at least one layer index, e.g. --layers -1 or --layers 0,-1');
   return items.map((item) => {
     const n = coerceInt(item);
-    if (typeof n !== 'number') throw new UsageError(`--layers takes integers (0 = input embeddings, -1 = the last layer), got ${JSON.stringify(item)}`);
+    if (typeof n !== 'number')
+      throw new UsageError(
+        `--layers takes integers (0 = input embeddings, -1 = the last layer), got ${JSON.stringify(item)}`,
+      );
     return n;
   });
 }
@@ -28,7 +35,8 @@ function poolingFlag(value: unknown): Pooling[] {
   if (items.length === 0) throw new UsageError(`--pooling needs at least one of ${POOLINGS.join(', ')}`);
   return items.map((item) => {
     const v = coerceEnum(item);
-    if (!(POOLINGS as readonly unknown[]).includes(v)) throw new UsageError(`--pooling must be one of ${POOLINGS.join(', ')}, got ${JSON.stringify(item)}`);
+    if (!(POOLINGS as readonly unknown[]).includes(v))
+      throw new UsageError(`--pooling must be one of ${POOLINGS.join(', ')}, got ${JSON.stringify(item)}`);
     return v as Pooling;
   });
 }
@@ -48,7 +56,9 @@ export function parseEmbedSettings(options: Record<string, unknown>): EmbedSetti
   if (options.truncateInputTokens !== undefined) {
     const n = coerceInt(options.truncateInputTokens as string);
     if (typeof n !== 'number' || n < 0) {
-      throw new UsageError(`--truncate-input-tokens must be an integer of 0 or more (0 = no truncation), got ${JSON.stringify(String(options.truncateInputTokens))}`);
+      throw new UsageError(
+        `--truncate-input-tokens must be an integer of 0 or more (0 = no truncation), got ${JSON.stringify(String(options.truncateInputTokens))}`,
+      );
     }
     s.truncate_input_tokens = n;
   }
@@ -61,13 +71,17 @@ export function parseEmbedSettings(options: Record<string, unknown>): EmbedSetti
   if (options.representation !== undefined) {
     const v = coerceEnum(options.representation as string);
     if (!(REPRESENTATIONS as readonly unknown[]).includes(v)) {
-      throw new UsageError(`--representation must be one of ${REPRESENTATIONS.join(', ')}, got ${JSON.stringify(String(options.representation))}`);
+      throw new UsageError(
+        `--representation must be one of ${REPRESENTATIONS.join(', ')}, got ${JSON.stringify(String(options.representation))}`,
+      );
     }
     s.representation = v as Representation;
   }
   if (options.compressToSize !== undefined) {
     if (coerceInt(options.compressToSize as string) !== COMPRESSED_SIZE) {
-      throw new UsageError(`--compress-to-size must be ${COMPRESSED_SIZE} (the only size the service compresses to), got ${JSON.stringify(String(options.compressToSize))}`);
+      throw new UsageError(
+        `--compress-to-size must be ${COMPRESSED_SIZE} (the only size the service compresses to), got ${JSON.stringify(String(options.compressToSize))}`,
+      );
     }
     s.compress_to_size = COMPRESSED_SIZE;
   }

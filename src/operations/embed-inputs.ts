@@ -39,7 +39,9 @@ export async function readEmbedInputs(source: EmbedInputSource, io: EmbedInputIo
   if (source.inputFile !== undefined) {
     if (source.inputFile === '') throw new UsageError('--input-file needs a path, or - for stdin');
     const fromStdin = source.inputFile === '-';
-    const text = fromStdin ? await readStdinText(io.stdin, '--input-file') : await readTextFile('--input-file', source.inputFile, io);
+    const text = fromStdin
+      ? await readStdinText(io.stdin, '--input-file')
+      : await readTextFile('--input-file', source.inputFile, io);
     return parseEmbedInputs(text, '--input-file', fromStdin ? 'stdin' : source.inputFile);
   }
   if (io.stdinIsTTY) return undefined;
@@ -59,9 +61,14 @@ export function parseEmbedInputs(text: string, flag: string, source: string): st
     if (!Array.isArray(value)) throw new UsageError(`${flag}: ${source} must hold a JSON array of strings`);
     texts = value.map((item, i) => {
       if (typeof item !== 'string') {
-        throw new UsageError(`${flag}: item ${i} of the JSON array in ${source} is ${item === null ? 'null' : typeof item}, not a string`);
+        throw new UsageError(
+          `${flag}: item ${i} of the JSON array in ${source} is ${item === null ? 'null' : typeof item}, not a string`,
+        );
       }
-      if (item.trim() === '') throw new UsageError(`${flag}: item ${i} of the JSON array in ${source} is empty; the services reject empty texts`);
+      if (item.trim() === '')
+        throw new UsageError(
+          `${flag}: item ${i} of the JSON array in ${source} is empty; the services reject empty texts`,
+        );
       return item;
     });
   } else {

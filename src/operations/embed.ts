@@ -5,9 +5,16 @@
  */
 import type { ProviderKind } from '../config/types.js';
 import { adapterFor, kindsWith } from '../../profiles/registry.js';
-import type { EmbedBatchAnswer, EmbeddingEntry, EmbedOperation, EmbedResult, EmbedSetting, EmbedSettings, Embedding } from '../../profiles/types.js';
+import type {
+  EmbedBatchAnswer,
+  EmbeddingEntry,
+  EmbedOperation,
+  EmbedResult,
+  EmbedSetting,
+  EmbedSettings,
+  Embedding,
+} from '../../profiles/types.js';
 import { SETTING_FLAGS } from './embed-settings.js';
-
 
 /** The kinds with an embeddings endpoint, in the order messages list them. */
 export function embedProviders(): ProviderKind[] {
@@ -30,7 +37,8 @@ export async function providersWithSetting(setting: EmbedSetting): Promise<Provi
 
 /** Consecutive slices of at most `size` items; together they are `items`, in order. */
 export function splitBatches<T>(items: readonly T[], size: number): T[][] {
-  if (!(Number.isInteger(size) && size >= 1)) throw new RangeError(`batch size must be a positive integer, got ${size}`);
+  if (!(Number.isInteger(size) && size >= 1))
+    throw new RangeError(`batch size must be a positive integer, got ${size}`);
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
@@ -42,7 +50,11 @@ export function combineAnswers(model: string, answers: readonly EmbedBatchAnswer
   let tokens = 0;
   for (const answer of answers) {
     for (const e of answer.embeddings) {
-      embeddings.push({ index: embeddings.length, embedding: e.embedding, ...(e.tokens !== undefined ? { tokens: e.tokens } : {}) });
+      embeddings.push({
+        index: embeddings.length,
+        embedding: e.embedding,
+        ...(e.tokens !== undefined ? { tokens: e.tokens } : {}),
+      });
     }
     tokens += answer.inputTokenCount;
   }
@@ -80,7 +92,9 @@ export async function checkEmbedSettings(op: EmbedOperation, provider: string, s
   for (const key of Object.keys(settings) as EmbedSetting[]) {
     if (settings[key] === undefined || op.settings.includes(key)) continue;
     const others = await providersWithSetting(key);
-    throw new UsageError(`${SETTING_FLAGS[key]} is not supported by ${provider} for embed; it works with ${others.join(', ')}`);
+    throw new UsageError(
+      `${SETTING_FLAGS[key]} is not supported by ${provider} for embed; it works with ${others.join(', ')}`,
+    );
   }
   op.checkSettings?.(settings);
 }

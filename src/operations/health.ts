@@ -53,7 +53,10 @@ export const HEALTH_TIMEOUT_MS = 30_000;
  * The profile a check runs with: no retries unless `--retries` was given (a retried check would hide the flakiness
  * it is there to show, and take minutes to say "down"), and at most HEALTH_TIMEOUT_MS unless `--timeout` was given.
  */
-export function healthProfile(profile: ResolvedProfile, flags: { retries?: string | undefined; timeout?: string | undefined }): ResolvedProfile {
+export function healthProfile(
+  profile: ResolvedProfile,
+  flags: { retries?: string | undefined; timeout?: string | undefined },
+): ResolvedProfile {
   return {
     ...profile,
     retries: flags.retries === undefined ? 0 : profile.retries,
@@ -84,7 +87,13 @@ export async function checkHealth(
   callee: Callee,
   op: HealthOperation,
 ): Promise<{ report: HealthReport; authRefused: boolean }> {
-  const report: HealthReport = { status: 'healthy', provider: callee.kind, url: redactUrl(profile.url), latency_ms: 0, checks: [] };
+  const report: HealthReport = {
+    status: 'healthy',
+    provider: callee.kind,
+    url: redactUrl(profile.url),
+    latency_ms: 0,
+    checks: [],
+  };
   if (op.apiVersion) report.api_version = op.apiVersion(profile);
   let authRefused = false;
   // The first failure names the verdict; an unreachable service overrides an earlier bad answer. A hint (TLS
@@ -117,9 +126,16 @@ export async function checkHealth(
     try {
       const res = await sendAuthorized(ctx, profile, callee, probe.request);
       const text = await readText(res);
-      const check: HealthCheck = { ...base, http_status: res.status, ok: res.status >= 200 && res.status < 300, latency_ms: ctx.now() - started };
+      const check: HealthCheck = {
+        ...base,
+        http_status: res.status,
+        ok: res.status >= 200 && res.status < 300,
+        latency_ms: ctx.now() - started,
+      };
       report.latency_ms += check.latency_ms;
-      const wrongShape = check.ok ? shapeProblem(probe, text, { provider: callee.kind, status: res.status, body: text, secrets: profile.secrets }) : undefined;
+      const wrongShape = check.ok
+        ? shapeProblem(probe, text, { provider: callee.kind, status: res.status, body: text, secrets: profile.secrets })
+        : undefined;
       if (wrongShape !== undefined) {
         check.ok = false;
         check.message = wrongShape;
@@ -131,7 +147,13 @@ export async function checkHealth(
         check.message = formatApiMessage(callee.parseError(res.status, text, res.headers));
         if (probe.required) {
           if (res.status === 401 || res.status === 403) authRefused = true;
-          fail('unhealthy', `${probe.name}: ${check.message}`, res.status === 401 ? "check the profile's credentials (--api-key, --token, or its auth section)" : undefined);
+          fail(
+            'unhealthy',
+            `${probe.name}: ${check.message}`,
+            res.status === 401
+              ? "check the profile's credentials (--api-key, --token, or its auth section)"
+              : undefined,
+          );
         }
       }
       report.checks.push(check);

@@ -3,7 +3,20 @@ import type { ModelEntry } from '../../profiles/types.js';
 
 /** The canonical key order of a ModelEntry (`-o json` prints keys in this order for every provider). */
 export const MODEL_ENTRY_KEYS = [
-  'id', 'kind', 'name', 'provider', 'model', 'serving_name', 'status', 'versions', 'platform', 'max_tokens', 'functions', 'description', 'inputs', 'outputs',
+  'id',
+  'kind',
+  'name',
+  'provider',
+  'model',
+  'serving_name',
+  'status',
+  'versions',
+  'platform',
+  'max_tokens',
+  'functions',
+  'description',
+  'inputs',
+  'outputs',
 ] as const satisfies readonly (keyof ModelEntry)[];
 
 /** An entry in canonical key order, without empty fields (undefined, "", [] ). */

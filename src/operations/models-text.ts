@@ -18,7 +18,10 @@ const COLUMNS: ReadonlyArray<{ header: string; cell(e: ModelEntry): string | und
   { header: 'VERSIONS', cell: (e) => e.versions?.join(',') },
   { header: 'MAX TOKENS', cell: (e) => (e.max_tokens !== undefined ? String(e.max_tokens) : undefined) },
   { header: 'FUNCTIONS', cell: (e) => e.functions?.join(',') },
-  { header: 'DESCRIPTION', cell: (e) => (e.description !== undefined ? truncate(e.description, DESCRIPTION_WIDTH) : undefined) },
+  {
+    header: 'DESCRIPTION',
+    cell: (e) => (e.description !== undefined ? truncate(e.description, DESCRIPTION_WIDTH) : undefined),
+  },
 ];
 
 export function modelsTable(entries: readonly ModelEntry[]): string {

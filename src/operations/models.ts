@@ -30,7 +30,7 @@ const NO_ROUTE = new Set([404, 405, 501]);
 /** A runaway paging loop stops here even when every link is new. */
 export const MAX_PAGES = 1000;
 
-function notAListing(callee: Callee, answer: JsonAnswer, what: string): UnexpectedAnswer {
+function notAListing(_callee: Callee, answer: JsonAnswer, what: string): UnexpectedAnswer {
   return new UnexpectedAnswer(`the answer is not ${what}`, answer.context);
 }
 
@@ -39,7 +39,12 @@ function describeRoute(spec: HttpRequestSpec): string {
 }
 
 /** The first alternative the server has; when it has none, an error that names every route tried. */
-async function firstAnswer(ctx: Context, profile: ResolvedProfile, callee: Callee, requests: HttpRequestSpec[]): Promise<{ request: HttpRequestSpec; answer: JsonAnswer }> {
+async function firstAnswer(
+  ctx: Context,
+  profile: ResolvedProfile,
+  callee: Callee,
+  requests: HttpRequestSpec[],
+): Promise<{ request: HttpRequestSpec; answer: JsonAnswer }> {
   const missing: string[] = [];
   // listRequests always returns at least one request; the loop ends by returning or throwing.
   for (let i = 0; ; i++) {
@@ -52,7 +57,11 @@ async function firstAnswer(ctx: Context, profile: ResolvedProfile, callee: Calle
       const next = requests[i + 1];
       if (next === undefined) {
         throw new ApiError(
-          { provider: callee.kind, status: error.status, message: `this server has no way to list its models (${missing.join('; ')})` },
+          {
+            provider: callee.kind,
+            status: error.status,
+            message: `this server has no way to list its models (${missing.join('; ')})`,
+          },
           { hint: 'ask for one model by name: textgen models NAME' },
         );
       }
@@ -73,7 +82,13 @@ export function resolvePageUrl(href: string, previousUrl: string, profileUrl: st
 }
 
 /** Every page of a listing, in order. */
-export async function listModels(ctx: Context, profile: ResolvedProfile, callee: Callee, op: ModelsOperation, query: ListQuery): Promise<Listing> {
+export async function listModels(
+  ctx: Context,
+  profile: ResolvedProfile,
+  callee: Callee,
+  op: ModelsOperation,
+  query: ListQuery,
+): Promise<Listing> {
   let { request, answer } = await firstAnswer(ctx, profile, callee, op.listRequests(profile, query));
   const listing: Listing = { entries: [], raw: [] };
   const seen = new Set([request.url]);
@@ -94,11 +109,15 @@ export async function listModels(ctx: Context, profile: ResolvedProfile, callee:
       throw notAListing(callee, answer, `a list with a usable next link (${JSON.stringify(page.next)})`);
     }
     if (seen.has(url)) {
-      ctx.reporter.warn(`${callee.kind} links back to a page already read (${new URL(url).search || url}); the list may be incomplete`);
+      ctx.reporter.warn(
+        `${callee.kind} links back to a page already read (${new URL(url).search || url}); the list may be incomplete`,
+      );
       return listing;
     }
     if (pages >= MAX_PAGES) {
-      ctx.reporter.warn(`${callee.kind} still had more after ${MAX_PAGES} pages; stopping here, the list is incomplete`);
+      ctx.reporter.warn(
+        `${callee.kind} still had more after ${MAX_PAGES} pages; stopping here, the list is incomplete`,
+      );
       return listing;
     }
     seen.add(url);

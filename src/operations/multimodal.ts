@@ -4,9 +4,14 @@ import { UsageError } from '../errors.js';
 import { adapterFor, kindsWith } from '../../profiles/registry.js';
 import type { MultimodalPrompts } from '../../profiles/types.js';
 
-export async function promptsFor(profile: ResolvedProfile, flags = '--image and --prompt-json'): Promise<MultimodalPrompts> {
+export async function promptsFor(
+  profile: ResolvedProfile,
+  flags = '--image and --prompt-json',
+): Promise<MultimodalPrompts> {
   const load = adapterFor(profile.provider).prompts;
   if (load) return load();
   const owners = kindsWith((adapter) => adapter.prompts !== undefined).map((kind) => adapterFor(kind).displayName);
-  throw new UsageError(`${flags} build ${owners.join(' or ')} prompts; profile "${profile.name}" is ${profile.provider}`);
+  throw new UsageError(
+    `${flags} build ${owners.join(' or ')} prompts; profile "${profile.name}" is ${profile.provider}`,
+  );
 }

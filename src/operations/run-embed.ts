@@ -12,9 +12,23 @@ import type { HttpRequestSpec } from '../http/types.js';
 import { printDryRun, requestJson, type Callee } from '../requests/send.js';
 import { mapBounded } from './bounded-map.js';
 import { MISSING_TEXT, readEmbedInputs, type EmbedInputSource } from './embed-inputs.js';
-import { checkEmbedSettings, combineAnswers, embedProviders, embeddingLines, loadEmbedOperation, singleVector, splitBatches } from './embed.js';
+import {
+  checkEmbedSettings,
+  combineAnswers,
+  embedProviders,
+  embeddingLines,
+  loadEmbedOperation,
+  singleVector,
+  splitBatches,
+} from './embed.js';
 import { UnexpectedAnswer } from '../errors.js';
-import type { EmbedBatchAnswer, EmbedOperation, EmbedRequest, EmbedResult, EmbedSettings } from '../../profiles/types.js';
+import type {
+  EmbedBatchAnswer,
+  EmbedOperation,
+  EmbedRequest,
+  EmbedResult,
+  EmbedSettings,
+} from '../../profiles/types.js';
 
 export interface EmbedCommand {
   /** -m/--model; the profile's defaults.model stands in when absent. */
@@ -38,35 +52,61 @@ export async function runEmbed(ctx: Context, command: EmbedCommand): Promise<num
   const profile = await ctx.profile();
   const op = await loadEmbedOperation(profile.provider);
   if (op === undefined) {
-    throw new UsageError(`embed is not supported by ${profile.provider}; it works with ${embedProviders().join(', ')}`, {
-      hint: 'use a profile whose provider has an embeddings endpoint (e.g. --profile local-aa)',
-    });
+    throw new UsageError(
+      `embed is not supported by ${profile.provider}; it works with ${embedProviders().join(', ')}`,
+      {
+        hint: 'use a profile whose provider has an embeddings endpoint (e.g. --profile local-aa)',
+      },
+    );
   }
   await checkEmbedSettings(op, profile.provider, command.settings);
-  if (command.similarity && ((command.settings.layers?.length ?? 1) > 1 || (command.settings.pooling?.length ?? 1) > 1)) {
+  if (
+    command.similarity &&
+    ((command.settings.layers?.length ?? 1) > 1 || (command.settings.pooling?.length ?? 1) > 1)
+  ) {
     throw new UsageError('--similarity compares one vector per text: give one --layers value and one --pooling value');
   }
   const model = command.model ?? (profile.defaults.model || undefined);
-  const multimodal = command.multimodal && (command.multimodal.images.length > 0 || command.multimodal.promptJson !== undefined) ? command.multimodal : undefined;
+  const multimodal =
+    command.multimodal && (command.multimodal.images.length > 0 || command.multimodal.promptJson !== undefined)
+      ? command.multimodal
+      : undefined;
   let prompt: unknown;
   let inputs: string[] | undefined;
   if (multimodal) {
-    if (command.source.inputFile !== undefined) throw new UsageError('--input-file holds many texts; an --image or --prompt-json prompt is one: give its text as words');
+    if (command.source.inputFile !== undefined)
+      throw new UsageError(
+        '--input-file holds many texts; an --image or --prompt-json prompt is one: give its text as words',
+      );
     const text = command.source.words.length > 0 ? command.source.words.join(' ') : undefined;
     const { promptsFor } = await import('./multimodal.js');
-    prompt = await (await promptsFor(profile)).buildPrompt({ text, images: multimodal.images, promptJson: multimodal.promptJson }, { cwd: ctx.cwd });
+    prompt = await (await promptsFor(profile)).buildPrompt(
+      { text, images: multimodal.images, promptJson: multimodal.promptJson },
+      { cwd: ctx.cwd },
+    );
     inputs = [text ?? '(prompt items)'];
   } else {
-    inputs = await readEmbedInputs(command.source, { cwd: ctx.cwd, stdin: ctx.stdin, stdinIsTTY: ctx.terminal.stdinIsTTY });
+    inputs = await readEmbedInputs(command.source, {
+      cwd: ctx.cwd,
+      stdin: ctx.stdin,
+      stdinIsTTY: ctx.terminal.stdinIsTTY,
+    });
   }
   if (model === undefined && inputs !== undefined) {
-    throw new UsageError(`missing required option: --model (profile "${profile.name}" has no defaults.model)`, { hint: 'give the embedding model with -m' });
+    throw new UsageError(`missing required option: --model (profile "${profile.name}" has no defaults.model)`, {
+      hint: 'give the embedding model with -m',
+    });
   }
   if (model === undefined || inputs === undefined) {
     const { missingFlagsError } = await import('../options/input.js');
     throw missingFlagsError([...(model === undefined ? ['--model'] : []), MISSING_TEXT]);
   }
-  const request: EmbedRequest = { model, inputs, settings: command.settings, ...(prompt !== undefined ? { prompt } : {}) };
+  const request: EmbedRequest = {
+    model,
+    inputs,
+    settings: command.settings,
+    ...(prompt !== undefined ? { prompt } : {}),
+  };
   const plan = planEmbedRequests(op, request, profile);
 
   if (ctx.globals.dryRun) {
@@ -78,7 +118,10 @@ export async function runEmbed(ctx: Context, command: EmbedCommand): Promise<num
   const { adapterFor } = await import('../../profiles/registry.js');
   const { startSpinner } = await import('../output/spinner.js');
   const callee = await adapterFor(profile.provider).generate();
-  const spinner = await startSpinner(ctx, `embedding ${inputs.length === 1 ? '1 text' : `${inputs.length} texts`} with ${callee.displayName}…`);
+  const spinner = await startSpinner(
+    ctx,
+    `embedding ${inputs.length === 1 ? '1 text' : `${inputs.length} texts`} with ${callee.displayName}…`,
+  );
   let result: EmbedResult;
   try {
     result = await sendEmbedRequests(ctx, profile, callee, op, request, plan);
@@ -91,7 +134,9 @@ export async function runEmbed(ctx: Context, command: EmbedCommand): Promise<num
     const { stdoutColor } = await import('../output/stdout-color.js');
     const matrix = similarityMatrix(result.embeddings.map((e, i) => vectorOf(e.embedding, i)));
     const texts = inputs;
-    await writeResult(ctx, format, { ...result, similarity: matrix }, () => renderSimilarityMatrix(texts, matrix, stdoutColor(ctx)));
+    await writeResult(ctx, format, { ...result, similarity: matrix }, () =>
+      renderSimilarityMatrix(texts, matrix, stdoutColor(ctx)),
+    );
     return 0;
   }
   await writeResult(ctx, format, result, () => embeddingLines(result));
@@ -105,10 +150,16 @@ function vectorOf(embedding: EmbedResult['embeddings'][number]['embedding'], i: 
   return v;
 }
 
-
 /** The inputs in batches the service takes, each with its request, in order. */
-export function planEmbedRequests(op: EmbedOperation, request: EmbedRequest, profile: ResolvedProfile): PlannedRequest[] {
-  return splitBatches(request.inputs, op.maxBatch(request)).map((batch) => ({ batch, spec: op.buildRequest(batch, request, profile) }));
+export function planEmbedRequests(
+  op: EmbedOperation,
+  request: EmbedRequest,
+  profile: ResolvedProfile,
+): PlannedRequest[] {
+  return splitBatches(request.inputs, op.maxBatch(request)).map((batch) => ({
+    batch,
+    spec: op.buildRequest(batch, request, profile),
+  }));
 }
 
 /**
@@ -130,7 +181,10 @@ export async function sendEmbedRequests(
     const json = answer.json;
     const parsed: EmbedBatchAnswer = readAnswer(() => op.parseResponse(json, batch, request), context);
     if (parsed.embeddings.length !== batch.length) {
-      throw new UnexpectedAnswer(`the answer holds ${parsed.embeddings.length} embeddings for ${batch.length} texts`, context);
+      throw new UnexpectedAnswer(
+        `the answer holds ${parsed.embeddings.length} embeddings for ${batch.length} texts`,
+        context,
+      );
     }
     return parsed;
   });

@@ -18,15 +18,22 @@ type TaskResultOf<T extends TaskName> = ReturnType<TaskOperations[T]['parseRespo
  * Runs one task. `prepare` builds the request once the provider is known to have the task: it reads files and
  * resolves the model, so a wrong provider is reported before any of that can fail.
  */
-export async function runTask<T extends TaskName>(ctx: Context, task: T, prepare: (profile: ResolvedProfile) => Promise<TaskRequestOf<T>>): Promise<number> {
+export async function runTask<T extends TaskName>(
+  ctx: Context,
+  task: T,
+  prepare: (profile: ResolvedProfile) => Promise<TaskRequestOf<T>>,
+): Promise<number> {
   const { parseOutputFormat } = await import('../output/format.js');
   const format = parseOutputFormat(ctx.globals.output);
   const profile = await ctx.profile();
   const loaded = await loadTaskOperation(task, profile.provider);
   if (loaded === undefined) {
-    throw new UsageError(`${task} is not supported by ${profile.provider}; it works with ${providersWith(task).join(', ')}`, {
-      hint: `use a profile whose provider is ${providersWith(task).join(' or ')} (e.g. --profile local-aa)`,
-    });
+    throw new UsageError(
+      `${task} is not supported by ${profile.provider}; it works with ${providersWith(task).join(', ')}`,
+      {
+        hint: `use a profile whose provider is ${providersWith(task).join(' or ')} (e.g. --profile local-aa)`,
+      },
+    );
   }
   // TaskOperations[T] is, for a generic T, the union of all four; for the T at hand it is this one.
   const operation = loaded as unknown as TaskOperation<TaskRequestOf<T>, TaskResultOf<T>>;
@@ -56,7 +63,13 @@ export async function runTask<T extends TaskName>(ctx: Context, task: T, prepare
 }
 
 /** Text for people unless a format or a query asks for data (src/operations/write-result.ts). */
-async function present(ctx: Context, format: OutputFormat, result: unknown, text: () => string, task: TaskName): Promise<void> {
+async function present(
+  ctx: Context,
+  format: OutputFormat,
+  result: unknown,
+  text: () => string,
+  task: TaskName,
+): Promise<void> {
   const { writeResult } = await import('./write-result.js');
   await writeResult(ctx, format, result, () => {
     const shown = text();

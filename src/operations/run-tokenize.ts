@@ -9,7 +9,13 @@ import { UsageError } from '../errors.js';
 import { readAnswer } from '../requests/answer.js';
 import type { HttpRequestSpec } from '../http/types.js';
 import { requestJson, printDryRun, type Callee } from '../requests/send.js';
-import { encodingForModel, OPENAI_ENCODINGS, parseEncodingFlag, resolveOpenAiEncoding, type OpenAiEncoding } from '../tokenizers/openai-encodings.js';
+import {
+  encodingForModel,
+  OPENAI_ENCODINGS,
+  parseEncodingFlag,
+  resolveOpenAiEncoding,
+  type OpenAiEncoding,
+} from '../tokenizers/openai-encodings.js';
 import type { OfflineTokenizer } from '../tokenizers/types.js';
 import { renderTokenBoundaries, tokensAsText } from '../output/token-boundaries.js';
 import { stdoutColor } from '../output/stdout-color.js';
@@ -52,22 +58,35 @@ function requireModel(model: string | undefined, profile: ResolvedProfile): stri
  * Where the tokens come from. `--encoding` needs no profile at all (no config, no embedded server); everything else
  * depends on the provider: its endpoint, its tokenizer file with --local, or the public encoding of the model.
  */
-async function chooseSource(ctx: Context, command: 'tokenize' | 'detokenize', choice: TokenizerChoice): Promise<Source> {
+async function chooseSource(
+  ctx: Context,
+  command: 'tokenize' | 'detokenize',
+  choice: TokenizerChoice,
+): Promise<Source> {
   // An encoding named outright is the user's choice of tokenizer; the model only labels the result.
-  if (choice.encoding !== undefined) return { kind: 'encoding', encoding: parseEncodingFlag(choice.encoding), model: choice.model };
+  if (choice.encoding !== undefined)
+    return { kind: 'encoding', encoding: parseEncodingFlag(choice.encoding), model: choice.model };
   const profile = await ctx.profile();
   const model = choice.model ?? profile.defaults.model;
   const op = await adapterFor(profile.provider).tokenize?.();
   if (op?.tokenizerFileRequest && choice.local) {
     const fileModel = requireModel(model, profile);
-    return { kind: 'tokenizer-file', fileRequest: op.tokenizerFileRequest(fileModel, profile), model: fileModel, profile };
+    return {
+      kind: 'tokenizer-file',
+      fileRequest: op.tokenizerFileRequest(fileModel, profile),
+      model: fileModel,
+      profile,
+    };
   }
   const serviceCan = op !== undefined && (command === 'tokenize' || op.detokenize !== undefined);
   if (op && serviceCan && !choice.local) return { kind: 'service', op, model: requireModel(model, profile), profile };
   if (op && !serviceCan && !choice.local && (model === undefined || encodingForModel(model) === undefined)) {
-    throw new UsageError(`${command}: ${profile.provider} has no ${command} endpoint${model !== undefined ? `, and no public encoding is known for model "${model}"` : ''}`, {
-      hint: `decode offline with --encoding NAME (${OPENAI_ENCODINGS.join(', ')})`,
-    });
+    throw new UsageError(
+      `${command}: ${profile.provider} has no ${command} endpoint${model !== undefined ? `, and no public encoding is known for model "${model}"` : ''}`,
+      {
+        hint: `decode offline with --encoding NAME (${OPENAI_ENCODINGS.join(', ')})`,
+      },
+    );
   }
   const encoding = resolveOpenAiEncoding({ model, provider: profile.provider, purpose: `to ${command} offline` });
   return { kind: 'encoding', encoding, model };
@@ -79,7 +98,12 @@ async function calleeFor(profile: ResolvedProfile): Promise<Callee> {
 }
 
 /** One request to the service → its parsed answer; a 2xx without the needed fields is the provider's error. */
-async function ask<T>(ctx: Context, profile: ResolvedProfile, spec: HttpRequestSpec, parse: (body: unknown) => T): Promise<T> {
+async function ask<T>(
+  ctx: Context,
+  profile: ResolvedProfile,
+  spec: HttpRequestSpec,
+  parse: (body: unknown) => T,
+): Promise<T> {
   const callee = await calleeFor(profile);
   const answer = await requestJson(ctx, profile, callee, spec);
   const json = answer.json;
@@ -92,10 +116,15 @@ function cacheIdentity(profile: ResolvedProfile): string {
 }
 
 /** The model's tokenizer.json from the cache, else from the service (then cached). Undefined after a dry run. */
-async function tokenizerFromFile(ctx: Context, source: Extract<Source, { kind: 'tokenizer-file' }>): Promise<OfflineTokenizer | undefined> {
+async function tokenizerFromFile(
+  ctx: Context,
+  source: Extract<Source, { kind: 'tokenizer-file' }>,
+): Promise<OfflineTokenizer | undefined> {
   const { profile } = source;
   const { createByteLevelBpe } = await import('../tokenizers/byte-level-bpe.js');
-  const { readCachedTokenizer, tokenizerCacheFile, writeCachedTokenizer } = await import('../tokenizers/tokenizer-cache.js');
+  const { readCachedTokenizer, tokenizerCacheFile, writeCachedTokenizer } = await import(
+    '../tokenizers/tokenizer-cache.js'
+  );
   const file = tokenizerCacheFile(ctx.env, cacheIdentity(profile), source.model);
   const cached = await readCachedTokenizer(file);
   if (cached !== undefined) {
@@ -127,7 +156,11 @@ async function tokenizerFromFile(ctx: Context, source: Extract<Source, { kind: '
 }
 
 /** The offline tokenizer of a source that is not the service; undefined after a dry run (nothing to do). */
-async function offlineTokenizer(ctx: Context, source: Exclude<Source, { kind: 'service' }>, command: string): Promise<OfflineTokenizer | undefined> {
+async function offlineTokenizer(
+  ctx: Context,
+  source: Exclude<Source, { kind: 'service' }>,
+  command: string,
+): Promise<OfflineTokenizer | undefined> {
   if (source.kind === 'tokenizer-file') return tokenizerFromFile(ctx, source);
   if (ctx.globals.dryRun) {
     ctx.reporter.info(`nothing to send: ${command} runs offline with ${source.encoding}`);
@@ -138,7 +171,10 @@ async function offlineTokenizer(ctx: Context, source: Exclude<Source, { kind: 's
 }
 
 /** Keys in the documented order, absent ones left out. */
-function labelled<T extends { model?: string; encoding?: string }>(source: Exclude<Source, { kind: 'service' }>, rest: Omit<T, 'model' | 'encoding'>): T {
+function labelled<T extends { model?: string; encoding?: string }>(
+  source: Exclude<Source, { kind: 'service' }>,
+  rest: Omit<T, 'model' | 'encoding'>,
+): T {
   return {
     ...(source.model !== undefined ? { model: source.model } : {}),
     ...(source.kind === 'encoding' ? { encoding: source.encoding } : {}),
@@ -160,14 +196,17 @@ async function present(ctx: Context, value: unknown, text: () => string): Promis
     const { applyJmesQuery } = await import('../output/jmes.js');
     v = await applyJmesQuery(value, jmes);
   }
-  ctx.out.write(await renderStructured(v, format === 'text' ? 'json' : format, { rawOutput: ctx.globals.rawOutput === true }));
+  ctx.out.write(
+    await renderStructured(v, format === 'text' ? 'json' : format, { rawOutput: ctx.globals.rawOutput === true }),
+  );
 }
 
 export async function runTokenize(ctx: Context, cmd: TokenizeCommand): Promise<number> {
   const { parseOutputFormat } = await import('../output/format.js');
   const format = parseOutputFormat(ctx.globals.output); // a bad -o is reported before anything is sent
   // The count alone, for a person at a colour terminal, becomes a picture of the token boundaries: that needs tokens.
-  const picture = format === 'text' && !ctx.globals.jmesQuery && !cmd.count && !cmd.show.tokens && !cmd.show.ids && stdoutColor(ctx);
+  const picture =
+    format === 'text' && !ctx.globals.jmesQuery && !cmd.count && !cmd.show.tokens && !cmd.show.ids && stdoutColor(ctx);
   // -o json|jsonl|yaml and -j give the whole result, {model, encoding, token_count, tokens, ids}, as the help says.
   const structured = format !== 'text' || ctx.globals.jmesQuery !== undefined;
   const wantTokens = cmd.show.tokens || picture || (structured && !cmd.count);
@@ -199,7 +238,8 @@ export async function runTokenize(ctx: Context, cmd: TokenizeCommand): Promise<n
     });
   }
   if (cmd.count) await present(ctx, result.token_count, () => `${result.token_count}\n`);
-  else if (picture && result.tokens !== undefined) ctx.out.write(renderTokenBoundaries(tokensAsText(result.tokens, cmd.text), result.token_count, true));
+  else if (picture && result.tokens !== undefined)
+    ctx.out.write(renderTokenBoundaries(tokensAsText(result.tokens, cmd.text), result.token_count, true));
   else await present(ctx, result, () => renderTokenizeText(result, cmd.show));
   return 0;
 }

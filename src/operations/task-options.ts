@@ -21,7 +21,9 @@ export function fileIo(ctx: Context): FileIo {
 export function modelFor(options: Record<string, unknown>, profile: ResolvedProfile): string {
   if (typeof options.model === 'string' && options.model !== '') return options.model;
   if (profile.defaults.model) return profile.defaults.model;
-  throw new UsageError(`missing required option: --model (profile "${profile.name}" has no defaults.model)`, { hint: 'e.g. -m luminous-base' });
+  throw new UsageError(`missing required option: --model (profile "${profile.name}" has no defaults.model)`, {
+    hint: 'e.g. -m luminous-base',
+  });
 }
 
 /** `--nice`, `--nice=true|false`. */
@@ -30,7 +32,12 @@ export function niceFlag(options: Record<string, unknown>): boolean {
 }
 
 /** `--prompt`, `--image`, `--prompt-json`; with none of them, piped stdin is the prompt text. */
-export async function promptFrom(options: Record<string, unknown>, ctx: Context, io: FileIo, profile: ResolvedProfile): Promise<MultimodalPrompt> {
+export async function promptFrom(
+  options: Record<string, unknown>,
+  ctx: Context,
+  io: FileIo,
+  profile: ResolvedProfile,
+): Promise<MultimodalPrompt> {
   const prompt = await (await promptsFor(profile)).buildPrompt(
     {
       text: typeof options.prompt === 'string' ? options.prompt : undefined,
@@ -48,7 +55,11 @@ export async function promptFrom(options: Record<string, unknown>, ctx: Context,
 }
 
 /** The `--document` values in order. */
-export async function documentsFrom(values: readonly string[], io: FileIo, profile: ResolvedProfile): Promise<TaskDocument[]> {
+export async function documentsFrom(
+  values: readonly string[],
+  io: FileIo,
+  profile: ResolvedProfile,
+): Promise<TaskDocument[]> {
   const prompts = await promptsFor(profile, '--document');
   const out: TaskDocument[] = [];
   for (const v of values) out.push(await prompts.readDocument('--document', v, io));
@@ -66,7 +77,9 @@ export function enumFlag<T extends string>(flag: string, value: unknown, allowed
   if (value === undefined) return undefined;
   const v = coerceEnum(value as string | boolean | string[]);
   if (typeof v === 'string' && (allowed as readonly string[]).includes(v)) return v as T;
-  throw new UsageError(`${flag} must be one of ${allowed.join(', ')}, got ${JSON.stringify(typeof v === 'string' ? v : String(value))}`);
+  throw new UsageError(
+    `${flag} must be one of ${allowed.join(', ')}, got ${JSON.stringify(typeof v === 'string' ? v : String(value))}`,
+  );
 }
 
 /** An integer within bounds; undefined when the flag is absent. */
@@ -74,5 +87,7 @@ export function intFlag(flag: string, value: unknown, min: number, max: number):
   if (value === undefined) return undefined;
   const v = coerceInt(value as string | boolean | string[]);
   if (typeof v === 'number' && v >= min && v <= max) return v;
-  throw new UsageError(`${flag} must be an integer from ${min} to ${max}, got ${JSON.stringify(typeof v === 'boolean' ? '' : String(v))}`);
+  throw new UsageError(
+    `${flag} must be an integer from ${min} to ${max}, got ${JSON.stringify(typeof v === 'boolean' ? '' : String(v))}`,
+  );
 }

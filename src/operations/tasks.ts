@@ -7,7 +7,10 @@ import { adapterFor, kindsWith } from '../../profiles/registry.js';
 import type { TaskName, TaskOperations } from '../../profiles/types.js';
 
 /** The provider's module for a task, or undefined when the provider does not have the task. */
-export async function loadTaskOperation<T extends TaskName>(task: T, kind: ProviderKind): Promise<TaskOperations[T] | undefined> {
+export async function loadTaskOperation<T extends TaskName>(
+  task: T,
+  kind: ProviderKind,
+): Promise<TaskOperations[T] | undefined> {
   const load = adapterFor(kind).tasks?.[task];
   return load ? (load() as Promise<TaskOperations[T]>) : undefined;
 }

@@ -5,7 +5,12 @@
 import type { Context } from '../context.js';
 import type { OutputFormat } from '../output/format.js';
 
-export async function writeResult(ctx: Context, format: OutputFormat, value: unknown, text: () => string): Promise<void> {
+export async function writeResult(
+  ctx: Context,
+  format: OutputFormat,
+  value: unknown,
+  text: () => string,
+): Promise<void> {
   const jmes = ctx.globals.jmesQuery;
   if (format === 'text' && !jmes) {
     ctx.out.write(text());

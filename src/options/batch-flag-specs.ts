@@ -5,10 +5,23 @@
 import type { OptionSpec } from '../command.js';
 
 export const BATCH_FLAG_SPECS: OptionSpec[] = [
-  { flags: '--batch <file.jsonl|->', description: 'run every line of a JSONL file (- for stdin): {"input": …, "parameters"?: …, "id"?: …} or a JSON string; JSONL records out' },
-  { flags: '--concurrency <n>', description: 'with --batch: requests in flight at once, 1 to 1024 (default 4); lowered on 429 and grown back' },
-  { flags: '--resume <output.jsonl>', description: 'with --batch: skip lines with a result in this earlier output; results go to that file' },
-  { flags: '--shard <K/N>', description: 'with --batch: run only lines n with (n - 1) mod N = K - 1 (a CI matrix of N machines)' },
+  {
+    flags: '--batch <file.jsonl|->',
+    description:
+      'run every line of a JSONL file (- for stdin): {"input": …, "parameters"?: …, "id"?: …} or a JSON string; JSONL records out',
+  },
+  {
+    flags: '--concurrency <n>',
+    description: 'with --batch: requests in flight at once, 1 to 1024 (default 4); lowered on 429 and grown back',
+  },
+  {
+    flags: '--resume <output.jsonl>',
+    description: 'with --batch: skip lines with a result in this earlier output; results go to that file',
+  },
+  {
+    flags: '--shard <K/N>',
+    description: 'with --batch: run only lines n with (n - 1) mod N = K - 1 (a CI matrix of N machines)',
+  },
   { flags: '--fail-fast [bool]', description: 'with --batch: stop at the first failed line; exit with its exit code' },
 ];
 

@@ -6,7 +6,11 @@ import type { OptionSpec } from '../command.js';
 import type { ParameterFlagMapping } from './generate-flag-specs.js';
 
 export const COMPLETE_OPTION_SPECS: OptionSpec[] = [
-  { flags: '-m, --model <name>', description: 'model (watsonx model_id, Azure deployment, Aleph Alpha or Open Inference model); default: the profile\'s defaults.model' },
+  {
+    flags: '-m, --model <name>',
+    description:
+      "model (watsonx model_id, Azure deployment, Aleph Alpha or Open Inference model); default: the profile's defaults.model",
+  },
   { flags: '--max-tokens <n>', description: 'most tokens to generate (max_new_tokens)' },
   { flags: '--min-tokens <n>', description: 'fewest tokens to generate (min_new_tokens)' },
   { flags: '-t, --temperature <x>', description: 'sampling temperature, 0 to 2' },
@@ -15,20 +19,39 @@ export const COMPLETE_OPTION_SPECS: OptionSpec[] = [
   { flags: '--stop <text>', description: 'stop when this text is generated (repeatable)', repeatable: true },
   { flags: '--seed <n>', description: 'random seed, for repeatable sampling (random_seed)' },
   { flags: '--greedy', description: 'greedy decoding (decoding_method greedy)' },
-  { flags: '--logprobs [n]', description: 'return generated tokens with log-probabilities, and the n most likely alternatives (0 to 5)' },
+  {
+    flags: '--logprobs [n]',
+    description: 'return generated tokens with log-probabilities, and the n most likely alternatives (0 to 5)',
+  },
   { flags: '--echo', description: 'include the prompt in the answer (return_options.input_text)' },
   { flags: '-n, --choices <count>', description: 'completions per prompt (providers that support it)' },
   { flags: '--stream', description: 'stream tokens as they arrive (default on a terminal)' },
   { flags: '--no-stream', description: 'wait for the whole answer' },
-  { flags: '--parameters <json|@file>', description: 'canonical parameters as JSON; the flags above override its fields' },
+  {
+    flags: '--parameters <json|@file>',
+    description: 'canonical parameters as JSON; the flags above override its fields',
+  },
   { flags: '--extra <json|@file>', description: 'provider-specific body fields merged into the wire request' },
-  { flags: '--show-logprobs', description: 'on a terminal, colour each generated token by its probability (asks for token log-probabilities)' },
+  {
+    flags: '--show-logprobs',
+    description: 'on a terminal, colour each generated token by its probability (asks for token log-probabilities)',
+  },
   { flags: '--raw', description: "print the provider's own response body (streaming: its events as JSONL)" },
   { flags: '--input-file <path|->', description: 'read the prompt from a file (- for stdin)' },
-  { flags: '--image <@file>', description: 'Aleph Alpha: a PNG or JPEG put before the prompt text (repeatable)', repeatable: true },
-  { flags: '--prompt-json <json|@file>', description: 'Aleph Alpha: the whole prompt as an array of items {type: text|image|token_ids, data}' },
+  {
+    flags: '--image <@file>',
+    description: 'Aleph Alpha: a PNG or JPEG put before the prompt text (repeatable)',
+    repeatable: true,
+  },
+  {
+    flags: '--prompt-json <json|@file>',
+    description: 'Aleph Alpha: the whole prompt as an array of items {type: text|image|token_ids, data}',
+  },
   { flags: '--model-version <version>', description: 'Open Inference model version (or write MODEL:VERSION)' },
-  { flags: '--ignore-unsupported', description: 'drop parameters the provider cannot take, with a warning, instead of failing' },
+  {
+    flags: '--ignore-unsupported',
+    description: 'drop parameters the provider cannot take, with a warning, instead of failing',
+  },
 ];
 
 /** commander key → canonical field, for the builder (messages name these flags). */

@@ -7,7 +7,8 @@ export function deepMerge<T extends object>(base: T, over: Partial<T>): T {
   for (const [key, value] of Object.entries(over)) {
     if (value === undefined) continue;
     const current = out[key];
-    const merged = isPlainObject(current) && isPlainObject(value) ? deepMerge<Record<string, unknown>>(current, value) : value;
+    const merged =
+      isPlainObject(current) && isPlainObject(value) ? deepMerge<Record<string, unknown>>(current, value) : value;
     // defineProperty, not assignment: a "__proto__" key from user JSON must stay a plain key.
     Object.defineProperty(out, key, { value: merged, enumerable: true, writable: true, configurable: true });
   }

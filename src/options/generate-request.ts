@@ -5,8 +5,19 @@
 import type { CanonicalParameters, CanonicalRequest } from '../canonical.js';
 import { UsageError } from '../errors.js';
 import { deepMerge } from './deep-merge.js';
-import { coerceBoolean, coerceEnum, coerceInt, coerceNumber, parseStopSequences, type RawFlagValue } from './flag-values.js';
-import { GRANULAR_PARAMETER_FLAGS, type ParameterFlagMapping, type GranularParameterKey } from './generate-flag-specs.js';
+import {
+  coerceBoolean,
+  coerceEnum,
+  coerceInt,
+  coerceNumber,
+  parseStopSequences,
+  type RawFlagValue,
+} from './flag-values.js';
+import {
+  GRANULAR_PARAMETER_FLAGS,
+  type ParameterFlagMapping,
+  type GranularParameterKey,
+} from './generate-flag-specs.js';
 import { readJsonOption, type JsonOptionIo } from './json-option.js';
 import type { Locator } from './validate-option.js';
 
@@ -56,7 +67,8 @@ export async function buildCanonicalRequest(raw: RawGenerateOptions, opts: Build
   const table = opts.flags ?? GRANULAR_PARAMETER_FLAGS;
   const values = raw as Record<string, RawFlagValue>;
   const granular = table.filter((f) => values[f.key] !== undefined);
-  if (raw.parameters !== undefined && granular.length > 0 && opts.parametersWithFlags !== 'merge') throw conflictError(granular);
+  if (raw.parameters !== undefined && granular.length > 0 && opts.parametersWithFlags !== 'merge')
+    throw conflictError(granular);
   checkStdinReaders(raw);
 
   const [{ parametersSchema, moderationsSchema, extraSchema }, { validateOption, within }] = await Promise.all([
@@ -114,7 +126,11 @@ function byFlag(table: readonly ParameterFlagMapping[]): Locator {
   };
 }
 
-async function flagValue(f: ParameterFlagMapping, value: string | boolean | string[], opts: BuildOptions): Promise<unknown> {
+async function flagValue(
+  f: ParameterFlagMapping,
+  value: string | boolean | string[],
+  opts: BuildOptions,
+): Promise<unknown> {
   switch (f.kind) {
     case 'int':
       return coerceInt(value);
@@ -142,7 +158,9 @@ function jsonText(flag: string, value: string | boolean | string[]): string {
 function conflictError(granular: readonly ParameterFlagMapping[]): UsageError {
   const flags = granular.map((f) => f.flag).join(', ');
   const fields = joinAnd(granular.map((f) => f.field));
-  return new UsageError(`--parameters and ${flags} cannot be used together: put ${fields} inside --parameters, or drop --parameters`);
+  return new UsageError(
+    `--parameters and ${flags} cannot be used together: put ${fields} inside --parameters, or drop --parameters`,
+  );
 }
 
 function joinAnd(items: readonly string[]): string {
@@ -161,7 +179,10 @@ const JSON_VALUED: ReadonlyArray<readonly [flag: string, key: keyof RawGenerateO
 function checkStdinReaders(raw: RawGenerateOptions): void {
   const readers = JSON_VALUED.filter(([, key]) => raw[key] === '@-').map(([flag]) => `${flag} @-`);
   if (raw.inputFile === '-') readers.unshift('--input-file -');
-  if (readers.length > 1) throw new UsageError(`only one option can read stdin, but ${joinAnd(readers)} ${readers.length === 2 ? 'both' : 'all'} do`);
+  if (readers.length > 1)
+    throw new UsageError(
+      `only one option can read stdin, but ${joinAnd(readers)} ${readers.length === 2 ? 'both' : 'all'} do`,
+    );
   const promptWords = Array.isArray(raw.args) && raw.args.length > 0;
   if (readers.length === 1 && raw.input === undefined && raw.inputFile === undefined && !promptWords) {
     throw new UsageError(`${readers[0]} reads stdin, so the prompt cannot come from stdin too`, {

@@ -34,7 +34,10 @@ export interface InputIo {
  *
  * Reading stdin waits for its end, as `cat` does; a closed or already-consumed stdin ends at once.
  */
-export async function resolveInput(raw: { input?: string; inputFile?: string }, io: InputIo): Promise<string | undefined> {
+export async function resolveInput(
+  raw: { input?: string; inputFile?: string },
+  io: InputIo,
+): Promise<string | undefined> {
   if (raw.input !== undefined && raw.inputFile !== undefined) {
     throw new UsageError('--input and --input-file cannot be used together', { hint: 'give the prompt one way' });
   }
@@ -52,7 +55,11 @@ export async function resolveInput(raw: { input?: string; inputFile?: string }, 
 /** "missing required options: --id-or-name, --input (or --input-file, or pipe the prompt on stdin)". */
 export function missingFlagsError(flags: readonly string[]): UsageError {
   const described = flags.map((f) =>
-    f === '--input' ? '--input (or --input-file, or pipe the prompt on stdin)' : f === 'PROMPT' ? 'PROMPT (words after the command, --input-file, or the prompt piped on stdin)' : f,
+    f === '--input'
+      ? '--input (or --input-file, or pipe the prompt on stdin)'
+      : f === 'PROMPT'
+        ? 'PROMPT (words after the command, --input-file, or the prompt piped on stdin)'
+        : f,
   );
   const noun = flags.length === 1 ? 'option' : 'options';
   return new UsageError(`missing required ${noun}: ${described.join(', ')}`);
@@ -86,7 +93,10 @@ export async function readStdinText(stream: NodeJS.ReadableStream, flag?: string
 export async function readTextFile(flag: string, path: string, io: FileReadOptions): Promise<string> {
   if (io.readFile) return readUserFile(flag, path, io);
   try {
-    return await readUserFile(flag, path, { ...io, readFile: async (absolute) => decodeUtf8(await readBounded(createReadStream(absolute))) });
+    return await readUserFile(flag, path, {
+      ...io,
+      readFile: async (absolute) => decodeUtf8(await readBounded(createReadStream(absolute))),
+    });
   } catch (e) {
     if (e instanceof UsageError && e.cause instanceof TextProblem) {
       throw new UsageError(`${flag}: ${path} ${e.cause.message}`, { hint: hintFor(e.cause) });
@@ -105,10 +115,16 @@ async function readBounded(stream: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {
-    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+    const bytes =
+      typeof chunk === 'string'
+        ? Buffer.from(chunk, 'utf8')
+        : Buffer.isBuffer(chunk)
+          ? chunk
+          : Buffer.from(chunk as Uint8Array);
     size += bytes.length;
     // Leaving the loop destroys the stream: the writer gets EPIPE, as with `… | head -c N`.
-    if (size > MAX_TEXT_BYTES) throw new TextProblem(`holds more than ${MAX_TEXT_BYTES / (1024 * 1024)} MiB; textgen reads at most that much`);
+    if (size > MAX_TEXT_BYTES)
+      throw new TextProblem(`holds more than ${MAX_TEXT_BYTES / (1024 * 1024)} MiB; textgen reads at most that much`);
     chunks.push(bytes);
   }
   return Buffer.concat(chunks, size);
@@ -121,7 +137,9 @@ function decodeUtf8(bytes: Buffer): string {
     return strictUtf8.decode(bytes);
   } catch {
     const at = firstInvalidUtf8(bytes);
-    throw new TextProblem(`is not UTF-8 text: invalid byte 0x${bytes[at]?.toString(16).toUpperCase().padStart(2, '0') ?? '??'} at offset ${at}`);
+    throw new TextProblem(
+      `is not UTF-8 text: invalid byte 0x${bytes[at]?.toString(16).toUpperCase().padStart(2, '0') ?? '??'} at offset ${at}`,
+    );
   }
 }
 
@@ -130,7 +148,8 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
   let i = 0;
   while (i < bytes.length) {
     const b = bytes[i]!;
-    const need = b < 0x80 ? 0 : b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : -1;
+    const need =
+      b < 0x80 ? 0 : b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : -1;
     if (need < 0) return i;
     if (i + need >= bytes.length) return i;
     // The second byte's range excludes overlong forms, surrogates and code points above U+10FFFF.
@@ -144,4 +163,3 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
   }
   return bytes.length;
 }
-

@@ -24,17 +24,20 @@ export interface JsonOptionIo extends FileReadOptions {
  */
 export async function readJsonOption(flag: string, value: string, opts: JsonOptionIo): Promise<unknown> {
   if (!value.startsWith('@')) {
-    if (value.trim() === '') throw new UsageError(`${flag}: empty value`, { hint: `give JSON, or @file to read it from a file` });
+    if (value.trim() === '')
+      throw new UsageError(`${flag}: empty value`, { hint: `give JSON, or @file to read it from a file` });
     return parseJsonText(flag, value, undefined);
   }
   const path = value.slice(1);
-  if (path === '') throw new UsageError(`${flag}: missing file name after "@"`, { hint: `write ${flag} @path/to/file.json, or @- for stdin` });
+  if (path === '')
+    throw new UsageError(`${flag}: missing file name after "@"`, {
+      hint: `write ${flag} @path/to/file.json, or @- for stdin`,
+    });
   const fromStdin = path === '-';
-  const text = fromStdin
-    ? stripBom(await (opts.stdin ?? readProcessStdin)())
-    : await readTextFile(flag, path, opts);
+  const text = fromStdin ? stripBom(await (opts.stdin ?? readProcessStdin)()) : await readTextFile(flag, path, opts);
   const source = fromStdin ? 'stdin' : path;
-  if (text.trim() === '') throw new UsageError(`${flag}: ${source} is empty`, { hint: 'it should hold one JSON value' });
+  if (text.trim() === '')
+    throw new UsageError(`${flag}: ${source} is empty`, { hint: 'it should hold one JSON value' });
   return parseJsonText(flag, text, source);
 }
 
@@ -70,10 +73,12 @@ export function parseJsonText(flag: string, text: string, source: string | undef
   const tooDeep = jsonDepthExceededAt(text, MAX_JSON_DEPTH);
   if (tooDeep !== undefined) {
     const { line, column } = lineAndColumn(text, tooDeep);
-    throw new UsageError(`${flag}: JSON${where} is nested more than ${MAX_JSON_DEPTH} levels deep (line ${line}, column ${column})`, {
-      hint: 'flatten it: no option needs that many levels',
-    });
+    throw new UsageError(
+      `${flag}: JSON${where} is nested more than ${MAX_JSON_DEPTH} levels deep (line ${line}, column ${column})`,
+      {
+        hint: 'flatten it: no option needs that many levels',
+      },
+    );
   }
   return value;
 }
-

@@ -33,7 +33,11 @@ export function findJsonSyntaxError(text: string): JsonSyntaxProblem | undefined
     const c = text[i]!;
 
     if (state === 'end') {
-      return { offset: i, message: unexpected(text, i), hint: 'only one JSON value is allowed; remove what follows it' };
+      return {
+        offset: i,
+        message: unexpected(text, i),
+        hint: 'only one JSON value is allowed; remove what follows it',
+      };
     }
     if (state === 'first-value' && c === ']') {
       stack.pop();
@@ -109,7 +113,11 @@ export function findJsonSyntaxError(text: string): JsonSyntaxProblem | undefined
       state = afterValue();
       continue;
     }
-    return { offset: i, message: unexpected(text, i), hint: top === 'object' ? 'expected "," or "}"' : 'expected "," or "]"' };
+    return {
+      offset: i,
+      message: unexpected(text, i),
+      hint: top === 'object' ? 'expected "," or "}"' : 'expected "," or "]"',
+    };
   }
 }
 
@@ -130,7 +138,12 @@ function scanScalar(text: string, i: number): number | JsonSyntaxProblem {
       return i + word.length;
     }
   }
-  const hint = c === "'" ? 'JSON strings use double quotes' : /[A-Za-z_]/.test(c) ? 'text values must be in double quotes' : undefined;
+  const hint =
+    c === "'"
+      ? 'JSON strings use double quotes'
+      : /[A-Za-z_]/.test(c)
+        ? 'text values must be in double quotes'
+        : undefined;
   return { offset: i, message: unexpected(text, i), ...(hint ? { hint } : {}) };
 }
 
@@ -146,18 +159,24 @@ function scanString(text: string, start: number): number | JsonSyntaxProblem {
         for (let k = 2; k < 6; k++) {
           const h = text[j + k];
           if (h === undefined) return { offset: text.length, message: 'unexpected end of input' };
-          if (!/[0-9A-Fa-f]/.test(h)) return { offset: j + k, message: `invalid \\u escape: unexpected ${quoteChar(text, j + k)}` };
+          if (!/[0-9A-Fa-f]/.test(h))
+            return { offset: j + k, message: `invalid \\u escape: unexpected ${quoteChar(text, j + k)}` };
         }
         j += 6;
         continue;
       }
-      if (!ESCAPES.has(e)) return { offset: j, message: `invalid escape "\\${e}"`, hint: 'write a backslash as "\\\\"' };
+      if (!ESCAPES.has(e))
+        return { offset: j, message: `invalid escape "\\${e}"`, hint: 'write a backslash as "\\\\"' };
       j += 2;
       continue;
     }
     if (c.charCodeAt(0) < 0x20) {
       const what = c === '\n' || c === '\r' ? 'a line break' : `control character ${codePoint(text, j)}`;
-      return { offset: j, message: `unexpected ${what} in a string`, hint: 'close the string with " or escape the character (\\n, \\t)' };
+      return {
+        offset: j,
+        message: `unexpected ${what} in a string`,
+        hint: 'close the string with " or escape the character (\\n, \\t)',
+      };
     }
     j++;
   }
@@ -173,7 +192,9 @@ function scanNumber(text: string, start: number): number | JsonSyntaxProblem {
     return k;
   };
   const need = (at: number): JsonSyntaxProblem =>
-    at >= text.length ? { offset: text.length, message: 'unexpected end of input' } : { offset: at, message: unexpected(text, at) };
+    at >= text.length
+      ? { offset: text.length, message: 'unexpected end of input' }
+      : { offset: at, message: unexpected(text, at) };
 
   if (text[j] === '0') {
     j++;
@@ -214,7 +235,13 @@ function unexpected(text: string, at: number): string {
 function quoteChar(text: string, at: number): string {
   const cp = text.codePointAt(at)!;
   // Invisible or confusable characters are shown by code point so the user can find them.
-  if (cp < 0x21 || (cp >= 0x7f && cp <= 0xa0) || cp === 0xfeff || (cp >= 0x2000 && cp <= 0x200f) || (cp >= 0x2028 && cp <= 0x202f)) {
+  if (
+    cp < 0x21 ||
+    (cp >= 0x7f && cp <= 0xa0) ||
+    cp === 0xfeff ||
+    (cp >= 0x2000 && cp <= 0x200f) ||
+    (cp >= 0x2028 && cp <= 0x202f)
+  ) {
     return `character ${codePoint(text, at)}`;
   }
   // A double quote inside double quotes would read as three quotes.

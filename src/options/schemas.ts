@@ -101,7 +101,10 @@ const moderationType = () =>
     z.strictObject({
       input: threshold().optional(),
       output: threshold().optional(),
-      mask: expecting('an object like {"remove_entity_value": true}', z.strictObject({ remove_entity_value: bool().optional() })).optional(),
+      mask: expecting(
+        'an object like {"remove_entity_value": true}',
+        z.strictObject({ remove_entity_value: bool().optional() }),
+      ).optional(),
     }),
   );
 
@@ -113,7 +116,12 @@ export const moderationsSchema = expecting(
     pii: moderationType().optional(),
     input_ranges: expecting(
       'a list of objects like {"start": 0, "end": 10}',
-      z.array(expecting('an object like {"start": 0, "end": 10}', z.strictObject({ start: intAtLeast(0), end: intAtLeast(0) }))),
+      z.array(
+        expecting(
+          'an object like {"start": 0, "end": 10}',
+          z.strictObject({ start: intAtLeast(0), end: intAtLeast(0) }),
+        ),
+      ),
     ).optional(),
   }),
 );
@@ -153,7 +161,11 @@ function defOf(schema: z.ZodType): WalkableDef {
 
 function unwrap(schema: z.ZodType): z.ZodType {
   let s = schema;
-  for (let def = defOf(s); (def.type === 'optional' || def.type === 'nullable' || def.type === 'default') && def.innerType; def = defOf(s)) {
+  for (
+    let def = defOf(s);
+    (def.type === 'optional' || def.type === 'nullable' || def.type === 'default') && def.innerType;
+    def = defOf(s)
+  ) {
     s = def.innerType;
   }
   return s;

@@ -28,7 +28,12 @@ export interface ValidateOptions {
   unknownFieldHint?: string;
 }
 
-export function validateOption<S extends z.ZodType>(schema: S, value: unknown, locate: Locator, options: ValidateOptions = {}): z.output<S> {
+export function validateOption<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  locate: Locator,
+  options: ValidateOptions = {},
+): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const messages: string[] = [];
@@ -56,7 +61,10 @@ export function formatIssue(issue: z.core.$ZodIssue, root: z.ZodType, value: unk
       return `${owner}: unknown field "${renderPath([...field, key])}"${tail}`;
     });
   }
-  const params = issue.code === 'custom' ? (issue.params as { compareTo?: PropertyKey[]; relation?: string } | undefined) : undefined;
+  const params =
+    issue.code === 'custom'
+      ? (issue.params as { compareTo?: PropertyKey[]; relation?: string } | undefined)
+      : undefined;
   if (params?.compareTo && params.relation) {
     return [comparison(path, params.compareTo, params.relation, value, locate)];
   }
@@ -66,7 +74,13 @@ export function formatIssue(issue: z.core.$ZodIssue, root: z.ZodType, value: unk
   return [`${subject} must be ${expected}, got ${describeValue(valueAt(value, path))}`];
 }
 
-function comparison(a: readonly PropertyKey[], b: readonly PropertyKey[], relation: string, value: unknown, locate: Locator): string {
+function comparison(
+  a: readonly PropertyKey[],
+  b: readonly PropertyKey[],
+  relation: string,
+  value: unknown,
+  locate: Locator,
+): string {
   const siteA = locate(a);
   const siteB = locate(b);
   const va = describeValue(valueAt(value, a));
@@ -74,7 +88,8 @@ function comparison(a: readonly PropertyKey[], b: readonly PropertyKey[], relati
   if (siteA.owner === siteB.owner && siteA.field.length > 0 && siteB.field.length > 0) {
     return `${siteA.owner}: ${renderPath(siteA.field)} (${va}) ${relation} ${renderPath(siteB.field)} (${vb})`;
   }
-  const part = (s: IssueSite, v: string) => (s.field.length === 0 ? `${s.owner} (${v})` : `${renderPath(s.field)} (${v}) from ${s.owner}`);
+  const part = (s: IssueSite, v: string) =>
+    s.field.length === 0 ? `${s.owner} (${v})` : `${renderPath(s.field)} (${v}) from ${s.owner}`;
   return `${part(siteA, va)} ${relation} ${part(siteB, vb)}`;
 }
 

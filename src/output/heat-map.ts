@@ -16,7 +16,10 @@ export interface ScoreRange {
 
 /** The lowest and highest finite score over several span lists: one scale for the whole picture. */
 export function scoreRange(spanLists: ReadonlyArray<readonly ScoredSpan[]>): ScoreRange {
-  const scores = spanLists.flat().map((s) => s.score).filter(Number.isFinite);
+  const scores = spanLists
+    .flat()
+    .map((s) => s.score)
+    .filter(Number.isFinite);
   return scores.length === 0 ? { min: 0, max: 0 } : { min: Math.min(...scores), max: Math.max(...scores) };
 }
 

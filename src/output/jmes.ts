@@ -12,14 +12,18 @@ export async function applyJmesQuery(value: unknown, expression: string): Promis
   try {
     ast = compile(expression);
   } catch (error) {
-    throw new UsageError(`-j/--jmes-query: invalid expression ${JSON.stringify(expression)}: ${messageOf(error)}`, { cause: error });
+    throw new UsageError(`-j/--jmes-query: invalid expression ${JSON.stringify(expression)}: ${messageOf(error)}`, {
+      cause: error,
+    });
   }
   const json = JSON.stringify(value);
   const data: Parameters<typeof TreeInterpreter.search>[1] = json === undefined ? null : JSON.parse(json);
   try {
     return TreeInterpreter.search(ast, data);
   } catch (error) {
-    throw new UsageError(`-j/--jmes-query: cannot evaluate ${JSON.stringify(expression)}: ${messageOf(error)}`, { cause: error });
+    throw new UsageError(`-j/--jmes-query: cannot evaluate ${JSON.stringify(expression)}: ${messageOf(error)}`, {
+      cause: error,
+    });
   }
 }
 

@@ -39,7 +39,13 @@ export function colourByLogprob(text: string, tokens: readonly ScoredToken[], co
     const piece = spellings(token.text).find((s) => text.startsWith(s, pos));
     if (piece === undefined) break;
     pos += piece.length;
-    out += token.logprob === undefined || !Number.isFinite(token.logprob) ? piece : piece.split('\n').map((l) => paint(color).foreground(l, colourOf(token.logprob!))).join('\n');
+    out +=
+      token.logprob === undefined || !Number.isFinite(token.logprob)
+        ? piece
+        : piece
+            .split('\n')
+            .map((l) => paint(color).foreground(l, colourOf(token.logprob!)))
+            .join('\n');
   }
   return out + text.slice(pos);
 }

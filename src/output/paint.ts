@@ -40,8 +40,22 @@ const same = (text: string): string => text;
 
 const CUBE = [0, 95, 135, 175, 215, 255] as const;
 const BASIC: ReadonlyArray<readonly [number, number, number]> = [
-  [0, 0, 0], [205, 0, 0], [0, 205, 0], [205, 205, 0], [0, 0, 238], [205, 0, 205], [0, 205, 205], [229, 229, 229],
-  [127, 127, 127], [255, 0, 0], [0, 255, 0], [255, 255, 0], [92, 92, 255], [255, 0, 255], [0, 255, 255], [255, 255, 255],
+  [0, 0, 0],
+  [205, 0, 0],
+  [0, 205, 0],
+  [205, 205, 0],
+  [0, 0, 238],
+  [205, 0, 205],
+  [0, 205, 205],
+  [229, 229, 229],
+  [127, 127, 127],
+  [255, 0, 0],
+  [0, 255, 0],
+  [255, 255, 0],
+  [92, 92, 255],
+  [255, 0, 255],
+  [0, 255, 255],
+  [255, 255, 255],
 ];
 
 /**
@@ -72,8 +86,10 @@ export function paint(level: ColorLevel | boolean): Paint {
     yellow: guard((t) => chalk().yellow(t)),
     cyan: guard((t) => chalk().cyan(t)),
     dim: guard((t) => chalk().dim(t)),
-    foreground: (text, code) => (text === '' ? '' : at === 1 ? chalk().rgb(...xtermRgb(code))(text) : chalk().ansi256(code)(text)),
-    background: (text, code) => (text === '' ? '' : at === 1 ? chalk().black.bgRgb(...xtermRgb(code))(text) : chalk().black.bgAnsi256(code)(text)),
+    foreground: (text, code) =>
+      text === '' ? '' : at === 1 ? chalk().rgb(...xtermRgb(code))(text) : chalk().ansi256(code)(text),
+    background: (text, code) =>
+      text === '' ? '' : at === 1 ? chalk().black.bgRgb(...xtermRgb(code))(text) : chalk().black.bgAnsi256(code)(text),
   };
 }
 

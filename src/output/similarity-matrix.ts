@@ -32,7 +32,11 @@ function label(i: number, text: string): string {
  * The matrix as a table: one row per text (its number and the start of the text), one column per text number, each
  * cell the cosine to two decimals. With colour the cells are shaded by similarity.
  */
-export function renderSimilarityMatrix(texts: readonly string[], matrix: ReadonlyArray<readonly number[]>, color: boolean): string {
+export function renderSimilarityMatrix(
+  texts: readonly string[],
+  matrix: ReadonlyArray<readonly number[]>,
+  color: boolean,
+): string {
   const header = `${' '.repeat(3 + LABEL_WIDTH)}${texts.map((_, j) => ` ${String(j + 1).padStart(5)}`).join('')}`;
   const rows = matrix.map((row, i) => {
     const cells = row.map((v) => {

@@ -20,7 +20,13 @@ export async function startSpinner(ctx: Context, label: string): Promise<Spinner
   const { default: ora } = await importEsm<typeof import('ora')>('ora');
   const started = ctx.now();
   const text = () => `${label} ${((ctx.now() - started) / 1000).toFixed(1)} s`;
-  const spinner = ora({ text: text(), stream: ctx.stderr, discardStdin: false, color: ctx.terminal.color ? 'cyan' : false, isEnabled: true });
+  const spinner = ora({
+    text: text(),
+    stream: ctx.stderr,
+    discardStdin: false,
+    color: ctx.terminal.color ? 'cyan' : false,
+    isEnabled: true,
+  });
   spinner.start();
   const timer = setInterval(() => {
     spinner.text = text();

@@ -11,7 +11,13 @@ export function alignColumns(rows: readonly (readonly string[])[]): string {
   const cells = rows.map((r) => Array.from({ length: columns }, (_, i) => (r[i] ?? '').replace(/[\r\n\t]+/g, ' ')));
   const widths = Array.from({ length: columns }, (_, i) => Math.max(...cells.map((r) => width(r[i]!))));
   return cells
-    .map((r) => `${r.map((cell, i) => (i === columns - 1 ? cell : cell + ' '.repeat(widths[i]! - width(cell)))).join('  ').trimEnd()}\n`)
+    .map(
+      (r) =>
+        `${r
+          .map((cell, i) => (i === columns - 1 ? cell : cell + ' '.repeat(widths[i]! - width(cell))))
+          .join('  ')
+          .trimEnd()}\n`,
+    )
     .join('');
 }
 

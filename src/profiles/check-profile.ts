@@ -14,9 +14,16 @@ export interface ProfileCheck {
   summary: string;
 }
 
-export async function checkProfile(ctx: Context, name: string, profile: ProfileConfig, userFile: string): Promise<ProfileCheck> {
+export async function checkProfile(
+  ctx: Context,
+  name: string,
+  profile: ProfileConfig,
+  userFile: string,
+): Promise<ProfileCheck> {
   const { resolveProfile } = await import('../config/resolve.js');
-  const { checkHealth, healthExitCode, healthLine, healthProfile, loadHealthOperation } = await import('../operations/health.js');
+  const { checkHealth, healthExitCode, healthLine, healthProfile, loadHealthOperation } = await import(
+    '../operations/health.js'
+  );
   const { adapterFor } = await import('../../profiles/registry.js');
   const config: LoadedConfig = { profiles: { [name]: profile }, sources: { profiles: { [name]: userFile }, userFile } };
   const g = ctx.globals;

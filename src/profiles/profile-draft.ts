@@ -50,7 +50,10 @@ const AUTH_LABELS: Record<AuthType, string> = {
 };
 
 function checkName(name: string): string {
-  if (!PROFILE_NAME.test(name)) throw new UsageError(`profile name "${name}": use letters, digits, ".", "_" and "-", starting with a letter or digit`);
+  if (!PROFILE_NAME.test(name))
+    throw new UsageError(
+      `profile name "${name}": use letters, digits, ".", "_" and "-", starting with a letter or digit`,
+    );
   return name;
 }
 
@@ -68,14 +71,18 @@ function urlProblem(value: string): string | undefined {
 }
 
 function checkEnvName(flag: string, value: string): string {
-  if (!ENV_NAME.test(value)) throw new UsageError(`${flag} must be an environment variable name (letters, digits and _), got "${value}"`);
+  if (!ENV_NAME.test(value))
+    throw new UsageError(`${flag} must be an environment variable name (letters, digits and _), got "${value}"`);
   return value;
 }
 
 /**
  * Builds the profile. `prompter` is given only on a terminal; without it a missing value is a usage error.
  */
-export async function draftProfile(flags: AddFlags, prompter: Prompter | undefined): Promise<{ name: string; profile: ProfileConfig }> {
+export async function draftProfile(
+  flags: AddFlags,
+  prompter: Prompter | undefined,
+): Promise<{ name: string; profile: ProfileConfig }> {
   const envRef = flags.apikeyEnv ?? flags.tokenEnv;
   const literal = flags.apiKey ?? flags.token;
   const given = [
@@ -84,16 +91,36 @@ export async function draftProfile(flags: AddFlags, prompter: Prompter | undefin
     flags.apiKey !== undefined && '--api-key',
     flags.token !== undefined && '--token',
   ].filter((f): f is string => f !== false);
-  if (given.length > 1) throw new UsageError(`${given.join(' and ')} cannot be used together: give the credential one way`);
+  if (given.length > 1)
+    throw new UsageError(`${given.join(' and ')} cannot be used together: give the credential one way`);
   if (literal === '') throw new UsageError(`${given[0]} must not be empty`);
 
   if (!prompter) {
-    const missing = [flags.name === undefined && 'NAME', flags.provider === undefined && '--provider', flags.url === undefined && '--url'].filter((f): f is string => f !== false);
-    if (missing.length > 0) throw new UsageError(`missing required ${missing.length === 1 ? 'argument' : 'arguments'}: ${missing.join(', ')}`, { hint: 'textgen profiles add NAME --provider KIND --url URL [--apikey-env VAR]' });
+    const missing = [
+      flags.name === undefined && 'NAME',
+      flags.provider === undefined && '--provider',
+      flags.url === undefined && '--url',
+    ].filter((f): f is string => f !== false);
+    if (missing.length > 0)
+      throw new UsageError(
+        `missing required ${missing.length === 1 ? 'argument' : 'arguments'}: ${missing.join(', ')}`,
+        { hint: 'textgen profiles add NAME --provider KIND --url URL [--apikey-env VAR]' },
+      );
   }
 
-  const name = checkName(flags.name ?? (await prompter!.text('Profile name:', { validate: (v) => PROFILE_NAME.test(v) || 'letters, digits, ".", "_" and "-", starting with a letter or digit' })));
-  const provider = flags.provider !== undefined ? checkProvider(flags.provider) : await prompter!.select('Provider:', PROVIDER_KINDS.map((k) => ({ value: k })));
+  const name = checkName(
+    flags.name ??
+      (await prompter!.text('Profile name:', {
+        validate: (v) => PROFILE_NAME.test(v) || 'letters, digits, ".", "_" and "-", starting with a letter or digit',
+      })),
+  );
+  const provider =
+    flags.provider !== undefined
+      ? checkProvider(flags.provider)
+      : await prompter!.select(
+          'Provider:',
+          PROVIDER_KINDS.map((k) => ({ value: k })),
+        );
   let url = flags.url;
   if (url === undefined) url = await prompter!.text('Base URL:', { validate: (v) => urlProblem(v) ?? true });
   const bad = urlProblem(url);
@@ -103,17 +130,25 @@ export async function draftProfile(flags: AddFlags, prompter: Prompter | undefin
   let type: AuthType;
   if (flags.authType !== undefined) {
     const t = types.find((k) => k === flags.authType);
-    if (!t) throw new UsageError(`--auth-type for ${provider} must be one of ${types.join(', ')}, got "${flags.authType}"`);
+    if (!t)
+      throw new UsageError(`--auth-type for ${provider} must be one of ${types.join(', ')}, got "${flags.authType}"`);
     type = t;
   } else if (flags.token !== undefined || flags.tokenEnv !== undefined) type = 'bearer';
-  else if (flags.apiKey !== undefined || flags.apikeyEnv !== undefined) type = adapterFor(provider).auth.bareKey === 'exchanged' ? (flags.username !== undefined ? 'cpd' : 'iam') : types[0]!;
-  else if (prompter) type = await prompter.select('Authentication:', types.map((t) => ({ value: t, name: AUTH_LABELS[t] })));
+  else if (flags.apiKey !== undefined || flags.apikeyEnv !== undefined)
+    type =
+      adapterFor(provider).auth.bareKey === 'exchanged' ? (flags.username !== undefined ? 'cpd' : 'iam') : types[0]!;
+  else if (prompter)
+    type = await prompter.select(
+      'Authentication:',
+      types.map((t) => ({ value: t, name: AUTH_LABELS[t] })),
+    );
   else type = 'none';
 
   let username = flags.username;
   const needsUser = type === 'cpd' || type === 'zenapikey';
   if (needsUser && username === undefined) {
-    if (!prompter) throw new UsageError(`missing required option: --username (auth type ${type} needs the Cloud Pak for Data user)`);
+    if (!prompter)
+      throw new UsageError(`missing required option: --username (auth type ${type} needs the Cloud Pak for Data user)`);
     username = await prompter.text('User name:');
   }
 
@@ -131,10 +166,15 @@ export async function draftProfile(flags: AddFlags, prompter: Prompter | undefin
       { value: 'env', name: 'in an environment variable (recommended)' },
       { value: 'file', name: 'in the user config file (stored 0600)' },
     ]);
-    if (how === 'env') auth[`${field}_env`] = await prompter.text('Variable name:', { validate: (v) => ENV_NAME.test(v) || 'letters, digits and _' });
+    if (how === 'env')
+      auth[`${field}_env`] = await prompter.text('Variable name:', {
+        validate: (v) => ENV_NAME.test(v) || 'letters, digits and _',
+      });
     else auth[field] = await prompter.password(type === 'bearer' ? 'Token:' : 'API key:');
   } else {
-    throw new UsageError(`missing credentials for auth type ${type}: give --apikey-env VAR or --token-env VAR (or --api-key / --token)`);
+    throw new UsageError(
+      `missing credentials for auth type ${type}: give --apikey-env VAR or --token-env VAR (or --api-key / --token)`,
+    );
   }
 
   const profile: ProfileConfig = { provider, url: url.replace(/\/+$/, ''), auth: auth as AuthConfig };

@@ -11,7 +11,12 @@ export async function askTarget(ctx: Context, profile: ResolvedProfile, scope: M
   const prompter = await ctx.prompter();
   const noun = scope === 'deployments' ? 'Deployment (id or serving name)' : 'Model';
   const ids = await listIds(ctx, profile, scope);
-  if (ids.length > 0) return prompter.select(`${noun}:`, ids.map((id) => ({ value: id })), {});
+  if (ids.length > 0)
+    return prompter.select(
+      `${noun}:`,
+      ids.map((id) => ({ value: id })),
+      {},
+    );
   return prompter.text(`${noun}:`);
 }
 

@@ -44,13 +44,20 @@ export function createInquirerPrompter(io: PromptStreams): Prompter {
           context,
         ),
       ),
-    password: (message) => ask((p) => p.password({ message, mask: '*', validate: (v) => (v === '' ? 'a value is required' : true) }, context)),
+    password: (message) =>
+      ask((p) =>
+        p.password({ message, mask: '*', validate: (v) => (v === '' ? 'a value is required' : true) }, context),
+      ),
     select: <T extends string>(message: string, choices: readonly Choice<T>[], options: { default?: T } = {}) =>
       ask((p) =>
         p.select<T>(
           {
             message,
-            choices: choices.map((c) => ({ value: c.value, name: c.name ?? c.value, ...(c.description ? { description: c.description } : {}) })),
+            choices: choices.map((c) => ({
+              value: c.value,
+              name: c.name ?? c.value,
+              ...(c.description ? { description: c.description } : {}),
+            })),
             ...(options.default !== undefined ? { default: options.default } : {}),
             pageSize: 12,
           },

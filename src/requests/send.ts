@@ -23,7 +23,13 @@ async function discard(res: HttpResponse): Promise<void> {
  * Sends with the profile's credentials; on a 401 refreshes an exchanged token once and tries again (docs/design.md §7).
  * Returns the response whatever its status.
  */
-export async function sendAuthorized(ctx: Context, profile: ResolvedProfile, callee: Callee, spec: HttpRequestSpec, signal: AbortSignal = ctx.signal): Promise<HttpResponse> {
+export async function sendAuthorized(
+  ctx: Context,
+  profile: ResolvedProfile,
+  callee: Callee,
+  spec: HttpRequestSpec,
+  signal: AbortSignal = ctx.signal,
+): Promise<HttpResponse> {
   const http = await ctx.http(profile);
   const auth = await ctx.authenticator(profile);
   for (let attempt = 0; ; attempt++) {
@@ -51,7 +57,9 @@ export async function failFromResponse(callee: Callee, res: HttpResponse): Promi
     throw new AuthError(formatApiMessage(details), {
       status: res.status,
       ...(details.traceId ? { traceId: details.traceId } : {}),
-      ...(res.status === 401 ? { hint: "check the profile's credentials (--api-key, --token, or its auth section)" } : {}),
+      ...(res.status === 401
+        ? { hint: "check the profile's credentials (--api-key, --token, or its auth section)" }
+        : {}),
     });
   }
   throw new ApiError(details, details.hint !== undefined ? { hint: details.hint } : {});
@@ -82,7 +90,12 @@ export interface JsonAnswer {
  * One request → its JSON answer, for the commands that are not streamed generations (embed, tokenize, models, …):
  * credentials, the 401 refresh, errors with the provider's words, and a clear message when a 2xx is not JSON.
  */
-export async function requestJson(ctx: Context, profile: ResolvedProfile, callee: Callee, spec: HttpRequestSpec): Promise<JsonAnswer> {
+export async function requestJson(
+  ctx: Context,
+  profile: ResolvedProfile,
+  callee: Callee,
+  spec: HttpRequestSpec,
+): Promise<JsonAnswer> {
   const res = await sendAuthorized(ctx, profile, callee, spec);
   if (res.status < 200 || res.status >= 300) await failFromResponse(callee, res);
   const text = await res.text();

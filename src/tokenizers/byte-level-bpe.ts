@@ -23,7 +23,13 @@ function escapeRegex(text: string): string {
 function addedTokenSplitter(added: AddedToken[]): (text: string) => Array<string | AddedToken> {
   if (added.length === 0) return (text) => [text];
   const byContent = new Map(added.map((t) => [t.content, t]));
-  const regex = new RegExp([...byContent.keys()].sort((a, b) => b.length - a.length).map(escapeRegex).join('|'), 'gu');
+  const regex = new RegExp(
+    [...byContent.keys()]
+      .sort((a, b) => b.length - a.length)
+      .map(escapeRegex)
+      .join('|'),
+    'gu',
+  );
   return (text) => {
     const out: Array<string | AddedToken> = [];
     let at = 0;

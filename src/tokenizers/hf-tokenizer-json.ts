@@ -70,11 +70,19 @@ function readNormalizer(n: unknown): Normalizer {
 type PreTokenizeStep = (pieces: string[]) => string[];
 
 function readPreTokenizer(p: unknown, steps: PreTokenizeStep[]): { byteLevel: boolean } {
-  if (!isRecord(p)) throw unsupported(p === null || p === undefined ? 'no pre-tokenizer (a byte-level one has ByteLevel)' : `a pre-tokenizer ${JSON.stringify(p)}`);
+  if (!isRecord(p))
+    throw unsupported(
+      p === null || p === undefined
+        ? 'no pre-tokenizer (a byte-level one has ByteLevel)'
+        : `a pre-tokenizer ${JSON.stringify(p)}`,
+    );
   switch (p.type) {
     case 'ByteLevel': {
       const addPrefixSpace = p.add_prefix_space === true;
-      const split = p.use_regex === false ? undefined : compileSplitPattern({ Regex: GPT2_SPLIT_PATTERN }, 'ByteLevel pre-tokenizer');
+      const split =
+        p.use_regex === false
+          ? undefined
+          : compileSplitPattern({ Regex: GPT2_SPLIT_PATTERN }, 'ByteLevel pre-tokenizer');
       steps.push((pieces) =>
         pieces.flatMap((piece) => {
           // As Hugging Face does it: to every piece an earlier step made, not just to the start of the text.
@@ -88,7 +96,9 @@ function readPreTokenizer(p: unknown, steps: PreTokenizeStep[]): { byteLevel: bo
       if (!isRecord(p.pattern)) throw unsupported('a Split pre-tokenizer without a pattern');
       const behavior = p.behavior ?? 'Isolated';
       if (typeof behavior !== 'string' || !(SPLIT_BEHAVIORS as readonly string[]).includes(behavior)) {
-        throw unsupported(`a Split pre-tokenizer with behavior ${JSON.stringify(behavior)} (supported: ${SPLIT_BEHAVIORS.join(', ')})`);
+        throw unsupported(
+          `a Split pre-tokenizer with behavior ${JSON.stringify(behavior)} (supported: ${SPLIT_BEHAVIORS.join(', ')})`,
+        );
       }
       const regex = compileSplitPattern(p.pattern, 'Split pre-tokenizer');
       const invert = p.invert === true;
@@ -110,7 +120,8 @@ function readVocab(v: unknown): Map<string, number> {
   if (!isRecord(v)) throw unsupported('a BPE model without a "vocab" object');
   const vocab = new Map<string, number>();
   for (const [token, id] of Object.entries(v)) {
-    if (typeof id !== 'number' || !Number.isInteger(id) || id < 0) throw new UsageError(`the tokenizer's vocabulary gives "${token}" the id ${JSON.stringify(id)}`);
+    if (typeof id !== 'number' || !Number.isInteger(id) || id < 0)
+      throw new UsageError(`the tokenizer's vocabulary gives "${token}" the id ${JSON.stringify(id)}`);
     vocab.set(token, id);
   }
   return vocab;
@@ -123,7 +134,12 @@ function readMerges(m: unknown): Array<[string, string]> {
     if (typeof merge === 'string') {
       const space = merge.indexOf(' ', 1);
       if (space > 0) return [merge.slice(0, space), merge.slice(space + 1)];
-    } else if (Array.isArray(merge) && merge.length === 2 && typeof merge[0] === 'string' && typeof merge[1] === 'string') {
+    } else if (
+      Array.isArray(merge) &&
+      merge.length === 2 &&
+      typeof merge[0] === 'string' &&
+      typeof merge[1] === 'string'
+    ) {
       return [merge[0], merge[1]];
     }
     throw new UsageError(`the tokenizer's merge ${i} is not a pair: ${JSON.stringify(merge)}`);
@@ -134,7 +150,14 @@ function readAddedTokens(a: unknown): AddedToken[] {
   if (a === undefined || a === null) return [];
   if (!Array.isArray(a)) throw new UsageError('the tokenizer\'s "added_tokens" is not a list');
   return a.map((t, i) => {
-    if (!isRecord(t) || typeof t.content !== 'string' || t.content === '' || typeof t.id !== 'number' || !Number.isInteger(t.id) || t.id < 0) {
+    if (
+      !isRecord(t) ||
+      typeof t.content !== 'string' ||
+      t.content === '' ||
+      typeof t.id !== 'number' ||
+      !Number.isInteger(t.id) ||
+      t.id < 0
+    ) {
       throw new UsageError(`the tokenizer's added token ${i} needs a non-empty "content" and an integer "id"`);
     }
     return { id: t.id, content: t.content };
@@ -150,17 +173,23 @@ export function readTokenizerJson(doc: unknown): ByteLevelBpeParts {
   const modelType = model.type ?? (model.merges !== undefined ? 'BPE' : undefined);
   if (modelType !== 'BPE') throw unsupported(`a ${typeof modelType === 'string' ? modelType : 'untyped'} model`);
   for (const key of ['continuing_subword_prefix', 'end_of_word_suffix'] as const) {
-    if (model[key] !== undefined && model[key] !== null && model[key] !== '') throw unsupported(`a BPE model with ${key} ${JSON.stringify(model[key])}`);
+    if (model[key] !== undefined && model[key] !== null && model[key] !== '')
+      throw unsupported(`a BPE model with ${key} ${JSON.stringify(model[key])}`);
   }
   if (model.byte_fallback === true) throw unsupported('a BPE model with byte_fallback (SentencePiece style)');
-  if (typeOf(doc.decoder) !== 'ByteLevel') throw unsupported(doc.decoder === null || doc.decoder === undefined ? 'no decoder' : `a ${typeOf(doc.decoder)} decoder`);
+  if (typeOf(doc.decoder) !== 'ByteLevel')
+    throw unsupported(
+      doc.decoder === null || doc.decoder === undefined ? 'no decoder' : `a ${typeOf(doc.decoder)} decoder`,
+    );
 
   const steps: PreTokenizeStep[] = [];
-  if (!readPreTokenizer(doc.pre_tokenizer, steps).byteLevel) throw unsupported('no ByteLevel step in its pre-tokenizer');
+  if (!readPreTokenizer(doc.pre_tokenizer, steps).byteLevel)
+    throw unsupported('no ByteLevel step in its pre-tokenizer');
   const vocab = readVocab(model.vocab);
   const merges = readMerges(model.merges);
   for (const [a, b] of merges) {
-    if (!vocab.has(a + b)) throw new UsageError(`the tokenizer merges "${a}" and "${b}" into a token its vocabulary lacks`);
+    if (!vocab.has(a + b))
+      throw new UsageError(`the tokenizer merges "${a}" and "${b}" into a token its vocabulary lacks`);
   }
   const unk = typeof model.unk_token === 'string' && model.unk_token !== '' ? model.unk_token : undefined;
   return {

@@ -68,7 +68,12 @@ export function parseEncodingFlag(value: string): OpenAiEncoding {
  * The encoding to use offline: `--encoding` wins, else the model's. `purpose` finishes the sentence of the error
  * ("to tokenize offline").
  */
-export function resolveOpenAiEncoding(opts: { flag?: string | undefined; model?: string | undefined; provider: string; purpose: string }): OpenAiEncoding {
+export function resolveOpenAiEncoding(opts: {
+  flag?: string | undefined;
+  model?: string | undefined;
+  provider: string;
+  purpose: string;
+}): OpenAiEncoding {
   if (opts.flag !== undefined) return parseEncodingFlag(opts.flag);
   if (opts.model === undefined) {
     throw new UsageError(`a model or an encoding is needed ${opts.purpose}: give --model NAME or --encoding NAME`, {

@@ -23,13 +23,25 @@ async function importEncoding(name: OpenAiEncoding): Promise<[EncodingModule, Ra
   // Literal specifiers, so the type checker and any bundler see each module.
   switch (name) {
     case 'r50k_base':
-      return Promise.all([import('gpt-tokenizer/encoding/r50k_base'), import('gpt-tokenizer/bpeRanks/r50k_base').then((m) => m.default)]);
+      return Promise.all([
+        import('gpt-tokenizer/encoding/r50k_base'),
+        import('gpt-tokenizer/bpeRanks/r50k_base').then((m) => m.default),
+      ]);
     case 'p50k_base':
-      return Promise.all([import('gpt-tokenizer/encoding/p50k_base'), import('gpt-tokenizer/bpeRanks/p50k_base').then((m) => m.default)]);
+      return Promise.all([
+        import('gpt-tokenizer/encoding/p50k_base'),
+        import('gpt-tokenizer/bpeRanks/p50k_base').then((m) => m.default),
+      ]);
     case 'cl100k_base':
-      return Promise.all([import('gpt-tokenizer/encoding/cl100k_base'), import('gpt-tokenizer/bpeRanks/cl100k_base').then((m) => m.default)]);
+      return Promise.all([
+        import('gpt-tokenizer/encoding/cl100k_base'),
+        import('gpt-tokenizer/bpeRanks/cl100k_base').then((m) => m.default),
+      ]);
     case 'o200k_base':
-      return Promise.all([import('gpt-tokenizer/encoding/o200k_base'), import('gpt-tokenizer/bpeRanks/o200k_base').then((m) => m.default)]);
+      return Promise.all([
+        import('gpt-tokenizer/encoding/o200k_base'),
+        import('gpt-tokenizer/bpeRanks/o200k_base').then((m) => m.default),
+      ]);
   }
 }
 

@@ -28,13 +28,13 @@ export function toJsPattern(pattern: string): string {
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i] as string;
     if (c === '\\') {
-      let escape = pattern.slice(i, i + 2);
+      let sequence = pattern.slice(i, i + 2);
       if (/[pP]/.test(pattern[i + 1] ?? '') && pattern[i + 2] === '{') {
         const close = pattern.indexOf('}', i);
-        if (close > 0) escape = pattern.slice(i, close + 1);
+        if (close > 0) sequence = pattern.slice(i, close + 1);
       }
-      out += escape;
-      i += escape.length - 1;
+      out += sequence;
+      i += sequence.length - 1;
       afterQuantifier = false;
       continue;
     }
@@ -81,8 +81,10 @@ export function toJsPattern(pattern: string): string {
 
 /** A tokenizer file's pattern as a global Unicode RegExp; `where` names it in the error. */
 export function compileSplitPattern(pattern: { Regex?: unknown; String?: unknown }, where: string): RegExp {
-  if (typeof pattern.String === 'string') return new RegExp(pattern.String.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gu');
-  if (typeof pattern.Regex !== 'string') throw new UsageError(`the tokenizer's ${where} has no Regex or String pattern`);
+  if (typeof pattern.String === 'string')
+    return new RegExp(pattern.String.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gu');
+  if (typeof pattern.Regex !== 'string')
+    throw new UsageError(`the tokenizer's ${where} has no Regex or String pattern`);
   try {
     return new RegExp(toJsPattern(pattern.Regex), 'gu');
   } catch (e) {

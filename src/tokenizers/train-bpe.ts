@@ -58,7 +58,12 @@ export function trainByteLevelBpe(corpus: string, merges: number): TrainedBpe {
   while (learned.length < merges) {
     let best: Pair | undefined;
     for (const p of pairs.values()) {
-      if (!best || p.count > best.count || (p.count === best.count && (p.a < best.a || (p.a === best.a && p.b < best.b)))) best = p;
+      if (
+        !best ||
+        p.count > best.count ||
+        (p.count === best.count && (p.a < best.a || (p.a === best.a && p.b < best.b)))
+      )
+        best = p;
     }
     if (!best || best.count < 2) break;
     const { a, b } = best;
@@ -84,7 +89,10 @@ export function trainByteLevelBpe(corpus: string, merges: number): TrainedBpe {
 }
 
 /** A trained vocabulary as a Hugging Face tokenizer.json with a ByteLevel pre-tokenizer and decoder (GPT-2's layout). */
-export function byteLevelTokenizerJson(trained: TrainedBpe, specialTokens: readonly string[] = []): Record<string, unknown> {
+export function byteLevelTokenizerJson(
+  trained: TrainedBpe,
+  specialTokens: readonly string[] = [],
+): Record<string, unknown> {
   const byteLevel = { type: 'ByteLevel', add_prefix_space: false, trim_offsets: true, use_regex: true };
   return {
     version: '1.0',

@@ -56,7 +56,10 @@ const controls = {
   control_log_additive: bool,
 } as const;
 
-const spanScores: FieldFacts = { type: 'array', items: { type: 'object', properties: { start: int, length: int, score: num } } };
+const spanScores: FieldFacts = {
+  type: 'array',
+  items: { type: 'object', properties: { start: int, length: int, score: num } },
+};
 
 export const ALEPH_ALPHA_VERSION = '1.16.1';
 
@@ -112,7 +115,11 @@ export const ALEPH_ALPHA_SCHEMAS = {
         items: {
           type: 'object',
           properties: {
-            log_probs: { type: 'object', nullable: true, description: 'list with a dictionary for each generated token' },
+            log_probs: {
+              type: 'object',
+              nullable: true,
+              description: 'list with a dictionary for each generated token',
+            },
             completion: str,
             raw_completion: nullable(str),
             completion_tokens: strings,
@@ -252,7 +259,10 @@ export const ALEPH_ALPHA_SCHEMAS = {
   },
   QARequest: {
     type: 'object',
-    example: { query: 'Who likes Pizza?', documents: [{ text: 'Andreas likes Pizza.' }, { docx: 'b64;base64EncodededWordDocument' }] },
+    example: {
+      query: 'Who likes Pizza?',
+      documents: [{ text: 'Andreas likes Pizza.' }, { docx: 'b64;base64EncodededWordDocument' }],
+    },
     properties: {
       hosting: ref(HOSTING),
       query: str,
@@ -263,7 +273,10 @@ export const ALEPH_ALPHA_SCHEMAS = {
   },
   QAResponse: {
     type: 'object',
-    example: { answers: [{ answer: 'Andreas', score: 0.9980973, evidence: 'Andreas likes Pizza.' }], model_version: '2021-12' },
+    example: {
+      answers: [{ answer: 'Andreas', score: 0.9980973, evidence: 'Andreas likes Pizza.' }],
+      model_version: '2021-12',
+    },
     properties: {
       model_version: str,
       answers: {
@@ -399,7 +412,12 @@ const nice = { nice: 'boolean' } as const;
 export const ALEPH_ALPHA_ENDPOINTS = {
   '/complete': { method: 'post', query: nice, request: 'CompletionRequest', response: 'CompletionResponse' },
   '/embed': { method: 'post', query: nice, request: 'EmbeddingRequest', response: 'EmbeddingResponse' },
-  '/semantic_embed': { method: 'post', query: nice, request: 'SemanticEmbeddingRequest', response: 'SemanticEmbeddingResponse' },
+  '/semantic_embed': {
+    method: 'post',
+    query: nice,
+    request: 'SemanticEmbeddingRequest',
+    response: 'SemanticEmbeddingResponse',
+  },
   '/batch_semantic_embed': {
     method: 'post',
     query: nice,
@@ -421,7 +439,14 @@ export const ALEPH_ALPHA_ENDPOINTS = {
 export const ALEPH_ALPHA_PAGE_EXAMPLES = {
   completionResponse: {
     model_version: '2022-04',
-    completions: [{ completion: ' keeps the doctor away,', finish_reason: 'maximum_tokens', log_probs: [{ ' keeps': -0.3 }], completion_tokens: [' keeps'] }],
+    completions: [
+      {
+        completion: ' keeps the doctor away,',
+        finish_reason: 'maximum_tokens',
+        log_probs: [{ ' keeps': -0.3 }],
+        completion_tokens: [' keeps'],
+      },
+    ],
     num_tokens_prompt_total: 4,
     num_tokens_generated: 5,
   },

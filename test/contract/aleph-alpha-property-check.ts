@@ -38,7 +38,8 @@ export function checkProperty(schema: ZodType, p: ContractProperty, where: strin
   const nullable = p.nullable || p.ref === '#/components/schemas/Hosting';
   expect(schema.safeParse(null).success, `${where}.${p.name} nullable: ${nullable}`).toBe(nullable);
   for (const v of p.enum ?? []) expect(schema.safeParse(v).success, `${where}.${p.name} accepts ${v}`).toBe(true);
-  if (p.minimum !== undefined) expect(schema.safeParse(p.minimum - 1).success, `${where}.${p.name} rejects less than its minimum`).toBe(false);
+  if (p.minimum !== undefined)
+    expect(schema.safeParse(p.minimum - 1).success, `${where}.${p.name} rejects less than its minimum`).toBe(false);
   if (p.maximum !== undefined) {
     expect(schema.safeParse(p.maximum).success, `${where}.${p.name} accepts its maximum`).toBe(true);
     expect(schema.safeParse(p.maximum + 1).success, `${where}.${p.name} rejects more than its maximum`).toBe(false);

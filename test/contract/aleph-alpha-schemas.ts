@@ -43,7 +43,11 @@ export const alephAlphaPromptItemSchema = z.discriminatedUnion('type', [
     size: z.int().optional(),
     controls: z.array(imageControlSchema).optional(),
   }),
-  z.strictObject({ type: z.literal('token_ids'), data: z.array(z.int()), controls: z.array(tokenControlSchema).optional() }),
+  z.strictObject({
+    type: z.literal('token_ids'),
+    data: z.array(z.int()),
+    controls: z.array(tokenControlSchema).optional(),
+  }),
 ]);
 
 /** `Prompt`: a string or a multimodal array. */

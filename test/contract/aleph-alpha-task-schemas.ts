@@ -39,7 +39,9 @@ export const alephAlphaExplanationRequestSchema = z.strictObject({
   control_log_additive: z.boolean().optional(),
   postprocessing: z.enum(['none', 'absolute', 'square']).optional(),
   normalize: z.boolean().optional(),
-  prompt_granularity: z.strictObject({ type: z.enum(PROMPT_GRANULARITIES).optional(), delimiter: z.string().optional() }).optional(),
+  prompt_granularity: z
+    .strictObject({ type: z.enum(PROMPT_GRANULARITIES).optional(), delimiter: z.string().optional() })
+    .optional(),
   target_granularity: z.enum(['complete', 'token']).optional(),
   control_token_overlap: z.enum(['partial', 'complete']).optional(),
 });
@@ -95,7 +97,9 @@ export const alephAlphaExplanationItemSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('text'), scores: z.array(spanScoreSchema) }),
   z.strictObject({
     type: z.literal('image'),
-    scores: z.array(z.strictObject({ rect: z.strictObject({ top: unit, left: unit, width: unit, height: unit }), score: z.number() })),
+    scores: z.array(
+      z.strictObject({ rect: z.strictObject({ top: unit, left: unit, width: unit, height: unit }), score: z.number() }),
+    ),
   }),
 ]);
 

@@ -26,7 +26,8 @@ function isNode(v: unknown): v is Node {
 /** The embeddings operation as the contract has it (it uses no `$ref`s, so none are resolved). */
 export function embeddingsOperation(): AzureOperation {
   const op = AZURE_OPENAI_CONTRACT.operations.embeddings;
-  if (JSON.stringify(op).includes('"$ref"')) throw new Error('the embeddings operation now uses $refs: resolve them as azure-openapi.ts does');
+  if (JSON.stringify(op).includes('"$ref"'))
+    throw new Error('the embeddings operation now uses $refs: resolve them as azure-openapi.ts does');
   return op;
 }
 
@@ -37,7 +38,10 @@ function toJsonSchema(node: unknown): unknown {
   const out: Node = {};
   for (const [k, v] of Object.entries(node)) {
     if (k === 'example' || k === 'nullable') continue;
-    out[k] = k === 'properties' && isNode(v) ? Object.fromEntries(Object.entries(v).map(([name, s]) => [name, toJsonSchema(s)])) : toJsonSchema(v);
+    out[k] =
+      k === 'properties' && isNode(v)
+        ? Object.fromEntries(Object.entries(v).map(([name, s]) => [name, toJsonSchema(s)]))
+        : toJsonSchema(v);
   }
   if (node.nullable === true && typeof out.type === 'string') out.type = [out.type, 'null'];
   return out;
@@ -62,6 +66,10 @@ export function declaredEmbeddingsAnswer(): unknown {
 export const embeddingsResponseSchema = z.strictObject({
   object: z.literal('list'),
   model: z.string().min(1),
-  data: z.array(z.strictObject({ index: z.int().min(0), object: z.literal('embedding'), embedding: z.array(z.number()).min(1) })).min(1),
+  data: z
+    .array(
+      z.strictObject({ index: z.int().min(0), object: z.literal('embedding'), embedding: z.array(z.number()).min(1) }),
+    )
+    .min(1),
   usage: z.strictObject({ prompt_tokens: z.int().min(0), total_tokens: z.int().min(0) }),
 });

@@ -47,7 +47,10 @@ function toJsonSchema(node: unknown): unknown {
   for (const [k, v] of Object.entries(node)) {
     if (k === 'example' || k === 'nullable') continue;
     // Map keys under `properties` are field names, not keywords: translate their values only.
-    out[k] = k === 'properties' && isNode(v) ? Object.fromEntries(Object.entries(v).map(([name, s]) => [name, toJsonSchema(s)])) : toJsonSchema(v);
+    out[k] =
+      k === 'properties' && isNode(v)
+        ? Object.fromEntries(Object.entries(v).map(([name, s]) => [name, toJsonSchema(s)]))
+        : toJsonSchema(v);
   }
   if (node.nullable === true) {
     if (typeof out.type === 'string') out.type = [out.type, 'null'];
@@ -59,7 +62,8 @@ function toJsonSchema(node: unknown): unknown {
 /** A deep copy of one body schema with its `$ref`s resolved; the request or answer must be JSON. */
 function bodySchema(op: AzureOperation, status: string | undefined): Node {
   const body = status === undefined ? op.request : op.responses[status];
-  if (body?.contentType !== 'application/json') throw new Error(`no application/json body for ${op.path} ${status ?? 'request'}`);
+  if (body?.contentType !== 'application/json')
+    throw new Error(`no application/json body for ${op.path} ${status ?? 'request'}`);
   return resolveRefs(body.schema, refRoot) as Node;
 }
 

@@ -51,7 +51,9 @@ export const watsonxChatRequestSchema = z
     guided_json: z.unknown().optional(),
     ...watsonxChatParameters,
   })
-  .refine((b) => (b.project_id === undefined) !== (b.space_id === undefined), { message: 'exactly one of project_id and space_id' });
+  .refine((b) => (b.project_id === undefined) !== (b.space_id === undefined), {
+    message: 'exactly one of project_id and space_id',
+  });
 
 /** `POST /ml/v1/deployments/{id_or_name}/text/chat[_stream]?version=`: the deployment holds model and scope. */
 export const watsonxDeploymentChatRequestSchema = z.strictObject({
@@ -75,7 +77,10 @@ const openAiChatParameters = {
   response_format: z.looseObject({ type: z.string() }).optional(),
   seed: z.int().nullable().optional(),
   // "Up to 4 sequences where the API will stop generating further tokens."
-  stop: z.union([z.string(), z.array(z.string()).max(4)]).nullable().optional(),
+  stop: z
+    .union([z.string(), z.array(z.string()).max(4)])
+    .nullable()
+    .optional(),
   stream: z.boolean().nullable().optional(),
   stream_options: z.strictObject({ include_usage: z.boolean().optional() }).nullable().optional(),
   temperature: z.number().min(0).max(2).nullable().optional(),
@@ -117,7 +122,9 @@ export const alephAlphaChatRequestSchema = z
     temperature: z.number().min(0).max(2).optional(),
     top_p: z.number().min(0).max(1).optional(),
   })
-  .refine((b) => alephAlphaOrderProblem(b.messages) === undefined, { message: 'messages break the system/user/assistant order' });
+  .refine((b) => alephAlphaOrderProblem(b.messages) === undefined, {
+    message: 'messages break the system/user/assistant order',
+  });
 
 /** What is wrong with the order of an Aleph Alpha conversation, or undefined. */
 export function alephAlphaOrderProblem(messages: readonly { role: string }[]): string | undefined {
@@ -133,8 +140,16 @@ export function alephAlphaOrderProblem(messages: readonly { role: string }[]): s
 
 // ---- answers ----
 
-const logprobEntry = z.looseObject({ token: z.string(), logprob: z.number(), top_logprobs: z.array(z.looseObject({ token: z.string(), logprob: z.number() })) });
-const usage = z.looseObject({ prompt_tokens: z.int().min(0), completion_tokens: z.int().min(0), total_tokens: z.int().min(0) });
+const logprobEntry = z.looseObject({
+  token: z.string(),
+  logprob: z.number(),
+  top_logprobs: z.array(z.looseObject({ token: z.string(), logprob: z.number() })),
+});
+const usage = z.looseObject({
+  prompt_tokens: z.int().min(0),
+  completion_tokens: z.int().min(0),
+  total_tokens: z.int().min(0),
+});
 const finish = z.enum(['stop', 'length', 'content_filter', 'tool_calls', 'time_limit', 'cancelled', 'error']);
 
 /** openai's `ChatCompletion` (Azure and Aleph Alpha answer the same shape). */
@@ -165,7 +180,10 @@ export const chatCompletionChunkSchema = z.looseObject({
       index: z.int().min(0),
       delta: z.looseObject({ role: z.literal('assistant').optional(), content: z.string().nullable().optional() }),
       finish_reason: finish.nullable(),
-      logprobs: z.looseObject({ content: z.array(logprobEntry).nullable() }).nullable().optional(),
+      logprobs: z
+        .looseObject({ content: z.array(logprobEntry).nullable() })
+        .nullable()
+        .optional(),
     }),
   ),
   usage: usage.nullable().optional(),

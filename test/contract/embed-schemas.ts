@@ -32,7 +32,9 @@ export const watsonxEmbeddingsRequestSchema = z
       })
       .optional(),
   })
-  .refine((b) => (b.project_id === undefined) !== (b.space_id === undefined), { message: 'exactly one of project_id, space_id' });
+  .refine((b) => (b.project_id === undefined) !== (b.space_id === undefined), {
+    message: 'exactly one of project_id, space_id',
+  });
 
 export const watsonxEmbeddingsResponseSchema = z.strictObject({
   model_id: z.string().min(1),

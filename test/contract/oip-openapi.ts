@@ -35,7 +35,10 @@ export function oipValidators(): OipValidators {
   if (!contract.openapi.startsWith('3.1')) throw new Error(`expected an OpenAPI 3.1 document, got ${contract.openapi}`);
   // strict: false because the document wrapper's key (components) is not a JSON Schema keyword.
   const ajv = new Ajv2020({ strict: false, allErrors: true });
-  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
+  ajv.addFormat('int32', {
+    type: 'number',
+    validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31,
+  });
   ajv.addFormat('float', { type: 'number', validate: (n: number) => Number.isFinite(n) });
   ajv.addSchema({ $id: DOC_ID, components: { schemas: contract.schemas } });
 
@@ -46,7 +49,8 @@ export function oipValidators(): OipValidators {
   const { generate: plain, generateStream: streamed } = contract.operations;
   const errorSchemas = new Set([plain, streamed].flatMap((op) => ERROR_STATUSES.map((s) => answer(op, s))));
   if (errorSchemas.size !== 1) throw new Error('the error responses of the contract no longer share one schema');
-  if (streamed.request.schema !== plain.request.schema) throw new Error('generate and generate_stream no longer share one request schema');
+  if (streamed.request.schema !== plain.request.schema)
+    throw new Error('generate and generate_stream no longer share one request schema');
   cached = {
     generateRequest: compile(plain.request.schema),
     generateResponse: compile(answer(plain, '200')),
@@ -57,9 +61,15 @@ export function oipValidators(): OipValidators {
 }
 
 /** Throws with ajv's messages when `value` does not pass; returns it typed for further checks. */
-export function assertValid<T = Record<string, unknown>>(validate: ValidateFunction, value: unknown, label = 'value'): T {
+export function assertValid<T = Record<string, unknown>>(
+  validate: ValidateFunction,
+  value: unknown,
+  label = 'value',
+): T {
   if (!validate(value)) {
-    throw new Error(`${label} does not match the OpenAPI document: ${JSON.stringify(validate.errors)}\n${JSON.stringify(value)}`);
+    throw new Error(
+      `${label} does not match the OpenAPI document: ${JSON.stringify(validate.errors)}\n${JSON.stringify(value)}`,
+    );
   }
   return value as T;
 }

@@ -39,7 +39,9 @@ export const watsonxReturnOptionsSchema = z.strictObject({
 
 const modelParameterShape = {
   decoding_method: z.enum(['greedy', 'sample']).optional(),
-  length_penalty: z.strictObject({ decay_factor: z.number().gt(1).optional(), start_index: z.int().min(0).optional() }).optional(),
+  length_penalty: z
+    .strictObject({ decay_factor: z.number().gt(1).optional(), start_index: z.int().min(0).optional() })
+    .optional(),
   max_new_tokens: z.int().min(0).optional(),
   min_new_tokens: z.int().min(0).optional(),
   random_seed: z.int().min(1).optional(),
@@ -87,7 +89,9 @@ export const watsonxFoundationGenerateRequestSchema = z
     parameters: z.strictObject({ ...modelParameterShape, chat: chatSchema.optional() }).optional(),
     moderations: watsonxModerationsSchema.optional(),
   })
-  .refine((b) => (b.project_id === undefined) !== (b.space_id === undefined), { message: 'exactly one of project_id or space_id' });
+  .refine((b) => (b.project_id === undefined) !== (b.space_id === undefined), {
+    message: 'exactly one of project_id or space_id',
+  });
 
 // ---- responses -------------------------------------------------------------------------------
 
@@ -128,7 +132,9 @@ const resultSchema = z.strictObject({
   input_text: z.string().optional(),
   generated_tokens: z.array(tokenInfoSchema).optional(),
   input_tokens: z.array(tokenInfoSchema).optional(),
-  moderations: z.looseObject({ hap: z.array(moderationFlagSchema).optional(), pii: z.array(moderationFlagSchema).optional() }).optional(),
+  moderations: z
+    .looseObject({ hap: z.array(moderationFlagSchema).optional(), pii: z.array(moderationFlagSchema).optional() })
+    .optional(),
 });
 
 const warningSchema = z.strictObject({
@@ -154,7 +160,9 @@ export const watsonxStreamEventSchema = z.strictObject({ ...textGenShape, result
 
 /** `{"errors":[{code,message,more_info}],"trace","status_code"}`. */
 export const watsonxErrorSchema = z.strictObject({
-  errors: z.array(z.strictObject({ code: z.string().min(1), message: z.string().min(1), more_info: z.string() })).min(1),
+  errors: z
+    .array(z.strictObject({ code: z.string().min(1), message: z.string().min(1), more_info: z.string() }))
+    .min(1),
   trace: z.string().regex(/^[0-9a-f]{16,}$/),
   status_code: z.int().min(400).max(599),
 });

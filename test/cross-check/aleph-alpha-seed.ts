@@ -29,7 +29,9 @@ export function seedSection(seed: string, from: string, to: string): string {
  * out of the flattening as `properties: type: type: T`; it is read as the property `type` of type T.
  */
 export function seedProperties(text: string): ContractProperty[] {
-  const body = text.slice(text.indexOf('properties: ') + 'properties: '.length).replace(/properties: type: type: /g, 'properties: | type: type: ');
+  const body = text
+    .slice(text.indexOf('properties: ') + 'properties: '.length)
+    .replace(/properties: type: type: /g, 'properties: | type: type: ');
   const matches = [...body.matchAll(/(\w+): (?:type: (\w+)|\$ref: "([^"]+)")/g)].filter((m) => m[1] !== 'items');
   return matches.map((m, i) => {
     const next = matches[i + 1];
@@ -40,7 +42,11 @@ export function seedProperties(text: string): ContractProperty[] {
     const items = /items: (?:type: (\w+)|\$ref: "([^"]+)")/.exec(segment);
     if (items) p.items = items[1] ?? items[2]!;
     const values = /enum: \[([^\]]*)\]/.exec(segment);
-    if (values) p.enum = values[1]!.split(',').map((v) => v.trim().replace(/^"|"$/g, '')).filter((v) => v !== 'null');
+    if (values)
+      p.enum = values[1]!
+        .split(',')
+        .map((v) => v.trim().replace(/^"|"$/g, ''))
+        .filter((v) => v !== 'null');
     const minimum = /minimum: (\d+)/.exec(segment);
     if (minimum) p.minimum = Number(minimum[1]);
     const maximum = /maximum: (\d+)/.exec(segment);
@@ -51,7 +57,12 @@ export function seedProperties(text: string): ContractProperty[] {
 
 /** Every `required:` list of a section, nested ones included, in the document's order. */
 export function seedRequiredLists(text: string): string[][] {
-  return [...text.matchAll(/required: ((?:- \w+ ?)+)/g)].map((m) => m[1]!.split('-').map((s) => s.trim()).filter(Boolean));
+  return [...text.matchAll(/required: ((?:- \w+ ?)+)/g)].map((m) =>
+    m[1]!
+      .split('-')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
 }
 
 /** The `example:` of a section (up to its `properties:`), quotes removed, or '' without one. */

@@ -15,7 +15,12 @@ beforeAll(async () => {
   mkdirSync(join(home.dir, 'config', 'textgen'), { recursive: true });
   writeFileSync(
     join(home.dir, 'config', 'textgen', 'config.yaml'),
-    ['profiles:', `  aa: { provider: aleph-alpha, url: "${server.url}", defaults: { model: luminous-base } }`, `  wx: { provider: watsonx, url: "${server.url}" }`, ''].join('\n'),
+    [
+      'profiles:',
+      `  aa: { provider: aleph-alpha, url: "${server.url}", defaults: { model: luminous-base } }`,
+      `  wx: { provider: watsonx, url: "${server.url}" }`,
+      '',
+    ].join('\n'),
   );
   writeFileSync(join(home.dir, 'dot.png'), TINY_PNG);
   writeFileSync(join(home.dir, 'report.docx'), makeDocx(['Andreas likes pizza.', 'Ben likes soup.']));
@@ -29,24 +34,63 @@ afterAll(async () => {
   home.cleanup();
 });
 
-const run = (args: string[], input?: string) => runBin(args, { env: home.env, cwd: home.dir, ...(input !== undefined ? { input } : {}) });
+const run = (args: string[], input?: string) =>
+  runBin(args, { env: home.env, cwd: home.dir, ...(input !== undefined ? { input } : {}) });
 
 describe('Aleph Alpha tasks through bin/textgen.js', () => {
   it('evaluate with an image: JSON on stdout, nothing on stderr', async () => {
-    const r = await run(['--profile', 'aa', 'evaluate', '--image', '@dot.png', '--prompt', 'A picture of', '--expected', ' a dot', '-o', 'json']);
+    const r = await run([
+      '--profile',
+      'aa',
+      'evaluate',
+      '--image',
+      '@dot.png',
+      '--prompt',
+      'A picture of',
+      '--expected',
+      ' a dot',
+      '-o',
+      'json',
+    ]);
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
     expect(alephAlphaEvaluationResultSchema.safeParse(JSON.parse(r.stdout).result).success).toBe(true);
-    expect((server.requests[0]!.json as { prompt: Array<{ type: string }> }).prompt.map((i) => i.type)).toEqual(['image', 'text']);
+    expect((server.requests[0]!.json as { prompt: Array<{ type: string }> }).prompt.map((i) => i.type)).toEqual([
+      'image',
+      'text',
+    ]);
   });
 
   it('explain prints score lines; qa reads a .docx; summarize reads stdin', async () => {
-    const explain = await run(['--profile', 'aa', 'explain', '--prompt', 'Rivers carry water. Fish swim.', '--target', ' Water', '--granularity', 'sentence']);
+    const explain = await run([
+      '--profile',
+      'aa',
+      'explain',
+      '--prompt',
+      'Rivers carry water. Fish swim.',
+      '--target',
+      ' Water',
+      '--granularity',
+      'sentence',
+    ]);
     expect(explain.exitCode).toBe(0);
     expect(explain.stdout).toMatch(/^ *-?\d\.\d{4} {2}"Rivers carry water\."\n *-?\d\.\d{4} {2}"Fish swim\."\n$/);
-    const qa = await run(['--profile', 'aa', 'qa', '--query', 'Who likes soup?', '--document', '@report.docx', '--output', 'json']);
+    const qa = await run([
+      '--profile',
+      'aa',
+      'qa',
+      '--query',
+      'Who likes soup?',
+      '--document',
+      '@report.docx',
+      '--output',
+      'json',
+    ]);
     expect(JSON.parse(qa.stdout).answers[0]).toEqual({ answer: 'Ben', score: 1, evidence: 'Ben likes soup.' });
-    const summary = await run(['--profile', 'aa', 'summarize'], 'Rivers carry water. They shape valleys. Fish live in them.');
+    const summary = await run(
+      ['--profile', 'aa', 'summarize'],
+      'Rivers carry water. They shape valleys. Fish live in them.',
+    );
     expect(summary.stdout).toBe('Rivers carry water. They shape valleys.\n');
   });
 
@@ -61,7 +105,15 @@ describe('Aleph Alpha tasks through bin/textgen.js', () => {
   });
 
   it('the built-in local-aa profile answers every task with no setup', async () => {
-    const r = await run(['--profile', 'local-aa', 'qa', '--query', 'Who likes pizza?', '--document', 'Andreas likes pizza.']);
+    const r = await run([
+      '--profile',
+      'local-aa',
+      'qa',
+      '--query',
+      'Who likes pizza?',
+      '--document',
+      'Andreas likes pizza.',
+    ]);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe('Andreas  (score 1.0000)\n  evidence: Andreas likes pizza.\n');
   });
@@ -69,6 +121,15 @@ describe('Aleph Alpha tasks through bin/textgen.js', () => {
   it('help lists the task flags', async () => {
     const r = await run(['explain', '--help']);
     expect(r.exitCode).toBe(0);
-    for (const flag of ['--prompt <text>', '--image <@file>', '--prompt-json <json|@file>', '--target <text>', '--granularity <kind>', '--normalize [bool]', '--nice [bool]']) expect(r.stdout).toContain(flag);
+    for (const flag of [
+      '--prompt <text>',
+      '--image <@file>',
+      '--prompt-json <json|@file>',
+      '--target <text>',
+      '--granularity <kind>',
+      '--normalize [bool]',
+      '--nice [bool]',
+    ])
+      expect(r.stdout).toContain(flag);
   });
 });

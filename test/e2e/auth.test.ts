@@ -31,7 +31,11 @@ function writeConfig(yaml: string): void {
 }
 
 describe('IBM Cloud IAM', () => {
-  const iamEnv = () => ({ TEXTGEN_URL: server.url, TEXTGEN_API_KEY: KEY, TEXTGEN_IAM_URL: `${server.url}/identity/token` });
+  const iamEnv = () => ({
+    TEXTGEN_URL: server.url,
+    TEXTGEN_API_KEY: KEY,
+    TEXTGEN_IAM_URL: `${server.url}/identity/token`,
+  });
 
   it('exchanges the API key once and reuses the cached token in the next invocation', async () => {
     const first = await generate(iamEnv());
@@ -69,7 +73,7 @@ describe('IBM Cloud IAM', () => {
     expect(generationRequests(server.requests)).toHaveLength(2);
   });
 
-  it('a wrong API key → exit 3 with IAM\'s code and message, and no generation request', async () => {
+  it("a wrong API key → exit 3 with IAM's code and message, and no generation request", async () => {
     const r = await generate({ ...iamEnv(), TEXTGEN_API_KEY: 'wrong-key-xyz' });
     expect(r.exitCode).toBe(3);
     expect(r.stderr).toMatch(/BXNIM0415E/);
@@ -92,24 +96,32 @@ describe('Cloud Pak for Data', () => {
     ['username + api key', 'apikey_env: CPD_SECRET', KEY],
     ['username + password', 'password_env: CPD_SECRET', 'pa55word'],
   ])('authorizes with %s and reuses the token', async (_name, field, secret) => {
-    writeConfig(`profiles:\n  cpd:\n    provider: watsonx\n    url: ${server.url}\n    auth: { type: cpd, username: admin, ${field} }\n`);
+    writeConfig(
+      `profiles:\n  cpd:\n    provider: watsonx\n    url: ${server.url}\n    auth: { type: cpd, username: admin, ${field} }\n`,
+    );
     expect((await generate({ CPD_SECRET: secret }, ['--profile', 'cpd'])).exitCode).toBe(0);
     expect((await generate({ CPD_SECRET: secret }, ['--profile', 'cpd'])).exitCode).toBe(0);
     expect(count('/icp4d-api/v1/authorize')).toBe(1);
   });
 
   it('a wrong password → exit 3', async () => {
-    writeConfig(`profiles:\n  cpd:\n    provider: watsonx\n    url: ${server.url}\n    auth: { type: cpd, username: admin, password_env: CPD_SECRET }\n`);
+    writeConfig(
+      `profiles:\n  cpd:\n    provider: watsonx\n    url: ${server.url}\n    auth: { type: cpd, username: admin, password_env: CPD_SECRET }\n`,
+    );
     const r = await generate({ CPD_SECRET: 'nope' }, ['--profile', 'cpd']);
     expect(r.exitCode).toBe(3);
     expect(r.stderr).not.toContain('nope');
   });
 
   it('ZenApiKey needs no exchange', async () => {
-    writeConfig(`profiles:\n  zen:\n    provider: watsonx\n    url: ${server.url}\n    auth: { type: zenapikey, username: admin, apikey_env: ZEN_KEY }\n`);
+    writeConfig(
+      `profiles:\n  zen:\n    provider: watsonx\n    url: ${server.url}\n    auth: { type: zenapikey, username: admin, apikey_env: ZEN_KEY }\n`,
+    );
     const r = await generate({ ZEN_KEY: KEY }, ['--profile', 'zen']);
     expect(r.exitCode).toBe(0);
-    expect(generationRequests(server.requests)[0]?.headers.authorization).toBe(`ZenApiKey ${Buffer.from(`admin:${KEY}`).toString('base64')}`);
+    expect(generationRequests(server.requests)[0]?.headers.authorization).toBe(
+      `ZenApiKey ${Buffer.from(`admin:${KEY}`).toString('base64')}`,
+    );
     expect(server.requests).toHaveLength(1);
   });
 });
@@ -129,7 +141,9 @@ describe('bearer tokens and failures', () => {
   });
 
   it('a profile naming an unset variable → exit 3 naming the variable, nothing sent', async () => {
-    writeConfig(`profiles:\n  wx:\n    provider: watsonx\n    url: ${server.url}\n    auth: { type: iam, apikey_env: UNSET_VAR_FOR_TEST }\n`);
+    writeConfig(
+      `profiles:\n  wx:\n    provider: watsonx\n    url: ${server.url}\n    auth: { type: iam, apikey_env: UNSET_VAR_FOR_TEST }\n`,
+    );
     const r = await generate({}, ['--profile', 'wx']);
     expect(r.exitCode).toBe(3);
     expect(r.stderr).toMatch(/UNSET_VAR_FOR_TEST/);

@@ -14,7 +14,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const at = (name: string) => join(dir, name);
 const merge = (args: string[]) => runBin(['batch', 'merge', ...args], { env: fixture.home.env, cwd: dir });
 const record = (line: number, outcome: 'result' | 'error' = 'result') =>
-  JSON.stringify(outcome === 'result' ? { line, result: { text: `r${line}` } } : { line, error: { exit_code: 4, message: 'no' } });
+  JSON.stringify(
+    outcome === 'result' ? { line, result: { text: `r${line}` } } : { line, error: { exit_code: 4, message: 'no' } },
+  );
 const write = (name: string, lines: string[]) => writeFileSync(at(name), lines.map((l) => `${l}\n`).join(''));
 
 describe('textgen batch merge', () => {
@@ -22,7 +24,19 @@ describe('textgen batch merge', () => {
     // Line 4 is blank: no shard writes a record for it.
     const input = ['"one"', '{"input":"two","id":"b"}', '"three"', '', '"five"', '"six"', '"seven"'];
     write('in.jsonl', input);
-    const gen = ['--url', fixture.server.url, '-q', 'deployment', 'text-generate', '--id-or-name', 'demo', '--parameters-max-new-tokens', '3', '--batch', at('in.jsonl')];
+    const gen = [
+      '--url',
+      fixture.server.url,
+      '-q',
+      'deployment',
+      'text-generate',
+      '--id-or-name',
+      'demo',
+      '--parameters-max-new-tokens',
+      '3',
+      '--batch',
+      at('in.jsonl'),
+    ];
     const whole = await runBin(gen, { env: fixture.home.env });
     expect(whole.exitCode).toBe(0);
     for (const k of [1, 2, 3]) {
@@ -32,15 +46,28 @@ describe('textgen batch merge', () => {
     }
 
     // The lines and ids of the unsharded run, in its order; each record is the very line a shard wrote.
-    const keys = (text: string) => text.split('\n').filter(Boolean).map((l) => { const { line, id } = JSON.parse(l) as { line: number; id?: string }; return [line, id]; });
+    const keys = (text: string) =>
+      text
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => {
+          const { line, id } = JSON.parse(l) as { line: number; id?: string };
+          return [line, id];
+        });
     const r = await merge(['--input', 'in.jsonl', 'part-1.jsonl', 'part-2.jsonl', 'part-3.jsonl']);
     expect(r.stderr).toBe('batch merge: 6 records from 3 files (lines 1–7), 6 succeeded, 0 failed\n');
     expect(r.exitCode).toBe(0);
     expect(keys(r.stdout)).toEqual(keys(whole.stdout));
-    const shardLines = [1, 2, 3].flatMap((k) => readFileSync(at(`part-${k}.jsonl`), 'utf8').split('\n').filter(Boolean));
+    const shardLines = [1, 2, 3].flatMap((k) =>
+      readFileSync(at(`part-${k}.jsonl`), 'utf8')
+        .split('\n')
+        .filter(Boolean),
+    );
     expect(r.stdout.split('\n').filter(Boolean).sort()).toEqual(shardLines.sort());
     // The order of the parts on the command line does not matter.
-    expect((await merge(['--input', 'in.jsonl', 'part-3.jsonl', 'part-1.jsonl', 'part-2.jsonl'])).stdout).toBe(r.stdout);
+    expect((await merge(['--input', 'in.jsonl', 'part-3.jsonl', 'part-1.jsonl', 'part-2.jsonl'])).stdout).toBe(
+      r.stdout,
+    );
   });
 
   it('refuses a gap in the line numbers, writing nothing, and points to --input for blank lines', async () => {
@@ -49,7 +76,9 @@ describe('textgen batch merge', () => {
     const r = await merge(['a.jsonl', 'b.jsonl']);
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain('error: lines 4–5 have no record in any part (the next is line 6, in b.jsonl); if the input has blank lines there, pass --input FILE\n');
+    expect(r.stderr).toContain(
+      'error: lines 4–5 have no record in any part (the next is line 6, in b.jsonl); if the input has blank lines there, pass --input FILE\n',
+    );
     expect(r.stderr).toContain('hint: a part is missing or was cut short');
   });
 
@@ -65,7 +94,12 @@ describe('textgen batch merge', () => {
     write('p3.jsonl', [record(5)]);
     const ok = await merge(['--input', 'in2.jsonl', 'p1.jsonl', 'p2.jsonl', 'p3.jsonl']);
     expect(ok.exitCode).toBe(0);
-    expect(ok.stdout.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { line: number }).line)).toEqual([1, 2, 4, 5]);
+    expect(
+      ok.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => (JSON.parse(l) as { line: number }).line),
+    ).toEqual([1, 2, 4, 5]);
 
     write('p4.jsonl', [record(3)]);
     const blank = await merge(['--input', 'in2.jsonl', 'p1.jsonl', 'p2.jsonl', 'p3.jsonl', 'p4.jsonl']);
@@ -99,10 +133,14 @@ describe('textgen batch merge', () => {
     const cut = await merge(['cut.jsonl']);
     expect(cut.exitCode).toBe(2);
     expect(cut.stdout).toBe('');
-    expect(cut.stderr).toContain('error: cut.jsonl, line 2: not a batch record (not JSON; a run killed while writing leaves a cut last line)\n');
+    expect(cut.stderr).toContain(
+      'error: cut.jsonl, line 2: not a batch record (not JSON; a run killed while writing leaves a cut last line)\n',
+    );
 
     write('odd.jsonl', ['{"line":1,"result":{},"error":{}}']);
-    expect((await merge(['odd.jsonl'])).stderr).toContain('error: odd.jsonl, line 1: not a batch record (it needs exactly one of "result" and "error")\n');
+    expect((await merge(['odd.jsonl'])).stderr).toContain(
+      'error: odd.jsonl, line 1: not a batch record (it needs exactly one of "result" and "error")\n',
+    );
 
     const none = await merge(['nope.jsonl']);
     expect(none.exitCode).toBe(2);
@@ -144,7 +182,9 @@ describe('textgen batch merge', () => {
       timeout: 60_000,
       stripFinalNewline: false,
     });
-    expect(r.stderr).toBe(`batch merge: ${lines} records from 3 files (lines 1–${lines}), ${lines} succeeded, 0 failed\n`);
+    expect(r.stderr).toBe(
+      `batch merge: ${lines} records from 3 files (lines 1–${lines}), ${lines} succeeded, 0 failed\n`,
+    );
     expect(r.exitCode).toBe(0);
     const merged = readFileSync(at('big-all.jsonl'), 'utf8').split('\n');
     expect(merged.length).toBe(lines + 1);

@@ -17,7 +17,11 @@ interface Rec {
   result?: { results: Array<{ generated_text: string }> };
   error?: { exit_code: number; message: string };
 }
-const parse = (text: string): Rec[] => text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Rec);
+const parse = (text: string): Rec[] =>
+  text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Rec);
 
 let files = 0;
 function inputFile(n: number, blankEvery = 0): { path: string; lines: number[] } {
@@ -35,7 +39,16 @@ function inputFile(n: number, blankEvery = 0): { path: string; lines: number[] }
   return { path, lines };
 }
 
-const baseArgs = () => ['--url', fixture.server.url, 'deployment', 'text-generate', '--id-or-name', 'demo', '--parameters-max-new-tokens', '3'];
+const baseArgs = () => [
+  '--url',
+  fixture.server.url,
+  'deployment',
+  'text-generate',
+  '--id-or-name',
+  'demo',
+  '--parameters-max-new-tokens',
+  '3',
+];
 
 /** Resolves once the server has seen `n` generation requests: the batch is under way. */
 async function serverSaw(n: number): Promise<void> {
@@ -65,7 +78,10 @@ describe('textgen … --batch (built CLI)', () => {
   it('under random per-request latency, 240 lines at concurrency 16 come out complete and strictly in input order', async () => {
     fixture.server.faults.push({ kind: 'delay', ms: 1, maxMs: 40, times: Number.POSITIVE_INFINITY });
     const { path, lines } = inputFile(240, 37);
-    const r = await runBin([...baseArgs(), '--batch', path, '--concurrency', '16'], { env: fixture.home.env, timeout: 40_000 });
+    const r = await runBin([...baseArgs(), '--batch', path, '--concurrency', '16'], {
+      env: fixture.home.env,
+      timeout: 40_000,
+    });
     expect(r.exitCode).toBe(0);
     expectInOrder(parse(r.stdout), lines);
     expect(generationRequests(fixture.server.requests)).toHaveLength(lines.length);
@@ -75,9 +91,15 @@ describe('textgen … --batch (built CLI)', () => {
   }, 60_000);
 
   it('reads stdin with --batch -', async () => {
-    const r = await runBin([...baseArgs(), '--batch', '-'], { env: fixture.home.env, input: '"a"\n{"input":"b","id":"x"}\n' });
+    const r = await runBin([...baseArgs(), '--batch', '-'], {
+      env: fixture.home.env,
+      input: '"a"\n{"input":"b","id":"x"}\n',
+    });
     expect(r.exitCode).toBe(0);
-    expect(parse(r.stdout).map((x) => [x.line, x.id])).toEqual([[1, undefined], [2, 'x']]);
+    expect(parse(r.stdout).map((x) => [x.line, x.id])).toEqual([
+      [1, undefined],
+      [2, 'x'],
+    ]);
   });
 
   it('Ctrl-C: in-flight requests are aborted, every finished record before them is written intact, exit 130', async () => {
@@ -91,7 +113,10 @@ describe('textgen … --batch (built CLI)', () => {
     const recs = parse(String(r.stdout));
     expect(recs.length).toBeGreaterThan(0);
     expect(recs.length).toBeLessThan(2000);
-    expectInOrder(recs, recs.map((_, i) => i + 1));
+    expectInOrder(
+      recs,
+      recs.map((_, i) => i + 1),
+    );
     expect(String(r.stdout).endsWith('\n')).toBe(true);
     expect(String(r.stderr)).toMatch(/batch interrupted/);
   }, 60_000);
@@ -159,10 +184,36 @@ describe('textgen … --batch (built CLI)', () => {
     const path = join(dir, 'texts.jsonl');
     writeFileSync(path, '"a river"\n{"input":"a lake","id":"l"}\n');
     const env = { ...fixture.home.env, TEXTGEN_SPACE_ID: 'space-1' };
-    const c = await runBin(['--url', fixture.server.url, 'complete', '-m', 'ibm/granite-13b-instruct-v2', '--max-tokens', '2', '--batch', path], { env });
+    const c = await runBin(
+      [
+        '--url',
+        fixture.server.url,
+        'complete',
+        '-m',
+        'ibm/granite-13b-instruct-v2',
+        '--max-tokens',
+        '2',
+        '--batch',
+        path,
+      ],
+      { env },
+    );
     expect(c.exitCode).toBe(0);
     expect(parse(c.stdout).map((x) => x.line)).toEqual([1, 2]);
-    const e = await runBin(['--url', fixture.server.url, 'embed', '-m', 'ibm/slate-125m-english-rtrvr', '--batch', path, '-j', 'embeddings[0].index'], { env });
+    const e = await runBin(
+      [
+        '--url',
+        fixture.server.url,
+        'embed',
+        '-m',
+        'ibm/slate-125m-english-rtrvr',
+        '--batch',
+        path,
+        '-j',
+        'embeddings[0].index',
+      ],
+      { env },
+    );
     expect(e.exitCode).toBe(0);
     expect(e.stdout).toBe('{"line":1,"result":0}\n{"line":2,"id":"l","result":0}\n');
   });

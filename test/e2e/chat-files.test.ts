@@ -23,7 +23,11 @@ const chat = (args: string[], input?: string) =>
     ...(input !== undefined ? { input } : {}),
   });
 
-const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { role: string; content: string });
+const lines = (file: string) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { role: string; content: string });
 
 describe('--save and --continue', () => {
   it('--save writes the conversation and the answer, readable by its owner only; --continue sends it and appends', async () => {
@@ -42,7 +46,11 @@ describe('--save and --continue', () => {
     expect(second.exitCode, second.stderr).toBe(0);
     const sent = chatRequests(fixture.server.requests).map((r) => (r.json as { messages: unknown }).messages);
     expect(sent[1]).toEqual([...saved, { role: 'user', content: 'Another one?' }]);
-    expect(lines(file)).toEqual([...saved, { role: 'user', content: 'Another one?' }, { role: 'assistant', content: second.stdout.replace(/\n$/, '') }]);
+    expect(lines(file)).toEqual([
+      ...saved,
+      { role: 'user', content: 'Another one?' },
+      { role: 'assistant', content: second.stdout.replace(/\n$/, '') },
+    ]);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
@@ -78,23 +86,33 @@ interface Rec {
   result?: { provider: string; choices: Array<{ message: { content: string } }> };
   error?: { exit_code: number; message: string };
 }
-const parse = (text: string): Rec[] => text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Rec);
+const parse = (text: string): Rec[] =>
+  text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Rec);
 
 function batchFile(name: string, n: number): string {
   const path = join(dir, name);
-  const text = Array.from({ length: n }, (_, i) => JSON.stringify({ messages: [{ role: 'user', content: `question ${i + 1}` }], id: `q${i + 1}` }));
+  const text = Array.from({ length: n }, (_, i) =>
+    JSON.stringify({ messages: [{ role: 'user', content: `question ${i + 1}` }], id: `q${i + 1}` }),
+  );
   writeFileSync(path, `${text.join('\n')}\n`);
   return path;
 }
 
 describe('chat --batch', () => {
-  it('one record per line in input order, a line\'s parameters over the flags, bad lines as error records', async () => {
+  it("one record per line in input order, a line's parameters over the flags, bad lines as error records", async () => {
     const path = join(dir, 'mixed.jsonl');
     writeFileSync(
       path,
       [
         JSON.stringify({ messages: [{ role: 'user', content: 'a' }], id: 1 }),
-        JSON.stringify({ messages: [{ role: 'user', content: 'b' }], parameters: { max_tokens: 2, temperature: 0 }, id: 2 }),
+        JSON.stringify({
+          messages: [{ role: 'user', content: 'b' }],
+          parameters: { max_tokens: 2, temperature: 0 },
+          id: 2,
+        }),
         JSON.stringify({ messages: [{ role: 'bot', content: 'c' }], id: 3 }),
         'not json',
         JSON.stringify({ messages: [{ role: 'user', content: 'e' }], parameters: { time_limit: 5 }, id: 5 }),
@@ -104,12 +122,21 @@ describe('chat --batch', () => {
     const r = await chat(['--system', 'Be brief.', '--batch', path, '--concurrency', '3']);
     expect(r.exitCode).toBe(4);
     const recs = parse(r.stdout);
-    expect(recs.map((x) => [x.line, x.id, x.result ? 'ok' : x.error?.exit_code])).toEqual([[1, 1, 'ok'], [2, 2, 'ok'], [3, 3, 2], [4, undefined, 2], [5, 5, 2], [6, 6, 2]]);
+    expect(recs.map((x) => [x.line, x.id, x.result ? 'ok' : x.error?.exit_code])).toEqual([
+      [1, 1, 'ok'],
+      [2, 2, 'ok'],
+      [3, 3, 2],
+      [4, undefined, 2],
+      [5, 5, 2],
+      [6, 6, 2],
+    ]);
     expect(recs[0]!.result!.provider).toBe('openai');
     expect(recs[2]!.error!.message).toMatch(/messages\[0\]\.role must be one of/);
     expect(recs[4]!.error!.message).toMatch(/time_limit is not supported by openai chat/);
     expect(recs[5]!.error!.message).toMatch(/unknown field "input"/);
-    const sent = chatRequests(fixture.server.requests).map((x) => x.json as { messages: Array<{ content: string }>; max_tokens: number; temperature?: number });
+    const sent = chatRequests(fixture.server.requests).map(
+      (x) => x.json as { messages: Array<{ content: string }>; max_tokens: number; temperature?: number },
+    );
     expect(sent.map((b) => [b.messages.map((m) => m.content), b.max_tokens, b.temperature]).sort()).toEqual([
       [['Be brief.', 'a'], 6, undefined],
       [['Be brief.', 'b'], 2, 0],
@@ -131,8 +158,29 @@ describe('chat --batch', () => {
     fixture.server.faults.push({ kind: 'delay', ms: 5, maxMs: 25, times: Number.POSITIVE_INFINITY });
     const path = batchFile('long.jsonl', 150);
     const out = join(dir, 'long.out.jsonl');
-    const args = ['--provider', 'openai', '--url', fixture.server.url, 'chat', '-m', 'm', '--max-tokens', '3', '--batch', path, '--concurrency', '4', '--resume', out];
-    const child = execa('node', [BIN, ...args], { env: { ...fixture.home.env, CI: 'true' }, reject: false, stdin: 'ignore', timeout: 30_000 });
+    const args = [
+      '--provider',
+      'openai',
+      '--url',
+      fixture.server.url,
+      'chat',
+      '-m',
+      'm',
+      '--max-tokens',
+      '3',
+      '--batch',
+      path,
+      '--concurrency',
+      '4',
+      '--resume',
+      out,
+    ];
+    const child = execa('node', [BIN, ...args], {
+      env: { ...fixture.home.env, CI: 'true' },
+      reject: false,
+      stdin: 'ignore',
+      timeout: 30_000,
+    });
     while (chatRequests(fixture.server.requests).length < 30) await new Promise((r) => setTimeout(r, 5));
     child.kill('SIGINT');
     const first = await child;
@@ -146,12 +194,14 @@ describe('chat --batch', () => {
     expect(second.exitCode, second.stderr).toBe(0);
     const all = parse(readFileSync(out, 'utf8'));
     expect(all.map((x) => x.line)).toEqual(Array.from({ length: 150 }, (_, i) => i + 1));
-    expect(all.every((x) => x.id === `q${x.line}` && typeof x.result?.choices[0]?.message.content === 'string')).toBe(true);
+    expect(all.every((x) => x.id === `q${x.line}` && typeof x.result?.choices[0]?.message.content === 'string')).toBe(
+      true,
+    );
     expect(chatRequests(fixture.server.requests).length - before).toBe(150 - partial.length);
     expect(second.stderr).toMatch(new RegExp(`${partial.length} skipped`));
   }, 60_000);
 
-  it('--dry-run shows the first line\'s request and sends nothing', async () => {
+  it("--dry-run shows the first line's request and sends nothing", async () => {
     const path = batchFile('dry.jsonl', 3);
     const r = await chat(['--batch', path, '--dry-run']);
     expect(r.exitCode).toBe(0);

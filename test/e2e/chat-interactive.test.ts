@@ -25,21 +25,29 @@ afterAll(async () => {
 });
 
 const onTerminal = (extra: string[], steps: TerminalStep[]) =>
-  runOnTerminal(['--provider', 'openai', '--url', server.url, 'chat', '-m', 'm', '-t', '0', ...extra], home.env, { steps });
+  runOnTerminal(['--provider', 'openai', '--url', server.url, 'chat', '-m', 'm', '-t', '0', ...extra], home.env, {
+    steps,
+  });
 
 type Message = { role: string; content: string };
-const sentSince = (n: number) => chatRequests(server.requests).slice(n).map((r) => (r.json as { messages: Message[] }).messages);
+const sentSince = (n: number) =>
+  chatRequests(server.requests)
+    .slice(n)
+    .map((r) => (r.json as { messages: Message[] }).messages);
 /** The line a finished answer ends with on a terminal. */
 const SUMMARY = /stop: \w+ ·[^\n]*[\r\n]+you> /;
 
 describe('an interactive conversation', () => {
   it('two turns: the answers stream, and the second request carries the whole history', async () => {
     const before = chatRequests(server.requests).length;
-    const r = await onTerminal(['--max-tokens', '6'], [
-      { waitFor: 'you> ', keys: 'Name a river.\r' },
-      { waitFor: SUMMARY, keys: 'Another one?\r' },
-      { waitFor: SUMMARY, keys: '/exit\r' },
-    ]);
+    const r = await onTerminal(
+      ['--max-tokens', '6'],
+      [
+        { waitFor: 'you> ', keys: 'Name a river.\r' },
+        { waitFor: SUMMARY, keys: 'Another one?\r' },
+        { waitFor: SUMMARY, keys: '/exit\r' },
+      ],
+    );
     expect(r.exitCode).toBe(0);
     const [first, second] = sentSince(before);
     expect(first).toEqual([{ role: 'user', content: 'Name a river.' }]);
@@ -53,13 +61,16 @@ describe('an interactive conversation', () => {
 
   it('Ctrl-C during an answer stops it and keeps the session; the text that came stays in the history', async () => {
     const before = chatRequests(server.requests).length;
-    const r = await onTerminal(['--max-tokens', '200'], [
-      { waitFor: 'you> ', keys: 'Tell me about rivers.\r' },
-      // Two words of the answer are on the screen (after the spinner's frames, if it had time to show any).
-      { waitFor: /Tell me about rivers\.\r*\n(?:[^\n]*?… \d+\.\d s)*[A-Z][a-z]+\W+\w+/, keys: '\u0003' },
-      { waitFor: /\(answer stopped\)[\r\n]+you> /, keys: 'Shorter, please.\r' },
-      { waitFor: SUMMARY, keys: '/exit\r' },
-    ]);
+    const r = await onTerminal(
+      ['--max-tokens', '200'],
+      [
+        { waitFor: 'you> ', keys: 'Tell me about rivers.\r' },
+        // Two words of the answer are on the screen (after the spinner's frames, if it had time to show any).
+        { waitFor: /Tell me about rivers\.\r*\n(?:[^\n]*?… \d+\.\d s)*[A-Z][a-z]+\W+\w+/, keys: '\u0003' },
+        { waitFor: /\(answer stopped\)[\r\n]+you> /, keys: 'Shorter, please.\r' },
+        { waitFor: SUMMARY, keys: '/exit\r' },
+      ],
+    );
     expect(r.exitCode).toBe(0);
     const screen = stripEscapes(r.screen);
     const [, second] = sentSince(before);
@@ -81,20 +92,32 @@ describe('an interactive conversation', () => {
   it('/system, /save, /reset and a message continued over two lines', async () => {
     const before = chatRequests(server.requests).length;
     const file = join(home.dir, 'saved.jsonl');
-    const r = await onTerminal(['--max-tokens', '4'], [
-      { waitFor: 'you> ', keys: '/system Be brief.\r' },
-      { waitFor: /system message set\)[\r\n]+you> /, keys: 'first line\\\r' },
-      { waitFor: '...> ', keys: 'second line\r' },
-      { waitFor: SUMMARY, keys: `/save ${file}\r` },
-      { waitFor: /saved 3 messages[^\n]*[\r\n]+you> /, keys: '/reset\r' },
-      { waitFor: /conversation cleared\)[\r\n]+you> /, keys: 'Again\r' },
-      { waitFor: SUMMARY, keys: '/exit\r' },
-    ]);
+    const r = await onTerminal(
+      ['--max-tokens', '4'],
+      [
+        { waitFor: 'you> ', keys: '/system Be brief.\r' },
+        { waitFor: /system message set\)[\r\n]+you> /, keys: 'first line\\\r' },
+        { waitFor: '...> ', keys: 'second line\r' },
+        { waitFor: SUMMARY, keys: `/save ${file}\r` },
+        { waitFor: /saved 3 messages[^\n]*[\r\n]+you> /, keys: '/reset\r' },
+        { waitFor: /conversation cleared\)[\r\n]+you> /, keys: 'Again\r' },
+        { waitFor: SUMMARY, keys: '/exit\r' },
+      ],
+    );
     expect(r.exitCode).toBe(0);
     const [first, second] = sentSince(before);
-    expect(first).toEqual([{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'first line\nsecond line' }]);
-    expect(second).toEqual([{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Again' }]);
-    const saved = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Message);
+    expect(first).toEqual([
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'first line\nsecond line' },
+    ]);
+    expect(second).toEqual([
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'Again' },
+    ]);
+    const saved = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Message);
     expect(saved.map((m) => m.role)).toEqual(['system', 'user', 'assistant']);
     expect(statSync(file).mode & 0o777).toBe(0o600);
   });
@@ -102,7 +125,9 @@ describe('an interactive conversation', () => {
 
 describe('without a terminal', () => {
   it('never waits for input it was not given: no message and no stdin is a usage error at once', async () => {
-    const r = await runBin(['--provider', 'openai', '--url', server.url, 'chat', '-m', 'm'], { env: { ...home.env, CI: '' } });
+    const r = await runBin(['--provider', 'openai', '--url', server.url, 'chat', '-m', 'm'], {
+      env: { ...home.env, CI: '' },
+    });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/nothing to send/);
   });

@@ -41,7 +41,23 @@ const chat = (profile: string, args: string[], input?: string) =>
   runBin(['--profile', profile, 'chat', ...args], { env: home.env, ...(input !== undefined ? { input } : {}) });
 
 // One command line for every provider; the model is one every local chat route serves.
-const SAME = ['-m', 'llama-3.1-8b-instruct', '--system', 'Answer briefly.', '--max-tokens', '8', '-t', '0', '-n', '2', '--logprobs', '2', '--stop', 'END', 'Name a river.'];
+const SAME = [
+  '-m',
+  'llama-3.1-8b-instruct',
+  '--system',
+  'Answer briefly.',
+  '--max-tokens',
+  '8',
+  '-t',
+  '0',
+  '-n',
+  '2',
+  '--logprobs',
+  '2',
+  '--stop',
+  'END',
+  'Name a river.',
+];
 const MESSAGES = [
   { role: 'system', content: 'Answer briefly.' },
   { role: 'user', content: 'Name a river.' },
@@ -56,17 +72,62 @@ describe('one command line, four chat APIs', () => {
       }
     }
     const sampling = { max_tokens: 8, temperature: 0, stop: ['END'], n: 2, logprobs: true, top_logprobs: 2 };
-    const sent = chatRequests(fixture.server.requests).map((r) => ({ path: r.path, query: r.query, accept: r.headers.accept, body: r.json }));
+    const sent = chatRequests(fixture.server.requests).map((r) => ({
+      path: r.path,
+      query: r.query,
+      accept: r.headers.accept,
+      body: r.json,
+    }));
     const usage = { stream: true, stream_options: { include_usage: true } };
     expect(sent).toEqual([
-      { path: '/ml/v1/text/chat', query: { version: '2024-05-01' }, accept: 'application/json', body: { model_id: 'llama-3.1-8b-instruct', space_id: 'sp-1', messages: MESSAGES, ...sampling } },
-      { path: '/ml/v1/text/chat_stream', query: { version: '2024-05-01' }, accept: 'text/event-stream', body: { model_id: 'llama-3.1-8b-instruct', space_id: 'sp-1', messages: MESSAGES, ...sampling } },
-      { path: '/openai/deployments/llama-3.1-8b-instruct/chat/completions', query: { 'api-version': '2024-10-21' }, accept: 'application/json', body: { messages: MESSAGES, ...sampling } },
-      { path: '/openai/deployments/llama-3.1-8b-instruct/chat/completions', query: { 'api-version': '2024-10-21' }, accept: 'text/event-stream', body: { messages: MESSAGES, ...sampling, ...usage } },
-      { path: '/v1/chat/completions', query: {}, accept: 'application/json', body: { model: 'llama-3.1-8b-instruct', messages: MESSAGES, ...sampling } },
-      { path: '/v1/chat/completions', query: {}, accept: 'text/event-stream', body: { model: 'llama-3.1-8b-instruct', messages: MESSAGES, ...sampling, ...usage } },
-      { path: '/chat/completions', query: {}, accept: 'application/json', body: { model: 'llama-3.1-8b-instruct', messages: MESSAGES, ...sampling } },
-      { path: '/chat/completions', query: {}, accept: 'text/event-stream', body: { model: 'llama-3.1-8b-instruct', messages: MESSAGES, ...sampling, ...usage } },
+      {
+        path: '/ml/v1/text/chat',
+        query: { version: '2024-05-01' },
+        accept: 'application/json',
+        body: { model_id: 'llama-3.1-8b-instruct', space_id: 'sp-1', messages: MESSAGES, ...sampling },
+      },
+      {
+        path: '/ml/v1/text/chat_stream',
+        query: { version: '2024-05-01' },
+        accept: 'text/event-stream',
+        body: { model_id: 'llama-3.1-8b-instruct', space_id: 'sp-1', messages: MESSAGES, ...sampling },
+      },
+      {
+        path: '/openai/deployments/llama-3.1-8b-instruct/chat/completions',
+        query: { 'api-version': '2024-10-21' },
+        accept: 'application/json',
+        body: { messages: MESSAGES, ...sampling },
+      },
+      {
+        path: '/openai/deployments/llama-3.1-8b-instruct/chat/completions',
+        query: { 'api-version': '2024-10-21' },
+        accept: 'text/event-stream',
+        body: { messages: MESSAGES, ...sampling, ...usage },
+      },
+      {
+        path: '/v1/chat/completions',
+        query: {},
+        accept: 'application/json',
+        body: { model: 'llama-3.1-8b-instruct', messages: MESSAGES, ...sampling },
+      },
+      {
+        path: '/v1/chat/completions',
+        query: {},
+        accept: 'text/event-stream',
+        body: { model: 'llama-3.1-8b-instruct', messages: MESSAGES, ...sampling, ...usage },
+      },
+      {
+        path: '/chat/completions',
+        query: {},
+        accept: 'application/json',
+        body: { model: 'llama-3.1-8b-instruct', messages: MESSAGES, ...sampling },
+      },
+      {
+        path: '/chat/completions',
+        query: {},
+        accept: 'text/event-stream',
+        body: { model: 'llama-3.1-8b-instruct', messages: MESSAGES, ...sampling, ...usage },
+      },
     ]);
   });
 
@@ -85,7 +146,9 @@ describe('one command line, four chat APIs', () => {
       }
       answers.push(body);
     }
-    const texts = answers.map((a) => (a.choices as Array<{ message: { content: string } }>).map((c) => c.message.content));
+    const texts = answers.map((a) =>
+      (a.choices as Array<{ message: { content: string } }>).map((c) => c.message.content),
+    );
     for (const t of texts) expect(t).toEqual(texts[0]);
     for (const a of answers) expect(a.usage).toEqual(answers[0]!.usage);
   });
@@ -94,16 +157,34 @@ describe('one command line, four chat APIs', () => {
     const whole = await chat('openai', ['-m', 'm', '--max-tokens', '10', '-t', '0', '--no-stream', 'Hi']);
     const lines = await chat('openai', ['-m', 'm', '--max-tokens', '10', '-t', '0', '--stream', '-o', 'jsonl', 'Hi']);
     expect(lines.exitCode).toBe(0);
-    const chunks = lines.stdout.trim().split('\n').map((l) => JSON.parse(l) as { choices: Array<{ content: string; finish_reason?: string }>; usage?: unknown });
+    const chunks = lines.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { choices: Array<{ content: string; finish_reason?: string }>; usage?: unknown });
     expect(`${chunks.flatMap((c) => c.choices.map((x) => x.content)).join('')}\n`).toBe(whole.stdout);
     expect(chunks.some((c) => c.choices.some((x) => x.finish_reason === 'length'))).toBe(true);
     expect(chunks[chunks.length - 1]!.usage).toBeDefined();
   });
 
-  it('--raw prints the provider\'s own body; -j queries the canonical result', async () => {
+  it("--raw prints the provider's own body; -j queries the canonical result", async () => {
     const raw = await chat('wx', ['-m', 'm', '--max-tokens', '3', '--no-stream', '--raw', 'Hi']);
     expect(JSON.parse(raw.stdout)).toHaveProperty('model_id', 'm');
-    const q = await runBin(['--profile', 'aa', 'chat', '-m', 'luminous-base', '--max-tokens', '3', '-j', 'choices[0].finish_reason', '--raw-output', 'Hi'], { env: home.env });
+    const q = await runBin(
+      [
+        '--profile',
+        'aa',
+        'chat',
+        '-m',
+        'luminous-base',
+        '--max-tokens',
+        '3',
+        '-j',
+        'choices[0].finish_reason',
+        '--raw-output',
+        'Hi',
+      ],
+      { env: home.env },
+    );
     expect(q.stdout).toBe('length\n');
   });
 
@@ -111,25 +192,47 @@ describe('one command line, four chat APIs', () => {
     const piped = await chat('openai', ['-m', 'm', '--max-tokens', '3'], 'From stdin\n');
     expect(piped.exitCode, piped.stderr).toBe(0);
     const file = join(home.dir, 'conversation.json');
-    writeFileSync(file, JSON.stringify([{ role: 'user', content: 'A' }, { role: 'assistant', content: 'B' }]));
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { role: 'user', content: 'A' },
+        { role: 'assistant', content: 'B' },
+      ]),
+    );
     const r = await chat('openai', ['-m', 'm', '--max-tokens', '3', '--messages', `@${file}`, '--message', 'user=C']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(chatRequests(fixture.server.requests).map((x) => (x.json as { messages: unknown }).messages)).toEqual([
       [{ role: 'user', content: 'From stdin' }],
-      [{ role: 'user', content: 'A' }, { role: 'assistant', content: 'B' }, { role: 'user', content: 'C' }],
+      [
+        { role: 'user', content: 'A' },
+        { role: 'assistant', content: 'B' },
+        { role: 'user', content: 'C' },
+      ],
     ]);
   });
 });
 
 describe('a stream that breaks off', () => {
-  it.each(CHAT_PROFILES)('%s: an error event mid-answer is exit 6, with the text that came kept on stdout', async (p) => {
-    fixture.server.faults.push({ kind: 'stream-error', afterEvents: 4 });
-    const r = await chat(p, ['-m', 'llama-3.1-8b-instruct', '--max-tokens', '30', '-t', '0', '--stream', 'Tell me about rivers']);
-    expect(r.exitCode, r.stderr).toBe(6);
-    expect(r.stderr).toMatch(/stream broke off/);
-    expect(r.stdout.trim().length).toBeGreaterThan(0);
-    expect(r.stdout.endsWith('\n')).toBe(true);
-  });
+  it.each(CHAT_PROFILES)(
+    '%s: an error event mid-answer is exit 6, with the text that came kept on stdout',
+    async (p) => {
+      fixture.server.faults.push({ kind: 'stream-error', afterEvents: 4 });
+      const r = await chat(p, [
+        '-m',
+        'llama-3.1-8b-instruct',
+        '--max-tokens',
+        '30',
+        '-t',
+        '0',
+        '--stream',
+        'Tell me about rivers',
+      ]);
+      expect(r.exitCode, r.stderr).toBe(6);
+      expect(r.stderr).toMatch(/stream broke off/);
+      expect(r.stdout.trim().length).toBeGreaterThan(0);
+      expect(r.stdout.endsWith('\n')).toBe(true);
+    },
+  );
 
   it('a stream that ends before the answer says it is finished is exit 6 too', async () => {
     fixture.server.faults.push({ kind: 'truncate', afterEvents: 3 });
@@ -143,12 +246,16 @@ describe('Ctrl-C', () => {
   it('stops the answer, keeps the text that came with a newline, and exits 130', async () => {
     const slow = await startServer({ tokenDelayMs: 50 });
     try {
-      const child = execa('node', [BIN, '--provider', 'openai', '--url', slow.url, 'chat', '-m', 'm', '--max-tokens', '300', '--stream', 'Hi'], {
-        env: { ...home.env, CI: 'true' },
-        reject: false,
-        stdin: 'ignore',
-        stripFinalNewline: false,
-      });
+      const child = execa(
+        'node',
+        [BIN, '--provider', 'openai', '--url', slow.url, 'chat', '-m', 'm', '--max-tokens', '300', '--stream', 'Hi'],
+        {
+          env: { ...home.env, CI: 'true' },
+          reject: false,
+          stdin: 'ignore',
+          stripFinalNewline: false,
+        },
+      );
       let seen = '';
       await new Promise<void>((resolve) => {
         child.stdout?.on('data', (b: Buffer) => {
@@ -170,9 +277,21 @@ describe('Ctrl-C', () => {
 
 describe('usage errors, exit 2, one line', () => {
   const cases: Array<[string, string[], RegExp]> = [
-    ['an unknown role', ['--messages', '[{"role":"tool","content":"x"}]'], /--messages\[0\]\.role must be one of system, user, assistant, got "tool"/],
-    ['an unknown field', ['--messages', '[{"role":"user","content":"x"},{"role":"user","content":"y","name":"me"}]'], /--messages\[1\]: unknown field "name"/],
-    ['content that is not text', ['--messages', '[{"role":"user","content":5}]'], /--messages\[0\]\.content must be a string, got 5/],
+    [
+      'an unknown role',
+      ['--messages', '[{"role":"tool","content":"x"}]'],
+      /--messages\[0\]\.role must be one of system, user, assistant, got "tool"/,
+    ],
+    [
+      'an unknown field',
+      ['--messages', '[{"role":"user","content":"x"},{"role":"user","content":"y","name":"me"}]'],
+      /--messages\[1\]: unknown field "name"/,
+    ],
+    [
+      'content that is not text',
+      ['--messages', '[{"role":"user","content":5}]'],
+      /--messages\[0\]\.content must be a string, got 5/,
+    ],
     ['a missing field', ['--messages', '[{"role":"user"}]'], /--messages\[0\]: "content" is missing/],
     ['not an array', ['--messages', '{"role":"user","content":"x"}'], /--messages must be a JSON array/],
     ['bad JSON', ['--messages', '[{"role":'], /--messages: invalid JSON/],
@@ -193,7 +312,16 @@ describe('usage errors, exit 2, one line', () => {
     const r = await chat('aa', ['-m', 'luminous-base', '--seed', '3', 'Hi']);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/parameter seed is not supported by aleph-alpha chat/);
-    const ok = await chat('aa', ['-m', 'luminous-base', '--seed', '3', '--ignore-unsupported', '--max-tokens', '3', 'Hi']);
+    const ok = await chat('aa', [
+      '-m',
+      'luminous-base',
+      '--seed',
+      '3',
+      '--ignore-unsupported',
+      '--max-tokens',
+      '3',
+      'Hi',
+    ]);
     expect(ok.exitCode).toBe(0);
     expect(ok.stderr).toMatch(/ignoring seed/);
   });
@@ -213,7 +341,10 @@ describe('usage errors, exit 2, one line', () => {
   });
 
   it('--api-version reaches the Azure chat route', async () => {
-    const r = await runBin(['--profile', 'azure', '--api-version', '2024-06-01', 'chat', '-m', 'd', '--max-tokens', '2', 'Hi'], { env: home.env });
+    const r = await runBin(
+      ['--profile', 'azure', '--api-version', '2024-06-01', 'chat', '-m', 'd', '--max-tokens', '2', 'Hi'],
+      { env: home.env },
+    );
     expect(r.exitCode, r.stderr).toBe(0);
     expect(chatRequests(fixture.server.requests)[0]!.query['api-version']).toBe('2024-06-01');
   });

@@ -30,7 +30,12 @@ describe('bin/textgen.js and its compile cache', () => {
     for (const f of files) expect(statSync(join(cacheDir, f)).mode & 0o777).toBe(0o600);
 
     // A damaged cache is V8's to refuse: the command runs from source and writes a good cache in its place.
-    for (const f of files) writeFileSync(join(cacheDir, f), `${readFileSync(join(cacheDir, f), 'latin1').split('\n').slice(0, 2).join('\n')}\nnot V8 data`, 'latin1');
+    for (const f of files)
+      writeFileSync(
+        join(cacheDir, f),
+        `${readFileSync(join(cacheDir, f), 'latin1').split('\n').slice(0, 2).join('\n')}\nnot V8 data`,
+        'latin1',
+      );
     expect(await runBin(args, { env })).toEqual(cold);
     for (const f of files) expect(statSync(join(cacheDir, f)).size).toBeGreaterThan(10_000);
   });

@@ -4,11 +4,22 @@ import { makeHome, runBin } from '../helpers/run-cli.js';
 /** Through the built binary, against the built-in local profiles (each starts the embedded server in-process). */
 const home = makeHome();
 afterAll(() => home.cleanup());
-const run = (args: string[], input?: string) => runBin(args, { env: home.env, ...(input !== undefined ? { input } : {}) });
+const run = (args: string[], input?: string) =>
+  runBin(args, { env: home.env, ...(input !== undefined ? { input } : {}) });
 
 describe('textgen embed', () => {
   it('prints one JSON array per text on the local watsonx profile', async () => {
-    const r = await run(['--profile', 'local', 'embed', '-m', 'ibm/slate-30m-english-rtrvr', 'What', 'is', 'a', 'river?']);
+    const r = await run([
+      '--profile',
+      'local',
+      'embed',
+      '-m',
+      'ibm/slate-30m-english-rtrvr',
+      'What',
+      'is',
+      'a',
+      'river?',
+    ]);
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
@@ -27,7 +38,18 @@ describe('textgen embed', () => {
   });
 
   it('gives the canonical JSON for Aleph Alpha semantic embeddings', async () => {
-    const r = await run(['--profile', 'local-aa', '-o', 'json', 'embed', '--representation', 'query', '--compress-to-size', '128', 'Where do rivers start?']);
+    const r = await run([
+      '--profile',
+      'local-aa',
+      '-o',
+      'json',
+      'embed',
+      '--representation',
+      'query',
+      '--compress-to-size',
+      '128',
+      'Where do rivers start?',
+    ]);
     expect(r.exitCode).toBe(0);
     const result = JSON.parse(r.stdout);
     expect(Object.keys(result)).toEqual(['model', 'dimensions', 'embeddings', 'input_token_count']);
@@ -40,7 +62,9 @@ describe('textgen embed', () => {
     const r = await run(['--profile', 'local-oip', 'embed', 'Hi']);
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^error: embed is not supported by open-inference; it works with watsonx, azure-openai, openai, aleph-alpha$/m);
+    expect(r.stderr).toMatch(
+      /^error: embed is not supported by open-inference; it works with watsonx, azure-openai, openai, aleph-alpha$/m,
+    );
   });
 
   it('--dry-run prints the curl line for `textgen serve`', async () => {
@@ -54,6 +78,14 @@ describe('textgen embed', () => {
   it('--help lists its flags', async () => {
     const r = await run(['embed', '--help']);
     expect(r.exitCode).toBe(0);
-    for (const flag of ['--input-file', '--truncate-input-tokens', '--layers', '--pooling', '--representation', '--compress-to-size']) expect(r.stdout).toContain(flag);
+    for (const flag of [
+      '--input-file',
+      '--truncate-input-tokens',
+      '--layers',
+      '--pooling',
+      '--representation',
+      '--compress-to-size',
+    ])
+      expect(r.stdout).toContain(flag);
   });
 });

@@ -16,7 +16,9 @@ describe('models through the binary', () => {
     expect(r.exitCode).toBe(0);
     const entries = JSON.parse(r.stdout) as { id: string; kind: string }[];
     expect(entries).toHaveLength(FOUNDATION_MODEL_SPECS.length);
-    expect(entries.map((e) => e.id)).toEqual(expect.arrayContaining(['ibm/granite-4-h-small', 'ibm/slate-125m-english-rtrvr-v2']));
+    expect(entries.map((e) => e.id)).toEqual(
+      expect.arrayContaining(['ibm/granite-4-h-small', 'ibm/slate-125m-english-rtrvr-v2']),
+    );
     expect(entries.every((e) => e.kind === 'model')).toBe(true);
   });
 
@@ -31,7 +33,9 @@ describe('models through the binary', () => {
     const r = await bin(['--profile', 'local-aa', 'models', '--deployments']);
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^error: models --deployments is not supported by aleph-alpha; it works with watsonx, azure-openai$/m);
+    expect(r.stderr).toMatch(
+      /^error: models --deployments is not supported by aleph-alpha; it works with watsonx, azure-openai$/m,
+    );
   });
 
   it('help lists the command and its flags', async () => {
@@ -50,7 +54,9 @@ describe('health through the binary: exit codes for CI', () => {
   });
 
   it('not ready: exit 4', async () => {
-    const t = await tiny((req, res) => (req.url === '/v2/health/ready' ? json(res, 503, { ready: false }) : json(res, 200, {})));
+    const t = await tiny((req, res) =>
+      req.url === '/v2/health/ready' ? json(res, 503, { ready: false }) : json(res, 200, {}),
+    );
     const r = await bin(['--provider', 'open-inference', '--url', t.url, 'health', '-o', 'json']);
     expect(r.exitCode).toBe(4);
     expect(JSON.parse(r.stdout)).toMatchObject({ status: 'unhealthy', provider: 'open-inference' });

@@ -21,14 +21,37 @@ const cli = (args: string[], env: Record<string, string> = {}) => runBin(args, {
 
 describe('profiles', () => {
   it('round trip: add via flags, list, show redacted, use, remove; the file stays 0600', async () => {
-    const add = await cli(['profiles', 'add', 'wx', '--provider', 'watsonx', '--url', server.url, '--auth-type', 'bearer', '--token', 'lit-secret-1']);
+    const add = await cli([
+      'profiles',
+      'add',
+      'wx',
+      '--provider',
+      'watsonx',
+      '--url',
+      server.url,
+      '--auth-type',
+      'bearer',
+      '--token',
+      'lit-secret-1',
+    ]);
     expect(add.exitCode).toBe(0);
     expect(add.stderr).toContain('connection test: healthy');
     expect(add.stdout + add.stderr).not.toContain('lit-secret-1');
     expect(statSync(userFile()).mode & 0o777).toBe(0o600);
     expect(readFileSync(userFile(), 'utf8')).toContain('token: lit-secret-1');
 
-    const add2 = await cli(['profiles', 'add', 'oip', '--provider', 'open-inference', '--url', 'http://127.0.0.1:9', '--token-env', 'OIP_TOKEN', '--no-check']);
+    const add2 = await cli([
+      'profiles',
+      'add',
+      'oip',
+      '--provider',
+      'open-inference',
+      '--url',
+      'http://127.0.0.1:9',
+      '--token-env',
+      'OIP_TOKEN',
+      '--no-check',
+    ]);
     expect(add2.exitCode).toBe(0);
 
     const list = await cli(['profiles', 'list']);
@@ -40,7 +63,11 @@ describe('profiles', () => {
     expect(listJson.profiles.map((p: { name: string }) => p.name)).toEqual(['oip', 'wx']);
 
     const show = await cli(['profiles', 'show', 'wx', '-o', 'json']);
-    expect(JSON.parse(show.stdout)).toMatchObject({ name: 'wx', default: true, auth: { type: 'bearer', token: '***' } });
+    expect(JSON.parse(show.stdout)).toMatchObject({
+      name: 'wx',
+      default: true,
+      auth: { type: 'bearer', token: '***' },
+    });
     const showEnv = await cli(['profiles', 'show', 'oip']);
     expect(showEnv.stdout).toContain('token_env: OIP_TOKEN');
     expect(showEnv.stdout).not.toContain('lit-secret-1');
@@ -61,8 +88,22 @@ describe('profiles', () => {
 
   it('keeps comments and other profiles when adding', async () => {
     mkdirSync(join(home.env.XDG_CONFIG_HOME, 'textgen'), { recursive: true });
-    writeFileSync(userFile(), '# my profiles\ndefault_profile: old\nprofiles:\n  old: # keep me\n    provider: open-inference\n    url: http://127.0.0.1:9\n');
-    const r = await cli(['profiles', 'add', 'new', '--provider', 'aleph-alpha', '--url', 'http://127.0.0.1:9', '--apikey-env', 'AA', '--no-check']);
+    writeFileSync(
+      userFile(),
+      '# my profiles\ndefault_profile: old\nprofiles:\n  old: # keep me\n    provider: open-inference\n    url: http://127.0.0.1:9\n',
+    );
+    const r = await cli([
+      'profiles',
+      'add',
+      'new',
+      '--provider',
+      'aleph-alpha',
+      '--url',
+      'http://127.0.0.1:9',
+      '--apikey-env',
+      'AA',
+      '--no-check',
+    ]);
     expect(r.exitCode).toBe(0);
     const text = readFileSync(userFile(), 'utf8');
     expect(text).toContain('# my profiles');
@@ -85,9 +126,18 @@ describe('profiles', () => {
   it.each([
     [['profiles', 'add', 'x', '--provider', 'nope', '--url', 'http://h'], /--provider must be one of/],
     [['profiles', 'add', 'x', '--provider', 'watsonx', '--url', 'ftp://h'], /--url must be an http/],
-    [['profiles', 'add', 'x', '--provider', 'watsonx', '--url', 'http://h', '--auth-type', 'cpd', '--apikey-env', 'K'], /--username/],
-    [['profiles', 'add', 'x', '--provider', 'watsonx', '--url', 'http://h', '--apikey-env', 'K', '--token', 'T'], /cannot be used together/],
-    [['profiles', 'add', 'x', '--provider', 'azure-openai', '--url', 'http://h', '--auth-type', 'iam'], /must be one of api-key, bearer, none/],
+    [
+      ['profiles', 'add', 'x', '--provider', 'watsonx', '--url', 'http://h', '--auth-type', 'cpd', '--apikey-env', 'K'],
+      /--username/,
+    ],
+    [
+      ['profiles', 'add', 'x', '--provider', 'watsonx', '--url', 'http://h', '--apikey-env', 'K', '--token', 'T'],
+      /cannot be used together/,
+    ],
+    [
+      ['profiles', 'add', 'x', '--provider', 'azure-openai', '--url', 'http://h', '--auth-type', 'iam'],
+      /must be one of api-key, bearer, none/,
+    ],
     [['profiles', 'show', 'missing'], /unknown profile "missing"/],
     [['profiles', 'use', 'missing'], /unknown profile "missing"/],
     [['profiles', 'remove', 'missing', '--yes'], /no profile "missing"/],

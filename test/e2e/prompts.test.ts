@@ -9,7 +9,11 @@ import { makeHome, runBin } from '../helpers/run-cli.js';
 const home = makeHome();
 afterAll(() => home.cleanup());
 
-async function onTerminal(args: string[], steps: TerminalStep[], env: Record<string, string> = {}): Promise<{ exitCode: number | undefined; screen: string }> {
+async function onTerminal(
+  args: string[],
+  steps: TerminalStep[],
+  env: Record<string, string> = {},
+): Promise<{ exitCode: number | undefined; screen: string }> {
   const r = await runOnTerminal(args, { NO_COLOR: '1', ...home.env, ...env }, { steps, cols: 120, rows: 40 });
   return { exitCode: r.exitCode, screen: stripEscapes(r.screen) };
 }
@@ -24,21 +28,27 @@ const PTY = { retry: 2 };
 
 describe('asking for what is missing on a terminal', PTY, () => {
   it('asks for the deployment and the prompt, then generates', async () => {
-    const r = await onTerminal(['--profile', 'local', 'deployment', 'text-generate', '--parameters-max-new-tokens', '5'], [
-      { waitFor: 'demo_serving', keys: ENTER }, // the first listed deployment, once the list is drawn
-      { waitFor: 'end with an empty line', keys: '' },
-      { waitFor: '> ', keys: `Hello there${ENTER}` },
-      { waitFor: '> ', keys: ENTER },
-    ]);
+    const r = await onTerminal(
+      ['--profile', 'local', 'deployment', 'text-generate', '--parameters-max-new-tokens', '5'],
+      [
+        { waitFor: 'demo_serving', keys: ENTER }, // the first listed deployment, once the list is drawn
+        { waitFor: 'end with an empty line', keys: '' },
+        { waitFor: '> ', keys: `Hello there${ENTER}` },
+        { waitFor: '> ', keys: ENTER },
+      ],
+    );
     expect(r.screen).toContain('✔ Deployment (id or serving name): demo_serving');
     expect(r.exitCode).toBe(0);
   });
 
   it('asks for the model as text when the provider cannot list models', async () => {
-    const r = await onTerminal(['--provider', 'watsonx', '--url', 'http://127.0.0.1:9', '--token', 't', '--retries', '0', 'complete'], [
-      { waitFor: 'Model:', keys: `my-model${ENTER}` },
-      { waitFor: 'end with an empty line', keys: CTRL_C },
-    ]);
+    const r = await onTerminal(
+      ['--provider', 'watsonx', '--url', 'http://127.0.0.1:9', '--token', 't', '--retries', '0', 'complete'],
+      [
+        { waitFor: 'Model:', keys: `my-model${ENTER}` },
+        { waitFor: 'end with an empty line', keys: CTRL_C },
+      ],
+    );
     expect(r.screen).toContain('cannot list models');
     expect(r.screen).toContain('✔ Model: my-model');
     expect(r.exitCode).toBe(130);
@@ -46,11 +56,14 @@ describe('asking for what is missing on a terminal', PTY, () => {
 
   it('ends the multi-line prompt on Ctrl-D', async () => {
     // Each line is typed at its own "> " prompt, as a person would, once the terminal is in raw mode.
-    const r = await onTerminal(['--profile', 'local', 'complete', '--max-tokens', '5'], [
-      { waitFor: '> ', keys: `line one${ENTER}` },
-      { waitFor: '> ', keys: `line two${ENTER}` },
-      { waitFor: '> ', keys: CTRL_D },
-    ]);
+    const r = await onTerminal(
+      ['--profile', 'local', 'complete', '--max-tokens', '5'],
+      [
+        { waitFor: '> ', keys: `line one${ENTER}` },
+        { waitFor: '> ', keys: `line two${ENTER}` },
+        { waitFor: '> ', keys: CTRL_D },
+      ],
+    );
     expect(r.exitCode).toBe(0);
   });
 
@@ -84,13 +97,22 @@ describe('asking for what is missing on a terminal', PTY, () => {
     expect(r.screen).not.toContain('sekret-value');
     expect(r.screen).toContain('connection test failed');
     const shown = await runBin(['profiles', 'show', 'aa', '-o', 'json'], { env: { ...home.env, ...env } });
-    expect(JSON.parse(shown.stdout)).toMatchObject({ name: 'aa', provider: 'aleph-alpha', url: 'http://127.0.0.1:9', auth: { type: 'bearer', token: '***' } });
+    expect(JSON.parse(shown.stdout)).toMatchObject({
+      name: 'aa',
+      provider: 'aleph-alpha',
+      url: 'http://127.0.0.1:9',
+      auth: { type: 'bearer', token: '***' },
+    });
   });
 });
 
 describe('without a terminal nothing is asked', () => {
   it.each([
-    ['CI set, stdin closed', ['--profile', 'local', 'deployment', 'text-generate'], /missing required options: --id-or-name, --input/],
+    [
+      'CI set, stdin closed',
+      ['--profile', 'local', 'deployment', 'text-generate'],
+      /missing required options: --id-or-name, --input/,
+    ],
     ['complete without a prompt', ['--profile', 'local', 'complete'], /missing required option: PROMPT/],
     ['profiles add without flags', ['profiles', 'add'], /missing required arguments: NAME, --provider, --url/],
   ])('%s is a usage error listing what is missing', async (_name, args, message) => {
@@ -136,7 +158,9 @@ describe('no profile at all', PTY, () => {
   it('without a terminal it is the usage error, no question', async () => {
     const fresh = makeHome();
     try {
-      const r = await runBin(['deployment', 'text-generate', '--id-or-name', 'demo', '--input', 'Hi'], { env: fresh.env });
+      const r = await runBin(['deployment', 'text-generate', '--id-or-name', 'demo', '--input', 'Hi'], {
+        env: fresh.env,
+      });
       expect(r.exitCode).toBe(2);
       expect(r.stderr).toMatch(/no profile selected/);
     } finally {

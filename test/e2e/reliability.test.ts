@@ -8,7 +8,9 @@ const fixture = useServer();
 const { home } = fixture;
 
 const tg = (args: string[], url = fixture.server.url) =>
-  runBin(['--url', url, 'deployment', 'text-generate', '--id-or-name', 'demo', '--input', 'Hi', ...args], { env: home.env });
+  runBin(['--url', url, 'deployment', 'text-generate', '--id-or-name', 'demo', '--input', 'Hi', ...args], {
+    env: home.env,
+  });
 
 async function closedPort(): Promise<number> {
   const s = createServer();
@@ -28,7 +30,7 @@ describe('retries and failures', () => {
     expect(generationRequests(fixture.server.requests)).toHaveLength(2);
   });
 
-  it('503 on every attempt → exit 4 after 1 + --retries attempts, with the service\'s message', async () => {
+  it("503 on every attempt → exit 4 after 1 + --retries attempts, with the service's message", async () => {
     fixture.server.faults.push({ kind: 'status', status: 503, times: 3 });
     const r = await tg(['--retries', '2']);
     expect(r.exitCode).toBe(4);
@@ -38,7 +40,11 @@ describe('retries and failures', () => {
   });
 
   it('a 400 from the service is not retried → exit 4 with code and trace', async () => {
-    fixture.server.faults.push({ kind: 'status', status: 400, body: { errors: [{ code: 'invalid_input_argument', message: 'bad thing' }], trace: 'abc123', status_code: 400 } });
+    fixture.server.faults.push({
+      kind: 'status',
+      status: 400,
+      body: { errors: [{ code: 'invalid_input_argument', message: 'bad thing' }], trace: 'abc123', status_code: 400 },
+    });
     const r = await tg([]);
     expect(r.exitCode).toBe(4);
     expect(r.stderr).toBe('error: watsonx returned HTTP 400 invalid_input_argument: bad thing (trace abc123)\n');

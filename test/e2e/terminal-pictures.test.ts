@@ -15,16 +15,48 @@ const ANY_ESCAPE = /\u001b/;
 const onTerminal = (args: string[], env: Record<string, string> = {}) => runOnTerminal(args, { ...home.env, ...env });
 
 const TOKENIZE = ['--profile', 'local', 'tokenize', '-m', 'ibm/granite-4-h-small', 'Hello world, how are you'];
-const GENERATE = ['--profile', 'local', 'deployment', 'text-generate', '--id-or-name', 'demo', '--input', 'Hello', '--parameters-max-new-tokens', '6'];
-const EXPLAIN = ['--profile', 'local-aa', 'explain', '--prompt', 'An apple a day keeps the doctor away.', '--target', ' Apples are healthy.', '--granularity', 'word'];
-const SIMILARITY = ['--profile', 'local', 'embed', '-m', 'ibm/slate-30m-english-rtrvr', '--similarity', '--input-file', '-'];
+const GENERATE = [
+  '--profile',
+  'local',
+  'deployment',
+  'text-generate',
+  '--id-or-name',
+  'demo',
+  '--input',
+  'Hello',
+  '--parameters-max-new-tokens',
+  '6',
+];
+const EXPLAIN = [
+  '--profile',
+  'local-aa',
+  'explain',
+  '--prompt',
+  'An apple a day keeps the doctor away.',
+  '--target',
+  ' Apples are healthy.',
+  '--granularity',
+  'word',
+];
+const SIMILARITY = [
+  '--profile',
+  'local',
+  'embed',
+  '-m',
+  'ibm/slate-30m-english-rtrvr',
+  '--similarity',
+  '--input-file',
+  '-',
+];
 const TEXTS = 'a river\na stream\nthe tax office\n';
 
 describe('pictures on a terminal', () => {
   it('tokenize shows the token boundaries in alternating colours, then the count', async () => {
     const r = await onTerminal(TOKENIZE);
     expect(r.exitCode).toBe(0);
-    expect(r.screen).toContain('\u001b[30m\u001b[48;5;153mHello\u001b[49m\u001b[39m\u001b[30m\u001b[48;5;223m world\u001b[49m\u001b[39m\u001b[30m\u001b[48;5;153m,\u001b[49m\u001b[39m');
+    expect(r.screen).toContain(
+      '\u001b[30m\u001b[48;5;153mHello\u001b[49m\u001b[39m\u001b[30m\u001b[48;5;223m world\u001b[49m\u001b[39m\u001b[30m\u001b[48;5;153m,\u001b[49m\u001b[39m',
+    );
     expect(r.screen).toMatch(/\r?\n6 tokens\s*$/);
   });
 
@@ -37,7 +69,9 @@ describe('pictures on a terminal', () => {
     expect(r.screen).toMatch(/\u001b\[38;5;(34|142|178|208|196)m [A-Za-z.,]+\u001b\[39m/);
     expect(r.screen).toContain('token probability: \u001b[38;5;34m■ ≥90%');
     // The summary follows the text: dim, with the stop reason, counts and speed.
-    expect(r.screen).toMatch(/\u001b\[2mstop: max_tokens · \d+ input tokens · 6 generated · (first token|answer in) \d+ m?s · [\d.]+ tokens\/s\u001b\[22m/);
+    expect(r.screen).toMatch(
+      /\u001b\[2mstop: max_tokens · \d+ input tokens · 6 generated · (first token|answer in) \d+ m?s · [\d.]+ tokens\/s\u001b\[22m/,
+    );
     expect(r.screen.indexOf('token probability')).toBeGreaterThan(r.screen.search(/\u001b\[38;5;\d+m /));
   });
 
@@ -83,7 +117,8 @@ describe('pictures on a terminal', () => {
 });
 
 describe('pictures through a pipe', () => {
-  const run = (args: string[], input?: string) => runBin(args, { env: { ...home.env, FORCE_COLOR: '1' }, ...(input !== undefined ? { input } : {}) });
+  const run = (args: string[], input?: string) =>
+    runBin(args, { env: { ...home.env, FORCE_COLOR: '1' }, ...(input !== undefined ? { input } : {}) });
 
   it.each([
     ['tokenize', TOKENIZE, undefined],
@@ -117,7 +152,9 @@ describe('pictures through a pipe', () => {
   });
 
   it('embed --similarity with several layers is a usage error', async () => {
-    const r = await runBin(['--profile', 'local-aa', 'embed', '--similarity', '--layers', '0,-1', 'hello'], { env: home.env });
+    const r = await runBin(['--profile', 'local-aa', 'embed', '--similarity', '--layers', '0,-1', 'hello'], {
+      env: home.env,
+    });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/--similarity compares one vector per text/);
   });

@@ -10,7 +10,6 @@ import { runOnTerminal } from '../helpers/pty.js';
 const home = makeHome();
 afterAll(() => home.cleanup());
 
-
 const onTerminal = (args: string[], env: Record<string, string> = {}) => runOnTerminal(args, { ...home.env, ...env });
 
 const GEN = ['--profile', 'local', 'deployment', 'text-generate', '--id-or-name', 'demo', '--input', 'Hello'];
@@ -35,7 +34,16 @@ describe('on a terminal', () => {
   });
 
   it('with --no-interactive a missing value is an immediate usage error, not a wait on the keyboard', async () => {
-    const r = await onTerminal(['--profile', 'local', '--no-interactive', 'deployment', 'text-generate', '--id-or-name', 'demo', '--no-color']);
+    const r = await onTerminal([
+      '--profile',
+      'local',
+      '--no-interactive',
+      'deployment',
+      'text-generate',
+      '--id-or-name',
+      'demo',
+      '--no-color',
+    ]);
     expect(r.exitCode).toBe(2);
     expect(r.screen).toMatch(/missing required option: --input/);
   });
@@ -43,7 +51,18 @@ describe('on a terminal', () => {
   it('shows a spinner with the elapsed time while it waits, then clears it', async () => {
     const slow = await startServer({ tokenDelayMs: 40 });
     try {
-      const r = await onTerminal(['--url', slow.url, 'deployment', 'text-generate', '--id-or-name', 'demo', '--input', 'Hello', '--parameters-max-new-tokens', '15']);
+      const r = await onTerminal([
+        '--url',
+        slow.url,
+        'deployment',
+        'text-generate',
+        '--id-or-name',
+        'demo',
+        '--input',
+        'Hello',
+        '--parameters-max-new-tokens',
+        '15',
+      ]);
       expect(r.exitCode).toBe(0);
       expect(r.screen).toMatch(/waiting for watsonx\.ai… \d+\.\d s/);
       // The line is cleared before the text is printed.
@@ -54,7 +73,20 @@ describe('on a terminal', () => {
   });
 
   it('streams the text to the screen', async () => {
-    const r = await onTerminal(['--profile', 'local', 'deployment', 'text-generate', '--id-or-name', 'demo', '--input', 'Once upon a time', '--parameters-decoding-method', 'greedy', '--stream', '-q']);
+    const r = await onTerminal([
+      '--profile',
+      'local',
+      'deployment',
+      'text-generate',
+      '--id-or-name',
+      'demo',
+      '--input',
+      'Once upon a time',
+      '--parameters-decoding-method',
+      'greedy',
+      '--stream',
+      '-q',
+    ]);
     expect(r.exitCode).toBe(0);
     expect(r.screen.trim().length).toBeGreaterThan(40);
     expect(r.screen).not.toMatch(/warning|waiting/);

@@ -13,11 +13,18 @@ const { home } = fixture;
 
 const TG = ['deployment', 'text-generate', '--id-or-name', 'demo'];
 const tg = (args: string[], opts: { input?: string; env?: Record<string, string> } = {}) =>
-  runBin(['--url', fixture.server.url, ...TG, ...args], { env: { ...home.env, ...opts.env }, cwd: home.dir, ...(opts.input !== undefined ? { input: opts.input } : {}) });
+  runBin(['--url', fixture.server.url, ...TG, ...args], {
+    env: { ...home.env, ...opts.env },
+    cwd: home.dir,
+    ...(opts.input !== undefined ? { input: opts.input } : {}),
+  });
 
 describe('the main job on the built-in local profile', () => {
   it('generates text with no configuration at all', async () => {
-    const r = await runBin(['--profile', 'local', 'deployment', 'text-generate', '--id-or-name', 'demo', '--input', 'Hello'], { env: home.env });
+    const r = await runBin(
+      ['--profile', 'local', 'deployment', 'text-generate', '--id-or-name', 'demo', '--input', 'Hello'],
+      { env: home.env },
+    );
     expect(r.exitCode).toBe(0);
     expect(r.stdout.trim().length).toBeGreaterThan(10);
     expect(r.stdout.endsWith('\n')).toBe(true);
@@ -30,11 +37,14 @@ describe('the main job on the built-in local profile', () => {
     expect(v.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
     const h = await runBin(['deployment', 'text-generate', '--help']);
     expect(h.exitCode).toBe(0);
-    for (const flag of ['--id-or-name', '--parameters-typical-p', '--moderations', '--input-file', '--jmes-query']) expect(h.stdout).toContain(flag);
+    for (const flag of ['--id-or-name', '--parameters-typical-p', '--moderations', '--input-file', '--jmes-query'])
+      expect(h.stdout).toContain(flag);
   });
 
   it('global options are accepted after the command words (cpd-cli style)', async () => {
-    const r = await runBin([...TG, '--input', 'Hi', '--url', fixture.server.url, '--output', 'json'], { env: home.env });
+    const r = await runBin([...TG, '--input', 'Hi', '--url', fixture.server.url, '--output', 'json'], {
+      env: home.env,
+    });
     expect(r.exitCode).toBe(0);
     expect(watsonxTextGenResponseSchema.safeParse(JSON.parse(r.stdout)).success).toBe(true);
   });
@@ -101,18 +111,50 @@ describe('output formats', () => {
   });
 
   it('-o jsonl with --stream writes one canonical chunk per line', async () => {
-    const r = await tg(['--input', 'Hi', '--stream', '-o', 'jsonl', '--parameters-max-new-tokens', '8', '--parameters-random-seed', '3']);
+    const r = await tg([
+      '--input',
+      'Hi',
+      '--stream',
+      '-o',
+      'jsonl',
+      '--parameters-max-new-tokens',
+      '8',
+      '--parameters-random-seed',
+      '3',
+    ]);
     expect(r.exitCode).toBe(0);
-    const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lines = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.length).toBeGreaterThan(2);
     for (const l of lines) expect(l.results).toHaveLength(1);
     const text = lines.map((l) => l.results[0].generated_text).join('');
-    const whole = await tg(['--input', 'Hi', '-o', 'json', '--parameters-max-new-tokens', '8', '--parameters-random-seed', '3']);
+    const whole = await tg([
+      '--input',
+      'Hi',
+      '-o',
+      'json',
+      '--parameters-max-new-tokens',
+      '8',
+      '--parameters-random-seed',
+      '3',
+    ]);
     expect(text).toBe(JSON.parse(whole.stdout).results[0].generated_text);
   });
 
   it('-j with --raw-output prints the bare string; without it, JSON', async () => {
-    const raw = await tg(['--input', 'Hi', '-o', 'json', '-j', 'results[0].stop_reason', '--raw-output', '--parameters-random-seed', '9']);
+    const raw = await tg([
+      '--input',
+      'Hi',
+      '-o',
+      'json',
+      '-j',
+      'results[0].stop_reason',
+      '--raw-output',
+      '--parameters-random-seed',
+      '9',
+    ]);
     expect(raw.exitCode).toBe(0);
     expect(raw.stdout).toMatch(/^(max_tokens|eos_token|stop_sequence)\n$/);
     const quoted = await tg(['--input', 'Hi', '-j', 'results[0].stop_reason', '--parameters-random-seed', '9']);
@@ -125,7 +167,7 @@ describe('output formats', () => {
     expect(r.stderr).toMatch(/-j\/--jmes-query: invalid expression/);
   });
 
-  it('--raw prints the provider\'s own body', async () => {
+  it("--raw prints the provider's own body", async () => {
     const r = await tg(['--input', 'Hi', '--raw']);
     expect(r.exitCode).toBe(0);
     const body = JSON.parse(r.stdout);
@@ -135,9 +177,19 @@ describe('output formats', () => {
 
 describe('streaming', () => {
   it('text output equals the concatenated deltas and the non-streamed text', async () => {
-    const args = ['--input', 'Write about the sea', '--parameters-random-seed', '11', '--parameters-max-new-tokens', '25'];
+    const args = [
+      '--input',
+      'Write about the sea',
+      '--parameters-random-seed',
+      '11',
+      '--parameters-max-new-tokens',
+      '25',
+    ];
     const streamed = await tg([...args, '--stream']);
-    const stream2 = await runBin(['--url', fixture.server.url, 'deployment', 'text-generate-stream', '--id-or-name', 'demo', ...args], { env: home.env });
+    const stream2 = await runBin(
+      ['--url', fixture.server.url, 'deployment', 'text-generate-stream', '--id-or-name', 'demo', ...args],
+      { env: home.env },
+    );
     const whole = await tg([...args, '-o', 'json']);
     expect(streamed.exitCode).toBe(0);
     const text = JSON.parse(whole.stdout).results[0].generated_text as string;
@@ -180,12 +232,16 @@ describe('streaming', () => {
   it('Ctrl-C aborts, flushes the partial text, writes a newline and exits 130', async () => {
     const slow = await startServer({ tokenDelayMs: 50 });
     try {
-      const child = execa('node', [BIN, '--url', slow.url, ...TG, '--input', 'Hi', '--stream', '--parameters-max-new-tokens', '200'], {
-        env: { ...home.env, CI: 'true' },
-        reject: false,
-        stdin: 'ignore',
-        stripFinalNewline: false,
-      });
+      const child = execa(
+        'node',
+        [BIN, '--url', slow.url, ...TG, '--input', 'Hi', '--stream', '--parameters-max-new-tokens', '200'],
+        {
+          env: { ...home.env, CI: 'true' },
+          reject: false,
+          stdin: 'ignore',
+          stripFinalNewline: false,
+        },
+      );
       let seen = '';
       await new Promise<void>((resolve) => {
         child.stdout?.on('data', (b: Buffer) => {
@@ -209,22 +265,28 @@ describe('--dry-run and --verbose never show a secret', () => {
   const secret = 'sk-very-secret-api-key-123';
 
   it('--dry-run prints a curl line and makes no request', async () => {
-    const r = await tg(['--input', "it's", '--parameters-max-new-tokens', '5', '--dry-run'], { env: { TEXTGEN_API_KEY: secret, TEXTGEN_IAM_URL: `${fixture.server.url}/identity/token` } });
+    const r = await tg(['--input', "it's", '--parameters-max-new-tokens', '5', '--dry-run'], {
+      env: { TEXTGEN_API_KEY: secret, TEXTGEN_IAM_URL: `${fixture.server.url}/identity/token` },
+    });
     expect(r.exitCode).toBe(0);
     expect(fixture.server.requests).toHaveLength(0);
     expect(r.stdout).toMatch(/^curl .*-X POST '.*\/ml\/v1\/deployments\/demo\/text\/generation\?version=2024-05-01'/);
     expect(r.stdout).toContain('-H "authorization: Bearer ${TEXTGEN_TOKEN}"');
     expect(r.stdout + r.stderr).not.toContain(secret);
     // The line is runnable: bash parses it back to the same body.
-    const parsed = await execa('bash', ['-c', `curl() { for a in "$@"; do printf '%s\\n' "$a"; done; }; ${r.stdout}`], { env: { TEXTGEN_TOKEN: 'tok' } });
+    const parsed = await execa('bash', ['-c', `curl() { for a in "$@"; do printf '%s\\n' "$a"; done; }; ${r.stdout}`], {
+      env: { TEXTGEN_TOKEN: 'tok' },
+    });
     expect(parsed.stdout).toContain('authorization: Bearer tok');
     expect(parsed.stdout).toContain(`{"input":"it's","parameters":{"max_new_tokens":5}}`);
   });
 
-  it('--dry-run on a local profile points at textgen serve\'s default port instead of starting a server', async () => {
+  it("--dry-run on a local profile points at textgen serve's default port instead of starting a server", async () => {
     const r = await runBin(['--profile', 'local-azure', 'complete', 'Hi', '--dry-run'], { env: home.env });
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toMatch(/^curl .* 'http:\/\/127\.0\.0\.1:8080\/openai\/deployments\/gpt-35-turbo-instruct\/completions\?api-version=2022-03-01-preview'/);
+    expect(r.stdout).toMatch(
+      /^curl .* 'http:\/\/127\.0\.0\.1:8080\/openai\/deployments\/gpt-35-turbo-instruct\/completions\?api-version=2022-03-01-preview'/,
+    );
     expect(r.stderr).toMatch(/run "textgen serve"/);
   });
 
@@ -239,7 +301,9 @@ describe('--dry-run and --verbose never show a secret', () => {
       expect(r.stderr).toMatch(/> POST .*\/text\/generation\?version=/);
       expect(r.stderr).toMatch(/authorization: Bearer \*\*\*/);
       expect(r.stderr).not.toContain(secret);
-      const issued = authed.requests.find((q) => q.path !== '/identity/token')?.headers.authorization?.replace('Bearer ', '');
+      const issued = authed.requests
+        .find((q) => q.path !== '/identity/token')
+        ?.headers.authorization?.replace('Bearer ', '');
       expect(issued).toBeTruthy();
       expect(r.stderr).not.toContain(issued as string);
       expectValidWatsonxWire(authed.requests);

@@ -24,9 +24,12 @@ afterAll(async () => {
 });
 
 const generate = (url: string, flags: string[] = [], env: Record<string, string> = {}) =>
-  runBin(['--url', url, '--retries', '0', ...flags, 'deployment', 'text-generate', '--id-or-name', 'demo', '--input', 'Hi'], {
-    env: { ...home.env, ...env },
-  });
+  runBin(
+    ['--url', url, '--retries', '0', ...flags, 'deployment', 'text-generate', '--id-or-name', 'demo', '--input', 'Hi'],
+    {
+      env: { ...home.env, ...env },
+    },
+  );
 
 describe('TLS against the embedded server over HTTPS', () => {
   it('startServer({ tls }) serves on an https:// URL', () => {
@@ -65,12 +68,35 @@ describe('TLS against the embedded server over HTTPS', () => {
     const config = join(configDir, 'config.yaml');
     writeFileSync(
       config,
-      ['profiles:', '  secure:', '    provider: watsonx', `    url: ${secure.url}`, '    retries: 0', '    tls:', '      ca_cert: certs/ca.pem', ''].join('\n'),
+      [
+        'profiles:',
+        '  secure:',
+        '    provider: watsonx',
+        `    url: ${secure.url}`,
+        '    retries: 0',
+        '    tls:',
+        '      ca_cert: certs/ca.pem',
+        '',
+      ].join('\n'),
     );
-    const r = await runBin(['--config', config, '--profile', 'secure', 'deployment', 'text-generate', '--id-or-name', 'demo', '--input', 'Hi'], {
-      env: home.env,
-      cwd: home.dir,
-    });
+    const r = await runBin(
+      [
+        '--config',
+        config,
+        '--profile',
+        'secure',
+        'deployment',
+        'text-generate',
+        '--id-or-name',
+        'demo',
+        '--input',
+        'Hi',
+      ],
+      {
+        env: home.env,
+        cwd: home.dir,
+      },
+    );
     expect(r.stderr).not.toMatch(/^error:/m);
     expect(r.exitCode).toBe(0);
     expect(r.stdout.trim().length).toBeGreaterThan(0);
@@ -79,12 +105,16 @@ describe('TLS against the embedded server over HTTPS', () => {
 
 describe('textgen serve --tls-cert/--tls-key', () => {
   it('serves HTTPS that a --ca-cert client trusts, and stops on Ctrl-C', async () => {
-    const child = execa('node', [BIN, 'serve', '--port', '0', '--tls-cert', certs.file('server.pem'), '--tls-key', certs.file('server.key')], {
-      env: { ...home.env, CI: 'true' },
-      reject: false,
-      stdin: 'ignore',
-      timeout: 20_000,
-    });
+    const child = execa(
+      'node',
+      [BIN, 'serve', '--port', '0', '--tls-cert', certs.file('server.pem'), '--tls-key', certs.file('server.key')],
+      {
+        env: { ...home.env, CI: 'true' },
+        reject: false,
+        stdin: 'ignore',
+        timeout: 20_000,
+      },
+    );
     try {
       const url = await listeningUrl(child);
       expect(url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
@@ -104,10 +134,26 @@ describe('textgen serve --tls-cert/--tls-key', () => {
   it.each([
     ['--tls-cert without --tls-key', ['--tls-cert', 'server.pem'], 'error: --tls-cert needs --tls-key too'],
     ['--tls-key without --tls-cert', ['--tls-key', 'server.key'], 'error: --tls-key needs --tls-cert too'],
-    ['a missing certificate file', ['--tls-cert', 'missing.pem', '--tls-key', 'server.key'], 'error: cannot read --tls-cert file missing.pem: no such file'],
-    ['a certificate file without a certificate', ['--tls-cert', 'server.key', '--tls-key', 'server.key'], 'error: --tls-cert file server.key holds no PEM certificate'],
-    ['a key file without a key', ['--tls-cert', 'server.pem', '--tls-key', 'ca.pem'], 'error: --tls-key file ca.pem holds no PEM private key'],
-    ['a key that does not fit the certificate', ['--tls-cert', 'server.pem', '--tls-key', 'ca.key'], 'error: --tls-cert and --tls-key cannot be used together: '],
+    [
+      'a missing certificate file',
+      ['--tls-cert', 'missing.pem', '--tls-key', 'server.key'],
+      'error: cannot read --tls-cert file missing.pem: no such file',
+    ],
+    [
+      'a certificate file without a certificate',
+      ['--tls-cert', 'server.key', '--tls-key', 'server.key'],
+      'error: --tls-cert file server.key holds no PEM certificate',
+    ],
+    [
+      'a key file without a key',
+      ['--tls-cert', 'server.pem', '--tls-key', 'ca.pem'],
+      'error: --tls-key file ca.pem holds no PEM private key',
+    ],
+    [
+      'a key that does not fit the certificate',
+      ['--tls-cert', 'server.pem', '--tls-key', 'ca.key'],
+      'error: --tls-cert and --tls-key cannot be used together: ',
+    ],
   ])('%s → exit 2 naming the flag', async (_name, flags, message) => {
     // Relative paths are read from the working directory.
     const r = await runBin(['serve', '--port', '0', ...flags], { env: home.env, cwd: certs.dir, timeout: 10_000 });

@@ -4,7 +4,8 @@ import { makeHome, runBin } from '../helpers/run-cli.js';
 /** Through the built binary (npm run build first), against the built-in local profiles' embedded server. */
 const home = makeHome();
 afterAll(() => home.cleanup());
-const run = (args: string[], input?: string) => runBin(args, { env: home.env, ...(input !== undefined ? { input } : {}) });
+const run = (args: string[], input?: string) =>
+  runBin(args, { env: home.env, ...(input !== undefined ? { input } : {}) });
 
 describe('tokenize and detokenize through the binary', () => {
   it('counts offline with a public encoding, no profile needed', async () => {
@@ -13,7 +14,16 @@ describe('tokenize and detokenize through the binary', () => {
   });
 
   it('Aleph Alpha: --local (the fetched tokenizer) agrees with the service, also when cached', async () => {
-    const args = ['--profile', 'local-aa', 'tokenize', '--tokens', '--ids', '-o', 'json', 'An apple a day keeps the doctor away.'];
+    const args = [
+      '--profile',
+      'local-aa',
+      'tokenize',
+      '--tokens',
+      '--ids',
+      '-o',
+      'json',
+      'An apple a day keeps the doctor away.',
+    ];
     const online = await run(args);
     expect(online.stderr).toBe('');
     expect(online.exitCode).toBe(0);
@@ -30,7 +40,11 @@ describe('tokenize and detokenize through the binary', () => {
   it('watsonx: the local service counts and lists tokens', async () => {
     const r = await run(['--profile', 'local', 'tokenize', '--tokens', '-o', 'json', 'Hello world']);
     expect(r.exitCode).toBe(0);
-    expect(JSON.parse(r.stdout)).toStrictEqual({ model: 'ibm/granite-4-h-small', token_count: 2, tokens: ['Hello', ' world'] });
+    expect(JSON.parse(r.stdout)).toStrictEqual({
+      model: 'ibm/granite-4-h-small',
+      token_count: 2,
+      tokens: ['Hello', ' world'],
+    });
   });
 
   it('Azure: tokenize --ids piped into detokenize gives the text back', async () => {

@@ -52,7 +52,15 @@ const BUSY_ERROR: Record<Provider, RegExp> = {
 };
 
 const perProtocol = (p: Provider): Case[] => [
-  { name: '429 with Retry-After: 1, then the answer', provider: p, spec: 'status:code=429,retry-after=1', flags: QUICK, exit: 0, attempts: 2, retryAfter: 1000 },
+  {
+    name: '429 with Retry-After: 1, then the answer',
+    provider: p,
+    spec: 'status:code=429,retry-after=1',
+    flags: QUICK,
+    exit: 0,
+    attempts: 2,
+    retryAfter: 1000,
+  },
   {
     name: '503 with retry-after-ms on every attempt → exit 4 after 1 + --retries attempts',
     provider: p,
@@ -64,38 +72,115 @@ const perProtocol = (p: Provider): Case[] => [
     retryAfter: 200,
     stderr: /HTTP 503/,
   },
-  { name: 'busy once (retry-after-ms), then the stream', provider: p, spec: 'busy:retry-after-ms=150', stream: true, flags: QUICK, exit: 0, attempts: 2, retryAfter: 150 },
-  { name: 'busy every time → exit 4 in the protocol\'s words', provider: p, spec: 'busy:times=*', flags: [...QUICK, '--retries', '1'], exit: 4, attempts: 2, stderr: BUSY_ERROR[p] },
-  { name: 'error event after 3 events → partial text, exit 6', provider: p, spec: 'stream-error:after=3', stream: true, flags: QUICK, exit: 6, attempts: 1, stderr: /stream broke off/ },
-  { name: 'broken JSON event after 3 events → partial text, exit 6', provider: p, spec: 'malformed:after=3', stream: true, flags: QUICK, exit: 6, attempts: 1, stderr: /stream broke off/ },
-  { name: 'connection dropped after 3 events → partial text, exit 6', provider: p, spec: 'drop:after=3', stream: true, flags: QUICK, exit: 6, attempts: 1, stderr: /stream broke off/ },
-  { name: 'an HTML page instead of the event stream → exit 4', provider: p, spec: 'content-type:type=text/html', stream: true, flags: QUICK, exit: 4, attempts: 1, stderr: /HTTP 200: unexpected answer: not JSON — got: <!DOCTYPE html>/ },
+  {
+    name: 'busy once (retry-after-ms), then the stream',
+    provider: p,
+    spec: 'busy:retry-after-ms=150',
+    stream: true,
+    flags: QUICK,
+    exit: 0,
+    attempts: 2,
+    retryAfter: 150,
+  },
+  {
+    name: "busy every time → exit 4 in the protocol's words",
+    provider: p,
+    spec: 'busy:times=*',
+    flags: [...QUICK, '--retries', '1'],
+    exit: 4,
+    attempts: 2,
+    stderr: BUSY_ERROR[p],
+  },
+  {
+    name: 'error event after 3 events → partial text, exit 6',
+    provider: p,
+    spec: 'stream-error:after=3',
+    stream: true,
+    flags: QUICK,
+    exit: 6,
+    attempts: 1,
+    stderr: /stream broke off/,
+  },
+  {
+    name: 'broken JSON event after 3 events → partial text, exit 6',
+    provider: p,
+    spec: 'malformed:after=3',
+    stream: true,
+    flags: QUICK,
+    exit: 6,
+    attempts: 1,
+    stderr: /stream broke off/,
+  },
+  {
+    name: 'connection dropped after 3 events → partial text, exit 6',
+    provider: p,
+    spec: 'drop:after=3',
+    stream: true,
+    flags: QUICK,
+    exit: 6,
+    attempts: 1,
+    stderr: /stream broke off/,
+  },
+  {
+    name: 'an HTML page instead of the event stream → exit 4',
+    provider: p,
+    spec: 'content-type:type=text/html',
+    stream: true,
+    flags: QUICK,
+    exit: 4,
+    attempts: 1,
+    stderr: /HTTP 200: unexpected answer: not JSON — got: <!DOCTYPE html>/,
+  },
 ];
 
 /** Faults of the connection rather than the protocol: each against two protocols whose streams differ in form. */
 const byConnection: Case[] = [
-  ...(['watsonx', 'open-inference'] as const).map((p): Case => ({ name: 'binary junk line after 3 events → partial text, exit 6', provider: p, spec: 'malformed:after=3,as=binary', stream: true, flags: QUICK, exit: 6, attempts: 1, stderr: /stream broke off/ })),
-  ...(['watsonx', 'aleph-alpha'] as const).map((p): Case => ({
-    name: 'a 32 MiB line after 3 events → the parser\'s cap ends it: partial text, exit 6',
-    provider: p,
-    spec: 'malformed:after=3,as=long',
+  ...(['watsonx', 'open-inference'] as const).map(
+    (p): Case => ({
+      name: 'binary junk line after 3 events → partial text, exit 6',
+      provider: p,
+      spec: 'malformed:after=3,as=binary',
+      stream: true,
+      flags: QUICK,
+      exit: 6,
+      attempts: 1,
+      stderr: /stream broke off/,
+    }),
+  ),
+  ...(['watsonx', 'aleph-alpha'] as const).map(
+    (p): Case => ({
+      name: "a 32 MiB line after 3 events → the parser's cap ends it: partial text, exit 6",
+      provider: p,
+      spec: 'malformed:after=3,as=long',
+      stream: true,
+      flags: QUICK,
+      exit: 6,
+      attempts: 1,
+      stderr: /stream broke off: the service sent a line longer than 16 Mi characters without a line break/,
+    }),
+  ),
+  {
+    name: 'a 4 MiB line that is not JSON → partial text, exit 6',
+    provider: 'azure-openai',
+    spec: 'malformed:after=3,as=long,bytes=4194304',
     stream: true,
     flags: QUICK,
     exit: 6,
     attempts: 1,
-    stderr: /stream broke off: the service sent a line longer than 16 Mi characters without a line break/,
-  })),
-  { name: 'a 4 MiB line that is not JSON → partial text, exit 6', provider: 'azure-openai', spec: 'malformed:after=3,as=long,bytes=4194304', stream: true, flags: QUICK, exit: 6, attempts: 1, stderr: /malformed event from the service/ },
-  ...(['watsonx', 'azure-openai', 'openai', 'aleph-alpha'] as const).map((p): Case => ({
-    name: 'a stream that ends cleanly after 3 events, before the stop reason → partial text, exit 6',
-    provider: p,
-    spec: 'truncate:after=3',
-    stream: true,
-    flags: QUICK,
-    exit: 6,
-    attempts: 1,
-    stderr: /stream broke off: the stream ended before the service said the generation was finished/,
-  })),
+    stderr: /malformed event from the service/,
+  },
+  ...(['watsonx', 'azure-openai', 'openai', 'aleph-alpha'] as const).map(
+    (p): Case => ({
+      name: 'a stream that ends cleanly after 3 events, before the stop reason → partial text, exit 6',
+      provider: p,
+      spec: 'truncate:after=3',
+      stream: true,
+      flags: QUICK,
+      exit: 6,
+      attempts: 1,
+      stderr: /stream broke off: the stream ended before the service said the generation was finished/,
+    }),
+  ),
   {
     name: 'an empty event stream → exit 6, nothing on stdout',
     provider: 'watsonx',
@@ -115,10 +200,48 @@ const byConnection: Case[] = [
     exit: 0,
     attempts: 1,
   },
-  ...(['watsonx', 'open-inference'] as const).map((p): Case => ({ name: 'stream silent after 3 events → aborted after --timeout, exit 6', provider: p, spec: 'stall:after=3', stream: true, flags: STALL, exit: 6, attempts: 1, stderr: /stream broke off: .*sent nothing for 1 s/ })),
-  ...(['watsonx', 'aleph-alpha'] as const).map((p): Case => ({ name: 'a non-stream answer cut halfway, once → retried, then the answer', provider: p, spec: 'drop:after=3', flags: QUICK, exit: 0, attempts: 2 })),
-  ...(['watsonx', 'aleph-alpha'] as const).map((p): Case => ({ name: 'a non-stream answer cut halfway every time → exit 5 after the retries', provider: p, spec: 'drop:after=3,times=*', flags: [...QUICK, '--retries', '1'], exit: 5, attempts: 2, stderr: /broke off in the middle of its answer/ })),
-  { name: 'an HTML page instead of the JSON answer → exit 4', provider: 'azure-openai', spec: 'content-type:type=text/html', flags: QUICK, exit: 4, attempts: 1, stderr: /HTTP 200: unexpected answer: not JSON — got: / },
+  ...(['watsonx', 'open-inference'] as const).map(
+    (p): Case => ({
+      name: 'stream silent after 3 events → aborted after --timeout, exit 6',
+      provider: p,
+      spec: 'stall:after=3',
+      stream: true,
+      flags: STALL,
+      exit: 6,
+      attempts: 1,
+      stderr: /stream broke off: .*sent nothing for 1 s/,
+    }),
+  ),
+  ...(['watsonx', 'aleph-alpha'] as const).map(
+    (p): Case => ({
+      name: 'a non-stream answer cut halfway, once → retried, then the answer',
+      provider: p,
+      spec: 'drop:after=3',
+      flags: QUICK,
+      exit: 0,
+      attempts: 2,
+    }),
+  ),
+  ...(['watsonx', 'aleph-alpha'] as const).map(
+    (p): Case => ({
+      name: 'a non-stream answer cut halfway every time → exit 5 after the retries',
+      provider: p,
+      spec: 'drop:after=3,times=*',
+      flags: [...QUICK, '--retries', '1'],
+      exit: 5,
+      attempts: 2,
+      stderr: /broke off in the middle of its answer/,
+    }),
+  ),
+  {
+    name: 'an HTML page instead of the JSON answer → exit 4',
+    provider: 'azure-openai',
+    spec: 'content-type:type=text/html',
+    flags: QUICK,
+    exit: 4,
+    attempts: 1,
+    stderr: /HTTP 200: unexpected answer: not JSON — got: /,
+  },
 ];
 
 /** An HTTP date a whole 3–4 s ahead (dates have whole seconds; a loaded machine may take 2 s to start the CLI). */
@@ -127,9 +250,33 @@ const secondsOf = (spec: string) => Date.parse(spec.slice(spec.indexOf('retry-af
 let dateSpec = '';
 
 const once: Case[] = [
-  { name: '500 with --retries 0 → exit 4, one attempt', provider: 'watsonx', spec: 'status:code=500', flags: [...QUICK, '--retries', '0'], exit: 4, attempts: 1, stderr: /HTTP 500 internal_server_error/ },
-  { name: '502 once → backoff, then the answer', provider: 'watsonx', spec: 'status:code=502', flags: QUICK, exit: 0, attempts: 2 },
-  { name: '504 every time → exit 4 after the retries', provider: 'watsonx', spec: 'status:code=504,retry-after-ms=100,times=*', flags: [...QUICK, '--retries', '1'], exit: 4, attempts: 2, retryAfter: 100, stderr: /HTTP 504 gateway_timeout/ },
+  {
+    name: '500 with --retries 0 → exit 4, one attempt',
+    provider: 'watsonx',
+    spec: 'status:code=500',
+    flags: [...QUICK, '--retries', '0'],
+    exit: 4,
+    attempts: 1,
+    stderr: /HTTP 500 internal_server_error/,
+  },
+  {
+    name: '502 once → backoff, then the answer',
+    provider: 'watsonx',
+    spec: 'status:code=502',
+    flags: QUICK,
+    exit: 0,
+    attempts: 2,
+  },
+  {
+    name: '504 every time → exit 4 after the retries',
+    provider: 'watsonx',
+    spec: 'status:code=504,retry-after-ms=100,times=*',
+    flags: [...QUICK, '--retries', '1'],
+    exit: 4,
+    attempts: 2,
+    retryAfter: 100,
+    stderr: /HTTP 504 gateway_timeout/,
+  },
   {
     name: '429 with Retry-After as an HTTP date',
     provider: 'watsonx',
@@ -140,27 +287,173 @@ const once: Case[] = [
     // A date already past when the 429 went out asks for no wait at all.
     retryAfter: (failed) => Math.max(0, secondsOf(dateSpec) - (failed.endedAt ?? failed.startedAt)),
   },
-  { name: '429 before a stream\'s first byte is retried', provider: 'watsonx', spec: 'status:code=429,retry-after=1', stream: true, flags: QUICK, exit: 0, attempts: 2, retryAfter: 1000 },
-  { name: 'connection dropped before the headers, once → retried', provider: 'watsonx', spec: 'drop', flags: QUICK, exit: 0, attempts: 2 },
-  { name: 'connection dropped before the headers every time → exit 5', provider: 'watsonx', spec: 'drop:times=*', stream: true, flags: [...QUICK, '--retries', '1'], exit: 5, attempts: 2, stderr: /before the answer/ },
-  { name: 'a non-stream answer silent halfway → exit 5 after --timeout', provider: 'watsonx', spec: 'stall:after=1', flags: STALL, exit: 5, attempts: 1, stderr: /sent nothing for 1 s in the middle of its answer/ },
-  { name: 'no headers within --timeout → exit 5', provider: 'watsonx', spec: 'hang', flags: [...STALL, '--retries', '0'], exit: 5, attempts: 1, stderr: /no response from watsonx .* within 1 s \(--timeout\)/ },
-  { name: 'no headers within --timeout on a stream → exit 5, not retried', provider: 'aleph-alpha', spec: 'hang', stream: true, flags: STALL, exit: 5, attempts: 1, stderr: /within 1 s/ },
-  { name: 'latency 400–600 ms, then the stream', provider: 'watsonx', spec: 'latency:ms=400-600', stream: true, flags: QUICK, exit: 0, attempts: 1, latency: 400 },
-  { name: 'latency 300 ms, then the answer', provider: 'open-inference', spec: 'latency:ms=300', flags: QUICK, exit: 0, attempts: 1, latency: 300 },
-  { name: 'an error event before any text → exit 6, nothing on stdout', provider: 'azure-openai', spec: 'stream-error:after=0', stream: true, flags: QUICK, exit: 6, attempts: 1, stderr: /stream broke off/ },
-  { name: 'JSON of the wrong shape → exit 4', provider: 'watsonx', spec: 'content-type:type=application/json', flags: QUICK, exit: 4, attempts: 1, stderr: /unexpected answer/ },
-  { name: 'binary bytes instead of the stream → exit 4', provider: 'aleph-alpha', spec: 'content-type:type=application/octet-stream', stream: true, flags: QUICK, exit: 4, attempts: 1, stderr: /unexpected answer: not JSON — got: / },
-  { name: 'OpenAI: busy every time → its 503, exit 4', provider: 'openai', spec: 'busy:times=*', flags: [...QUICK, '--retries', '0'], exit: 4, attempts: 1, stderr: BUSY_ERROR.openai },
-  { name: 'embed: 503 with retry-after-ms once → the vectors', provider: 'watsonx', command: 'embed', spec: 'status:code=503,retry-after-ms=100', flags: QUICK, exit: 0, attempts: 2, retryAfter: 100 },
-  { name: 'embed: busy once → the vectors', provider: 'aleph-alpha', command: 'embed', spec: 'busy', flags: QUICK, exit: 0, attempts: 2 },
-  { name: 'embed: an answer cut halfway, once → retried, then the vectors', provider: 'azure-openai', command: 'embed', spec: 'drop:after=1', flags: QUICK, exit: 0, attempts: 2 },
-  { name: 'embed: an answer cut halfway every time → exit 5', provider: 'azure-openai', command: 'embed', spec: 'drop:after=1,times=*', flags: [...QUICK, '--retries', '0'], exit: 5, attempts: 1, stderr: /broke off in the middle of its answer/ },
+  {
+    name: "429 before a stream's first byte is retried",
+    provider: 'watsonx',
+    spec: 'status:code=429,retry-after=1',
+    stream: true,
+    flags: QUICK,
+    exit: 0,
+    attempts: 2,
+    retryAfter: 1000,
+  },
+  {
+    name: 'connection dropped before the headers, once → retried',
+    provider: 'watsonx',
+    spec: 'drop',
+    flags: QUICK,
+    exit: 0,
+    attempts: 2,
+  },
+  {
+    name: 'connection dropped before the headers every time → exit 5',
+    provider: 'watsonx',
+    spec: 'drop:times=*',
+    stream: true,
+    flags: [...QUICK, '--retries', '1'],
+    exit: 5,
+    attempts: 2,
+    stderr: /before the answer/,
+  },
+  {
+    name: 'a non-stream answer silent halfway → exit 5 after --timeout',
+    provider: 'watsonx',
+    spec: 'stall:after=1',
+    flags: STALL,
+    exit: 5,
+    attempts: 1,
+    stderr: /sent nothing for 1 s in the middle of its answer/,
+  },
+  {
+    name: 'no headers within --timeout → exit 5',
+    provider: 'watsonx',
+    spec: 'hang',
+    flags: [...STALL, '--retries', '0'],
+    exit: 5,
+    attempts: 1,
+    stderr: /no response from watsonx .* within 1 s \(--timeout\)/,
+  },
+  {
+    name: 'no headers within --timeout on a stream → exit 5, not retried',
+    provider: 'aleph-alpha',
+    spec: 'hang',
+    stream: true,
+    flags: STALL,
+    exit: 5,
+    attempts: 1,
+    stderr: /within 1 s/,
+  },
+  {
+    name: 'latency 400–600 ms, then the stream',
+    provider: 'watsonx',
+    spec: 'latency:ms=400-600',
+    stream: true,
+    flags: QUICK,
+    exit: 0,
+    attempts: 1,
+    latency: 400,
+  },
+  {
+    name: 'latency 300 ms, then the answer',
+    provider: 'open-inference',
+    spec: 'latency:ms=300',
+    flags: QUICK,
+    exit: 0,
+    attempts: 1,
+    latency: 300,
+  },
+  {
+    name: 'an error event before any text → exit 6, nothing on stdout',
+    provider: 'azure-openai',
+    spec: 'stream-error:after=0',
+    stream: true,
+    flags: QUICK,
+    exit: 6,
+    attempts: 1,
+    stderr: /stream broke off/,
+  },
+  {
+    name: 'JSON of the wrong shape → exit 4',
+    provider: 'watsonx',
+    spec: 'content-type:type=application/json',
+    flags: QUICK,
+    exit: 4,
+    attempts: 1,
+    stderr: /unexpected answer/,
+  },
+  {
+    name: 'binary bytes instead of the stream → exit 4',
+    provider: 'aleph-alpha',
+    spec: 'content-type:type=application/octet-stream',
+    stream: true,
+    flags: QUICK,
+    exit: 4,
+    attempts: 1,
+    stderr: /unexpected answer: not JSON — got: /,
+  },
+  {
+    name: 'OpenAI: busy every time → its 503, exit 4',
+    provider: 'openai',
+    spec: 'busy:times=*',
+    flags: [...QUICK, '--retries', '0'],
+    exit: 4,
+    attempts: 1,
+    stderr: BUSY_ERROR.openai,
+  },
+  {
+    name: 'embed: 503 with retry-after-ms once → the vectors',
+    provider: 'watsonx',
+    command: 'embed',
+    spec: 'status:code=503,retry-after-ms=100',
+    flags: QUICK,
+    exit: 0,
+    attempts: 2,
+    retryAfter: 100,
+  },
+  {
+    name: 'embed: busy once → the vectors',
+    provider: 'aleph-alpha',
+    command: 'embed',
+    spec: 'busy',
+    flags: QUICK,
+    exit: 0,
+    attempts: 2,
+  },
+  {
+    name: 'embed: an answer cut halfway, once → retried, then the vectors',
+    provider: 'azure-openai',
+    command: 'embed',
+    spec: 'drop:after=1',
+    flags: QUICK,
+    exit: 0,
+    attempts: 2,
+  },
+  {
+    name: 'embed: an answer cut halfway every time → exit 5',
+    provider: 'azure-openai',
+    command: 'embed',
+    spec: 'drop:after=1,times=*',
+    flags: [...QUICK, '--retries', '0'],
+    exit: 5,
+    attempts: 1,
+    stderr: /broke off in the middle of its answer/,
+  },
 ];
 
 const CASES: Case[] = [...FOUR.flatMap(perProtocol), ...byConnection, ...once];
 
-const generate = (deployment: string) => ['deployment', 'text-generate', '--id-or-name', deployment, '--input', 'Tell me about rivers', '--parameters-max-new-tokens', '24', '--parameters-decoding-method', 'greedy'];
+const generate = (deployment: string) => [
+  'deployment',
+  'text-generate',
+  '--id-or-name',
+  deployment,
+  '--input',
+  'Tell me about rivers',
+  '--parameters-max-new-tokens',
+  '24',
+  '--parameters-decoding-method',
+  'greedy',
+];
 const EMBED: Partial<Record<Provider, string[]>> = {
   watsonx: ['embed', '-m', 'ibm/slate-30m-english-rtrvr', 'Where do rivers start?'],
   'azure-openai': ['embed', '-m', 'text-embedding-ada-002', 'Where do rivers start?'],
@@ -169,7 +462,8 @@ const EMBED: Partial<Record<Provider, string[]>> = {
 
 function argsOf(c: Case, url: string): string[] {
   const p = PROFILE[c.provider];
-  const command = c.command === 'embed' ? EMBED[c.provider]! : [...generate(p.deployment), ...(c.stream ? ['--stream'] : [])];
+  const command =
+    c.command === 'embed' ? EMBED[c.provider]! : [...generate(p.deployment), ...(c.stream ? ['--stream'] : [])];
   return ['--profile', p.profile, '--url', url + p.path, ...command, ...c.flags];
 }
 
@@ -219,7 +513,10 @@ async function slot(): Promise<() => void> {
 beforeAll(async () => {
   const { server } = await startRecordingServer();
   try {
-    await fetch(`${server.url}/v2/models/demo/generate`, { method: 'POST', body: JSON.stringify({ text_input: 'warm up', parameters: { max_tokens: 2 } }) });
+    await fetch(`${server.url}/v2/models/demo/generate`, {
+      method: 'POST',
+      body: JSON.stringify({ text_input: 'warm up', parameters: { max_tokens: 2 } }),
+    });
   } finally {
     await server.close();
   }
@@ -252,19 +549,34 @@ async function runOne(c: Case): Promise<string[]> {
     for (const failed of wires.slice(0, -1)) {
       // A JSON answer whose connection broke before its end showed nothing yet: §7's "connection reset" applies.
       const cutWholeAnswer = failed.endedAt === undefined && !(failed.contentType ?? '').includes('text/event-stream');
-      if (failed.status !== undefined && !RETRYABLE.has(failed.status) && !cutWholeAnswer) problems.push(`retried after HTTP ${failed.status}`);
-      if (c.command !== 'embed' && deliverable(failed, TEXT[c.provider]!) !== '') problems.push('retried after text had been delivered');
+      if (failed.status !== undefined && !RETRYABLE.has(failed.status) && !cutWholeAnswer)
+        problems.push(`retried after HTTP ${failed.status}`);
+      if (c.command !== 'embed' && deliverable(failed, TEXT[c.provider]!) !== '')
+        problems.push('retried after text had been delivered');
     }
 
     // What the server delivered before the failure (or the whole answer) is on stdout; nothing else is.
     const last = wires.at(-1);
-    const expected = c.command === 'embed' ? (c.exit === 0 ? await baseline(c) : '') : last ? deliverable(last, TEXT[c.provider]!) : '';
+    const expected =
+      c.command === 'embed'
+        ? c.exit === 0
+          ? await baseline(c)
+          : ''
+        : last
+          ? deliverable(last, TEXT[c.provider]!)
+          : '';
     lost = bytesLost(expected, r.stdout);
-    if (lost > 0) problems.push(`${lost} bytes lost: stdout ${JSON.stringify(r.stdout.slice(0, 120))}, delivered ${JSON.stringify(expected.slice(0, 120))}`);
+    if (lost > 0)
+      problems.push(
+        `${lost} bytes lost: stdout ${JSON.stringify(r.stdout.slice(0, 120))}, delivered ${JSON.stringify(expected.slice(0, 120))}`,
+      );
     const extra = r.stdout.slice(expected.length);
-    if (extra !== '' && extra !== '\n') problems.push(`stdout has more than was delivered: ${JSON.stringify(extra.slice(0, 120))}`);
-    if (c.exit === 0 && c.command !== 'embed' && r.stdout !== `${expected}\n`) problems.push('a success must print the whole text and a newline');
-    if (c.exit !== 0 && c.exit !== 6 && expected !== '') problems.push('the case expects output but its exit code says none was written');
+    if (extra !== '' && extra !== '\n')
+      problems.push(`stdout has more than was delivered: ${JSON.stringify(extra.slice(0, 120))}`);
+    if (c.exit === 0 && c.command !== 'embed' && r.stdout !== `${expected}\n`)
+      problems.push('a success must print the whole text and a newline');
+    if (c.exit !== 0 && c.exit !== 6 && expected !== '')
+      problems.push('the case expects output but its exit code says none was written');
 
     // Retry-After / retry-after-ms waited out: at least 90 % of the ask, less than the ask + 3 s.
     if (c.retryAfter !== undefined) {
@@ -273,7 +585,8 @@ async function runOne(c: Case): Promise<string[]> {
         const asked = typeof c.retryAfter === 'function' ? c.retryAfter(failed) : c.retryAfter;
         const waited = wires[i]!.startedAt - (failed.endedAt ?? failed.startedAt);
         retryErrors.push(Math.abs(waited - asked));
-        if (waited < asked * 0.9 || waited >= asked + 3000) problems.push(`waited ${waited} ms where ${Math.round(asked)} ms were asked`);
+        if (waited < asked * 0.9 || waited >= asked + 3000)
+          problems.push(`waited ${waited} ms where ${Math.round(asked)} ms were asked`);
       }
     }
     if (c.latency !== undefined) {
@@ -285,11 +598,14 @@ async function runOne(c: Case): Promise<string[]> {
     const lines = r.stderr.split('\n').filter((l) => l.trim() !== '');
     if (c.exit === 0 && r.stderr !== '') problems.push(`stderr on success: ${r.stderr}`);
     if (c.exit !== 0) {
-      if (lines.length !== 1 || !lines[0]!.startsWith('error: ')) problems.push(`stderr is not one error line: ${JSON.stringify(r.stderr)}`);
+      if (lines.length !== 1 || !lines[0]!.startsWith('error: '))
+        problems.push(`stderr is not one error line: ${JSON.stringify(r.stderr)}`);
       if (/^\s+at /m.test(r.stderr)) problems.push('stderr has a stack trace');
       // Junk from the server (NULs, escape sequences) must reach the terminal escaped, not raw.
-      if (/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(r.stderr)) problems.push(`stderr has raw control characters: ${JSON.stringify(r.stderr)}`);
-      if (c.stderr && !c.stderr.test(lines[0] ?? '')) problems.push(`stderr ${JSON.stringify(lines[0])} does not match ${c.stderr}`);
+      if (/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(r.stderr))
+        problems.push(`stderr has raw control characters: ${JSON.stringify(r.stderr)}`);
+      if (c.stderr && !c.stderr.test(lines[0] ?? ''))
+        problems.push(`stderr ${JSON.stringify(lines[0])} does not match ${c.stderr}`);
     }
   } catch (e) {
     problems.push((e as Error).message);
@@ -305,11 +621,17 @@ afterAll(() => {
   const lost = outcomes.reduce((sum, o) => sum + o.lost, 0);
   const errors = outcomes.flatMap((o) => o.retryErrors);
   const maxError = errors.length > 0 ? Math.round(Math.max(...errors)) : 0;
-  console.log(`faults: ${outcomes.length} cases, ${survived} survived, ${lost} bytes lost, max retry-after error ${maxError} ms`);
+  console.log(
+    `faults: ${outcomes.length} cases, ${survived} survived, ${lost} bytes lost, max retry-after error ${maxError} ms`,
+  );
 });
 
 describe.concurrent('the built CLI survives every fault switch', () => {
-  test.each(CASES.map((c) => [`${c.provider}${c.command === 'embed' ? ' embed' : c.stream ? ' --stream' : ''}: ${c.name}`, c] as const))('%s', { timeout: 90_000 }, async (_, c) => {
+  test.each(
+    CASES.map(
+      (c) => [`${c.provider}${c.command === 'embed' ? ' embed' : c.stream ? ' --stream' : ''}: ${c.name}`, c] as const,
+    ),
+  )('%s', { timeout: 90_000 }, async (_, c) => {
     expect(await runCase(c)).toEqual([]);
   });
 });

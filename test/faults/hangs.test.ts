@@ -17,15 +17,22 @@ const figures = { cases: 0, ended: 0, slowest: 0 };
 afterAll(() => {
   home.cleanup();
   rmSync(dir, { recursive: true, force: true });
-  console.log(`hangs: ${figures.cases} never-ending servers and inputs, ${figures.ended} ended within their bound, slowest ${(figures.slowest / 1000).toFixed(1)} s, ${figures.cases - figures.ended} hangs`);
+  console.log(
+    `hangs: ${figures.cases} never-ending servers and inputs, ${figures.ended} ended within their bound, slowest ${(figures.slowest / 1000).toFixed(1)} s, ${figures.cases - figures.ended} hangs`,
+  );
 });
 
 const open: Server[] = [];
 afterEach(async () => {
-  await Promise.all(open.splice(0).map((s) => new Promise<void>((done) => {
-    s.closeAllConnections();
-    s.close(() => done());
-  })));
+  await Promise.all(
+    open.splice(0).map(
+      (s) =>
+        new Promise<void>((done) => {
+          s.closeAllConnections();
+          s.close(() => done());
+        }),
+    ),
+  );
 });
 
 /** A server whose every answer is `answer(res)`; it keeps going until the client leaves. */
@@ -71,17 +78,27 @@ async function bounded(args: string[], boundMs: number) {
 describe('hangs no option stopped end now (built CLI)', () => {
   it('a watsonx stream of keep-alive comments only, with --timeout 2000 --parameters-time-limit 2000 → exit 6 after --timeout', async () => {
     const url = await serve(keepAlives);
-    const r = await bounded([...WX(url), ...TG, '--stream', '--timeout', '2000', '--parameters-time-limit', '2000'], 8_000);
+    const r = await bounded(
+      [...WX(url), ...TG, '--stream', '--timeout', '2000', '--parameters-time-limit', '2000'],
+      8_000,
+    );
     expect(r.exitCode).toBe(6);
-    expect(r.stderr).toMatch(/^error: watsonx stream broke off: watsonx sent nothing for 2 s but keep-alive comments, no event \(--timeout\)$/m);
+    expect(r.stderr).toMatch(
+      /^error: watsonx stream broke off: watsonx sent nothing for 2 s but keep-alive comments, no event \(--timeout\)$/m,
+    );
     expect(r.stdout).toBe('');
   });
 
   it('keep-alive comments with a long --timeout: the client keeps the time limit watsonx did not (time_limit, exit 0, a warning)', async () => {
     const url = await serve(keepAlives);
-    const r = await bounded([...WX(url), ...TG, '--stream', '--timeout', '60000', '--parameters-time-limit', '1000', '-o', 'json'], 12_000);
+    const r = await bounded(
+      [...WX(url), ...TG, '--stream', '--timeout', '60000', '--parameters-time-limit', '1000', '-o', 'json'],
+      12_000,
+    );
     expect(r.exitCode, r.stderr).toBe(0);
-    expect((JSON.parse(r.stdout) as { results: Array<{ stop_reason: string }> }).results[0]!.stop_reason).toBe('time_limit');
+    expect((JSON.parse(r.stdout) as { results: Array<{ stop_reason: string }> }).results[0]!.stop_reason).toBe(
+      'time_limit',
+    );
     expect(r.stderr).toMatch(/^warning: watsonx did not stop at its time limit \(1000 ms\); textgen stopped waiting/m);
   });
 
@@ -93,14 +110,22 @@ describe('hangs no option stopped end now (built CLI)', () => {
     });
     const r = await bounded([...WX(url), ...TG, '--timeout', '1500'], 8_000);
     expect(r.exitCode).toBe(5);
-    expect(r.stderr).toMatch(/^error: .*did not finish sending its answer within 3 s of its headers \(twice --timeout\)$/m);
+    expect(r.stderr).toMatch(
+      /^error: .*did not finish sending its answer within 3 s of its headers \(twice --timeout\)$/m,
+    );
   });
 
   it('--max-time bounds a stream that goes on for ever: the text so far is kept, exit 6', async () => {
     let n = 0;
     const url = await serve((res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const timer = setInterval(() => res.write(`id: ${++n}\nevent: message\ndata: {"model_id":"m","results":[{"generated_text":"word ","generated_token_count":${n},"input_token_count":1,"stop_reason":"not_finished"}]}\n\n`), 100);
+      const timer = setInterval(
+        () =>
+          res.write(
+            `id: ${++n}\nevent: message\ndata: {"model_id":"m","results":[{"generated_text":"word ","generated_token_count":${n},"input_token_count":1,"stop_reason":"not_finished"}]}\n\n`,
+          ),
+        100,
+      );
       res.on('close', () => clearInterval(timer));
     });
     const r = await bounded([...WX(url), ...TG, '--stream', '--max-time', '1500'], 8_000);
@@ -114,7 +139,10 @@ describe('hangs no option stopped end now (built CLI)', () => {
       res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '30' });
       res.end('{"errors":[{"code":"service_unavailable","message":"busy"}],"trace":"t","status_code":503}');
     });
-    const r = await bounded([...WX(url).filter((a) => a !== '--retries' && a !== '0'), ...TG, '--retries', '3', '--max-time', '1200'], 8_000);
+    const r = await bounded(
+      [...WX(url).filter((a) => a !== '--retries' && a !== '0'), ...TG, '--retries', '3', '--max-time', '1200'],
+      8_000,
+    );
     expect(r.exitCode).toBe(5);
     expect(r.stderr).toMatch(/^error: gave up after 1\.2 s \(--max-time\) without a complete answer$/m);
   });
@@ -127,7 +155,8 @@ describe('hangs no option stopped end now (built CLI)', () => {
 
   it('a batch line of 64 MB is one error record (over the 16 MiB line cap); the lines around it run, in linear time', async () => {
     const url = await serve((res) => {
-      const text = '{"model_id":"m","results":[{"generated_text":"ok","generated_token_count":1,"input_token_count":1,"stop_reason":"eos_token"}]}';
+      const text =
+        '{"model_id":"m","results":[{"generated_text":"ok","generated_token_count":1,"input_token_count":1,"stop_reason":"eos_token"}]}';
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(text.length) });
       res.end(text);
     });
@@ -138,10 +167,20 @@ describe('hangs no option stopped end now (built CLI)', () => {
     for (let i = 0; i < 64; i++) writeSync(fd, block);
     writeSync(fd, '"\n"third"\n');
     closeSync(fd);
-    const r = await bounded([...WX(url), 'deployment', 'text-generate', '--id-or-name', 'demo', '--batch', input], 15_000);
+    const r = await bounded(
+      [...WX(url), 'deployment', 'text-generate', '--id-or-name', 'demo', '--batch', input],
+      15_000,
+    );
     expect(r.exitCode).toBe(4);
-    const records = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { line: number; result?: unknown; error?: { exit_code: number; message: string } });
-    expect(records.map((x) => [x.line, x.error?.exit_code ?? 0])).toEqual([[1, 0], [2, 2], [3, 0]]);
+    const records = r.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { line: number; result?: unknown; error?: { exit_code: number; message: string } });
+    expect(records.map((x) => [x.line, x.error?.exit_code ?? 0])).toEqual([
+      [1, 0],
+      [2, 2],
+      [3, 0],
+    ]);
     expect(records[1]!.error!.message).toMatch(/the line is longer than 16 MiB/);
   }, 60_000);
 });
@@ -156,7 +195,8 @@ describe('a long Retry-After is said on stderr, not waited out in silence (built
         res.end('{"errors":[{"code":"too_many_requests","message":"slow down"}],"trace":"t","status_code":429}');
         return;
       }
-      const text = '{"model_id":"m","results":[{"generated_text":"ok","generated_token_count":1,"input_token_count":1,"stop_reason":"eos_token"}]}';
+      const text =
+        '{"model_id":"m","results":[{"generated_text":"ok","generated_token_count":1,"input_token_count":1,"stop_reason":"eos_token"}]}';
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(text.length) });
       res.end(text);
     });
@@ -166,13 +206,35 @@ describe('a long Retry-After is said on stderr, not waited out in silence (built
     const url = await busyFirst(1);
     const r = await bounded(['--provider', 'watsonx', '--url', url, '--token', 't', ...TG], 12_000);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/^note: watsonx answered HTTP 429 and asked to wait; retrying in 5 s \(attempt 2 of 3; --retries 0 gives up at once\)$/m);
+    expect(r.stderr).toMatch(
+      /^note: watsonx answered HTTP 429 and asked to wait; retrying in 5 s \(attempt 2 of 3; --retries 0 gives up at once\)$/m,
+    );
   });
 
   it('a batch: one note for the pause, not one per line', async () => {
     const url = await busyFirst(4);
-    const r = await runBin(['--provider', 'watsonx', '--url', url, '--token', 't', 'deployment', 'text-generate', '--id-or-name', 'demo', '--batch', '-', '--concurrency', '4'], { env: home.env, input: '"a"\n"b"\n"c"\n"d"\n', timeout: 20_000 });
+    const r = await runBin(
+      [
+        '--provider',
+        'watsonx',
+        '--url',
+        url,
+        '--token',
+        't',
+        'deployment',
+        'text-generate',
+        '--id-or-name',
+        'demo',
+        '--batch',
+        '-',
+        '--concurrency',
+        '4',
+      ],
+      { env: home.env, input: '"a"\n"b"\n"c"\n"d"\n', timeout: 20_000 },
+    );
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stderr.match(/^note: batch: the service answered HTTP 429 and asked to wait; no new request starts for 5 s$/gm)).toHaveLength(1);
+    expect(
+      r.stderr.match(/^note: batch: the service answered HTTP 429 and asked to wait; no new request starts for 5 s$/gm),
+    ).toHaveLength(1);
   });
 });

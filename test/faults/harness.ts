@@ -68,7 +68,9 @@ function tee(res: ServerResponse, wire: Wire): void {
   const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
   res.writeHead = ((status: number, ...rest: unknown[]) => {
     wire.status ??= status;
-    const headers = rest.find((r): r is Record<string, unknown> => typeof r === 'object' && r !== null && !Array.isArray(r));
+    const headers = rest.find(
+      (r): r is Record<string, unknown> => typeof r === 'object' && r !== null && !Array.isArray(r),
+    );
     if (headers?.['content-type'] !== undefined) wire.contentType ??= String(headers['content-type']);
     return writeHead(status, ...rest);
   }) as typeof res.writeHead;
@@ -97,7 +99,10 @@ export const TEXT: Record<string, ProviderText> = {
   watsonx: { answer: (j) => j.results[0].generated_text, event: (j) => j.results?.[0]?.generated_text ?? '' },
   'azure-openai': { answer: (j) => j.choices[0].text, event: (j) => j.choices?.[0]?.text ?? '' },
   openai: { answer: (j) => j.choices[0].text, event: (j) => j.choices?.[0]?.text ?? '' },
-  'aleph-alpha': { answer: (j) => j.completions[0].completion, event: (j) => (j.type === 'stream_chunk' ? j.completion : '') },
+  'aleph-alpha': {
+    answer: (j) => j.completions[0].completion,
+    event: (j) => (j.type === 'stream_chunk' ? j.completion : ''),
+  },
   'open-inference': { answer: (j) => j.text_output, event: (j) => j.text_output ?? '' },
 };
 

@@ -19,10 +19,15 @@ afterAll(() => {
 
 const open: Server[] = [];
 afterEach(async () => {
-  await Promise.all(open.splice(0).map((s) => new Promise<void>((done) => {
-    s.closeAllConnections();
-    s.close(() => done());
-  })));
+  await Promise.all(
+    open.splice(0).map(
+      (s) =>
+        new Promise<void>((done) => {
+          s.closeAllConnections();
+          s.close(() => done());
+        }),
+    ),
+  );
 });
 
 async function serve(answer: (res: ServerResponse, path: string) => void): Promise<string> {
@@ -44,7 +49,8 @@ function send(res: ServerResponse, status: number, text: string, type = 'applica
 
 const deep = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
 const deepArray = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
-const answer = (extra: string) => `{"model_id":"m","created_at":"2024-01-01T00:00:00Z","results":[{"generated_text":"ok","generated_token_count":1,"input_token_count":1,"stop_reason":"eos_token","extra":${extra}}]}`;
+const answer = (extra: string) =>
+  `{"model_id":"m","created_at":"2024-01-01T00:00:00Z","results":[{"generated_text":"ok","generated_token_count":1,"input_token_count":1,"stop_reason":"eos_token","extra":${extra}}]}`;
 
 const WX = (url: string) => ['--provider', 'watsonx', '--url', url, '--token', 't', '--retries', '0'];
 const TG = ['deployment', 'text-generate', '--id-or-name', 'demo', '--input', 'Hi'];
@@ -66,9 +72,19 @@ describe('answers that crashed the CLI (built CLI)', () => {
     ['models', ['models']],
     ['health', ['health']],
   ])('a watsonx error body nested 6 000 levels deep: %s → exit 4', async (_name, command) => {
-    const url = await serve((res) => send(res, 400, `{"errors":[{"code":"x","message":"m","more_info":${deep(6_000)}}],"trace":"t","status_code":400}`));
+    const url = await serve((res) =>
+      send(
+        res,
+        400,
+        `{"errors":[{"code":"x","message":"m","more_info":${deep(6_000)}}],"trace":"t","status_code":400}`,
+      ),
+    );
     const r = await runBin([...WX(url), ...command], { env: home.env });
-    judged(r, 4, /^error: watsonx returned HTTP 400: the answer is JSON nested more than 256 levels deep; textgen does not read it$/);
+    judged(
+      r,
+      4,
+      /^error: watsonx returned HTTP 400: the answer is JSON nested more than 256 levels deep; textgen does not read it$/,
+    );
   });
 
   it.each([
@@ -86,17 +102,25 @@ describe('answers that crashed the CLI (built CLI)', () => {
 
   it('a batch whose answers are nested 10 000 levels deep: every record is exit 4, not 1', async () => {
     const url = await serve((res) => send(res, 200, answer(deep(10_000))));
-    const r = await runBin([...WX(url), 'deployment', 'text-generate', '--id-or-name', 'demo', '--batch', '-', '-o', 'json'], { env: home.env, input: '"a"\n"b"\n' });
+    const r = await runBin(
+      [...WX(url), 'deployment', 'text-generate', '--id-or-name', 'demo', '--batch', '-', '-o', 'json'],
+      { env: home.env, input: '"a"\n"b"\n' },
+    );
     figures.cases++;
     expect(r.exitCode).toBe(4);
-    const codes = r.stdout.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { error?: { exit_code: number } }).error?.exit_code);
+    const codes = r.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => (JSON.parse(l) as { error?: { exit_code: number } }).error?.exit_code);
     expect(codes).toEqual([4, 4]);
   });
 
   it('a stream event nested 10 000 levels deep → exit 6 after the text before it', async () => {
     const url = await serve((res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write(`event: message\ndata: {"model_id":"m","results":[{"generated_text":"Hello","generated_token_count":1,"input_token_count":1,"stop_reason":"not_finished"}]}\n\n`);
+      res.write(
+        `event: message\ndata: {"model_id":"m","results":[{"generated_text":"Hello","generated_token_count":1,"input_token_count":1,"stop_reason":"not_finished"}]}\n\n`,
+      );
       res.end(`event: message\ndata: ${answer(deep(10_000))}\n\n`);
     });
     const r = await runBin([...WX(url), ...TG, '--stream'], { env: home.env });
@@ -123,11 +147,19 @@ describe('answers that crashed the CLI (built CLI)', () => {
       more();
     });
     const r = await runBin([...WX(url), ...TG], { env: home.env, timeout: 30_000 });
-    judged(r, 4, /^error: watsonx returned HTTP 200: the answer is larger than 128 MiB; textgen reads at most that much of an answer$/);
+    judged(
+      r,
+      4,
+      /^error: watsonx returned HTTP 200: the answer is larger than 128 MiB; textgen reads at most that much of an answer$/,
+    );
   }, 60_000);
 
   it.each([
-    ['a full disk (> /dev/full)', '> /dev/full', /^error: cannot write the output: no space left on device \(ENOSPC\)$/],
+    [
+      'a full disk (> /dev/full)',
+      '> /dev/full',
+      /^error: cannot write the output: no space left on device \(ENOSPC\)$/,
+    ],
     ['stdout closed (>&-)', '>&-', /^error: cannot write the output: stdout is closed, so it would be lost$/],
   ])('%s → exit 7 and one error line', async (_name, redirect, message) => {
     const r = await execa('sh', ['-c', `exec node "$0" "$@" ${redirect}`, BIN, '--profile', 'local', ...TG], {
@@ -141,18 +173,44 @@ describe('answers that crashed the CLI (built CLI)', () => {
   });
 
   it('a batch writing to a full disk → exit 7', async () => {
-    const r = await execa('sh', ['-c', 'exec node "$0" "$@" > /dev/full', BIN, '--profile', 'local', 'deployment', 'text-generate', '--id-or-name', 'demo', '--batch', '-'], {
-      env: { ...baseEnv(), ...home.env, CI: 'true' },
-      extendEnv: false,
-      reject: false,
-      input: '"a"\n"b"\n',
-      timeout: 20_000,
-    });
-    judged({ exitCode: r.exitCode ?? -1, stdout: '', stderr: String(r.stderr) }, 7, /^error: cannot write the output: no space left on device \(ENOSPC\)$/);
+    const r = await execa(
+      'sh',
+      [
+        '-c',
+        'exec node "$0" "$@" > /dev/full',
+        BIN,
+        '--profile',
+        'local',
+        'deployment',
+        'text-generate',
+        '--id-or-name',
+        'demo',
+        '--batch',
+        '-',
+      ],
+      {
+        env: { ...baseEnv(), ...home.env, CI: 'true' },
+        extendEnv: false,
+        reject: false,
+        input: '"a"\n"b"\n',
+        timeout: 20_000,
+      },
+    );
+    judged(
+      { exitCode: r.exitCode ?? -1, stdout: '', stderr: String(r.stderr) },
+      7,
+      /^error: cannot write the output: no space left on device \(ENOSPC\)$/,
+    );
   });
 
   it('> /dev/null is discarding on purpose: exit 0', async () => {
-    const r = await execa('sh', ['-c', 'exec node "$0" "$@" > /dev/null', BIN, '--profile', 'local', ...TG], { env: { ...baseEnv(), ...home.env, CI: 'true' }, extendEnv: false, reject: false, stdin: 'ignore', timeout: 20_000 });
+    const r = await execa('sh', ['-c', 'exec node "$0" "$@" > /dev/null', BIN, '--profile', 'local', ...TG], {
+      env: { ...baseEnv(), ...home.env, CI: 'true' },
+      extendEnv: false,
+      reject: false,
+      stdin: 'ignore',
+      timeout: 20_000,
+    });
     expect(r.exitCode, String(r.stderr)).toBe(0);
   });
 });
@@ -165,14 +223,35 @@ describe('terminal escapes from the service (built CLI)', () => {
   async function escapingServer(): Promise<string> {
     return serve((res, path) => {
       if (path.startsWith('/ml/v1/foundation_model_specs')) {
-        return send(res, 200, JSON.stringify({ total_count: 1, limit: 100, resources: [{ model_id: 'evil/model', label: 'evil', provider: 'x', short_description: `A model ${ESCAPES}` }] }));
+        return send(
+          res,
+          200,
+          JSON.stringify({
+            total_count: 1,
+            limit: 100,
+            resources: [
+              { model_id: 'evil/model', label: 'evil', provider: 'x', short_description: `A model ${ESCAPES}` },
+            ],
+          }),
+        );
       }
-      send(res, 200, JSON.stringify({
-        model_id: 'm',
-        created_at: '2024-01-01T00:00:00Z',
-        results: [{ generated_text: `Hello ${ESCAPES} world`, generated_token_count: 3, input_token_count: 1, stop_reason: `eos_token${ESCAPES}` }],
-        system: { warnings: [{ id: 'w', message: `careful ${ESCAPES}` }] },
-      }));
+      send(
+        res,
+        200,
+        JSON.stringify({
+          model_id: 'm',
+          created_at: '2024-01-01T00:00:00Z',
+          results: [
+            {
+              generated_text: `Hello ${ESCAPES} world`,
+              generated_token_count: 3,
+              input_token_count: 1,
+              stop_reason: `eos_token${ESCAPES}`,
+            },
+          ],
+          system: { warnings: [{ id: 'w', message: `careful ${ESCAPES}` }] },
+        }),
+      );
     });
   }
 
@@ -184,7 +263,11 @@ describe('terminal escapes from the service (built CLI)', () => {
     const r = await runOnTerminal([...WX(url), ...command], home.env);
     figures.cases++;
     expect(r.exitCode, r.screen).toBe(0);
-    for (const raw of RAW) expect(r.screen.includes(raw), `raw ${JSON.stringify(raw)} reached the terminal: ${JSON.stringify(r.screen)}`).toBe(false);
+    for (const raw of RAW)
+      expect(
+        r.screen.includes(raw),
+        `raw ${JSON.stringify(raw)} reached the terminal: ${JSON.stringify(r.screen)}`,
+      ).toBe(false);
     expect(r.screen).toContain('\\x1b]52;c;ZWNobyBwd25lZA==\\x07');
     expect(r.screen).toContain('\\x9b31m');
   });
@@ -195,7 +278,9 @@ describe('terminal escapes from the service (built CLI)', () => {
     expect(text.exitCode).toBe(0);
     expect(text.stdout).toBe(`Hello ${ESCAPES} world\n`);
     const json = await runBin([...WX(url), ...TG, '-q', '-o', 'json'], { env: home.env });
-    expect((JSON.parse(json.stdout) as { results: Array<{ generated_text: string }> }).results[0]!.generated_text).toBe(`Hello ${ESCAPES} world`);
+    expect((JSON.parse(json.stdout) as { results: Array<{ generated_text: string }> }).results[0]!.generated_text).toBe(
+      `Hello ${ESCAPES} world`,
+    );
     // Warnings are messages: escaped on stderr wherever it goes.
     const warned = await runBin([...WX(url), ...TG], { env: home.env });
     expect(warned.stderr).toContain('warning: [w] careful \\x1b]52;c;');
@@ -205,13 +290,24 @@ describe('terminal escapes from the service (built CLI)', () => {
 
 describe('a token service that answers wrongly (built CLI)', () => {
   /** A watsonx service with its own IAM endpoint: `token()` decides each exchange's reply; generations succeed. */
-  async function iamServer(token: () => { access_token: string; expires_in: number }): Promise<{ url: string; exchanges: () => number; generations: () => number }> {
+  async function iamServer(
+    token: () => { access_token: string; expires_in: number },
+  ): Promise<{ url: string; exchanges: () => number; generations: () => number }> {
     let exchanges = 0;
     let generations = 0;
     const url = await serve((res, path) => {
       if (path.startsWith('/identity/token')) {
         exchanges++;
-        return send(res, 200, JSON.stringify({ ...token(), refresh_token: 'not_supported', token_type: 'Bearer', expiration: Math.floor(Date.now() / 1000) }));
+        return send(
+          res,
+          200,
+          JSON.stringify({
+            ...token(),
+            refresh_token: 'not_supported',
+            token_type: 'Bearer',
+            expiration: Math.floor(Date.now() / 1000),
+          }),
+        );
       }
       generations++;
       send(res, 200, answer('1'));
@@ -219,12 +315,28 @@ describe('a token service that answers wrongly (built CLI)', () => {
     return { url, exchanges: () => exchanges, generations: () => generations };
   }
 
-  const iam = (url: string) => ['--provider', 'watsonx', '--url', url, '--api-key', 'iam-key-for-the-test', '--retries', '0'];
-  const iamEnv = (url: string) => ({ ...home.env, TEXTGEN_IAM_URL: `${url}/identity/token`, TEXTGEN_SPACE_ID: 'space-1' });
+  const iam = (url: string) => [
+    '--provider',
+    'watsonx',
+    '--url',
+    url,
+    '--api-key',
+    'iam-key-for-the-test',
+    '--retries',
+    '0',
+  ];
+  const iamEnv = (url: string) => ({
+    ...home.env,
+    TEXTGEN_IAM_URL: `${url}/identity/token`,
+    TEXTGEN_SPACE_ID: 'space-1',
+  });
 
   it('a token with CR/LF is exit 3 naming IBM Cloud IAM, is never cached, and the next run with a healthy IAM works', async () => {
     let poisoned = true;
-    const s = await iamServer(() => ({ access_token: poisoned ? 'eyJhbGciOi.abc\r\nX-Injected: 1' : 'eyJhbGciOi.good.token', expires_in: 3600 }));
+    const s = await iamServer(() => ({
+      access_token: poisoned ? 'eyJhbGciOi.abc\r\nX-Injected: 1' : 'eyJhbGciOi.good.token',
+      expires_in: 3600,
+    }));
     const bad = await runBin([...iam(s.url), ...TG], { env: iamEnv(s.url) });
     judged(bad, 3, /^error: IBM Cloud IAM token exchange failed: the access_token in its reply is not a usable token/);
     expect(s.generations()).toBe(0);
@@ -242,7 +354,10 @@ describe('a token service that answers wrongly (built CLI)', () => {
     const key = tokenCacheKey(['iam', `${s.url}/identity/token`, '', 'iam-key-for-the-test']);
     const dir = tokenCacheDir(home.env);
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, `${key}.json`), JSON.stringify({ token: 'poisoned\r\nX-Injected: 1', expiresAt: Date.now() + 3_600_000 }));
+    writeFileSync(
+      join(dir, `${key}.json`),
+      JSON.stringify({ token: 'poisoned\r\nX-Injected: 1', expiresAt: Date.now() + 3_600_000 }),
+    );
     expect(readdirSync(dir)).toContain(`${key}.json`);
     const r = await runBin([...iam(s.url), ...TG, '-q'], { env: iamEnv(s.url) });
     expect(r.exitCode, r.stderr).toBe(0);
@@ -253,12 +368,17 @@ describe('a token service that answers wrongly (built CLI)', () => {
   it('a token already expired (expires_in 0) in a batch of 200 lines: one warning, one exchange', async () => {
     const s = await iamServer(() => ({ access_token: 'eyJhbGciOi.expired.token', expires_in: 0 }));
     const input = Array.from({ length: 200 }, (_, i) => JSON.stringify(`line ${i + 1}`)).join('\n');
-    const r = await runBin([...iam(s.url), 'deployment', 'text-generate', '--id-or-name', 'demo', '--batch', '-', '--concurrency', '8'], { env: iamEnv(s.url), input });
+    const r = await runBin(
+      [...iam(s.url), 'deployment', 'text-generate', '--id-or-name', 'demo', '--batch', '-', '--concurrency', '8'],
+      { env: iamEnv(s.url), input },
+    );
     figures.cases++;
     expect(r.exitCode, r.stderr).toBe(0);
     expect(s.generations()).toBe(200);
     expect(s.exchanges()).toBe(1);
-    expect(r.stderr.match(/^warning: IBM Cloud IAM issued a token that has expired or is about to \(expires_in 0 s\)/gm)).toHaveLength(1);
+    expect(
+      r.stderr.match(/^warning: IBM Cloud IAM issued a token that has expired or is about to \(expires_in 0 s\)/gm),
+    ).toHaveLength(1);
   });
 });
 
@@ -271,7 +391,11 @@ describe('compressed answers, as gateways send them (built CLI)', () => {
     const compress = { gzip: zlib.gzipSync, br: zlib.brotliCompressSync, deflate: zlib.deflateSync }[encoding];
     const url = await serve((res) => {
       const body = compress(Buffer.from(answer('"compressed"').replace('"ok"', '"unpacked"')));
-      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': encoding, 'content-length': String(body.length) });
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'content-encoding': encoding,
+        'content-length': String(body.length),
+      });
       res.end(body);
     });
     const server = open.at(-1)!;
@@ -291,7 +415,8 @@ describe('compressed answers, as gateways send them (built CLI)', () => {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' });
       const gz = zlib.createGzip();
       gz.pipe(res);
-      const event = (text: string, stop: string) => `event: message\ndata: {"model_id":"m","results":[{"generated_text":"${text}","generated_token_count":1,"input_token_count":1,"stop_reason":"${stop}"}]}\n\n`;
+      const event = (text: string, stop: string) =>
+        `event: message\ndata: {"model_id":"m","results":[{"generated_text":"${text}","generated_token_count":1,"input_token_count":1,"stop_reason":"${stop}"}]}\n\n`;
       gz.write(event('Hello', 'not_finished'));
       gz.flush(zlib.constants.Z_SYNC_FLUSH, () => {
         gz.write(event(' world', 'eos_token'));
@@ -309,9 +434,16 @@ describe('compressed answers, as gateways send them (built CLI)', () => {
     // 140 MiB once decoded, about 150 kB on the wire: one compressed MiB, sent as 140 gzip members (a gzip stream may
     // hold several, one after another), so making the bomb costs the test next to nothing.
     const member = zlib.gzipSync(Buffer.alloc(1024 * 1024, 0x61));
-    const bomb = Buffer.concat([zlib.gzipSync('{"results":[{"generated_text":"'), ...Array.from({ length: 140 }, () => member)]);
+    const bomb = Buffer.concat([
+      zlib.gzipSync('{"results":[{"generated_text":"'),
+      ...Array.from({ length: 140 }, () => member),
+    ]);
     const url = await serve((res) => {
-      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(bomb.length) });
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+        'content-length': String(bomb.length),
+      });
       res.end(bomb);
     });
     const r = await runBin([...WX(url), ...TG], { env: home.env, timeout: 30_000 });

@@ -18,7 +18,9 @@ const home = makeHome();
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
   home.cleanup();
-  console.log(`kills: ${tally.runs} batch runs ended by a signal (${[...tally.signals].join(', ')}), ${tally.kept} records kept, ${tally.lost} finished lines lost, ${tally.temps} temporary files left`);
+  console.log(
+    `kills: ${tally.runs} batch runs ended by a signal (${[...tally.signals].join(', ')}), ${tally.kept} records kept, ${tally.lost} finished lines lost, ${tally.temps} temporary files left`,
+  );
 });
 
 const tally = { runs: 0, signals: new Set<string>(), kept: 0, lost: 0, temps: 0 };
@@ -36,17 +38,40 @@ afterEach(async () => {
 let files = 0;
 function input(n: number): string {
   const path = join(dir, `in-${++files}.jsonl`);
-  writeFileSync(path, `${Array.from({ length: n }, (_, i) => JSON.stringify({ input: `prompt ${i + 1}`, id: `id-${i + 1}` })).join('\n')}\n`);
+  writeFileSync(
+    path,
+    `${Array.from({ length: n }, (_, i) => JSON.stringify({ input: `prompt ${i + 1}`, id: `id-${i + 1}` })).join('\n')}\n`,
+  );
   return path;
 }
 
 const args = (source: string, out: string | undefined, concurrency: number) => [
-  '--url', rec.server.url, '--retries', '0', 'deployment', 'text-generate', '--id-or-name', 'demo', '--parameters-max-new-tokens', '2',
-  '--batch', source, '--concurrency', String(concurrency), ...(out ? ['--resume', out] : []),
+  '--url',
+  rec.server.url,
+  '--retries',
+  '0',
+  'deployment',
+  'text-generate',
+  '--id-or-name',
+  'demo',
+  '--parameters-max-new-tokens',
+  '2',
+  '--batch',
+  source,
+  '--concurrency',
+  String(concurrency),
+  ...(out ? ['--resume', out] : []),
 ];
 
 function start(a: string[]) {
-  return execa('node', [BIN, ...a], { env: { ...baseEnv(), ...home.env, CI: 'true' }, extendEnv: false, reject: false, stdin: 'ignore', timeout: 30_000, stripFinalNewline: false });
+  return execa('node', [BIN, ...a], {
+    env: { ...baseEnv(), ...home.env, CI: 'true' },
+    extendEnv: false,
+    reject: false,
+    stdin: 'ignore',
+    timeout: 30_000,
+    stripFinalNewline: false,
+  });
 }
 
 /** Resolves once the server has finished answering `n` generation requests: the batch is well under way. */
@@ -101,25 +126,31 @@ describe('a batch ended by a signal keeps its progress (built CLI)', () => {
     ['SIGTERM', 143],
     ['SIGHUP', 129],
     ['SIGINT', 130],
-  ] as const)('%s with --resume: records already in the file, summary, exit %i, no temporary file; the next run finishes it', async (signal, code) => {
-    const source = input(300);
-    const out = join(dir, `${signal}.jsonl`);
-    const child = start(args(source, out, 8));
-    await answered(40);
-    child.kill(signal);
-    const r = await child;
-    tally.runs++;
-    tally.signals.add(signal);
-    expect(r.exitCode, String(r.stderr)).toBe(code);
-    expect(String(r.stderr)).toMatch(/^batch: \d+ lines processed, .*\nbatch interrupted: every record before the first unfinished line was written/m);
-    expect(temps()).toEqual([]);
-    const kept = recordsIn(out);
-    expect(kept.length).toBeGreaterThanOrEqual(30);
-    expectOnePerLine(kept, kept.length);
-    tally.kept += kept.length;
-    // Every line the server answered before the signal whose earlier lines were answered too is in the file.
-    await finish(source, out, 300, kept.length);
-  }, 60_000);
+  ] as const)(
+    '%s with --resume: records already in the file, summary, exit %i, no temporary file; the next run finishes it',
+    async (signal, code) => {
+      const source = input(300);
+      const out = join(dir, `${signal}.jsonl`);
+      const child = start(args(source, out, 8));
+      await answered(40);
+      child.kill(signal);
+      const r = await child;
+      tally.runs++;
+      tally.signals.add(signal);
+      expect(r.exitCode, String(r.stderr)).toBe(code);
+      expect(String(r.stderr)).toMatch(
+        /^batch: \d+ lines processed, .*\nbatch interrupted: every record before the first unfinished line was written/m,
+      );
+      expect(temps()).toEqual([]);
+      const kept = recordsIn(out);
+      expect(kept.length).toBeGreaterThanOrEqual(30);
+      expectOnePerLine(kept, kept.length);
+      tally.kept += kept.length;
+      // Every line the server answered before the signal whose earlier lines were answered too is in the file.
+      await finish(source, out, 300, kept.length);
+    },
+    60_000,
+  );
 
   it('SIGTERM without --resume: the finished records are on stdout, exit 143', async () => {
     const source = input(300);
@@ -130,7 +161,10 @@ describe('a batch ended by a signal keeps its progress (built CLI)', () => {
     tally.runs++;
     tally.signals.add('SIGTERM');
     expect(r.exitCode).toBe(143);
-    const kept = String(r.stdout).split('\n').filter(Boolean).map((l) => JSON.parse(l) as Rec);
+    const kept = String(r.stdout)
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Rec);
     expect(kept.length).toBeGreaterThanOrEqual(30);
     expectOnePerLine(kept, kept.length);
     expect(String(r.stderr)).toMatch(/batch interrupted/);
@@ -155,7 +189,9 @@ describe('a batch ended by a signal keeps its progress (built CLI)', () => {
       const kept = recordsIn(out);
       const added = kept.length - before;
       tally.lost += Math.max(0, finished - 1 - added);
-      expect(added, `round ${round}: ${finished} lines answered, ${added} records added`).toBeGreaterThanOrEqual(finished - 1);
+      expect(added, `round ${round}: ${finished} lines answered, ${added} records added`).toBeGreaterThanOrEqual(
+        finished - 1,
+      );
       expect(temps()).toEqual([]);
       before = new Set(kept.filter((r) => r.result !== undefined).map((r) => r.line)).size;
       tally.kept += added;
@@ -170,7 +206,9 @@ describe('a batch ended by a signal keeps its progress (built CLI)', () => {
     writeFileSync(out, '{"line":1,"result":{}}\n{"line":57,"result":{}}\n');
     const r = await runBin(args(source, out, 4), { env: home.env });
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toMatch(/^error: --resume: .*other-input\.jsonl holds a record for line 57, but .*in-\d+\.jsonl has 10 lines; it is the output of another input$/m);
+    expect(r.stderr).toMatch(
+      /^error: --resume: .*other-input\.jsonl holds a record for line 57, but .*in-\d+\.jsonl has 10 lines; it is the output of another input$/m,
+    );
     expect(rec.wires.length).toBe(0);
     expect(readFileSync(out, 'utf8')).toBe('{"line":1,"result":{}}\n{"line":57,"result":{}}\n');
   });

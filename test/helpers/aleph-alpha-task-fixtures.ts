@@ -4,10 +4,13 @@ import type { RecordedRequest } from '../../src/emulator/core/index.js';
 import { ALEPH_ALPHA_TASK_REQUEST_SCHEMAS } from '../contract/aleph-alpha-task-schemas.js';
 
 /** A valid 1×1 PNG (70 bytes). */
-export const TINY_PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+export const TINY_PNG_BASE64 =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 export const TINY_PNG = Buffer.from(TINY_PNG_BASE64, 'base64');
 /** The start of a JPEG file (SOI and a JFIF APP0 marker): what the CLI looks at to know the format. */
-export const JPEG_START = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0xff, 0xd9]);
+export const JPEG_START = Buffer.from([
+  0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0xff, 0xd9,
+]);
 
 function xmlEscape(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -55,10 +58,17 @@ export function zip(entries: Record<string, string | Buffer>): Buffer {
 /** A minimal Word document: one `<w:p>` per paragraph, the runs of each split at "|" to show they are joined. */
 export function makeDocx(paragraphs: string[]): Buffer {
   const body = paragraphs
-    .map((p) => `<w:p>${p.split('|').map((run) => `<w:r><w:t xml:space="preserve">${xmlEscape(run)}</w:t></w:r>`).join('')}</w:p>`)
+    .map(
+      (p) =>
+        `<w:p>${p
+          .split('|')
+          .map((run) => `<w:r><w:t xml:space="preserve">${xmlEscape(run)}</w:t></w:r>`)
+          .join('')}</w:p>`,
+    )
     .join('');
   return zip({
-    '[Content_Types].xml': '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
+    '[Content_Types].xml':
+      '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
     'word/document.xml': `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`,
   });
 }
@@ -73,7 +83,10 @@ export function expectValidTaskWire(requests: RecordedRequest[]): void {
     expect(r.method, where).toBe('POST');
     expect(r.headers['content-type'], where).toMatch(/^application\/json/);
     expect(r.headers.accept, where).toBe('application/json');
-    expect(Object.keys(r.query).filter((k) => k !== 'nice'), `${where}: query`).toEqual([]);
+    expect(
+      Object.keys(r.query).filter((k) => k !== 'nice'),
+      `${where}: query`,
+    ).toEqual([]);
     if (r.query.nice !== undefined) expect(r.query.nice, `${where}: nice is sent only when true`).toBe('true');
     const schema = ALEPH_ALPHA_TASK_REQUEST_SCHEMAS[r.path as keyof typeof ALEPH_ALPHA_TASK_REQUEST_SCHEMAS];
     const parsed = schema.safeParse(r.json);

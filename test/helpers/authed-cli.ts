@@ -13,13 +13,18 @@ export function useAuthedServer(key: string): {
   run(kind: Kind, args: string[], opts?: { url?: string; env?: Record<string, string> }): Promise<CliResult>;
 } {
   const fixture = useServer({ requireAuth: true, apiKeys: [key] });
-  const credential = (kind: Kind) => (kind === 'watsonx' ? [] : kind === 'azure-openai' ? ['--api-key', key] : ['--token', key]);
+  const credential = (kind: Kind) =>
+    kind === 'watsonx' ? [] : kind === 'azure-openai' ? ['--api-key', key] : ['--token', key];
   return {
     fixture,
     run(kind, args, opts = {}) {
       const url = fixture.server.url;
       return runInProcess(['--provider', kind, '--url', opts.url ?? url, ...credential(kind), ...args], {
-        env: { ...fixture.home.env, ...(kind === 'watsonx' ? { TEXTGEN_API_KEY: key, TEXTGEN_IAM_URL: `${url}/identity/token` } : {}), ...opts.env },
+        env: {
+          ...fixture.home.env,
+          ...(kind === 'watsonx' ? { TEXTGEN_API_KEY: key, TEXTGEN_IAM_URL: `${url}/identity/token` } : {}),
+          ...opts.env,
+        },
       });
     },
   };

@@ -15,7 +15,16 @@ import { join, resolve } from 'node:path';
 const ROOT = resolve(import.meta.dirname, '../..');
 const DIST = join(ROOT, 'dist');
 const STAMP = join(ROOT, 'node_modules', '.cache', 'textgen-tests', 'dist-stamp.json');
-const NOT_BUILD_INPUTS = new Set(['.git', 'node_modules', 'dist', 'test', 'docs', 'bench', 'coverage', '.vitest-cache']);
+const NOT_BUILD_INPUTS = new Set([
+  '.git',
+  'node_modules',
+  'dist',
+  'test',
+  'docs',
+  'bench',
+  'coverage',
+  '.vitest-cache',
+]);
 
 interface Tree {
   files: number;
@@ -68,7 +77,9 @@ export default function buildDist(): void {
   if (upToDate()) return;
   // Under npm (npm test, npx vitest) npm_execpath is npm's own script: run it with this node, whatever PATH holds.
   const npmCli = process.env.npm_execpath;
-  const [file, args] = npmCli?.endsWith('.js') ? [process.execPath, [npmCli, 'run', 'build']] : ['npm', ['run', 'build']];
+  const [file, args] = npmCli?.endsWith('.js')
+    ? [process.execPath, [npmCli, 'run', 'build']]
+    : ['npm', ['run', 'build']];
   const startedMs = Date.now();
   try {
     execFileSync(file, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });

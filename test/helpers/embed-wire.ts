@@ -17,7 +17,13 @@ const AA: Record<string, { safeParse(v: unknown): { success: boolean; error?: { 
 
 /** The embedding requests among those recorded, in order. */
 export function embedRequests(requests: readonly RecordedRequest[]): RecordedRequest[] {
-  return requests.filter((r) => r.path === '/ml/v1/text/embeddings' || AZURE.test(r.path) || r.path === '/v1/embeddings' || Object.hasOwn(AA, r.path));
+  return requests.filter(
+    (r) =>
+      r.path === '/ml/v1/text/embeddings' ||
+      AZURE.test(r.path) ||
+      r.path === '/v1/embeddings' ||
+      Object.hasOwn(AA, r.path),
+  );
 }
 
 /**

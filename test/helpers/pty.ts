@@ -37,7 +37,11 @@ export const stripEscapes = (s: string) => s.replace(/\u001b\[[0-9;?]*[A-Za-z]/g
 
 const LEFT_OUT = new Set(['CI', 'NO_COLOR', 'FORCE_COLOR', 'EDITOR', 'VISUAL']);
 
-export function runOnTerminal(args: string[], env: Record<string, string>, options: TerminalOptions = {}): Promise<TerminalRun> {
+export function runOnTerminal(
+  args: string[],
+  env: Record<string, string>,
+  options: TerminalOptions = {},
+): Promise<TerminalRun> {
   const { steps = [], cols = 100, rows = 30, timeoutMs = 20_000 } = options;
   const command = `stty cols ${cols} rows ${rows}; ${['node', BIN, ...args].map(quote).join(' ')}`;
   const baseEnv: Record<string, string> = {};
@@ -68,7 +72,11 @@ export function runOnTerminal(args: string[], env: Record<string, string>, optio
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`textgen ${args.join(' ')} hung on a terminal (step ${next + 1} of ${steps.length}); screen:\n${stripEscapes(screen)}`));
+      reject(
+        new Error(
+          `textgen ${args.join(' ')} hung on a terminal (step ${next + 1} of ${steps.length}); screen:\n${stripEscapes(screen)}`,
+        ),
+      );
     }, timeoutMs);
     child.on('error', (e) => {
       clearTimeout(timer);

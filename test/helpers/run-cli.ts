@@ -32,7 +32,8 @@ export function baseEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (v === undefined) continue;
-    if (k.startsWith('TEXTGEN_') || /^(https?|no|all)_proxy$/i.test(k) || k === 'NO_COLOR' || k === 'FORCE_COLOR') continue;
+    if (k.startsWith('TEXTGEN_') || /^(https?|no|all)_proxy$/i.test(k) || k === 'NO_COLOR' || k === 'FORCE_COLOR')
+      continue;
     env[k] = v;
   }
   return env;
@@ -64,7 +65,11 @@ export async function runBin(args: string[], opts: RunOptions = {}): Promise<Cli
 /** Runs the CLI in-process (handlers, parsing and output exactly as the binary, without a child process). */
 export async function runInProcess(args: string[], opts: RunOptions = {}): Promise<CliResult> {
   const io = inProcessIo(opts.input);
-  const exitCode = await main(args, { env: { ...baseEnv(), CI: 'true', ...opts.env }, cwd: opts.cwd ?? process.cwd(), ...io.streams });
+  const exitCode = await main(args, {
+    env: { ...baseEnv(), CI: 'true', ...opts.env },
+    cwd: opts.cwd ?? process.cwd(),
+    ...io.streams,
+  });
   return { exitCode, ...io.collected() };
 }
 

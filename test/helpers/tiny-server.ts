@@ -11,13 +11,20 @@ export interface TinyServer {
  * Scripted HTTP servers for the cases the embedded server does not act out (a 503 readiness, paging loops,
  * foreign next links, malformed lists). Listen on 127.0.0.1 port 0; closed after each test of the calling file.
  */
-export function useTinyServers(): (handler: (req: IncomingMessage, res: ServerResponse, url: string) => void) => Promise<TinyServer> {
+export function useTinyServers(): (
+  handler: (req: IncomingMessage, res: ServerResponse, url: string) => void,
+) => Promise<TinyServer> {
   const open: Server[] = [];
   afterEach(async () => {
-    await Promise.all(open.splice(0).map((s) => new Promise<void>((done) => {
-      s.closeAllConnections();
-      s.close(() => done());
-    })));
+    await Promise.all(
+      open.splice(0).map(
+        (s) =>
+          new Promise<void>((done) => {
+            s.closeAllConnections();
+            s.close(() => done());
+          }),
+      ),
+    );
   });
   return async (handler) => {
     const seen: string[] = [];

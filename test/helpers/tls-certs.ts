@@ -27,12 +27,30 @@ export function makeTestCerts(): TestCerts {
   openssl('req', '-x509', ...EC, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '1', '-subj', '/CN=Textgen Test CA');
   openssl('req', ...EC, '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=127.0.0.1');
   writeFileSync(file('server.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
-  openssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem',
-    '-days', '1', '-extfile', 'server.ext');
+  openssl(
+    'x509',
+    '-req',
+    '-in',
+    'server.csr',
+    '-CA',
+    'ca.pem',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-out',
+    'server.pem',
+    '-days',
+    '1',
+    '-extfile',
+    'server.ext',
+  );
   return {
     dir,
     file,
-    serverTls: () => ({ cert: readFileSync(file('server.pem'), 'utf8'), key: readFileSync(file('server.key'), 'utf8') }),
+    serverTls: () => ({
+      cert: readFileSync(file('server.pem'), 'utf8'),
+      key: readFileSync(file('server.key'), 'utf8'),
+    }),
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
 }

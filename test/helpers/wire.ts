@@ -1,9 +1,6 @@
 import { expect } from 'vitest';
 import type { RecordedRequest } from '../../src/emulator/core/index.js';
-import {
-  watsonxFoundationGenerateRequestSchema,
-  watsonxGenerateRequestSchema,
-} from '../contract/watsonx-schemas.js';
+import { watsonxFoundationGenerateRequestSchema, watsonxGenerateRequestSchema } from '../contract/watsonx-schemas.js';
 
 const DEPLOYMENT_GENERATE = /^\/ml\/v1\/deployments\/[^/]+\/text\/generation(_stream)?$/;
 const FOUNDATION_GENERATE = /^\/ml\/v1\/text\/generation(_stream)?$/;
@@ -21,7 +18,9 @@ export function expectValidWatsonxWire(requests: RecordedRequest[]): void {
       expect(r.headers['content-type'], where).toMatch(/^application\/json/);
       const streaming = r.path.endsWith('_stream');
       expect(r.headers.accept, where).toBe(streaming ? 'text/event-stream' : 'application/json');
-      const schema = DEPLOYMENT_GENERATE.test(r.path) ? watsonxGenerateRequestSchema : watsonxFoundationGenerateRequestSchema;
+      const schema = DEPLOYMENT_GENERATE.test(r.path)
+        ? watsonxGenerateRequestSchema
+        : watsonxFoundationGenerateRequestSchema;
       const parsed = schema.safeParse(r.json);
       expect(parsed.success, `${where}: ${parsed.success ? '' : JSON.stringify(parsed.error.issues)}`).toBe(true);
     } else if (r.path === '/identity/token') {
@@ -35,7 +34,7 @@ export function expectValidWatsonxWire(requests: RecordedRequest[]): void {
       expect(r.headers['content-type']).toMatch(/^application\/json/);
       const body = r.json as Record<string, unknown>;
       expect(typeof body.username).toBe('string');
-      expect(('api_key' in body) !== ('password' in body), 'exactly one of api_key/password').toBe(true);
+      expect('api_key' in body !== 'password' in body, 'exactly one of api_key/password').toBe(true);
     } else if (!OTHER_OPERATIONS.some((re) => re.test(r.path))) {
       throw new Error(`unexpected request ${where}`);
     }
@@ -69,11 +68,12 @@ const OIP_GENERATE = /^\/v2\/models\/[^/]+(\/versions\/[^/]+)?\/generate(_stream
  * document (as recorded in test/contract).
  */
 export async function expectValidWire(requests: RecordedRequest[]): Promise<void> {
-  const [{ completionsRequestSchema, schemaErrors }, { oipValidators }, { alephAlphaCompletionRequestSchema }] = await Promise.all([
-    import('../contract/azure-openapi.js'),
-    import('../contract/oip-openapi.js'),
-    import('../contract/aleph-alpha-schemas.js'),
-  ]);
+  const [{ completionsRequestSchema, schemaErrors }, { oipValidators }, { alephAlphaCompletionRequestSchema }] =
+    await Promise.all([
+      import('../contract/azure-openapi.js'),
+      import('../contract/oip-openapi.js'),
+      import('../contract/aleph-alpha-schemas.js'),
+    ]);
   const watsonx: RecordedRequest[] = [];
   for (const r of requests) {
     const where = `${r.method} ${r.path}`;
@@ -101,7 +101,13 @@ export async function expectValidWire(requests: RecordedRequest[]): Promise<void
 /** Generation requests of any protocol. */
 export function anyGenerationRequests(requests: RecordedRequest[]): RecordedRequest[] {
   return requests.filter(
-    (r) => DEPLOYMENT_GENERATE.test(r.path) || FOUNDATION_GENERATE.test(r.path) || AZURE_COMPLETIONS.test(r.path) || OPENAI_COMPLETIONS.test(r.path) || r.path === '/complete' || OIP_GENERATE.test(r.path),
+    (r) =>
+      DEPLOYMENT_GENERATE.test(r.path) ||
+      FOUNDATION_GENERATE.test(r.path) ||
+      AZURE_COMPLETIONS.test(r.path) ||
+      OPENAI_COMPLETIONS.test(r.path) ||
+      r.path === '/complete' ||
+      OIP_GENERATE.test(r.path),
   );
 }
 
@@ -141,5 +147,12 @@ async function isValidChatRequest(r: RecordedRequest): Promise<boolean> {
 
 /** Chat requests of any protocol. */
 export function chatRequests(requests: RecordedRequest[]): RecordedRequest[] {
-  return requests.filter((r) => WATSONX_CHAT.test(r.path) || WATSONX_DEPLOYMENT_CHAT.test(r.path) || AZURE_CHAT.test(r.path) || r.path === '/v1/chat/completions' || r.path === '/chat/completions');
+  return requests.filter(
+    (r) =>
+      WATSONX_CHAT.test(r.path) ||
+      WATSONX_DEPLOYMENT_CHAT.test(r.path) ||
+      AZURE_CHAT.test(r.path) ||
+      r.path === '/v1/chat/completions' ||
+      r.path === '/chat/completions',
+  );
 }

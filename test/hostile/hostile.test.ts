@@ -13,7 +13,14 @@ import { printable } from '../../src/report-failure.js';
 import { COMPLETE, handPickedCases, TEXT_GENERATE, WATSONX } from './hand-picked.js';
 import { configText, granularFlags, jsonOptionText, parametersObject } from './support/arbitraries.js';
 import { judge, Tally, type Expectation } from './support/judge.js';
-import { FIELD_CHECKS, readFlagValue, readJsonText, UNREADABLE, validModerations, validParameters } from './support/oracle.js';
+import {
+  FIELD_CHECKS,
+  readFlagValue,
+  readJsonText,
+  UNREADABLE,
+  validModerations,
+  validParameters,
+} from './support/oracle.js';
 import { runBuilt, runInProcess, type HostileRun } from './support/run.js';
 import { createWorkspace, FILES, type Workspace } from './support/workspace.js';
 
@@ -40,28 +47,35 @@ describe('hand-picked hostile input, through the built CLI', () => {
   const skipped = cases.filter((c) => c.skip !== undefined);
   if (skipped.length > 0) it.skip.each(skipped.map((c) => [`${c.name} (${c.skip})`]))('%s', () => undefined);
 
-  it.concurrent.each(cases.filter((c) => c.skip === undefined).map((c) => [c.name, c] as const))('%s', async (name, c) => {
-    const where = c.config || c.setup ? ws.configCase(name, c.config ?? {}) : { cwd: ws.work, env: ws.env };
-    c.setup?.(where.cwd, where.env);
-    const run: HostileRun = {
-      cwd: where.cwd,
-      env: { ...where.env, ...c.env },
-      ...(c.stdin !== undefined ? { stdin: c.stdin } : {}),
-      ...(c.closedFd ? { closedFd: true } : {}),
-      timeoutMs: c.timeoutMs ?? 20_000,
-    };
-    const outcome = await runBuilt(c.args, run);
-    const verdict = judge(outcome, c);
-    const harm = c.after?.(where.cwd, where.env) ?? [];
-    if (/S3CRET/.test(outcome.stdout + outcome.stderr)) harm.push('echoed the content of a file that is not a config');
-    if (c.stdout && !c.stdout.test(outcome.stdout)) {
-      verdict.problems.push(`stdout ${JSON.stringify(outcome.stdout.slice(0, 300))} does not match ${c.stdout}`);
-      if (verdict.verdict === 'ok') verdict.verdict = 'bad-message';
-    }
-    if (harm.length > 0) Object.assign(verdict, { verdict: 'harmed', problems: [...verdict.problems, ...harm] });
-    tally.record('hand-picked', name, verdict);
-    expect(verdict.problems, `textgen ${c.args.join(' ').slice(0, 300)}\nstderr: ${outcome.stderr.slice(0, 600)}`).toEqual([]);
-  });
+  it.concurrent.each(cases.filter((c) => c.skip === undefined).map((c) => [c.name, c] as const))(
+    '%s',
+    async (name, c) => {
+      const where = c.config || c.setup ? ws.configCase(name, c.config ?? {}) : { cwd: ws.work, env: ws.env };
+      c.setup?.(where.cwd, where.env);
+      const run: HostileRun = {
+        cwd: where.cwd,
+        env: { ...where.env, ...c.env },
+        ...(c.stdin !== undefined ? { stdin: c.stdin } : {}),
+        ...(c.closedFd ? { closedFd: true } : {}),
+        timeoutMs: c.timeoutMs ?? 20_000,
+      };
+      const outcome = await runBuilt(c.args, run);
+      const verdict = judge(outcome, c);
+      const harm = c.after?.(where.cwd, where.env) ?? [];
+      if (/S3CRET/.test(outcome.stdout + outcome.stderr))
+        harm.push('echoed the content of a file that is not a config');
+      if (c.stdout && !c.stdout.test(outcome.stdout)) {
+        verdict.problems.push(`stdout ${JSON.stringify(outcome.stdout.slice(0, 300))} does not match ${c.stdout}`);
+        if (verdict.verdict === 'ok') verdict.verdict = 'bad-message';
+      }
+      if (harm.length > 0) Object.assign(verdict, { verdict: 'harmed', problems: [...verdict.problems, ...harm] });
+      tally.record('hand-picked', name, verdict);
+      expect(
+        verdict.problems,
+        `textgen ${c.args.join(' ').slice(0, 300)}\nstderr: ${outcome.stderr.slice(0, 600)}`,
+      ).toEqual([]);
+    },
+  );
 });
 
 /** A generated case: the argv, what goes to stdin, and the exit code the oracle says is right. */
@@ -72,17 +86,30 @@ interface Generated {
 }
 
 async function check(name: string, g: Generated): Promise<void> {
-  const outcome = await runInProcess(g.args, { cwd: ws.work, env: ws.env, ...(g.stdin !== undefined ? { stdin: g.stdin } : {}), timeoutMs: 10_000 });
+  const outcome = await runInProcess(g.args, {
+    cwd: ws.work,
+    env: ws.env,
+    ...(g.stdin !== undefined ? { stdin: g.stdin } : {}),
+    timeoutMs: 10_000,
+  });
   const expected: Expectation = { code: g.valid ? 0 : 2 };
   const verdict = judge(outcome, expected);
   tally.record('generated', name, verdict);
   if (verdict.verdict !== 'ok') {
-    throw new Error(`${verdict.problems.join('; ')}\nargs: ${JSON.stringify(g.args).slice(0, 1_000)}\nstderr: ${outcome.stderr.slice(0, 500)}`);
+    throw new Error(
+      `${verdict.problems.join('; ')}\nargs: ${JSON.stringify(g.args).slice(0, 1_000)}\nstderr: ${outcome.stderr.slice(0, 500)}`,
+    );
   }
 }
 
 /** Runs a property with the suite's seed (offset per property, so each explores its own sequence). */
-async function property<T>(offset: number, numRuns: number, arb: fc.Arbitrary<T>, toCase: (value: T) => Generated, name: string): Promise<void> {
+async function property<T>(
+  offset: number,
+  numRuns: number,
+  arb: fc.Arbitrary<T>,
+  toCase: (value: T) => Generated,
+  name: string,
+): Promise<void> {
   await fc.assert(
     fc.asyncProperty(arb, (value) => check(name, toCase(value))),
     { seed: SEED + offset, numRuns },
@@ -117,7 +144,9 @@ describe('generated hostile input, in-process (fast-check)', () => {
     );
   });
 
-  it('--parameters objects with wrong-typed fields and unknown keys, inline, from a file and from stdin', { timeout: 60_000 }, async () => {
+  it('--parameters objects with wrong-typed fields and unknown keys, inline, from a file and from stdin', {
+    timeout: 60_000,
+  }, async () => {
     const delivery = fc.constantFrom('inline', 'file', 'stdin', 'complete', 'complete-stdin');
     await property(
       2,
@@ -141,7 +170,13 @@ describe('generated hostile input, in-process (fast-check)', () => {
   const JSON_OPTIONS: Array<[flag: string, valid: (text: string) => boolean]> = [
     ['--parameters', (t) => validParameters(readJsonText(t))],
     ['--moderations', (t) => validModerations(readJsonText(t))],
-    ['--extra', (t) => { const v = readJsonText(t); return typeof v === 'object' && v !== null && !Array.isArray(v); }],
+    [
+      '--extra',
+      (t) => {
+        const v = readJsonText(t);
+        return typeof v === 'object' && v !== null && !Array.isArray(v);
+      },
+    ],
     ['--parameters-length-penalty', (t) => FIELD_CHECKS.length_penalty!(readJsonText(t))],
     ['--parameters-prompt-variables', (t) => FIELD_CHECKS.prompt_variables!(readJsonText(t))],
     ['--parameters-return-options', (t) => FIELD_CHECKS.return_options!(readJsonText(t))],
@@ -177,13 +212,19 @@ describe('generated hostile input, in-process (fast-check)', () => {
     surplus: ['surplus-word'],
   } as const;
   type Group = keyof typeof GROUPS;
-  const GLOBALS = [['--provider', 'watsonx'], ['--url', 'http://127.0.0.1:9'], ['--token', 'test-token'], ['--dry-run']];
+  const GLOBALS = [
+    ['--provider', 'watsonx'],
+    ['--url', 'http://127.0.0.1:9'],
+    ['--token', 'test-token'],
+    ['--dry-run'],
+  ];
 
   function permutationValid(groups: ReadonlySet<Group>): boolean {
     const has = (g: Group) => groups.has(g);
     if (!has('id') || has('unknown') || has('surplus') || has('hotTemperature')) return false;
     if (has('input') === has('inputFile')) return false;
-    if (has('parameters') && (has('topK') || has('max') || has('min') || has('greedy') || has('hotTemperature'))) return false;
+    if (has('parameters') && (has('topK') || has('max') || has('min') || has('greedy') || has('hotTemperature')))
+      return false;
     return !(has('min') && has('max'));
   }
 
@@ -192,7 +233,11 @@ describe('generated hostile input, in-process (fast-check)', () => {
     await property(
       4,
       300,
-      fc.tuple(fc.shuffledSubarray(groupNames), fc.array(fc.boolean(), { minLength: GLOBALS.length, maxLength: GLOBALS.length }), fc.shuffledSubarray(GLOBALS, { minLength: GLOBALS.length })),
+      fc.tuple(
+        fc.shuffledSubarray(groupNames),
+        fc.array(fc.boolean(), { minLength: GLOBALS.length, maxLength: GLOBALS.length }),
+        fc.shuffledSubarray(GLOBALS, { minLength: GLOBALS.length }),
+      ),
       ([chosen, before, globals]) => {
         const head: string[][] = [];
         const tail: string[][] = chosen.map((g) => [...GROUPS[g]]);
@@ -200,13 +245,18 @@ describe('generated hostile input, in-process (fast-check)', () => {
           if (before[i]) head.push(g);
           else tail.splice(Math.min(tail.length, i * 2), 0, g);
         });
-        return { args: [...head.flat(), 'deployment', 'text-generate', ...tail.flat()], valid: permutationValid(new Set(chosen)) };
+        return {
+          args: [...head.flat(), 'deployment', 'text-generate', ...tail.flat()],
+          valid: permutationValid(new Set(chosen)),
+        };
       },
       'argv permutations',
     );
   });
 
-  it('config files with a few characters changed: a file that does not parse gives 2, never a crash', { timeout: 60_000 }, async () => {
+  it('config files with a few characters changed: a file that does not parse gives 2, never a crash', {
+    timeout: 60_000,
+  }, async () => {
     const { parseDocument } = await import('yaml');
     let n = 0;
     await fc.assert(
@@ -214,19 +264,30 @@ describe('generated hostile input, in-process (fast-check)', () => {
         const dir = join(ws.root, 'generated-configs', String(++n));
         mkdirSync(dir, { recursive: true });
         writeFileSync(join(dir, file), text);
-        const parses = file.endsWith('.json') ? readJsonText(text) !== UNREADABLE || text.trim() === '' : parseDocument(text, { uniqueKeys: true }).errors.length === 0;
-        const outcome = await runInProcess(['--dry-run', 'deployment', 'text-generate', '--id-or-name', 'demo', '--input', 'Hello'], {
-          cwd: dir,
-          env: { HOME: dir, XDG_CONFIG_HOME: join(dir, 'xdg'), XDG_CACHE_HOME: join(dir, 'cache'), T: 'test-token' },
-          timeoutMs: 10_000,
-        });
+        const parses = file.endsWith('.json')
+          ? readJsonText(text) !== UNREADABLE || text.trim() === ''
+          : parseDocument(text, { uniqueKeys: true }).errors.length === 0;
+        const outcome = await runInProcess(
+          ['--dry-run', 'deployment', 'text-generate', '--id-or-name', 'demo', '--input', 'Hello'],
+          {
+            cwd: dir,
+            env: { HOME: dir, XDG_CONFIG_HOME: join(dir, 'xdg'), XDG_CACHE_HOME: join(dir, 'cache'), T: 'test-token' },
+            timeoutMs: 10_000,
+          },
+        );
         // Whether a file that parses is a valid config is the schema's call, so 0 and 2 are both right; 3 too, when an
         // edit renamed the variable the token is read from (missing credentials are an auth failure, docs/design.md §5).
         const allowed = parses ? [0, 2, 3] : [2];
-        const expected: Expectation = { code: allowed.includes(outcome.exitCode) ? outcome.exitCode : 2, configLines: true };
+        const expected: Expectation = {
+          code: allowed.includes(outcome.exitCode) ? outcome.exitCode : 2,
+          configLines: true,
+        };
         const verdict = judge(outcome, expected);
         tally.record('generated', 'config files', verdict);
-        if (verdict.verdict !== 'ok') throw new Error(`${verdict.problems.join('; ')}\n${file}: ${JSON.stringify(text)}\nstderr: ${outcome.stderr.slice(0, 500)}`);
+        if (verdict.verdict !== 'ok')
+          throw new Error(
+            `${verdict.problems.join('; ')}\n${file}: ${JSON.stringify(text)}\nstderr: ${outcome.stderr.slice(0, 500)}`,
+          );
       }),
       { seed: SEED + 5, numRuns: 300 },
     );
@@ -234,7 +295,10 @@ describe('generated hostile input, in-process (fast-check)', () => {
 
   it('the connection flags the generated cases use are themselves valid', async () => {
     // Guards the oracle: if this failed, every "valid" generated case would fail for an unrelated reason.
-    const outcome = await runInProcess([...WATSONX, 'deployment', 'text-generate', '--id-or-name', 'demo', ...HI], { cwd: ws.work, env: ws.env });
+    const outcome = await runInProcess([...WATSONX, 'deployment', 'text-generate', '--id-or-name', 'demo', ...HI], {
+      cwd: ws.work,
+      env: ws.env,
+    });
     expect(outcome.exitCode, outcome.stderr).toBe(0);
   });
 });
@@ -244,7 +308,11 @@ describe('the pieces the suite relies on', () => {
     ['plain text', 'error text', 'error text'],
     ['an escape sequence', 'got "\u001b[2J"', 'got "\\x1b[2J"'],
     ['a C1 control character', 'a\u009bb', 'a\\x9bb'],
-    ['a newline inside a value', '--parameters: cannot read a\nb: no such file', '--parameters: cannot read a\\nb: no such file'],
+    [
+      'a newline inside a value',
+      '--parameters: cannot read a\nb: no such file',
+      '--parameters: cannot read a\\nb: no such file',
+    ],
     ['the per-field lines of a config file', 'f.yaml: a: bad\nf.yaml: b: bad', 'f.yaml: a: bad\nf.yaml: b: bad'],
   ])('printable keeps %s readable and inert', (_name, text, shown) => {
     expect(printable(text)).toBe(shown);

@@ -14,11 +14,16 @@ const figures = { rounds: 0, added: 0, lost: 0 };
 const homes: Array<ReturnType<typeof makeHome>> = [];
 afterAll(() => {
   for (const h of homes) h.cleanup();
-  console.log(`lost updates: ${figures.rounds} rounds of concurrent profiles add, ${figures.added} profiles added, ${figures.lost} lost`);
+  console.log(
+    `lost updates: ${figures.rounds} rounds of concurrent profiles add, ${figures.added} profiles added, ${figures.lost} lost`,
+  );
 });
 
 const add = (name: string, env: Record<string, string>) =>
-  runBin(['profiles', 'add', name, '--provider', 'open-inference', '--url', `http://127.0.0.1:9/${name}`, '--no-check'], { env, timeout: 30_000 });
+  runBin(
+    ['profiles', 'add', name, '--provider', 'open-inference', '--url', `http://127.0.0.1:9/${name}`, '--no-check'],
+    { env, timeout: 30_000 },
+  );
 
 function profilesIn(file: string): string[] {
   const doc = parse(readFileSync(file, 'utf8')) as { profiles?: Record<string, unknown> } | null;
@@ -50,7 +55,10 @@ describe('profiles add at the same time on the same file', () => {
     mkdirSync(dir, { recursive: true });
     const file = join(dir, 'config.yaml');
     // A pid far above Linux's default pid_max: no process has it.
-    writeFileSync(`${file}.lock`, JSON.stringify({ pid: 4_194_305, host: (await import('node:os')).hostname(), at: Date.now() }));
+    writeFileSync(
+      `${file}.lock`,
+      JSON.stringify({ pid: 4_194_305, host: (await import('node:os')).hostname(), at: Date.now() }),
+    );
     const r = await add('after-crash', home.env);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(profilesIn(file)).toEqual(['after-crash']);

@@ -4,12 +4,37 @@
  * is still there, as it was: a device is still a device, a link still a link, a directory keeps its mode.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { HandPickedCase } from './hand-picked.js';
 
 /** A batch against an address nothing listens on: every line fails fast (exit 5 records), and the batch ends. */
-const BATCH = ['--provider', 'watsonx', '--url', 'http://127.0.0.1:9', '--token', 't', '--retries', '0', 'deployment', 'text-generate', '--id-or-name', 'demo', '--batch', 'in.jsonl'];
+const BATCH = [
+  '--provider',
+  'watsonx',
+  '--url',
+  'http://127.0.0.1:9',
+  '--token',
+  't',
+  '--retries',
+  '0',
+  'deployment',
+  'text-generate',
+  '--id-or-name',
+  'demo',
+  '--batch',
+  'in.jsonl',
+];
 const RECORD = '{"line":1,"result":{"kept":true}}\n';
 
 const mode = (path: string) => statSync(path).mode & 0o7777;
@@ -23,7 +48,8 @@ function expectMode(path: string, wanted: number, what: string): string[] {
 function expectLink(path: string, target: string): string[] {
   const s = lstatSync(path, { throwIfNoEntry: false });
   if (!s) return [`${path} was removed`];
-  if (!s.isSymbolicLink()) return [`the symbolic link ${path} was replaced by a ${s.isFile() ? 'regular file' : 'something else'}`];
+  if (!s.isSymbolicLink())
+    return [`the symbolic link ${path} was replaced by a ${s.isFile() ? 'regular file' : 'something else'}`];
   return readlinkSync(path) === target ? [] : [`the symbolic link ${path} now points elsewhere`];
 }
 
@@ -53,7 +79,8 @@ export function notOursCases(): HandPickedCase[] {
       writeInput(dir);
       execFileSync('mknod', [join(dir, 'null-device'), 'c', '1', '3']);
     },
-    after: (dir) => (lstatSync(join(dir, 'null-device')).isCharacterDevice() ? [] : ['the character device was replaced by a file']),
+    after: (dir) =>
+      lstatSync(join(dir, 'null-device')).isCharacterDevice() ? [] : ['the character device was replaced by a file'],
     code: 2,
     message: /--resume: null-device is a character device, not a regular file/,
     ...(root ? {} : { skip: 'only root can create a device node' }),
@@ -77,12 +104,26 @@ export function notOursCases(): HandPickedCase[] {
 
   cases.push({
     name: 'profiles add --config DIR/file.yaml leaves the mode of DIR alone',
-    args: ['profiles', 'add', 'p', '--provider', 'open-inference', '--url', 'http://127.0.0.1:9', '--no-check', '--config', 'project/textgen.yaml'],
+    args: [
+      'profiles',
+      'add',
+      'p',
+      '--provider',
+      'open-inference',
+      '--url',
+      'http://127.0.0.1:9',
+      '--no-check',
+      '--config',
+      'project/textgen.yaml',
+    ],
     setup: (dir) => {
       mkdirSync(join(dir, 'project'));
       chmodSync(join(dir, 'project'), 0o755);
     },
-    after: (dir) => [...expectMode(join(dir, 'project'), 0o755, 'the --config file\'s directory'), ...expectMode(join(dir, 'project', 'textgen.yaml'), 0o600, 'the written config')],
+    after: (dir) => [
+      ...expectMode(join(dir, 'project'), 0o755, "the --config file's directory"),
+      ...expectMode(join(dir, 'project', 'textgen.yaml'), 0o600, 'the written config'),
+    ],
     code: 0,
   });
 
@@ -97,9 +138,13 @@ export function notOursCases(): HandPickedCase[] {
       symlinkSync(join(dir, 'dotfiles', 'textgen.yaml'), join(env.XDG_CONFIG_HOME!, 'textgen', 'config.yaml'));
     },
     after: (dir, env) => {
-      const problems = expectLink(join(env.XDG_CONFIG_HOME!, 'textgen', 'config.yaml'), join(dir, 'dotfiles', 'textgen.yaml'));
+      const problems = expectLink(
+        join(env.XDG_CONFIG_HOME!, 'textgen', 'config.yaml'),
+        join(dir, 'dotfiles', 'textgen.yaml'),
+      );
       const text = readFileSync(join(dir, 'dotfiles', 'textgen.yaml'), 'utf8');
-      if (!/^default_profile: local-aa$/m.test(text) || !text.includes('# mine')) problems.push(`the file behind the link was not updated in place: ${JSON.stringify(text)}`);
+      if (!/^default_profile: local-aa$/m.test(text) || !text.includes('# mine'))
+        problems.push(`the file behind the link was not updated in place: ${JSON.stringify(text)}`);
       return [...problems, ...expectMode(join(dir, 'dotfiles'), 0o755, 'the directory of the linked file')];
     },
     code: 0,
@@ -112,7 +157,10 @@ export function notOursCases(): HandPickedCase[] {
       const d = join(env.XDG_CONFIG_HOME!, 'textgen');
       mkdirSync(d, { recursive: true });
       chmodSync(d, 0o750);
-      writeFileSync(join(d, 'config.yaml'), 'profiles:\n  p: { provider: open-inference, url: "http://127.0.0.1:9" }\n');
+      writeFileSync(
+        join(d, 'config.yaml'),
+        'profiles:\n  p: { provider: open-inference, url: "http://127.0.0.1:9" }\n',
+      );
     },
     after: (_dir, env) => expectMode(join(env.XDG_CONFIG_HOME!, 'textgen'), 0o750, 'the user config directory'),
     code: 0,
@@ -123,12 +171,16 @@ export function notOursCases(): HandPickedCase[] {
     name: '--config symlinked to a file of colon-separated lines names the first key, shortened, not the content',
     args: ['--config', 'linked.yaml', 'profiles', 'list'],
     setup: (dir) => {
-      writeFileSync(join(dir, 'system-file'), 'MemTotal:       16318064 kB\nMemFree:        1234 kB\nsecretuser: S3CRET-token-value-that-must-not-be-echoed\n');
+      writeFileSync(
+        join(dir, 'system-file'),
+        'MemTotal:       16318064 kB\nMemFree:        1234 kB\nsecretuser: S3CRET-token-value-that-must-not-be-echoed\n',
+      );
       symlinkSync('system-file', join(dir, 'linked.yaml'));
     },
     after: (_dir) => [],
     code: 2,
-    message: /^[^\n]*linked\.yaml: MemTotal: unknown field \(and 2 more unknown fields\); is this a textgen config file\? it takes default_profile and profiles$/m,
+    message:
+      /^[^\n]*linked\.yaml: MemTotal: unknown field \(and 2 more unknown fields\); is this a textgen config file\? it takes default_profile and profiles$/m,
   });
   cases.push({
     name: '--config with one very long unknown key shows it shortened',
@@ -139,7 +191,8 @@ export function notOursCases(): HandPickedCase[] {
   });
 
   // A repository's code must not run because someone pressed Tab in it, or listed profiles there.
-  const marker = "import { writeFileSync } from 'node:fs';\nwriteFileSync(new URL('./code-ran.txt', import.meta.url), 'ran');\nexport default { profiles: { fromcode: { provider: 'watsonx', url: 'http://127.0.0.1:9' } } };\n";
+  const marker =
+    "import { writeFileSync } from 'node:fs';\nwriteFileSync(new URL('./code-ran.txt', import.meta.url), 'ran');\nexport default { profiles: { fromcode: { provider: 'watsonx', url: 'http://127.0.0.1:9' } } };\n";
   for (const [what, args] of [
     ['TAB completion of profile names', ['completion', '--profiles']],
     ['profiles list', ['profiles', 'list']],
@@ -149,7 +202,7 @@ export function notOursCases(): HandPickedCase[] {
       name: `${what} does not run a textgen.config.js`,
       args: [...args],
       config: { 'textgen.config.mjs': marker },
-      after: (dir) => (existsSync(join(dir, 'code-ran.txt')) ? ['the project\'s textgen.config.mjs was run'] : []),
+      after: (dir) => (existsSync(join(dir, 'code-ran.txt')) ? ["the project's textgen.config.mjs was run"] : []),
       code: 0,
     });
   }

@@ -8,7 +8,11 @@ import { startServer, type RecordedRequest, type RunningServer } from '../../src
 import { alephAlphaGenerate } from '../../profiles/aleph-alpha/client/generate.js';
 import { alephAlphaProtocol } from '../../profiles/aleph-alpha/server/index.js';
 import type { GenerateTarget } from '../../profiles/types.js';
-import { alephAlphaCompletionRequestSchema, alephAlphaCompletionResponseSchema, alephAlphaStreamEventSchema } from '../contract/aleph-alpha-schemas.js';
+import {
+  alephAlphaCompletionRequestSchema,
+  alephAlphaCompletionResponseSchema,
+  alephAlphaStreamEventSchema,
+} from '../contract/aleph-alpha-schemas.js';
 import { testProfile } from '../helpers/profile.js';
 import { makeHome, runInProcess } from '../helpers/run-cli.js';
 
@@ -46,9 +50,21 @@ function expectValidRequest(r: RecordedRequest): void {
 }
 
 /** The profile's request, sent; the server's answer, checked against the contract and parsed back. */
-async function roundTrip(request: CanonicalRequest, target: GenerateTarget, streaming = false): Promise<GenerateResult> {
-  const spec = alephAlphaGenerate.buildGenerateRequest(request, target, testProfile({ provider: 'aleph-alpha', url: server.url, streaming }));
-  const res = await fetch(spec.url, { method: spec.method, headers: { ...spec.headers, authorization: `Bearer ${TOKEN}` }, body: spec.body! });
+async function roundTrip(
+  request: CanonicalRequest,
+  target: GenerateTarget,
+  streaming = false,
+): Promise<GenerateResult> {
+  const spec = alephAlphaGenerate.buildGenerateRequest(
+    request,
+    target,
+    testProfile({ provider: 'aleph-alpha', url: server.url, streaming }),
+  );
+  const res = await fetch(spec.url, {
+    method: spec.method,
+    headers: { ...spec.headers, authorization: `Bearer ${TOKEN}` },
+    body: spec.body!,
+  });
   expect(res.status).toBe(200);
   if (!(res.headers.get('content-type') ?? '').includes('text/event-stream')) {
     const body = alephAlphaCompletionResponseSchema.parse(await res.json());
@@ -116,14 +132,21 @@ describe('client mapping → local server → canonical result', () => {
     const base = { input: 'Tell me a story', parameters: { max_new_tokens: 60, stop_sequences: ['.'] } };
     const without = (await roundTrip(base, model)).results[0]!;
     expect(without.stop_reason).toBe('stop_sequence');
-    const withStop = (await roundTrip({ ...base, parameters: { ...base.parameters, include_stop_sequence: true } }, model)).results[0]!;
+    const withStop = (
+      await roundTrip({ ...base, parameters: { ...base.parameters, include_stop_sequence: true } }, model)
+    ).results[0]!;
     expect(withStop.generated_text).toBe(`${without.generated_text}.`);
   });
 
   test('greedy streamed and not streamed give the same canonical result', async () => {
     const request = (): CanonicalRequest => ({
       input: 'Write about the sea',
-      parameters: { decoding_method: 'greedy', max_new_tokens: 25, stop_sequences: [','], return_options: { input_text: true, token_logprobs: true, top_n_tokens: 1 } },
+      parameters: {
+        decoding_method: 'greedy',
+        max_new_tokens: 25,
+        stop_sequences: [','],
+        return_options: { input_text: true, token_logprobs: true, top_n_tokens: 1 },
+      },
     });
     const plain = await roundTrip(request(), model);
     const streamed = await roundTrip(request(), { ...model, stream: true }, true);
@@ -148,17 +171,42 @@ describe('through the CLI', () => {
   });
 
   test('a streaming profile streams: jsonl writes one canonical chunk per event', async () => {
-    const r = await cli(['--profile', 'aa-stream', 'complete', '--stream', '--max-tokens', '5', '--min-tokens', '5', '-o', 'jsonl', 'An apple a day']);
+    const r = await cli([
+      '--profile',
+      'aa-stream',
+      'complete',
+      '--stream',
+      '--max-tokens',
+      '5',
+      '--min-tokens',
+      '5',
+      '-o',
+      'jsonl',
+      'An apple a day',
+    ]);
     expect(r.exitCode).toBe(0);
     expect((server.requests[0]!.json as { stream?: boolean }).stream).toBe(true);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as GenerateResult);
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as GenerateResult);
     expect(lines.length).toBeGreaterThanOrEqual(5);
     expect(lines.at(-1)!.results[0]).toMatchObject({ generated_token_count: 5, input_token_count: 4 });
   });
 
   test('an error inside a 200 stream: the partial text is written, exit 6', async () => {
     server.faults.push({ kind: 'stream-error', afterEvents: 3 });
-    const r = await cli(['--profile', 'aa-stream', 'complete', '--stream', '--max-tokens', '10', '--min-tokens', '10', 'An apple a day']);
+    const r = await cli([
+      '--profile',
+      'aa-stream',
+      'complete',
+      '--stream',
+      '--max-tokens',
+      '10',
+      '--min-tokens',
+      '10',
+      'An apple a day',
+    ]);
     expect(r.exitCode).toBe(6);
     expect(r.stdout.trim().split(/\s+/).length).toBeGreaterThanOrEqual(2);
     expect(r.stderr).toMatch(/aleph[ -]alpha stream broke off: INTERNAL_ERROR The model stopped while generating/i);
@@ -168,11 +216,15 @@ describe('through the CLI', () => {
     server.faults.push({ kind: 'status', status: 503 });
     const r = await cli(['--profile', 'aa', 'complete', 'An apple a day']);
     expect(r.exitCode).toBe(4);
-    expect(r.stderr).toMatch(/aleph-alpha returned HTTP 503 QUEUE_FULL: The model is busy: its queue is full; retry later \(trace [0-9a-f-]{36}\)/);
+    expect(r.stderr).toMatch(
+      /aleph-alpha returned HTTP 503 QUEUE_FULL: The model is busy: its queue is full; retry later \(trace [0-9a-f-]{36}\)/,
+    );
   });
 
   test('a wrong token is an auth failure, exit 3', async () => {
-    const r = await runInProcess(['--profile', 'aa', 'complete', 'An apple a day'], { env: { ...env, AA_TOKEN: 'wrong' } });
+    const r = await runInProcess(['--profile', 'aa', 'complete', 'An apple a day'], {
+      env: { ...env, AA_TOKEN: 'wrong' },
+    });
     expect(r.exitCode).toBe(3);
     expect(r.stderr).toMatch(/HTTP 401 UNAUTHENTICATED/);
     server.requests.length = 0; // this one carries the wrong token on purpose
@@ -180,8 +232,22 @@ describe('through the CLI', () => {
 
   test('deployment text-generate with --id-or-name as the model and include_stop_sequence', async () => {
     const r = await cli([
-      '--profile', 'aa', 'deployment', 'text-generate', '--id-or-name', 'luminous-supreme', '--input', 'Tell me a story',
-      '--parameters-max-new-tokens', '60', '--parameters-stop-sequences', '.', '--parameters-include-stop-sequence', 'true', '-o', 'json',
+      '--profile',
+      'aa',
+      'deployment',
+      'text-generate',
+      '--id-or-name',
+      'luminous-supreme',
+      '--input',
+      'Tell me a story',
+      '--parameters-max-new-tokens',
+      '60',
+      '--parameters-stop-sequences',
+      '.',
+      '--parameters-include-stop-sequence',
+      'true',
+      '-o',
+      'json',
     ]);
     expect(r.exitCode).toBe(0);
     const result = JSON.parse(r.stdout) as GenerateResult;

@@ -21,7 +21,12 @@ afterEach(async () => {
 
 const BASE = { model: 'luminous-base', prompt: 'An apple a day', maximum_tokens: 12 };
 
-function post(body: unknown, query = '', headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Response> {
+function post(
+  body: unknown,
+  query = '',
+  headers: Record<string, string> = {},
+  signal?: AbortSignal,
+): Promise<Response> {
   if (typeof body === 'object') {
     // Every well-formed request a test sends must be a valid 1.16 request; the ones that test validation are strings or marked.
     const parsed = alephAlphaCompletionRequestSchema.safeParse(body);
@@ -61,7 +66,8 @@ async function readStream(res: Response): Promise<{ events: SseEvent[]; payloads
   const events: SseEvent[] = [];
   let broken = false;
   try {
-    for (let r = await reader.read(); !r.done; r = await reader.read()) events.push(...parser.push(decoder.decode(r.value, { stream: true })));
+    for (let r = await reader.read(); !r.done; r = await reader.read())
+      events.push(...parser.push(decoder.decode(r.value, { stream: true })));
     events.push(...parser.end());
   } catch {
     broken = true;
@@ -84,9 +90,17 @@ async function stream(body: Record<string, unknown>) {
   return read;
 }
 
-type Chunk = { type: 'stream_chunk'; index: number; completion: string; completion_tokens?: string[]; log_probs?: Array<Record<string, number>> };
-const chunks = (payloads: unknown[], index = 0) => payloads.filter((p): p is Chunk => (p as Chunk).type === 'stream_chunk' && (p as Chunk).index === index);
-const types = (payloads: unknown[]) => payloads.map((p) => (p === '[DONE]' ? '[DONE]' : (p as { type?: string }).type ?? 'error'));
+type Chunk = {
+  type: 'stream_chunk';
+  index: number;
+  completion: string;
+  completion_tokens?: string[];
+  log_probs?: Array<Record<string, number>>;
+};
+const chunks = (payloads: unknown[], index = 0) =>
+  payloads.filter((p): p is Chunk => (p as Chunk).type === 'stream_chunk' && (p as Chunk).index === index);
+const types = (payloads: unknown[]) =>
+  payloads.map((p) => (p === '[DONE]' ? '[DONE]' : ((p as { type?: string }).type ?? 'error')));
 
 describe('POST /complete', () => {
   test('answers a CompletionResponse that validates, with a request id', async () => {
@@ -135,7 +149,7 @@ describe('POST /complete', () => {
     expect(c.raw_completion).toBe(c.completion);
   });
 
-  test('log_probs 0: only the sampled token\'s probability', async () => {
+  test("log_probs 0: only the sampled token's probability", async () => {
     const c = (await complete({ ...BASE, log_probs: 0, tokens: true })).completions[0]!;
     for (const [i, entry] of c.log_probs!.entries()) expect(Object.keys(entry!)).toEqual([c.completion_tokens![i]]);
   });
@@ -182,7 +196,10 @@ describe('POST /complete', () => {
   });
 
   test('hosting "aleph-alpha" or null, nice=true and the ignored penalty fields are accepted', async () => {
-    await complete({ ...BASE, hosting: 'aleph-alpha', presence_penalty: 0.5, disable_optimizations: true }, '?nice=true');
+    await complete(
+      { ...BASE, hosting: 'aleph-alpha', presence_penalty: 0.5, disable_optimizations: true },
+      '?nice=true',
+    );
     await complete({ ...BASE, hosting: null }, '?nice=false');
   });
 
@@ -193,18 +210,43 @@ describe('POST /complete', () => {
 
 describe('validation, as the service does it', () => {
   test.each<[string, string, string, RegExp]>([
-    ['maximum_tokens missing (required in 1.16)', invalid({ model: 'luminous-base', prompt: 'x' }), '', /'maximum_tokens' is required/],
+    [
+      'maximum_tokens missing (required in 1.16)',
+      invalid({ model: 'luminous-base', prompt: 'x' }),
+      '',
+      /'maximum_tokens' is required/,
+    ],
     ['model missing', invalid({ prompt: 'x', maximum_tokens: 5 }), '', /'model' is required/],
     ['an unknown field', invalid({ ...BASE, max_tokens: 5 }), '', /unknown field 'max_tokens'/],
     ['a wrong type', invalid({ ...BASE, maximum_tokens: 'ten' }), '', /'maximum_tokens' must be of type integer/],
     ['a fractional integer', invalid({ ...BASE, maximum_tokens: 1.5 }), '', /'maximum_tokens' must be of type integer/],
-    ['hosting other than aleph-alpha', invalid({ ...BASE, hosting: 'cloud' }), '', /'hosting' must be one of: "aleph-alpha"/],
+    [
+      'hosting other than aleph-alpha',
+      invalid({ ...BASE, hosting: 'cloud' }),
+      '',
+      /'hosting' must be one of: "aleph-alpha"/,
+    ],
     ['top_p above 1', invalid({ ...BASE, top_p: 2 }), '', /'top_p' must be at most 1/],
     ['a bad prompt item', invalid({ ...BASE, prompt: [{ type: 'audio', data: 'x' }] }), '', /'prompt'/],
-    ['best_of not above n', JSON.stringify({ ...BASE, n: 2, best_of: 2 }), '', /'best_of' \(2\) must be greater than 'n' \(2\)/],
+    [
+      'best_of not above n',
+      JSON.stringify({ ...BASE, n: 2, best_of: 2 }),
+      '',
+      /'best_of' \(2\) must be greater than 'n' \(2\)/,
+    ],
     ['best_of above 100', invalid({ ...BASE, best_of: 101 }), '', /'best_of' must be at most 100/],
-    ['minimum_tokens above maximum_tokens', JSON.stringify({ ...BASE, minimum_tokens: 20 }), '', /'minimum_tokens' \(20\)/],
-    ['prompt plus maximum_tokens beyond 2048', JSON.stringify({ ...BASE, maximum_tokens: 2048 }), '', /exceeds the 2048 tokens of luminous-base/],
+    [
+      'minimum_tokens above maximum_tokens',
+      JSON.stringify({ ...BASE, minimum_tokens: 20 }),
+      '',
+      /'minimum_tokens' \(20\)/,
+    ],
+    [
+      'prompt plus maximum_tokens beyond 2048',
+      JSON.stringify({ ...BASE, maximum_tokens: 2048 }),
+      '',
+      /exceeds the 2048 tokens of luminous-base/,
+    ],
     ['nice neither true nor false', JSON.stringify(BASE), '?nice=yes', /query parameter 'nice'/],
     ['a body that is not JSON', '{"model":', '', /not valid JSON/],
     ['an empty body', '', '', /body is empty/],
@@ -214,25 +256,45 @@ describe('validation, as the service does it', () => {
   });
 
   test('an unknown model → 404 UNKNOWN_MODEL', async () => {
-    await expectError(await post({ ...BASE, model: 'luminous-huge' }), 404, 'UNKNOWN_MODEL', /Unknown model 'luminous-huge'/);
+    await expectError(
+      await post({ ...BASE, model: 'luminous-huge' }),
+      404,
+      'UNKNOWN_MODEL',
+      /Unknown model 'luminous-huge'/,
+    );
   });
 });
 
 describe('streaming ("stream": true)', () => {
-  test('stream_chunks, a stream_summary, a completion_summary, then [DONE]; the text is the plain answer\'s', async () => {
+  test("stream_chunks, a stream_summary, a completion_summary, then [DONE]; the text is the plain answer's", async () => {
     const plain = await complete({ ...BASE, maximum_tokens: 15 });
     const { payloads } = await stream({ ...BASE, maximum_tokens: 15 });
     const kinds = types(payloads);
     expect(kinds.slice(-3)).toEqual(['stream_summary', 'completion_summary', '[DONE]']);
     expect(new Set(kinds.slice(0, -3))).toEqual(new Set(['stream_chunk']));
-    expect(chunks(payloads).map((c) => c.completion).join('')).toBe(plain.completions[0]!.completion);
-    expect(payloads.at(-3)).toStrictEqual({ type: 'stream_summary', index: 0, model_version: '2022-04', finish_reason: plain.completions[0]!.finish_reason });
-    expect(payloads.at(-2)).toStrictEqual({ type: 'completion_summary', num_tokens_prompt_total: 4, num_tokens_generated: plain.num_tokens_generated });
+    expect(
+      chunks(payloads)
+        .map((c) => c.completion)
+        .join(''),
+    ).toBe(plain.completions[0]!.completion);
+    expect(payloads.at(-3)).toStrictEqual({
+      type: 'stream_summary',
+      index: 0,
+      model_version: '2022-04',
+      finish_reason: plain.completions[0]!.finish_reason,
+    });
+    expect(payloads.at(-2)).toStrictEqual({
+      type: 'completion_summary',
+      num_tokens_prompt_total: 4,
+      num_tokens_generated: plain.num_tokens_generated,
+    });
   });
 
   test('n completions stream one after the other, each with its summary', async () => {
     const { payloads } = await stream({ ...BASE, n: 2, temperature: 1 });
-    const summaries = payloads.filter((p) => (p as { type?: string }).type === 'stream_summary') as Array<{ index: number }>;
+    const summaries = payloads.filter((p) => (p as { type?: string }).type === 'stream_summary') as Array<{
+      index: number;
+    }>;
     expect(summaries.map((s) => s.index)).toEqual([0, 1]);
     expect(chunks(payloads, 1).length).toBeGreaterThan(0);
   });
@@ -270,7 +332,7 @@ describe('faults', () => {
     await expectError(await post(BASE), status, code);
   });
 
-  test('a fault body goes out as it is (a proxy\'s plain text)', async () => {
+  test("a fault body goes out as it is (a proxy's plain text)", async () => {
     server.faults.push({ kind: 'status', status: 502, body: 'Bad Gateway' });
     const res = await post(BASE);
     expect(res.status).toBe(502);
@@ -309,7 +371,9 @@ describe('faults', () => {
 
   test('drop mid-stream cuts the connection after the events sent', async () => {
     server.faults.push({ kind: 'drop', afterEvents: 2 });
-    const res = await post({ ...BASE, stream: true, maximum_tokens: 10, minimum_tokens: 10 }, '', { accept: 'text/event-stream' });
+    const res = await post({ ...BASE, stream: true, maximum_tokens: 10, minimum_tokens: 10 }, '', {
+      accept: 'text/event-stream',
+    });
     const read = await readStream(res);
     expect(read.payloads.length).toBeLessThanOrEqual(2);
     expect(types(read.payloads)).not.toContain('[DONE]');
@@ -362,7 +426,9 @@ describe('auth (requireAuth)', () => {
 
   test('/models_available needs the token too; /version does not', async () => {
     await expectError(await fetch(`${server.url}/models_available`), 401, 'UNAUTHENTICATED');
-    expect((await fetch(`${server.url}/models_available`, { headers: { authorization: 'Bearer aa-key' } })).status).toBe(200);
+    expect(
+      (await fetch(`${server.url}/models_available`, { headers: { authorization: 'Bearer aa-key' } })).status,
+    ).toBe(200);
     expect((await fetch(`${server.url}/version`)).status).toBe(200);
   });
 });

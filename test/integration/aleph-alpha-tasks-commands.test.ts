@@ -3,7 +3,13 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { startServer, type RunningServer } from '../../src/emulator/core/index.js';
 import { makeHome, runInProcess } from '../helpers/run-cli.js';
-import { expectValidTaskWire, JPEG_START, makeDocx, TINY_PNG, TINY_PNG_BASE64 } from '../helpers/aleph-alpha-task-fixtures.js';
+import {
+  expectValidTaskWire,
+  JPEG_START,
+  makeDocx,
+  TINY_PNG,
+  TINY_PNG_BASE64,
+} from '../helpers/aleph-alpha-task-fixtures.js';
 import {
   alephAlphaEvaluationResultSchema,
   alephAlphaExplanationResponseSchema,
@@ -47,7 +53,13 @@ beforeAll(async () => {
   writeFileSync(join(files, 'notes.txt'), 'Andreas likes pizza. Ben likes soup.\n');
   writeFileSync(join(files, 'report.docx'), makeDocx(['Carla likes pasta.', 'Dan likes rice.']));
   writeFileSync(join(files, 'odd.docx'), 'any bytes at all');
-  writeFileSync(join(files, 'items.json'), JSON.stringify([{ type: 'image', data: TINY_PNG_BASE64 }, { type: 'text', data: 'A picture of' }]));
+  writeFileSync(
+    join(files, 'items.json'),
+    JSON.stringify([
+      { type: 'image', data: TINY_PNG_BASE64 },
+      { type: 'text', data: 'A picture of' },
+    ]),
+  );
   writeFileSync(join(files, 'anim.gif'), 'GIF89a');
 });
 afterEach(() => {
@@ -80,24 +92,172 @@ const docxBase64 = () => makeDocx(['Carla likes pasta.', 'Dan likes rice.']).toS
 
 describe('each command sends the 1.16 request', () => {
   test.each<[string, string[], { path: string; query?: Record<string, string>; body: unknown }]>([
-    ['evaluate: the profile\'s model', ['evaluate', '--prompt', 'An apple a day', '--expected', ' keeps'], { path: '/evaluate', body: { model: 'luminous-base', prompt: 'An apple a day', completion_expected: ' keeps' } }],
-    ['evaluate: -m, hosting from the profile, --nice', ['--profile', 'aa-hosted', 'evaluate', '-m', 'luminous-supreme', '--prompt', 'x', '--expected', '', '--nice'], { path: '/evaluate', query: { nice: 'true' }, body: { model: 'luminous-supreme', hosting: 'aleph-alpha', prompt: 'x', completion_expected: '' } }],
-    ['evaluate: --nice=false sends no nice', ['evaluate', '--prompt', 'x', '--expected', 'y', '--nice=false'], { path: '/evaluate', query: {}, body: { model: 'luminous-base', prompt: 'x', completion_expected: 'y' } }],
-    ['evaluate: an image and the text after it', ['evaluate', '--image', '@dot.png', '--prompt', 'A picture of', '--expected', ' a dot'], { path: '/evaluate', body: { model: 'luminous-base', prompt: [{ type: 'image', data: TINY_PNG_BASE64 }, { type: 'text', data: 'A picture of' }], completion_expected: ' a dot' } }],
-    ['evaluate: two images (PNG, JPEG), in order', ['evaluate', '--image', '@dot.png', '--image', 'photo.jpeg', '--expected', 'x'], { path: '/evaluate', body: { model: 'luminous-base', prompt: [{ type: 'image', data: TINY_PNG_BASE64 }, { type: 'image', data: JPEG_START.toString('base64') }], completion_expected: 'x' } }],
-    ['evaluate: --prompt-json', ['evaluate', '--prompt-json', '@items.json', '--expected', ' a dot'], { path: '/evaluate', body: { model: 'luminous-base', prompt: [{ type: 'image', data: TINY_PNG_BASE64 }, { type: 'text', data: 'A picture of' }], completion_expected: ' a dot' } }],
-    ['explain: prompt and target only', ['explain', '--prompt', 'An apple a day', '--target', ' keeps'], { path: '/explain', body: { model: 'luminous-base', prompt: 'An apple a day', target: ' keeps' } }],
+    [
+      "evaluate: the profile's model",
+      ['evaluate', '--prompt', 'An apple a day', '--expected', ' keeps'],
+      { path: '/evaluate', body: { model: 'luminous-base', prompt: 'An apple a day', completion_expected: ' keeps' } },
+    ],
+    [
+      'evaluate: -m, hosting from the profile, --nice',
+      ['--profile', 'aa-hosted', 'evaluate', '-m', 'luminous-supreme', '--prompt', 'x', '--expected', '', '--nice'],
+      {
+        path: '/evaluate',
+        query: { nice: 'true' },
+        body: { model: 'luminous-supreme', hosting: 'aleph-alpha', prompt: 'x', completion_expected: '' },
+      },
+    ],
+    [
+      'evaluate: --nice=false sends no nice',
+      ['evaluate', '--prompt', 'x', '--expected', 'y', '--nice=false'],
+      { path: '/evaluate', query: {}, body: { model: 'luminous-base', prompt: 'x', completion_expected: 'y' } },
+    ],
+    [
+      'evaluate: an image and the text after it',
+      ['evaluate', '--image', '@dot.png', '--prompt', 'A picture of', '--expected', ' a dot'],
+      {
+        path: '/evaluate',
+        body: {
+          model: 'luminous-base',
+          prompt: [
+            { type: 'image', data: TINY_PNG_BASE64 },
+            { type: 'text', data: 'A picture of' },
+          ],
+          completion_expected: ' a dot',
+        },
+      },
+    ],
+    [
+      'evaluate: two images (PNG, JPEG), in order',
+      ['evaluate', '--image', '@dot.png', '--image', 'photo.jpeg', '--expected', 'x'],
+      {
+        path: '/evaluate',
+        body: {
+          model: 'luminous-base',
+          prompt: [
+            { type: 'image', data: TINY_PNG_BASE64 },
+            { type: 'image', data: JPEG_START.toString('base64') },
+          ],
+          completion_expected: 'x',
+        },
+      },
+    ],
+    [
+      'evaluate: --prompt-json',
+      ['evaluate', '--prompt-json', '@items.json', '--expected', ' a dot'],
+      {
+        path: '/evaluate',
+        body: {
+          model: 'luminous-base',
+          prompt: [
+            { type: 'image', data: TINY_PNG_BASE64 },
+            { type: 'text', data: 'A picture of' },
+          ],
+          completion_expected: ' a dot',
+        },
+      },
+    ],
+    [
+      'explain: prompt and target only',
+      ['explain', '--prompt', 'An apple a day', '--target', ' keeps'],
+      { path: '/explain', body: { model: 'luminous-base', prompt: 'An apple a day', target: ' keeps' } },
+    ],
     [
       'explain: every option',
-      ['explain', '--prompt', 'An apple a day', '--target', ' keeps', '--granularity', 'WORD', '--target-granularity', 'token', '--postprocessing', 'absolute', '--normalize', '--nice'],
-      { path: '/explain', query: { nice: 'true' }, body: { model: 'luminous-base', prompt: 'An apple a day', target: ' keeps', postprocessing: 'absolute', normalize: true, prompt_granularity: { type: 'word' }, target_granularity: 'token' } },
+      [
+        'explain',
+        '--prompt',
+        'An apple a day',
+        '--target',
+        ' keeps',
+        '--granularity',
+        'WORD',
+        '--target-granularity',
+        'token',
+        '--postprocessing',
+        'absolute',
+        '--normalize',
+        '--nice',
+      ],
+      {
+        path: '/explain',
+        query: { nice: 'true' },
+        body: {
+          model: 'luminous-base',
+          prompt: 'An apple a day',
+          target: ' keeps',
+          postprocessing: 'absolute',
+          normalize: true,
+          prompt_granularity: { type: 'word' },
+          target_granularity: 'token',
+        },
+      },
     ],
-    ['explain: --delimiter implies custom granularity', ['explain', '--prompt', 'a|b', '--target', 'c', '--delimiter', '|', '--normalize=false'], { path: '/explain', body: { model: 'luminous-base', prompt: 'a|b', target: 'c', normalize: false, prompt_granularity: { type: 'custom', delimiter: '|' } } }],
-    ['explain: an image', ['explain', '--image', '@dot.png', '--target', ' a dot'], { path: '/explain', body: { model: 'luminous-base', prompt: [{ type: 'image', data: TINY_PNG_BASE64 }], target: ' a dot' } }],
-    ['qa: text documents in order, no model', ['qa', '--query', 'Who likes pizza?', '--document', 'Andreas likes pizza.', '--document', '@notes.txt'], { path: '/qa', body: { query: 'Who likes pizza?', documents: [{ text: 'Andreas likes pizza.' }, { text: 'Andreas likes pizza. Ben likes soup.\n' }] } }],
-    ['qa: a .docx as base64, --max-answers, hosting', ['--profile', 'aa-hosted', 'qa', '--query', 'Who likes pasta?', '--document', '@report.docx', '--max-answers', '2'], { path: '/qa', body: { hosting: 'aleph-alpha', query: 'Who likes pasta?', documents: [{ docx: docxBase64() }], max_answers: 2 } }],
-    ['summarize: a text file, no model', ['summarize', '--document', '@notes.txt'], { path: '/summarize', body: { document: { text: 'Andreas likes pizza. Ben likes soup.\n' } } }],
-    ['summarize: a .docx', ['summarize', '--document', '@report.docx', '--nice'], { path: '/summarize', query: { nice: 'true' }, body: { document: { docx: docxBase64() } } }],
+    [
+      'explain: --delimiter implies custom granularity',
+      ['explain', '--prompt', 'a|b', '--target', 'c', '--delimiter', '|', '--normalize=false'],
+      {
+        path: '/explain',
+        body: {
+          model: 'luminous-base',
+          prompt: 'a|b',
+          target: 'c',
+          normalize: false,
+          prompt_granularity: { type: 'custom', delimiter: '|' },
+        },
+      },
+    ],
+    [
+      'explain: an image',
+      ['explain', '--image', '@dot.png', '--target', ' a dot'],
+      {
+        path: '/explain',
+        body: { model: 'luminous-base', prompt: [{ type: 'image', data: TINY_PNG_BASE64 }], target: ' a dot' },
+      },
+    ],
+    [
+      'qa: text documents in order, no model',
+      ['qa', '--query', 'Who likes pizza?', '--document', 'Andreas likes pizza.', '--document', '@notes.txt'],
+      {
+        path: '/qa',
+        body: {
+          query: 'Who likes pizza?',
+          documents: [{ text: 'Andreas likes pizza.' }, { text: 'Andreas likes pizza. Ben likes soup.\n' }],
+        },
+      },
+    ],
+    [
+      'qa: a .docx as base64, --max-answers, hosting',
+      [
+        '--profile',
+        'aa-hosted',
+        'qa',
+        '--query',
+        'Who likes pasta?',
+        '--document',
+        '@report.docx',
+        '--max-answers',
+        '2',
+      ],
+      {
+        path: '/qa',
+        body: {
+          hosting: 'aleph-alpha',
+          query: 'Who likes pasta?',
+          documents: [{ docx: docxBase64() }],
+          max_answers: 2,
+        },
+      },
+    ],
+    [
+      'summarize: a text file, no model',
+      ['summarize', '--document', '@notes.txt'],
+      { path: '/summarize', body: { document: { text: 'Andreas likes pizza. Ben likes soup.\n' } } },
+    ],
+    [
+      'summarize: a .docx',
+      ['summarize', '--document', '@report.docx', '--nice'],
+      { path: '/summarize', query: { nice: 'true' }, body: { document: { docx: docxBase64() } } },
+    ],
   ])('%s', async (_name, args, expected) => {
     const r = await cli(args);
     expect(r.stderr).toBe('');
@@ -127,14 +287,24 @@ describe('each command sends the 1.16 request', () => {
     const r = await cli(['summarize', '--document', '@odd.docx']);
     // The local server reads Word files, so it says this one is none.
     expect(r.exitCode).toBe(4);
-    expect(r.stderr).toMatch(/aleph-alpha returned HTTP 400 BAD_REQUEST: Invalid request: 'document.docx' is not a Word document/);
+    expect(r.stderr).toMatch(
+      /aleph-alpha returned HTTP 400 BAD_REQUEST: Invalid request: 'document.docx' is not a Word document/,
+    );
     expect(sent().body).toEqual({ document: { docx: Buffer.from('any bytes at all').toString('base64') } });
   });
 });
 
-describe('output: the service\'s objects as JSON, readable text by default', () => {
+describe("output: the service's objects as JSON, readable text by default", () => {
   test('evaluate -o json: model_id, model_version, result, num_tokens_prompt_total', async () => {
-    const r = await cli(['evaluate', '--prompt', 'An apple a day', '--expected', ' keeps the doctor away.', '-o', 'json']);
+    const r = await cli([
+      'evaluate',
+      '--prompt',
+      'An apple a day',
+      '--expected',
+      ' keeps the doctor away.',
+      '-o',
+      'json',
+    ]);
     expect(r.exitCode).toBe(0);
     const body = JSON.parse(r.stdout);
     expect(Object.keys(body)).toEqual(['model_id', 'model_version', 'result', 'num_tokens_prompt_total']);
@@ -147,13 +317,23 @@ describe('output: the service\'s objects as JSON, readable text by default', () 
     const expected = greedy.stdout.replace(/\n$/, '');
     const r = await cli(['evaluate', '--prompt', 'An apple a day', '--expected', expected]);
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toMatch(/^log probability {4}-\d+\.\d{4} {2}\(\d+ tokens, \d+ characters\)\nperplexity {9}\d+\.\d{4} {2}\(per token\)\ncorrect greedy {5}yes\n$/);
+    expect(r.stdout).toMatch(
+      /^log probability {4}-\d+\.\d{4} {2}\(\d+ tokens, \d+ characters\)\nperplexity {9}\d+\.\d{4} {2}\(per token\)\ncorrect greedy {5}yes\n$/,
+    );
     const miss = await cli(['evaluate', '--prompt', 'An apple a day', '--expected', ' keeps the doctor away.']);
     expect(miss.stdout).toMatch(/\ncorrect greedy {5}no\ngreedy completion {2}".+"\n$/);
   });
 
   test('explain text: "score  span" lines over the prompt', async () => {
-    const r = await cli(['explain', '--prompt', 'An apple a day. Keep the doctor away.', '--target', ' Apples', '--granularity', 'sentence']);
+    const r = await cli([
+      'explain',
+      '--prompt',
+      'An apple a day. Keep the doctor away.',
+      '--target',
+      ' Apples',
+      '--granularity',
+      'sentence',
+    ]);
     expect(r.exitCode).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(2);
@@ -162,7 +342,19 @@ describe('output: the service\'s objects as JSON, readable text by default', () 
   });
 
   test('explain -o json: the explanations, checked against the response schema', async () => {
-    const r = await cli(['explain', '--image', '@dot.png', '--prompt', 'A dot', '--target', ' dot', '--granularity', 'sentence', '-o', 'json']);
+    const r = await cli([
+      'explain',
+      '--image',
+      '@dot.png',
+      '--prompt',
+      'A dot',
+      '--target',
+      ' dot',
+      '--granularity',
+      'sentence',
+      '-o',
+      'json',
+    ]);
     const body = JSON.parse(r.stdout);
     expect(body.model_id).toBe('luminous-base');
     const { model_id: _id, ...service } = body;
@@ -173,7 +365,9 @@ describe('output: the service\'s objects as JSON, readable text by default', () 
   test('qa text and JSON; -j picks a field', async () => {
     const args = ['qa', '--query', 'Who likes pasta?', '--document', '@report.docx', '--document', '@notes.txt'];
     const text = await cli(args);
-    expect(text.stdout).toBe('Carla  (score 1.0000)\n  evidence: Carla likes pasta.\n\nDan  (score 0.5000)\n  evidence: Dan likes rice.\n\nAndreas  (score 0.5000)\n  evidence: Andreas likes pizza.\n\nBen  (score 0.5000)\n  evidence: Ben likes soup.\n');
+    expect(text.stdout).toBe(
+      'Carla  (score 1.0000)\n  evidence: Carla likes pasta.\n\nDan  (score 0.5000)\n  evidence: Dan likes rice.\n\nAndreas  (score 0.5000)\n  evidence: Andreas likes pizza.\n\nBen  (score 0.5000)\n  evidence: Ben likes soup.\n',
+    );
     const json = JSON.parse((await cli([...args, '-o', 'json'])).stdout);
     expect(alephAlphaQaResponseSchema.safeParse(json).success).toBe(true);
     const first = await cli([...args, '-j', 'answers[0].answer', '--raw-output']);
@@ -185,13 +379,17 @@ describe('output: the service\'s objects as JSON, readable text by default', () 
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe('qa: the answer holds no results\n');
-    expect((await cli(['-q', 'qa', '--query', 'Where is Rome?', '--document', 'Andreas likes pizza.'])).stderr).toBe('');
+    expect((await cli(['-q', 'qa', '--query', 'Where is Rome?', '--document', 'Andreas likes pizza.'])).stderr).toBe(
+      '',
+    );
   });
 
   test('summarize text, YAML and JSONL', async () => {
     const args = ['summarize', '--document', 'Rivers carry water. They shape valleys. Fish live in them.'];
     expect((await cli(args)).stdout).toBe('Rivers carry water. They shape valleys.\n');
-    expect((await cli([...args, '-o', 'yaml'])).stdout).toBe('model_version: 2022-04\nsummary: Rivers carry water. They shape valleys.\n');
+    expect((await cli([...args, '-o', 'yaml'])).stdout).toBe(
+      'model_version: 2022-04\nsummary: Rivers carry water. They shape valleys.\n',
+    );
     const line = (await cli([...args, '-o', 'jsonl'])).stdout;
     expect(line.split('\n')).toHaveLength(2);
     expect(alephAlphaSummarizationResponseSchema.safeParse(JSON.parse(line)).success).toBe(true);
@@ -205,13 +403,22 @@ describe('other providers do not have these tasks', () => {
     ['qa', ['qa', '--query', 'x', '--document', 'y']],
     ['summarize', ['summarize', '--document', 'y']],
   ];
-  const PROVIDERS: Array<[string, string]> = [['wx', 'watsonx'], ['azure', 'azure-openai'], ['openai', 'openai'], ['oip', 'open-inference']];
+  const PROVIDERS: Array<[string, string]> = [
+    ['wx', 'watsonx'],
+    ['azure', 'azure-openai'],
+    ['openai', 'openai'],
+    ['oip', 'open-inference'],
+  ];
 
-  test.each(COMMANDS.flatMap(([name, args]) => PROVIDERS.map(([profile, kind]) => [name, kind, profile, args] as const)))('%s on %s: exit 2 naming both, nothing sent', async (name, kind, profile, args) => {
+  test.each(
+    COMMANDS.flatMap(([name, args]) => PROVIDERS.map(([profile, kind]) => [name, kind, profile, args] as const)),
+  )('%s on %s: exit 2 naming both, nothing sent', async (name, kind, profile, args) => {
     const r = await cli(['--profile', profile, ...args]);
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(`error: ${name} is not supported by ${kind}; it works with aleph-alpha\nhint: use a profile whose provider is aleph-alpha (e.g. --profile local-aa)\n`);
+    expect(r.stderr).toBe(
+      `error: ${name} is not supported by ${kind}; it works with aleph-alpha\nhint: use a profile whose provider is aleph-alpha (e.g. --profile local-aa)\n`,
+    );
     expect(server.requests).toHaveLength(0);
   });
 
@@ -224,10 +431,26 @@ describe('other providers do not have these tasks', () => {
 
 describe('--dry-run prints the request as curl and sends nothing', () => {
   test.each<[string, string[], RegExp]>([
-    ['evaluate', ['evaluate', '--prompt', 'An apple', '--expected', ' a day', '--nice'], /\/evaluate\?nice=true' .*--data-raw '\{"model":"luminous-base","prompt":"An apple","completion_expected":" a day"\}'$/],
-    ['explain', ['explain', '--prompt', 'An apple', '--target', ' a day', '--granularity', 'token'], /\/explain' .*"prompt_granularity":\{"type":"token"\}\}'$/],
-    ['qa', ['qa', '--query', 'Who?', '--document', '@report.docx'], /\/qa' .*"documents":\[\{"docx":"UEsDB[^"]+"\}\]\}'$/],
-    ['summarize', ['summarize', '--document', 'Some text.'], /\/summarize' .*--data-raw '\{"document":\{"text":"Some text\."\}\}'$/],
+    [
+      'evaluate',
+      ['evaluate', '--prompt', 'An apple', '--expected', ' a day', '--nice'],
+      /\/evaluate\?nice=true' .*--data-raw '\{"model":"luminous-base","prompt":"An apple","completion_expected":" a day"\}'$/,
+    ],
+    [
+      'explain',
+      ['explain', '--prompt', 'An apple', '--target', ' a day', '--granularity', 'token'],
+      /\/explain' .*"prompt_granularity":\{"type":"token"\}\}'$/,
+    ],
+    [
+      'qa',
+      ['qa', '--query', 'Who?', '--document', '@report.docx'],
+      /\/qa' .*"documents":\[\{"docx":"UEsDB[^"]+"\}\]\}'$/,
+    ],
+    [
+      'summarize',
+      ['summarize', '--document', 'Some text.'],
+      /\/summarize' .*--data-raw '\{"document":\{"text":"Some text\."\}\}'$/,
+    ],
   ])('%s', async (_name, args, line) => {
     const r = await cli([...args, '--dry-run']);
     expect(r.exitCode).toBe(0);
@@ -237,7 +460,10 @@ describe('--dry-run prints the request as curl and sends nothing', () => {
   });
 
   test('credentials stay a shell variable', async () => {
-    const r = await runInProcess(['--provider', 'aleph-alpha', '--url', secured.url, 'summarize', '--document', 'x', '--dry-run'], { env: { ...home.env, TEXTGEN_TOKEN: 'aa-token' } });
+    const r = await runInProcess(
+      ['--provider', 'aleph-alpha', '--url', secured.url, 'summarize', '--document', 'x', '--dry-run'],
+      { env: { ...home.env, TEXTGEN_TOKEN: 'aa-token' } },
+    );
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('authorization: Bearer ${TEXTGEN_TOKEN}');
     expect(r.stdout).not.toContain('aa-token');
@@ -247,32 +473,124 @@ describe('--dry-run prints the request as curl and sends nothing', () => {
 describe('usage errors: exit 2, nothing sent', () => {
   test.each<[string, string[], RegExp]>([
     ['evaluate without --expected', ['evaluate', '--prompt', 'x'], /^error: missing required option: --expected$/m],
-    ['evaluate without any prompt', ['evaluate', '--expected', 'y'], /^error: missing required option: --prompt \(or --image, --prompt-json, or the prompt piped on stdin\)$/m],
-    ['a model-less profile without -m', ['--profile', 'aa-bare', 'evaluate', '--prompt', 'x', '--expected', 'y'], /^error: missing required option: --model \(profile "aa-bare" has no defaults\.model\)$/m],
-    ['an image that is not PNG or JPEG', ['evaluate', '--image', '@anim.gif', '--expected', 'y'], /^error: --image: anim\.gif is not a PNG or JPEG image$/m],
-    ['a missing image', ['explain', '--image', '@nope.png', '--target', 'y'], /^error: --image: cannot read nope\.png: no such file$/m],
-    ['--prompt-json with --prompt', ['evaluate', '--prompt-json', '@items.json', '--prompt', 'x', '--expected', 'y'], /cannot be combined with --prompt$/m],
-    ['a bad --prompt-json item', ['explain', '--prompt-json', '[{"type":"text","data":1}]', '--target', 'y'], /^error: --prompt-json\[0\]\.data must be a string$/m],
+    [
+      'evaluate without any prompt',
+      ['evaluate', '--expected', 'y'],
+      /^error: missing required option: --prompt \(or --image, --prompt-json, or the prompt piped on stdin\)$/m,
+    ],
+    [
+      'a model-less profile without -m',
+      ['--profile', 'aa-bare', 'evaluate', '--prompt', 'x', '--expected', 'y'],
+      /^error: missing required option: --model \(profile "aa-bare" has no defaults\.model\)$/m,
+    ],
+    [
+      'an image that is not PNG or JPEG',
+      ['evaluate', '--image', '@anim.gif', '--expected', 'y'],
+      /^error: --image: anim\.gif is not a PNG or JPEG image$/m,
+    ],
+    [
+      'a missing image',
+      ['explain', '--image', '@nope.png', '--target', 'y'],
+      /^error: --image: cannot read nope\.png: no such file$/m,
+    ],
+    [
+      '--prompt-json with --prompt',
+      ['evaluate', '--prompt-json', '@items.json', '--prompt', 'x', '--expected', 'y'],
+      /cannot be combined with --prompt$/m,
+    ],
+    [
+      'a bad --prompt-json item',
+      ['explain', '--prompt-json', '[{"type":"text","data":1}]', '--target', 'y'],
+      /^error: --prompt-json\[0\]\.data must be a string$/m,
+    ],
     ['explain without --target', ['explain', '--prompt', 'x'], /^error: missing required option: --target$/m],
-    ['explain with an empty --target', ['explain', '--prompt', 'x', '--target', ''], /^error: --target needs the text to explain$/m],
-    ['an unknown granularity', ['explain', '--prompt', 'x', '--target', 'y', '--granularity', 'line'], /^error: --granularity must be one of token, word, sentence, paragraph, custom, got "line"$/m],
-    ['custom granularity without a delimiter', ['explain', '--prompt', 'x', '--target', 'y', '--granularity', 'custom'], /^error: --granularity custom needs --delimiter/m],
-    ['a delimiter with another granularity', ['explain', '--prompt', 'x', '--target', 'y', '--granularity', 'word', '--delimiter', '|'], /^error: --delimiter goes with --granularity custom, not word$/m],
-    ['an unknown target granularity', ['explain', '--prompt', 'x', '--target', 'y', '--target-granularity', 'word'], /^error: --target-granularity must be one of complete, token, got "word"$/m],
-    ['an unknown postprocessing', ['explain', '--prompt', 'x', '--target', 'y', '--postprocessing', 'cube'], /^error: --postprocessing must be one of none, absolute, square, got "cube"$/m],
-    ['--normalize=maybe', ['explain', '--prompt', 'x', '--target', 'y', '--normalize=maybe'], /^error: --normalize must be true or false, got "maybe"$/m],
-    ['--nice=often', ['summarize', '--document', 'x', '--nice=often'], /^error: --nice must be true or false, got "often"$/m],
+    [
+      'explain with an empty --target',
+      ['explain', '--prompt', 'x', '--target', ''],
+      /^error: --target needs the text to explain$/m,
+    ],
+    [
+      'an unknown granularity',
+      ['explain', '--prompt', 'x', '--target', 'y', '--granularity', 'line'],
+      /^error: --granularity must be one of token, word, sentence, paragraph, custom, got "line"$/m,
+    ],
+    [
+      'custom granularity without a delimiter',
+      ['explain', '--prompt', 'x', '--target', 'y', '--granularity', 'custom'],
+      /^error: --granularity custom needs --delimiter/m,
+    ],
+    [
+      'a delimiter with another granularity',
+      ['explain', '--prompt', 'x', '--target', 'y', '--granularity', 'word', '--delimiter', '|'],
+      /^error: --delimiter goes with --granularity custom, not word$/m,
+    ],
+    [
+      'an unknown target granularity',
+      ['explain', '--prompt', 'x', '--target', 'y', '--target-granularity', 'word'],
+      /^error: --target-granularity must be one of complete, token, got "word"$/m,
+    ],
+    [
+      'an unknown postprocessing',
+      ['explain', '--prompt', 'x', '--target', 'y', '--postprocessing', 'cube'],
+      /^error: --postprocessing must be one of none, absolute, square, got "cube"$/m,
+    ],
+    [
+      '--normalize=maybe',
+      ['explain', '--prompt', 'x', '--target', 'y', '--normalize=maybe'],
+      /^error: --normalize must be true or false, got "maybe"$/m,
+    ],
+    [
+      '--nice=often',
+      ['summarize', '--document', 'x', '--nice=often'],
+      /^error: --nice must be true or false, got "often"$/m,
+    ],
     ['qa without --query and --document', ['qa'], /^error: missing required options: --query, --document$/m],
-    ['qa with an empty --query', ['qa', '--query', ' ', '--document', 'x'], /^error: --query needs the question to answer$/m],
-    ['--max-answers 0', ['qa', '--query', 'q', '--document', 'x', '--max-answers', '0'], /^error: --max-answers must be an integer from 1 to 200, got "0"$/m],
-    ['--max-answers 201', ['qa', '--query', 'q', '--document', 'x', '--max-answers', '201'], /^error: --max-answers must be an integer from 1 to 200, got "201"$/m],
-    ['--max-answers 2.5', ['qa', '--query', 'q', '--document', 'x', '--max-answers', '2.5'], /^error: --max-answers must be an integer from 1 to 200, got "2.5"$/m],
+    [
+      'qa with an empty --query',
+      ['qa', '--query', ' ', '--document', 'x'],
+      /^error: --query needs the question to answer$/m,
+    ],
+    [
+      '--max-answers 0',
+      ['qa', '--query', 'q', '--document', 'x', '--max-answers', '0'],
+      /^error: --max-answers must be an integer from 1 to 200, got "0"$/m,
+    ],
+    [
+      '--max-answers 201',
+      ['qa', '--query', 'q', '--document', 'x', '--max-answers', '201'],
+      /^error: --max-answers must be an integer from 1 to 200, got "201"$/m,
+    ],
+    [
+      '--max-answers 2.5',
+      ['qa', '--query', 'q', '--document', 'x', '--max-answers', '2.5'],
+      /^error: --max-answers must be an integer from 1 to 200, got "2.5"$/m,
+    ],
     ['an empty --document', ['qa', '--query', 'q', '--document', ''], /^error: --document: empty document$/m],
-    ['a missing --document file', ['summarize', '--document', '@gone.txt'], /^error: --document: cannot read gone\.txt: no such file$/m],
-    ['a binary --document', ['summarize', '--document', '@dot.png'], /^error: --document: dot\.png is not a text file$/m],
-    ['two documents to summarize', ['summarize', '--document', 'a', '--document', 'b'], /^error: summarize takes one --document, got 2$/m],
-    ['summarize with nothing to read', ['summarize'], /^error: missing required option: --document \(or the document piped on stdin\)$/m],
-    ['a bad -o', ['summarize', '--document', 'x', '-o', 'xml'], /^error: --output must be one of text, json, jsonl, yaml/m],
+    [
+      'a missing --document file',
+      ['summarize', '--document', '@gone.txt'],
+      /^error: --document: cannot read gone\.txt: no such file$/m,
+    ],
+    [
+      'a binary --document',
+      ['summarize', '--document', '@dot.png'],
+      /^error: --document: dot\.png is not a text file$/m,
+    ],
+    [
+      'two documents to summarize',
+      ['summarize', '--document', 'a', '--document', 'b'],
+      /^error: summarize takes one --document, got 2$/m,
+    ],
+    [
+      'summarize with nothing to read',
+      ['summarize'],
+      /^error: missing required option: --document \(or the document piped on stdin\)$/m,
+    ],
+    [
+      'a bad -o',
+      ['summarize', '--document', 'x', '-o', 'xml'],
+      /^error: --output must be one of text, json, jsonl, yaml/m,
+    ],
   ])('%s', async (_name, args, message) => {
     const r = await cli(args);
     expect(r.exitCode).toBe(2);
@@ -282,11 +600,13 @@ describe('usage errors: exit 2, nothing sent', () => {
   });
 });
 
-describe('the service\'s errors', () => {
-  test('an unknown model: exit 4 with the provider\'s code and message', async () => {
+describe("the service's errors", () => {
+  test("an unknown model: exit 4 with the provider's code and message", async () => {
     const r = await cli(['evaluate', '-m', 'luminous-nano', '--prompt', 'x', '--expected', 'y']);
     expect(r.exitCode).toBe(4);
-    expect(r.stderr).toMatch(/^error: aleph-alpha returned HTTP 404 UNKNOWN_MODEL: Unknown model 'luminous-nano'.* \(trace [0-9a-f-]{36}\)$/m);
+    expect(r.stderr).toMatch(
+      /^error: aleph-alpha returned HTTP 404 UNKNOWN_MODEL: Unknown model 'luminous-nano'.* \(trace [0-9a-f-]{36}\)$/m,
+    );
   });
 
   test('a busy service is retried; after the retries, exit 4', async () => {
@@ -302,7 +622,17 @@ describe('the service\'s errors', () => {
   });
 
   test('a wrong token: exit 3; the right one: served', async () => {
-    const args = ['--provider', 'aleph-alpha', '--url', secured.url, 'qa', '--query', 'Who likes pizza?', '--document', 'Andreas likes pizza.'];
+    const args = [
+      '--provider',
+      'aleph-alpha',
+      '--url',
+      secured.url,
+      'qa',
+      '--query',
+      'Who likes pizza?',
+      '--document',
+      'Andreas likes pizza.',
+    ];
     const denied = await runInProcess(args, { env: { ...home.env, TEXTGEN_TOKEN: 'wrong' } });
     expect(denied.exitCode).toBe(3);
     expect(denied.stderr).toMatch(/^error: aleph-alpha returned HTTP 401 UNAUTHENTICATED/m);

@@ -21,15 +21,22 @@ afterAll(async () => {
 });
 afterEach(() => {
   // Whatever the client mapping sent is a body the OpenAPI document allows.
-  for (const r of server.requests) expect(schemaErrors(completionsRequestSchema(), r.json), `${r.method} ${r.path}`).toBe('');
+  for (const r of server.requests)
+    expect(schemaErrors(completionsRequestSchema(), r.json), `${r.method} ${r.path}`).toBe('');
   server.requests.length = 0;
 });
 
 type Outcome = { ok: true; result: GenerateResult; raw: unknown[] } | { ok: false; message: string };
 
 /** What the CLI does, minus the terminal: map, authenticate, send, and parse or decode the answer. */
-async function roundTrip(profile: GenerateOperation, request: CanonicalRequest, target: GenerateTarget, extra?: Record<string, unknown>): Promise<Outcome> {
-  const auth: ResolvedAuth = profile.kind === 'azure-openai' ? { type: 'api-key', key: 'local-key' } : { type: 'bearer', token: 'local-key' };
+async function roundTrip(
+  profile: GenerateOperation,
+  request: CanonicalRequest,
+  target: GenerateTarget,
+  extra?: Record<string, unknown>,
+): Promise<Outcome> {
+  const auth: ResolvedAuth =
+    profile.kind === 'azure-openai' ? { type: 'api-key', key: 'local-key' } : { type: 'bearer', token: 'local-key' };
   const resolved = testProfile({ provider: profile.kind as 'azure-openai' | 'openai', url: server.url, auth });
   const spec = profile.buildGenerateRequest(request, target, resolved, extra);
   const headers = { ...spec.headers, ...(await createStaticAuthenticator(resolved, 'AZURE_OPENAI_API_KEY').headers()) };
@@ -98,7 +105,9 @@ describe.each([
 
   test('the stream adds up to the plain answer', async () => {
     const plain = result(await roundTrip(profile, tokenRequest, { ...target, stream: false }));
-    const streamed = result(await roundTrip(profile, tokenRequest, { ...target, stream: true }, { stream_options: { include_usage: true } }));
+    const streamed = result(
+      await roundTrip(profile, tokenRequest, { ...target, stream: true }, { stream_options: { include_usage: true } }),
+    );
     expect(streamed.results).toEqual(plain.results);
     expect(streamed.model_id).toBe(plain.model_id);
   });
@@ -107,17 +116,32 @@ describe.each([
     const request: CanonicalRequest = { input: 'Hello', parameters: { decoding_method: 'greedy', max_new_tokens: 10 } };
     const plain = result(await roundTrip(profile, request, { ...target, stream: false }));
     const streamed = result(await roundTrip(profile, request, { ...target, stream: true }));
-    expect(streamed.results[0]).toMatchObject({ generated_text: plain.results[0]!.generated_text, stop_reason: plain.results[0]!.stop_reason });
+    expect(streamed.results[0]).toMatchObject({
+      generated_text: plain.results[0]!.generated_text,
+      stop_reason: plain.results[0]!.stop_reason,
+    });
   });
 
   test('stop sequences end the text before them, reported as stop_sequence', async () => {
-    const free = result(await roundTrip(profile, { input: 'A story about a garden', parameters: { decoding_method: 'greedy', max_new_tokens: 30 } }, { ...target, stream: false }));
+    const free = result(
+      await roundTrip(
+        profile,
+        { input: 'A story about a garden', parameters: { decoding_method: 'greedy', max_new_tokens: 30 } },
+        { ...target, stream: false },
+      ),
+    );
     const text = free.results[0]!.generated_text;
     const stop = ` ${text.trim().split(/\s+/)[2]}`;
-    const request: CanonicalRequest = { input: 'A story about a garden', parameters: { decoding_method: 'greedy', max_new_tokens: 30, stop_sequences: [stop] } };
+    const request: CanonicalRequest = {
+      input: 'A story about a garden',
+      parameters: { decoding_method: 'greedy', max_new_tokens: 30, stop_sequences: [stop] },
+    };
     for (const stream of [false, true]) {
       const r = result(await roundTrip(profile, request, { ...target, stream }));
-      expect(r.results[0]).toMatchObject({ generated_text: text.slice(0, text.indexOf(stop)), stop_reason: 'stop_sequence' });
+      expect(r.results[0]).toMatchObject({
+        generated_text: text.slice(0, text.indexOf(stop)),
+        stop_reason: 'stop_sequence',
+      });
     }
   });
 
@@ -131,7 +155,10 @@ describe.each([
   });
 
   test('filtered output keeps content_filter as the stop reason, with a warning', async () => {
-    const request: CanonicalRequest = { input: 'forbidden fruit', parameters: { decoding_method: 'greedy', max_new_tokens: 60 } };
+    const request: CanonicalRequest = {
+      input: 'forbidden fruit',
+      parameters: { decoding_method: 'greedy', max_new_tokens: 60 },
+    };
     for (const stream of [false, true]) {
       const r = result(await roundTrip(profile, request, { ...target, stream }));
       expect(r.results[0]).toMatchObject({ generated_text: ' Clearly, this', stop_reason: 'content_filter' });
@@ -143,27 +170,56 @@ describe.each([
     const outcome = await roundTrip(profile, { input: 'say forbidden-words' }, { ...target, stream: false });
     expect(outcome.ok).toBe(false);
     expect((outcome as { message: string }).message).toMatch(
-      new RegExp(`^${profile.kind} returned HTTP 400 content_filter: The response was filtered due to the prompt triggering Azure OpenAI's content management policy\\. .* \\(inner error ResponsibleAIPolicyViolation; filtered: violence \\(medium\\)\\) \\((apim|x)-request-id [0-9a-f-]{36}\\)$`),
+      new RegExp(
+        `^${profile.kind} returned HTTP 400 content_filter: The response was filtered due to the prompt triggering Azure OpenAI's content management policy\\. .* \\(inner error ResponsibleAIPolicyViolation; filtered: violence \\(medium\\)\\) \\((apim|x)-request-id [0-9a-f-]{36}\\)$`,
+      ),
     );
   });
 
   test('best_of through --extra, plain', async () => {
-    const r = result(await roundTrip(profile, { input: 'Hello', parameters: { max_new_tokens: 5 } }, { ...target, stream: false }, { best_of: 3 }));
+    const r = result(
+      await roundTrip(
+        profile,
+        { input: 'Hello', parameters: { max_new_tokens: 5 } },
+        { ...target, stream: false },
+        { best_of: 3 },
+      ),
+    );
     expect(r.results).toHaveLength(1);
   });
 
   test('an in-stream error becomes an error step after the partial text', async () => {
     server.faults.push({ kind: 'stream-error', afterEvents: 3 });
-    const outcome = await roundTrip(profile, { input: 'Hello', parameters: { max_new_tokens: 20 } }, { ...target, stream: true });
-    expect(outcome).toEqual({ ok: false, message: 'The server had an error while processing your request. Sorry about that!' });
+    const outcome = await roundTrip(
+      profile,
+      { input: 'Hello', parameters: { max_new_tokens: 20 } },
+      { ...target, stream: true },
+    );
+    expect(outcome).toEqual({
+      ok: false,
+      message: 'The server had an error while processing your request. Sorry about that!',
+    });
   });
 });
 
-test('a wrong key is a 401 the client reads in Azure\'s words', async () => {
+test("a wrong key is a 401 the client reads in Azure's words", async () => {
   const resolved = testProfile({ provider: 'azure-openai', url: server.url });
-  const spec = azureOpenAiGenerate.buildGenerateRequest({ input: 'Hi' }, { deployment: 'demo', stream: false }, resolved);
-  const res = await fetch(spec.url, { method: 'POST', headers: { ...spec.headers, 'api-key': 'wrong' }, body: spec.body ?? null });
+  const spec = azureOpenAiGenerate.buildGenerateRequest(
+    { input: 'Hi' },
+    { deployment: 'demo', stream: false },
+    resolved,
+  );
+  const res = await fetch(spec.url, {
+    method: 'POST',
+    headers: { ...spec.headers, 'api-key': 'wrong' },
+    body: spec.body ?? null,
+  });
   const details = azureOpenAiGenerate.parseError(res.status, await res.text(), Object.fromEntries(res.headers));
-  expect(details).toMatchObject({ provider: 'azure-openai', status: 401, code: '401', message: expect.stringMatching(/^Access denied/) });
+  expect(details).toMatchObject({
+    provider: 'azure-openai',
+    status: 401,
+    code: '401',
+    message: expect.stringMatching(/^Access denied/),
+  });
   expect(details.traceId).toBe(res.headers.get('apim-request-id'));
 });

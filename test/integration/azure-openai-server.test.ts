@@ -2,7 +2,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { SseParser, type SseEvent } from '../../src/http/sse-parser.js';
 import { startServer, type RunningServer } from '../../src/emulator/core/index.js';
 import { azureOpenAiProtocol } from '../../profiles/azure-openai/server/index.js';
-import { completionsErrorSchema, completionsRequestSchema, completionsResponseSchema, schemaErrors } from '../contract/azure-openapi.js';
+import {
+  completionsErrorSchema,
+  completionsRequestSchema,
+  completionsResponseSchema,
+  schemaErrors,
+} from '../contract/azure-openapi.js';
 
 const AZURE = '/openai/deployments/demo/completions?api-version=2022-03-01-preview';
 const V1 = '/v1/completions';
@@ -22,7 +27,12 @@ afterEach(() => {
 interface Choice {
   text: string;
   index: number;
-  logprobs: { tokens: string[]; token_logprobs: (number | null)[]; top_logprobs: (Record<string, number> | null)[]; text_offset: number[] } | null;
+  logprobs: {
+    tokens: string[];
+    token_logprobs: (number | null)[];
+    top_logprobs: (Record<string, number> | null)[];
+    text_offset: number[];
+  } | null;
   finish_reason: string | null;
 }
 interface Completion {
@@ -80,7 +90,8 @@ async function stream(path: string, body: Record<string, unknown>) {
   expect(events.at(-1)?.data).toBe('[DONE]');
   const messages = events.slice(0, -1).map((e) => JSON.parse(e.data) as Completion);
   for (const m of messages) expect(schemaErrors(completionsResponseSchema(), m)).toBe('');
-  const texts = (index: number) => messages.flatMap((m) => m.choices.filter((c) => c.index === index).map((c) => c.text)).join('');
+  const texts = (index: number) =>
+    messages.flatMap((m) => m.choices.filter((c) => c.index === index).map((c) => c.text)).join('');
   return { res, messages, texts };
 }
 
@@ -141,7 +152,13 @@ describe('plain completions', () => {
   });
 
   test('echo puts the prompt first; with logprobs the first prompt token has null entries', async () => {
-    const { answer } = await complete(AZURE, { prompt: 'Hello there', max_tokens: 5, temperature: 0, echo: true, logprobs: 1 });
+    const { answer } = await complete(AZURE, {
+      prompt: 'Hello there',
+      max_tokens: 5,
+      temperature: 0,
+      echo: true,
+      logprobs: 1,
+    });
     const { text, logprobs } = answer.choices[0]!;
     expect(text.startsWith('Hello there')).toBe(true);
     expect(logprobs!.tokens.slice(0, 2)).toEqual(['Hello', ' there']);
@@ -168,24 +185,42 @@ describe('plain completions', () => {
   });
 
   test('stop: the text ends before the stop sequence, which it never contains, with finish_reason stop', async () => {
-    const free = (await complete(AZURE, { prompt: 'A story about a garden', max_tokens: 30, temperature: 0 })).answer.choices[0]!.text;
+    const free = (await complete(AZURE, { prompt: 'A story about a garden', max_tokens: 30, temperature: 0 })).answer
+      .choices[0]!.text;
     const words = free.trim().split(/\s+/);
     const stop = ` ${words[3]}`;
-    const { answer } = await complete(AZURE, { prompt: 'A story about a garden', max_tokens: 30, temperature: 0, stop: [stop, 'never-there'] });
+    const { answer } = await complete(AZURE, {
+      prompt: 'A story about a garden',
+      max_tokens: 30,
+      temperature: 0,
+      stop: [stop, 'never-there'],
+    });
     expect(answer.choices[0]).toMatchObject({ text: free.slice(0, free.indexOf(stop)), finish_reason: 'stop' });
-    const single = (await complete(AZURE, { prompt: 'A story about a garden', max_tokens: 30, temperature: 0, stop })).answer;
+    const single = (await complete(AZURE, { prompt: 'A story about a garden', max_tokens: 30, temperature: 0, stop }))
+      .answer;
     expect(single.choices[0]!.text).toBe(answer.choices[0]!.text);
   });
 
   test('best_of generates more candidates and returns the n best', async () => {
-    const { answer } = await complete(AZURE, { prompt: 'Tell me about rivers', max_tokens: 8, n: 2, best_of: 4, logprobs: 0 });
+    const { answer } = await complete(AZURE, {
+      prompt: 'Tell me about rivers',
+      max_tokens: 8,
+      n: 2,
+      best_of: 4,
+      logprobs: 0,
+    });
     expect(answer.choices.map((c) => c.index)).toEqual([0, 1]);
     const returned = answer.choices.reduce((acc, c) => acc + c.logprobs!.tokens.length, 0);
     expect(answer.usage!.completion_tokens).toBeGreaterThan(returned);
   });
 
   test('output that would contain the filtered word stops before it with finish_reason content_filter', async () => {
-    const { answer } = await complete(AZURE, { prompt: 'forbidden fruit', max_tokens: 60, temperature: 0, logprobs: 0 });
+    const { answer } = await complete(AZURE, {
+      prompt: 'forbidden fruit',
+      max_tokens: 60,
+      temperature: 0,
+      logprobs: 0,
+    });
     const { text, finish_reason, logprobs } = answer.choices[0]!;
     expect(finish_reason).toBe('content_filter');
     expect(text).toBe(' Clearly, this');
@@ -198,14 +233,23 @@ describe('streamed completions', () => {
     const body = { prompt: 'Tell me about rivers', max_tokens: 20, temperature: 0 };
     const plain = (await complete(AZURE, body)).answer.choices[0]!;
     const { messages, texts } = await stream(AZURE, body);
-    expect(messages[0]).toMatchObject({ choices: [], prompt_filter_results: [{ prompt_index: 0, content_filter_results: { hate: { filtered: false } } }] });
+    expect(messages[0]).toMatchObject({
+      choices: [],
+      prompt_filter_results: [{ prompt_index: 0, content_filter_results: { hate: { filtered: false } } }],
+    });
     expect(texts(0)).toBe(plain.text);
     expect(messages.at(-1)!.choices[0]!.finish_reason).toBe(plain.finish_reason);
     expect(messages.slice(1, -1).every((m) => m.choices[0]!.finish_reason === null)).toBe(true);
   });
 
   test('the /v1 route has no annotation; stream_options.include_usage adds a last "choices": [] message with usage', async () => {
-    const { res, messages } = await stream(V1, { model: 'm', prompt: 'Hello', max_tokens: 6, temperature: 0, stream_options: { include_usage: true } });
+    const { res, messages } = await stream(V1, {
+      model: 'm',
+      prompt: 'Hello',
+      max_tokens: 6,
+      temperature: 0,
+      stream_options: { include_usage: true },
+    });
     expect(res.headers.get('x-request-id')).toBeTruthy();
     expect(messages[0]!.choices).toHaveLength(1);
     const last = messages.at(-1)!;
@@ -226,7 +270,10 @@ describe('streamed completions', () => {
     const plain = (await complete(AZURE, body)).answer.choices[0]!;
     const { messages, texts } = await stream(AZURE, body);
     const choices = messages.flatMap((m) => m.choices);
-    expect(choices[0]).toMatchObject({ text: 'Hello there', logprobs: { tokens: ['Hello', ' there'], token_logprobs: [null, expect.any(Number)] } });
+    expect(choices[0]).toMatchObject({
+      text: 'Hello there',
+      logprobs: { tokens: ['Hello', ' there'], token_logprobs: [null, expect.any(Number)] },
+    });
     expect(texts(0)).toBe(plain.text);
     expect(choices.flatMap((c) => c.logprobs!.tokens)).toEqual(plain.logprobs!.tokens);
     expect(choices.flatMap((c) => c.logprobs!.text_offset)).toEqual(plain.logprobs!.text_offset);
@@ -239,41 +286,102 @@ describe('streamed completions', () => {
   });
 });
 
-describe('errors in the services\' shapes', () => {
+describe("errors in the services' shapes", () => {
   test('a prompt with the trigger word is a 400 content_filter with the inner error', async () => {
-    const error = await expectError(await post(AZURE, { prompt: 'Please say forbidden-words now' }), 400, { code: 'content_filter', param: 'prompt' });
-    expect(error.message).toMatch(/^The response was filtered due to the prompt triggering Azure OpenAI's content management policy/);
-    expect(error.innererror).toMatchObject({ code: 'ResponsibleAIPolicyViolation', content_filter_result: { violence: { filtered: true, severity: 'medium' } } });
+    const error = await expectError(await post(AZURE, { prompt: 'Please say forbidden-words now' }), 400, {
+      code: 'content_filter',
+      param: 'prompt',
+    });
+    expect(error.message).toMatch(
+      /^The response was filtered due to the prompt triggering Azure OpenAI's content management policy/,
+    );
+    expect(error.innererror).toMatchObject({
+      code: 'ResponsibleAIPolicyViolation',
+      content_filter_result: { violence: { filtered: true, severity: 'medium' } },
+    });
   });
 
   test.each([
-    { what: 'a missing api-version', path: '/openai/deployments/demo/completions', message: /api-version query parameter/ },
-    { what: 'an empty api-version', path: '/openai/deployments/demo/completions?api-version=', message: /api-version query parameter/ },
-    { what: 'a malformed api-version', path: '/openai/deployments/demo/completions?api-version=latest', message: /Unsupported api-version 'latest'/ },
+    {
+      what: 'a missing api-version',
+      path: '/openai/deployments/demo/completions',
+      message: /api-version query parameter/,
+    },
+    {
+      what: 'an empty api-version',
+      path: '/openai/deployments/demo/completions?api-version=',
+      message: /api-version query parameter/,
+    },
+    {
+      what: 'a malformed api-version',
+      path: '/openai/deployments/demo/completions?api-version=latest',
+      message: /Unsupported api-version 'latest'/,
+    },
   ])('$what is a 400 on the Azure route', async ({ path, message }) => {
-    const error = await expectError(await post(path, { prompt: 'Hi' }), 400, { code: 'BadRequest', param: 'api-version' });
+    const error = await expectError(await post(path, { prompt: 'Hi' }), 400, {
+      code: 'BadRequest',
+      param: 'api-version',
+    });
     expect(error.message).toMatch(message);
   });
 
   test.each([
-    { body: { prompt: 'x', temperature: 2.5 }, param: 'temperature', message: "2.5 is greater than the maximum of 2 - 'temperature'" },
+    {
+      body: { prompt: 'x', temperature: 2.5 },
+      param: 'temperature',
+      message: "2.5 is greater than the maximum of 2 - 'temperature'",
+    },
     { body: { prompt: 'x', top_p: -0.1 }, param: 'top_p', message: "-0.1 is less than the minimum of 0 - 'top_p'" },
-    { body: { prompt: 'x', max_tokens: 'ten' }, param: 'max_tokens', message: `"ten" is not of type 'integer' - 'max_tokens'` },
+    {
+      body: { prompt: 'x', max_tokens: 'ten' },
+      param: 'max_tokens',
+      message: `"ten" is not of type 'integer' - 'max_tokens'`,
+    },
     { body: { prompt: 'x', n: 0 }, param: 'n', message: "0 is less than the minimum of 1 - 'n'" },
-    { body: { prompt: 'x', logprobs: 101 }, param: 'logprobs', message: "101 is greater than the maximum of 100 - 'logprobs'" },
-    { body: { prompt: 'x', stop: ['a', 'b', 'c', 'd', 'e'] }, param: 'stop', message: `["a","b","c","d","e"] is too long - 'stop'` },
-    { body: { prompt: { text: 'x' } }, param: 'prompt', message: `{"text":"x"} is not valid under any of the given schemas - 'prompt'` },
+    {
+      body: { prompt: 'x', logprobs: 101 },
+      param: 'logprobs',
+      message: "101 is greater than the maximum of 100 - 'logprobs'",
+    },
+    {
+      body: { prompt: 'x', stop: ['a', 'b', 'c', 'd', 'e'] },
+      param: 'stop',
+      message: `["a","b","c","d","e"] is too long - 'stop'`,
+    },
+    {
+      body: { prompt: { text: 'x' } },
+      param: 'prompt',
+      message: `{"text":"x"} is not valid under any of the given schemas - 'prompt'`,
+    },
     { body: { prompt: 'x', echo: 'yes' }, param: 'echo', message: `"yes" is not of type 'boolean' - 'echo'` },
-    { body: { prompt: 'x', logit_bias: { abc: 1 } }, param: 'logit_bias', message: "Invalid key in 'logit_bias': abc. You should only be submitting non-negative integers." },
-    { body: { prompt: 'x', n: 3, best_of: 2 }, param: 'best_of', message: 'best_of must be greater than or equal to n, got best_of 2 and n 3' },
-    { body: { prompt: 'x', stream: true, best_of: 2 }, param: 'best_of', message: 'Cannot stream results with best_of greater than 1' },
-    { body: { prompt: 'x', stream_options: { include_usage: true } }, param: 'stream_options', message: "The 'stream_options' parameter is only allowed when 'stream' is enabled." },
+    {
+      body: { prompt: 'x', logit_bias: { abc: 1 } },
+      param: 'logit_bias',
+      message: "Invalid key in 'logit_bias': abc. You should only be submitting non-negative integers.",
+    },
+    {
+      body: { prompt: 'x', n: 3, best_of: 2 },
+      param: 'best_of',
+      message: 'best_of must be greater than or equal to n, got best_of 2 and n 3',
+    },
+    {
+      body: { prompt: 'x', stream: true, best_of: 2 },
+      param: 'best_of',
+      message: 'Cannot stream results with best_of greater than 1',
+    },
+    {
+      body: { prompt: 'x', stream_options: { include_usage: true } },
+      param: 'stream_options',
+      message: "The 'stream_options' parameter is only allowed when 'stream' is enabled.",
+    },
   ])('$message', async ({ body, param, message }) => {
     await expectError(await post(AZURE, body), 400, { type: 'invalid_request_error', param, message });
   });
 
   test('an unknown field is refused by name (no param on Azure)', async () => {
-    const error = await expectError(await post(AZURE, { prompt: 'x', max_new_tokens: 5 }), 400, { message: 'Unrecognized request argument supplied: max_new_tokens' });
+    const error = await expectError(await post(AZURE, { prompt: 'x', max_new_tokens: 5 }), 400, {
+      message: 'Unrecognized request argument supplied: max_new_tokens',
+    });
     expect(error).not.toHaveProperty('param');
   });
 
@@ -285,15 +393,22 @@ describe('errors in the services\' shapes', () => {
     await expectError(await post(AZURE, body), 400, { message });
   });
 
-  test('/v1 errors keep OpenAI\'s nulls; a missing model and logprobs above 5 are refused', async () => {
+  test("/v1 errors keep OpenAI's nulls; a missing model and logprobs above 5 are refused", async () => {
     const noModel = await post(V1, { prompt: 'x' });
     expect(noModel.headers.get('x-request-id')).toBeTruthy();
-    await expectError(noModel, 400, { message: 'you must provide a model parameter', type: 'invalid_request_error', param: null, code: null }, false);
+    await expectError(
+      noModel,
+      400,
+      { message: 'you must provide a model parameter', type: 'invalid_request_error', param: null, code: null },
+      false,
+    );
     await expectError(await post(V1, { model: 'm', prompt: 'x', logprobs: 6 }), 400, { param: 'logprobs' }, false);
   });
 
   test('unknown paths and methods get the Azure shape too', async () => {
-    await expectError(await post('/openai/deployments/demo/chat/completions?api-version=2024-10-21', {}), 404, { code: 'not_found' });
+    await expectError(await post('/openai/deployments/demo/chat/completions?api-version=2024-10-21', {}), 404, {
+      code: 'not_found',
+    });
     const res = await fetch(`${server.url}${AZURE}`);
     expect(res.headers.get('allow')).toBe('POST');
     await expectError(res, 405, { code: 'method_not_allowed' });
@@ -301,7 +416,7 @@ describe('errors in the services\' shapes', () => {
 });
 
 describe('fault switches', () => {
-  test('a 429 with Retry-After and retry-after-ms in Azure\'s words, then normal service', async () => {
+  test("a 429 with Retry-After and retry-after-ms in Azure's words, then normal service", async () => {
     server.faults.push({ kind: 'status', status: 429, retryAfter: '2', retryAfterMs: 1500 });
     const res = await post(AZURE, { prompt: 'Hi', max_tokens: 2 });
     expect(res.headers.get('retry-after')).toBe('2');
@@ -339,7 +454,9 @@ describe('fault switches', () => {
 
   test('drop mid-stream cuts the connection after the events sent', async () => {
     server.faults.push({ kind: 'drop', afterEvents: 2 });
-    const { events, broken } = await readStream(await post(AZURE, { prompt: 'Tell me a long story', max_tokens: 30, stream: true }));
+    const { events, broken } = await readStream(
+      await post(AZURE, { prompt: 'Tell me a long story', max_tokens: 30, stream: true }),
+    );
     expect(broken).toBe(true);
     expect(events).toHaveLength(2);
   });
@@ -353,8 +470,16 @@ describe('auth with requireAuth', () => {
   afterAll(async () => {
     await secured.close();
   });
-  const call = (path: string, headers: Record<string, string>, body: Record<string, unknown> = { prompt: 'Hi', max_tokens: 2 }) =>
-    fetch(secured.url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const call = (
+    path: string,
+    headers: Record<string, string>,
+    body: Record<string, unknown> = { prompt: 'Hi', max_tokens: 2 },
+  ) =>
+    fetch(secured.url + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
 
   test.each<{ what: string; headers: Record<string, string> }>([
     { what: 'api-key', headers: { 'api-key': 'k2' } },
@@ -369,13 +494,17 @@ describe('auth with requireAuth', () => {
     { what: 'an unknown api-key', headers: { 'api-key': 'nope' } },
     { what: 'an unknown bearer token', headers: { authorization: 'Bearer nope' } },
     { what: 'a key under the wrong scheme', headers: { authorization: 'Basic k1' } },
-  ])('$what is a 401 in Azure\'s shape (before any other check)', async ({ headers }) => {
-    const res = await fetch(`${secured.url}/openai/deployments/d/completions`, { method: 'POST', headers, body: 'not json' });
+  ])("$what is a 401 in Azure's shape (before any other check)", async ({ headers }) => {
+    const res = await fetch(`${secured.url}/openai/deployments/d/completions`, {
+      method: 'POST',
+      headers,
+      body: 'not json',
+    });
     const error = await expectError(res, 401, { code: '401' });
     expect(error.message).toMatch(/^Access denied due to invalid subscription key/);
   });
 
-  test('/v1 answers 401 in OpenAI\'s shape', async () => {
+  test("/v1 answers 401 in OpenAI's shape", async () => {
     const res = await call(V1, {}, { model: 'm', prompt: 'Hi' });
     expect(res.headers.get('x-request-id')).toBeTruthy();
     await expectError(res, 401, { code: 'invalid_api_key', type: 'invalid_request_error', param: null }, false);

@@ -28,17 +28,28 @@ interface Rec {
   result?: { results: Array<{ generated_text: string; generated_token_count: number }> } & Record<string, unknown>;
   error?: { exit_code: number; message: string; status?: number; code?: string };
 }
-const records = (stdout: string): Rec[] => stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Rec);
+const records = (stdout: string): Rec[] =>
+  stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Rec);
 
 const tg = (args: string[], input?: string, url = fixture.server.url) =>
-  runInProcess(['--url', url, 'deployment', 'text-generate', '--id-or-name', 'demo', '--parameters-max-new-tokens', '4', ...args], {
-    env: fixture.home.env,
-    ...(input !== undefined ? { input } : {}),
-  });
+  runInProcess(
+    ['--url', url, 'deployment', 'text-generate', '--id-or-name', 'demo', '--parameters-max-new-tokens', '4', ...args],
+    {
+      env: fixture.home.env,
+      ...(input !== undefined ? { input } : {}),
+    },
+  );
 
 describe('deployment text-generate --batch', () => {
   it('one record per line in order; blank lines keep their number; bad lines get error records; exit 4', async () => {
-    fixture.server.faults.push({ kind: 'status', status: 400, body: { errors: [{ code: 'invalid_input_argument', message: 'bad thing' }], trace: 't1', status_code: 400 } });
+    fixture.server.faults.push({
+      kind: 'status',
+      status: 400,
+      body: { errors: [{ code: 'invalid_input_argument', message: 'bad thing' }], trace: 't1', status_code: 400 },
+    });
     const path = file([
       '{"input":"first","id":"a"}', // the 400 (concurrency 1: the first request)
       '',
@@ -51,17 +62,34 @@ describe('deployment text-generate --batch', () => {
     expect(r.exitCode).toBe(4);
     const recs = records(r.stdout);
     expect(recs.map((x) => x.line)).toEqual([1, 3, 4, 5, 6]);
-    expect(recs[0]).toEqual({ line: 1, id: 'a', error: { exit_code: 4, message: 'watsonx returned HTTP 400 invalid_input_argument: bad thing (trace t1)', status: 400, code: 'invalid_input_argument' } });
+    expect(recs[0]).toEqual({
+      line: 1,
+      id: 'a',
+      error: {
+        exit_code: 4,
+        message: 'watsonx returned HTTP 400 invalid_input_argument: bad thing (trace t1)',
+        status: 400,
+        code: 'invalid_input_argument',
+      },
+    });
     expect(recs[1]?.result?.results[0]?.generated_token_count).toBe(4);
     expect(recs[2]?.error).toMatchObject({ exit_code: 2, message: expect.stringMatching(/not JSON/) });
-    expect(recs[3]).toEqual({ line: 5, id: 4, error: { exit_code: 2, message: '"parameters" of the line: top_k must be an integer from 1 to 100, got 500' } });
+    expect(recs[3]).toEqual({
+      line: 5,
+      id: 4,
+      error: { exit_code: 2, message: '"parameters" of the line: top_k must be an integer from 1 to 100, got 500' },
+    });
     expect(recs[4]).toMatchObject({ line: 6, id: 'b', result: { results: [{ generated_token_count: 2 }] } });
     expect(Object.keys(recs[4] as object)).toEqual(['line', 'id', 'result']);
     expect(Object.keys(recs[4]?.result as object)).toEqual(['model_id', 'model_version', 'created_at', 'results']);
-    expect(r.stderr).toMatch(/^batch: 5 lines processed, 2 succeeded, 3 failed, 0 skipped in [\d.]+ s \([\d.]+ lines\/s\)$/m);
+    expect(r.stderr).toMatch(
+      /^batch: 5 lines processed, 2 succeeded, 3 failed, 0 skipped in [\d.]+ s \([\d.]+ lines\/s\)$/m,
+    );
     const sent = generationRequests(fixture.server.requests);
     expect(sent).toHaveLength(3);
-    expect(sent.map((q) => (q.json as { parameters: { max_new_tokens: number } }).parameters.max_new_tokens)).toEqual([4, 4, 2]);
+    expect(sent.map((q) => (q.json as { parameters: { max_new_tokens: number } }).parameters.max_new_tokens)).toEqual([
+      4, 4, 2,
+    ]);
   });
 
   it('every line succeeding → exit 0, records carry the canonical result of -o json', async () => {
@@ -77,15 +105,21 @@ describe('deployment text-generate --batch', () => {
   it('reads the lines from stdin with --batch -', async () => {
     const r = await tg(['--batch', '-'], '{"input":"from stdin","id":1}\n"second"\n');
     expect(r.exitCode).toBe(0);
-    expect(records(r.stdout).map((x) => [x.line, x.id])).toEqual([[1, 1], [2, undefined]]);
+    expect(records(r.stdout).map((x) => [x.line, x.id])).toEqual([
+      [1, 1],
+      [2, undefined],
+    ]);
   });
 
   it('-j applies to each result', async () => {
     const r = await tg(['--batch', file(['"a"', '"b"']), '-j', 'results[0].generated_token_count']);
-    expect(records(r.stdout)).toEqual([{ line: 1, result: 4 }, { line: 2, result: 4 }]);
+    expect(records(r.stdout)).toEqual([
+      { line: 1, result: 4 },
+      { line: 2, result: 4 },
+    ]);
   });
 
-  it('--raw puts the provider\'s own body in the record', async () => {
+  it("--raw puts the provider's own body in the record", async () => {
     const r = await tg(['--batch', file(['"a"']), '--raw']);
     expect(Object.keys(records(r.stdout)[0]?.result ?? {})).toContain('results');
   });
@@ -103,24 +137,35 @@ describe('deployment text-generate --batch', () => {
     [['--concurrency', '8', '--input', 'x'], /--concurrency works only with --batch/],
   ])('%j is a usage error before anything is sent (exit 2)', async (args, message) => {
     const path = file(['"x"']);
-    const r = await tg(args.map((a) => (a === 'IN' ? path : a)), '');
+    const r = await tg(
+      args.map((a) => (a === 'IN' ? path : a)),
+      '',
+    );
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stdout).toBe('');
     expect(generationRequests(fixture.server.requests)).toHaveLength(0);
   });
 
-  it('--dry-run prints the first line\'s request and tells how many would be sent', async () => {
-    const r = await tg(['--batch', file(['"first"', '"second"', '{"input":"x","parameters":{"top_k":0}}']), '--dry-run']);
+  it("--dry-run prints the first line's request and tells how many would be sent", async () => {
+    const r = await tg([
+      '--batch',
+      file(['"first"', '"second"', '{"input":"x","parameters":{"top_k":0}}']),
+      '--dry-run',
+    ]);
     expect(r.stdout).toMatch(/^curl .*first/);
     expect(r.stdout.split('\n').filter(Boolean)).toHaveLength(1);
-    expect(r.stderr).toMatch(/dry run: 2 requests would be sent, one per line \(the first is shown\); 1 line would fail before sending \(line 3\)/);
+    expect(r.stderr).toMatch(
+      /dry run: 2 requests would be sent, one per line \(the first is shown\); 1 line would fail before sending \(line 3\)/,
+    );
     expect(r.exitCode).toBe(4);
     expect(generationRequests(fixture.server.requests)).toHaveLength(0);
   });
 
   it('the N shards together cover every line exactly once, with their own line numbers', async () => {
-    const path = file(Array.from({ length: 20 }, (_, i) => (i === 9 ? '' : JSON.stringify({ input: `p${i + 1}`, id: i + 1 }))));
+    const path = file(
+      Array.from({ length: 20 }, (_, i) => (i === 9 ? '' : JSON.stringify({ input: `p${i + 1}`, id: i + 1 }))),
+    );
     const seen: number[] = [];
     for (const k of [1, 2, 3]) {
       const r = await tg(['--batch', path, '--shard', `${k}/3`, '--concurrency', '8']);
@@ -136,7 +181,19 @@ describe('deployment text-generate --batch', () => {
   });
 
   it('text-generate-stream --batch generates each line whole (not streamed on the wire)', async () => {
-    const r = await runInProcess(['--url', fixture.server.url, 'deployment', 'text-generate-stream', '--id-or-name', 'demo', '--batch', file(['"a"', '"b"'])], { env: fixture.home.env });
+    const r = await runInProcess(
+      [
+        '--url',
+        fixture.server.url,
+        'deployment',
+        'text-generate-stream',
+        '--id-or-name',
+        'demo',
+        '--batch',
+        file(['"a"', '"b"']),
+      ],
+      { env: fixture.home.env },
+    );
     expect(r.exitCode).toBe(0);
     expect(records(r.stdout)).toHaveLength(2);
     expect(generationRequests(fixture.server.requests).every((q) => !q.path.endsWith('_stream'))).toBe(true);
@@ -153,7 +210,9 @@ describe('deployment text-generate --batch', () => {
   });
 
   it('--fail-fast stops at the first failed line, writes the records before it, exits with its code', async () => {
-    const lines = Array.from({ length: 30 }, (_, i) => (i === 4 ? '{"input":"x","parameters":{"top_k":0}}' : `"p${i + 1}"`));
+    const lines = Array.from({ length: 30 }, (_, i) =>
+      i === 4 ? '{"input":"x","parameters":{"top_k":0}}' : `"p${i + 1}"`,
+    );
     const r = await tg(['--batch', file(lines), '--fail-fast', '--concurrency', '2']);
     expect(r.exitCode).toBe(2);
     expect(records(r.stdout).map((x) => x.line)).toEqual([1, 2, 3, 4, 5]);
@@ -178,17 +237,42 @@ describe('a client-side time limit in a batch', () => {
   it('streams that line on the wire and keeps what came in time; a line past its limit reports stop_reason time_limit', async () => {
     // Queued for the first request only: the line with the short limit goes first (concurrency 1).
     fixture.server.faults.push({ kind: 'delay', ms: 400 });
-    const path = file(['{"input":"slow","parameters":{"time_limit":100}}', '{"input":"quick","parameters":{"time_limit":20000}}', '"plain"']);
+    const path = file([
+      '{"input":"slow","parameters":{"time_limit":100}}',
+      '{"input":"quick","parameters":{"time_limit":20000}}',
+      '"plain"',
+    ]);
     const r = await runInProcess(
-      ['--provider', 'azure-openai', '--url', fixture.server.url, '--api-key', 'k', 'deployment', 'text-generate', '--id-or-name', 'demo', '--parameters-max-new-tokens', '3', '--batch', path, '--concurrency', '1'],
+      [
+        '--provider',
+        'azure-openai',
+        '--url',
+        fixture.server.url,
+        '--api-key',
+        'k',
+        'deployment',
+        'text-generate',
+        '--id-or-name',
+        'demo',
+        '--parameters-max-new-tokens',
+        '3',
+        '--batch',
+        path,
+        '--concurrency',
+        '1',
+      ],
       { env: fixture.home.env },
     );
     expect(r.exitCode).toBe(0);
-    const recs = records(r.stdout) as unknown as Array<{ result: { results: Array<{ stop_reason: string; generated_text: string }> } }>;
+    const recs = records(r.stdout) as unknown as Array<{
+      result: { results: Array<{ stop_reason: string; generated_text: string }> };
+    }>;
     expect(recs[0]?.result.results[0]).toMatchObject({ stop_reason: 'time_limit', generated_text: '' });
     expect(recs[1]?.result.results[0]?.stop_reason).toBe('max_tokens');
     expect(recs[1]?.result.results[0]?.generated_text).not.toBe('');
-    const bodies = fixture.server.requests.filter((q) => q.path.startsWith('/openai/')).map((q) => (q.json as { stream?: boolean }).stream === true);
+    const bodies = fixture.server.requests
+      .filter((q) => q.path.startsWith('/openai/'))
+      .map((q) => (q.json as { stream?: boolean }).stream === true);
     // The line without a limit is not streamed; the ones with a client deadline are.
     expect(bodies.slice(-2)).toEqual([true, false]);
   });
@@ -200,9 +284,26 @@ describe('credentials in a batch', () => {
     const server = await startServer({ requireAuth: true, apiKeys: [key] });
     const home = makeHome();
     try {
-      const r = await runInProcess(['deployment', 'text-generate', '--id-or-name', 'demo', '--batch', file(Array.from({ length: 24 }, (_, i) => `"p${i}"`)), '--concurrency', '8'], {
-        env: { ...home.env, TEXTGEN_URL: server.url, TEXTGEN_API_KEY: key, TEXTGEN_IAM_URL: `${server.url}/identity/token` },
-      });
+      const r = await runInProcess(
+        [
+          'deployment',
+          'text-generate',
+          '--id-or-name',
+          'demo',
+          '--batch',
+          file(Array.from({ length: 24 }, (_, i) => `"p${i}"`)),
+          '--concurrency',
+          '8',
+        ],
+        {
+          env: {
+            ...home.env,
+            TEXTGEN_URL: server.url,
+            TEXTGEN_API_KEY: key,
+            TEXTGEN_IAM_URL: `${server.url}/identity/token`,
+          },
+        },
+      );
       expect(r.exitCode).toBe(0);
       expect(server.requests.filter((q) => q.path === '/identity/token')).toHaveLength(1);
       const sent = generationRequests(server.requests);
@@ -219,9 +320,17 @@ describe('credentials in a batch', () => {
     const server = await startServer({ requireAuth: true, apiKeys: ['the-right-key-0123'] });
     const home = makeHome();
     try {
-      const r = await runInProcess(['deployment', 'text-generate', '--id-or-name', 'demo', '--batch', file(['"a"', '"b"'])], {
-        env: { ...home.env, TEXTGEN_URL: server.url, TEXTGEN_API_KEY: 'a-wrong-key-0123', TEXTGEN_IAM_URL: `${server.url}/identity/token` },
-      });
+      const r = await runInProcess(
+        ['deployment', 'text-generate', '--id-or-name', 'demo', '--batch', file(['"a"', '"b"'])],
+        {
+          env: {
+            ...home.env,
+            TEXTGEN_URL: server.url,
+            TEXTGEN_API_KEY: 'a-wrong-key-0123',
+            TEXTGEN_IAM_URL: `${server.url}/identity/token`,
+          },
+        },
+      );
       expect(r.exitCode).toBe(3);
       expect(r.stdout).toBe('');
       expect(generationRequests(server.requests)).toHaveLength(0);
@@ -235,7 +344,17 @@ describe('credentials in a batch', () => {
 describe('complete --batch and embed --batch', () => {
   it('complete runs one completion per line; line parameters override the flags', async () => {
     const r = await runInProcess(
-      ['--url', fixture.server.url, 'complete', '-m', 'ibm/granite-13b-instruct-v2', '--max-tokens', '3', '--batch', file(['"a"', '{"input":"b","parameters":{"max_new_tokens":1},"id":"z"}'])],
+      [
+        '--url',
+        fixture.server.url,
+        'complete',
+        '-m',
+        'ibm/granite-13b-instruct-v2',
+        '--max-tokens',
+        '3',
+        '--batch',
+        file(['"a"', '{"input":"b","parameters":{"max_new_tokens":1},"id":"z"}']),
+      ],
       { env: { ...fixture.home.env, TEXTGEN_SPACE_ID: 'space-1' } },
     );
     expect(r.exitCode).toBe(0);
@@ -245,19 +364,34 @@ describe('complete --batch and embed --batch', () => {
   });
 
   it('embed without what every line needs (a space id) is a usage error before any line', async () => {
-    const r = await runInProcess(['--url', fixture.server.url, 'embed', '-m', 'ibm/slate-125m-english-rtrvr', '--batch', file(['"a"'])], { env: fixture.home.env });
+    const r = await runInProcess(
+      ['--url', fixture.server.url, 'embed', '-m', 'ibm/slate-125m-english-rtrvr', '--batch', file(['"a"'])],
+      { env: fixture.home.env },
+    );
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/space_id or project_id/);
   });
 
-  it('embed embeds one text per line; each result is that text\'s -o json result', async () => {
+  it("embed embeds one text per line; each result is that text's -o json result", async () => {
     const r = await runInProcess(
-      ['--url', fixture.server.url, 'embed', '-m', 'ibm/slate-125m-english-rtrvr', '--batch', file(['"a river"', '{"input":"a lake","id":2,"parameters":{"truncate_input_tokens":3}}', '{"input":""}'])],
+      [
+        '--url',
+        fixture.server.url,
+        'embed',
+        '-m',
+        'ibm/slate-125m-english-rtrvr',
+        '--batch',
+        file(['"a river"', '{"input":"a lake","id":2,"parameters":{"truncate_input_tokens":3}}', '{"input":""}']),
+      ],
       { env: { ...fixture.home.env, TEXTGEN_SPACE_ID: 'space-1' } },
     );
     expect(r.exitCode).toBe(4);
-    const recs = records(r.stdout) as unknown as Array<{ line: number; result?: { model: string; embeddings: Array<{ index: number; embedding: number[] }>; input_token_count: number }; error?: unknown }>;
+    const recs = records(r.stdout) as unknown as Array<{
+      line: number;
+      result?: { model: string; embeddings: Array<{ index: number; embedding: number[] }>; input_token_count: number };
+      error?: unknown;
+    }>;
     expect(Object.keys(recs[0]?.result ?? {})).toEqual(['model', 'dimensions', 'embeddings', 'input_token_count']);
     expect(recs[0]?.result?.embeddings[0]?.embedding).toHaveLength(768);
     expect(recs[0]?.result?.embeddings).toHaveLength(1);
@@ -269,7 +403,11 @@ describe('complete --batch and embed --batch', () => {
 });
 
 /** A pass-through proxy that records, for each request, how many were in flight when it arrived. */
-async function countingProxy(target: string): Promise<{ url: string; arrivals: Array<{ at: number; inFlight: number; status?: number }>; close(): Promise<void> }> {
+async function countingProxy(target: string): Promise<{
+  url: string;
+  arrivals: Array<{ at: number; inFlight: number; status?: number }>;
+  close(): Promise<void>;
+}> {
   const arrivals: Array<{ at: number; inFlight: number; status?: number }> = [];
   let inFlight = 0;
   const t = new URL(target);
@@ -277,12 +415,15 @@ async function countingProxy(target: string): Promise<{ url: string; arrivals: A
     inFlight++;
     const entry: { at: number; inFlight: number; status?: number } = { at: Date.now(), inFlight };
     arrivals.push(entry);
-    const up = httpRequest({ host: t.hostname, port: t.port, method: req.method, path: req.url, headers: req.headers }, (upRes) => {
-      entry.status = upRes.statusCode;
-      res.writeHead(upRes.statusCode ?? 502, upRes.headers);
-      upRes.pipe(res);
-      upRes.on('end', () => inFlight--);
-    });
+    const up = httpRequest(
+      { host: t.hostname, port: t.port, method: req.method, path: req.url, headers: req.headers },
+      (upRes) => {
+        entry.status = upRes.statusCode;
+        res.writeHead(upRes.statusCode ?? 502, upRes.headers);
+        upRes.pipe(res);
+        upRes.on('end', () => inFlight--);
+      },
+    );
     req.pipe(up);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
@@ -290,10 +431,11 @@ async function countingProxy(target: string): Promise<{ url: string; arrivals: A
   return {
     url: `http://127.0.0.1:${port}`,
     arrivals,
-    close: () => new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -307,7 +449,11 @@ describe('adaptive slow-down on 429', () => {
         { kind: 'delay', ms: 40, times: Number.POSITIVE_INFINITY },
       );
       const started = Date.now();
-      const r = await tg(['--batch', file(Array.from({ length: 80 }, (_, i) => `"p${i}"`)), '--concurrency', '8'], undefined, proxy.url);
+      const r = await tg(
+        ['--batch', file(Array.from({ length: 80 }, (_, i) => `"p${i}"`)), '--concurrency', '8'],
+        undefined,
+        proxy.url,
+      );
       expect(r.exitCode).toBe(0);
       expect(records(r.stdout)).toHaveLength(80);
       expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
@@ -343,13 +489,25 @@ describe('a reader that goes away', () => {
     const stderr = new PassThrough();
     const err: Buffer[] = [];
     stderr.on('data', (b: Buffer) => err.push(b));
-    const code = await main(['--url', fixture.server.url, 'deployment', 'text-generate', '--id-or-name', 'demo', '--batch', file(Array.from({ length: 3000 }, (_, i) => `"p${i}"`))], {
-      env: { ...process.env, ...fixture.home.env, CI: 'true' },
-      cwd: dir,
-      stdin: Readable.from([]),
-      stdout,
-      stderr,
-    });
+    const code = await main(
+      [
+        '--url',
+        fixture.server.url,
+        'deployment',
+        'text-generate',
+        '--id-or-name',
+        'demo',
+        '--batch',
+        file(Array.from({ length: 3000 }, (_, i) => `"p${i}"`)),
+      ],
+      {
+        env: { ...process.env, ...fixture.home.env, CI: 'true' },
+        cwd: dir,
+        stdin: Readable.from([]),
+        stdout,
+        stderr,
+      },
+    );
     expect(code).toBe(0);
     expect(Buffer.concat(err).toString('utf8')).not.toMatch(/error/);
     expect(generationRequests(fixture.server.requests).length).toBeLessThan(3000);
@@ -366,13 +524,25 @@ describe('the progress line', () => {
     stderr.on('data', (b: Buffer) => err.push(b));
     const base = { ...process.env };
     delete base.CI;
-    const code = await main(['--url', fixture.server.url, 'deployment', 'text-generate', '--id-or-name', 'demo', '--batch', file(['"a"', '"b"'])], {
-      env: { ...base, ...fixture.home.env, ...env },
-      cwd: dir,
-      stdin: Readable.from([]),
-      stdout,
-      stderr,
-    });
+    const code = await main(
+      [
+        '--url',
+        fixture.server.url,
+        'deployment',
+        'text-generate',
+        '--id-or-name',
+        'demo',
+        '--batch',
+        file(['"a"', '"b"']),
+      ],
+      {
+        env: { ...base, ...fixture.home.env, ...env },
+        cwd: dir,
+        stdin: Readable.from([]),
+        stdout,
+        stderr,
+      },
+    );
     return { code, stderr: Buffer.concat(err).toString('utf8'), stdout: Buffer.concat(out).toString('utf8') };
   }
 

@@ -11,11 +11,31 @@ const { home } = fixture;
 
 beforeAll(() => {
   writeFileSync(join(home.dir, 'pixel.png'), TINY_PNG);
-  writeFileSync(join(home.dir, 'items.json'), JSON.stringify([{ type: 'text', data: 'Describe:' }, { type: 'image', data: TINY_PNG_BASE64 }]));
+  writeFileSync(
+    join(home.dir, 'items.json'),
+    JSON.stringify([
+      { type: 'text', data: 'Describe:' },
+      { type: 'image', data: TINY_PNG_BASE64 },
+    ]),
+  );
 });
 
 const complete = (provider: string, args: string[]) =>
-  runInProcess(['--provider', provider, '--url', fixture.server.url, 'complete', '-m', 'luminous-base', '--max-tokens', '5', ...args], { env: home.env, cwd: home.dir });
+  runInProcess(
+    [
+      '--provider',
+      provider,
+      '--url',
+      fixture.server.url,
+      'complete',
+      '-m',
+      'luminous-base',
+      '--max-tokens',
+      '5',
+      ...args,
+    ],
+    { env: home.env, cwd: home.dir },
+  );
 
 const sentPrompt = () => (anyGenerationRequests(fixture.server.requests)[0]?.json as { prompt: unknown }).prompt;
 
@@ -33,11 +53,19 @@ describe('complete with an Aleph Alpha multimodal prompt', () => {
   it('--prompt-json is the whole prompt, no words needed', async () => {
     const r = await complete('aleph-alpha', ['--prompt-json', '@items.json']);
     expect(r.exitCode).toBe(0);
-    expect(sentPrompt()).toStrictEqual([{ type: 'text', data: 'Describe:' }, { type: 'image', data: TINY_PNG_BASE64 }]);
+    expect(sentPrompt()).toStrictEqual([
+      { type: 'text', data: 'Describe:' },
+      { type: 'image', data: TINY_PNG_BASE64 },
+    ]);
   });
 
   it.each([
-    ['another provider', 'open-inference', ['Hi', '--image', '@pixel.png'], /--image and --prompt-json build Aleph Alpha prompts/],
+    [
+      'another provider',
+      'open-inference',
+      ['Hi', '--image', '@pixel.png'],
+      /--image and --prompt-json build Aleph Alpha prompts/,
+    ],
     ['a file that is not an image', 'aleph-alpha', ['Hi', '--image', '@items.json'], /--image/],
     ['a missing image', 'aleph-alpha', ['Hi', '--image', '@nope.png'], /nope\.png/],
   ])('%s is a usage error, nothing sent', async (_n, provider, args, message) => {
@@ -50,7 +78,10 @@ describe('complete with an Aleph Alpha multimodal prompt', () => {
 
 describe('embed with an Aleph Alpha multimodal prompt', () => {
   const embed = (provider: string, args: string[]) =>
-    runInProcess(['--provider', provider, '--url', fixture.server.url, 'embed', '-m', 'luminous-base', ...args], { env: home.env, cwd: home.dir });
+    runInProcess(['--provider', provider, '--url', fixture.server.url, 'embed', '-m', 'luminous-base', ...args], {
+      env: home.env,
+      cwd: home.dir,
+    });
   const sent = (path: string) => fixture.server.requests.find((r) => r.path === path)?.json as { prompt: unknown };
 
   it('/embed gets the image and the text as one prompt', async () => {
@@ -67,7 +98,10 @@ describe('embed with an Aleph Alpha multimodal prompt', () => {
   it('/semantic_embed takes --prompt-json', async () => {
     const r = await embed('aleph-alpha', ['--prompt-json', '@items.json', '--representation', 'symmetric']);
     expect(r.exitCode).toBe(0);
-    expect(sent('/semantic_embed').prompt).toStrictEqual([{ type: 'text', data: 'Describe:' }, { type: 'image', data: TINY_PNG_BASE64 }]);
+    expect(sent('/semantic_embed').prompt).toStrictEqual([
+      { type: 'text', data: 'Describe:' },
+      { type: 'image', data: TINY_PNG_BASE64 },
+    ]);
   });
 
   it('another provider → exit 2, nothing sent', async () => {

@@ -40,7 +40,12 @@ describe('complete maps its short flags onto the canonical parameters', () => {
     expect(r.exitCode).toBe(0);
     const { path, body } = sent();
     expect(path).toBe('/ml/v1/text/generation');
-    expect(body).toStrictEqual({ input: 'Hello there', model_id: 'ibm/granite-13b-instruct-v2', space_id: 'space-1', parameters });
+    expect(body).toStrictEqual({
+      input: 'Hello there',
+      model_id: 'ibm/granite-13b-instruct-v2',
+      space_id: 'space-1',
+      parameters,
+    });
   });
 
   it('without a terminal it does not stream; --stream asks for one', async () => {
@@ -61,7 +66,11 @@ describe('complete maps its short flags onto the canonical parameters', () => {
   it('prompt variables are filled by the CLI for a foundation model', async () => {
     const r = await complete(['Say hi to {{who}}', '--parameters', '{"prompt_variables": {"who": "Ada"}}']);
     expect(r.exitCode).toBe(0);
-    expect(sent().body).toStrictEqual({ input: 'Say hi to Ada', model_id: 'ibm/granite-13b-instruct-v2', space_id: 'space-1' });
+    expect(sent().body).toStrictEqual({
+      input: 'Say hi to Ada',
+      model_id: 'ibm/granite-13b-instruct-v2',
+      space_id: 'space-1',
+    });
   });
 
   it.each<[string, string[], RegExp]>([
@@ -88,24 +97,62 @@ describe('complete maps its short flags onto the canonical parameters', () => {
 describe('names the service does not know are its own errors, rendered with a way forward', () => {
   const env = () => ({ ...fixture.home.env, TEXTGEN_SPACE_ID: 'space-1' });
 
-  it.each([[[]], [['--stream']]])('complete -m with an unknown model %j: exit 4, the 404 model_not_supported, a hint to list the models', async (flags) => {
-    const r = await runInProcess(['--url', fixture.server.url, 'complete', '-m', 'ibm/granite-2-imaginary', ...flags, 'Hi'], { env: env() });
+  it.each([[[]], [['--stream']]])(
+    'complete -m with an unknown model %j: exit 4, the 404 model_not_supported, a hint to list the models',
+    async (flags) => {
+      const r = await runInProcess(
+        ['--url', fixture.server.url, 'complete', '-m', 'ibm/granite-2-imaginary', ...flags, 'Hi'],
+        { env: env() },
+      );
+      expect(r.exitCode).toBe(4);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(
+        /^error: watsonx returned HTTP 404 model_not_supported: Model 'ibm\/granite-2-imaginary' is not supported \(trace [0-9a-f]{32}\)\nhint: run "textgen models" to list the model ids this service offers\n$/,
+      );
+    },
+  );
+
+  it('deployment text-generate with an unknown deployment: exit 4, the 404 deployment_does_not_exist, a hint to list the deployments', async () => {
+    const r = await runInProcess(
+      [
+        '--url',
+        fixture.server.url,
+        'deployment',
+        'text-generate',
+        '--id-or-name',
+        'no-such-deployment',
+        '--input',
+        'Hi',
+      ],
+      { env: env() },
+    );
     expect(r.exitCode).toBe(4);
-    expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(
-      /^error: watsonx returned HTTP 404 model_not_supported: Model 'ibm\/granite-2-imaginary' is not supported \(trace [0-9a-f]{32}\)\nhint: run "textgen models" to list the model ids this service offers\n$/,
+      /^error: watsonx returned HTTP 404 deployment_does_not_exist: Deployment with id 'no-such-deployment' does not exist\. Re-try with a valid deployment id\. \(trace [0-9a-f]{32}\)\n/,
+    );
+    expect(r.stderr).toMatch(
+      /\nhint: run "textgen models --deployments" to list the deployments of your space or project \(by id or serving name\)\n$/,
     );
   });
 
-  it('deployment text-generate with an unknown deployment: exit 4, the 404 deployment_does_not_exist, a hint to list the deployments', async () => {
-    const r = await runInProcess(['--url', fixture.server.url, 'deployment', 'text-generate', '--id-or-name', 'no-such-deployment', '--input', 'Hi'], { env: env() });
-    expect(r.exitCode).toBe(4);
-    expect(r.stderr).toMatch(/^error: watsonx returned HTTP 404 deployment_does_not_exist: Deployment with id 'no-such-deployment' does not exist\. Re-try with a valid deployment id\. \(trace [0-9a-f]{32}\)\n/);
-    expect(r.stderr).toMatch(/\nhint: run "textgen models --deployments" to list the deployments of your space or project \(by id or serving name\)\n$/);
-  });
-
   it('a deployment by its serving name works', async () => {
-    const r = await runInProcess(['--url', fixture.server.url, 'deployment', 'text-generate', '--id-or-name', 'demo_serving', '--input', 'Hi', '--parameters-max-new-tokens', '2', '-o', 'json'], { env: env() });
+    const r = await runInProcess(
+      [
+        '--url',
+        fixture.server.url,
+        'deployment',
+        'text-generate',
+        '--id-or-name',
+        'demo_serving',
+        '--input',
+        'Hi',
+        '--parameters-max-new-tokens',
+        '2',
+        '-o',
+        'json',
+      ],
+      { env: env() },
+    );
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout).model_id).toBe('textgen/local-demo');
   });

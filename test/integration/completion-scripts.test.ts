@@ -42,7 +42,11 @@ afterAll(() => home.cleanup());
 describe('completion --profiles', () => {
   it('prints configured and built-in profile names, one per line, sorted', async () => {
     const r = await runInProcess(['completion', '--profiles'], { env: home.env, cwd: home.dir });
-    expect(r).toEqual({ exitCode: 0, stdout: 'aa-team\nlocal\nlocal-aa\nlocal-azure\nlocal-oip\nlocal-openai\nwx-prod\n', stderr: '' });
+    expect(r).toEqual({
+      exitCode: 0,
+      stdout: 'aa-team\nlocal\nlocal-aa\nlocal-azure\nlocal-oip\nlocal-openai\nwx-prod\n',
+      stderr: '',
+    });
   });
 
   it('reads the file named by --config', async () => {
@@ -112,7 +116,7 @@ describe('generated scripts are valid', () => {
     ["complete -c textgen -l profile -x -a '(textgen completion --profiles 2>/dev/null)'"],
     ["complete -c textgen -s o -l output -x -a 'text json jsonl yaml'"],
     ["complete -c textgen -l provider -x -a 'watsonx azure-openai openai aleph-alpha open-inference'"],
-    ["complete -c textgen -l config -r -F"],
+    ['complete -c textgen -l config -r -F'],
     ["-n '__textgen_path_is tokenize' -l input-file -r -F"],
   ])('the fish script has %s', (line) => {
     expect(scripts.fish).toContain(line);
@@ -141,8 +145,16 @@ describe('bash completion completes', () => {
     ['top-level commands', ['textgen', ''], ['complete', 'completion', 'deployment', 'tokenize', 'health']],
     ['a command from its prefix', ['textgen', 'compl'], ['complete', 'completion']],
     ['a nested command', ['textgen', 'deployment', 'text-gen'], ['text-generate', 'text-generate-stream']],
-    ['nested commands after global flags', ['textgen', '--profile', 'local', '-o', 'json', 'deployment', ''], ['text-generate', 'text-generate-stream']],
-    ["a command's own flags", ['textgen', 'deployment', 'text-generate', '--parameters-top'], ['--parameters-top-k', '--parameters-top-p']],
+    [
+      'nested commands after global flags',
+      ['textgen', '--profile', 'local', '-o', 'json', 'deployment', ''],
+      ['text-generate', 'text-generate-stream'],
+    ],
+    [
+      "a command's own flags",
+      ['textgen', 'deployment', 'text-generate', '--parameters-top'],
+      ['--parameters-top-k', '--parameters-top-p'],
+    ],
     ['global flags after a command', ['textgen', 'tokenize', '--pro'], ['--profile', '--provider']],
     ['--version only at the top', ['textgen', '--vers'], ['--version']],
     ['--output values', ['textgen', 'models', '-o', 'j'], ['json', 'jsonl']],
@@ -159,7 +171,15 @@ describe('bash completion completes', () => {
 
   it('profile names from the config in HOME for --profile', () => {
     const { reply, calls } = complete(['textgen', '--profile', '']);
-    expect(reply.sort()).toEqual(['aa-team', 'local', 'local-aa', 'local-azure', 'local-oip', 'local-openai', 'wx-prod']);
+    expect(reply.sort()).toEqual([
+      'aa-team',
+      'local',
+      'local-aa',
+      'local-azure',
+      'local-oip',
+      'local-openai',
+      'wx-prod',
+    ]);
     expect(calls).toEqual(['completion --profiles']);
   });
 

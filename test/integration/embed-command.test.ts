@@ -70,25 +70,65 @@ function sent() {
 describe('embed sends each provider its own wire request', () => {
   const inputs = file('two.txt', 'first text\nsecond text\n');
   it.each<[string, Provider, string[], string, Record<string, string>, unknown]>([
-    ['watsonx', 'watsonx', ['Hello', 'world'], '/ml/v1/text/embeddings', { version: '2024-05-01' }, { inputs: ['Hello world'], model_id: 'ibm/slate-30m-english-rtrvr', space_id: 'space-1' }],
+    [
+      'watsonx',
+      'watsonx',
+      ['Hello', 'world'],
+      '/ml/v1/text/embeddings',
+      { version: '2024-05-01' },
+      { inputs: ['Hello world'], model_id: 'ibm/slate-30m-english-rtrvr', space_id: 'space-1' },
+    ],
     [
       'watsonx --truncate-input-tokens',
       'watsonx',
       ['Hello', '--truncate-input-tokens', '128'],
       '/ml/v1/text/embeddings',
       { version: '2024-05-01' },
-      { inputs: ['Hello'], model_id: 'ibm/slate-30m-english-rtrvr', space_id: 'space-1', parameters: { truncate_input_tokens: 128 } },
+      {
+        inputs: ['Hello'],
+        model_id: 'ibm/slate-30m-english-rtrvr',
+        space_id: 'space-1',
+        parameters: { truncate_input_tokens: 128 },
+      },
     ],
-    ['Azure: the deployment in the path', 'azure-openai', ['Hello world'], '/openai/deployments/text-embedding-ada-002/embeddings', { 'api-version': '2022-03-01-preview' }, { input: ['Hello world'] }],
-    ['OpenAI-compatible: the model in the body', 'openai', ['Hello world'], '/v1/embeddings', {}, { model: 'text-embedding-3-small', input: ['Hello world'] }],
-    ['Aleph Alpha /embed with its defaults', 'aleph-alpha', ['Hello world'], '/embed', {}, { model: 'luminous-base', prompt: 'Hello world', layers: [-1], pooling: ['mean'] }],
+    [
+      'Azure: the deployment in the path',
+      'azure-openai',
+      ['Hello world'],
+      '/openai/deployments/text-embedding-ada-002/embeddings',
+      { 'api-version': '2022-03-01-preview' },
+      { input: ['Hello world'] },
+    ],
+    [
+      'OpenAI-compatible: the model in the body',
+      'openai',
+      ['Hello world'],
+      '/v1/embeddings',
+      {},
+      { model: 'text-embedding-3-small', input: ['Hello world'] },
+    ],
+    [
+      'Aleph Alpha /embed with its defaults',
+      'aleph-alpha',
+      ['Hello world'],
+      '/embed',
+      {},
+      { model: 'luminous-base', prompt: 'Hello world', layers: [-1], pooling: ['mean'] },
+    ],
     [
       'Aleph Alpha /embed with layers, pooling, tokens, normalize',
       'aleph-alpha',
       ['Hello', '--layers', '0,-1', '--pooling', 'max', '--pooling', 'MEAN', '--tokens', '--normalize'],
       '/embed',
       {},
-      { model: 'luminous-base', prompt: 'Hello', layers: [0, -1], pooling: ['max', 'mean'], tokens: true, normalize: true },
+      {
+        model: 'luminous-base',
+        prompt: 'Hello',
+        layers: [0, -1],
+        pooling: ['max', 'mean'],
+        tokens: true,
+        normalize: true,
+      },
     ],
     [
       'Aleph Alpha /semantic_embed for one text',
@@ -106,7 +146,14 @@ describe('embed sends each provider its own wire request', () => {
       {},
       { model: 'luminous-base', prompts: ['first text', 'second text'], representation: 'document' },
     ],
-    ['Aleph Alpha --nice', 'aleph-alpha', ['Hello', '--nice'], '/embed', { nice: 'true' }, { model: 'luminous-base', prompt: 'Hello', layers: [-1], pooling: ['mean'] }],
+    [
+      'Aleph Alpha --nice',
+      'aleph-alpha',
+      ['Hello', '--nice'],
+      '/embed',
+      { nice: 'true' },
+      { model: 'luminous-base', prompt: 'Hello', layers: [-1], pooling: ['mean'] },
+    ],
   ])('%s', async (_name, provider, args, path, query, body) => {
     const r = await embed(provider, args);
     expect(r.stderr).toBe('');
@@ -119,9 +166,15 @@ describe('embed sends each provider its own wire request', () => {
   });
 
   it('uses the project when the profile has one', async () => {
-    const r = await runInProcess([...target('watsonx'), 'embed', '-m', 'ibm/slate-30m-english-rtrvr-v2', 'Hi'], { env: { ...home.env, TEXTGEN_PROJECT_ID: 'project-9' } });
+    const r = await runInProcess([...target('watsonx'), 'embed', '-m', 'ibm/slate-30m-english-rtrvr-v2', 'Hi'], {
+      env: { ...home.env, TEXTGEN_PROJECT_ID: 'project-9' },
+    });
     expect(r.exitCode).toBe(0);
-    expect(sent()[0]!.json).toStrictEqual({ inputs: ['Hi'], model_id: 'ibm/slate-30m-english-rtrvr-v2', project_id: 'project-9' });
+    expect(sent()[0]!.json).toStrictEqual({
+      inputs: ['Hi'],
+      model_id: 'ibm/slate-30m-english-rtrvr-v2',
+      project_id: 'project-9',
+    });
   });
 });
 
@@ -149,10 +202,21 @@ describe('embed splits many texts into the requests the service takes, and keeps
 
   it('250 texts to Aleph Alpha batch_semantic_embed: three requests of 100, 100 and 50; token counts summed', async () => {
     const all = texts(250);
-    const r = await embed('aleph-alpha', ['--input-file', file('aa.txt', all.join('\n')), '--representation', 'symmetric', '-o', 'json']);
+    const r = await embed('aleph-alpha', [
+      '--input-file',
+      file('aa.txt', all.join('\n')),
+      '--representation',
+      'symmetric',
+      '-o',
+      'json',
+    ]);
     expect(r.exitCode).toBe(0);
     const requests = sent();
-    expect(requests.map((q) => q.path)).toEqual(['/batch_semantic_embed', '/batch_semantic_embed', '/batch_semantic_embed']);
+    expect(requests.map((q) => q.path)).toEqual([
+      '/batch_semantic_embed',
+      '/batch_semantic_embed',
+      '/batch_semantic_embed',
+    ]);
     expect(requests.map((q) => (q.json as { prompts: string[] }).prompts.length)).toEqual([100, 100, 50]);
     expect(requests.flatMap((q) => (q.json as { prompts: string[] }).prompts)).toEqual(all);
     const result = JSON.parse(r.stdout);
@@ -160,7 +224,9 @@ describe('embed splits many texts into the requests the service takes, and keeps
     expect(result.input_token_count).toBe(all.reduce((sum, t) => sum + localTokenizer().encode(t).length, 0));
     for (const i of [0, 100, 249]) {
       server.requests.length = 0;
-      const single = JSON.parse((await embed('aleph-alpha', [all[i]!, '--representation', 'symmetric', '-o', 'json'])).stdout);
+      const single = JSON.parse(
+        (await embed('aleph-alpha', [all[i]!, '--representation', 'symmetric', '-o', 'json'])).stdout,
+      );
       expect(result.embeddings[i].embedding, `text ${i}`).toEqual(single.embeddings[0].embedding);
     }
   });
@@ -174,13 +240,21 @@ describe('embed splits many texts into the requests the service takes, and keeps
     expect(requests.map((q) => (q.json as { prompt: string }).prompt).sort()).toEqual([...all].sort());
     const result = JSON.parse(r.stdout);
     const singles = [];
-    for (const t of all) singles.push(JSON.parse((await embed('aleph-alpha', [t, '-o', 'json'])).stdout).embeddings[0].embedding);
+    for (const t of all)
+      singles.push(JSON.parse((await embed('aleph-alpha', [t, '-o', 'json'])).stdout).embeddings[0].embedding);
     expect(result.embeddings.map((e: { embedding: unknown }) => e.embedding)).toEqual(singles);
     expect(result.input_token_count).toBe(all.reduce((sum, t) => sum + localTokenizer().encode(t).length, 0));
   });
 
   it('2049 texts to Azure: 2048 in the first request, 1 in the second', async () => {
-    const r = await embed('azure-openai', ['--input-file', file('az.json', JSON.stringify(texts(2049))), '-o', 'json', '-j', 'length(embeddings)']);
+    const r = await embed('azure-openai', [
+      '--input-file',
+      file('az.json', JSON.stringify(texts(2049))),
+      '-o',
+      'json',
+      '-j',
+      'length(embeddings)',
+    ]);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe('2049\n');
     expect(sent().map((q) => (q.json as { input: string[] }).input.length)).toEqual([2048, 1]);
@@ -197,7 +271,16 @@ describe('embed splits many texts into the requests the service takes, and keeps
 
   it('a 429 on one batch is retried and the result is whole', async () => {
     server.faults.push({ kind: 'delay', ms: 0 }, { kind: 'status', status: 429, retryAfterMs: 1 });
-    const r = await embed('aleph-alpha', ['--input-file', file('aa-retry.json', JSON.stringify(texts(150))), '--representation', 'query', '-o', 'json', '-j', 'length(embeddings)']);
+    const r = await embed('aleph-alpha', [
+      '--input-file',
+      file('aa-retry.json', JSON.stringify(texts(150))),
+      '--representation',
+      'query',
+      '-o',
+      'json',
+      '-j',
+      'length(embeddings)',
+    ]);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe('150\n');
     // The second batch twice: answered 429, then served.
@@ -228,13 +311,28 @@ describe('embed output', () => {
       const first = result.embeddings[0].embedding;
       expect(result.dimensions, provider).toBe((Array.isArray(first) ? first : first.layer_40.mean).length);
       expect(result.model, provider).toBe(MODEL[provider]);
-      expect(result.embeddings.map((e: object) => Object.keys(e)), provider).toEqual([['index', 'embedding'], ['index', 'embedding']]);
+      expect(
+        result.embeddings.map((e: object) => Object.keys(e)),
+        provider,
+      ).toEqual([
+        ['index', 'embedding'],
+        ['index', 'embedding'],
+      ]);
       expect(result.input_token_count, provider).toBeGreaterThan(0);
     }
   });
 
   it('Aleph Alpha layer/pooling results keep their keys; --tokens adds the tokens', async () => {
-    const r = await embed('aleph-alpha', ['An apple a day', '--layers', '0,-1', '--pooling', 'mean,max', '--tokens', '-o', 'json']);
+    const r = await embed('aleph-alpha', [
+      'An apple a day',
+      '--layers',
+      '0,-1',
+      '--pooling',
+      'mean,max',
+      '--tokens',
+      '-o',
+      'json',
+    ]);
     expect(r.exitCode).toBe(0);
     const [entry] = JSON.parse(r.stdout).embeddings;
     expect(Object.keys(entry)).toEqual(['index', 'embedding', 'tokens']);
@@ -244,16 +342,25 @@ describe('embed output', () => {
     expect(entry.tokens).toEqual(localTokenizer().tokenTexts(localTokenizer().encode('An apple a day')));
   });
 
-  it('text output of several layers prints each text\'s object on its own line', async () => {
+  it("text output of several layers prints each text's object on its own line", async () => {
     const r = await embed('aleph-alpha', ['--input-file', '-', '--layers', '0,-1'], 'a\nb\n');
     expect(r.exitCode).toBe(0);
-    const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lines = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(2);
     expect(Object.keys(lines[0])).toEqual(['layer_0', 'layer_40']);
   });
 
   it('semantic embeddings compressed to 128 dimensions', async () => {
-    const r = await embed('aleph-alpha', ['Where do rivers start?', '--representation', 'query', '--compress-to-size', '128']);
+    const r = await embed('aleph-alpha', [
+      'Where do rivers start?',
+      '--representation',
+      'query',
+      '--compress-to-size',
+      '128',
+    ]);
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toHaveLength(128);
   });
@@ -272,14 +379,23 @@ describe('embed output', () => {
 describe('embed reads its texts', () => {
   it.each<[string, string[], string | undefined, string[]]>([
     ['the words after the command are one text', ['a', 'b', 'c'], undefined, ['a b c']],
-    ['a file: one text per line, blank lines skipped, spaces kept', ['--input-file', 'lines.txt'], undefined, ['one', '  two  ', 'three']],
+    [
+      'a file: one text per line, blank lines skipped, spaces kept',
+      ['--input-file', 'lines.txt'],
+      undefined,
+      ['one', '  two  ', 'three'],
+    ],
     ['a file holding a JSON array of strings', ['--input-file', 'array.json'], undefined, ['x\ny', 'z']],
     ['piped stdin, as --input-file -', [], 'p\r\nq\n', ['p', 'q']],
     ['--input-file - with a JSON array', ['--input-file', '-'], ' ["s1","s2"]', ['s1', 's2']],
   ])('%s', async (_name, args, stdin, expected) => {
     file('lines.txt', 'one\n\n  two  \n   \nthree');
     file('array.json', '["x\\ny", "z"]\n');
-    const r = await runInProcess([...target('watsonx'), 'embed', '-m', 'ibm/slate-30m-english-rtrvr', ...args], { env: { ...home.env, TEXTGEN_SPACE_ID: 's' }, cwd: home.dir, ...(stdin !== undefined ? { input: stdin } : {}) });
+    const r = await runInProcess([...target('watsonx'), 'embed', '-m', 'ibm/slate-30m-english-rtrvr', ...args], {
+      env: { ...home.env, TEXTGEN_SPACE_ID: 's' },
+      cwd: home.dir,
+      ...(stdin !== undefined ? { input: stdin } : {}),
+    });
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
     expect((sent()[0]!.json as { inputs: string[] }).inputs).toEqual(expected);
@@ -288,15 +404,34 @@ describe('embed reads its texts', () => {
   it.each<[string, string[], string | undefined, RegExp]>([
     ['no text at all', [], undefined, /missing required option: TEXT/],
     ['words and --input-file together', ['a', '--input-file', 'x.txt'], undefined, /give the texts once/],
-    ['a file that is not there', ['--input-file', 'nope.txt'], undefined, /--input-file: cannot read nope.txt: no such file/],
+    [
+      'a file that is not there',
+      ['--input-file', 'nope.txt'],
+      undefined,
+      /--input-file: cannot read nope.txt: no such file/,
+    ],
     ['a file of blank lines', ['--input-file', '-'], '\n \n', /--input-file: stdin holds no text to embed/],
     ['an empty JSON array', ['--input-file', '-'], '[]', /holds no text to embed/],
-    ['a JSON array with a number', ['--input-file', '-'], '["a", 2]', /item 1 of the JSON array in stdin is number, not a string/],
-    ['a JSON array with an empty string', ['--input-file', '-'], '["a", " "]', /item 1 of the JSON array in stdin is empty/],
+    [
+      'a JSON array with a number',
+      ['--input-file', '-'],
+      '["a", 2]',
+      /item 1 of the JSON array in stdin is number, not a string/,
+    ],
+    [
+      'a JSON array with an empty string',
+      ['--input-file', '-'],
+      '["a", " "]',
+      /item 1 of the JSON array in stdin is empty/,
+    ],
     ['broken JSON', ['--input-file', '-'], '["a",', /--input-file: invalid JSON from stdin at line 1/],
     ['an empty text', [''], undefined, /TEXT is empty/],
   ])('%s is a usage error and nothing is sent', async (_name, args, stdin, message) => {
-    const r = await runInProcess([...target('watsonx'), 'embed', '-m', 'ibm/slate-30m-english-rtrvr', ...args], { env: { ...home.env, TEXTGEN_SPACE_ID: 's' }, cwd: home.dir, ...(stdin !== undefined ? { input: stdin } : {}) });
+    const r = await runInProcess([...target('watsonx'), 'embed', '-m', 'ibm/slate-30m-english-rtrvr', ...args], {
+      env: { ...home.env, TEXTGEN_SPACE_ID: 's' },
+      cwd: home.dir,
+      ...(stdin !== undefined ? { input: stdin } : {}),
+    });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stdout).toBe('');
@@ -306,18 +441,73 @@ describe('embed reads its texts', () => {
 
 describe('embed refuses what the provider cannot do, before sending anything', () => {
   it.each<[string, Provider, string[], RegExp]>([
-    ['a provider without embeddings, named', 'open-inference', ['Hi'], /^error: embed is not supported by open-inference; it works with watsonx, azure-openai, openai, aleph-alpha$/m],
-    ['an Aleph Alpha flag on watsonx', 'watsonx', ['Hi', '--layers', '-1'], /--layers is not supported by watsonx for embed; it works with aleph-alpha/],
-    ['a watsonx flag on Aleph Alpha', 'aleph-alpha', ['Hi', '--truncate-input-tokens', '5'], /--truncate-input-tokens is not supported by aleph-alpha for embed; it works with watsonx/],
-    ['--representation on Azure', 'azure-openai', ['Hi', '--representation', 'query'], /--representation is not supported by azure-openai/],
-    ['--compress-to-size without --representation', 'aleph-alpha', ['Hi', '--compress-to-size', '128'], /--compress-to-size applies to semantic embeddings/],
-    ['--layers with --representation', 'aleph-alpha', ['Hi', '--layers', '1', '--representation', 'query'], /--layers cannot be used with --representation/],
-    ['a pooling that does not exist', 'aleph-alpha', ['Hi', '--pooling', 'median'], /--pooling must be one of mean, weighted_mean, max, last_token, abs_max, got "median"/],
+    [
+      'a provider without embeddings, named',
+      'open-inference',
+      ['Hi'],
+      /^error: embed is not supported by open-inference; it works with watsonx, azure-openai, openai, aleph-alpha$/m,
+    ],
+    [
+      'an Aleph Alpha flag on watsonx',
+      'watsonx',
+      ['Hi', '--layers', '-1'],
+      /--layers is not supported by watsonx for embed; it works with aleph-alpha/,
+    ],
+    [
+      'a watsonx flag on Aleph Alpha',
+      'aleph-alpha',
+      ['Hi', '--truncate-input-tokens', '5'],
+      /--truncate-input-tokens is not supported by aleph-alpha for embed; it works with watsonx/,
+    ],
+    [
+      '--representation on Azure',
+      'azure-openai',
+      ['Hi', '--representation', 'query'],
+      /--representation is not supported by azure-openai/,
+    ],
+    [
+      '--compress-to-size without --representation',
+      'aleph-alpha',
+      ['Hi', '--compress-to-size', '128'],
+      /--compress-to-size applies to semantic embeddings/,
+    ],
+    [
+      '--layers with --representation',
+      'aleph-alpha',
+      ['Hi', '--layers', '1', '--representation', 'query'],
+      /--layers cannot be used with --representation/,
+    ],
+    [
+      'a pooling that does not exist',
+      'aleph-alpha',
+      ['Hi', '--pooling', 'median'],
+      /--pooling must be one of mean, weighted_mean, max, last_token, abs_max, got "median"/,
+    ],
     ['a layer that is not an integer', 'aleph-alpha', ['Hi', '--layers', 'last'], /--layers takes integers/],
-    ['a size other than 128', 'aleph-alpha', ['Hi', '--representation', 'query', '--compress-to-size', '64'], /--compress-to-size must be 128/],
-    ['an unknown representation', 'aleph-alpha', ['Hi', '--representation', 'passage'], /--representation must be one of symmetric, document, query/],
-    ['a negative truncation', 'watsonx', ['Hi', '--truncate-input-tokens', '-1'], /--truncate-input-tokens must be an integer of 0 or more/],
-    ['a boolean flag swallowing the text', 'aleph-alpha', ['--tokens', 'Hi'], /--tokens must be true or false, got "Hi"/],
+    [
+      'a size other than 128',
+      'aleph-alpha',
+      ['Hi', '--representation', 'query', '--compress-to-size', '64'],
+      /--compress-to-size must be 128/,
+    ],
+    [
+      'an unknown representation',
+      'aleph-alpha',
+      ['Hi', '--representation', 'passage'],
+      /--representation must be one of symmetric, document, query/,
+    ],
+    [
+      'a negative truncation',
+      'watsonx',
+      ['Hi', '--truncate-input-tokens', '-1'],
+      /--truncate-input-tokens must be an integer of 0 or more/,
+    ],
+    [
+      'a boolean flag swallowing the text',
+      'aleph-alpha',
+      ['--tokens', 'Hi'],
+      /--tokens must be true or false, got "Hi"/,
+    ],
   ])('%s → exit 2', async (_name, provider, args, message) => {
     const r = await embed(provider, args);
     expect(r.exitCode).toBe(2);
@@ -361,7 +551,13 @@ describe('embed --dry-run', () => {
   });
 
   it('prints one curl line per batch, in order', async () => {
-    const r = await embed('aleph-alpha', ['--input-file', file('dry.json', JSON.stringify(texts(201))), '--representation', 'query', '--dry-run']);
+    const r = await embed('aleph-alpha', [
+      '--input-file',
+      file('dry.json', JSON.stringify(texts(201))),
+      '--representation',
+      'query',
+      '--dry-run',
+    ]);
     expect(r.exitCode).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(3);
@@ -371,14 +567,16 @@ describe('embed --dry-run', () => {
   });
 
   it('keeps the Azure key out of the line', async () => {
-    const r = await runInProcess([...target('azure-openai'), 'embed', '-m', 'ada', 'Hi', '--dry-run'], { env: { ...home.env, AZURE_OPENAI_API_KEY: 'sekret-key' } });
+    const r = await runInProcess([...target('azure-openai'), 'embed', '-m', 'ada', 'Hi', '--dry-run'], {
+      env: { ...home.env, AZURE_OPENAI_API_KEY: 'sekret-key' },
+    });
     expect(r.exitCode).toBe(0);
     expect(r.stdout).not.toContain('sekret-key');
     expect(r.stdout).toContain(`'${server.url}/openai/deployments/ada/embeddings?api-version=2022-03-01-preview'`);
   });
 });
 
-describe('a 2xx answer embed cannot use is the provider\'s error (exit 4), with nothing printed', () => {
+describe("a 2xx answer embed cannot use is the provider's error (exit 4), with nothing printed", () => {
   let answer: unknown = {};
   let odd: RunningServer;
   const oddWatsonx: ProtocolModule = {
@@ -406,12 +604,23 @@ describe('a 2xx answer embed cannot use is the provider\'s error (exit 4), with 
   });
 
   it.each<[string, unknown, RegExp]>([
-    ['fewer vectors than texts', { model_id: 'm', results: [{ embedding: [1] }], input_token_count: 1 }, /watsonx returned HTTP 200: unexpected answer: the answer holds 1 embeddings for 2 texts — got: \{"model_id":"m"/],
-    ['no results', { model_id: 'm' }, /watsonx returned HTTP 200: unexpected answer: the answer has no "results" array — got: \{"model_id":"m"\}/],
+    [
+      'fewer vectors than texts',
+      { model_id: 'm', results: [{ embedding: [1] }], input_token_count: 1 },
+      /watsonx returned HTTP 200: unexpected answer: the answer holds 1 embeddings for 2 texts — got: \{"model_id":"m"/,
+    ],
+    [
+      'no results',
+      { model_id: 'm' },
+      /watsonx returned HTTP 200: unexpected answer: the answer has no "results" array — got: \{"model_id":"m"\}/,
+    ],
     ['not JSON', 'all good!', /watsonx returned HTTP 200: unexpected answer: not JSON — got: all good!/],
   ])('%s', async (_name, body, message) => {
     answer = body;
-    const r = await runInProcess(['--provider', 'watsonx', '--url', odd.url, 'embed', '-m', 'm', '--input-file', '-'], { env: { ...home.env, TEXTGEN_SPACE_ID: 's' }, input: 'a\nb\n' });
+    const r = await runInProcess(['--provider', 'watsonx', '--url', odd.url, 'embed', '-m', 'm', '--input-file', '-'], {
+      env: { ...home.env, TEXTGEN_SPACE_ID: 's' },
+      input: 'a\nb\n',
+    });
     expect(r.exitCode).toBe(4);
     expect(r.stderr).toMatch(message);
     expect(r.stdout).toBe('');
@@ -428,7 +637,10 @@ describe('embed: every watsonx embedding model has its own dimension', () => {
     ['ibm/granite-embedding-107m-multilingual', 384],
     ['sentence-transformers/all-minilm-l6-v2', 384],
   ])('%s: vectors of %i numbers, shown as "dimensions"', async (model, dimensions) => {
-    const r = await runInProcess([...target('watsonx'), 'embed', '-m', model, '--input-file', '-', '-o', 'json'], { env: { ...home.env, TEXTGEN_SPACE_ID: 's' }, input: 'one river\ntwo rivers\n' });
+    const r = await runInProcess([...target('watsonx'), 'embed', '-m', model, '--input-file', '-', '-o', 'json'], {
+      env: { ...home.env, TEXTGEN_SPACE_ID: 's' },
+      input: 'one river\ntwo rivers\n',
+    });
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
     const result = JSON.parse(r.stdout) as { dimensions: number; embeddings: { embedding: number[] }[] };
@@ -436,16 +648,24 @@ describe('embed: every watsonx embedding model has its own dimension', () => {
     for (const e of result.embeddings) expect(e.embedding).toHaveLength(dimensions);
   });
 
-  it('an unknown model: exit 4 with the service\'s 404 model_not_supported and a hint to list the models', async () => {
-    const r = await runInProcess([...target('watsonx'), 'embed', '-m', 'ibm/slate-999m-imaginary', 'Hi'], { env: { ...home.env, TEXTGEN_SPACE_ID: 's' } });
+  it("an unknown model: exit 4 with the service's 404 model_not_supported and a hint to list the models", async () => {
+    const r = await runInProcess([...target('watsonx'), 'embed', '-m', 'ibm/slate-999m-imaginary', 'Hi'], {
+      env: { ...home.env, TEXTGEN_SPACE_ID: 's' },
+    });
     expect(r.exitCode).toBe(4);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^error: watsonx returned HTTP 404 model_not_supported: Model 'ibm\/slate-999m-imaginary' is not supported \(trace [0-9a-f]{32}\)\nhint: run "textgen models" to list the model ids this service offers\n$/);
+    expect(r.stderr).toMatch(
+      /^error: watsonx returned HTTP 404 model_not_supported: Model 'ibm\/slate-999m-imaginary' is not supported \(trace [0-9a-f]{32}\)\nhint: run "textgen models" to list the model ids this service offers\n$/,
+    );
   });
 
   it('a generation model: exit 4 with model_no_support_for_function', async () => {
-    const r = await runInProcess([...target('watsonx'), 'embed', '-m', 'ibm/granite-4-h-small', 'Hi'], { env: { ...home.env, TEXTGEN_SPACE_ID: 's' } });
+    const r = await runInProcess([...target('watsonx'), 'embed', '-m', 'ibm/granite-4-h-small', 'Hi'], {
+      env: { ...home.env, TEXTGEN_SPACE_ID: 's' },
+    });
     expect(r.exitCode).toBe(4);
-    expect(r.stderr).toMatch(/HTTP 400 model_no_support_for_function: Model 'ibm\/granite-4-h-small' does not support function 'function_embedding'/);
+    expect(r.stderr).toMatch(
+      /HTTP 400 model_no_support_for_function: Model 'ibm\/granite-4-h-small' does not support function 'function_embedding'/,
+    );
   });
 });

@@ -32,7 +32,11 @@ interface Answer {
   body: Record<string, unknown>;
 }
 
-async function post(path: string, body: unknown, opts: { on?: RunningServer; headers?: Record<string, string> } = {}): Promise<Answer> {
+async function post(
+  path: string,
+  body: unknown,
+  opts: { on?: RunningServer; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   const res = await fetch(`${(opts.on ?? server).url}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...opts.headers },
@@ -45,13 +49,21 @@ function norm(v: number[]): number {
   return Math.sqrt(v.reduce((s, x) => s + x * x, 0));
 }
 
-function valid(schema: { safeParse(v: unknown): { success: boolean; error?: { issues: unknown } } }, value: unknown): string {
+function valid(
+  schema: { safeParse(v: unknown): { success: boolean; error?: { issues: unknown } } },
+  value: unknown,
+): string {
   const r = schema.safeParse(value);
   return r.success ? '' : JSON.stringify(r.error?.issues);
 }
 
 const WX = '/ml/v1/text/embeddings?version=2024-05-01';
-const wx = (extra: Record<string, unknown> = {}) => ({ inputs: ['Hello world', 'Rivers run to the sea'], model_id: 'ibm/slate-30m-english-rtrvr', space_id: 's', ...extra });
+const wx = (extra: Record<string, unknown> = {}) => ({
+  inputs: ['Hello world', 'Rivers run to the sea'],
+  model_id: 'ibm/slate-30m-english-rtrvr',
+  space_id: 's',
+  ...extra,
+});
 
 describe('watsonx /ml/v1/text/embeddings', () => {
   it('answers an EmbeddingsResponse: one 384-dimension unit vector per input, token counts summed', async () => {
@@ -65,7 +77,9 @@ describe('watsonx /ml/v1/text/embeddings', () => {
       expect(norm(r.embedding)).toBeCloseTo(1, 4);
     }
     const tokenizer = await loadTokenizer();
-    expect(a.body.input_token_count).toBe(tokenizer.encode('Hello world').length + tokenizer.encode('Rivers run to the sea').length);
+    expect(a.body.input_token_count).toBe(
+      tokenizer.encode('Hello world').length + tokenizer.encode('Rivers run to the sea').length,
+    );
   });
 
   it('is deterministic, and each vector depends on its own text only', async () => {
@@ -77,7 +91,10 @@ describe('watsonx /ml/v1/text/embeddings', () => {
 
   it('echoes the inputs with return_options.input_text', async () => {
     const a = await post(WX, wx({ parameters: { return_options: { input_text: true } } }));
-    expect((a.body.results as Array<{ input: string }>).map((r) => r.input)).toEqual(['Hello world', 'Rivers run to the sea']);
+    expect((a.body.results as Array<{ input: string }>).map((r) => r.input)).toEqual([
+      'Hello world',
+      'Rivers run to the sea',
+    ]);
   });
 
   it('truncates long inputs on the right when asked, and refuses them otherwise', async () => {
@@ -85,21 +102,36 @@ describe('watsonx /ml/v1/text/embeddings', () => {
     const refused = await post(WX, wx({ inputs: [long] }));
     expect(refused.status).toBe(400);
     expect(valid(watsonxErrorSchema, refused.body)).toBe('');
-    expect((refused.body.errors as Array<{ code: string; message: string }>)[0]).toMatchObject({ code: 'invalid_input_argument', message: expect.stringMatching(/truncate_input_tokens/) });
+    expect((refused.body.errors as Array<{ code: string; message: string }>)[0]).toMatchObject({
+      code: 'invalid_input_argument',
+      message: expect.stringMatching(/truncate_input_tokens/),
+    });
     const cut = await post(WX, wx({ inputs: [long], parameters: { truncate_input_tokens: 100 } }));
     expect(cut.status).toBe(200);
     expect(cut.body.input_token_count).toBe(100);
   });
 
   it.each<[string, unknown, RegExp]>([
-    ['more than 1000 inputs', wx({ inputs: Array.from({ length: 1001 }, () => 'x') }), /'inputs' must have at most 1000 items, got 1001/],
+    [
+      'more than 1000 inputs',
+      wx({ inputs: Array.from({ length: 1001 }, () => 'x') }),
+      /'inputs' must have at most 1000 items, got 1001/,
+    ],
     ['no inputs', { model_id: 'm', space_id: 's' }, /'inputs' is required/],
     ['an empty input', wx({ inputs: ['a', ''] }), /'inputs\[1\]' cannot be empty/],
     ['no model_id', { inputs: ['a'], space_id: 's' }, /'model_id' is required/],
     ['both space and project', wx({ project_id: 'p' }), /exactly one of 'project_id' or 'space_id'/],
     ['an unknown field', wx({ input: 'a' }), /'input' is not a recognized field/],
-    ['an unknown parameter', wx({ parameters: { max_new_tokens: 3 } }), /'parameters.max_new_tokens' is not a recognized field/],
-    ['a negative truncation', wx({ parameters: { truncate_input_tokens: -1 } }), /truncate_input_tokens' must be an integer greater than or equal to 0/],
+    [
+      'an unknown parameter',
+      wx({ parameters: { max_new_tokens: 3 } }),
+      /'parameters.max_new_tokens' is not a recognized field/,
+    ],
+    [
+      'a negative truncation',
+      wx({ parameters: { truncate_input_tokens: -1 } }),
+      /truncate_input_tokens' must be an integer greater than or equal to 0/,
+    ],
   ])('%s: 400 json_validation_error naming the field', async (_name, body, message) => {
     const a = await post(WX, body);
     expect(a.status).toBe(400);
@@ -136,7 +168,10 @@ describe('Azure /openai/deployments/{d}/embeddings and /v1/embeddings', () => {
     expect(norm(data[0]!.embedding)).toBeCloseTo(1, 4);
     expect(a.body.model).toBe('text-embedding-ada-002');
     const tokenizer = await loadTokenizer();
-    expect(a.body.usage).toEqual({ prompt_tokens: tokenizer.encode('Hello world').length + 1, total_tokens: tokenizer.encode('Hello world').length + 1 });
+    expect(a.body.usage).toEqual({
+      prompt_tokens: tokenizer.encode('Hello world').length + 1,
+      total_tokens: tokenizer.encode('Hello world').length + 1,
+    });
   });
 
   it('takes a string, token ids and token-id lists as the OpenAPI document allows, with the same vectors for the same tokens', async () => {
@@ -162,9 +197,19 @@ describe('Azure /openai/deployments/{d}/embeddings and /v1/embeddings', () => {
     ['no input', AZ, {}, /'input' is a required property/],
     ['an empty string', AZ, { input: '' }, /must not be empty/],
     ['an empty item', AZ, { input: ['a', ''] }, /item 1 is empty/],
-    ['more than 2048 items', AZ, { input: Array.from({ length: 2049 }, () => 'a') }, /holds 2049 items; the maximum is 2048/],
+    [
+      'more than 2048 items',
+      AZ,
+      { input: Array.from({ length: 2049 }, () => 'a') },
+      /holds 2049 items; the maximum is 2048/,
+    ],
     ['mixed items', AZ, { input: ['a', 1] }, /expected a string, an array of strings/],
-    ['a text over 8191 tokens', AZ, { input: 'word '.repeat(9000) }, /maximum context length is 8191 tokens, however you requested 9001 tokens/],
+    [
+      'a text over 8191 tokens',
+      AZ,
+      { input: 'word '.repeat(9000) },
+      /maximum context length is 8191 tokens, however you requested 9001 tokens/,
+    ],
   ])('%s: 400 in the error shape of the document', async (_name, path, body, message) => {
     const a = await post(path, body);
     expect(a.status).toBe(400);
@@ -175,7 +220,14 @@ describe('Azure /openai/deployments/{d}/embeddings and /v1/embeddings', () => {
   it('/v1 words its errors as OpenAI does: message, type, param, code', async () => {
     const a = await post('/v1/embeddings', { input: 'a' });
     expect(a.status).toBe(400);
-    expect(a.body).toEqual({ error: { message: 'you must provide a model parameter', type: 'invalid_request_error', param: 'model', code: null } });
+    expect(a.body).toEqual({
+      error: {
+        message: 'you must provide a model parameter',
+        type: 'invalid_request_error',
+        param: 'model',
+        code: null,
+      },
+    });
   });
 
   it('asks for the api-key when the server requires one', async () => {
@@ -188,7 +240,13 @@ describe('Azure /openai/deployments/{d}/embeddings and /v1/embeddings', () => {
 
 describe('Aleph Alpha /embed, /semantic_embed, /batch_semantic_embed', () => {
   it('/embed: layer_N (negative layers resolved) → pooling → 5120 numbers; tokens as /tokenize has them', async () => {
-    const a = await post('/embed', { model: 'luminous-base', prompt: 'An apple a day', layers: [0, -1], pooling: ['mean', 'max', 'last_token'], tokens: true });
+    const a = await post('/embed', {
+      model: 'luminous-base',
+      prompt: 'An apple a day',
+      layers: [0, -1],
+      pooling: ['mean', 'max', 'last_token'],
+      tokens: true,
+    });
     expect(a.status).toBe(200);
     expect(valid(alephAlphaEmbedResponseSchema, a.body)).toBe('');
     expect(a.headers.get('x-request-id')).toBeTruthy();
@@ -207,55 +265,150 @@ describe('Aleph Alpha /embed, /semantic_embed, /batch_semantic_embed', () => {
     expect(Object.keys(a.body.embeddings as object)).toEqual(['layer_40']);
     expect(a.body.tokens).toBeNull();
     const plain = (a.body.embeddings as Record<string, Record<string, number[]>>).layer_40!.mean!;
-    const unit = ((await post('/embed', { model: 'luminous-base', prompt: 'Hello', normalize: true })).body.embeddings as Record<string, Record<string, number[]>>).layer_40!.mean!;
+    const unit = (
+      (await post('/embed', { model: 'luminous-base', prompt: 'Hello', normalize: true })).body.embeddings as Record<
+        string,
+        Record<string, number[]>
+      >
+    ).layer_40!.mean!;
     expect(norm(unit)).toBeCloseTo(1, 4);
     expect(norm(plain)).not.toBeCloseTo(1, 2);
   });
 
   it('/semantic_embed: 5120 numbers, or 128 with compress_to_size; the representation matters', async () => {
-    const full = await post('/semantic_embed', { model: 'luminous-base', prompt: 'Hello', representation: 'symmetric' });
+    const full = await post('/semantic_embed', {
+      model: 'luminous-base',
+      prompt: 'Hello',
+      representation: 'symmetric',
+    });
     expect(full.status).toBe(200);
     expect(valid(alephAlphaSemanticEmbedResponseSchema, full.body)).toBe('');
     expect(full.body.embedding).toHaveLength(5120);
-    const small = await post('/semantic_embed', { prompt: 'Hello', representation: 'query', compress_to_size: 128, normalize: true });
+    const small = await post('/semantic_embed', {
+      prompt: 'Hello',
+      representation: 'query',
+      compress_to_size: 128,
+      normalize: true,
+    });
     expect(small.body.embedding).toHaveLength(128);
     expect(norm(small.body.embedding as number[])).toBeCloseTo(1, 4);
-    const doc = await post('/semantic_embed', { prompt: 'Hello', representation: 'document', compress_to_size: 128, normalize: true });
+    const doc = await post('/semantic_embed', {
+      prompt: 'Hello',
+      representation: 'document',
+      compress_to_size: 128,
+      normalize: true,
+    });
     expect(doc.body.embedding).not.toEqual(small.body.embedding);
   });
 
   it('/batch_semantic_embed: one vector per prompt, each as /semantic_embed gives it, token counts summed', async () => {
-    const prompts = ['one river', 'two mountains', [{ type: 'text', data: 'three ' }, { type: 'token_ids', data: localTokenizer().encode('seas') }]];
+    const prompts = [
+      'one river',
+      'two mountains',
+      [
+        { type: 'text', data: 'three ' },
+        { type: 'token_ids', data: localTokenizer().encode('seas') },
+      ],
+    ];
     const a = await post('/batch_semantic_embed', { model: 'luminous-base', prompts, representation: 'document' });
     expect(a.status).toBe(200);
     expect(valid(alephAlphaBatchSemanticEmbedResponseSchema, a.body)).toBe('');
-    const single = await post('/semantic_embed', { model: 'luminous-base', prompt: 'two mountains', representation: 'document' });
+    const single = await post('/semantic_embed', {
+      model: 'luminous-base',
+      prompt: 'two mountains',
+      representation: 'document',
+    });
     expect((a.body.embeddings as unknown[])[1]).toEqual(single.body.embedding);
     const t = localTokenizer();
-    expect(a.body.num_tokens_prompt_total).toBe(t.encode('one river').length + t.encode('two mountains').length + t.encode('three ').length + t.encode('seas').length);
+    expect(a.body.num_tokens_prompt_total).toBe(
+      t.encode('one river').length +
+        t.encode('two mountains').length +
+        t.encode('three ').length +
+        t.encode('seas').length,
+    );
   });
 
   it('an image counts 144 tokens and changes the vector', async () => {
-    const png = (tail: string) => ({ type: 'image', data: Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from(tail)]).toString('base64') });
-    const a = await post('/semantic_embed', { prompt: [{ type: 'text', data: 'Hi' }, png('first')], representation: 'symmetric' });
+    const png = (tail: string) => ({
+      type: 'image',
+      data: Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from(tail)]).toString(
+        'base64',
+      ),
+    });
+    const a = await post('/semantic_embed', {
+      prompt: [{ type: 'text', data: 'Hi' }, png('first')],
+      representation: 'symmetric',
+    });
     expect(a.status).toBe(200);
     expect(a.body.num_tokens_prompt_total).toBe(localTokenizer().encode('Hi').length + 144);
-    const b = await post('/semantic_embed', { prompt: [{ type: 'text', data: 'Hi' }, png('other')], representation: 'symmetric' });
+    const b = await post('/semantic_embed', {
+      prompt: [{ type: 'text', data: 'Hi' }, png('other')],
+      representation: 'symmetric',
+    });
     expect(b.body.embedding).not.toEqual(a.body.embedding);
   });
 
   it.each<[string, string, unknown, number, string, RegExp]>([
-    ['more than 100 prompts', '/batch_semantic_embed', { prompts: Array.from({ length: 101 }, () => 'a'), representation: 'query' }, 400, 'BAD_REQUEST', /'prompts' holds 101 prompts; at most 100/],
-    ['a layer the model does not have', '/embed', { model: 'luminous-base', prompt: 'a', layers: [41] }, 400, 'BAD_REQUEST', /layer 41 does not exist: luminous-base has layers 0 to 40/],
-    ['an unknown pooling', '/embed', { model: 'luminous-base', prompt: 'a', pooling: ['median'] }, 400, 'BAD_REQUEST', /'pooling\[0\]' must be one of/],
+    [
+      'more than 100 prompts',
+      '/batch_semantic_embed',
+      { prompts: Array.from({ length: 101 }, () => 'a'), representation: 'query' },
+      400,
+      'BAD_REQUEST',
+      /'prompts' holds 101 prompts; at most 100/,
+    ],
+    [
+      'a layer the model does not have',
+      '/embed',
+      { model: 'luminous-base', prompt: 'a', layers: [41] },
+      400,
+      'BAD_REQUEST',
+      /layer 41 does not exist: luminous-base has layers 0 to 40/,
+    ],
+    [
+      'an unknown pooling',
+      '/embed',
+      { model: 'luminous-base', prompt: 'a', pooling: ['median'] },
+      400,
+      'BAD_REQUEST',
+      /'pooling\[0\]' must be one of/,
+    ],
     ['no model on /embed', '/embed', { prompt: 'a' }, 400, 'BAD_REQUEST', /'model' is required/],
-    ['an unknown field', '/embed', { model: 'luminous-base', prompt: 'a', representation: 'query' }, 400, 'BAD_REQUEST', /unknown field 'representation'/],
+    [
+      'an unknown field',
+      '/embed',
+      { model: 'luminous-base', prompt: 'a', representation: 'query' },
+      400,
+      'BAD_REQUEST',
+      /unknown field 'representation'/,
+    ],
     ['no representation', '/semantic_embed', { prompt: 'a' }, 400, 'BAD_REQUEST', /'representation' is required/],
-    ['a compression other than 128', '/semantic_embed', { prompt: 'a', representation: 'query', compress_to_size: 64 }, 400, 'BAD_REQUEST', /'compress_to_size' must be at least 128/],
-    ['an empty prompt', '/semantic_embed', { prompt: '', representation: 'query' }, 400, 'BAD_REQUEST', /'prompt' is empty/],
+    [
+      'a compression other than 128',
+      '/semantic_embed',
+      { prompt: 'a', representation: 'query', compress_to_size: 64 },
+      400,
+      'BAD_REQUEST',
+      /'compress_to_size' must be at least 128/,
+    ],
+    [
+      'an empty prompt',
+      '/semantic_embed',
+      { prompt: '', representation: 'query' },
+      400,
+      'BAD_REQUEST',
+      /'prompt' is empty/,
+    ],
     ['an unknown model', '/embed', { model: 'gpt-4', prompt: 'a' }, 404, 'UNKNOWN_MODEL', /Unknown model 'gpt-4'/],
-    ['a prompt longer than the model', '/semantic_embed', { prompt: 'river '.repeat(2100), representation: 'query' }, 400, 'BAD_REQUEST', /more than the 2048 tokens of luminous-base/],
-  ])('%s: %s answers the service\'s error', async (_name, path, body, status, code, message) => {
+    [
+      'a prompt longer than the model',
+      '/semantic_embed',
+      { prompt: 'river '.repeat(2100), representation: 'query' },
+      400,
+      'BAD_REQUEST',
+      /more than the 2048 tokens of luminous-base/,
+    ],
+  ])("%s: %s answers the service's error", async (_name, path, body, status, code, message) => {
     const a = await post(path, body);
     expect(a.status).toBe(status);
     expect(valid(alephAlphaErrorSchema, a.body)).toBe('');
@@ -267,11 +420,19 @@ describe('Aleph Alpha /embed, /semantic_embed, /batch_semantic_embed', () => {
     expect((await post('/embed?nice=yes', { model: 'luminous-base', prompt: 'a' })).status).toBe(400);
     expect((await post('/embed?nice=true', { model: 'luminous-base', prompt: 'a' })).status).toBe(200);
     expect((await post('/embed', { model: 'luminous-base', prompt: 'a' }, { on: guarded })).status).toBe(401);
-    expect((await post('/embed', { model: 'luminous-base', prompt: 'a' }, { on: guarded, headers: { authorization: 'Bearer local-apikey' } })).status).toBe(200);
+    expect(
+      (
+        await post(
+          '/embed',
+          { model: 'luminous-base', prompt: 'a' },
+          { on: guarded, headers: { authorization: 'Bearer local-apikey' } },
+        )
+      ).status,
+    ).toBe(200);
   });
 });
 
-describe('fault switches reach the embedding routes, in each protocol\'s words', () => {
+describe("fault switches reach the embedding routes, in each protocol's words", () => {
   it.each<[string, string, unknown, (body: Record<string, unknown>) => string]>([
     ['watsonx', WX, wx(), (b) => valid(watsonxErrorSchema, b)],
     ['azure', AZ, { input: 'a' }, (b) => schemaErrors(embeddingsErrorSchema(), b)],

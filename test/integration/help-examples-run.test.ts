@@ -30,7 +30,8 @@ function shellWords(line: string): string[] {
 function runnable(example: string): { args: string[]; input?: string } | undefined {
   if (/[>;&]|\|\|/.test(example.replace(/"[^"]*"|'[^']*'/g, ''))) return undefined;
   const words = shellWords(example);
-  if (words[0] === 'echo' && words[2] === '|' && words[3] === 'textgen') return { args: words.slice(4), input: `${words[1]}\n` };
+  if (words[0] === 'echo' && words[2] === '|' && words[3] === 'textgen')
+    return { args: words.slice(4), input: `${words[1]}\n` };
   if (words[0] !== 'textgen' || words.includes('|')) return undefined;
   return { args: words.slice(1) };
 }
@@ -51,12 +52,23 @@ afterAll(() => {
 });
 
 describe('every help example runs against the built-in local profiles', () => {
-  it.each(cases)('%s: %s', async (_path, example) => {
-    const run = runnable(example);
-    expect(run, 'the example is a plain "textgen …" line (or "echo … | textgen …")').toBeDefined();
-    const r = await runInProcess(run!.args, { env: home.env, cwd, ...(run!.input !== undefined ? { input: run!.input } : {}) });
-    // Warnings are fine (the watsonx engine notes a defaulted max_new_tokens, as the real service does).
-    expect({ exitCode: r.exitCode, errors: r.stderr.split('\n').filter((l) => /^error/i.test(l)) }).toEqual({ exitCode: 0, errors: [] });
-    expect(r.stdout).not.toBe('');
-  }, 30_000);
+  it.each(cases)(
+    '%s: %s',
+    async (_path, example) => {
+      const run = runnable(example);
+      expect(run, 'the example is a plain "textgen …" line (or "echo … | textgen …")').toBeDefined();
+      const r = await runInProcess(run!.args, {
+        env: home.env,
+        cwd,
+        ...(run!.input !== undefined ? { input: run!.input } : {}),
+      });
+      // Warnings are fine (the watsonx engine notes a defaulted max_new_tokens, as the real service does).
+      expect({ exitCode: r.exitCode, errors: r.stderr.split('\n').filter((l) => /^error/i.test(l)) }).toEqual({
+        exitCode: 0,
+        errors: [],
+      });
+      expect(r.stdout).not.toBe('');
+    },
+    30_000,
+  );
 });

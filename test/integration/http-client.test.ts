@@ -162,10 +162,12 @@ describe('createHttpClient: answers', () => {
     const err = await failure(res.json());
     expect(err).toBeInstanceOf(Error);
     expect(isTextgenError(err)).toBe(false);
-    expect((err as Error).message).toMatch(/^watsonx at http:\/\/127\.0\.0\.1:\d+ answered HTTP 502 with ".*Bad gateway/);
+    expect((err as Error).message).toMatch(
+      /^watsonx at http:\/\/127\.0\.0\.1:\d+ answered HTTP 502 with ".*Bad gateway/,
+    );
   });
 
-  it('an event stream\'s body can be read only once', async () => {
+  it("an event stream's body can be read only once", async () => {
     const server = await serve(reply(200, 'x', { 'content-type': 'text/event-stream' }));
     const { client } = harness();
     const res = await client.send({ method: 'GET', url: server.url, headers: {} });
@@ -264,7 +266,9 @@ describe('createHttpClient: failures', () => {
   it('connection refused is a NetworkError naming the service and origin, after the retries', async () => {
     const url = await closedPort();
     const { client, sleeps, trace } = harness({ retries: 2 });
-    const err = await failure(client.send({ method: 'POST', url: `${url}/ml/v1/x?version=1`, headers: {} }, { service: 'watsonx' }));
+    const err = await failure(
+      client.send({ method: 'POST', url: `${url}/ml/v1/x?version=1`, headers: {} }, { service: 'watsonx' }),
+    );
     expect(err).toBeInstanceOf(NetworkError);
     expect((err as NetworkError).exitCode).toBe(5);
     expect((err as NetworkError).message).toBe(`cannot connect to watsonx at ${url}: connection refused`);
@@ -369,7 +373,9 @@ describe('createHttpClient: failures', () => {
       },
     });
     clients.push(client);
-    const err = await failure(client.send({ method: 'GET', url: server.url, headers: {} }, { signal: controller.signal }));
+    const err = await failure(
+      client.send({ method: 'GET', url: server.url, headers: {} }, { signal: controller.signal }),
+    );
     expect(err).toBeInstanceOf(Interrupted);
     expect(waits).toEqual([{ ms: 30_000, ended: 'aborted' }]);
     expect(server.requests).toHaveLength(1);
@@ -378,7 +384,9 @@ describe('createHttpClient: failures', () => {
   it('an already aborted signal sends nothing', async () => {
     const server = await serve(reply(200));
     const { client } = harness();
-    const err = await failure(client.send({ method: 'GET', url: server.url, headers: {} }, { signal: AbortSignal.abort() }));
+    const err = await failure(
+      client.send({ method: 'GET', url: server.url, headers: {} }, { signal: AbortSignal.abort() }),
+    );
     expect(err).toBeInstanceOf(Interrupted);
     expect(server.requests).toHaveLength(0);
   });
@@ -386,14 +394,21 @@ describe('createHttpClient: failures', () => {
 
 describe('createHttpClient: --verbose trace', () => {
   it('traces request, response and retries without any secret', async () => {
-    const server = await serve(reply(429, '', { 'set-cookie': 'sid=cookie-secret-1' }), reply(200, '{}', { 'x-request-id': 'abc' }));
+    const server = await serve(
+      reply(429, '', { 'set-cookie': 'sid=cookie-secret-1' }),
+      reply(200, '{}', { 'x-request-id': 'abc' }),
+    );
     const secrets = ['sk-live-12345', 'iam-apikey-67890'];
     const { client, trace } = harness({ secrets });
     await client.send(
       {
         method: 'POST',
         url: `${server.url}/ml/v1/text/generation?version=2024-05-01`,
-        headers: { 'content-type': 'application/json', authorization: 'Bearer sk-live-12345', 'x-echo': 'sk-live-12345' },
+        headers: {
+          'content-type': 'application/json',
+          authorization: 'Bearer sk-live-12345',
+          'x-echo': 'sk-live-12345',
+        },
         body: '{"input":"my key is iam-apikey-67890","password":"hunter2!!"}',
       },
       { service: 'watsonx' },
@@ -433,7 +448,13 @@ describe('createHttpClient: --verbose trace', () => {
 describe('client.ts start-up cost', () => {
   it('imports undici only lazily', () => {
     const source = readFileSync(new URL('../../src/http/client.ts', import.meta.url), 'utf8');
-    const eager = source.split('\n').filter((line) => /^import\s(?!type\s).*from\s+'(undici|\.\/undici-parts\.js|\.\/dispatcher\.js|\.\/response\.js|\.\/trace\.js)'/.test(line));
+    const eager = source
+      .split('\n')
+      .filter((line) =>
+        /^import\s(?!type\s).*from\s+'(undici|\.\/undici-parts\.js|\.\/dispatcher\.js|\.\/response\.js|\.\/trace\.js)'/.test(
+          line,
+        ),
+      );
     expect(eager).toEqual([]);
     expect(source).toContain("import('./undici-parts.js')");
   });

@@ -56,12 +56,7 @@ describe('toCurl', () => {
       {},
       ['-sS', '-N', '-X', 'GET', 'http://127.0.0.1:8000/v2/health/ready'],
     ],
-    [
-      'HEAD uses --head',
-      { method: 'HEAD', url: 'http://h/', headers: {} },
-      {},
-      ['-sS', '-N', '--head', 'http://h/'],
-    ],
+    ['HEAD uses --head', { method: 'HEAD', url: 'http://h/', headers: {} }, {}, ['-sS', '-N', '--head', 'http://h/']],
     [
       '--insecure and --ca-cert',
       { method: 'GET', url: 'https://h/', headers: {} },
@@ -84,9 +79,15 @@ describe('toCurl', () => {
       },
       {},
       [
-        '-sS', '-N', '-X', 'POST', 'https://iam.example/identity/token',
-        '-H', 'content-type: application/x-www-form-urlencoded',
-        '--data-raw', 'grant_type=urn%3Aibm%3Aparams%3Aoauth%3Agrant-type%3Aapikey&apikey=${WATSONX_APIKEY}',
+        '-sS',
+        '-N',
+        '-X',
+        'POST',
+        'https://iam.example/identity/token',
+        '-H',
+        'content-type: application/x-www-form-urlencoded',
+        '--data-raw',
+        'grant_type=urn%3Aibm%3Aparams%3Aoauth%3Agrant-type%3Aapikey&apikey=${WATSONX_APIKEY}',
       ],
     ],
   ])('%s round-trips through bash', (_name, request, opts, expected) => {
@@ -104,9 +105,15 @@ describe('toCurl', () => {
       };
       const argv = argvOf(toCurl(request), { HOME: '/home/should-not-expand' });
       expect(argv).toEqual([
-        '-sS', '-N', '-X', 'POST', request.url,
-        '-H', value === '' ? 'x-nasty;' : `x-nasty: ${value}`,
-        '--data-raw', request.body,
+        '-sS',
+        '-N',
+        '-X',
+        'POST',
+        request.url,
+        '-H',
+        value === '' ? 'x-nasty;' : `x-nasty: ${value}`,
+        '--data-raw',
+        request.body,
       ]);
     },
   );
@@ -124,15 +131,30 @@ describe('toCurl', () => {
       expect(line).toContain('"authorization: Bearer ${TEXTGEN_TOKEN}|');
       const argv = argvOf(line, { TEXTGEN_TOKEN: token, OTHER_1: 'two', NOT_A_PLACEHOLDER: 'x', lower: 'y' });
       expect(argv).toEqual([
-        '-sS', '-N', '-X', 'POST', 'https://h.example/',
-        '-H', `authorization: Bearer ${token}|${value}|two$NOT_A_PLACEHOLDER\${lower}`,
+        '-sS',
+        '-N',
+        '-X',
+        'POST',
+        'https://h.example/',
+        '-H',
+        `authorization: Bearer ${token}|${value}|two$NOT_A_PLACEHOLDER\${lower}`,
       ]);
     },
   );
 
   it('prints one command even when values are nasty (no command substitution ran)', () => {
     const line = toCurl({ method: 'POST', url: 'http://h/', headers: { a: '$(echo pwned)' }, body: '`echo pwned`' });
-    expect(argvOf(line)).toEqual(['-sS', '-N', '-X', 'POST', 'http://h/', '-H', 'a: $(echo pwned)', '--data-raw', '`echo pwned`']);
+    expect(argvOf(line)).toEqual([
+      '-sS',
+      '-N',
+      '-X',
+      'POST',
+      'http://h/',
+      '-H',
+      'a: $(echo pwned)',
+      '--data-raw',
+      '`echo pwned`',
+    ]);
   });
 });
 

@@ -17,8 +17,25 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'textgen-proxy-'));
   execFileSync(
     'openssl',
-    ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'key.pem',
-      '-out', 'cert.pem', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'],
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      'key.pem',
+      '-out',
+      'cert.pem',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
     { cwd: dir, stdio: 'pipe' },
   );
 });
@@ -68,9 +85,12 @@ async function target(): Promise<string> {
 
 async function secureTarget(): Promise<string> {
   const server = closable(
-    createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) => {
-      res.end('{"secure":true}');
-    }),
+    createHttpsServer(
+      { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
+      (_req, res) => {
+        res.end('{"secure":true}');
+      },
+    ),
   );
   return `https://127.0.0.1:${await listen(server)}`;
 }
@@ -105,7 +125,11 @@ function client(options: HttpClientOptions) {
 describe('proxies from the given env', () => {
   it('HTTP_PROXY carries an http request through the proxy', async () => {
     const [url, p] = await Promise.all([target(), proxy()]);
-    const res = await client({ env: { HTTP_PROXY: p.url } }).send({ method: 'GET', url: `${url}/v2/health/ready`, headers: {} });
+    const res = await client({ env: { HTTP_PROXY: p.url } }).send({
+      method: 'GET',
+      url: `${url}/v2/health/ready`,
+      headers: {},
+    });
     expect(await res.json()).toEqual({ path: '/v2/health/ready' });
     expect(p.tunnels.map((t) => t.target)).toEqual([new URL(url).host]);
   });
@@ -123,7 +147,10 @@ describe('proxies from the given env', () => {
 
   it('an untrusted certificate behind the proxy is still a TLS error', async () => {
     const [url, p] = await Promise.all([secureTarget(), proxy()]);
-    const send = client({ env: { HTTPS_PROXY: p.url } }).send({ method: 'GET', url, headers: {} }, { service: 'watsonx' });
+    const send = client({ env: { HTTPS_PROXY: p.url } }).send(
+      { method: 'GET', url, headers: {} },
+      { service: 'watsonx' },
+    );
     await expect(send).rejects.toMatchObject({ exitCode: 5, hint: 'use --ca-cert FILE or --insecure' });
   });
 
@@ -131,7 +158,9 @@ describe('proxies from the given env', () => {
     const [url, p] = await Promise.all([target(), proxy()]);
     const proxyUrl = p.url.replace('http://', 'http://alice:s%40cret@');
     await (await client({ env: { HTTP_PROXY: proxyUrl } }).send({ method: 'GET', url, headers: {} })).text();
-    expect(p.tunnels[0]?.headers['proxy-authorization']).toBe(`Basic ${Buffer.from('alice:s@cret').toString('base64')}`);
+    expect(p.tunnels[0]?.headers['proxy-authorization']).toBe(
+      `Basic ${Buffer.from('alice:s@cret').toString('base64')}`,
+    );
   });
 
   it('NO_PROXY keeps matching hosts off the proxy', async () => {
@@ -173,7 +202,9 @@ describe('proxies from the given env', () => {
       { service: 'watsonx' },
     );
     await expect(send).rejects.toThrow(NetworkError);
-    await expect(send).rejects.toThrow(`cannot connect to watsonx at ${url} via proxy 127.0.0.1:${port}: connection refused`);
+    await expect(send).rejects.toThrow(
+      `cannot connect to watsonx at ${url} via proxy 127.0.0.1:${port}: connection refused`,
+    );
   });
 
   it('a proxy that rejects the tunnel is a NetworkError with its status', async () => {
@@ -185,7 +216,9 @@ describe('proxies from the given env', () => {
       { method: 'GET', url, headers: {} },
       { service: 'watsonx' },
     );
-    await expect(send).rejects.toThrow(`cannot connect to watsonx at ${url} via proxy 127.0.0.1:${port}: the proxy answered HTTP 403`);
+    await expect(send).rejects.toThrow(
+      `cannot connect to watsonx at ${url} via proxy 127.0.0.1:${port}: the proxy answered HTTP 403`,
+    );
   });
 });
 
@@ -194,10 +227,26 @@ describe('proxyFromEnv', () => {
     ['nothing set', {}, undefined],
     ['empty values are unset', { HTTP_PROXY: '', HTTPS_PROXY: ' ' }, undefined],
     ['only NO_PROXY', { NO_PROXY: 'localhost' }, undefined],
-    ['HTTP_PROXY serves https too', { HTTP_PROXY: 'http://p:3128' }, { httpProxy: 'http://p:3128', httpsProxy: 'http://p:3128', noProxy: '' }],
-    ['HTTPS_PROXY alone leaves http direct', { HTTPS_PROXY: 'http://p:3128' }, { httpProxy: '', httpsProxy: 'http://p:3128', noProxy: '' }],
-    ['lower case wins', { https_proxy: 'http://low:1', HTTPS_PROXY: 'http://up:2', no_proxy: 'a', NO_PROXY: 'b' }, { httpProxy: '', httpsProxy: 'http://low:1', noProxy: 'a' }],
-    ['a value without scheme means http', { HTTPS_PROXY: 'proxy.corp:3128' }, { httpProxy: '', httpsProxy: 'http://proxy.corp:3128', noProxy: '' }],
+    [
+      'HTTP_PROXY serves https too',
+      { HTTP_PROXY: 'http://p:3128' },
+      { httpProxy: 'http://p:3128', httpsProxy: 'http://p:3128', noProxy: '' },
+    ],
+    [
+      'HTTPS_PROXY alone leaves http direct',
+      { HTTPS_PROXY: 'http://p:3128' },
+      { httpProxy: '', httpsProxy: 'http://p:3128', noProxy: '' },
+    ],
+    [
+      'lower case wins',
+      { https_proxy: 'http://low:1', HTTPS_PROXY: 'http://up:2', no_proxy: 'a', NO_PROXY: 'b' },
+      { httpProxy: '', httpsProxy: 'http://low:1', noProxy: 'a' },
+    ],
+    [
+      'a value without scheme means http',
+      { HTTPS_PROXY: 'proxy.corp:3128' },
+      { httpProxy: '', httpsProxy: 'http://proxy.corp:3128', noProxy: '' },
+    ],
   ])('%s', (_name, env, expected) => {
     expect(proxyFromEnv(env)).toEqual(expected);
   });
@@ -215,7 +264,11 @@ describe('proxyFromEnv', () => {
 });
 
 describe('proxyFor', () => {
-  const settings = { httpProxy: 'http://u:p@proxy:3128', httpsProxy: 'http://sproxy:8443', noProxy: 'localhost, .internal.corp,api.example:8443' };
+  const settings = {
+    httpProxy: 'http://u:p@proxy:3128',
+    httpsProxy: 'http://sproxy:8443',
+    noProxy: 'localhost, .internal.corp,api.example:8443',
+  };
   it.each([
     ['http://example.com/', 'proxy:3128'],
     ['https://example.com/', 'sproxy:8443'],

@@ -22,16 +22,57 @@ const EC = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'textgen-tls-'));
   // A self-signed certificate for 127.0.0.1, and one for another host name.
-  openssl('req', '-x509', ...EC, '-keyout', 'self.key', '-out', 'self.pem', '-days', '1', '-subj', '/CN=127.0.0.1',
-    '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost');
-  openssl('req', '-x509', ...EC, '-keyout', 'other.key', '-out', 'other.pem', '-days', '1', '-subj', '/CN=other.example',
-    '-addext', 'subjectAltName=DNS:other.example');
+  openssl(
+    'req',
+    '-x509',
+    ...EC,
+    '-keyout',
+    'self.key',
+    '-out',
+    'self.pem',
+    '-days',
+    '1',
+    '-subj',
+    '/CN=127.0.0.1',
+    '-addext',
+    'subjectAltName=IP:127.0.0.1,DNS:localhost',
+  );
+  openssl(
+    'req',
+    '-x509',
+    ...EC,
+    '-keyout',
+    'other.key',
+    '-out',
+    'other.pem',
+    '-days',
+    '1',
+    '-subj',
+    '/CN=other.example',
+    '-addext',
+    'subjectAltName=DNS:other.example',
+  );
   // A private CA and a server certificate it signed, as on a Cloud Pak for Data cluster.
   openssl('req', '-x509', ...EC, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '1', '-subj', '/CN=Textgen Test CA');
   openssl('req', ...EC, '-keyout', 'leaf.key', '-out', 'leaf.csr', '-subj', '/CN=127.0.0.1');
   writeFileSync(file('leaf.ext'), 'subjectAltName=IP:127.0.0.1\n');
-  openssl('x509', '-req', '-in', 'leaf.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'leaf.pem',
-    '-days', '1', '-extfile', 'leaf.ext');
+  openssl(
+    'x509',
+    '-req',
+    '-in',
+    'leaf.csr',
+    '-CA',
+    'ca.pem',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-out',
+    'leaf.pem',
+    '-days',
+    '1',
+    '-extfile',
+    'leaf.ext',
+  );
   writeFileSync(file('not-pem.txt'), 'hello\n');
 });
 
@@ -81,7 +122,9 @@ async function failure(promise: Promise<unknown>): Promise<unknown> {
 describe('TLS', () => {
   it('a self-signed certificate is a NetworkError with the --ca-cert/--insecure hint', async () => {
     const url = await httpsServer('self');
-    const err = await failure(client().send({ method: 'GET', url: `${url}/ml/v1/x`, headers: {} }, { service: 'watsonx' }));
+    const err = await failure(
+      client().send({ method: 'GET', url: `${url}/ml/v1/x`, headers: {} }, { service: 'watsonx' }),
+    );
     expect(err).toBeInstanceOf(NetworkError);
     expect(err).toMatchObject({
       message: `TLS verification failed for watsonx at ${url}: self-signed certificate`,
@@ -152,7 +195,9 @@ describe('TLS', () => {
         }),
     );
     const url = `https://127.0.0.1:${(silent.address() as AddressInfo).port}`;
-    const err = await failure(client({ connectTimeoutMs: 200 }).send({ method: 'GET', url, headers: {} }, { service: 'watsonx' }));
+    const err = await failure(
+      client({ connectTimeoutMs: 200 }).send({ method: 'GET', url, headers: {} }, { service: 'watsonx' }),
+    );
     expect(err).toBeInstanceOf(NetworkError);
     expect((err as Error).message).toBe(`cannot connect to watsonx at ${url}: no connection within 0.2 s`);
   });
@@ -171,6 +216,8 @@ describe('TLS', () => {
     const err = await failure(client().send({ method: 'GET', url, headers: {} }, { service: 'watsonx' }));
     expect(err).toBeInstanceOf(NetworkError);
     expect(err).toMatchObject({ hint: 'check that the URL scheme (http/https) and port are right' });
-    expect((err as Error).message).toBe(`cannot connect to watsonx at ${url}: TLS handshake failed (wrong version number)`);
+    expect((err as Error).message).toBe(
+      `cannot connect to watsonx at ${url}: TLS handshake failed (wrong version number)`,
+    );
   });
 });

@@ -26,24 +26,140 @@ function listing(): RecordedRequest[] {
 const WATSONX_IDS = FOUNDATION_MODEL_SPECS.map((s) => s.model_id);
 
 describe('models: the wire request of each provider', () => {
-  it.each<[Kind, string[], Record<string, string>, { method: string; path: string; query: Record<string, string>; headers: Record<string, string | RegExp>; body: string }]>([
-    ['watsonx', [], {}, { method: 'GET', path: '/ml/v1/foundation_model_specs', query: { version: '2024-05-01', limit: '200' }, headers: { accept: 'application/json', authorization: /^Bearer \S+$/ }, body: '' }],
-    ['watsonx', ['--deployments'], { TEXTGEN_SPACE_ID: 'space-1' }, { method: 'GET', path: '/ml/v4/deployments', query: { version: '2024-05-01', space_id: 'space-1', limit: '200' }, headers: { authorization: /^Bearer \S+$/ }, body: '' }],
-    ['watsonx', ['--deployments', '--api-version', '2025-02-11'], { TEXTGEN_PROJECT_ID: 'proj-1' }, { method: 'GET', path: '/ml/v4/deployments', query: { version: '2025-02-11', project_id: 'proj-1', limit: '200' }, headers: {}, body: '' }],
-    ['azure-openai', [], {}, { method: 'GET', path: '/openai/deployments', query: { 'api-version': '2022-12-01' }, headers: { accept: 'application/json', 'api-key': KEY }, body: '' }],
-    ['azure-openai', ['--deployments', '--api-version', '2023-03-15-preview'], {}, { method: 'GET', path: '/openai/deployments', query: { 'api-version': '2023-03-15-preview' }, headers: { 'api-key': KEY }, body: '' }],
-    ['openai', [], {}, { method: 'GET', path: '/v1/models', query: {}, headers: { accept: 'application/json', authorization: `Bearer ${KEY}` }, body: '' }],
-    ['aleph-alpha', [], {}, { method: 'GET', path: '/models_available', query: {}, headers: { accept: 'application/json', authorization: `Bearer ${KEY}` }, body: '' }],
-    ['open-inference', [], {}, { method: 'POST', path: '/v2/repository/index', query: {}, headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` }, body: '{}' }],
-    ['open-inference', ['demo'], {}, { method: 'GET', path: '/v2/models/demo', query: {}, headers: { authorization: `Bearer ${KEY}` }, body: '' }],
-    ['open-inference', ['demo', '--model-version', '2'], {}, { method: 'GET', path: '/v2/models/demo/versions/2', query: {}, headers: {}, body: '' }],
+  it.each<
+    [
+      Kind,
+      string[],
+      Record<string, string>,
+      {
+        method: string;
+        path: string;
+        query: Record<string, string>;
+        headers: Record<string, string | RegExp>;
+        body: string;
+      },
+    ]
+  >([
+    [
+      'watsonx',
+      [],
+      {},
+      {
+        method: 'GET',
+        path: '/ml/v1/foundation_model_specs',
+        query: { version: '2024-05-01', limit: '200' },
+        headers: { accept: 'application/json', authorization: /^Bearer \S+$/ },
+        body: '',
+      },
+    ],
+    [
+      'watsonx',
+      ['--deployments'],
+      { TEXTGEN_SPACE_ID: 'space-1' },
+      {
+        method: 'GET',
+        path: '/ml/v4/deployments',
+        query: { version: '2024-05-01', space_id: 'space-1', limit: '200' },
+        headers: { authorization: /^Bearer \S+$/ },
+        body: '',
+      },
+    ],
+    [
+      'watsonx',
+      ['--deployments', '--api-version', '2025-02-11'],
+      { TEXTGEN_PROJECT_ID: 'proj-1' },
+      {
+        method: 'GET',
+        path: '/ml/v4/deployments',
+        query: { version: '2025-02-11', project_id: 'proj-1', limit: '200' },
+        headers: {},
+        body: '',
+      },
+    ],
+    [
+      'azure-openai',
+      [],
+      {},
+      {
+        method: 'GET',
+        path: '/openai/deployments',
+        query: { 'api-version': '2022-12-01' },
+        headers: { accept: 'application/json', 'api-key': KEY },
+        body: '',
+      },
+    ],
+    [
+      'azure-openai',
+      ['--deployments', '--api-version', '2023-03-15-preview'],
+      {},
+      {
+        method: 'GET',
+        path: '/openai/deployments',
+        query: { 'api-version': '2023-03-15-preview' },
+        headers: { 'api-key': KEY },
+        body: '',
+      },
+    ],
+    [
+      'openai',
+      [],
+      {},
+      {
+        method: 'GET',
+        path: '/v1/models',
+        query: {},
+        headers: { accept: 'application/json', authorization: `Bearer ${KEY}` },
+        body: '',
+      },
+    ],
+    [
+      'aleph-alpha',
+      [],
+      {},
+      {
+        method: 'GET',
+        path: '/models_available',
+        query: {},
+        headers: { accept: 'application/json', authorization: `Bearer ${KEY}` },
+        body: '',
+      },
+    ],
+    [
+      'open-inference',
+      [],
+      {},
+      {
+        method: 'POST',
+        path: '/v2/repository/index',
+        query: {},
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
+        body: '{}',
+      },
+    ],
+    [
+      'open-inference',
+      ['demo'],
+      {},
+      { method: 'GET', path: '/v2/models/demo', query: {}, headers: { authorization: `Bearer ${KEY}` }, body: '' },
+    ],
+    [
+      'open-inference',
+      ['demo', '--model-version', '2'],
+      {},
+      { method: 'GET', path: '/v2/models/demo/versions/2', query: {}, headers: {}, body: '' },
+    ],
   ])('%s %j', async (kind, args, env, expected) => {
     const r = await models(kind, [...args, '-o', 'json'], { env });
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
     const [req, ...more] = listing();
     expect(more).toHaveLength(0);
-    expect({ method: req?.method, path: req?.path, query: req?.query, body: req?.body }).toStrictEqual({ method: expected.method, path: expected.path, query: expected.query, body: expected.body });
+    expect({ method: req?.method, path: req?.path, query: req?.query, body: req?.body }).toStrictEqual({
+      method: expected.method,
+      path: expected.path,
+      query: expected.query,
+      body: expected.body,
+    });
     for (const [name, value] of Object.entries(expected.headers)) {
       if (value instanceof RegExp) expect(req?.headers[name], name).toMatch(value);
       else expect(req?.headers[name], name).toBe(value);
@@ -56,8 +172,25 @@ describe('models: canonical entries and the text table', () => {
     ['watsonx', [], {}, WATSONX_IDS as string[]],
     ['watsonx', ['--deployments'], { TEXTGEN_SPACE_ID: 's' }, ['demo', 'classification', 'summarize']],
     ['azure-openai', [], {}, ['gpt-35-turbo-instruct', 'davinci-002', 'text-embedding-ada-002']],
-    ['openai', [], {}, ['gpt-3.5-turbo-instruct', 'davinci-002', 'babbage-002', 'text-embedding-ada-002', 'text-embedding-3-small']],
-    ['aleph-alpha', [], {}, ['luminous-base', 'luminous-extended', 'luminous-supreme', 'luminous-base-control', 'luminous-extended-control', 'luminous-supreme-control']],
+    [
+      'openai',
+      [],
+      {},
+      ['gpt-3.5-turbo-instruct', 'davinci-002', 'babbage-002', 'text-embedding-ada-002', 'text-embedding-3-small'],
+    ],
+    [
+      'aleph-alpha',
+      [],
+      {},
+      [
+        'luminous-base',
+        'luminous-extended',
+        'luminous-supreme',
+        'luminous-base-control',
+        'luminous-extended-control',
+        'luminous-supreme-control',
+      ],
+    ],
     ['open-inference', [], {}, ['demo', 'ensemble', 'llama-3-8b-instruct', 'llama-3-8b-instruct']],
   ])('%s %j: -o json is the list of canonical entries in the service order', async (kind, args, env, ids) => {
     const r = await models(kind, [...args, '-o', 'json'], { env });
@@ -66,8 +199,13 @@ describe('models: canonical entries and the text table', () => {
     expect(entries.map((e) => e.id)).toEqual(ids);
     for (const e of entries) {
       const keys = Object.keys(e);
-      expect(keys.every((k) => (MODEL_ENTRY_KEYS as readonly string[]).includes(k)), keys.join()).toBe(true);
-      expect(keys, 'canonical order').toEqual([...keys].sort((a, b) => MODEL_ENTRY_KEYS.indexOf(a as never) - MODEL_ENTRY_KEYS.indexOf(b as never)));
+      expect(
+        keys.every((k) => (MODEL_ENTRY_KEYS as readonly string[]).includes(k)),
+        keys.join(),
+      ).toBe(true);
+      expect(keys, 'canonical order').toEqual(
+        [...keys].sort((a, b) => MODEL_ENTRY_KEYS.indexOf(a as never) - MODEL_ENTRY_KEYS.indexOf(b as never)),
+      );
       expect(e.kind).toBe(args.includes('--deployments') || kind === 'azure-openai' ? 'deployment' : 'model');
     }
   });
@@ -85,7 +223,11 @@ describe('models: canonical entries and the text table', () => {
       functions: ['text_generation'],
       description: 'The Granite model for summarisation, extraction, classification and generation.',
     });
-    expect(entries.find((e) => e.id === 'ibm/slate-125m-english-rtrvr-v2')).toMatchObject({ status: 'available', max_tokens: 512, functions: ['embedding'] });
+    expect(entries.find((e) => e.id === 'ibm/slate-125m-english-rtrvr-v2')).toMatchObject({
+      status: 'available',
+      max_tokens: 512,
+      functions: ['embedding'],
+    });
   });
 
   it.each<[Kind, string[], Record<string, string>, string]>([
@@ -138,16 +280,26 @@ describe('models: canonical entries and the text table', () => {
     expect(lines[0]).toMatch(/^ID +NAME +PROVIDER +STATUS +MAX TOKENS +FUNCTIONS +DESCRIPTION$/);
     expect(lines).toHaveLength(WATSONX_IDS.length + 1);
     expect(lines.slice(1).map((l) => l.split(' ')[0])).toEqual(WATSONX_IDS);
-    expect(lines.find((l) => l.startsWith('ibm/granite-4-h-small '))).toMatch(/ IBM +available +131072 +text_generation,text_chat +The Granite 4\.0 hybrid Mamba\/transformer mixture of experts…$/);
-    expect(lines.find((l) => l.startsWith('ibm/granite-13b-instruct-v2 '))).toMatch(/ deprecated +8192 +text_generation /);
-    expect(lines.find((l) => l.startsWith('intfloat/multilingual-e5-large '))).toMatch(/ Microsoft +available +512 +embedding /);
+    expect(lines.find((l) => l.startsWith('ibm/granite-4-h-small '))).toMatch(
+      / IBM +available +131072 +text_generation,text_chat +The Granite 4\.0 hybrid Mamba\/transformer mixture of experts…$/,
+    );
+    expect(lines.find((l) => l.startsWith('ibm/granite-13b-instruct-v2 '))).toMatch(
+      / deprecated +8192 +text_generation /,
+    );
+    expect(lines.find((l) => l.startsWith('intfloat/multilingual-e5-large '))).toMatch(
+      / Microsoft +available +512 +embedding /,
+    );
   });
 
   it('-o jsonl writes one entry per line; yaml a sequence; -j with --raw-output bare values', async () => {
     const jsonl = await models('aleph-alpha', ['-o', 'jsonl']);
     const lines = jsonl.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(6);
-    expect(JSON.parse(lines[0]!)).toStrictEqual({ id: 'luminous-base', kind: 'model', description: 'luminous-base, served by the textgen local engine' });
+    expect(JSON.parse(lines[0]!)).toStrictEqual({
+      id: 'luminous-base',
+      kind: 'model',
+      description: 'luminous-base, served by the textgen local engine',
+    });
     const yaml = await models('openai', ['-o', 'yaml']);
     expect(yaml.stdout.startsWith('- id: gpt-3.5-turbo-instruct\n  kind: model\n  provider: system\n')).toBe(true);
     const ids = await models('azure-openai', ['-j', '[].id', '--raw-output', '-o', 'jsonl']);
@@ -156,7 +308,7 @@ describe('models: canonical entries and the text table', () => {
     expect(JSON.parse(query.stdout)).toEqual(['1', '2']);
   });
 
-  it('--raw prints the provider\'s own items, unknown fields included', async () => {
+  it("--raw prints the provider's own items, unknown fields included", async () => {
     const r = await models('azure-openai', ['--raw', '-o', 'json']);
     const items = JSON.parse(r.stdout) as Record<string, unknown>[];
     expect(items[0]).toStrictEqual({
@@ -175,7 +327,8 @@ describe('models: canonical entries and the text table', () => {
 });
 
 describe('models: watsonx paging', () => {
-  const pageStarts = (size: number) => Array.from({ length: Math.ceil(WATSONX_IDS.length / size) }, (_, i) => String(i * size));
+  const pageStarts = (size: number) =>
+    Array.from({ length: Math.ceil(WATSONX_IDS.length / size) }, (_, i) => String(i * size));
   it.each([
     [5, pageStarts(5)],
     [1, pageStarts(1)],
@@ -195,9 +348,18 @@ describe('models: watsonx paging', () => {
   });
 
   it('deployments page too, keeping the space on every page', async () => {
-    const r = await models('watsonx', ['--deployments', '--page-size', '2', '-o', 'json'], { env: { TEXTGEN_SPACE_ID: 'sp' } });
-    expect((JSON.parse(r.stdout) as { id: string }[]).map((e) => e.id)).toEqual(['demo', 'classification', 'summarize']);
-    expect(listing().map((p) => [p.query.start ?? '0', p.query.space_id])).toEqual([['0', 'sp'], ['2', 'sp']]);
+    const r = await models('watsonx', ['--deployments', '--page-size', '2', '-o', 'json'], {
+      env: { TEXTGEN_SPACE_ID: 'sp' },
+    });
+    expect((JSON.parse(r.stdout) as { id: string }[]).map((e) => e.id)).toEqual([
+      'demo',
+      'classification',
+      'summarize',
+    ]);
+    expect(listing().map((p) => [p.query.start ?? '0', p.query.space_id])).toEqual([
+      ['0', 'sp'],
+      ['2', 'sp'],
+    ]);
   });
 
   it('--raw with pages: the items of every page, in order', async () => {
@@ -208,7 +370,12 @@ describe('models: watsonx paging', () => {
   });
 
   it('a next link that points back to a page already read ends the listing with a warning', async () => {
-    const t = await tiny((_req, res, origin) => json(res, 200, { resources: [{ model_id: 'a' }], next: { href: `${origin}/ml/v1/foundation_model_specs?version=2024-05-01&limit=200` } }));
+    const t = await tiny((_req, res, origin) =>
+      json(res, 200, {
+        resources: [{ model_id: 'a' }],
+        next: { href: `${origin}/ml/v1/foundation_model_specs?version=2024-05-01&limit=200` },
+      }),
+    );
     const r = await runInProcess(['--provider', 'watsonx', '--url', t.url, 'models', '-o', 'json'], { env: home.env });
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual([{ id: 'a', kind: 'model' }]);
@@ -216,29 +383,53 @@ describe('models: watsonx paging', () => {
     expect(t.seen).toHaveLength(1);
   });
 
-  it('a next link to another host is followed on the profile\'s own origin, with version and space carried', async () => {
+  it("a next link to another host is followed on the profile's own origin, with version and space carried", async () => {
     const t = await tiny((req, res) => {
       const start = new URL(req.url ?? '/', 'http://x').searchParams.get('start');
-      if (start === null) json(res, 200, { resources: [{ metadata: { id: 'one' } }], next: { href: 'https://internal.example:9443/ml/v4/deployments?start=tok2&limit=1' } });
+      if (start === null)
+        json(res, 200, {
+          resources: [{ metadata: { id: 'one' } }],
+          next: { href: 'https://internal.example:9443/ml/v4/deployments?start=tok2&limit=1' },
+        });
       else json(res, 200, { resources: [{ metadata: { id: 'two' } }] });
     });
-    const r = await runInProcess(['--provider', 'watsonx', '--url', t.url, 'models', '--deployments', '--page-size', '1', '-o', 'json'], {
-      env: { ...home.env, TEXTGEN_SPACE_ID: 'sp' },
-    });
+    const r = await runInProcess(
+      ['--provider', 'watsonx', '--url', t.url, 'models', '--deployments', '--page-size', '1', '-o', 'json'],
+      {
+        env: { ...home.env, TEXTGEN_SPACE_ID: 'sp' },
+      },
+    );
     expect(r.exitCode).toBe(0);
     expect((JSON.parse(r.stdout) as { id: string }[]).map((e) => e.id)).toEqual(['one', 'two']);
-    expect(t.seen).toEqual(['GET /ml/v4/deployments?version=2024-05-01&space_id=sp&limit=1', 'GET /ml/v4/deployments?start=tok2&limit=1&version=2024-05-01&space_id=sp']);
+    expect(t.seen).toEqual([
+      'GET /ml/v4/deployments?version=2024-05-01&space_id=sp&limit=1',
+      'GET /ml/v4/deployments?start=tok2&limit=1&version=2024-05-01&space_id=sp',
+    ]);
   });
 });
 
 describe('models: Open Inference servers without a list call of their own', () => {
   it('a KServe-style server: the repository index answers 404, GET /v2/models lists', async () => {
-    const kserve = await startServer({ protocols: [openInferenceProtocol, { ...openInferenceProtocol, name: 'kserve', routes: [{ method: 'GET', pattern: '/v2/models', handler: kserveModels }] }] });
+    const kserve = await startServer({
+      protocols: [
+        openInferenceProtocol,
+        {
+          ...openInferenceProtocol,
+          name: 'kserve',
+          routes: [{ method: 'GET', pattern: '/v2/models', handler: kserveModels }],
+        },
+      ],
+    });
     try {
-      const r = await runInProcess(['--provider', 'open-inference', '--url', kserve.url, 'models', '-v'], { env: home.env });
+      const r = await runInProcess(['--provider', 'open-inference', '--url', kserve.url, 'models', '-v'], {
+        env: home.env,
+      });
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toBe('ID\ndemo\nensemble\nllama-3-8b-instruct\n');
-      expect(kserve.requests.map((q) => `${q.method} ${q.path}`)).toEqual(['POST /v2/repository/index', 'GET /v2/models']);
+      expect(kserve.requests.map((q) => `${q.method} ${q.path}`)).toEqual([
+        'POST /v2/repository/index',
+        'GET /v2/models',
+      ]);
       expect(r.stderr).toMatch(/POST \/v2\/repository\/index answered 404; trying GET \/v2\/models/);
     } finally {
       await kserve.close();
@@ -251,14 +442,16 @@ describe('models: Open Inference servers without a list call of their own', () =
       const r = await runInProcess(['--provider', 'open-inference', '--url', bare.url, 'models'], { env: home.env });
       expect(r.exitCode).toBe(4);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toMatch(/^error: open-inference returned HTTP 404: this server has no way to list its models \(POST \/v2\/repository\/index answered 404; GET \/v2\/models answered 404\)/m);
+      expect(r.stderr).toMatch(
+        /^error: open-inference returned HTTP 404: this server has no way to list its models \(POST \/v2\/repository\/index answered 404; GET \/v2\/models answered 404\)/m,
+      );
       expect(r.stderr).toMatch(/hint: ask for one model by name: textgen models NAME/);
     } finally {
       await bare.close();
     }
   });
 
-  it('a model the server does not know: exit 4 with the server\'s words', async () => {
+  it("a model the server does not know: exit 4 with the server's words", async () => {
     const t = await tiny((_req, res) => json(res, 404, { error: "Request for unknown model: 'nope' is not found" }));
     const r = await runInProcess(['--provider', 'open-inference', '--url', t.url, 'models', 'nope'], { env: home.env });
     expect(r.exitCode).toBe(4);
@@ -268,11 +461,19 @@ describe('models: Open Inference servers without a list call of their own', () =
 
 describe('models: failures', () => {
   it.each<[Kind, string[], RegExp]>([
-    ['aleph-alpha', ['luminous-base'], /models NAME \(one model's metadata\) is not supported by aleph-alpha; it works with open-inference/],
+    [
+      'aleph-alpha',
+      ['luminous-base'],
+      /models NAME \(one model's metadata\) is not supported by aleph-alpha; it works with open-inference/,
+    ],
     ['watsonx', ['ibm/granite-13b-instruct-v2'], /not supported by watsonx; it works with open-inference/],
     ['azure-openai', ['gpt'], /not supported by azure-openai/],
     ['openai', ['gpt'], /not supported by openai/],
-    ['aleph-alpha', ['--deployments'], /models --deployments is not supported by aleph-alpha; it works with watsonx, azure-openai/],
+    [
+      'aleph-alpha',
+      ['--deployments'],
+      /models --deployments is not supported by aleph-alpha; it works with watsonx, azure-openai/,
+    ],
     ['openai', ['--deployments'], /--deployments is not supported by openai/],
     ['open-inference', ['--deployments'], /--deployments is not supported by open-inference/],
     ['aleph-alpha', ['--page-size', '3'], /--page-size is not supported by aleph-alpha/],
@@ -281,7 +482,11 @@ describe('models: failures', () => {
     ['watsonx', ['--page-size', '201'], /--page-size must be an integer from 1 to 200 for watsonx, got 201/],
     ['watsonx', ['--page-size', '0'], /--page-size must be a positive integer, got "0"/],
     ['watsonx', ['--page-size', '2.5'], /--page-size must be a positive integer, got "2.5"/],
-    ['watsonx', ['--deployments'], /watsonx lists deployments of a space or project: profile "\(ad hoc\)" has neither space_id nor project_id/],
+    [
+      'watsonx',
+      ['--deployments'],
+      /watsonx lists deployments of a space or project: profile "\(ad hoc\)" has neither space_id nor project_id/,
+    ],
     ['open-inference', ['--model-version', '2'], /--model-version needs a model NAME/],
     ['open-inference', ['demo', '--deployments'], /give a model NAME or --deployments, not both/],
     ['open-inference', ['--raw=maybe'], /--raw must be true or false/],
@@ -301,7 +506,9 @@ describe('models: failures', () => {
     ['aleph-alpha', ['--token', 'wrong-key']],
     ['open-inference', ['--token', 'wrong-key']],
   ])('%s: refused credentials exit 3', async (kind, credential) => {
-    const r = await runInProcess(['--provider', kind, '--url', fixture.server.url, ...credential, 'models'], { env: home.env });
+    const r = await runInProcess(['--provider', kind, '--url', fixture.server.url, ...credential, 'models'], {
+      env: home.env,
+    });
     expect(r.exitCode).toBe(3);
     expect(r.stderr).toMatch(new RegExp(`^error: ${kind} returned HTTP 401`, 'm'));
   });
@@ -310,7 +517,9 @@ describe('models: failures', () => {
     const t = await tiny((_req, res) => json(res, 200, { models_are: 'elsewhere' }));
     const r = await runInProcess(['--provider', 'aleph-alpha', '--url', t.url, 'models'], { env: home.env });
     expect(r.exitCode).toBe(4);
-    expect(r.stderr).toMatch(/aleph-alpha returned HTTP 200: unexpected answer: the answer is not a JSON array of models — got: \{"models_are":"elsewhere"\}/);
+    expect(r.stderr).toMatch(
+      /aleph-alpha returned HTTP 200: unexpected answer: the answer is not a JSON array of models — got: \{"models_are":"elsewhere"\}/,
+    );
   });
 
   it('an empty list prints nothing on stdout and says so on stderr', async () => {
@@ -319,23 +528,50 @@ describe('models: failures', () => {
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe('watsonx lists no models\n');
-    const asJson = await runInProcess(['--provider', 'watsonx', '--url', t.url, 'models', '-o', 'json'], { env: home.env });
+    const asJson = await runInProcess(['--provider', 'watsonx', '--url', t.url, 'models', '-o', 'json'], {
+      env: home.env,
+    });
     expect(asJson.stdout).toBe('[]\n');
   });
 });
 
 describe('models --dry-run', () => {
   it.each<[Kind, string[], Record<string, string>, string]>([
-    ['watsonx', ['--page-size', '5'], {}, "curl -sS -N -X GET 'URL/ml/v1/foundation_model_specs?version=2024-05-01&limit=5' -H 'accept: application/json' -H \"authorization: Bearer ${TEXTGEN_TOKEN}\""],
-    ['azure-openai', [], {}, "curl -sS -N -X GET 'URL/openai/deployments?api-version=2022-12-01' -H 'accept: application/json' -H \"api-key: ${TEXTGEN_API_KEY}\""],
-    ['open-inference', [], {}, "curl -sS -N -X POST 'URL/v2/repository/index' -H 'content-type: application/json' -H 'accept: application/json' -H \"authorization: Bearer ${TEXTGEN_TOKEN}\" --data-raw '{}'"],
-    ['open-inference', ['demo:3'], {}, "curl -sS -N -X GET 'URL/v2/models/demo/versions/3' -H 'accept: application/json' -H \"authorization: Bearer ${TEXTGEN_TOKEN}\""],
-  ])('%s %j prints the first request as curl, credentials as variables, and sends nothing', async (kind, args, env, curl) => {
-    const variable = kind === 'azure-openai' ? 'TEXTGEN_API_KEY' : 'TEXTGEN_TOKEN';
-    const r = await runInProcess(['--provider', kind, '--url', fixture.server.url, 'models', ...args, '--dry-run'], { env: { ...home.env, [variable]: KEY, ...env } });
-    expect(r.exitCode).toBe(0);
-    expect(r.stdout).toBe(`${curl.replace('URL', fixture.server.url)}\n`);
-    expect(r.stdout).not.toContain(KEY);
-    expect(fixture.server.requests).toHaveLength(0);
-  });
+    [
+      'watsonx',
+      ['--page-size', '5'],
+      {},
+      "curl -sS -N -X GET 'URL/ml/v1/foundation_model_specs?version=2024-05-01&limit=5' -H 'accept: application/json' -H \"authorization: Bearer ${TEXTGEN_TOKEN}\"",
+    ],
+    [
+      'azure-openai',
+      [],
+      {},
+      "curl -sS -N -X GET 'URL/openai/deployments?api-version=2022-12-01' -H 'accept: application/json' -H \"api-key: ${TEXTGEN_API_KEY}\"",
+    ],
+    [
+      'open-inference',
+      [],
+      {},
+      "curl -sS -N -X POST 'URL/v2/repository/index' -H 'content-type: application/json' -H 'accept: application/json' -H \"authorization: Bearer ${TEXTGEN_TOKEN}\" --data-raw '{}'",
+    ],
+    [
+      'open-inference',
+      ['demo:3'],
+      {},
+      "curl -sS -N -X GET 'URL/v2/models/demo/versions/3' -H 'accept: application/json' -H \"authorization: Bearer ${TEXTGEN_TOKEN}\"",
+    ],
+  ])(
+    '%s %j prints the first request as curl, credentials as variables, and sends nothing',
+    async (kind, args, env, curl) => {
+      const variable = kind === 'azure-openai' ? 'TEXTGEN_API_KEY' : 'TEXTGEN_TOKEN';
+      const r = await runInProcess(['--provider', kind, '--url', fixture.server.url, 'models', ...args, '--dry-run'], {
+        env: { ...home.env, [variable]: KEY, ...env },
+      });
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toBe(`${curl.replace('URL', fixture.server.url)}\n`);
+      expect(r.stdout).not.toContain(KEY);
+      expect(fixture.server.requests).toHaveLength(0);
+    },
+  );
 });

@@ -31,15 +31,24 @@ async function send(spec: HttpRequestSpec): Promise<Response> {
 }
 
 /** The client mapping's request to the server, the answer back through the client mapping. */
-async function generate(request: CanonicalRequest, target: Omit<GenerateTarget, 'stream'>, extra?: Record<string, unknown>): Promise<GenerateResult> {
-  const res = await send(openInferenceGenerate.buildGenerateRequest(request, { ...target, stream: false }, profile(), extra));
+async function generate(
+  request: CanonicalRequest,
+  target: Omit<GenerateTarget, 'stream'>,
+  extra?: Record<string, unknown>,
+): Promise<GenerateResult> {
+  const res = await send(
+    openInferenceGenerate.buildGenerateRequest(request, { ...target, stream: false }, profile(), extra),
+  );
   expect(res.status).toBe(200);
   const body = assertValid(v.generateResponse, await res.json(), 'server answer');
   return openInferenceGenerate.parseGenerateResponse(body, request);
 }
 
 /** Streamed: every message through the SSE parser and the decoder, folded as the CLI folds them. */
-async function generateStream(request: CanonicalRequest, target: Omit<GenerateTarget, 'stream'>): Promise<{ result: GenerateResult; steps: StreamStep[] }> {
+async function generateStream(
+  request: CanonicalRequest,
+  target: Omit<GenerateTarget, 'stream'>,
+): Promise<{ result: GenerateResult; steps: StreamStep[] }> {
   const res = await send(openInferenceGenerate.buildGenerateRequest(request, { ...target, stream: true }, profile()));
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toBe('text/event-stream');
@@ -102,7 +111,10 @@ describe('round trip through the local server', () => {
   });
 
   test('--model-version and greedy decoding: deterministic, versioned path', async () => {
-    const request: CanonicalRequest = { input: 'Hello', parameters: { decoding_method: 'greedy', max_new_tokens: 8, min_new_tokens: 8 } };
+    const request: CanonicalRequest = {
+      input: 'Hello',
+      parameters: { decoding_method: 'greedy', max_new_tokens: 8, min_new_tokens: 8 },
+    };
     const a = await generate(request, { deployment: 'demo', modelVersion: '5' });
     expect(server.requests.at(-1)!.path).toBe('/v2/models/demo/versions/5/generate');
     const b = await generate(request, { deployment: 'demo', modelVersion: '5' });
@@ -111,9 +123,15 @@ describe('round trip through the local server', () => {
   });
 
   test('include_stop_sequence false and a stop sequence come back as stop_sequence without the stop text', async () => {
-    const probe = await generate({ input: 'Tell me a long story', parameters: { max_new_tokens: 30, min_new_tokens: 30, random_seed: 5 } }, { model: 'demo' });
+    const probe = await generate(
+      { input: 'Tell me a long story', parameters: { max_new_tokens: 30, min_new_tokens: 30, random_seed: 5 } },
+      { model: 'demo' },
+    );
     const stop = probe.results[0]!.generated_text.split(' ').filter(Boolean)[2]!;
-    const request: CanonicalRequest = { input: 'Tell me a long story', parameters: { max_new_tokens: 30, random_seed: 5, stop_sequences: [stop], include_stop_sequence: false } };
+    const request: CanonicalRequest = {
+      input: 'Tell me a long story',
+      parameters: { max_new_tokens: 30, random_seed: 5, stop_sequences: [stop], include_stop_sequence: false },
+    };
     const item = (await generate(request, { model: 'demo' })).results[0]!;
     expect(item.stop_reason).toBe('stop_sequence');
     expect(item.generated_text.endsWith(stop)).toBe(false);
@@ -129,13 +147,21 @@ describe('round trip through the local server', () => {
   });
 
   test('token counts the server sends on request (--extra) fill input_token_count', async () => {
-    const result = await generate({ input: 'Hello there', parameters: { max_new_tokens: 3, min_new_tokens: 3 } }, { model: 'demo' }, { parameters: { return_num_input_tokens: true, return_num_output_tokens: true } });
+    const result = await generate(
+      { input: 'Hello there', parameters: { max_new_tokens: 3, min_new_tokens: 3 } },
+      { model: 'demo' },
+      { parameters: { return_num_input_tokens: true, return_num_output_tokens: true } },
+    );
     expect(result.results[0]).toMatchObject({ input_token_count: 2, generated_token_count: 3 });
   });
 
   test('an error answer: status, code, message and the request id as trace', async () => {
     server.faults.push({ kind: 'status', status: 429 });
-    const spec = openInferenceGenerate.buildGenerateRequest({ input: 'Hi' }, { model: 'demo', stream: false }, profile());
+    const spec = openInferenceGenerate.buildGenerateRequest(
+      { input: 'Hi' },
+      { model: 'demo', stream: false },
+      profile(),
+    );
     const res = await send({ ...spec, headers: { ...spec.headers, 'x-request-id': 'rt-1' } });
     const headers = Object.fromEntries(res.headers);
     expect(openInferenceGenerate.parseError(res.status, await res.text(), headers)).toEqual({
@@ -149,9 +175,16 @@ describe('round trip through the local server', () => {
 
   test('an error inside the 200 stream: the text so far, then an error step', async () => {
     server.faults.push({ kind: 'stream-error', afterEvents: 2 });
-    const { result, steps } = await generateStream({ input: 'Tell me a long story', parameters: { max_new_tokens: 10, min_new_tokens: 10 } }, { model: 'demo' });
+    const { result, steps } = await generateStream(
+      { input: 'Tell me a long story', parameters: { max_new_tokens: 10, min_new_tokens: 10 } },
+      { model: 'demo' },
+    );
     expect(steps.map((s) => s.type)).toEqual(['chunk', 'chunk', 'error']);
-    expect(steps[2]).toMatchObject({ type: 'error', code: 'generation', message: expect.stringContaining('Request failed during generation') });
+    expect(steps[2]).toMatchObject({
+      type: 'error',
+      code: 'generation',
+      message: expect.stringContaining('Request failed during generation'),
+    });
     expect(result.results[0]!.stop_reason).toBe('error');
     expect(result.results[0]!.generated_text).not.toBe('');
   });

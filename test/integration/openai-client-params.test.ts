@@ -13,12 +13,38 @@ const fixture = useServer();
 describe('--seed on the OpenAI wire', () => {
   const cases = [
     ['openai', ['complete', '-m', 'gpt-3.5-turbo-instruct', '--no-stream', '-t', '1', '--max-tokens', '20', '--seed']],
-    ['azure-openai', ['deployment', 'text-generate', '--id-or-name', 'gpt-35-turbo-instruct', '--input', 'Rivers carry', '--parameters-temperature', '1', '--parameters-max-new-tokens', '20', '--parameters-random-seed']],
+    [
+      'azure-openai',
+      [
+        'deployment',
+        'text-generate',
+        '--id-or-name',
+        'gpt-35-turbo-instruct',
+        '--input',
+        'Rivers carry',
+        '--parameters-temperature',
+        '1',
+        '--parameters-max-new-tokens',
+        '20',
+        '--parameters-random-seed',
+      ],
+    ],
   ] as const;
 
   it.each(cases)('%s: the same seed gives the same text, sent as "seed"', async (kind, args) => {
     const run = (seed: number) =>
-      runInProcess(['--provider', kind, '--url', fixture.server.url, ...args, String(seed), ...(kind === 'openai' ? ['Rivers carry'] : [])], { env: fixture.home.env });
+      runInProcess(
+        [
+          '--provider',
+          kind,
+          '--url',
+          fixture.server.url,
+          ...args,
+          String(seed),
+          ...(kind === 'openai' ? ['Rivers carry'] : []),
+        ],
+        { env: fixture.home.env },
+      );
     const a = await run(7);
     expect(a.exitCode, a.stderr).toBe(0);
     const b = await run(7);
@@ -26,7 +52,9 @@ describe('--seed on the OpenAI wire', () => {
     const others = new Set<string>();
     for (const seed of [1, 2, 3]) others.add((await run(seed)).stdout);
     expect([...others].some((o) => o !== a.stdout)).toBe(true);
-    const sent = fixture.server.requests.filter((r) => r.path.endsWith('/completions')).map((r) => (r.json as { seed?: number }).seed);
+    const sent = fixture.server.requests
+      .filter((r) => r.path.endsWith('/completions'))
+      .map((r) => (r.json as { seed?: number }).seed);
     expect(sent).toEqual([7, 7, 1, 2, 3]);
   });
 });
@@ -36,12 +64,23 @@ describe('base64 embeddings', () => {
     const vector = [0.5, -0.25, 0.125];
     const bytes = Buffer.alloc(12);
     vector.forEach((x, i) => bytes.writeFloatLE(x, i * 4));
-    const answer = parseOpenAiEmbedResponse({ data: [{ index: 0, object: 'embedding', embedding: bytes.toString('base64') }], model: 'm', usage: { prompt_tokens: 1 } }, ['a']);
+    const answer = parseOpenAiEmbedResponse(
+      {
+        data: [{ index: 0, object: 'embedding', embedding: bytes.toString('base64') }],
+        model: 'm',
+        usage: { prompt_tokens: 1 },
+      },
+      ['a'],
+    );
     expect(answer.embeddings[0]!.embedding).toEqual(vector);
   });
 
   it('that are not base64 of float32 are an unexpected answer', () => {
-    expect(() => parseOpenAiEmbedResponse({ data: [{ index: 0, embedding: 'not base64!' }] }, ['a'])).toThrow('data[0] has no "embedding" (an array of numbers, or base64)');
-    expect(() => parseOpenAiEmbedResponse({ data: [{ index: 0, embedding: 'AAA=' }] }, ['a'])).toThrow(/has no "embedding"/);
+    expect(() => parseOpenAiEmbedResponse({ data: [{ index: 0, embedding: 'not base64!' }] }, ['a'])).toThrow(
+      'data[0] has no "embedding" (an array of numbers, or base64)',
+    );
+    expect(() => parseOpenAiEmbedResponse({ data: [{ index: 0, embedding: 'AAA=' }] }, ['a'])).toThrow(
+      /has no "embedding"/,
+    );
   });
 });

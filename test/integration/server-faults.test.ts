@@ -1,7 +1,12 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { SseParser, type SseEvent } from '../../src/http/sse-parser.js';
 import { startServer, type RunningServer } from '../../src/emulator/core/index.js';
-import { iamTokenResponseSchema, watsonxErrorSchema, watsonxStreamEventSchema, watsonxTextGenResponseSchema } from '../contract/watsonx-schemas.js';
+import {
+  iamTokenResponseSchema,
+  watsonxErrorSchema,
+  watsonxStreamEventSchema,
+  watsonxTextGenResponseSchema,
+} from '../contract/watsonx-schemas.js';
 
 const PLAIN = '/ml/v1/deployments/demo/text/generation?version=2024-05-01';
 const STREAM = '/ml/v1/deployments/demo/text/generation_stream?version=2024-05-01';
@@ -54,7 +59,10 @@ describe('status faults', () => {
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toBe('2');
     expect(res.headers.get('retry-after-ms')).toBe('1500');
-    expect(watsonxErrorSchema.parse(await res.json())).toMatchObject({ status_code: 429, errors: [{ code: 'too_many_requests' }] });
+    expect(watsonxErrorSchema.parse(await res.json())).toMatchObject({
+      status_code: 429,
+      errors: [{ code: 'too_many_requests' }],
+    });
     expect(server.faults).toEqual([]);
     expect((await post(PLAIN)).status).toBe(200);
   });
@@ -163,7 +171,9 @@ describe('connection faults', () => {
 
   test('a stream shorter than afterEvents still ends with the fault', async () => {
     server.faults.push({ kind: 'stream-error', afterEvents: 100 });
-    const { events } = await readStream(await post(STREAM, { input: 'Hi', parameters: { max_new_tokens: 2, min_new_tokens: 2 } }));
+    const { events } = await readStream(
+      await post(STREAM, { input: 'Hi', parameters: { max_new_tokens: 2, min_new_tokens: 2 } }),
+    );
     expect(events.map((e) => e.event)).toEqual(['message', 'message', 'message', 'error']);
   });
 
@@ -174,7 +184,10 @@ describe('connection faults', () => {
     const first = new TextDecoder().decode((await reader.read()).value);
     expect(messages(new SseParser().push(first))).toHaveLength(1);
     // Proving silence needs a deadline: nothing more may arrive within it.
-    const next = await Promise.race([reader.read().then(() => 'data'), new Promise((r) => setTimeout(r, 300, 'silent'))]);
+    const next = await Promise.race([
+      reader.read().then(() => 'data'),
+      new Promise((r) => setTimeout(r, 300, 'silent')),
+    ]);
     expect(next).toBe('silent');
     await reader.cancel();
   });
@@ -204,13 +217,18 @@ describe('connection faults', () => {
 const json = async (res: Response): Promise<any> => res.json();
 
 describe('the switches without code: X-Textgen-Fault, ?textgen_fault=, /__textgen/faults', () => {
-  const control = (method: string, body?: string) => fetch(`${server.url}/__textgen/faults`, { method, ...(body !== undefined ? { body } : {}) });
+  const control = (method: string, body?: string) =>
+    fetch(`${server.url}/__textgen/faults`, { method, ...(body !== undefined ? { body } : {}) });
 
-  test('a request\'s own header fault hits that request only, and wins over the queue', async () => {
+  test("a request's own header fault hits that request only, and wins over the queue", async () => {
     server.faults.push({ kind: 'status', status: 500 });
     const res = await fetch(server.url + PLAIN, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json', 'x-textgen-fault': 'status:code=429,retry-after=3,times=5' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        'x-textgen-fault': 'status:code=429,retry-after=3,times=5',
+      },
       body: JSON.stringify(LONG),
     });
     expect(res.status).toBe(429);
@@ -231,8 +249,12 @@ describe('the switches without code: X-Textgen-Fault, ?textgen_fault=, /__textge
   test.each<[string, string]>([
     ['status:code=99', 'X-Textgen-Fault: fault "status": code must be an HTTP error status from 400 to 599, got "99"'],
     ['hang;drop', 'X-Textgen-Fault takes one fault, got 2; queue several with POST /__textgen/faults'],
-  ])('a bad header spec %j is a 400 in the protocol\'s shape', async (spec, message) => {
-    const res = await fetch(server.url + PLAIN, { method: 'POST', headers: { 'content-type': 'application/json', 'x-textgen-fault': spec }, body: JSON.stringify(LONG) });
+  ])("a bad header spec %j is a 400 in the protocol's shape", async (spec, message) => {
+    const res = await fetch(server.url + PLAIN, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-textgen-fault': spec },
+      body: JSON.stringify(LONG),
+    });
     expect(res.status).toBe(400);
     expect(watsonxErrorSchema.parse(await json(res)).errors[0]).toMatchObject({ code: 'invalid_fault_spec', message });
   });
@@ -285,7 +307,7 @@ describe('the faults added for the switches', () => {
     ['application/json', '{"status":"ok"'],
     ['text/plain', 'OK'],
     ['application/xml', '<?xml'],
-  ])('content-type %s: a 200 of that type whose body is not the protocol\'s', async (type, start) => {
+  ])("content-type %s: a 200 of that type whose body is not the protocol's", async (type, start) => {
     server.faults.push({ kind: 'content-type', type });
     const res = await post(STREAM);
     expect(res.status).toBe(200);
@@ -341,7 +363,10 @@ describe('the faults added for the switches', () => {
     const { events, broken } = await readStream(await post(STREAM));
     expect(broken).toBe(false);
     expect(events).toHaveLength(2);
-    expect(events.map((e) => watsonxStreamEventSchema.parse(JSON.parse(e.data)).results[0]!.stop_reason)).toEqual(['not_finished', 'not_finished']);
+    expect(events.map((e) => watsonxStreamEventSchema.parse(JSON.parse(e.data)).results[0]!.stop_reason)).toEqual([
+      'not_finished',
+      'not_finished',
+    ]);
   });
 
   test('truncate with plain: a non-stream answer ends cleanly after half its body', async () => {
@@ -379,13 +404,37 @@ describe('the faults added for the switches', () => {
   });
 });
 
-describe('busy in each protocol\'s own words', () => {
+describe("busy in each protocol's own words", () => {
   test.each<[string, string, unknown, number, unknown]>([
     ['watsonx', PLAIN, LONG, 503, { errors: [{ code: 'service_unavailable' }], status_code: 503 }],
-    ['Aleph Alpha', '/complete', { model: 'luminous-base', prompt: 'Hi', maximum_tokens: 5 }, 503, { code: 'QUEUE_FULL' }],
-    ['Azure', '/openai/deployments/d/completions?api-version=2022-03-01-preview', { prompt: 'Hi', max_tokens: 5 }, 429, { error: { code: '429', type: 'requests' } }],
-    ['OpenAI', '/v1/completions', { model: 'm', prompt: 'Hi', max_tokens: 5 }, 503, { error: { type: 'server_error', code: null } }],
-    ['Open Inference', '/v2/models/demo/generate', { text_input: 'Hi', parameters: { max_tokens: 5 } }, 429, { error: 'Model is overloaded', error_type: 'overloaded' }],
+    [
+      'Aleph Alpha',
+      '/complete',
+      { model: 'luminous-base', prompt: 'Hi', maximum_tokens: 5 },
+      503,
+      { code: 'QUEUE_FULL' },
+    ],
+    [
+      'Azure',
+      '/openai/deployments/d/completions?api-version=2022-03-01-preview',
+      { prompt: 'Hi', max_tokens: 5 },
+      429,
+      { error: { code: '429', type: 'requests' } },
+    ],
+    [
+      'OpenAI',
+      '/v1/completions',
+      { model: 'm', prompt: 'Hi', max_tokens: 5 },
+      503,
+      { error: { type: 'server_error', code: null } },
+    ],
+    [
+      'Open Inference',
+      '/v2/models/demo/generate',
+      { text_input: 'Hi', parameters: { max_tokens: 5 } },
+      429,
+      { error: 'Model is overloaded', error_type: 'overloaded' },
+    ],
   ])('%s', async (_, path, body, status, shape) => {
     server.faults.push({ kind: 'busy', retryAfter: '1' });
     const res = await post(path, body);

@@ -60,20 +60,32 @@ describe('deployment generation', () => {
     ['its id', 'classification'],
     ['its serving name', 'classification_serving'],
   ])('a deployment is known by %s, and answers with its base model', async (_what, idOrName) => {
-    const res = await post(`/ml/v1/deployments/${idOrName}/text/generation${V}`, { input: 'Hi', parameters: { max_new_tokens: 2 } });
+    const res = await post(`/ml/v1/deployments/${idOrName}/text/generation${V}`, {
+      input: 'Hi',
+      parameters: { max_new_tokens: 2 },
+    });
     expect(res.status).toBe(200);
     expect(watsonxTextGenResponseSchema.parse(await res.json()).model_id).toBe('ibm/granite-3-3-8b-instruct');
   });
 
-  test.each(['generation', 'generation_stream'])('an unknown deployment on %s is the service\'s 404 deployment_does_not_exist', async (route) => {
-    const res = await post(`/ml/v1/deployments/${encodeURIComponent('my serving name')}/text/${route}${V}`, { input: 'Hi' });
-    expect(res.status).toBe(404);
-    const body = watsonxErrorSchema.parse(await res.json());
-    expect(body.errors).toEqual([
-      { code: 'deployment_does_not_exist', message: "Deployment with id 'my serving name' does not exist. Re-try with a valid deployment id.", more_info: 'https://cloud.ibm.com/apidocs/watsonx-ai' },
-    ]);
-    expect(body.status_code).toBe(404);
-  });
+  test.each(['generation', 'generation_stream'])(
+    "an unknown deployment on %s is the service's 404 deployment_does_not_exist",
+    async (route) => {
+      const res = await post(`/ml/v1/deployments/${encodeURIComponent('my serving name')}/text/${route}${V}`, {
+        input: 'Hi',
+      });
+      expect(res.status).toBe(404);
+      const body = watsonxErrorSchema.parse(await res.json());
+      expect(body.errors).toEqual([
+        {
+          code: 'deployment_does_not_exist',
+          message: "Deployment with id 'my serving name' does not exist. Re-try with a valid deployment id.",
+          more_info: 'https://cloud.ibm.com/apidocs/watsonx-ai',
+        },
+      ]);
+      expect(body.status_code).toBe(404);
+    },
+  );
 
   test('without max_new_tokens the unspecified_max_token warning comes back, as watsonx does', async () => {
     const body = watsonxTextGenResponseSchema.parse(await (await post(DEPLOY, { input: 'Hello' })).json());
@@ -93,7 +105,14 @@ describe('deployment generation', () => {
       input: 'Tell me a story',
       parameters: {
         max_new_tokens: 6,
-        return_options: { input_text: true, generated_tokens: true, input_tokens: true, token_logprobs: true, token_ranks: true, top_n_tokens: 3 },
+        return_options: {
+          input_text: true,
+          generated_tokens: true,
+          input_tokens: true,
+          token_logprobs: true,
+          token_ranks: true,
+          top_n_tokens: 3,
+        },
       },
     };
     const body = watsonxTextGenResponseSchema.parse(await (await post(DEPLOY, request)).json());
@@ -111,21 +130,41 @@ describe('deployment generation', () => {
   });
 
   test('token data stays out unless asked for', async () => {
-    const body = watsonxTextGenResponseSchema.parse(await (await post(DEPLOY, { input: 'Hi', parameters: { max_new_tokens: 4, return_options: { generated_tokens: true } } })).json());
+    const body = watsonxTextGenResponseSchema.parse(
+      await (
+        await post(DEPLOY, {
+          input: 'Hi',
+          parameters: { max_new_tokens: 4, return_options: { generated_tokens: true } },
+        })
+      ).json(),
+    );
     for (const t of body.results[0]!.generated_tokens!) expect(Object.keys(t)).toEqual(['text']);
     expect(body.results[0]!.input_tokens).toBeUndefined();
   });
 
   test('prompt variables fill the placeholders of the prompt', async () => {
-    const request = { input: 'Tell me about {topic}', parameters: { max_new_tokens: 2, prompt_variables: { topic: 'lighthouses' }, return_options: { input_text: true } } };
+    const request = {
+      input: 'Tell me about {topic}',
+      parameters: {
+        max_new_tokens: 2,
+        prompt_variables: { topic: 'lighthouses' },
+        return_options: { input_text: true },
+      },
+    };
     const body = watsonxTextGenResponseSchema.parse(await (await post(DEPLOY, request)).json());
     expect(body.results[0]!.input_text).toBe('Tell me about lighthouses');
   });
 
   test('moderations report HAP in the input', async () => {
-    const request = { input: 'you idiot', parameters: { max_new_tokens: 2 }, moderations: { hap: { input: { enabled: true, threshold: 0.5 } } } };
+    const request = {
+      input: 'you idiot',
+      parameters: { max_new_tokens: 2 },
+      moderations: { hap: { input: { enabled: true, threshold: 0.5 } } },
+    };
     const body = watsonxTextGenResponseSchema.parse(await (await post(DEPLOY, request)).json());
-    expect(body.results[0]!.moderations).toEqual({ hap: [{ score: 0.97, input: true, position: { start: 4, end: 9 }, entity: 'has_HAP' }] });
+    expect(body.results[0]!.moderations).toEqual({
+      hap: [{ score: 0.97, input: true, position: { start: 4, end: 9 }, entity: 'has_HAP' }],
+    });
   });
 
   test('every request is recorded with its wire details', async () => {
@@ -145,7 +184,10 @@ describe('deployment generation', () => {
 
 describe('streaming', () => {
   test('SSE events: id, event message, JSON data; first carries the input count and warnings, last the stop reason', async () => {
-    const { res, text, events } = await streamEvents(DEPLOY_STREAM, { input: 'Hello world', parameters: { random_seed: 5 } });
+    const { res, text, events } = await streamEvents(DEPLOY_STREAM, {
+      input: 'Hello world',
+      parameters: { random_seed: 5 },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/event-stream');
     expect(text).toMatch(/^id: 1\nevent: message\ndata: \{/);
@@ -153,7 +195,12 @@ describe('streaming', () => {
     expect(events.every((e) => e.event === 'message')).toBe(true);
     const chunks = events.map((e) => watsonxStreamEventSchema.parse(JSON.parse(e.data)));
     const first = chunks[0]!;
-    expect(first.results[0]).toMatchObject({ generated_text: '', generated_token_count: 0, input_token_count: 2, stop_reason: 'not_finished' });
+    expect(first.results[0]).toMatchObject({
+      generated_text: '',
+      generated_token_count: 0,
+      input_token_count: 2,
+      stop_reason: 'not_finished',
+    });
     expect(first.system?.warnings?.[0]?.id).toBe('unspecified_max_token');
     const last = chunks.at(-1)!.results[0]!;
     expect(['max_tokens', 'eos_token']).toContain(last.stop_reason);
@@ -163,7 +210,10 @@ describe('streaming', () => {
   });
 
   test('the deltas add up to the text of the same request without streaming', async () => {
-    const request = { input: 'Describe a harbor', parameters: { random_seed: 8, max_new_tokens: 40, stop_sequences: ['.'], include_stop_sequence: false } };
+    const request = {
+      input: 'Describe a harbor',
+      parameters: { random_seed: 8, max_new_tokens: 40, stop_sequences: ['.'], include_stop_sequence: false },
+    };
     const plain = watsonxTextGenResponseSchema.parse(await (await post(DEPLOY, request)).json());
     const { events } = await streamEvents(DEPLOY_STREAM, request);
     const deltas = events.map((e) => watsonxStreamEventSchema.parse(JSON.parse(e.data)).results[0]!.generated_text);
@@ -171,10 +221,18 @@ describe('streaming', () => {
   });
 
   test('streamed token data comes one token per event', async () => {
-    const { events } = await streamEvents(DEPLOY_STREAM, { input: 'Hi', parameters: { max_new_tokens: 5, min_new_tokens: 5, return_options: { generated_tokens: true, token_logprobs: true } } });
+    const { events } = await streamEvents(DEPLOY_STREAM, {
+      input: 'Hi',
+      parameters: {
+        max_new_tokens: 5,
+        min_new_tokens: 5,
+        return_options: { generated_tokens: true, token_logprobs: true },
+      },
+    });
     const results = events.map((e) => watsonxStreamEventSchema.parse(JSON.parse(e.data)).results[0]!);
     expect(results[0]!.generated_tokens).toBeUndefined();
-    for (const r of results.slice(1)) expect(r.generated_tokens).toEqual([{ text: r.generated_text, logprob: expect.any(Number) }]);
+    for (const r of results.slice(1))
+      expect(r.generated_tokens).toEqual([{ text: r.generated_text, logprob: expect.any(Number) }]);
   });
 
   test('the plain route streams when the client accepts only text/event-stream', async () => {
@@ -184,7 +242,10 @@ describe('streaming', () => {
   });
 
   test('every event carries the input token count, not only the first', async () => {
-    const { events } = await streamEvents(DEPLOY_STREAM, { input: 'Count these four', parameters: { max_new_tokens: 4, decoding_method: 'greedy' } });
+    const { events } = await streamEvents(DEPLOY_STREAM, {
+      input: 'Count these four',
+      parameters: { max_new_tokens: 4, decoding_method: 'greedy' },
+    });
     const results = events.map((e) => watsonxStreamEventSchema.parse(JSON.parse(e.data)).results[0]!);
     expect(results.length).toBeGreaterThan(2);
     expect(new Set(results.map((r) => r.input_token_count))).toEqual(new Set([3]));
@@ -205,7 +266,12 @@ describe('foundation model generation', () => {
     ['plain', MODEL],
     ['stream', MODEL_STREAM],
   ])('%s: echoes the model id', async (_, path) => {
-    const request = { input: 'Hi', model_id: 'ibm/granite-13b-instruct-v2', space_id: 'abc', parameters: { max_new_tokens: 3 } };
+    const request = {
+      input: 'Hi',
+      model_id: 'ibm/granite-13b-instruct-v2',
+      space_id: 'abc',
+      parameters: { max_new_tokens: 3 },
+    };
     expect(watsonxFoundationGenerateRequestSchema.safeParse(request).success).toBe(true);
     const res = await post(path, request, { accept: path === MODEL ? 'application/json' : 'text/event-stream' });
     expect(res.status).toBe(200);
@@ -222,7 +288,11 @@ describe('foundation model generation', () => {
     expect(res.status).toBe(404);
     const body = watsonxErrorSchema.parse(await res.json());
     expect(body.errors).toEqual([
-      { code: 'model_not_supported', message: "Model 'ibm/granite-99b-imaginary' is not supported", more_info: `https://cloud.ibm.com/apidocs/watsonx-ai#${anchor}` },
+      {
+        code: 'model_not_supported',
+        message: "Model 'ibm/granite-99b-imaginary' is not supported",
+        more_info: `https://cloud.ibm.com/apidocs/watsonx-ai#${anchor}`,
+      },
     ]);
   });
 
@@ -239,28 +309,56 @@ describe('foundation model generation', () => {
     ['plain', MODEL],
     ['stream', MODEL_STREAM],
   ])('%s: parameters.chat (history and context) is taken and joins the prompt', async (_, path) => {
-    const chat = { history: [{ is_question: true, content: 'Who wrote it?' }, { is_question: false, content: 'Ada did.' }], context: 'A story about engines.' };
-    const request = { input: 'When?', model_id: 'ibm/granite-4-h-small', space_id: 's', parameters: { max_new_tokens: 2, chat } };
+    const chat = {
+      history: [
+        { is_question: true, content: 'Who wrote it?' },
+        { is_question: false, content: 'Ada did.' },
+      ],
+      context: 'A story about engines.',
+    };
+    const request = {
+      input: 'When?',
+      model_id: 'ibm/granite-4-h-small',
+      space_id: 's',
+      parameters: { max_new_tokens: 2, chat },
+    };
     expect(watsonxFoundationGenerateRequestSchema.safeParse(request).success).toBe(true);
     const res = await post(path, request);
     expect(res.status).toBe(200);
     const text = await res.text();
     const first = path === MODEL ? JSON.parse(text) : JSON.parse(parseEvents(text)[0]!.data);
-    const without = (await (await post(MODEL, { ...request, parameters: { max_new_tokens: 2 } })).json()) as { results: { input_token_count: number }[] };
+    const without = (await (await post(MODEL, { ...request, parameters: { max_new_tokens: 2 } })).json()) as {
+      results: { input_token_count: number }[];
+    };
     expect(first.results[0].input_token_count).toBeGreaterThan(without.results[0]!.input_token_count);
   });
 
   test('a chat turn without is_question is refused, naming the field', async () => {
-    const res = await post(MODEL, { input: 'Hi', model_id: 'ibm/granite-4-h-small', space_id: 's', parameters: { chat: { history: [{ content: 'x' }] } } });
+    const res = await post(MODEL, {
+      input: 'Hi',
+      model_id: 'ibm/granite-4-h-small',
+      space_id: 's',
+      parameters: { chat: { history: [{ content: 'x' }] } },
+    });
     expect(res.status).toBe(400);
-    expect(watsonxErrorSchema.parse(await res.json()).errors[0]!.message).toContain("'parameters.chat.history[0].is_question' is required");
+    expect(watsonxErrorSchema.parse(await res.json()).errors[0]!.message).toContain(
+      "'parameters.chat.history[0].is_question' is required",
+    );
   });
 
   test.each<[string, Record<string, unknown>, string]>([
     ['model_id missing', { input: 'Hi', space_id: 's' }, "'model_id' is required"],
     ['neither project nor space', { input: 'Hi', model_id: 'm' }, "exactly one of 'project_id' or 'space_id'"],
-    ['both project and space', { input: 'Hi', model_id: 'm', space_id: 's', project_id: 'p' }, "exactly one of 'project_id' or 'space_id'"],
-    ['prompt variables', { input: 'Hi', model_id: 'm', space_id: 's', parameters: { prompt_variables: {} } }, "'parameters.prompt_variables' is not a recognized field"],
+    [
+      'both project and space',
+      { input: 'Hi', model_id: 'm', space_id: 's', project_id: 'p' },
+      "exactly one of 'project_id' or 'space_id'",
+    ],
+    [
+      'prompt variables',
+      { input: 'Hi', model_id: 'm', space_id: 's', parameters: { prompt_variables: {} } },
+      "'parameters.prompt_variables' is not a recognized field",
+    ],
   ])('%s → 400 json_validation_error', async (_, request, message) => {
     expect(watsonxFoundationGenerateRequestSchema.safeParse(request).success).toBe(false);
     const res = await post(MODEL, request);
@@ -272,33 +370,165 @@ describe('foundation model generation', () => {
 
 describe('validation, as the service does it', () => {
   test.each<[string, string, unknown, string, string]>([
-    ['missing version', '/ml/v1/deployments/demo/text/generation', { input: 'Hi' }, 'invalid_request_entity', "'version'"],
-    ['a version that is not a date', '/ml/v1/deployments/demo/text/generation?version=latest', { input: 'Hi' }, 'invalid_request_entity', "'version'"],
+    [
+      'missing version',
+      '/ml/v1/deployments/demo/text/generation',
+      { input: 'Hi' },
+      'invalid_request_entity',
+      "'version'",
+    ],
+    [
+      'a version that is not a date',
+      '/ml/v1/deployments/demo/text/generation?version=latest',
+      { input: 'Hi' },
+      'invalid_request_entity',
+      "'version'",
+    ],
     ['a body that is not JSON', DEPLOY, '{"input": "Hi"', 'json_validation_error', 'not valid JSON'],
     ['an empty body', DEPLOY, '', 'json_validation_error', "'input' cannot be missing or empty"],
     ['a body that is not an object', DEPLOY, '["Hi"]', 'json_validation_error', 'must be a JSON object'],
-    ['an unknown top-level field', DEPLOY, { input: 'Hi', model: 'x' }, 'json_validation_error', "'model' is not a recognized field"],
-    ['an unknown parameter', DEPLOY, { input: 'Hi', parameters: { max_new_tokenz: 5 } }, 'json_validation_error', "'parameters.max_new_tokenz' is not a recognized field"],
-    ['an unknown return option', DEPLOY, { input: 'Hi', parameters: { return_options: { logprobs: true } } }, 'json_validation_error', "'parameters.return_options.logprobs'"],
-    ['a number as a string', DEPLOY, { input: 'Hi', parameters: { max_new_tokens: '20' } }, 'json_validation_error', "'parameters.max_new_tokens' must be of type integer"],
-    ['a fraction for an integer', DEPLOY, { input: 'Hi', parameters: { top_k: 2.5 } }, 'json_validation_error', "'parameters.top_k'"],
+    [
+      'an unknown top-level field',
+      DEPLOY,
+      { input: 'Hi', model: 'x' },
+      'json_validation_error',
+      "'model' is not a recognized field",
+    ],
+    [
+      'an unknown parameter',
+      DEPLOY,
+      { input: 'Hi', parameters: { max_new_tokenz: 5 } },
+      'json_validation_error',
+      "'parameters.max_new_tokenz' is not a recognized field",
+    ],
+    [
+      'an unknown return option',
+      DEPLOY,
+      { input: 'Hi', parameters: { return_options: { logprobs: true } } },
+      'json_validation_error',
+      "'parameters.return_options.logprobs'",
+    ],
+    [
+      'a number as a string',
+      DEPLOY,
+      { input: 'Hi', parameters: { max_new_tokens: '20' } },
+      'json_validation_error',
+      "'parameters.max_new_tokens' must be of type integer",
+    ],
+    [
+      'a fraction for an integer',
+      DEPLOY,
+      { input: 'Hi', parameters: { top_k: 2.5 } },
+      'json_validation_error',
+      "'parameters.top_k'",
+    ],
     ['input of the wrong type', DEPLOY, { input: 42 }, 'json_validation_error', "'input' must be of type string"],
-    ['top_k above 100', DEPLOY, { input: 'Hi', parameters: { top_k: 500 } }, 'json_validation_error', "'parameters.top_k' must be less than or equal to 100"],
-    ['temperature above 2', DEPLOY, { input: 'Hi', parameters: { temperature: 2.5 } }, 'json_validation_error', "'parameters.temperature'"],
-    ['top_p of 0', DEPLOY, { input: 'Hi', parameters: { top_p: 0 } }, 'json_validation_error', "'parameters.top_p' must be greater than 0"],
-    ['typical_p above 1', DEPLOY, { input: 'Hi', parameters: { typical_p: 1.5 } }, 'json_validation_error', "'parameters.typical_p'"],
-    ['repetition_penalty below 1', DEPLOY, { input: 'Hi', parameters: { repetition_penalty: 0.5 } }, 'json_validation_error', "'parameters.repetition_penalty'"],
-    ['random_seed 0', DEPLOY, { input: 'Hi', parameters: { random_seed: 0 } }, 'json_validation_error', "'parameters.random_seed' must be greater than or equal to 1"],
-    ['negative max_new_tokens', DEPLOY, { input: 'Hi', parameters: { max_new_tokens: -1 } }, 'json_validation_error', "'parameters.max_new_tokens'"],
-    ['time_limit 0', DEPLOY, { input: 'Hi', parameters: { time_limit: 0 } }, 'json_validation_error', "'parameters.time_limit' must be greater than 0"],
-    ['seven stop sequences', DEPLOY, { input: 'Hi', parameters: { stop_sequences: ['a', 'b', 'c', 'd', 'e', 'f', 'g'] } }, 'json_validation_error', "'parameters.stop_sequences' must have at most 6 items"],
-    ['a stop sequence that is not a string', DEPLOY, { input: 'Hi', parameters: { stop_sequences: ['a', 1] } }, 'json_validation_error', "'parameters.stop_sequences[1]'"],
-    ['top_n_tokens 6', DEPLOY, { input: 'Hi', parameters: { return_options: { top_n_tokens: 6 } } }, 'json_validation_error', "'parameters.return_options.top_n_tokens'"],
-    ['an unknown decoding method', DEPLOY, { input: 'Hi', parameters: { decoding_method: 'beam' } }, 'json_validation_error', "'parameters.decoding_method' must be one of: greedy, sample"],
-    ['a length penalty decay of 1', DEPLOY, { input: 'Hi', parameters: { length_penalty: { decay_factor: 1 } } }, 'json_validation_error', "'parameters.length_penalty.decay_factor'"],
-    ['a moderation threshold above 1', DEPLOY, { input: 'Hi', moderations: { hap: { input: { threshold: 2 } } } }, 'json_validation_error', "'moderations.hap.input.threshold'"],
+    [
+      'top_k above 100',
+      DEPLOY,
+      { input: 'Hi', parameters: { top_k: 500 } },
+      'json_validation_error',
+      "'parameters.top_k' must be less than or equal to 100",
+    ],
+    [
+      'temperature above 2',
+      DEPLOY,
+      { input: 'Hi', parameters: { temperature: 2.5 } },
+      'json_validation_error',
+      "'parameters.temperature'",
+    ],
+    [
+      'top_p of 0',
+      DEPLOY,
+      { input: 'Hi', parameters: { top_p: 0 } },
+      'json_validation_error',
+      "'parameters.top_p' must be greater than 0",
+    ],
+    [
+      'typical_p above 1',
+      DEPLOY,
+      { input: 'Hi', parameters: { typical_p: 1.5 } },
+      'json_validation_error',
+      "'parameters.typical_p'",
+    ],
+    [
+      'repetition_penalty below 1',
+      DEPLOY,
+      { input: 'Hi', parameters: { repetition_penalty: 0.5 } },
+      'json_validation_error',
+      "'parameters.repetition_penalty'",
+    ],
+    [
+      'random_seed 0',
+      DEPLOY,
+      { input: 'Hi', parameters: { random_seed: 0 } },
+      'json_validation_error',
+      "'parameters.random_seed' must be greater than or equal to 1",
+    ],
+    [
+      'negative max_new_tokens',
+      DEPLOY,
+      { input: 'Hi', parameters: { max_new_tokens: -1 } },
+      'json_validation_error',
+      "'parameters.max_new_tokens'",
+    ],
+    [
+      'time_limit 0',
+      DEPLOY,
+      { input: 'Hi', parameters: { time_limit: 0 } },
+      'json_validation_error',
+      "'parameters.time_limit' must be greater than 0",
+    ],
+    [
+      'seven stop sequences',
+      DEPLOY,
+      { input: 'Hi', parameters: { stop_sequences: ['a', 'b', 'c', 'd', 'e', 'f', 'g'] } },
+      'json_validation_error',
+      "'parameters.stop_sequences' must have at most 6 items",
+    ],
+    [
+      'a stop sequence that is not a string',
+      DEPLOY,
+      { input: 'Hi', parameters: { stop_sequences: ['a', 1] } },
+      'json_validation_error',
+      "'parameters.stop_sequences[1]'",
+    ],
+    [
+      'top_n_tokens 6',
+      DEPLOY,
+      { input: 'Hi', parameters: { return_options: { top_n_tokens: 6 } } },
+      'json_validation_error',
+      "'parameters.return_options.top_n_tokens'",
+    ],
+    [
+      'an unknown decoding method',
+      DEPLOY,
+      { input: 'Hi', parameters: { decoding_method: 'beam' } },
+      'json_validation_error',
+      "'parameters.decoding_method' must be one of: greedy, sample",
+    ],
+    [
+      'a length penalty decay of 1',
+      DEPLOY,
+      { input: 'Hi', parameters: { length_penalty: { decay_factor: 1 } } },
+      'json_validation_error',
+      "'parameters.length_penalty.decay_factor'",
+    ],
+    [
+      'a moderation threshold above 1',
+      DEPLOY,
+      { input: 'Hi', moderations: { hap: { input: { threshold: 2 } } } },
+      'json_validation_error',
+      "'moderations.hap.input.threshold'",
+    ],
     ['empty input', DEPLOY, { input: '' }, 'json_validation_error', "'input' cannot be missing or empty"],
-    ['missing input', DEPLOY, { parameters: { max_new_tokens: 5 } }, 'json_validation_error', "'input' cannot be missing or empty"],
+    [
+      'missing input',
+      DEPLOY,
+      { parameters: { max_new_tokens: 5 } },
+      'json_validation_error',
+      "'input' cannot be missing or empty",
+    ],
   ])('%s → 400 naming the problem', async (_, path, body, code, message) => {
     const res = await post(path, body);
     expect(res.status).toBe(400);
@@ -323,7 +553,10 @@ describe('validation, as the service does it', () => {
   test('several problems come back as several errors, each with the same fresh trace', async () => {
     const res = await post(DEPLOY, { input: 'Hi', parameters: { top_k: 0, top_p: 5 } });
     const a = watsonxErrorSchema.parse(await res.json());
-    expect(a.errors.map((e) => e.message)).toEqual([expect.stringContaining('top_k'), expect.stringContaining('top_p')]);
+    expect(a.errors.map((e) => e.message)).toEqual([
+      expect.stringContaining('top_k'),
+      expect.stringContaining('top_p'),
+    ]);
     const b = watsonxErrorSchema.parse(await (await post(DEPLOY, { input: '' })).json());
     expect(b.trace).not.toBe(a.trace);
     expect(a.trace).toMatch(/^[0-9a-f]{32}$/);
@@ -350,7 +583,9 @@ describe('limits', () => {
     await server.close();
     server = await startServer({ tokenDelayMs: 10 });
     const body = watsonxTextGenResponseSchema.parse(
-      await (await post(DEPLOY, { input: 'Hi', parameters: { max_new_tokens: 1000, min_new_tokens: 1000, time_limit: 80 } })).json(),
+      await (
+        await post(DEPLOY, { input: 'Hi', parameters: { max_new_tokens: 1000, min_new_tokens: 1000, time_limit: 80 } })
+      ).json(),
     );
     expect(body.results[0]!.stop_reason).toBe('time_limit');
     expect(body.results[0]!.generated_token_count).toBeGreaterThan(0);
@@ -368,13 +603,19 @@ describe('lifecycle', () => {
   test('close() with a stream still open does not hang', async () => {
     await server.close();
     server = await startServer({ tokenDelayMs: 50 });
-    const res = await post(DEPLOY_STREAM, { input: 'Hi', parameters: { max_new_tokens: 1000, min_new_tokens: 1000 } }, { accept: 'text/event-stream' });
+    const res = await post(
+      DEPLOY_STREAM,
+      { input: 'Hi', parameters: { max_new_tokens: 1000, min_new_tokens: 1000 } },
+      { accept: 'text/event-stream' },
+    );
     const reader = res.body!.getReader();
     await reader.read();
     await server.close();
-    await expect((async () => {
-      while (!(await reader.read()).done);
-    })()).rejects.toThrow();
+    await expect(
+      (async () => {
+        while (!(await reader.read()).done);
+      })(),
+    ).rejects.toThrow();
   });
 
   test('a client that leaves mid-stream is noticed, and the server goes on serving', async () => {
@@ -382,7 +623,11 @@ describe('lifecycle', () => {
     let noticed!: () => void;
     const closed = new Promise<void>((resolve) => (noticed = resolve));
     server = await startServer({ tokenDelayMs: 20, log: (line) => line.includes('connection closed') && noticed() });
-    const res = await post(DEPLOY_STREAM, { input: 'Hi', parameters: { max_new_tokens: 1000, min_new_tokens: 1000 } }, { accept: 'text/event-stream' });
+    const res = await post(
+      DEPLOY_STREAM,
+      { input: 'Hi', parameters: { max_new_tokens: 1000, min_new_tokens: 1000 } },
+      { accept: 'text/event-stream' },
+    );
     const reader = res.body!.getReader();
     await reader.read();
     await reader.cancel();

@@ -38,13 +38,20 @@ describe('watsonx foundation_model_specs', () => {
     expect(a.body.limit).toBe(100);
     const ids = a.body.resources.map((r: { model_id: string }) => r.model_id);
     expect(ids).toEqual([...ids].sort());
-    expect(ids).toEqual(expect.arrayContaining(['ibm/granite-4-h-small', 'ibm/slate-125m-english-rtrvr-v2', 'ibm/granite-13b-instruct-v2']));
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        'ibm/granite-4-h-small',
+        'ibm/slate-125m-english-rtrvr-v2',
+        'ibm/granite-13b-instruct-v2',
+      ]),
+    );
     expect(a.body.first.href).toBe(`${open.url}/ml/v1/foundation_model_specs?version=2024-05-01&start=0&limit=100`);
   });
 
   it('pages with start and limit; next links carry the other query parameters (filters too) and walk the whole list', async () => {
     const seen: string[] = [];
-    let href: string | undefined = `${open.url}/ml/v1/foundation_model_specs?${V}&limit=5&filters=function_text_generation`;
+    let href: string | undefined =
+      `${open.url}/ml/v1/foundation_model_specs?${V}&limit=5&filters=function_text_generation`;
     let pages = 0;
     while (href !== undefined) {
       const res = await fetch(href);
@@ -55,24 +62,49 @@ describe('watsonx foundation_model_specs', () => {
       if (href !== undefined) expect(new URL(href).searchParams.get('filters')).toBe('function_text_generation');
       pages++;
     }
-    const generating = FOUNDATION_MODEL_SPECS.filter((s) => (s.functions as { id: string }[]).some((f) => f.id === 'text_generation')).map((s) => s.model_id);
+    const generating = FOUNDATION_MODEL_SPECS.filter((s) =>
+      (s.functions as { id: string }[]).some((f) => f.id === 'text_generation'),
+    ).map((s) => s.model_id);
     expect(pages).toBe(Math.ceil(generating.length / 5));
     expect(seen).toEqual(generating);
   });
 
   it.each<[string, string[]]>([
-    ['function_embedding', [
-      'ibm/granite-embedding-107m-multilingual', 'ibm/granite-embedding-278m-multilingual', 'ibm/slate-125m-english-rtrvr', 'ibm/slate-125m-english-rtrvr-v2',
-      'ibm/slate-30m-english-rtrvr', 'ibm/slate-30m-english-rtrvr-v2', 'intfloat/multilingual-e5-large', 'sentence-transformers/all-minilm-l6-v2',
-    ]],
+    [
+      'function_embedding',
+      [
+        'ibm/granite-embedding-107m-multilingual',
+        'ibm/granite-embedding-278m-multilingual',
+        'ibm/slate-125m-english-rtrvr',
+        'ibm/slate-125m-english-rtrvr-v2',
+        'ibm/slate-30m-english-rtrvr',
+        'ibm/slate-30m-english-rtrvr-v2',
+        'intfloat/multilingual-e5-large',
+        'sentence-transformers/all-minilm-l6-v2',
+      ],
+    ],
     ['modelid_ibm/granite-4-h-small', ['ibm/granite-4-h-small']],
     ['function_embedding,provider_Microsoft', ['intfloat/multilingual-e5-large']],
     ['modelid_ibm/granite-4-h-small,modelid_openai/gpt-oss-120b:or', ['ibm/granite-4-h-small', 'openai/gpt-oss-120b']],
     ['function_text_chat,!provider_IBM,!provider_Meta,!provider_Mistral AI', ['openai/gpt-oss-120b']],
     ['function_rerank', ['cross-encoder/ms-marco-minilm-l-12-v2']],
-    ['function_time_series_forecast,input_tier_class_1', ['ibm/granite-ttm-1024-96-r2', 'ibm/granite-ttm-1536-96-r2', 'ibm/granite-ttm-512-96-r2']],
-    ['lifecycle_deprecated', ['ibm/granite-13b-instruct-v2', 'ibm/granite-3-2b-instruct', 'ibm/granite-3-8b-instruct', 'ibm/granite-vision-3-2-2b']],
-    ['task_code,provider_IBM', ['ibm/granite-3-2b-instruct', 'ibm/granite-3-8b-instruct', 'ibm/granite-8b-code-instruct']],
+    [
+      'function_time_series_forecast,input_tier_class_1',
+      ['ibm/granite-ttm-1024-96-r2', 'ibm/granite-ttm-1536-96-r2', 'ibm/granite-ttm-512-96-r2'],
+    ],
+    [
+      'lifecycle_deprecated',
+      [
+        'ibm/granite-13b-instruct-v2',
+        'ibm/granite-3-2b-instruct',
+        'ibm/granite-3-8b-instruct',
+        'ibm/granite-vision-3-2-2b',
+      ],
+    ],
+    [
+      'task_code,provider_IBM',
+      ['ibm/granite-3-2b-instruct', 'ibm/granite-3-8b-instruct', 'ibm/granite-8b-code-instruct'],
+    ],
     ['modelid_nobody/nothing', []],
   ])('filters=%s lists only the models it selects', async (filters, ids) => {
     const a = await call(open, `/ml/v1/foundation_model_specs?${V}&filters=${encodeURIComponent(filters)}`);
@@ -81,16 +113,22 @@ describe('watsonx foundation_model_specs', () => {
     expect(a.body.total_count).toBe(ids.length);
   });
 
-  it.each([['tier_class_2'], ['function_text_generation:nand'], ['kind_llm'], ['!']])('filters=%s that are not filters are a 400 naming the part', async (filters) => {
-    const a = await call(open, `/ml/v1/foundation_model_specs?${V}&filters=${encodeURIComponent(filters)}`);
-    if (filters === 'tier_class_2') {
-      expect(a.status).toBe(200);
-      expect(a.body.resources).toEqual([]);
-      return;
-    }
-    expect(a.status).toBe(400);
-    expect(a.body.errors[0]).toMatchObject({ code: 'invalid_input_argument', message: expect.stringContaining("query parameter 'filters'") });
-  });
+  it.each([['tier_class_2'], ['function_text_generation:nand'], ['kind_llm'], ['!']])(
+    'filters=%s that are not filters are a 400 naming the part',
+    async (filters) => {
+      const a = await call(open, `/ml/v1/foundation_model_specs?${V}&filters=${encodeURIComponent(filters)}`);
+      if (filters === 'tier_class_2') {
+        expect(a.status).toBe(200);
+        expect(a.body.resources).toEqual([]);
+        return;
+      }
+      expect(a.status).toBe(400);
+      expect(a.body.errors[0]).toMatchObject({
+        code: 'invalid_input_argument',
+        message: expect.stringContaining("query parameter 'filters'"),
+      });
+    },
+  );
 
   it('tech_preview=true|false is taken; anything else is a 400', async () => {
     expect((await call(open, `/ml/v1/foundation_model_specs?${V}&tech_preview=true`)).status).toBe(200);
@@ -100,14 +138,34 @@ describe('watsonx foundation_model_specs', () => {
   });
 
   it('gives the same answer every time', async () => {
-    const [a, b] = await Promise.all([call(open, `/ml/v1/foundation_model_specs?${V}&limit=3&start=3`), call(open, `/ml/v1/foundation_model_specs?${V}&limit=3&start=3`)]);
+    const [a, b] = await Promise.all([
+      call(open, `/ml/v1/foundation_model_specs?${V}&limit=3&start=3`),
+      call(open, `/ml/v1/foundation_model_specs?${V}&limit=3&start=3`),
+    ]);
     expect(a.body).toStrictEqual(b.body);
   });
 
   it("a spec has the fields of the SDK's FoundationModel: input_tier and output_tier, not tier", () => {
     const spec = FOUNDATION_MODEL_SPECS.find((s) => s.model_id === 'ibm/granite-4-h-small')!;
-    expect(Object.keys(spec)).toEqual(['model_id', 'label', 'provider', 'source', 'functions', 'short_description', 'input_tier', 'output_tier', 'number_params', 'model_limits', 'lifecycle', 'tasks']);
-    expect(spec).toMatchObject({ functions: [{ id: 'text_generation' }, { id: 'text_chat' }], model_limits: { max_sequence_length: 131072 }, number_params: '32b' });
+    expect(Object.keys(spec)).toEqual([
+      'model_id',
+      'label',
+      'provider',
+      'source',
+      'functions',
+      'short_description',
+      'input_tier',
+      'output_tier',
+      'number_params',
+      'model_limits',
+      'lifecycle',
+      'tasks',
+    ]);
+    expect(spec).toMatchObject({
+      functions: [{ id: 'text_generation' }, { id: 'text_chat' }],
+      model_limits: { max_sequence_length: 131072 },
+      number_params: '32b',
+    });
     for (const s of FOUNDATION_MODEL_SPECS) expect(s).not.toHaveProperty('tier');
   });
 
@@ -136,16 +194,20 @@ describe('watsonx foundation_model_specs', () => {
     const refused = await call(guarded, `/ml/v1/foundation_model_specs?${V}`);
     expect(refused.status).toBe(401);
     expect(refused.body.errors[0].code).toBe('authorization_rejected');
-    const token = (await call(guarded, '/identity/token', {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: `grant_type=urn:ibm:params:oauth:grant-type:apikey&apikey=${KEY}`,
-    })).body.access_token as string;
-    const allowed = await call(guarded, `/ml/v1/foundation_model_specs?${V}`, { headers: { authorization: `Bearer ${token}` } });
+    const token = (
+      await call(guarded, '/identity/token', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `grant_type=urn:ibm:params:oauth:grant-type:apikey&apikey=${KEY}`,
+      })
+    ).body.access_token as string;
+    const allowed = await call(guarded, `/ml/v1/foundation_model_specs?${V}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(allowed.status).toBe(200);
   });
 
-  it('other methods get 405 in watsonx\'s error shape', async () => {
+  it("other methods get 405 in watsonx's error shape", async () => {
     const a = await call(open, `/ml/v1/foundation_model_specs?${V}`, { method: 'DELETE' });
     expect(a.status).toBe(405);
     expect(a.headers.get('allow')).toBe('GET');
@@ -154,11 +216,16 @@ describe('watsonx foundation_model_specs', () => {
 });
 
 describe('watsonx foundation_model_tasks', () => {
-  it('lists the tasks in rank order, with the fields of the SDK\'s FoundationModelTask', async () => {
+  it("lists the tasks in rank order, with the fields of the SDK's FoundationModelTask", async () => {
     const a = await call(open, `/ml/v1/foundation_model_tasks?${V}`);
     expect(a.status).toBe(200);
     expect(a.body.total_count).toBe(8);
-    expect(a.body.resources[0]).toStrictEqual({ task_id: 'question_answering', label: 'Question answering', description: expect.any(String), rank: 1 });
+    expect(a.body.resources[0]).toStrictEqual({
+      task_id: 'question_answering',
+      label: 'Question answering',
+      description: expect.any(String),
+      rank: 1,
+    });
     expect(a.body.resources.map((t: { rank: number }) => t.rank)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   });
 
@@ -170,23 +237,42 @@ describe('watsonx foundation_model_tasks', () => {
       ids.push(...body.resources.map((t) => t.task_id));
       href = body.next?.href;
     }
-    expect(ids).toEqual(['question_answering', 'summarization', 'retrieval_augmented_generation', 'classification', 'generation', 'code', 'extraction', 'translation']);
+    expect(ids).toEqual([
+      'question_answering',
+      'summarization',
+      'retrieval_augmented_generation',
+      'classification',
+      'generation',
+      'code',
+      'extraction',
+      'translation',
+    ]);
   });
 
   it('checks version and limit like the other listings', async () => {
     expect((await call(open, '/ml/v1/foundation_model_tasks')).status).toBe(400);
-    expect((await call(open, `/ml/v1/foundation_model_tasks?${V}&limit=0`)).body.errors[0].code).toBe('invalid_input_argument');
+    expect((await call(open, `/ml/v1/foundation_model_tasks?${V}&limit=0`)).body.errors[0].code).toBe(
+      'invalid_input_argument',
+    );
   });
 });
 
 describe('watsonx v4 deployments', () => {
-  it.each([['space_id', 'sp-1'], ['project_id', 'pr-1']])('lists the deployments of a %s, paged', async (param, value) => {
+  it.each([
+    ['space_id', 'sp-1'],
+    ['project_id', 'pr-1'],
+  ])('lists the deployments of a %s, paged', async (param, value) => {
     const first = await call(open, `/ml/v4/deployments?${V}&${param}=${value}&limit=2`);
     expect(first.status).toBe(200);
     expect(first.body.total_count).toBe(3);
-    expect(first.body.resources.map((r: { metadata: { id: string } }) => r.metadata.id)).toEqual(['demo', 'classification']);
+    expect(first.body.resources.map((r: { metadata: { id: string } }) => r.metadata.id)).toEqual([
+      'demo',
+      'classification',
+    ]);
     expect(first.body.resources[0].metadata[param]).toBe(value);
-    const next = await fetch(first.body.next.href).then((r) => r.json() as Promise<{ resources: { metadata: { id: string } }[]; next?: unknown }>);
+    const next = await fetch(first.body.next.href).then(
+      (r) => r.json() as Promise<{ resources: { metadata: { id: string } }[]; next?: unknown }>,
+    );
     expect(next.resources.map((r) => r.metadata.id)).toEqual(['summarize']);
     expect(next.next).toBeUndefined();
   });
@@ -196,8 +282,13 @@ describe('watsonx v4 deployments', () => {
     expect(a.body.resources).toHaveLength(1);
     expect(a.body.resources[0]).toStrictEqual({
       metadata: {
-        id: 'classification', name: 'classification', description: 'A prompt template that classifies questions',
-        created_at: '2024-05-01T09:00:00.000Z', modified_at: '2024-05-01T09:00:00.000Z', owner: 'IBMid-local', space_id: 'sp-1',
+        id: 'classification',
+        name: 'classification',
+        description: 'A prompt template that classifies questions',
+        created_at: '2024-05-01T09:00:00.000Z',
+        modified_at: '2024-05-01T09:00:00.000Z',
+        owner: 'IBMid-local',
+        space_id: 'sp-1',
       },
       entity: {
         online: { parameters: { serving_name: 'classification_serving' } },
@@ -210,34 +301,57 @@ describe('watsonx v4 deployments', () => {
             { url: `${open.url}/ml/v1/deployments/classification/text/generation` },
             { url: `${open.url}/ml/v1/deployments/classification/text/generation_stream`, sse: true },
             { url: `${open.url}/ml/v1/deployments/classification_serving/text/generation`, uses_serving_name: true },
-            { url: `${open.url}/ml/v1/deployments/classification_serving/text/generation_stream`, sse: true, uses_serving_name: true },
+            {
+              url: `${open.url}/ml/v1/deployments/classification_serving/text/generation_stream`,
+              sse: true,
+              uses_serving_name: true,
+            },
           ],
         },
       },
     });
-    expect((await call(open, `/ml/v4/deployments?${V}&space_id=sp-1&name=summarize`)).body.resources.map((r: { metadata: { id: string } }) => r.metadata.id)).toEqual(['summarize']);
+    expect(
+      (await call(open, `/ml/v4/deployments?${V}&space_id=sp-1&name=summarize`)).body.resources.map(
+        (r: { metadata: { id: string } }) => r.metadata.id,
+      ),
+    ).toEqual(['summarize']);
   });
 
   it('GET /ml/v4/deployments/{id} answers one deployment', async () => {
     const a = await call(open, `/ml/v4/deployments/demo?${V}&project_id=pr-9`);
     expect(a.status).toBe(200);
     expect(a.body.metadata).toMatchObject({ id: 'demo', project_id: 'pr-9' });
-    expect(a.body.entity).toMatchObject({ base_model_id: 'textgen/local-demo', deployed_asset_type: 'custom_foundation_model', status: { state: 'ready' } });
-  });
-
-  it.each(['no-such-deployment', 'demo_serving'])('GET /ml/v4/deployments/%s: an unknown id is the service\'s 404, in the /ml/v4 error shape', async (id) => {
-    const a = await call(open, `/ml/v4/deployments/${id}?${V}&space_id=s`);
-    expect(a.status).toBe(404);
-    expect(a.body).toStrictEqual({
-      trace: expect.stringMatching(/^[0-9a-f]{32}$/),
-      errors: [{ code: 'deployment_does_not_exist', message: `Deployment with id '${id}' does not exist. Re-try with a valid deployment id.` }],
+    expect(a.body.entity).toMatchObject({
+      base_model_id: 'textgen/local-demo',
+      deployed_asset_type: 'custom_foundation_model',
+      status: { state: 'ready' },
     });
   });
+
+  it.each(['no-such-deployment', 'demo_serving'])(
+    "GET /ml/v4/deployments/%s: an unknown id is the service's 404, in the /ml/v4 error shape",
+    async (id) => {
+      const a = await call(open, `/ml/v4/deployments/${id}?${V}&space_id=s`);
+      expect(a.status).toBe(404);
+      expect(a.body).toStrictEqual({
+        trace: expect.stringMatching(/^[0-9a-f]{32}$/),
+        errors: [
+          {
+            code: 'deployment_does_not_exist',
+            message: `Deployment with id '${id}' does not exist. Re-try with a valid deployment id.`,
+          },
+        ],
+      });
+    },
+  );
 
   it.each(['/ml/v4/deployments', '/ml/v4/deployments/demo'])('%s needs a space or a project', async (path) => {
     const a = await call(open, `${path}?${V}`);
     expect(a.status).toBe(400);
-    expect(a.body.errors[0]).toStrictEqual({ code: 'invalid_input_argument', message: 'Either space_id or project_id has to be provided' });
+    expect(a.body.errors[0]).toStrictEqual({
+      code: 'invalid_input_argument',
+      message: 'Either space_id or project_id has to be provided',
+    });
   });
 });
 
@@ -247,13 +361,40 @@ describe('fault switches on every watsonx route', () => {
     ['tasks', `/ml/v1/foundation_model_tasks?${V}`, {}],
     ['deployments', `/ml/v4/deployments?${V}&space_id=s`, {}],
     ['one deployment', `/ml/v4/deployments/demo?${V}&space_id=s`, {}],
-    ['tokenization', `/ml/v1/text/tokenization?${V}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model_id: 'ibm/granite-4-h-small', input: 'Hi', space_id: 's' }) }],
-    ['IAM token', '/identity/token', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=urn:ibm:params:oauth:grant-type:apikey&apikey=local-apikey' }],
-    ['CPD token', '/icp4d-api/v1/authorize', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'password' }) }],
+    [
+      'tokenization',
+      `/ml/v1/text/tokenization?${V}`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model_id: 'ibm/granite-4-h-small', input: 'Hi', space_id: 's' }),
+      },
+    ],
+    [
+      'IAM token',
+      '/identity/token',
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'grant_type=urn:ibm:params:oauth:grant-type:apikey&apikey=local-apikey',
+      },
+    ],
+    [
+      'CPD token',
+      '/icp4d-api/v1/authorize',
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'admin', password: 'password' }),
+      },
+    ],
   ];
 
   it.each(routes)('%s: its own X-Textgen-Fault applies (status:code=503)', async (_name, path, init) => {
-    const a = await call(open, path, { ...init, headers: { ...(init.headers as Record<string, string>), 'x-textgen-fault': 'status:code=503,retry-after=1' } });
+    const a = await call(open, path, {
+      ...init,
+      headers: { ...(init.headers as Record<string, string>), 'x-textgen-fault': 'status:code=503,retry-after=1' },
+    });
     expect(a.status).toBe(503);
     expect(a.headers.get('retry-after')).toBe('1');
   });
@@ -279,7 +420,11 @@ describe('fault switches on every watsonx route', () => {
     try {
       server.faults.push({ kind: 'status', status: 429 });
       for (const [, path, init] of routes) expect((await call(server, path, init)).status, path).toBe(200);
-      const gen = await call(server, `/ml/v1/deployments/demo/text/generation?${V}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"input":"Hi"}' });
+      const gen = await call(server, `/ml/v1/deployments/demo/text/generation?${V}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"input":"Hi"}',
+      });
       expect(gen.status).toBe(429);
     } finally {
       await server.close();
@@ -294,27 +439,53 @@ describe('Azure OpenAI deployments and OpenAI-compatible models', () => {
     expect(a.headers.get('apim-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     expect(Object.keys(a.body)).toEqual(['data', 'object']);
     expect(a.body.object).toBe('list');
-    expect(a.body.data.map((d: { id: string }) => d.id)).toEqual(['gpt-35-turbo-instruct', 'davinci-002', 'text-embedding-ada-002']);
-    expect(Object.keys(a.body.data[0])).toEqual(['scale_settings', 'model', 'owner', 'id', 'status', 'created_at', 'updated_at', 'object']);
+    expect(a.body.data.map((d: { id: string }) => d.id)).toEqual([
+      'gpt-35-turbo-instruct',
+      'davinci-002',
+      'text-embedding-ada-002',
+    ]);
+    expect(Object.keys(a.body.data[0])).toEqual([
+      'scale_settings',
+      'model',
+      'owner',
+      'id',
+      'status',
+      'created_at',
+      'updated_at',
+      'object',
+    ]);
   });
 
-  it.each([['', /api-version query parameter .* is required/], ['?api-version=latest', /Unsupported api-version 'latest'/]])('deployments%s → 400', async (query, message) => {
+  it.each([
+    ['', /api-version query parameter .* is required/],
+    ['?api-version=latest', /Unsupported api-version 'latest'/],
+  ])('deployments%s → 400', async (query, message) => {
     const a = await call(open, `/openai/deployments${query}`);
     expect(a.status).toBe(400);
     expect(a.body.error).toMatchObject({ code: 'BadRequest', param: 'api-version' });
     expect(a.body.error.message).toMatch(message);
   });
 
-  it('lists models in OpenAI\'s shape, with an x-request-id', async () => {
+  it("lists models in OpenAI's shape, with an x-request-id", async () => {
     const a = await call(open, '/v1/models');
     expect(a.status).toBe(200);
     expect(a.headers.get('x-request-id')).toBeTruthy();
     expect(a.body.object).toBe('list');
-    expect(a.body.data[0]).toStrictEqual({ id: 'gpt-3.5-turbo-instruct', object: 'model', created: 1714554000, owned_by: 'system' });
+    expect(a.body.data[0]).toStrictEqual({
+      id: 'gpt-3.5-turbo-instruct',
+      object: 'model',
+      created: 1714554000,
+      owned_by: 'system',
+    });
   });
 
   it.each<[string, Record<string, string>, number, object]>([
-    ['/openai/deployments?api-version=2022-12-01', {}, 401, { error: { code: '401', message: expect.stringMatching(/^Access denied/) } }],
+    [
+      '/openai/deployments?api-version=2022-12-01',
+      {},
+      401,
+      { error: { code: '401', message: expect.stringMatching(/^Access denied/) } },
+    ],
     ['/openai/deployments?api-version=2022-12-01', { 'api-key': KEY }, 200, { object: 'list' }],
     ['/v1/models', {}, 401, { error: { code: 'invalid_api_key', type: 'invalid_request_error', param: null } }],
     ['/v1/models', { authorization: `Bearer ${KEY}` }, 200, { object: 'list' }],
@@ -342,24 +513,31 @@ describe('Open Inference repository index and model list', () => {
     ]);
   });
 
-  it.each([['{"ready":"yes"}', /'ready': expected a boolean/], ['[1]', /must be a JSON object/], ['not json', /must be a JSON object/]])('the repository index rejects %s with 400', async (body, message) => {
+  it.each([
+    ['{"ready":"yes"}', /'ready': expected a boolean/],
+    ['[1]', /must be a JSON object/],
+    ['not json', /must be a JSON object/],
+  ])('the repository index rejects %s with 400', async (body, message) => {
     const a = await call(open, '/v2/repository/index', { method: 'POST', body });
     expect(a.status).toBe(400);
     expect(a.body.error).toMatch(message);
   });
 
-  it('KServe\'s model list names each model once', async () => {
+  it("KServe's model list names each model once", async () => {
     const a = await call(open, '/v2/models');
     expect(a.body).toStrictEqual({ models: ['demo', 'ensemble', 'llama-3-8b-instruct'] });
   });
 
-  it.each(['/v2/models', '/v2/repository/index'])('%s checks credentials when the server requires them', async (path) => {
-    const method = path.endsWith('index') ? 'POST' : 'GET';
-    const refused = await call(guarded, path, { method });
-    expect(refused.status).toBe(401);
-    expect(refused.headers.get('www-authenticate')).toBe('Bearer');
-    expect((await call(guarded, path, { method, headers: { authorization: `Bearer ${KEY}` } })).status).toBe(200);
-  });
+  it.each(['/v2/models', '/v2/repository/index'])(
+    '%s checks credentials when the server requires them',
+    async (path) => {
+      const method = path.endsWith('index') ? 'POST' : 'GET';
+      const refused = await call(guarded, path, { method });
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('www-authenticate')).toBe('Bearer');
+      expect((await call(guarded, path, { method, headers: { authorization: `Bearer ${KEY}` } })).status).toBe(200);
+    },
+  );
 
   it('model metadata routes are unchanged beside the list', async () => {
     const a = await call(open, '/v2/models/demo');

@@ -31,7 +31,13 @@ afterAll(async () => {
 });
 
 const event = (text: string, extra = '') =>
-  JSON.stringify({ model_id: 'm', created_at: '2024-01-01T00:00:00Z', results: [{ generated_text: text, generated_token_count: 1, input_token_count: 0, stop_reason: extra || 'not_finished' }] });
+  JSON.stringify({
+    model_id: 'm',
+    created_at: '2024-01-01T00:00:00Z',
+    results: [
+      { generated_text: text, generated_token_count: 1, input_token_count: 0, stop_reason: extra || 'not_finished' },
+    ],
+  });
 
 const DELTAS = ['Héllo', ', 漢字', ' and 🙂', '!'];
 
@@ -46,13 +52,17 @@ const FIXTURES: Record<string, string> = {
   ].join(''),
   'CRLF line ends, leading data: {}, [DONE] at the end': [
     `data: {}\r\n\r\n`,
-    ...DELTAS.map((d, i) => `id: ${i}\r\nevent: message\r\ndata: ${event(d, i === DELTAS.length - 1 ? 'max_tokens' : '')}\r\n\r\n`),
+    ...DELTAS.map(
+      (d, i) => `id: ${i}\r\nevent: message\r\ndata: ${event(d, i === DELTAS.length - 1 ? 'max_tokens' : '')}\r\n\r\n`,
+    ),
     `data: [DONE]\r\n\r\n`,
   ].join(''),
   // The last event says why it stopped: a stream that ends without saying so is a broken-off one (exit 6).
   'CR line ends and no final blank line': [
     ...DELTAS.map((d, i) => `event: message\rdata: ${event(d, i === DELTAS.length - 1 ? 'eos_token' : '')}\r\r`),
-  ].join('').replace(/\r\r$/, ''),
+  ]
+    .join('')
+    .replace(/\r\r$/, ''),
 };
 
 /**
@@ -97,9 +107,26 @@ describe('streamed text equals the concatenated deltas wherever the bytes are sp
       const points = splitPoints(body);
       for (const split of points) {
         current = { body, split };
-        const r = await runInProcess(['--url', url, 'deployment', 'text-generate', '--id-or-name', 'd', '--input', 'x', '--stream', '--retries', '0'], { env: home.env });
+        const r = await runInProcess(
+          [
+            '--url',
+            url,
+            'deployment',
+            'text-generate',
+            '--id-or-name',
+            'd',
+            '--input',
+            'x',
+            '--stream',
+            '--retries',
+            '0',
+          ],
+          { env: home.env },
+        );
         if (r.stdout !== expected || r.exitCode !== 0) {
-          throw new Error(`split at byte ${split}: exit ${r.exitCode}, stdout ${JSON.stringify(r.stdout)}, stderr ${r.stderr}`);
+          throw new Error(
+            `split at byte ${split}: exit ${r.exitCode}, stdout ${JSON.stringify(r.stdout)}, stderr ${r.stderr}`,
+          );
         }
       }
       expect(body.length).toBeGreaterThan(100);
@@ -113,24 +140,41 @@ describe('streamed text equals the concatenated deltas wherever the bytes are sp
       `data: ${event('partial ')}\n\nevent: error\ndata: {"errors":[{"code":"internal_error","message":"model crashed"}],"trace":"t1"}\n\ndata: ${event('never')}\n\n`,
     );
     current = { body, split: 13 };
-    const r = await runInProcess(['--url', url, 'deployment', 'text-generate', '--id-or-name', 'd', '--input', 'x', '--stream'], { env: home.env });
+    const r = await runInProcess(
+      ['--url', url, 'deployment', 'text-generate', '--id-or-name', 'd', '--input', 'x', '--stream'],
+      { env: home.env },
+    );
     expect(r.exitCode).toBe(6);
     expect(r.stdout).toBe('partial \n');
     expect(r.stderr).toBe('error: watsonx stream broke off: internal_error model crashed (trace t1)\n');
   });
 
   it('a line that never ends (past the 16 Mi limit) breaks the stream off: partial text kept, exit 6', async () => {
-    const body = Buffer.concat([Buffer.from(`data: ${event('partial ')}\n\ndata: `), Buffer.alloc(MAX_SSE_LINE_LENGTH + 1, 'x')]);
+    const body = Buffer.concat([
+      Buffer.from(`data: ${event('partial ')}\n\ndata: `),
+      Buffer.alloc(MAX_SSE_LINE_LENGTH + 1, 'x'),
+    ]);
     current = { body, split: 40 };
-    const r = await runInProcess(['--url', url, 'deployment', 'text-generate', '--id-or-name', 'd', '--input', 'x', '--stream', '--retries', '0'], { env: home.env });
+    const r = await runInProcess(
+      ['--url', url, 'deployment', 'text-generate', '--id-or-name', 'd', '--input', 'x', '--stream', '--retries', '0'],
+      { env: home.env },
+    );
     expect(r.exitCode).toBe(6);
     expect(r.stdout).toBe('partial \n');
-    expect(r.stderr).toContain('stream broke off: the service sent a line longer than 16 Mi characters without a line break');
+    expect(r.stderr).toContain(
+      'stream broke off: the service sent a line longer than 16 Mi characters without a line break',
+    );
   });
 
   it('a payload with a top-level errors array is a failure too', async () => {
-    current = { body: Buffer.from(`data: ${event('a')}\n\ndata: {"errors":[{"code":"x","message":"boom"}]}\n\n`), split: 5 };
-    const r = await runInProcess(['--url', url, 'deployment', 'text-generate', '--id-or-name', 'd', '--input', 'x', '--stream', '-o', 'json'], { env: home.env });
+    current = {
+      body: Buffer.from(`data: ${event('a')}\n\ndata: {"errors":[{"code":"x","message":"boom"}]}\n\n`),
+      split: 5,
+    };
+    const r = await runInProcess(
+      ['--url', url, 'deployment', 'text-generate', '--id-or-name', 'd', '--input', 'x', '--stream', '-o', 'json'],
+      { env: home.env },
+    );
     expect(r.exitCode).toBe(6);
     const partial = JSON.parse(r.stdout);
     expect(partial.results[0]).toMatchObject({ generated_text: 'a', stop_reason: 'error' });

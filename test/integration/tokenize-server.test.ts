@@ -26,7 +26,12 @@ afterAll(async () => {
   await Promise.all([open.close(), locked.close()]);
 });
 
-function post(server: RunningServer, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+function post(
+  server: RunningServer,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return fetch(`${server.url}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
@@ -38,7 +43,7 @@ const WX = '/ml/v1/text/tokenization?version=2024-05-01';
 const WX_BODY = { model_id: 'ibm/granite-13b-instruct-v2', input: 'Hello world', space_id: 's' };
 
 describe('the local watsonx tokenization endpoint', () => {
-  it('counts with the engine\'s tokenizer (cl100k_base)', async () => {
+  it("counts with the engine's tokenizer (cl100k_base)", async () => {
     const res = await post(open, WX, WX_BODY);
     expect(res.status).toBe(200);
     const body = watsonxTokenizationResponseSchema.parse(await res.json());
@@ -47,7 +52,8 @@ describe('the local watsonx tokenization endpoint', () => {
 
   it('lists the token texts with return_tokens, the same every time', async () => {
     const text = 'Grüße 🌍, world';
-    const ask = () => post(open, WX, { ...WX_BODY, input: text, parameters: { return_tokens: true } }).then((r) => r.json());
+    const ask = () =>
+      post(open, WX, { ...WX_BODY, input: text, parameters: { return_tokens: true } }).then((r) => r.json());
     const first = watsonxTokenizationResponseSchema.parse(await ask());
     const cl100k = await loadOpenAiTokenizer('cl100k_base');
     expect(first.result.token_count).toBe(cl100k.encode(text).length);
@@ -65,8 +71,20 @@ describe('the local watsonx tokenization endpoint', () => {
     ['both space and project', WX, { ...WX_BODY, project_id: 'p' }, 400, /exactly one of 'project_id' or 'space_id'/],
     ['neither space nor project', WX, { model_id: 'm', input: 'x' }, 400, /exactly one of 'project_id' or 'space_id'/],
     ['an unknown field', WX, { ...WX_BODY, inputs: ['x'] }, 400, /'inputs' is not a recognized field/],
-    ['an unknown parameter', WX, { ...WX_BODY, parameters: { return_ids: true } }, 400, /'parameters.return_ids' is not a recognized field/],
-    ['a return_tokens that is no boolean', WX, { ...WX_BODY, parameters: { return_tokens: 'yes' } }, 400, /'parameters.return_tokens' must be of type boolean/],
+    [
+      'an unknown parameter',
+      WX,
+      { ...WX_BODY, parameters: { return_ids: true } },
+      400,
+      /'parameters.return_ids' is not a recognized field/,
+    ],
+    [
+      'a return_tokens that is no boolean',
+      WX,
+      { ...WX_BODY, parameters: { return_tokens: 'yes' } },
+      400,
+      /'parameters.return_tokens' must be of type boolean/,
+    ],
   ])('%s is a %i in watsonx words', async (_n, path, body, status, message) => {
     const res = await post(open, path, body);
     expect(res.status).toBe(status);
@@ -87,7 +105,12 @@ describe('the local watsonx tokenization endpoint', () => {
   });
 });
 
-const AA_BODY = { model: 'luminous-base', prompt: 'An apple a day keeps the doctor away.', tokens: true, token_ids: true };
+const AA_BODY = {
+  model: 'luminous-base',
+  prompt: 'An apple a day keeps the doctor away.',
+  tokens: true,
+  token_ids: true,
+};
 
 describe('the local Aleph Alpha tokens endpoints', () => {
   it('/tokenize answers with the local tokenizer, only what was asked for', async () => {
@@ -96,9 +119,15 @@ describe('the local Aleph Alpha tokens endpoints', () => {
     expect(both.token_ids).toStrictEqual(t.encode(AA_BODY.prompt));
     expect(both.tokens).toStrictEqual(t.tokenTexts(both.token_ids!));
     expect(both.tokens).toContain('Ġkeeps');
-    expect(await (await post(open, '/tokenize', { ...AA_BODY, tokens: false })).json()).toStrictEqual({ token_ids: both.token_ids });
-    expect(await (await post(open, '/tokenize', { ...AA_BODY, token_ids: false })).json()).toStrictEqual({ tokens: both.tokens });
-    expect(await (await post(open, '/tokenize', { ...AA_BODY, tokens: false, token_ids: false })).json()).toStrictEqual({});
+    expect(await (await post(open, '/tokenize', { ...AA_BODY, tokens: false })).json()).toStrictEqual({
+      token_ids: both.token_ids,
+    });
+    expect(await (await post(open, '/tokenize', { ...AA_BODY, token_ids: false })).json()).toStrictEqual({
+      tokens: both.tokens,
+    });
+    expect(await (await post(open, '/tokenize', { ...AA_BODY, tokens: false, token_ids: false })).json()).toStrictEqual(
+      {},
+    );
   });
 
   it('/detokenize turns the ids back into the prompt', async () => {
@@ -116,21 +145,65 @@ describe('the local Aleph Alpha tokens endpoints', () => {
     expect(doc).toStrictEqual(localTokenizerJson());
     const offline = createByteLevelBpe(doc);
     for (const prompt of [AA_BODY.prompt, 'Grüße 🌍 <|endoftext|> 2048 tokens\n\tand more']) {
-      const online = alephAlphaTokenizationResponseSchema.parse(await (await post(open, '/tokenize', { ...AA_BODY, prompt })).json());
+      const online = alephAlphaTokenizationResponseSchema.parse(
+        await (await post(open, '/tokenize', { ...AA_BODY, prompt })).json(),
+      );
       expect(offline.encode(prompt)).toStrictEqual(online.token_ids);
       expect(offline.tokenTexts(online.token_ids!)).toStrictEqual(online.tokens);
     }
   });
 
   it.each<[string, string, unknown, number, string, RegExp]>([
-    ['a missing field', '/tokenize', { model: 'luminous-base', prompt: 'x', tokens: true }, 400, 'BAD_REQUEST', /missing field 'token_ids'/],
-    ['a field of the wrong type', '/tokenize', { ...AA_BODY, tokens: 'yes' }, 400, 'BAD_REQUEST', /'tokens' must be a boolean/],
-    ['an unknown field', '/tokenize', { ...AA_BODY, hosting: 'aleph-alpha' }, 400, 'BAD_REQUEST', /unknown field 'hosting'/],
+    [
+      'a missing field',
+      '/tokenize',
+      { model: 'luminous-base', prompt: 'x', tokens: true },
+      400,
+      'BAD_REQUEST',
+      /missing field 'token_ids'/,
+    ],
+    [
+      'a field of the wrong type',
+      '/tokenize',
+      { ...AA_BODY, tokens: 'yes' },
+      400,
+      'BAD_REQUEST',
+      /'tokens' must be a boolean/,
+    ],
+    [
+      'an unknown field',
+      '/tokenize',
+      { ...AA_BODY, hosting: 'aleph-alpha' },
+      400,
+      'BAD_REQUEST',
+      /unknown field 'hosting'/,
+    ],
     ['a body that is not JSON', '/tokenize', '{', 400, 'BAD_REQUEST', /not valid JSON/],
     ['an unknown model', '/tokenize', { ...AA_BODY, model: 'gpt-4' }, 404, 'UNKNOWN_MODEL', /Unknown model 'gpt-4'/],
-    ['ids that are not integers', '/detokenize', { model: 'luminous-base', token_ids: [1.5] }, 400, 'BAD_REQUEST', /'token_ids' must be a list of integers/],
-    ['an id outside the vocabulary', '/detokenize', { model: 'luminous-base', token_ids: [1, 99999] }, 400, 'BAD_REQUEST', /token id 99999 is not in the tokenizer/],
-    ['an unknown model', '/detokenize', { model: 'nope', token_ids: [1] }, 404, 'UNKNOWN_MODEL', /Unknown model 'nope'/],
+    [
+      'ids that are not integers',
+      '/detokenize',
+      { model: 'luminous-base', token_ids: [1.5] },
+      400,
+      'BAD_REQUEST',
+      /'token_ids' must be a list of integers/,
+    ],
+    [
+      'an id outside the vocabulary',
+      '/detokenize',
+      { model: 'luminous-base', token_ids: [1, 99999] },
+      400,
+      'BAD_REQUEST',
+      /token id 99999 is not in the tokenizer/,
+    ],
+    [
+      'an unknown model',
+      '/detokenize',
+      { model: 'nope', token_ids: [1] },
+      404,
+      'UNKNOWN_MODEL',
+      /Unknown model 'nope'/,
+    ],
   ])('%s on %s is a %i %s', async (_n, path, body, status, code, message) => {
     const res = await post(open, path, body);
     expect(res.status).toBe(status);
@@ -153,7 +226,10 @@ describe('the local Aleph Alpha tokens endpoints', () => {
 
   it('the tokenizer file wants the bearer token too', async () => {
     expect((await fetch(`${locked.url}/models/luminous-base/tokenizer`)).status).toBe(401);
-    expect((await fetch(`${locked.url}/models/luminous-base/tokenizer`, { headers: { authorization: `Bearer ${KEY}` } })).status).toBe(200);
+    expect(
+      (await fetch(`${locked.url}/models/luminous-base/tokenizer`, { headers: { authorization: `Bearer ${KEY}` } }))
+        .status,
+    ).toBe(200);
   });
 
   it('an unknown path under /models/ is a 404 in Aleph Alpha words', async () => {

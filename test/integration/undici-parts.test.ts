@@ -40,6 +40,8 @@ describe('undici parts loaded by their own files', () => {
     expect(res.statusCode).toBe(201);
     expect(res.headers['x-echo']).toBe('yes');
     expect(await res.body.json()).toEqual({ ok: true });
-    expect(seen).toEqual([{ method: 'POST', url: '/ml/v1/text/generation?version=2024-05-01', body: '{"input":"Hi"}' }]);
+    expect(seen).toEqual([
+      { method: 'POST', url: '/ml/v1/text/generation?version=2024-05-01', body: '{"input":"Hi"}' },
+    ]);
   });
 });

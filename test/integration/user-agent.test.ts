@@ -12,7 +12,9 @@ import { userAgent, withUserAgent } from '../../src/http/user-agent.js';
 import { makeHome, runInProcess } from '../helpers/run-cli.js';
 
 const KEY = 'ua-test-key-0123456789';
-const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const VERSION = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 const EXPECTED = `textgen/${VERSION} (node/${process.versions.node}; ${process.platform}-${process.arch})`;
 
 let server: RunningServer;
@@ -39,10 +41,28 @@ describe('User-Agent', () => {
 
   it('goes with OpenAI and Azure requests, and --verbose shows it', async () => {
     const env = { ...home.env };
-    const openai = await runInProcess(['--provider', 'openai', '--url', server.url, '--token', KEY, '-v', 'complete', '-m', 'gpt-3.5-turbo-instruct', '--no-stream', 'Hi'], { env });
+    const openai = await runInProcess(
+      [
+        '--provider',
+        'openai',
+        '--url',
+        server.url,
+        '--token',
+        KEY,
+        '-v',
+        'complete',
+        '-m',
+        'gpt-3.5-turbo-instruct',
+        '--no-stream',
+        'Hi',
+      ],
+      { env },
+    );
     expect(openai.exitCode, openai.stderr).toBe(0);
     expect(openai.stderr).toContain(`> user-agent: ${EXPECTED}`);
-    const azure = await runInProcess(['--provider', 'azure-openai', '--url', server.url, '--api-key', KEY, 'models'], { env });
+    const azure = await runInProcess(['--provider', 'azure-openai', '--url', server.url, '--api-key', KEY, 'models'], {
+      env,
+    });
     expect(azure.exitCode, azure.stderr).toBe(0);
     expect(agentsOf('/v1/completions')).toEqual([EXPECTED]);
     expect(agentsOf('/openai/deployments')).toEqual([EXPECTED]);
@@ -50,7 +70,13 @@ describe('User-Agent', () => {
 
   it('goes with the IBM Cloud IAM token exchange and the call that uses the token', async () => {
     const r = await runInProcess(['deployment', 'text-generate', '--id-or-name', 'demo', '--input', 'Hi'], {
-      env: { ...home.env, TEXTGEN_PROVIDER: 'watsonx', TEXTGEN_URL: server.url, TEXTGEN_API_KEY: KEY, TEXTGEN_IAM_URL: `${server.url}/identity/token` },
+      env: {
+        ...home.env,
+        TEXTGEN_PROVIDER: 'watsonx',
+        TEXTGEN_URL: server.url,
+        TEXTGEN_API_KEY: KEY,
+        TEXTGEN_IAM_URL: `${server.url}/identity/token`,
+      },
     });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(agentsOf('/identity/token')).toEqual([EXPECTED]);
@@ -60,11 +86,17 @@ describe('User-Agent', () => {
   it('goes with the Cloud Pak for Data token exchange', async () => {
     const cpd = makeHome();
     try {
-      writeFileSync(join(cpd.dir, '.textgenrc.yaml'), `profiles:\n  cpd:\n    provider: watsonx\n    url: ${server.url}\n    auth: { type: cpd, username: admin, password_env: CPD_SECRET }\n`);
-      const r = await runInProcess(['--profile', 'cpd', 'deployment', 'text-generate', '--id-or-name', 'demo', '--input', 'Hi'], {
-        env: { ...cpd.env, CPD_SECRET: 'pa55word' },
-        cwd: cpd.dir,
-      });
+      writeFileSync(
+        join(cpd.dir, '.textgenrc.yaml'),
+        `profiles:\n  cpd:\n    provider: watsonx\n    url: ${server.url}\n    auth: { type: cpd, username: admin, password_env: CPD_SECRET }\n`,
+      );
+      const r = await runInProcess(
+        ['--profile', 'cpd', 'deployment', 'text-generate', '--id-or-name', 'demo', '--input', 'Hi'],
+        {
+          env: { ...cpd.env, CPD_SECRET: 'pa55word' },
+          cwd: cpd.dir,
+        },
+      );
       expect(r.exitCode, r.stderr).toBe(0);
       expect(agentsOf('/icp4d-api/v1/authorize')).toEqual([EXPECTED]);
     } finally {

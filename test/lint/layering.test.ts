@@ -9,7 +9,10 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const FIXTURE = resolve(import.meta.dirname, '../fixtures/layering');
-const config = createRequire(import.meta.url)('../../.dependency-cruiser.cjs') as { forbidden: IForbiddenRuleType[]; options: ICruiseOptions };
+const config = createRequire(import.meta.url)('../../.dependency-cruiser.cjs') as {
+  forbidden: IForbiddenRuleType[];
+  options: ICruiseOptions;
+};
 
 interface Violation {
   rule: string;
@@ -19,7 +22,12 @@ interface Violation {
 
 async function violations(baseDir: string, roots: string[]): Promise<Violation[]> {
   const { tsConfig: _tsConfig, ...options } = config.options as ICruiseOptions & { tsConfig?: unknown };
-  const result: IReporterOutput = await cruise(roots, { ...options, baseDir, validate: true, ruleSet: { forbidden: config.forbidden } });
+  const result: IReporterOutput = await cruise(roots, {
+    ...options,
+    baseDir,
+    validate: true,
+    ruleSet: { forbidden: config.forbidden },
+  });
   if (typeof result.output === 'string') throw new Error('dependency-cruiser gave text instead of a result');
   return result.output.summary.violations.map((v) => ({ rule: v.rule.name, from: v.from, to: v.to }));
 }

@@ -27,15 +27,41 @@ const messages = [
 ];
 
 const clients = () => [
-  { name: 'OpenAI-compatible /v1', client: new OpenAI({ apiKey: KEY, baseURL: `${server.url}/v1`, maxRetries: 0 }), model: 'llama3' },
-  { name: 'Azure OpenAI', client: new AzureOpenAI({ apiKey: KEY, endpoint: server.url, apiVersion: '2024-10-21', deployment: 'gpt-4o', maxRetries: 0 }), model: 'gpt-4o' },
-  { name: 'Aleph Alpha /chat/completions', client: new OpenAI({ apiKey: KEY, baseURL: server.url, maxRetries: 0 }), model: 'llama-3.1-8b-instruct' },
+  {
+    name: 'OpenAI-compatible /v1',
+    client: new OpenAI({ apiKey: KEY, baseURL: `${server.url}/v1`, maxRetries: 0 }),
+    model: 'llama3',
+  },
+  {
+    name: 'Azure OpenAI',
+    client: new AzureOpenAI({
+      apiKey: KEY,
+      endpoint: server.url,
+      apiVersion: '2024-10-21',
+      deployment: 'gpt-4o',
+      maxRetries: 0,
+    }),
+    model: 'gpt-4o',
+  },
+  {
+    name: 'Aleph Alpha /chat/completions',
+    client: new OpenAI({ apiKey: KEY, baseURL: server.url, maxRetries: 0 }),
+    model: 'llama-3.1-8b-instruct',
+  },
 ];
 
 describe.each([0, 1, 2])('openai chat.completions.create against serve (%i)', (i) => {
   test('a whole answer: message, finish reason, usage, logprobs with alternatives', async () => {
     const { client, model } = clients()[i]!;
-    const answer = await client.chat.completions.create({ model, messages, max_tokens: 12, temperature: 0, n: 2, logprobs: true, top_logprobs: 2 });
+    const answer = await client.chat.completions.create({
+      model,
+      messages,
+      max_tokens: 12,
+      temperature: 0,
+      n: 2,
+      logprobs: true,
+      top_logprobs: 2,
+    });
     expect(answer.object).toBe('chat.completion');
     expect(answer.choices).toHaveLength(2);
     const first = answer.choices[0]!;
@@ -49,7 +75,14 @@ describe.each([0, 1, 2])('openai chat.completions.create against serve (%i)', (i
   test('streamed: the chunks add up to the whole answer, with a finish reason and usage at the end', async () => {
     const { client, model } = clients()[i]!;
     const whole = await client.chat.completions.create({ model, messages, max_tokens: 12, temperature: 0 });
-    const stream = await client.chat.completions.create({ model, messages, max_tokens: 12, temperature: 0, stream: true, stream_options: { include_usage: true } });
+    const stream = await client.chat.completions.create({
+      model,
+      messages,
+      max_tokens: 12,
+      temperature: 0,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     let text = '';
     let finish: string | null = null;
     let usage: OpenAI.CompletionUsage | null | undefined;
@@ -68,20 +101,28 @@ describe.each([0, 1, 2])('openai chat.completions.create against serve (%i)', (i
     expect(usage).toEqual(whole.usage);
   });
 
-  test('a wrong key is the SDK\'s AuthenticationError (401)', async () => {
+  test("a wrong key is the SDK's AuthenticationError (401)", async () => {
     const { model } = clients()[i]!;
     const bad = [
       new OpenAI({ apiKey: 'wrong', baseURL: `${server.url}/v1`, maxRetries: 0 }),
-      new AzureOpenAI({ apiKey: 'wrong', endpoint: server.url, apiVersion: '2024-10-21', deployment: 'gpt-4o', maxRetries: 0 }),
+      new AzureOpenAI({
+        apiKey: 'wrong',
+        endpoint: server.url,
+        apiVersion: '2024-10-21',
+        deployment: 'gpt-4o',
+        maxRetries: 0,
+      }),
       new OpenAI({ apiKey: 'wrong', baseURL: server.url, maxRetries: 0 }),
     ][i]!;
     await expect(bad.chat.completions.create({ model, messages })).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
   });
 });
 
-test('a bad parameter is the SDK\'s BadRequestError naming the parameter', async () => {
+test("a bad parameter is the SDK's BadRequestError naming the parameter", async () => {
   const client = new OpenAI({ apiKey: KEY, baseURL: `${server.url}/v1`, maxRetries: 0 });
-  const error = await client.chat.completions.create({ model: 'm', messages, temperature: 3 }, { headers: ON_PURPOSE }).catch((e: unknown) => e);
+  const error = await client.chat.completions
+    .create({ model: 'm', messages, temperature: 3 }, { headers: ON_PURPOSE })
+    .catch((e: unknown) => e);
   expect(error).toBeInstanceOf(OpenAI.BadRequestError);
   expect((error as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('temperature');
 });

@@ -32,10 +32,15 @@ const messages = [
 ];
 
 interface StreamItem {
-  data: { choices: Array<{ delta?: { content?: string }; finish_reason?: string | null }>; usage?: { completion_tokens?: number } };
+  data: {
+    choices: Array<{ delta?: { content?: string }; finish_reason?: string | null }>;
+    usage?: { completion_tokens?: number };
+  };
 }
 
-async function collect(stream: AsyncIterable<unknown>): Promise<{ text: string; finish: string | undefined; usage: unknown }> {
+async function collect(
+  stream: AsyncIterable<unknown>,
+): Promise<{ text: string; finish: string | undefined; usage: unknown }> {
   let text = '';
   let finish: string | undefined;
   let usage: unknown;
@@ -51,7 +56,13 @@ async function collect(stream: AsyncIterable<unknown>): Promise<{ text: string; 
 
 describe('@ibm-cloud/watsonx-ai against serve', () => {
   test('textChat: a foundation model in a space answers with a message, a finish reason and usage', async () => {
-    const res = await service.textChat({ modelId: 'ibm/granite-3-8b-instruct', spaceId: 'local-space', messages, maxTokens: 12, temperature: 0 });
+    const res = await service.textChat({
+      modelId: 'ibm/granite-3-8b-instruct',
+      spaceId: 'local-space',
+      messages,
+      maxTokens: 12,
+      temperature: 0,
+    });
     expect(res.status).toBe(200);
     const answer = res.result;
     expect(answer.model_id).toBe('ibm/granite-3-8b-instruct');
@@ -62,24 +73,51 @@ describe('@ibm-cloud/watsonx-ai against serve', () => {
   });
 
   test('textChatStream (returnObject): the events add up to the same answer', async () => {
-    const whole = (await service.textChat({ modelId: 'm', projectId: 'p', messages, maxTokens: 12, temperature: 0 })).result;
-    const streamed = await collect(await service.textChatStream({ modelId: 'm', projectId: 'p', messages, maxTokens: 12, temperature: 0, returnObject: true }));
+    const whole = (await service.textChat({ modelId: 'm', projectId: 'p', messages, maxTokens: 12, temperature: 0 }))
+      .result;
+    const streamed = await collect(
+      await service.textChatStream({
+        modelId: 'm',
+        projectId: 'p',
+        messages,
+        maxTokens: 12,
+        temperature: 0,
+        returnObject: true,
+      }),
+    );
     expect(streamed.text).toBe(whole.choices[0]!.message!.content);
     expect(streamed.finish).toBe(whole.choices[0]!.finish_reason);
     expect(streamed.usage).toEqual(whole.usage);
   });
 
   test('deploymentsTextChat and deploymentsTextChatStream: the deployment route, no model and no scope in the body', async () => {
-    const whole = (await service.deploymentsTextChat({ idOrName: 'my-chat-bot', messages, maxTokens: 10, temperature: 0 })).result;
+    const whole = (
+      await service.deploymentsTextChat({ idOrName: 'my-chat-bot', messages, maxTokens: 10, temperature: 0 })
+    ).result;
     expect(whole.choices[0]!.message!.content!.length).toBeGreaterThan(0);
-    const streamed = await collect(await service.deploymentsTextChatStream({ idOrName: 'my-chat-bot', messages, maxTokens: 10, temperature: 0, returnObject: true }));
+    const streamed = await collect(
+      await service.deploymentsTextChatStream({
+        idOrName: 'my-chat-bot',
+        messages,
+        maxTokens: 10,
+        temperature: 0,
+        returnObject: true,
+      }),
+    );
     expect(streamed.text).toBe(whole.choices[0]!.message!.content);
-    const paths = chatRequests(server.requests).slice(-2).map((r) => r.path);
-    expect(paths).toEqual(['/ml/v1/deployments/my-chat-bot/text/chat', '/ml/v1/deployments/my-chat-bot/text/chat_stream']);
+    const paths = chatRequests(server.requests)
+      .slice(-2)
+      .map((r) => r.path);
+    expect(paths).toEqual([
+      '/ml/v1/deployments/my-chat-bot/text/chat',
+      '/ml/v1/deployments/my-chat-bot/text/chat_stream',
+    ]);
   });
 
-  test('a body the service refuses is the SDK\'s error with watsonx\'s status and message', async () => {
-    const error = (await service.textChat({ modelId: 'm', messages, headers: { 'x-test-invalid': 'on purpose' } }).catch((e: unknown) => e)) as { status?: number; message?: string };
+  test("a body the service refuses is the SDK's error with watsonx's status and message", async () => {
+    const error = (await service
+      .textChat({ modelId: 'm', messages, headers: { 'x-test-invalid': 'on purpose' } })
+      .catch((e: unknown) => e)) as { status?: number; message?: string };
     expect(error.status).toBe(400);
     expect(error.message).toMatch(/project_id.*space_id/);
   });

@@ -35,16 +35,25 @@ const TRANSPORT = new Set(['host', 'connection', 'content-length']);
  * the reason it is kept (docs/sdk-fidelity-openai.md says the same).
  */
 const DELIBERATE: Record<string, string> = {
-  'header user-agent': 'each client names itself: `OpenAI/JS <v>` / `AzureOpenAI/JS <v>` against `textgen/<v> (node/<v>; <platform>-<arch>)`',
-  'header x-stainless-*': "the SDK's own telemetry (language, OS, architecture, runtime, retry count); not part of the protocol",
-  'header accept-language': "sent by the fetch implementation the SDK uses (undici's fetch), not by the SDK; textgen uses undici's request, which adds nothing",
-  'header sec-fetch-mode': "sent by the fetch implementation the SDK uses, a browser notion; textgen's undici request adds nothing",
-  'header accept-encoding': 'fetch asks for gzip/deflate and decompresses; textgen asks for no compression (answers are small JSON or a stream read as it comes)',
-  'header accept': 'on a stream the SDK still sends `accept: application/json`; textgen says what it wants, `text/event-stream`',
-  'body model': 'to Azure the SDK also sends the deployment as `model` in the body (Azure ignores it: the deployment in the path picks the model); textgen sends only what Azure reads',
-  'body encoding_format': 'the SDK asks for base64 vectors and decodes them; textgen asks for the default, floats (not every OpenAI-compatible server knows the field), and decodes base64 when a server sends it anyway',
+  'header user-agent':
+    'each client names itself: `OpenAI/JS <v>` / `AzureOpenAI/JS <v>` against `textgen/<v> (node/<v>; <platform>-<arch>)`',
+  'header x-stainless-*':
+    "the SDK's own telemetry (language, OS, architecture, runtime, retry count); not part of the protocol",
+  'header accept-language':
+    "sent by the fetch implementation the SDK uses (undici's fetch), not by the SDK; textgen uses undici's request, which adds nothing",
+  'header sec-fetch-mode':
+    "sent by the fetch implementation the SDK uses, a browser notion; textgen's undici request adds nothing",
+  'header accept-encoding':
+    'fetch asks for gzip/deflate and decompresses; textgen asks for no compression (answers are small JSON or a stream read as it comes)',
+  'header accept':
+    'on a stream the SDK still sends `accept: application/json`; textgen says what it wants, `text/event-stream`',
+  'body model':
+    'to Azure the SDK also sends the deployment as `model` in the body (Azure ignores it: the deployment in the path picks the model); textgen sends only what Azure reads',
+  'body encoding_format':
+    'the SDK asks for base64 vectors and decodes them; textgen asks for the default, floats (not every OpenAI-compatible server knows the field), and decodes base64 when a server sends it anyway',
   path: 'Azure `models`: the SDK lists the models the resource can deploy (GET /openai/models); textgen lists the deployments, the names --id-or-name takes (GET /openai/deployments)',
-  'query api-version': 'Azure `models`: the deployments listing exists only in data-plane versions up to 2023-03-15-preview, so textgen asks it with the last GA one that has it (2022-12-01)',
+  'query api-version':
+    'Azure `models`: the deployments listing exists only in data-plane versions up to 2023-03-15-preview, so textgen asks it with the last GA one that has it (2022-12-01)',
 };
 
 interface Seen {
@@ -58,7 +67,13 @@ interface Seen {
 function seen(r: RecordedRequest): Seen {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(r.headers)) if (!TRANSPORT.has(name)) headers[name] = value;
-  return { method: r.method, path: r.path, query: r.query, headers, body: r.body === '' ? undefined : JSON.parse(r.body) };
+  return {
+    method: r.method,
+    path: r.path,
+    query: r.query,
+    headers,
+    body: r.body === '' ? undefined : JSON.parse(r.body),
+  };
 }
 
 /** What differs between two requests, one key per difference (header names grouped as DELIBERATE names them). */
@@ -66,13 +81,16 @@ function differences(sdk: Seen, textgen: Seen): string[] {
   const out = new Set<string>();
   if (sdk.method !== textgen.method) out.add('method');
   if (sdk.path !== textgen.path) out.add('path');
-  for (const k of new Set([...Object.keys(sdk.query), ...Object.keys(textgen.query)])) if (sdk.query[k] !== textgen.query[k]) out.add(`query ${k}`);
+  for (const k of new Set([...Object.keys(sdk.query), ...Object.keys(textgen.query)]))
+    if (sdk.query[k] !== textgen.query[k]) out.add(`query ${k}`);
   for (const k of new Set([...Object.keys(sdk.headers), ...Object.keys(textgen.headers)])) {
-    if (sdk.headers[k] !== textgen.headers[k]) out.add(k.startsWith('x-stainless-') ? 'header x-stainless-*' : `header ${k}`);
+    if (sdk.headers[k] !== textgen.headers[k])
+      out.add(k.startsWith('x-stainless-') ? 'header x-stainless-*' : `header ${k}`);
   }
   const a = (sdk.body ?? {}) as Record<string, unknown>;
   const b = (textgen.body ?? {}) as Record<string, unknown>;
-  for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) if (JSON.stringify(a[k]) !== JSON.stringify(b[k])) out.add(`body ${k}`);
+  for (const k of new Set([...Object.keys(a), ...Object.keys(b)]))
+    if (JSON.stringify(a[k]) !== JSON.stringify(b[k])) out.add(`body ${k}`);
   return [...out].sort();
 }
 
@@ -87,19 +105,61 @@ async function capture(act: () => Promise<unknown>): Promise<Seen> {
 const openai = () => new OpenAI({ apiKey: KEY, baseURL: `${server.url}/v1`, maxRetries: 0 });
 const azure = (bearer: boolean) =>
   bearer
-    ? new AzureOpenAI({ azureADTokenProvider: async () => KEY, endpoint: server.url, apiVersion: API_VERSION, maxRetries: 0 })
+    ? new AzureOpenAI({
+        azureADTokenProvider: async () => KEY,
+        endpoint: server.url,
+        apiVersion: API_VERSION,
+        maxRetries: 0,
+      })
     : new AzureOpenAI({ apiKey: KEY, endpoint: server.url, apiVersion: API_VERSION, maxRetries: 0 });
 
 async function textgen(args: string[], input?: string): Promise<void> {
-  const r = await runInProcess(['--url', server.url, '--retries', '0', ...args], { env: home.env, ...(input !== undefined ? { input } : {}) });
+  const r = await runInProcess(['--url', server.url, '--retries', '0', ...args], {
+    env: home.env,
+    ...(input !== undefined ? { input } : {}),
+  });
   expect(r.exitCode, r.stderr).toBe(0);
 }
 
-const SAMPLING = { max_tokens: 20, temperature: 0.7, top_p: 0.9, stop: ['\n\n', 'END'], logprobs: 3, echo: true, seed: 7 };
-const COMPLETE_FLAGS = ['--max-tokens', '20', '-t', '0.7', '--top-p', '0.9', '--stop', '\n\n', '--stop', 'END', '--logprobs', '3', '--echo', '--seed', '7'];
+const SAMPLING = {
+  max_tokens: 20,
+  temperature: 0.7,
+  top_p: 0.9,
+  stop: ['\n\n', 'END'],
+  logprobs: 3,
+  echo: true,
+  seed: 7,
+};
+const COMPLETE_FLAGS = [
+  '--max-tokens',
+  '20',
+  '-t',
+  '0.7',
+  '--top-p',
+  '0.9',
+  '--stop',
+  '\n\n',
+  '--stop',
+  'END',
+  '--logprobs',
+  '3',
+  '--echo',
+  '--seed',
+  '7',
+];
 const TEXT_GENERATE_FLAGS = [
-  '--parameters-max-new-tokens', '20', '--parameters-temperature', '0.7', '--parameters-top-p', '0.9', '--parameters-stop-sequences', '["\\n\\n","END"]',
-  '--parameters-return-options', '{"input_text":true,"top_n_tokens":3}', '--parameters-random-seed', '7',
+  '--parameters-max-new-tokens',
+  '20',
+  '--parameters-temperature',
+  '0.7',
+  '--parameters-top-p',
+  '0.9',
+  '--parameters-stop-sequences',
+  '["\\n\\n","END"]',
+  '--parameters-return-options',
+  '{"input_text":true,"top_n_tokens":3}',
+  '--parameters-random-seed',
+  '7',
 ];
 
 async function drain(stream: AsyncIterable<unknown>): Promise<void> {
@@ -116,31 +176,93 @@ interface Case {
   expected: string[];
 }
 
-const HEADERS_ALWAYS = ['header accept-encoding', 'header accept-language', 'header sec-fetch-mode', 'header user-agent', 'header x-stainless-*'];
+const HEADERS_ALWAYS = [
+  'header accept-encoding',
+  'header accept-language',
+  'header sec-fetch-mode',
+  'header user-agent',
+  'header x-stainless-*',
+];
 
 const CASES: Case[] = [
   {
     name: 'OpenAI completions',
     sdk: () => openai().completions.create({ model: MODEL, prompt: PROMPT, ...SAMPLING, n: 2 }),
-    textgen: ['--provider', 'openai', '--token', KEY, 'complete', '-m', MODEL, ...COMPLETE_FLAGS, '-n', '2', '--no-stream', PROMPT],
+    textgen: [
+      '--provider',
+      'openai',
+      '--token',
+      KEY,
+      'complete',
+      '-m',
+      MODEL,
+      ...COMPLETE_FLAGS,
+      '-n',
+      '2',
+      '--no-stream',
+      PROMPT,
+    ],
     expected: HEADERS_ALWAYS,
   },
   {
     name: 'OpenAI completions, streamed',
-    sdk: async () => drain(await openai().completions.create({ model: MODEL, prompt: PROMPT, ...SAMPLING, n: 2, stream: true })),
-    textgen: ['--provider', 'openai', '--token', KEY, 'complete', '-m', MODEL, ...COMPLETE_FLAGS, '-n', '2', '--stream', PROMPT],
+    sdk: async () =>
+      drain(await openai().completions.create({ model: MODEL, prompt: PROMPT, ...SAMPLING, n: 2, stream: true })),
+    textgen: [
+      '--provider',
+      'openai',
+      '--token',
+      KEY,
+      'complete',
+      '-m',
+      MODEL,
+      ...COMPLETE_FLAGS,
+      '-n',
+      '2',
+      '--stream',
+      PROMPT,
+    ],
     expected: [...HEADERS_ALWAYS, 'header accept'],
   },
   {
     name: 'Azure completions (api-key)',
     sdk: () => azure(false).completions.create({ model: DEPLOYMENT, prompt: PROMPT, ...SAMPLING }),
-    textgen: ['--provider', 'azure-openai', '--api-key', KEY, '--api-version', API_VERSION, 'deployment', 'text-generate', '--id-or-name', DEPLOYMENT, '--input', PROMPT, ...TEXT_GENERATE_FLAGS],
+    textgen: [
+      '--provider',
+      'azure-openai',
+      '--api-key',
+      KEY,
+      '--api-version',
+      API_VERSION,
+      'deployment',
+      'text-generate',
+      '--id-or-name',
+      DEPLOYMENT,
+      '--input',
+      PROMPT,
+      ...TEXT_GENERATE_FLAGS,
+    ],
     expected: [...HEADERS_ALWAYS, 'body model'],
   },
   {
     name: 'Azure completions, streamed (bearer)',
-    sdk: async () => drain(await azure(true).completions.create({ model: DEPLOYMENT, prompt: PROMPT, ...SAMPLING, stream: true })),
-    textgen: ['--provider', 'azure-openai', '--token', KEY, '--api-version', API_VERSION, 'deployment', 'text-generate-stream', '--id-or-name', DEPLOYMENT, '--input', PROMPT, ...TEXT_GENERATE_FLAGS],
+    sdk: async () =>
+      drain(await azure(true).completions.create({ model: DEPLOYMENT, prompt: PROMPT, ...SAMPLING, stream: true })),
+    textgen: [
+      '--provider',
+      'azure-openai',
+      '--token',
+      KEY,
+      '--api-version',
+      API_VERSION,
+      'deployment',
+      'text-generate-stream',
+      '--id-or-name',
+      DEPLOYMENT,
+      '--input',
+      PROMPT,
+      ...TEXT_GENERATE_FLAGS,
+    ],
     expected: [...HEADERS_ALWAYS, 'header accept', 'body model'],
   },
   {
@@ -153,7 +275,18 @@ const CASES: Case[] = [
   {
     name: 'Azure embeddings (api-key)',
     sdk: () => azure(false).embeddings.create({ model: EMBEDDING, input: ['Rivers carry water.'] }),
-    textgen: ['--provider', 'azure-openai', '--api-key', KEY, '--api-version', API_VERSION, 'embed', '-m', EMBEDDING, 'Rivers carry water.'],
+    textgen: [
+      '--provider',
+      'azure-openai',
+      '--api-key',
+      KEY,
+      '--api-version',
+      API_VERSION,
+      'embed',
+      '-m',
+      EMBEDDING,
+      'Rivers carry water.',
+    ],
     expected: [...HEADERS_ALWAYS, 'body encoding_format', 'body model'],
   },
   {
@@ -175,7 +308,11 @@ describe('what the SDK sends and what textgen sends agree, apart from the delibe
     const sdk = await capture(c.sdk);
     const ours = await capture(() => textgen(c.textgen, c.input));
     const found = differences(sdk, ours);
-    for (const d of found) expect(DELIBERATE[d], `${d} is not a deliberate difference: SDK ${JSON.stringify(sdk)} textgen ${JSON.stringify(ours)}`).toBeDefined();
+    for (const d of found)
+      expect(
+        DELIBERATE[d],
+        `${d} is not a deliberate difference: SDK ${JSON.stringify(sdk)} textgen ${JSON.stringify(ours)}`,
+      ).toBeDefined();
     expect(found, `SDK ${JSON.stringify(sdk)}\ntextgen ${JSON.stringify(ours)}`).toEqual([...c.expected].sort());
     expect(ours.headers['user-agent']).toMatch(/^textgen\/\d+\.\d+\.\d+ \(node\/\d+\.\d+\.\d+; \w+-\w+\)$/);
     expect(sdk.headers['user-agent']).toMatch(/^(Azure)?OpenAI\/JS \d/);

@@ -30,12 +30,19 @@ type Flavour = 'openai' | 'azure api-key' | 'azure bearer';
 /** A client of each flavour for a server; retries off so a failure shows at once. */
 function client(flavour: Flavour, server: RunningServer, key = KEY): OpenAI {
   if (flavour === 'openai') return new OpenAI({ apiKey: key, baseURL: `${server.url}/v1`, maxRetries: 0 });
-  if (flavour === 'azure api-key') return new AzureOpenAI({ apiKey: key, endpoint: server.url, apiVersion: AZURE_API_VERSION, maxRetries: 0 });
-  return new AzureOpenAI({ azureADTokenProvider: async () => key, endpoint: server.url, apiVersion: AZURE_API_VERSION, maxRetries: 0 });
+  if (flavour === 'azure api-key')
+    return new AzureOpenAI({ apiKey: key, endpoint: server.url, apiVersion: AZURE_API_VERSION, maxRetries: 0 });
+  return new AzureOpenAI({
+    azureADTokenProvider: async () => key,
+    endpoint: server.url,
+    apiVersion: AZURE_API_VERSION,
+    maxRetries: 0,
+  });
 }
 
 /** The completion model (OpenAI) or deployment (Azure: the SDK puts `model` in the path). */
-const completionModel = (flavour: Flavour) => (flavour === 'openai' ? 'gpt-3.5-turbo-instruct' : 'gpt-35-turbo-instruct');
+const completionModel = (flavour: Flavour) =>
+  flavour === 'openai' ? 'gpt-3.5-turbo-instruct' : 'gpt-35-turbo-instruct';
 
 const FINISH: ReadonlySet<string> = new Set(['stop', 'length', 'content_filter']);
 
@@ -48,7 +55,8 @@ function expectCompletion(c: Completion, streamed = false): void {
   expect(Array.isArray(c.choices)).toBe(true);
   for (const choice of c.choices) expectChoice(choice, streamed);
   if (c.usage !== undefined) {
-    for (const k of ['completion_tokens', 'prompt_tokens', 'total_tokens'] as const) expect(Number.isInteger(c.usage[k]), k).toBe(true);
+    for (const k of ['completion_tokens', 'prompt_tokens', 'total_tokens'] as const)
+      expect(Number.isInteger(c.usage[k]), k).toBe(true);
     expect(c.usage.total_tokens).toBe(c.usage.prompt_tokens + c.usage.completion_tokens);
   }
 }
@@ -57,7 +65,8 @@ function expectCompletion(c: Completion, streamed = false): void {
 function expectChoice(choice: CompletionChoice, streamed = false): void {
   expect(typeof choice.text).toBe('string');
   expect(Number.isInteger(choice.index)).toBe(true);
-  if (!(streamed && choice.finish_reason === null)) expect(FINISH.has(choice.finish_reason), String(choice.finish_reason)).toBe(true);
+  if (!(streamed && choice.finish_reason === null))
+    expect(FINISH.has(choice.finish_reason), String(choice.finish_reason)).toBe(true);
   if (choice.logprobs !== null) {
     const lp = choice.logprobs;
     const n = lp.tokens!.length;
@@ -119,7 +128,14 @@ describe.each(SERVERS)('serve %s', (_, server) => {
       const free = await sdk().completions.create({ model, prompt, max_tokens: 40, temperature: 1, seed: 9 });
       const text = free.choices[0]!.text;
       const stop = text.split(' ').filter((w) => w.length > 2)[2]!;
-      const r = await sdk().completions.create({ model, prompt, max_tokens: 40, temperature: 1, seed: 9, stop: [stop] });
+      const r = await sdk().completions.create({
+        model,
+        prompt,
+        max_tokens: 40,
+        temperature: 1,
+        seed: 9,
+        stop: [stop],
+      });
       expect(r.choices[0]!.text).toBe(text.slice(0, text.indexOf(stop)));
       expect(r.choices[0]!.finish_reason).toBe('stop');
     });
@@ -135,7 +151,15 @@ describe.each(SERVERS)('serve %s', (_, server) => {
     });
 
     it('completions.create: echo with logprobs 2 — the prompt first, its tokens scored, two alternatives each', async () => {
-      const r = await sdk().completions.create({ model, prompt, max_tokens: 8, temperature: 1, seed: 3, echo: true, logprobs: 2 });
+      const r = await sdk().completions.create({
+        model,
+        prompt,
+        max_tokens: 8,
+        temperature: 1,
+        seed: 3,
+        echo: true,
+        logprobs: 2,
+      });
       expectCompletion(r);
       const choice = r.choices[0]!;
       expect(choice.text.startsWith(prompt)).toBe(true);
@@ -155,8 +179,24 @@ describe.each(SERVERS)('serve %s', (_, server) => {
     });
 
     it('completions.create stream: chunks of text_completion that add up to the plain answer, usage last', async () => {
-      const plain = await sdk().completions.create({ model, prompt, max_tokens: 20, temperature: 1, seed: 21, logprobs: 1 });
-      const stream = await sdk().completions.create({ model, prompt, max_tokens: 20, temperature: 1, seed: 21, logprobs: 1, stream: true, stream_options: { include_usage: true } });
+      const plain = await sdk().completions.create({
+        model,
+        prompt,
+        max_tokens: 20,
+        temperature: 1,
+        seed: 21,
+        logprobs: 1,
+      });
+      const stream = await sdk().completions.create({
+        model,
+        prompt,
+        max_tokens: 20,
+        temperature: 1,
+        seed: 21,
+        logprobs: 1,
+        stream: true,
+        stream_options: { include_usage: true },
+      });
       let text = '';
       const tokens: string[] = [];
       let finish: string | null = null;
@@ -185,15 +225,26 @@ describe.each(SERVERS)('serve %s', (_, server) => {
     });
 
     it('completions.create stream with n 2 and echo: each choice starts with the prompt', async () => {
-      const stream = await sdk().completions.create({ model, prompt, max_tokens: 6, temperature: 1, seed: 4, n: 2, echo: true, stream: true });
+      const stream = await sdk().completions.create({
+        model,
+        prompt,
+        max_tokens: 6,
+        temperature: 1,
+        seed: 4,
+        n: 2,
+        echo: true,
+        stream: true,
+      });
       const texts = ['', ''];
       for await (const chunk of stream) for (const c of chunk.choices) texts[c.index] += c.text;
       for (const t of texts) expect(t.startsWith(prompt)).toBe(true);
       expect(texts[0]).not.toBe(texts[1]);
     });
 
-    it('completions.create: a value out of range is the SDK\'s BadRequestError with serve\'s message', async () => {
-      const failure = await sdk().completions.create({ model, prompt, temperature: 2.5 }).catch((e: unknown) => e);
+    it("completions.create: a value out of range is the SDK's BadRequestError with serve's message", async () => {
+      const failure = await sdk()
+        .completions.create({ model, prompt, temperature: 2.5 })
+        .catch((e: unknown) => e);
       expect(failure).toBeInstanceOf(OpenAI.BadRequestError);
       expect((failure as APIError).status).toBe(400);
       expect((failure as APIError).message).toContain("2.5 is greater than the maximum of 2 - 'temperature'");
@@ -201,7 +252,7 @@ describe.each(SERVERS)('serve %s', (_, server) => {
 
     const embedModel = 'text-embedding-3-small';
 
-    it('embeddings.create: the SDK\'s default (base64 on the wire) decodes to the float answer', async () => {
+    it("embeddings.create: the SDK's default (base64 on the wire) decodes to the float answer", async () => {
       const input = ['Rivers carry water.', 'Bridges cross rivers.'];
       const decoded = await sdk().embeddings.create({ model: embedModel, input });
       const floats = await sdk().embeddings.create({ model: embedModel, input, encoding_format: 'float' });
@@ -217,17 +268,24 @@ describe.each(SERVERS)('serve %s', (_, server) => {
       const r = await sdk().embeddings.create({ model: embedModel, input: 'Hello', dimensions: 256 });
       expectEmbeddings(r, 1, 256);
       expect(norm(r.data[0]!.embedding)).toBeCloseTo(1, 5);
-      const floats = await sdk().embeddings.create({ model: embedModel, input: 'Hello', dimensions: 256, encoding_format: 'float' });
+      const floats = await sdk().embeddings.create({
+        model: embedModel,
+        input: 'Hello',
+        dimensions: 256,
+        encoding_format: 'float',
+      });
       expect(r.data[0]!.embedding).toEqual(floats.data[0]!.embedding.map(Math.fround));
     });
 
     it('embeddings.create: ada-002 refuses dimensions as OpenAI does', async () => {
-      const failure = await sdk().embeddings.create({ model: 'text-embedding-ada-002', input: 'Hello', dimensions: 8 }).catch((e: unknown) => e);
+      const failure = await sdk()
+        .embeddings.create({ model: 'text-embedding-ada-002', input: 'Hello', dimensions: 8 })
+        .catch((e: unknown) => e);
       expect(failure).toBeInstanceOf(OpenAI.BadRequestError);
       expect((failure as APIError).message).toContain('This model does not support specifying dimensions.');
     });
 
-    it('models.list: the models, each a Model (OpenAI) or Azure\'s model record', async () => {
+    it("models.list: the models, each a Model (OpenAI) or Azure's model record", async () => {
       const ids: string[] = [];
       for await (const m of sdk().models.list()) {
         ids.push(m.id);
@@ -248,16 +306,19 @@ describe.each(SERVERS)('serve %s', (_, server) => {
       expect(ids).toContain(embedModel);
     });
 
-    if (flavour !== 'openai') it('models.retrieve: one of Azure\'s models; an unknown one is the SDK\'s NotFoundError', async () => {
-      const m = await sdk().models.retrieve(embedModel);
-      expect(m).toMatchObject({ id: embedModel, object: 'model' });
-      const failure = await sdk().models.retrieve('gpt-99').catch((e: unknown) => e);
-      expect(failure).toBeInstanceOf(OpenAI.NotFoundError);
-    });
+    if (flavour !== 'openai')
+      it("models.retrieve: one of Azure's models; an unknown one is the SDK's NotFoundError", async () => {
+        const m = await sdk().models.retrieve(embedModel);
+        expect(m).toMatchObject({ id: embedModel, object: 'model' });
+        const failure = await sdk()
+          .models.retrieve('gpt-99')
+          .catch((e: unknown) => e);
+        expect(failure).toBeInstanceOf(OpenAI.NotFoundError);
+      });
   });
 });
 
-describe('serve with --require-auth refuses a wrong credential with the SDK\'s AuthenticationError', () => {
+describe("serve with --require-auth refuses a wrong credential with the SDK's AuthenticationError", () => {
   it.each(FLAVOURS)('%s', async (flavour) => {
     const sdk = client(flavour, locked, 'not-the-key');
     const calls: Array<() => Promise<unknown>> = [

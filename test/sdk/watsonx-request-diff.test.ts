@@ -7,7 +7,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { WatsonXAI } from '@ibm-cloud/watsonx-ai';
-import { CloudPakForDataAuthenticator, IamAuthenticator, NoAuthAuthenticator } from '@ibm-cloud/watsonx-ai/authentication';
+import {
+  CloudPakForDataAuthenticator,
+  IamAuthenticator,
+  type NoAuthAuthenticator,
+} from '@ibm-cloud/watsonx-ai/authentication';
 import { startServer, type RecordedRequest, type RunningServer } from '../../src/emulator/core/index.js';
 import { WATSONX_DEFAULT_API_VERSION } from '../../profiles/watsonx/client/request.js';
 import { makeHome, runInProcess } from '../helpers/run-cli.js';
@@ -53,7 +57,8 @@ function wire(r: RecordedRequest): Wire {
   const { version: _version, ...query } = r.query;
   let body: unknown = r.body;
   if (r.headers['content-type']?.startsWith('application/json')) body = JSON.parse(r.body);
-  else if (r.headers['content-type']?.startsWith('application/x-www-form-urlencoded')) body = Object.fromEntries(new URLSearchParams(r.body));
+  else if (r.headers['content-type']?.startsWith('application/x-www-form-urlencoded'))
+    body = Object.fromEntries(new URLSearchParams(r.body));
   return { method: r.method, path: r.path, query, headers, body };
 }
 
@@ -76,7 +81,12 @@ beforeEach(() => {
   cliServer.requests.length = 0;
 });
 
-function sdk(authenticator: IamAuthenticator | CloudPakForDataAuthenticator | NoAuthAuthenticator = new IamAuthenticator({ apikey: KEY, url: sdkServer.url })): WatsonXAI {
+function sdk(
+  authenticator: IamAuthenticator | CloudPakForDataAuthenticator | NoAuthAuthenticator = new IamAuthenticator({
+    apikey: KEY,
+    url: sdkServer.url,
+  }),
+): WatsonXAI {
   return WatsonXAI.newInstance({ serviceUrl: sdkServer.url, spaceId: SPACE, authenticator });
 }
 
@@ -104,7 +114,7 @@ function both(): { sdk: Wire[]; textgen: Wire[] } {
   return { sdk: sdkServer.requests.map(wire), textgen: cliServer.requests.map(wire) };
 }
 
-describe('the same call, the same request: textgen against IBM\'s SDK', () => {
+describe("the same call, the same request: textgen against IBM's SDK", () => {
   it('the version dates differ only as documented', async () => {
     await sdk().tokenizeText({ modelId: MODEL, input: 'Hi' });
     await textgen(['tokenize', '-m', MODEL, 'Hi']);
@@ -120,21 +130,42 @@ describe('the same call, the same request: textgen against IBM\'s SDK', () => {
     await sdk().tokenizeText({ modelId: MODEL, input: 'Hi' });
     await textgen(['tokenize', '-m', MODEL, 'Hi']);
     for (const r of sdkServer.requests) {
-      expect(r.headers['user-agent']).toMatch(r.path.startsWith('/ml/') ? /^ibm-cloud-watsonx-ai\/1\.7\.16 / : /^ibm-node-sdk-core\/iam-authenticator-/);
+      expect(r.headers['user-agent']).toMatch(
+        r.path.startsWith('/ml/') ? /^ibm-cloud-watsonx-ai\/1\.7\.16 / : /^ibm-node-sdk-core\/iam-authenticator-/,
+      );
     }
     for (const r of cliServer.requests) expect(r.headers['user-agent'] ?? 'textgen/').toMatch(/^textgen\//);
   });
 
   it('generate (foundation model), with the IAM token exchange before it', async () => {
-    await sdk().generateText({ input: 'Hello there', modelId: MODEL, parameters: { decoding_method: 'greedy', max_new_tokens: 5, stop_sequences: ['.'] } });
-    await textgen(['complete', '-m', MODEL, '--greedy', '--max-tokens', '5', '--stop', '.', '--no-stream', 'Hello there']);
+    await sdk().generateText({
+      input: 'Hello there',
+      modelId: MODEL,
+      parameters: { decoding_method: 'greedy', max_new_tokens: 5, stop_sequences: ['.'] },
+    });
+    await textgen([
+      'complete',
+      '-m',
+      MODEL,
+      '--greedy',
+      '--max-tokens',
+      '5',
+      '--stop',
+      '.',
+      '--no-stream',
+      'Hello there',
+    ]);
     const { sdk: s, textgen: t } = both();
     expect(t).toEqual(s);
     expect(t.map((w) => w.path)).toEqual(['/identity/token', '/ml/v1/text/generation']);
   });
 
   it('generate, streamed', async () => {
-    const stream = await sdk().generateTextStream({ input: 'Hello there', modelId: MODEL, parameters: { max_new_tokens: 5, random_seed: 7 } });
+    const stream = await sdk().generateTextStream({
+      input: 'Hello there',
+      modelId: MODEL,
+      parameters: { max_new_tokens: 5, random_seed: 7 },
+    });
     for await (const _ of stream) void _;
     await textgen(['complete', '-m', MODEL, '--max-tokens', '5', '--seed', '7', '--stream', 'Hello there']);
     const { sdk: s, textgen: t } = both();
@@ -144,9 +175,26 @@ describe('the same call, the same request: textgen against IBM\'s SDK', () => {
 
   it.each([[false], [true]])('deployment generate (stream %s)', async (stream) => {
     const parameters = { max_new_tokens: 5, temperature: 0.5 };
-    if (stream) for await (const _ of await sdk().deploymentGenerateTextStream({ idOrName: 'demo', input: 'Hello there', parameters })) void _;
+    if (stream)
+      for await (const _ of await sdk().deploymentGenerateTextStream({
+        idOrName: 'demo',
+        input: 'Hello there',
+        parameters,
+      }))
+        void _;
     else await sdk().deploymentGenerateText({ idOrName: 'demo', input: 'Hello there', parameters });
-    await textgen(['deployment', stream ? 'text-generate-stream' : 'text-generate', '--id-or-name', 'demo', '--input', 'Hello there', '--parameters-max-new-tokens', '5', '--parameters-temperature', '0.5']);
+    await textgen([
+      'deployment',
+      stream ? 'text-generate-stream' : 'text-generate',
+      '--id-or-name',
+      'demo',
+      '--input',
+      'Hello there',
+      '--parameters-max-new-tokens',
+      '5',
+      '--parameters-temperature',
+      '0.5',
+    ]);
     const { sdk: s, textgen: t } = both();
     expect(t).toEqual(s);
     expect(t.at(-1)!.path).toBe(`/ml/v1/deployments/demo/text/${stream ? 'generation_stream' : 'generation'}`);
@@ -160,8 +208,14 @@ describe('the same call, the same request: textgen against IBM\'s SDK', () => {
   });
 
   it('embeddings', async () => {
-    await sdk().embedText({ modelId: EMBED_MODEL, inputs: ['a river', 'a lake'], parameters: { truncate_input_tokens: 64 } });
-    await textgen(['embed', '-m', EMBED_MODEL, '--truncate-input-tokens', '64', '--input-file', '-'], { input: 'a river\na lake\n' });
+    await sdk().embedText({
+      modelId: EMBED_MODEL,
+      inputs: ['a river', 'a lake'],
+      parameters: { truncate_input_tokens: 64 },
+    });
+    await textgen(['embed', '-m', EMBED_MODEL, '--truncate-input-tokens', '64', '--input-file', '-'], {
+      input: 'a river\na lake\n',
+    });
     const { sdk: s, textgen: t } = both();
     expect(t).toEqual(s);
   });
@@ -169,16 +223,24 @@ describe('the same call, the same request: textgen against IBM\'s SDK', () => {
   it.each([
     ['password', 'password_env: DIFF_SECRET', { password: 'diff-password' }, 'diff-password'],
     ['API key', 'apikey_env: DIFF_SECRET', { apikey: KEY }, KEY],
-  ])('the Cloud Pak for Data token exchange (%s), and the call it authorises', async (_what, field, credential, secret) => {
-    await sdk(new CloudPakForDataAuthenticator({ username: 'admin', url: `${sdkServer.url}/icp4d-api`, ...credential })).tokenizeText({ modelId: MODEL, input: 'Hi' });
-    writeFileSync(join(home.dir, '.textgenrc.yaml'), `profiles:\n  cpd:\n    provider: watsonx\n    url: ${cliServer.url}\n    space_id: ${SPACE}\n    auth: { type: cpd, username: admin, ${field} }\n`);
-    const r = await runInProcess(['--profile', 'cpd', 'tokenize', '-m', MODEL, 'Hi'], {
-      env: { ...home.env, XDG_CACHE_HOME: join(home.dir, `cache-cpd-${secret.length}`), DIFF_SECRET: secret },
-      cwd: home.dir,
-    });
-    expect(r.exitCode).toBe(0);
-    const { sdk: s, textgen: t } = both();
-    expect(t).toEqual(s);
-    expect(t.map((w) => w.path)).toEqual(['/icp4d-api/v1/authorize', '/ml/v1/text/tokenization']);
-  });
+  ])(
+    'the Cloud Pak for Data token exchange (%s), and the call it authorises',
+    async (_what, field, credential, secret) => {
+      await sdk(
+        new CloudPakForDataAuthenticator({ username: 'admin', url: `${sdkServer.url}/icp4d-api`, ...credential }),
+      ).tokenizeText({ modelId: MODEL, input: 'Hi' });
+      writeFileSync(
+        join(home.dir, '.textgenrc.yaml'),
+        `profiles:\n  cpd:\n    provider: watsonx\n    url: ${cliServer.url}\n    space_id: ${SPACE}\n    auth: { type: cpd, username: admin, ${field} }\n`,
+      );
+      const r = await runInProcess(['--profile', 'cpd', 'tokenize', '-m', MODEL, 'Hi'], {
+        env: { ...home.env, XDG_CACHE_HOME: join(home.dir, `cache-cpd-${secret.length}`), DIFF_SECRET: secret },
+        cwd: home.dir,
+      });
+      expect(r.exitCode).toBe(0);
+      const { sdk: s, textgen: t } = both();
+      expect(t).toEqual(s);
+      expect(t.map((w) => w.path)).toEqual(['/icp4d-api/v1/authorize', '/ml/v1/text/tokenization']);
+    },
+  );
 });

@@ -23,7 +23,12 @@ function fits<T>() {
   return <S extends z.ZodType<T>>(schema: S): S => schema;
 }
 
-const warning = z.object({ message: z.string(), id: z.string().optional(), more_info: z.string().optional(), additional_properties: z.record(z.string(), z.unknown()).optional() });
+const warning = z.object({
+  message: z.string(),
+  id: z.string().optional(),
+  more_info: z.string().optional(),
+  additional_properties: z.record(z.string(), z.unknown()).optional(),
+});
 const system = z.object({ warnings: z.array(warning).optional() });
 const href = z.object({ href: z.url() });
 
@@ -43,7 +48,16 @@ export const textGenResponse = fits<TextGenResponse>()(
       .array(
         z.object({
           generated_text: z.string(),
-          stop_reason: z.enum(['not_finished', 'max_tokens', 'eos_token', 'cancelled', 'time_limit', 'stop_sequence', 'token_limit', 'error']),
+          stop_reason: z.enum([
+            'not_finished',
+            'max_tokens',
+            'eos_token',
+            'cancelled',
+            'time_limit',
+            'stop_sequence',
+            'token_limit',
+            'error',
+          ]),
           generated_token_count: z.number().int().min(0).optional(),
           input_token_count: z.number().int().min(0).optional(),
           seed: z.number().int().optional(),
@@ -56,10 +70,15 @@ export const textGenResponse = fits<TextGenResponse>()(
   }),
 );
 
-export const streamedTextGen = fits<ObjectStreamed<TextGenResponse>>()(z.object({ id: z.number().int(), event: z.string(), data: textGenResponse }));
+export const streamedTextGen = fits<ObjectStreamed<TextGenResponse>>()(
+  z.object({ id: z.number().int(), event: z.string(), data: textGenResponse }),
+);
 
 export const tokenizeResponse = fits<TextTokenizeResponse>()(
-  z.object({ model_id: z.string(), result: z.object({ token_count: z.number().int().min(0), tokens: z.array(z.string()).optional() }) }),
+  z.object({
+    model_id: z.string(),
+    result: z.object({ token_count: z.number().int().min(0), tokens: z.array(z.string()).optional() }),
+  }),
 );
 
 export const embeddingsResponse = fits<EmbeddingsResponse>()(
@@ -99,7 +118,14 @@ export const foundationModel = fits<FoundationModel>()(
 );
 
 export const foundationModels = fits<FoundationModels>()(
-  z.object({ total_count: z.number().int().optional(), limit: z.number().int(), first: href, next: href.optional(), resources: z.array(foundationModel).optional(), system: system.optional() }),
+  z.object({
+    total_count: z.number().int().optional(),
+    limit: z.number().int(),
+    first: href,
+    next: href.optional(),
+    resources: z.array(foundationModel).optional(),
+    system: system.optional(),
+  }),
 );
 
 export const foundationModelTask = fits<FoundationModelTask>()(
@@ -107,7 +133,14 @@ export const foundationModelTask = fits<FoundationModelTask>()(
 );
 
 export const foundationModelTasks = fits<FoundationModelTasks>()(
-  z.object({ total_count: z.number().int().optional(), limit: z.number().int(), first: href, next: href.optional(), resources: z.array(foundationModelTask).optional(), system: system.optional() }),
+  z.object({
+    total_count: z.number().int().optional(),
+    limit: z.number().int(),
+    first: href,
+    next: href.optional(),
+    resources: z.array(foundationModelTask).optional(),
+    system: system.optional(),
+  }),
 );
 
 export const deploymentResource = fits<DeploymentResource>()(
@@ -131,7 +164,9 @@ export const deploymentResource = fits<DeploymentResource>()(
       status: z
         .object({
           state: z.enum(['initializing', 'updating', 'ready', 'failed']).optional(),
-          inference: z.array(z.object({ url: z.url(), sse: z.boolean().optional(), uses_serving_name: z.boolean().optional() })).optional(),
+          inference: z
+            .array(z.object({ url: z.url(), sse: z.boolean().optional(), uses_serving_name: z.boolean().optional() }))
+            .optional(),
         })
         .optional(),
     }),
@@ -139,12 +174,19 @@ export const deploymentResource = fits<DeploymentResource>()(
 );
 
 export const deploymentResources = fits<DeploymentResourceCollection>()(
-  z.object({ total_count: z.number().int().optional(), limit: z.number().int(), first: href, next: href.optional(), resources: z.array(deploymentResource).optional() }),
+  z.object({
+    total_count: z.number().int().optional(),
+    limit: z.number().int(),
+    first: href,
+    next: href.optional(),
+    resources: z.array(deploymentResource).optional(),
+  }),
 );
 
 /** The parsed value, or a test failure listing every problem. */
 export function shaped<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new Error(`${what} does not have the shape the SDK's types declare: ${JSON.stringify(parsed.error.issues)}`);
+  if (!parsed.success)
+    throw new Error(`${what} does not have the shape the SDK's types declare: ${JSON.stringify(parsed.error.issues)}`);
   return parsed.data;
 }

@@ -1,4 +1,13 @@
-import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
@@ -33,7 +42,16 @@ const SPACE = '0b7f0000-0000-4000-8000-000000000001';
 const TG = ['deployment', 'text-generate', '--id-or-name', 'demo', '--input', 'Hi'];
 /** A batch whose records land in a file of the home directory (searched like every other file the CLI wrote). */
 const BATCH_FILE = 'batch.jsonl';
-const TG_BATCH = ['deployment', 'text-generate', '--id-or-name', 'demo', '--batch', BATCH_FILE, '--resume', 'batch-out.jsonl'];
+const TG_BATCH = [
+  'deployment',
+  'text-generate',
+  '--id-or-name',
+  'demo',
+  '--batch',
+  BATCH_FILE,
+  '--resume',
+  'batch-out.jsonl',
+];
 const WX_COMMANDS: string[][] = [
   TG,
   [...TG, '--stream'],
@@ -91,7 +109,8 @@ interface Kind {
   modelsErrors: boolean;
 }
 
-const wx = (url: string, auth: string) => `profiles:\n  p:\n    provider: watsonx\n    url: "${url}"\n    space_id: ${SPACE}\n    auth: ${auth}\n`;
+const wx = (url: string, auth: string) =>
+  `profiles:\n  p:\n    provider: watsonx\n    url: "${url}"\n    space_id: ${SPACE}\n    auth: ${auth}\n`;
 const iamAuth = (url: string) => `{ type: iam, apikey_env: S_KEY, iam_url: "${url}/identity/token" }`;
 
 const KINDS: Kind[] = [
@@ -144,7 +163,8 @@ const KINDS: Kind[] = [
   },
   {
     name: 'Azure api-key',
-    config: (url) => `profiles:\n  p:\n    provider: azure-openai\n    url: "${url}"\n    api_version: "2024-02-01"\n    auth: { type: api-key, key_env: S_KEY }\n`,
+    config: (url) =>
+      `profiles:\n  p:\n    provider: azure-openai\n    url: "${url}"\n    api_version: "2024-02-01"\n    auth: { type: api-key, key_env: S_KEY }\n`,
     prefix: () => ['--profile', 'p'],
     env: () => ({ S_KEY: SECRET.azureKey }),
     wrong: { env: () => ({ S_KEY: SECRET.wrong }) },
@@ -153,7 +173,8 @@ const KINDS: Kind[] = [
   },
   {
     name: 'bearer token',
-    config: (url) => `profiles:\n  p:\n    provider: aleph-alpha\n    url: "${url}"\n    defaults: { model: luminous-base }\n    auth: { type: bearer, token_env: S_KEY }\n`,
+    config: (url) =>
+      `profiles:\n  p:\n    provider: aleph-alpha\n    url: "${url}"\n    defaults: { model: luminous-base }\n    auth: { type: bearer, token_env: S_KEY }\n`,
     prefix: () => ['--profile', 'p'],
     env: () => ({ S_KEY: SECRET.bearer }),
     wrong: { env: () => ({ S_KEY: SECRET.wrong }) },
@@ -180,13 +201,21 @@ interface Run {
 const servers: RunningServer[] = [];
 const homes: Array<ReturnType<typeof makeHome> & { kind: string }> = [];
 const runs: Run[] = [];
-let profileRuns: Run[] = [];
+const profileRuns: Run[] = [];
 let profilesHome: ReturnType<typeof makeHome>;
 
 const newServer = async () => {
   const server = await startServer({
     requireAuth: true,
-    apiKeys: [SECRET.iamKey, SECRET.cpdKey, SECRET.zenKey, SECRET.azureKey, SECRET.bearer, SECRET.literal, SECRET.exposed],
+    apiKeys: [
+      SECRET.iamKey,
+      SECRET.cpdKey,
+      SECRET.zenKey,
+      SECRET.azureKey,
+      SECRET.bearer,
+      SECRET.literal,
+      SECRET.exposed,
+    ],
     users: { admin: SECRET.cpdPassword },
   });
   servers.push(server);
@@ -208,15 +237,32 @@ async function exercise(kind: Kind): Promise<void> {
   };
   const url = server.url;
   for (const command of kind.commands) await run('-v', [...kind.prefix(url), ...command, '-v'], kind.env(url));
-  for (const command of kind.dryRun ?? kind.commands) await run('--dry-run', [...kind.prefix(url), ...command, '--dry-run'], kind.env(url));
+  for (const command of kind.dryRun ?? kind.commands)
+    await run('--dry-run', [...kind.prefix(url), ...command, '--dry-run'], kind.env(url));
   const generate = kind.commands[0]!;
-  const failing = [[generate, 'HTTP 500'], [generate, 'HTTP 401'], [generate, 'wrong credential'], [generate, 'unreachable URL']] as Array<[string[], string]>;
+  const failing = [
+    [generate, 'HTTP 500'],
+    [generate, 'HTTP 401'],
+    [generate, 'wrong credential'],
+    [generate, 'unreachable URL'],
+  ] as Array<[string[], string]>;
   if (kind.modelsErrors) failing.push([['models'], 'HTTP 500'], [['models'], 'HTTP 401']);
   for (const [command, label] of failing) {
-    if (label === 'HTTP 500') await run(label, [...kind.prefix(url), ...command, '-v', '--retries', '0'], kind.env(url), { kind: 'status', status: 500 });
-    if (label === 'HTTP 401') await run(label, [...kind.prefix(url), ...command, '-v'], kind.env(url), { kind: 'status', status: 401 });
-    if (label === 'wrong credential') await run(label, [...(kind.wrong.prefix ?? kind.prefix)(url), ...command, '-v'], (kind.wrong.env ?? kind.env)(url));
-    if (label === 'unreachable URL') await run(label, [...kind.prefix(url), ...command, '-v', '--url', UNREACHABLE, '--retries', '0'], kind.env(url));
+    if (label === 'HTTP 500')
+      await run(label, [...kind.prefix(url), ...command, '-v', '--retries', '0'], kind.env(url), {
+        kind: 'status',
+        status: 500,
+      });
+    if (label === 'HTTP 401')
+      await run(label, [...kind.prefix(url), ...command, '-v'], kind.env(url), { kind: 'status', status: 401 });
+    if (label === 'wrong credential')
+      await run(
+        label,
+        [...(kind.wrong.prefix ?? kind.prefix)(url), ...command, '-v'],
+        (kind.wrong.env ?? kind.env)(url),
+      );
+    if (label === 'unreachable URL')
+      await run(label, [...kind.prefix(url), ...command, '-v', '--url', UNREACHABLE, '--retries', '0'], kind.env(url));
   }
   server.faults.length = 0;
 }
@@ -231,10 +277,33 @@ async function exerciseProfiles(): Promise<void> {
     runs.push(r);
     profileRuns.push(r);
   };
-  const add = ['profiles', 'add', 'lit', '--provider', 'watsonx', '--url', server.url, '--auth-type', 'iam', '--api-key', SECRET.literal];
+  const add = [
+    'profiles',
+    'add',
+    'lit',
+    '--provider',
+    'watsonx',
+    '--url',
+    server.url,
+    '--auth-type',
+    'iam',
+    '--api-key',
+    SECRET.literal,
+  ];
   await run('add --dry-run', [...add, '--dry-run', '-v']);
   await run('add -v (with connection test)', [...add, '-v']);
-  await run('add bearer -v', ['profiles', 'add', 'tok', '--provider', 'aleph-alpha', '--url', server.url, '--token', SECRET.bearer, '-v']);
+  await run('add bearer -v', [
+    'profiles',
+    'add',
+    'tok',
+    '--provider',
+    'aleph-alpha',
+    '--url',
+    server.url,
+    '--token',
+    SECRET.bearer,
+    '-v',
+  ]);
   await Promise.all([
     run('list -v', ['profiles', 'list', '-v']),
     run('list -o json', ['profiles', 'list', '-o', 'json']),
@@ -260,18 +329,32 @@ async function startEchoServer(): Promise<string> {
     req.on('end', () => {
       const send = (status: number, body: unknown) => {
         const text = JSON.stringify(body);
-        res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
+        res.writeHead(status, {
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(text)),
+        });
         res.end(text);
       };
       const path = req.url ?? '';
       if (path.startsWith('/identity/token')) {
-        return send(200, { access_token: `echo-issued-S3CRET-${++issued}`, refresh_token: 'not_supported', token_type: 'Bearer', expires_in: 3600, expiration: Math.floor(Date.now() / 1000) + 3600 });
+        return send(200, {
+          access_token: `echo-issued-S3CRET-${++issued}`,
+          refresh_token: 'not_supported',
+          token_type: 'Bearer',
+          expires_in: 3600,
+          expiration: Math.floor(Date.now() / 1000) + 3600,
+        });
       }
       const header = req.headers.authorization ?? req.headers['api-key'] ?? '';
       const credential = String(header).replace(/^\S+\s+/, '');
       echoSeen.push(String(header), credential);
       const said = `you sent "${header}" (${credential}); base64 ${Buffer.from(credential).toString('base64')}; url ${encodeURIComponent(credential)}; header base64 ${Buffer.from(String(header)).toString('base64')}`;
-      if (path.startsWith('/ml/')) return send(400, { errors: [{ code: 'invalid_request', message: said }], trace: 'echo-trace', status_code: 400 });
+      if (path.startsWith('/ml/'))
+        return send(400, {
+          errors: [{ code: 'invalid_request', message: said }],
+          trace: 'echo-trace',
+          status_code: 400,
+        });
       if (path.startsWith('/openai/')) return send(400, { error: { code: 'BadRequest', message: said } });
       return send(400, { error: said, code: 'BAD_REQUEST' });
     });
@@ -317,7 +400,17 @@ async function exerciseEcho(): Promise<void> {
       await run('echoed in the error', ['--profile', profile, ...command, '--retries', '0']);
       await run('echoed, -v', ['--profile', profile, ...command, '--retries', '0', '-v']);
       await run('echoed into batch records', ['--profile', profile, ...batch, '--batch', BATCH_FILE, '--retries', '0']);
-      await run('echoed into a --resume file', ['--profile', profile, ...batch, '--batch', BATCH_FILE, '--resume', `echo-${profile}.jsonl`, '--retries', '0']);
+      await run('echoed into a --resume file', [
+        '--profile',
+        profile,
+        ...batch,
+        '--batch',
+        BATCH_FILE,
+        '--resume',
+        `echo-${profile}.jsonl`,
+        '--retries',
+        '0',
+      ]);
     }),
     (async () => {
       await run('models, echoed', ['--profile', 'iam', 'models']);
@@ -332,7 +425,9 @@ async function exerciseEcho(): Promise<void> {
 
 /** Every file under dir, recursively. */
 function walk(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)],
+  );
 }
 
 /** Secret values, plus every credential that reached a server (issued tokens, ZenApiKey encodings). */
@@ -357,7 +452,10 @@ function learnSecrets(): { all: Map<string, string>; issued: Set<string> } {
   }
   // A secret may also leak encoded: in a URL, or base64 as in a Basic or ZenApiKey header.
   for (const [value, name] of [...all]) {
-    for (const [form, how] of [[encodeURIComponent(value), 'URL-encoded'], [Buffer.from(value).toString('base64'), 'base64']] as const) {
+    for (const [form, how] of [
+      [encodeURIComponent(value), 'URL-encoded'],
+      [Buffer.from(value).toString('base64'), 'base64'],
+    ] as const) {
       if (form !== value && !all.has(form)) {
         all.set(form, `${name} (${how})`);
         if (issued.has(value)) issued.add(form);
@@ -377,7 +475,15 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));
-  await Promise.all(echoServers.map((s) => new Promise<void>((done) => { s.closeAllConnections(); s.close(() => done()); })));
+  await Promise.all(
+    echoServers.map(
+      (s) =>
+        new Promise<void>((done) => {
+          s.closeAllConnections();
+          s.close(() => done());
+        }),
+    ),
+  );
   for (const h of homes) h.cleanup();
   profilesHome?.cleanup();
 });
@@ -417,23 +523,32 @@ describe('secrets never leak (docs/design.md §2)', () => {
     }
     expect(tokenFiles.length, 'IAM and CPD runs cached tokens').toBeGreaterThan(0);
     // The summary the issue asks for: how much was looked at.
-    console.log(`secrets: ${runs.length} command runs, ${bytes} bytes searched (output + ${tokenFiles.length} token cache files + other files), ${all.size} secret values, ${leaks.length} leaks`);
+    console.log(
+      `secrets: ${runs.length} command runs, ${bytes} bytes searched (output + ${tokenFiles.length} token cache files + other files), ${all.size} secret values, ${leaks.length} leaks`,
+    );
     expect(leaks, `secrets leaked:\n${leaks.join('\n')}`).toEqual([]);
   });
 
   it('the runs really exercised success and failure: every -v run succeeds, forced errors give their exit codes', () => {
-    const failed = runs.filter((r) => r.label === '-v' && r.result.exitCode !== 0).map((r) => `[${r.kind}] textgen ${r.args.join(' ')} → ${r.result.exitCode}: ${r.result.stderr.slice(-300)}`);
+    const failed = runs
+      .filter((r) => r.label === '-v' && r.result.exitCode !== 0)
+      .map((r) => `[${r.kind}] textgen ${r.args.join(' ')} → ${r.result.exitCode}: ${r.result.stderr.slice(-300)}`);
     expect(failed, 'every -v run succeeds').toEqual([]);
     const codes = new Set(runs.filter((r) => r.label === 'wrong credential').map((r) => r.result.exitCode));
     expect(codes.has(3), 'a wrong credential gives an auth error somewhere').toBe(true);
-    const generationFaults = (label: string) => new Set(runs.filter((r) => r.label === label && (r.args.includes('demo') || r.args.includes('complete'))).map((r) => r.result.exitCode));
+    const generationFaults = (label: string) =>
+      new Set(
+        runs
+          .filter((r) => r.label === label && (r.args.includes('demo') || r.args.includes('complete')))
+          .map((r) => r.result.exitCode),
+      );
     expect(generationFaults('HTTP 500').has(4), 'a forced 500 on generation gives exit 4').toBe(true);
     expect(generationFaults('HTTP 401').has(3), 'a forced 401 on generation gives exit 3').toBe(true);
     const unreachable = runs.filter((r) => r.label === 'unreachable URL' && r.result.exitCode === 5);
     expect(unreachable.length).toBeGreaterThan(0);
   });
 
-  it('the echoing server\'s errors reached the user, masked: exit 4 and the error line with *** where the credential was', () => {
+  it("the echoing server's errors reached the user, masked: exit 4 and the error line with *** where the credential was", () => {
     const echoed = runs.filter((r) => r.kind === 'echo' && r.label === 'echoed in the error');
     expect(echoed.length).toBe(5);
     for (const r of echoed) {
@@ -443,7 +558,13 @@ describe('secrets never leak (docs/design.md §2)', () => {
     // The credential-bearing runs show the mask where the credential was (the password URL sends none).
     expect(echoed.filter((r) => /you sent "[^"]*\*\*\*/.test(r.result.stderr))).toHaveLength(4);
     const records = runs.filter((r) => r.kind === 'echo' && r.label === 'echoed into batch records');
-    for (const r of records) expect(r.result.stdout.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { error?: { exit_code: number } }).error?.exit_code)).toEqual([4, 4]);
+    for (const r of records)
+      expect(
+        r.result.stdout
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => (JSON.parse(l) as { error?: { exit_code: number } }).error?.exit_code),
+      ).toEqual([4, 4]);
     const show = runs.find((r) => r.kind === 'echo' && r.label === 'profiles show -o json, a password in the url')!;
     expect((JSON.parse(show.result.stdout) as { url: string }).url).toMatch(/^http:\/\/admin:\*\*\*@127\.0\.0\.1:\d+$/);
   });
@@ -479,7 +600,8 @@ describe('a user config with a literal secret', () => {
       writeFileSync(file, `profiles:\n  wx:\n    provider: watsonx\n${profile}`);
       chmodSync(file, mode);
       const r = await runBin(['--profile', 'wx', ...TG, '--dry-run'], { env: home.env, cwd: home.dir });
-      const warning = /^warning: .*config\.yaml holds a secret and is readable by others; run chmod 600 .*config\.yaml$/m;
+      const warning =
+        /^warning: .*config\.yaml holds a secret and is readable by others; run chmod 600 .*config\.yaml$/m;
       if (warns) expect(r.stderr).toMatch(warning);
       else expect(r.stderr).not.toMatch(/readable by others/);
       expect(r.stdout + r.stderr).not.toContain(SECRET.exposed);
@@ -489,8 +611,8 @@ describe('a user config with a literal secret', () => {
   });
 });
 
-describe('a token cache directory that is not textgen\'s', () => {
-  it('a symlinked $XDG_CACHE_HOME/textgen keeps its link and its target\'s mode (1777); the token file inside is 0600', async () => {
+describe("a token cache directory that is not textgen's", () => {
+  it("a symlinked $XDG_CACHE_HOME/textgen keeps its link and its target's mode (1777); the token file inside is 0600", async () => {
     const server = await newServer();
     const home = makeHome();
     try {

@@ -10,12 +10,22 @@ import { alephAlphaCompletionRequestSchema } from '../contract/aleph-alpha-schem
 import { testProfile } from '../helpers/profile.js';
 
 const aaProfile = (overrides: Partial<ResolvedProfile> = {}) =>
-  testProfile({ provider: 'aleph-alpha', url: 'https://api.aleph-alpha.test', defaults: { model: 'luminous-base' }, ...overrides });
+  testProfile({
+    provider: 'aleph-alpha',
+    url: 'https://api.aleph-alpha.test',
+    defaults: { model: 'luminous-base' },
+    ...overrides,
+  });
 
 const plain: GenerateTarget = { stream: false };
 
 /** Builds the wire request; its body must pass the 1.16 contract. */
-function build(request: CanonicalRequest, target: GenerateTarget = plain, profile = aaProfile(), extra?: Record<string, unknown>) {
+function build(
+  request: CanonicalRequest,
+  target: GenerateTarget = plain,
+  profile = aaProfile(),
+  extra?: Record<string, unknown>,
+) {
   const spec = alephAlphaGenerate.buildGenerateRequest(request, target, profile, extra);
   const body = JSON.parse(spec.body!) as Record<string, unknown>;
   const parsed = alephAlphaCompletionRequestSchema.safeParse(body);
@@ -23,7 +33,11 @@ function build(request: CanonicalRequest, target: GenerateTarget = plain, profil
   return { spec, body };
 }
 
-const withParameters = (parameters: CanonicalParameters, extra: Partial<CanonicalRequest> = {}): CanonicalRequest => ({ input: 'An apple a day', parameters, ...extra });
+const withParameters = (parameters: CanonicalParameters, extra: Partial<CanonicalRequest> = {}): CanonicalRequest => ({
+  input: 'An apple a day',
+  parameters,
+  ...extra,
+});
 
 describe('the wire request', () => {
   test('a representative flag set maps to the exact path, query, headers and body', () => {
@@ -41,7 +55,10 @@ describe('the wire request', () => {
       },
     };
     const profile = aaProfile({ defaults: { model: 'luminous-base', hosting: 'aleph-alpha' } });
-    const { spec, body } = build(request, { model: 'luminous-extended', stream: false }, profile, { nice: true, presence_penalty: 0.5 });
+    const { spec, body } = build(request, { model: 'luminous-extended', stream: false }, profile, {
+      nice: true,
+      presence_penalty: 0.5,
+    });
     expect(spec.method).toBe('POST');
     expect(spec.url).toBe('https://api.aleph-alpha.test/complete?nice=true');
     expect(spec.headers).toStrictEqual({ 'content-type': 'application/json', accept: 'application/json' });
@@ -97,17 +114,49 @@ describe('parameters', () => {
     ['min_new_tokens → minimum_tokens', { min_new_tokens: 3 }, { minimum_tokens: 3 }],
     ['stop_sequences → stop_sequences', { stop_sequences: ['END'] }, { stop_sequences: ['END'] }],
     ['an empty stop list is left out', { stop_sequences: [] }, {}],
-    ['temperature, top_k, top_p as they are', { temperature: 0.5, top_k: 3, top_p: 0.8 }, { temperature: 0.5, top_k: 3, top_p: 0.8 }],
-    ['greedy → temperature 0, sampling knobs left out', { decoding_method: 'greedy', temperature: 0.9, top_k: 5, top_p: 0.5 }, { temperature: 0 }],
-    ['sample without a temperature → 1 (AA\'s default would be argmax)', { decoding_method: 'sample' }, { temperature: 1 }],
+    [
+      'temperature, top_k, top_p as they are',
+      { temperature: 0.5, top_k: 3, top_p: 0.8 },
+      { temperature: 0.5, top_k: 3, top_p: 0.8 },
+    ],
+    [
+      'greedy → temperature 0, sampling knobs left out',
+      { decoding_method: 'greedy', temperature: 0.9, top_k: 5, top_p: 0.5 },
+      { temperature: 0 },
+    ],
+    [
+      "sample without a temperature → 1 (AA's default would be argmax)",
+      { decoding_method: 'sample' },
+      { temperature: 1 },
+    ],
     ['sample keeps a given temperature', { decoding_method: 'sample', temperature: 0.3 }, { temperature: 0.3 }],
-    ['include_stop_sequence is not a wire field', { include_stop_sequence: true, stop_sequences: ['.'] }, { stop_sequences: ['.'] }],
+    [
+      'include_stop_sequence is not a wire field',
+      { include_stop_sequence: true, stop_sequences: ['.'] },
+      { stop_sequences: ['.'] },
+    ],
     ['return_options.generated_tokens → tokens', { return_options: { generated_tokens: true } }, { tokens: true }],
-    ['return_options.token_logprobs → log_probs 0 + tokens', { return_options: { token_logprobs: true } }, { log_probs: 0, tokens: true }],
-    ['return_options.top_n_tokens → log_probs N + tokens', { return_options: { top_n_tokens: 3 } }, { log_probs: 3, tokens: true }],
-    ['top_n_tokens 0 with token_logprobs → log_probs 0', { return_options: { token_logprobs: true, top_n_tokens: 0 } }, { log_probs: 0, tokens: true }],
+    [
+      'return_options.token_logprobs → log_probs 0 + tokens',
+      { return_options: { token_logprobs: true } },
+      { log_probs: 0, tokens: true },
+    ],
+    [
+      'return_options.top_n_tokens → log_probs N + tokens',
+      { return_options: { top_n_tokens: 3 } },
+      { log_probs: 3, tokens: true },
+    ],
+    [
+      'top_n_tokens 0 with token_logprobs → log_probs 0',
+      { return_options: { token_logprobs: true, top_n_tokens: 0 } },
+      { log_probs: 0, tokens: true },
+    ],
     ['return_options.input_text → echo', { return_options: { input_text: true } }, { echo: true }],
-    ['return options asking for nothing send nothing', { return_options: { input_text: false, generated_tokens: false } }, {}],
+    [
+      'return options asking for nothing send nothing',
+      { return_options: { input_text: false, generated_tokens: false } },
+      {},
+    ],
   ])('%s', (_name, parameters, expected) => {
     const { body } = build(withParameters(parameters));
     const { model, prompt, maximum_tokens: max, ...rest } = body;
@@ -144,11 +193,16 @@ describe('--extra', () => {
   });
 
   test('a nice that is not a boolean is a usage error', () => {
-    expect(() => build({ input: 'x' }, plain, aaProfile(), { nice: 'yes' })).toThrow(/--extra nice must be true or false/);
+    expect(() => build({ input: 'x' }, plain, aaProfile(), { nice: 'yes' })).toThrow(
+      /--extra nice must be true or false/,
+    );
   });
 
   test('extra fields are merged into the body last', () => {
-    const { body } = build(withParameters({ max_new_tokens: 5 }), plain, aaProfile(), { maximum_tokens: 9, disable_optimizations: true });
+    const { body } = build(withParameters({ max_new_tokens: 5 }), plain, aaProfile(), {
+      maximum_tokens: 9,
+      disable_optimizations: true,
+    });
     expect(body).toMatchObject({ maximum_tokens: 9, disable_optimizations: true });
   });
 
@@ -161,9 +215,24 @@ describe('provider limits are usage errors before anything is sent', () => {
   test.each<[string, CanonicalRequest, Record<string, unknown> | undefined, RegExp]>([
     ['best_of above 100', { input: 'x' }, { best_of: 101 }, /aleph-alpha accepts best_of from 1 to 100, got 101/],
     ['best_of not an integer', { input: 'x' }, { best_of: 2.5 }, /best_of from 1 to 100, got 2.5/],
-    ['best_of not above n', { input: 'x', n: 2 }, { best_of: 2 }, /aleph-alpha needs best_of \(2\) greater than n \(2\)/],
-    ['minimum_tokens above maximum_tokens', withParameters({ max_new_tokens: 5, min_new_tokens: 6 }), undefined, /minimum_tokens \(6\) at most maximum_tokens \(5\)/],
-    ['minimum_tokens above the default maximum', withParameters({ min_new_tokens: 65 }), undefined, /minimum_tokens \(65\) at most maximum_tokens \(64\)/],
+    [
+      'best_of not above n',
+      { input: 'x', n: 2 },
+      { best_of: 2 },
+      /aleph-alpha needs best_of \(2\) greater than n \(2\)/,
+    ],
+    [
+      'minimum_tokens above maximum_tokens',
+      withParameters({ max_new_tokens: 5, min_new_tokens: 6 }),
+      undefined,
+      /minimum_tokens \(6\) at most maximum_tokens \(5\)/,
+    ],
+    [
+      'minimum_tokens above the default maximum',
+      withParameters({ min_new_tokens: 65 }),
+      undefined,
+      /minimum_tokens \(65\) at most maximum_tokens \(64\)/,
+    ],
   ])('%s', (_name, request, extra, message) => {
     expect(() => alephAlphaGenerate.buildGenerateRequest(request, plain, aaProfile(), extra)).toThrow(UsageError);
     expect(() => alephAlphaGenerate.buildGenerateRequest(request, plain, aaProfile(), extra)).toThrow(message);
@@ -187,9 +256,9 @@ describe('provider limits are usage errors before anything is sent', () => {
   });
 
   test('hosting other than "aleph-alpha" is a usage error naming the profile setting', () => {
-    expect(() => build({ input: 'x' }, plain, aaProfile({ defaults: { model: 'luminous-base', hosting: 'cloud' } }))).toThrow(
-      /aleph-alpha accepts hosting "aleph-alpha" or none, got "cloud" \(profile defaults.hosting\)/,
-    );
+    expect(() =>
+      build({ input: 'x' }, plain, aaProfile({ defaults: { model: 'luminous-base', hosting: 'cloud' } })),
+    ).toThrow(/aleph-alpha accepts hosting "aleph-alpha" or none, got "cloud" \(profile defaults.hosting\)/);
   });
 });
 
@@ -214,18 +283,33 @@ describe('capabilities (docs/design.md §3, aleph-alpha column)', () => {
   });
 
   test.each([
-    ['decoding_method', 'native'], ['max_new_tokens', 'native'], ['min_new_tokens', 'native'], ['stop_sequences', 'native'],
-    ['temperature', 'native'], ['top_p', 'native'], ['top_k', 'native'], ['return_options', 'native'],
-    ['include_stop_sequence', 'native'], ['time_limit', 'client'], ['prompt_variables', 'client'],
-    ['random_seed', 'unsupported'], ['repetition_penalty', 'unsupported'], ['typical_p', 'unsupported'],
-    ['truncate_input_tokens', 'unsupported'], ['length_penalty', 'unsupported'],
+    ['decoding_method', 'native'],
+    ['max_new_tokens', 'native'],
+    ['min_new_tokens', 'native'],
+    ['stop_sequences', 'native'],
+    ['temperature', 'native'],
+    ['top_p', 'native'],
+    ['top_k', 'native'],
+    ['return_options', 'native'],
+    ['include_stop_sequence', 'native'],
+    ['time_limit', 'client'],
+    ['prompt_variables', 'client'],
+    ['random_seed', 'unsupported'],
+    ['repetition_penalty', 'unsupported'],
+    ['typical_p', 'unsupported'],
+    ['truncate_input_tokens', 'unsupported'],
+    ['length_penalty', 'unsupported'],
   ] as const)('parameter %s is %s', (key, support) => {
     expect(caps.parameters[key]).toBe(support);
   });
 
   test.each([
-    ['input_text', 'native'], ['generated_tokens', 'native'], ['token_logprobs', 'native'], ['top_n_tokens', 'native'],
-    ['input_tokens', 'unsupported'], ['token_ranks', 'unsupported'],
+    ['input_text', 'native'],
+    ['generated_tokens', 'native'],
+    ['token_logprobs', 'native'],
+    ['top_n_tokens', 'native'],
+    ['input_tokens', 'unsupported'],
+    ['token_ranks', 'unsupported'],
   ] as const)('return option %s is %s', (key, support) => {
     expect(caps.returnOptions[key]).toBe(support);
   });
@@ -235,9 +319,12 @@ describe('capabilities (docs/design.md §3, aleph-alpha column)', () => {
     expect(caps.maxStopSequences).toBeUndefined();
   });
 
-  test('the CLI\'s support check turns random_seed into a usage error naming aleph-alpha', () => {
+  test("the CLI's support check turns random_seed into a usage error naming aleph-alpha", () => {
     const run = () =>
-      checkSupport(withParameters({ random_seed: 3 }), alephAlphaGenerate, aaProfile(), plain, { ignoreUnsupported: false, warn: () => {} });
+      checkSupport(withParameters({ random_seed: 3 }), alephAlphaGenerate, aaProfile(), plain, {
+        ignoreUnsupported: false,
+        warn: () => {},
+      });
     expect(run).toThrow(/random_seed is not supported by aleph-alpha/);
   });
 });

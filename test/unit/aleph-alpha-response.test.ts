@@ -3,7 +3,8 @@ import type { CanonicalParameters, CanonicalRequest } from '../../src/canonical.
 import { alephAlphaGenerate } from '../../profiles/aleph-alpha/client/generate.js';
 import { UnexpectedAnswer } from '../../src/errors.js';
 
-const parse = (body: unknown, request?: CanonicalRequest) => alephAlphaGenerate.parseGenerateResponse(body, request ?? { input: 'An apple a day' });
+const parse = (body: unknown, request?: CanonicalRequest) =>
+  alephAlphaGenerate.parseGenerateResponse(body, request ?? { input: 'An apple a day' });
 
 const answer = (completion: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
   model_version: '2022-04',
@@ -16,10 +17,17 @@ const answer = (completion: Record<string, unknown>, extra: Record<string, unkno
 const withParameters = (parameters: CanonicalParameters): CanonicalRequest => ({ input: 'An apple a day', parameters });
 
 describe('CompletionResponse → canonical result', () => {
-  test('the spec page\'s example: text, stop reason, counts, token data, model version and time', () => {
+  test("the spec page's example: text, stop reason, counts, token data, model version and time", () => {
     const body = {
       model_version: '2022-04',
-      completions: [{ completion: ' keeps the doctor away,', finish_reason: 'maximum_tokens', log_probs: [{ ' keeps': -0.3 }], completion_tokens: [' keeps'] }],
+      completions: [
+        {
+          completion: ' keeps the doctor away,',
+          finish_reason: 'maximum_tokens',
+          log_probs: [{ ' keeps': -0.3 }],
+          completion_tokens: [' keeps'],
+        },
+      ],
       num_tokens_prompt_total: 4,
       num_tokens_generated: 5,
     };
@@ -40,13 +48,24 @@ describe('CompletionResponse → canonical result', () => {
 
   test('model_id is the model the request was sent to', () => {
     const body = answer({ completion: 'y', finish_reason: 'end_of_text' });
-    expect(alephAlphaGenerate.parseGenerateResponse(body, { input: 'x' }, { model: 'luminous-supreme', stream: false }).model_id).toBe('luminous-supreme');
-    expect(alephAlphaGenerate.parseGenerateResponse(body, { input: 'x' }, { deployment: 'luminous-base', stream: false }).model_id).toBe('luminous-base');
+    expect(
+      alephAlphaGenerate.parseGenerateResponse(body, { input: 'x' }, { model: 'luminous-supreme', stream: false })
+        .model_id,
+    ).toBe('luminous-supreme');
+    expect(
+      alephAlphaGenerate.parseGenerateResponse(body, { input: 'x' }, { deployment: 'luminous-base', stream: false })
+        .model_id,
+    ).toBe('luminous-base');
     expect(parse(body, { input: 'x' }).model_id).toBeUndefined();
   });
 
   test('unknown fields are ignored', () => {
-    const result = parse(answer({ completion: 'y', finish_reason: 'end_of_text', future: 1 }, { optimized_prompt: [{ type: 'text', data: 'x' }], extra: true }));
+    const result = parse(
+      answer(
+        { completion: 'y', finish_reason: 'end_of_text', future: 1 },
+        { optimized_prompt: [{ type: 'text', data: 'x' }], extra: true },
+      ),
+    );
     expect(result.results[0]!.generated_text).toBe('y');
   });
 
@@ -65,7 +84,7 @@ describe('CompletionResponse → canonical result', () => {
     expect(parse(answer({ completion, finish_reason: finishReason }), request).results[0]!.stop_reason).toBe(expected);
   });
 
-  test('several completions: one result each; the call\'s token counts (summed over n) go on the first', () => {
+  test("several completions: one result each; the call's token counts (summed over n) go on the first", () => {
     const body = {
       model_version: '2022-04',
       completions: [
@@ -85,7 +104,11 @@ describe('CompletionResponse → canonical result', () => {
   test.each([
     ['no completions array', { model_version: 'x' }, /no "completions" array/],
     ['an empty completions array', { model_version: 'x', completions: [] }, /no completions/],
-    ['a completion without text', { model_version: 'x', completions: [{ finish_reason: 'end_of_text' }] }, /completion 0 has no "completion" string/],
+    [
+      'a completion without text',
+      { model_version: 'x', completions: [{ finish_reason: 'end_of_text' }] },
+      /completion 0 has no "completion" string/,
+    ],
     ['not an object', 'text', /no "completions" array/],
   ])('%s is a malformed answer', (_name, body, message) => {
     expect(() => parse(body)).toThrow(UnexpectedAnswer);
@@ -98,7 +121,14 @@ describe('echo and token data', () => {
     completion: 'An apple a day keeps the',
     finish_reason: 'maximum_tokens',
     completion_tokens: ['An', ' apple', ' a', ' day', ' keeps', ' the'],
-    log_probs: [{}, { ' apple': -2 }, { ' a': -1 }, { ' day': -0.5 }, { ' keeps': -0.3, ' is': -1.2, ' makes': -2.5 }, { ' the': -0.1, ' a': -3 }],
+    log_probs: [
+      {},
+      { ' apple': -2 },
+      { ' a': -1 },
+      { ' day': -0.5 },
+      { ' keeps': -0.3, ' is': -1.2, ' makes': -2.5 },
+      { ' the': -0.1, ' a': -3 },
+    ],
   };
 
   test('with echo the prompt becomes input_text and its tokens (log_probs starting with {}) are left out', () => {
@@ -126,35 +156,75 @@ describe('echo and token data', () => {
   });
 
   test('a prompt whose trailing whitespace the service trimmed is still split off', () => {
-    const item = parse(answer({ completion: 'Hello, world', finish_reason: 'end_of_text' }), { input: 'Hello  ', parameters: { return_options: { input_text: true } } }).results[0]!;
+    const item = parse(answer({ completion: 'Hello, world', finish_reason: 'end_of_text' }), {
+      input: 'Hello  ',
+      parameters: { return_options: { input_text: true } },
+    }).results[0]!;
     expect(item).toMatchObject({ input_text: 'Hello', generated_text: ', world' });
   });
 
   test('an echo that does not start with the prompt leaves the text whole', () => {
-    const item = parse(answer({ completion: 'Something else', finish_reason: 'end_of_text' }), withParameters({ return_options: { input_text: true } })).results[0]!;
+    const item = parse(
+      answer({ completion: 'Something else', finish_reason: 'end_of_text' }),
+      withParameters({ return_options: { input_text: true } }),
+    ).results[0]!;
     expect(item).toMatchObject({ input_text: 'An apple a day', generated_text: 'Something else' });
   });
 
   test('tokens without log probabilities give token texts only; null log probabilities are left out', () => {
-    const item = parse(answer({ completion: ' a b', finish_reason: 'end_of_text', completion_tokens: [' a', ' b'], log_probs: [{ ' a': null }, { ' b': -1 }] })).results[0]!;
+    const item = parse(
+      answer({
+        completion: ' a b',
+        finish_reason: 'end_of_text',
+        completion_tokens: [' a', ' b'],
+        log_probs: [{ ' a': null }, { ' b': -1 }],
+      }),
+    ).results[0]!;
     expect(item.generated_tokens).toStrictEqual([{ text: ' a' }, { text: ' b', logprob: -1 }]);
   });
 
   test('log_probs without completion_tokens: a one-key dictionary names its token', () => {
-    const item = parse(answer({ completion: ' a', finish_reason: 'end_of_text', log_probs: [{ ' a': -0.5 }] })).results[0]!;
+    const item = parse(answer({ completion: ' a', finish_reason: 'end_of_text', log_probs: [{ ' a': -0.5 }] }))
+      .results[0]!;
     expect(item.generated_tokens).toStrictEqual([{ text: ' a', logprob: -0.5 }]);
   });
 });
 
 describe('include_stop_sequence (AA leaves the stop sequence out of the completion)', () => {
-  const stopped = (completion: string, finishReason = 'stop_sequence_reached') => answer({ completion, finish_reason: finishReason });
+  const stopped = (completion: string, finishReason = 'stop_sequence_reached') =>
+    answer({ completion, finish_reason: finishReason });
 
   test.each<[string, CanonicalParameters, string, string]>([
-    ['not given: the text as the service sent it', { stop_sequences: ['.'] }, ' keeps the doctor away', ' keeps the doctor away'],
-    ['true with one stop sequence: added back', { stop_sequences: ['.'], include_stop_sequence: true }, ' keeps the doctor away', ' keeps the doctor away.'],
-    ['true when the text already ends with it: unchanged', { stop_sequences: ['.'], include_stop_sequence: true }, ' away.', ' away.'],
-    ['false when a server kept it: cut off', { stop_sequences: ['.'], include_stop_sequence: false }, ' away.', ' away'],
-    ['false when it was left out: unchanged', { stop_sequences: ['.'], include_stop_sequence: false }, ' away', ' away'],
+    [
+      'not given: the text as the service sent it',
+      { stop_sequences: ['.'] },
+      ' keeps the doctor away',
+      ' keeps the doctor away',
+    ],
+    [
+      'true with one stop sequence: added back',
+      { stop_sequences: ['.'], include_stop_sequence: true },
+      ' keeps the doctor away',
+      ' keeps the doctor away.',
+    ],
+    [
+      'true when the text already ends with it: unchanged',
+      { stop_sequences: ['.'], include_stop_sequence: true },
+      ' away.',
+      ' away.',
+    ],
+    [
+      'false when a server kept it: cut off',
+      { stop_sequences: ['.'], include_stop_sequence: false },
+      ' away.',
+      ' away',
+    ],
+    [
+      'false when it was left out: unchanged',
+      { stop_sequences: ['.'], include_stop_sequence: false },
+      ' away',
+      ' away',
+    ],
   ])('%s', (_name, parameters, completion, expected) => {
     const result = parse(stopped(completion), withParameters(parameters));
     expect(result.results[0]!).toMatchObject({ generated_text: expected, stop_reason: 'stop_sequence' });
@@ -162,38 +232,80 @@ describe('include_stop_sequence (AA leaves the stop sequence out of the completi
   });
 
   test('true with several stop sequences, finish_reason naming one: that one is added', () => {
-    const result = parse(stopped(' away', '!'), withParameters({ stop_sequences: ['.', '!'], include_stop_sequence: true }));
+    const result = parse(
+      stopped(' away', '!'),
+      withParameters({ stop_sequences: ['.', '!'], include_stop_sequence: true }),
+    );
     expect(result.results[0]!.generated_text).toBe(' away!');
   });
 
   test('true with several stop sequences and no way to tell which: a warning, the text unchanged', () => {
     const result = parse(stopped(' away'), withParameters({ stop_sequences: ['.', '!'], include_stop_sequence: true }));
     expect(result.results[0]!.generated_text).toBe(' away');
-    expect(result.system?.warnings).toStrictEqual([{ id: 'include_stop_sequence', message: expect.stringContaining('completion 0') }]);
+    expect(result.system?.warnings).toStrictEqual([
+      { id: 'include_stop_sequence', message: expect.stringContaining('completion 0') },
+    ]);
   });
 
   test('a completion that did not stop at a stop sequence is never changed', () => {
-    const result = parse(answer({ completion: ' away', finish_reason: 'maximum_tokens' }), withParameters({ stop_sequences: ['.'], include_stop_sequence: true }));
+    const result = parse(
+      answer({ completion: ' away', finish_reason: 'maximum_tokens' }),
+      withParameters({ stop_sequences: ['.'], include_stop_sequence: true }),
+    );
     expect(result.results[0]!.generated_text).toBe(' away');
   });
 });
 
 describe('error answers', () => {
   test.each<[string, number, string, Record<string, string>, { code?: string; message: string; traceId?: string }]>([
-    ['the service\'s own shape, trace id from x-request-id', 503, '{"error":"Sorry we had a problem: the model is busy","code":"QUEUE_FULL"}', { 'x-request-id': 'req-1' },
-      { code: 'QUEUE_FULL', message: 'Sorry we had a problem: the model is busy', traceId: 'req-1' }],
-    ['unknown model, trace id from x-trace-id', 404, '{"error":"Unknown model luminous-huge","code":"UNKNOWN_MODEL"}', { 'x-trace-id': 'tr-9' },
-      { code: 'UNKNOWN_MODEL', message: 'Unknown model luminous-huge', traceId: 'tr-9' }],
-    ['an error object', 400, '{"error":{"message":"bad field","code":"BAD_REQUEST"}}', {}, { code: 'BAD_REQUEST', message: 'bad field' }],
+    [
+      "the service's own shape, trace id from x-request-id",
+      503,
+      '{"error":"Sorry we had a problem: the model is busy","code":"QUEUE_FULL"}',
+      { 'x-request-id': 'req-1' },
+      { code: 'QUEUE_FULL', message: 'Sorry we had a problem: the model is busy', traceId: 'req-1' },
+    ],
+    [
+      'unknown model, trace id from x-trace-id',
+      404,
+      '{"error":"Unknown model luminous-huge","code":"UNKNOWN_MODEL"}',
+      { 'x-trace-id': 'tr-9' },
+      { code: 'UNKNOWN_MODEL', message: 'Unknown model luminous-huge', traceId: 'tr-9' },
+    ],
+    [
+      'an error object',
+      400,
+      '{"error":{"message":"bad field","code":"BAD_REQUEST"}}',
+      {},
+      { code: 'BAD_REQUEST', message: 'bad field' },
+    ],
     ['a message field', 500, '{"message":"internal"}', {}, { message: 'internal' }],
     ['a FastAPI-style detail', 422, '{"detail":"prompt is required"}', {}, { message: 'prompt is required' }],
-    ['a proxy\'s HTML page: its words', 502, '<html><body>502 Bad Gateway</body></html>\n', {}, { message: '502 Bad Gateway' }],
-    ['plain text: its first line', 502, 'upstream connect error\nreset reason: overflow\n', {}, { message: 'upstream connect error' }],
+    [
+      "a proxy's HTML page: its words",
+      502,
+      '<html><body>502 Bad Gateway</body></html>\n',
+      {},
+      { message: '502 Bad Gateway' },
+    ],
+    [
+      'plain text: its first line',
+      502,
+      'upstream connect error\nreset reason: overflow\n',
+      {},
+      { message: 'upstream connect error' },
+    ],
     ['an empty body', 429, '', {}, { message: 'Too Many Requests' }],
     ['out of credits, empty', 402, '', {}, { message: 'Payment Required (out of credits)' }],
   ])('%s', (_name, status, text, headers, expected) => {
     const details = alephAlphaGenerate.parseError(status, text, headers);
-    expect(details).toStrictEqual({ provider: 'aleph-alpha', status, code: expected.code, message: expected.message, traceId: expected.traceId });
+    expect(details).toStrictEqual({
+      provider: 'aleph-alpha',
+      status,
+      code: expected.code,
+      message: expected.message,
+      traceId: expected.traceId,
+    });
   });
 
   test('a long plain-text body is cut', () => {

@@ -10,7 +10,8 @@ function events(text: string): SseEvent[] {
   return [...parser.push(text), ...parser.end()];
 }
 
-const data = (...payloads: unknown[]) => payloads.map((p) => `data: ${typeof p === 'string' ? p : JSON.stringify(p)}\n\n`).join('');
+const data = (...payloads: unknown[]) =>
+  payloads.map((p) => `data: ${typeof p === 'string' ? p : JSON.stringify(p)}\n\n`).join('');
 
 /** Decodes a whole stream the way the CLI does: up to `end` or an error; returns the steps and the aggregate. */
 function decode(text: string, request: CanonicalRequest = { input: 'An apple a day' }, target?: GenerateTarget) {
@@ -43,7 +44,12 @@ describe('the stream events of the spec page', () => {
     expect(first.chunk.results).toStrictEqual([{ generated_text: ' The New York Times', stop_reason: 'not_finished' }]);
     expect(result.model_version).toBe('2022-04');
     expect(result.results).toStrictEqual([
-      { generated_text: ' The New York Times', stop_reason: 'max_tokens', generated_token_count: 7, input_token_count: 1 },
+      {
+        generated_text: ' The New York Times',
+        stop_reason: 'max_tokens',
+        generated_token_count: 7,
+        input_token_count: 1,
+      },
     ]);
   });
 
@@ -54,7 +60,9 @@ describe('the stream events of the spec page', () => {
   });
 
   test('model_id is the model the request was sent to', () => {
-    expect(decode(SPEC_EXAMPLE, { input: 'x' }, { model: 'luminous-base', stream: true }).result.model_id).toBe('luminous-base');
+    expect(decode(SPEC_EXAMPLE, { input: 'x' }, { model: 'luminous-base', stream: true }).result.model_id).toBe(
+      'luminous-base',
+    );
   });
 
   test('several completions: each delta lands on its own index (earlier results padded empty)', () => {
@@ -82,11 +90,19 @@ describe('the stream events of the spec page', () => {
 
   test('token data in chunks becomes generated_tokens', () => {
     const text = data(
-      { type: 'stream_chunk', index: 0, completion: ' keeps', completion_tokens: [' keeps'], log_probs: [{ ' keeps': -0.3, ' is': -1 }] },
+      {
+        type: 'stream_chunk',
+        index: 0,
+        completion: ' keeps',
+        completion_tokens: [' keeps'],
+        log_probs: [{ ' keeps': -0.3, ' is': -1 }],
+      },
       { type: 'stream_summary', index: 0, model_version: '2022-04', finish_reason: 'maximum_tokens' },
     );
     const { result } = decode(text, withParameters({ return_options: { top_n_tokens: 1 } }));
-    expect(result.results[0]!.generated_tokens).toStrictEqual([{ text: ' keeps', logprob: -0.3, top_tokens: [{ text: ' keeps', logprob: -0.3 }] }]);
+    expect(result.results[0]!.generated_tokens).toStrictEqual([
+      { text: ' keeps', logprob: -0.3, top_tokens: [{ text: ' keeps', logprob: -0.3 }] },
+    ]);
   });
 
   test('stop_sequence_reached → stop_sequence; with include_stop_sequence true the sequence is streamed back in', () => {
@@ -114,16 +130,32 @@ describe('echo in a stream', () => {
     );
     const { steps, result } = decode(text, withParameters({ return_options: { input_text: true } }));
     // Held back, but still a (textless) chunk carrying the raw event for --raw.
-    expect(steps[0]).toMatchObject({ type: 'chunk', chunk: { results: [{ generated_text: '' }] }, raw: { completion: 'An apple' } });
+    expect(steps[0]).toMatchObject({
+      type: 'chunk',
+      chunk: { results: [{ generated_text: '' }] },
+      raw: { completion: 'An apple' },
+    });
     const released = steps[1] as Extract<StreamStep, { type: 'chunk' }>;
     expect(released.chunk.results[0]).toMatchObject({ generated_text: ' keeps', input_text: 'An apple a day' });
     expect(result.results[0]).toMatchObject({ input_text: 'An apple a day', generated_text: ' keeps the' });
   });
 
-  test('the prompt\'s token data is left out of generated_tokens', () => {
+  test("the prompt's token data is left out of generated_tokens", () => {
     const text = data(
-      { type: 'stream_chunk', index: 0, completion: 'An apple a day', completion_tokens: ['An', ' apple', ' a', ' day'], log_probs: [{}, { ' apple': -2 }, { ' a': -1 }, { ' day': -1 }] },
-      { type: 'stream_chunk', index: 0, completion: ' keeps', completion_tokens: [' keeps'], log_probs: [{ ' keeps': -0.3 }] },
+      {
+        type: 'stream_chunk',
+        index: 0,
+        completion: 'An apple a day',
+        completion_tokens: ['An', ' apple', ' a', ' day'],
+        log_probs: [{}, { ' apple': -2 }, { ' a': -1 }, { ' day': -1 }],
+      },
+      {
+        type: 'stream_chunk',
+        index: 0,
+        completion: ' keeps',
+        completion_tokens: [' keeps'],
+        log_probs: [{ ' keeps': -0.3 }],
+      },
       { type: 'stream_summary', index: 0, model_version: '2022-04', finish_reason: 'maximum_tokens' },
     );
     const { result } = decode(text, withParameters({ return_options: { input_text: true, token_logprobs: true } }));
@@ -144,13 +176,32 @@ describe('errors and odd events', () => {
   const errorStep = (text: string) => decode(text).steps.at(-1) as StreamStep;
 
   test.each<[string, string, { message: string; code?: string }]>([
-    ['the local server\'s in-stream error', data({ error: 'The model stopped', code: 'INTERNAL_ERROR' }), { message: 'The model stopped', code: 'INTERNAL_ERROR' }],
+    [
+      "the local server's in-stream error",
+      data({ error: 'The model stopped', code: 'INTERNAL_ERROR' }),
+      { message: 'The model stopped', code: 'INTERNAL_ERROR' },
+    ],
     ['an error object', data({ error: { message: 'boom', code: 'X' } }), { message: 'boom', code: 'X' }],
-    ['an errors array', data({ errors: [{ code: 'A', message: 'first' }, { message: 'second' }] }), { message: 'first; second', code: 'A' }],
+    [
+      'an errors array',
+      data({ errors: [{ code: 'A', message: 'first' }, { message: 'second' }] }),
+      { message: 'first; second', code: 'A' },
+    ],
     ['a typed error', data({ type: 'error', message: 'typed' }), { message: 'typed' }],
-    ['event: error with JSON', 'event: error\ndata: {"error":"named","code":"QUEUE_FULL"}\n\n', { message: 'named', code: 'QUEUE_FULL' }],
+    [
+      'event: error with JSON',
+      'event: error\ndata: {"error":"named","code":"QUEUE_FULL"}\n\n',
+      { message: 'named', code: 'QUEUE_FULL' },
+    ],
     ['event: error with plain text', 'event: error\ndata: upstream went away\n\n', { message: 'upstream went away' }],
-    ['a data line that is not JSON', data('{"type":"stream_chunk","index":0,"completion":'), { message: 'malformed event from the service (not JSON): {"type":"stream_chunk","index":0,"completion":', code: 'malformed_event' }],
+    [
+      'a data line that is not JSON',
+      data('{"type":"stream_chunk","index":0,"completion":'),
+      {
+        message: 'malformed event from the service (not JSON): {"type":"stream_chunk","index":0,"completion":',
+        code: 'malformed_event',
+      },
+    ],
   ])('%s → an error step', (_name, text, expected) => {
     const step = errorStep(text);
     expect(step.type).toBe('error');
@@ -159,7 +210,9 @@ describe('errors and odd events', () => {
   });
 
   test('an error after some text: the text so far is kept for the partial output', () => {
-    const { steps, result } = decode(data({ type: 'stream_chunk', index: 0, completion: ' partial' }, { error: 'gone', code: 'INTERNAL_ERROR' }));
+    const { steps, result } = decode(
+      data({ type: 'stream_chunk', index: 0, completion: ' partial' }, { error: 'gone', code: 'INTERNAL_ERROR' }),
+    );
     expect(steps.map((s) => s.type)).toEqual(['chunk', 'error']);
     expect(result.results[0]!.generated_text).toBe(' partial');
   });
@@ -174,19 +227,32 @@ describe('errors and odd events', () => {
   test.each([
     ['an unknown event type', data({ type: 'keep_alive' })],
     ['a JSON array', data([1, 2])],
-  ])('%s is ignored as not the protocol\'s (an error only when the stream holds nothing else)', (_name, text) => {
-    expect(decode(text).steps).toEqual([{ type: 'ignore', unexpected: 'the event has no "type" of stream_chunk, stream_summary or completion_summary' }]);
+  ])("%s is ignored as not the protocol's (an error only when the stream holds nothing else)", (_name, text) => {
+    expect(decode(text).steps).toEqual([
+      { type: 'ignore', unexpected: 'the event has no "type" of stream_chunk, stream_summary or completion_summary' },
+    ]);
   });
 
   test('events named by `event:` instead of a type are understood', () => {
-    const text = 'event: stream_chunk\ndata: {"index":0,"completion":" hi"}\n\nevent: stream_summary\ndata: {"index":0,"finish_reason":"end_of_text"}\n\n';
+    const text =
+      'event: stream_chunk\ndata: {"index":0,"completion":" hi"}\n\nevent: stream_summary\ndata: {"index":0,"finish_reason":"end_of_text"}\n\n';
     expect(decode(text).result.results[0]).toMatchObject({ generated_text: ' hi', stop_reason: 'eos_token' });
   });
 
   test('a whole CompletionResponse sent as one event becomes one chunk', () => {
-    const body = { model_version: '2022-04', completions: [{ completion: ' all', finish_reason: 'end_of_text' }], num_tokens_prompt_total: 2, num_tokens_generated: 1 };
+    const body = {
+      model_version: '2022-04',
+      completions: [{ completion: ' all', finish_reason: 'end_of_text' }],
+      num_tokens_prompt_total: 2,
+      num_tokens_generated: 1,
+    };
     const { steps, result } = decode(data(body));
     expect(steps[0]!.type).toBe('chunk');
-    expect(result.results[0]).toMatchObject({ generated_text: ' all', stop_reason: 'eos_token', generated_token_count: 1, input_token_count: 2 });
+    expect(result.results[0]).toMatchObject({
+      generated_text: ' all',
+      stop_reason: 'eos_token',
+      generated_token_count: 1,
+      input_token_count: 2,
+    });
   });
 });

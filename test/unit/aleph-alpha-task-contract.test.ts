@@ -14,7 +14,14 @@ import {
   ALEPH_ALPHA_TASK_REQUEST_SCHEMAS,
   PROMPT_GRANULARITIES,
 } from '../contract/aleph-alpha-task-schemas.js';
-import { ALEPH_ALPHA_ENDPOINTS, ALEPH_ALPHA_SCHEMAS, fieldOf, propertiesOf, requiredOf, type SchemaFacts } from '../contract/aleph-alpha-contract.js';
+import {
+  ALEPH_ALPHA_ENDPOINTS,
+  ALEPH_ALPHA_SCHEMAS,
+  fieldOf,
+  propertiesOf,
+  requiredOf,
+  type SchemaFacts,
+} from '../contract/aleph-alpha-contract.js';
 import { checkProperty, SAMPLES, shapeOf } from '../contract/aleph-alpha-property-check.js';
 
 /**
@@ -26,7 +33,9 @@ const S = ALEPH_ALPHA_SCHEMAS;
 
 function requiredIn(schema: unknown): string[] {
   const shape = shapeOf(schema);
-  return Object.keys(shape).filter((k) => !shape[k]!.safeParse(undefined).success).sort();
+  return Object.keys(shape)
+    .filter((k) => !shape[k]!.safeParse(undefined).success)
+    .sort();
 }
 
 /** A request schema: exactly its fields, its required list, each field's type. */
@@ -34,15 +43,18 @@ function checkRequest(name: keyof typeof S, schema: unknown): void {
   const facts: SchemaFacts = S[name];
   const props = propertiesOf(facts);
   describe(`the ${name} contract follows the document`, () => {
-    test('the schema has exactly the document\'s fields', () => {
+    test("the schema has exactly the document's fields", () => {
       expect(Object.keys(shapeOf(schema)).sort()).toEqual(props.map((p) => p.name).sort());
     });
-    test('exactly the document\'s required fields are required', () => {
+    test("exactly the document's required fields are required", () => {
       expect(requiredIn(schema)).toEqual(requiredOf(facts).sort());
     });
-    test.each(props.map((p) => [p.name, p] as const))('%s has the document\'s type, nullability, enum and range', (_n, p) => {
-      checkProperty(shapeOf(schema)[p.name]!, p, name);
-    });
+    test.each(props.map((p) => [p.name, p] as const))(
+      "%s has the document's type, nullability, enum and range",
+      (_n, p) => {
+        checkProperty(shapeOf(schema)[p.name]!, p, name);
+      },
+    );
   });
 }
 
@@ -52,7 +64,8 @@ const REQUEST_SCHEMAS = {
   QARequest: alephAlphaQaRequestSchema,
   SummarizationRequest: alephAlphaSummarizationRequestSchema,
 } as const;
-for (const [name, schema] of Object.entries(REQUEST_SCHEMAS)) checkRequest(name as keyof typeof REQUEST_SCHEMAS, schema);
+for (const [name, schema] of Object.entries(REQUEST_SCHEMAS))
+  checkRequest(name as keyof typeof REQUEST_SCHEMAS, schema);
 
 describe('nested request parts follow the document', () => {
   test('the request schemas have their documented field counts', () => {
@@ -62,7 +75,7 @@ describe('nested request parts follow the document', () => {
     expect(propertiesOf(S.SummarizationRequest)).toHaveLength(2);
   });
 
-  test('prompt_granularity has type (the document\'s five granularities) and delimiter, both optional', () => {
+  test("prompt_granularity has type (the document's five granularities) and delimiter, both optional", () => {
     const part = fieldOf(S.ExplanationRequest, 'prompt_granularity');
     const values = fieldOf(part, 'type').enum!.map(String);
     expect(values).toEqual([...PROMPT_GRANULARITIES]);
@@ -89,21 +102,31 @@ describe('nested request parts follow the document', () => {
     expect(alephAlphaDocumentSchema.safeParse({ docx: 'not base64!' }).success).toBe(false);
     expect(alephAlphaDocumentSchema.safeParse({ text: 'a', docx: 'UEsDBA==' }).success).toBe(false);
     expect(alephAlphaDocumentSchema.safeParse({}).success).toBe(false);
-    expect(fieldOf(S.QARequest, 'documents')).toEqual({ type: 'array', items: { $ref: '#/components/schemas/Document' } });
+    expect(fieldOf(S.QARequest, 'documents')).toEqual({
+      type: 'array',
+      items: { $ref: '#/components/schemas/Document' },
+    });
   });
 
-  test('the document\'s own example requests pass; an unknown field does not', () => {
+  test("the document's own example requests pass; an unknown field does not", () => {
     expect(alephAlphaEvaluationRequestSchema.safeParse(S.EvaluationRequest.example).success).toBe(true);
     // The example's docx is a placeholder, not base64: a real (if tiny) one stands in for it.
     const [text, docx] = S.QARequest.example.documents;
     expect(docx).toEqual({ docx: 'b64;base64EncodededWordDocument' });
-    expect(alephAlphaQaRequestSchema.safeParse({ ...S.QARequest.example, documents: [text, { docx: 'UEsDBA==' }] }).success).toBe(true);
+    expect(
+      alephAlphaQaRequestSchema.safeParse({ ...S.QARequest.example, documents: [text, { docx: 'UEsDBA==' }] }).success,
+    ).toBe(true);
     // The document's SummarizationRequest example names a model, which its properties do not have (nor does the spec page).
     const { model, ...withoutModel } = S.SummarizationRequest.example;
     expect(model).toBe('luminous-extended');
     expect(alephAlphaSummarizationRequestSchema.safeParse(withoutModel).success).toBe(true);
-    expect(alephAlphaSummarizationRequestSchema.safeParse({ model: 'luminous-extended', document: { text: 'x' } }).success).toBe(false);
-    expect(alephAlphaEvaluationRequestSchema.safeParse({ model: 'm', prompt: 'p', completion_expected: 'c', expected: 'c' }).success).toBe(false);
+    expect(
+      alephAlphaSummarizationRequestSchema.safeParse({ model: 'luminous-extended', document: { text: 'x' } }).success,
+    ).toBe(false);
+    expect(
+      alephAlphaEvaluationRequestSchema.safeParse({ model: 'm', prompt: 'p', completion_expected: 'c', expected: 'c' })
+        .success,
+    ).toBe(false);
   });
 });
 
@@ -116,18 +139,21 @@ describe('the response contracts follow the document', () => {
     expect(Object.keys(shapeOf(alephAlphaEvaluationResponseSchema)).sort()).toEqual(top.sort());
   });
 
-  test.each(metrics.map((p) => [p.name, p] as const))('EvaluationResponse.result.%s has the document\'s type and is nullable', (_n, p) => {
-    expect(p.nullable).toBe(true);
-    const schema = shapeOf(alephAlphaEvaluationResultSchema)[p.name]!;
-    expect(schema, p.name).toBeDefined();
-    expect(schema.safeParse(null).success).toBe(true);
-    const [good, bad] = SAMPLES[p.type!]!;
-    // Metrics have their sign: log probabilities are at most 0, perplexities and counts at least 0.
-    expect(schema.safeParse(p.name === 'log_probability' ? -0.5 : good).success).toBe(true);
-    expect(schema.safeParse(bad).success).toBe(false);
-  });
+  test.each(metrics.map((p) => [p.name, p] as const))(
+    "EvaluationResponse.result.%s has the document's type and is nullable",
+    (_n, p) => {
+      expect(p.nullable).toBe(true);
+      const schema = shapeOf(alephAlphaEvaluationResultSchema)[p.name]!;
+      expect(schema, p.name).toBeDefined();
+      expect(schema.safeParse(null).success).toBe(true);
+      const [good, bad] = SAMPLES[p.type!]!;
+      // Metrics have their sign: log probabilities are at most 0, perplexities and counts at least 0.
+      expect(schema.safeParse(p.name === 'log_probability' ? -0.5 : good).success).toBe(true);
+      expect(schema.safeParse(bad).success).toBe(false);
+    },
+  );
 
-  test('EvaluationResponse.result has exactly the document\'s metrics; its example passes', () => {
+  test("EvaluationResponse.result has exactly the document's metrics; its example passes", () => {
     expect(metrics).toHaveLength(8);
     expect(Object.keys(shapeOf(alephAlphaEvaluationResultSchema)).sort()).toEqual(metrics.map((p) => p.name).sort());
     expect(alephAlphaEvaluationResponseSchema.safeParse(S.EvaluationResponse.example).success).toBe(true);
@@ -140,7 +166,12 @@ describe('the response contracts follow the document', () => {
     const items = fieldOf(S.ExplanationResponse, 'explanations', 'items');
     expect(items.type).toBe('array');
     expect(items.items?.oneOf?.map((r) => r.$ref)).toEqual(
-      ['TokenIdsPromptItemImportance', 'TargetItemImportance', 'TextPromptItemImportance', 'ImagePromptItemImportance'].map((n) => `#/components/schemas/${n}`),
+      [
+        'TokenIdsPromptItemImportance',
+        'TargetItemImportance',
+        'TextPromptItemImportance',
+        'ImagePromptItemImportance',
+      ].map((n) => `#/components/schemas/${n}`),
     );
     expect(Object.keys(shapeOf(alephAlphaExplanationResponseSchema)).sort()).toEqual(['explanations', 'model_version']);
   });
@@ -149,7 +180,11 @@ describe('the response contracts follow the document', () => {
     ['TokenIdsPromptItemImportance', 'token_ids', { type: 'token_ids', scores: [0.5, -0.1] }],
     ['TargetItemImportance', 'target', { type: 'target', scores: [{ start: 0, length: 3, score: 0.2 }] }],
     ['TextPromptItemImportance', 'text', { type: 'text', scores: [{ start: 0, length: 3, score: 0.2 }] }],
-    ['ImagePromptItemImportance', 'image', { type: 'image', scores: [{ rect: { top: 0, left: 0, width: 0.5, height: 0.5 }, score: 0.1 }] }],
+    [
+      'ImagePromptItemImportance',
+      'image',
+      { type: 'image', scores: [{ rect: { top: 0, left: 0, width: 0.5, height: 0.5 }, score: 0.1 }] },
+    ],
   ] as const)('%s has the type enum and score fields of the document', (name, type, example) => {
     const facts: SchemaFacts = S[name];
     expect(fieldOf(facts, 'type').enum).toEqual([type]);
@@ -171,16 +206,22 @@ describe('the response contracts follow the document', () => {
     expect(requiredOf(answers)).toEqual(['answer', 'score', 'evidence']);
     const example = S.QAResponse.example;
     expect(alephAlphaQaResponseSchema.safeParse(example).success).toBe(true);
-    expect(alephAlphaQaResponseSchema.safeParse({ ...example, answers: [{ answer: 'Andreas', score: 0.9 }] }).success).toBe(false);
+    expect(
+      alephAlphaQaResponseSchema.safeParse({ ...example, answers: [{ answer: 'Andreas', score: 0.9 }] }).success,
+    ).toBe(false);
   });
 
   test('SummarizationResponse: model_version and summary; its example passes', () => {
-    expect(propertiesOf(S.SummarizationResponse).map((p) => p.name).sort()).toEqual(Object.keys(shapeOf(alephAlphaSummarizationResponseSchema)).sort());
+    expect(
+      propertiesOf(S.SummarizationResponse)
+        .map((p) => p.name)
+        .sort(),
+    ).toEqual(Object.keys(shapeOf(alephAlphaSummarizationResponseSchema)).sort());
     expect(alephAlphaSummarizationResponseSchema.safeParse(S.SummarizationResponse.example).success).toBe(true);
   });
 });
 
-describe('the endpoints are the document\'s', () => {
+describe("the endpoints are the document's", () => {
   test.each([
     ['/evaluate', 'EvaluationRequest', 'EvaluationResponse'],
     ['/explain', 'ExplanationRequest', 'ExplanationResponse'],

@@ -50,7 +50,11 @@ describe('azure-openai request mapping', () => {
   });
 
   test('streaming adds stream: true and asks for an event stream', () => {
-    const spec = azureOpenAiGenerate.buildGenerateRequest({ input: 'Hi', parameters: { max_new_tokens: 5 } }, { ...plain, stream: true }, azure);
+    const spec = azureOpenAiGenerate.buildGenerateRequest(
+      { input: 'Hi', parameters: { max_new_tokens: 5 } },
+      { ...plain, stream: true },
+      azure,
+    );
     expect(spec.headers).toEqual({ 'content-type': 'application/json', accept: 'text/event-stream' });
     expect(bodyOf(spec)).toEqual({ prompt: 'Hi', max_tokens: 5, stream: true });
     expect(schemaErrors(completionsRequestSchema(), bodyOf(spec))).toBe('');
@@ -73,46 +77,89 @@ describe('azure-openai request mapping', () => {
     { options: { generated_tokens: false, top_n_tokens: 0 }, logprobs: undefined, echo: undefined },
     { options: { input_text: true }, logprobs: undefined, echo: true },
   ])('return options $options → logprobs $logprobs, echo $echo', ({ options, logprobs, echo }) => {
-    const body = bodyOf(azureOpenAiGenerate.buildGenerateRequest({ input: 'Hi', parameters: { return_options: options } }, plain, azure));
+    const body = bodyOf(
+      azureOpenAiGenerate.buildGenerateRequest({ input: 'Hi', parameters: { return_options: options } }, plain, azure),
+    );
     expect(body.logprobs).toBe(logprobs);
     expect(body.echo).toBe(echo);
     expect(schemaErrors(completionsRequestSchema(), body)).toBe('');
   });
 
   test('the api version comes from the profile, and a URL ending in /openai is not doubled', () => {
-    const profile = testProfile({ provider: 'azure-openai', url: 'https://myres.openai.azure.com/openai/', apiVersion: '2024-10-21' });
-    const spec = azureOpenAiGenerate.buildGenerateRequest({ input: 'Hi' }, { deployment: 'my dep', stream: false }, profile);
-    expect(spec.url).toBe('https://myres.openai.azure.com/openai/deployments/my%20dep/completions?api-version=2024-10-21');
+    const profile = testProfile({
+      provider: 'azure-openai',
+      url: 'https://myres.openai.azure.com/openai/',
+      apiVersion: '2024-10-21',
+    });
+    const spec = azureOpenAiGenerate.buildGenerateRequest(
+      { input: 'Hi' },
+      { deployment: 'my dep', stream: false },
+      profile,
+    );
+    expect(spec.url).toBe(
+      'https://myres.openai.azure.com/openai/deployments/my%20dep/completions?api-version=2024-10-21',
+    );
   });
 
   test('the deployment falls back to --model, then to the profile default model; none is a usage error', () => {
-    const byModel = azureOpenAiGenerate.buildGenerateRequest({ input: 'Hi' }, { model: 'gpt-35-instruct', stream: false }, azure);
+    const byModel = azureOpenAiGenerate.buildGenerateRequest(
+      { input: 'Hi' },
+      { model: 'gpt-35-instruct', stream: false },
+      azure,
+    );
     expect(byModel.url).toContain('/openai/deployments/gpt-35-instruct/completions');
     expect(bodyOf(byModel).model).toBeUndefined();
-    const byDefault = azureOpenAiGenerate.buildGenerateRequest({ input: 'Hi' }, { stream: false }, testProfile({ ...azure, defaults: { model: 'dflt' } }));
+    const byDefault = azureOpenAiGenerate.buildGenerateRequest(
+      { input: 'Hi' },
+      { stream: false },
+      testProfile({ ...azure, defaults: { model: 'dflt' } }),
+    );
     expect(byDefault.url).toContain('/openai/deployments/dflt/completions');
-    expect(() => azureOpenAiGenerate.buildGenerateRequest({ input: 'Hi' }, { stream: false }, azure)).toThrow(/azure-openai needs a deployment/);
+    expect(() => azureOpenAiGenerate.buildGenerateRequest({ input: 'Hi' }, { stream: false }, azure)).toThrow(
+      /azure-openai needs a deployment/,
+    );
   });
 
-  test('random_seed (--seed, --parameters-random-seed) is the body\'s seed, on both kinds', () => {
+  test("random_seed (--seed, --parameters-random-seed) is the body's seed, on both kinds", () => {
     const request = { input: 'Hi', parameters: { random_seed: 42 } };
-    expect(bodyOf(azureOpenAiGenerate.buildGenerateRequest(request, { deployment: 'd', stream: false }, azure)).seed).toBe(42);
-    expect(bodyOf(openAiGenerate.buildGenerateRequest(request, { model: 'm', stream: true }, testProfile({ provider: 'openai', url: 'http://h' }))).seed).toBe(42);
-    expect(bodyOf(azureOpenAiGenerate.buildGenerateRequest({ input: 'Hi' }, { deployment: 'd', stream: false }, azure))).not.toHaveProperty('seed');
+    expect(
+      bodyOf(azureOpenAiGenerate.buildGenerateRequest(request, { deployment: 'd', stream: false }, azure)).seed,
+    ).toBe(42);
+    expect(
+      bodyOf(
+        openAiGenerate.buildGenerateRequest(
+          request,
+          { model: 'm', stream: true },
+          testProfile({ provider: 'openai', url: 'http://h' }),
+        ),
+      ).seed,
+    ).toBe(42);
+    expect(
+      bodyOf(azureOpenAiGenerate.buildGenerateRequest({ input: 'Hi' }, { deployment: 'd', stream: false }, azure)),
+    ).not.toHaveProperty('seed');
   });
 
   test('--extra fields are merged into the body last', () => {
-    const spec = azureOpenAiGenerate.buildGenerateRequest({ input: 'Hi', parameters: { temperature: 0.5 } }, plain, azure, {
-      temperature: 1.2,
-      presence_penalty: 0.5,
-      user: 'me',
-    });
+    const spec = azureOpenAiGenerate.buildGenerateRequest(
+      { input: 'Hi', parameters: { temperature: 0.5 } },
+      plain,
+      azure,
+      {
+        temperature: 1.2,
+        presence_penalty: 0.5,
+        user: 'me',
+      },
+    );
     expect(bodyOf(spec)).toEqual({ prompt: 'Hi', temperature: 1.2, presence_penalty: 0.5, user: 'me' });
     expect(schemaErrors(completionsRequestSchema(), bodyOf(spec))).toBe('');
   });
 
   test('no auth headers are set by the mapping (the authenticator adds them)', () => {
-    const spec = azureOpenAiGenerate.buildGenerateRequest(representative, plain, testProfile({ ...azure, auth: { type: 'api-key', key: 'secret' } }));
+    const spec = azureOpenAiGenerate.buildGenerateRequest(
+      representative,
+      plain,
+      testProfile({ ...azure, auth: { type: 'api-key', key: 'secret' } }),
+    );
     expect(Object.keys(spec.headers).sort()).toEqual(['accept', 'content-type']);
     expect(JSON.stringify(spec)).not.toContain('secret');
   });
@@ -139,7 +186,8 @@ describe('provider limits are usage errors before anything is sent', () => {
       request: { input: 'Hi' },
       target: { ...plain, stream: true },
       extra: { best_of: 3 },
-      message: 'azure-openai cannot stream with best_of 3: it picks the best completion only after generating all of them',
+      message:
+        'azure-openai cannot stream with best_of 3: it picks the best completion only after generating all of them',
     },
     {
       what: 'best_of below n',
@@ -155,22 +203,36 @@ describe('provider limits are usage errors before anything is sent', () => {
   });
 
   test('four stop sequences, and best_of 1 with streaming, are fine', () => {
-    const four = azureOpenAiGenerate.buildGenerateRequest({ input: 'Hi', parameters: { stop_sequences: ['a', 'b', 'c', 'd'] } }, plain, azure);
+    const four = azureOpenAiGenerate.buildGenerateRequest(
+      { input: 'Hi', parameters: { stop_sequences: ['a', 'b', 'c', 'd'] } },
+      plain,
+      azure,
+    );
     expect(bodyOf(four).stop).toEqual(['a', 'b', 'c', 'd']);
-    const bestOfOne = azureOpenAiGenerate.buildGenerateRequest({ input: 'Hi' }, { ...plain, stream: true }, azure, { best_of: 1 });
+    const bestOfOne = azureOpenAiGenerate.buildGenerateRequest({ input: 'Hi' }, { ...plain, stream: true }, azure, {
+      best_of: 1,
+    });
     expect(bodyOf(bestOfOne)).toMatchObject({ stream: true, best_of: 1 });
   });
 
   test('the openai kind names itself in its limits', () => {
     expect(() =>
-      openAiGenerate.buildGenerateRequest({ input: 'Hi', parameters: { stop_sequences: ['a', 'b', 'c', 'd', 'e'] } }, { model: 'm', stream: false }, openai),
+      openAiGenerate.buildGenerateRequest(
+        { input: 'Hi', parameters: { stop_sequences: ['a', 'b', 'c', 'd', 'e'] } },
+        { model: 'm', stream: false },
+        openai,
+      ),
     ).toThrow('openai accepts at most 4 stop sequences, got 5');
   });
 });
 
 describe('openai request mapping', () => {
   test('the same body on {url}/v1/completions with the model first, no api-version', () => {
-    const spec = openAiGenerate.buildGenerateRequest(representative, { model: 'gpt-3.5-turbo-instruct', stream: false }, openai);
+    const spec = openAiGenerate.buildGenerateRequest(
+      representative,
+      { model: 'gpt-3.5-turbo-instruct', stream: false },
+      openai,
+    );
     expect(spec.url).toBe('http://localhost:8000/v1/completions');
     expect(spec.headers).toEqual({ 'content-type': 'application/json', accept: 'application/json' });
     const azureBody = bodyOf(azureOpenAiGenerate.buildGenerateRequest(representative, plain, azure));
@@ -184,35 +246,77 @@ describe('openai request mapping', () => {
     ['https://api.openai.com', 'https://api.openai.com/v1/completions'],
     ['http://localhost:11434/ollama', 'http://localhost:11434/ollama/v1/completions'],
   ])('base URL %s → %s', (url, expected) => {
-    const spec = openAiGenerate.buildGenerateRequest({ input: 'Hi' }, { model: 'm', stream: false }, testProfile({ provider: 'openai', url }));
+    const spec = openAiGenerate.buildGenerateRequest(
+      { input: 'Hi' },
+      { model: 'm', stream: false },
+      testProfile({ provider: 'openai', url }),
+    );
     expect(spec.url).toBe(expected);
   });
 
   test('the model comes from --model, --id-or-name or defaults.model; none is a usage error', () => {
-    expect(bodyOf(openAiGenerate.buildGenerateRequest({ input: 'Hi' }, { deployment: 'llama', stream: false }, openai)).model).toBe('llama');
-    expect(bodyOf(openAiGenerate.buildGenerateRequest({ input: 'Hi' }, { stream: false }, testProfile({ ...openai, defaults: { model: 'd' } }))).model).toBe('d');
-    expect(() => openAiGenerate.buildGenerateRequest({ input: 'Hi' }, { stream: false }, openai)).toThrow(/openai needs a model/);
+    expect(
+      bodyOf(openAiGenerate.buildGenerateRequest({ input: 'Hi' }, { deployment: 'llama', stream: false }, openai))
+        .model,
+    ).toBe('llama');
+    expect(
+      bodyOf(
+        openAiGenerate.buildGenerateRequest(
+          { input: 'Hi' },
+          { stream: false },
+          testProfile({ ...openai, defaults: { model: 'd' } }),
+        ),
+      ).model,
+    ).toBe('d');
+    expect(() => openAiGenerate.buildGenerateRequest({ input: 'Hi' }, { stream: false }, openai)).toThrow(
+      /openai needs a model/,
+    );
   });
 });
 
 describe('capabilities follow docs/design.md §3 (azure-openai column)', () => {
   const expected = {
-    decoding_method: 'native', max_new_tokens: 'native', stop_sequences: 'native', temperature: 'native', top_p: 'native',
-    return_options: 'native', include_stop_sequence: 'native', time_limit: 'client', prompt_variables: 'client',
-    min_new_tokens: 'unsupported', top_k: 'unsupported', random_seed: 'native', repetition_penalty: 'unsupported',
-    typical_p: 'unsupported', truncate_input_tokens: 'unsupported', length_penalty: 'unsupported',
+    decoding_method: 'native',
+    max_new_tokens: 'native',
+    stop_sequences: 'native',
+    temperature: 'native',
+    top_p: 'native',
+    return_options: 'native',
+    include_stop_sequence: 'native',
+    time_limit: 'client',
+    prompt_variables: 'client',
+    min_new_tokens: 'unsupported',
+    top_k: 'unsupported',
+    random_seed: 'native',
+    repetition_penalty: 'unsupported',
+    typical_p: 'unsupported',
+    truncate_input_tokens: 'unsupported',
+    length_penalty: 'unsupported',
   };
   test.each([azureOpenAiGenerate, openAiGenerate])('$kind', (profile) => {
     expect(profile.capabilities.parameters).toEqual(expected);
     expect(profile.capabilities.returnOptions).toEqual({
-      input_text: 'native', generated_tokens: 'native', token_logprobs: 'native', top_n_tokens: 'native',
-      input_tokens: 'unsupported', token_ranks: 'unsupported',
+      input_text: 'native',
+      generated_tokens: 'native',
+      token_logprobs: 'native',
+      top_n_tokens: 'native',
+      input_tokens: 'unsupported',
+      token_ranks: 'unsupported',
     });
-    expect(profile.capabilities).toMatchObject({ moderations: 'unsupported', choices: 'native', maxStopSequences: 4, streaming: 'native' });
+    expect(profile.capabilities).toMatchObject({
+      moderations: 'unsupported',
+      choices: 'native',
+      maxStopSequences: 4,
+      streaming: 'native',
+    });
   });
 
   test('names and versions', () => {
-    expect(azureOpenAiGenerate).toMatchObject({ kind: 'azure-openai', displayName: 'Azure OpenAI', defaultApiVersion: '2022-03-01-preview' });
+    expect(azureOpenAiGenerate).toMatchObject({
+      kind: 'azure-openai',
+      displayName: 'Azure OpenAI',
+      defaultApiVersion: '2022-03-01-preview',
+    });
     expect(openAiGenerate).toMatchObject({ kind: 'openai', displayName: 'OpenAI-compatible' });
     expect(openAiGenerate.defaultApiVersion).toBeUndefined();
   });

@@ -17,8 +17,14 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('batch flags', () => {
   it.each([
     [{ batch: 'in.jsonl' }, { source: 'in.jsonl', concurrency: 4, failFast: false }],
-    [{ batch: '-', concurrency: '64', failFast: true }, { source: '-', concurrency: 64, failFast: true }],
-    [{ batch: 'a', resume: 'out.jsonl', shard: '2/3', failFast: 'false' }, { source: 'a', concurrency: 4, failFast: false, resume: 'out.jsonl', shard: { index: 2, count: 3 } }],
+    [
+      { batch: '-', concurrency: '64', failFast: true },
+      { source: '-', concurrency: 64, failFast: true },
+    ],
+    [
+      { batch: 'a', resume: 'out.jsonl', shard: '2/3', failFast: 'false' },
+      { source: 'a', concurrency: 4, failFast: false, resume: 'out.jsonl', shard: { index: 2, count: 3 } },
+    ],
   ])('%j parses to %j', (options, expected) => {
     expect(parseBatchSettings(options)).toEqual(expected);
   });
@@ -57,7 +63,10 @@ describe('a batch line', () => {
   it.each([
     ['"just text"', { input: 'just text' }],
     ['{"input":"hi"}', { input: 'hi' }],
-    ['{"input":"hi","id":"a-1","parameters":{"max_new_tokens":5}}', { input: 'hi', idJson: '"a-1"', parameters: { max_new_tokens: 5 } }],
+    [
+      '{"input":"hi","id":"a-1","parameters":{"max_new_tokens":5}}',
+      { input: 'hi', idJson: '"a-1"', parameters: { max_new_tokens: 5 } },
+    ],
     ['{"id":7,"input":"x"}', { input: 'x', idJson: '7' }],
   ])('%s is read', (text, expected) => {
     expect(parseBatchLine(text)).toEqual(expected);
@@ -97,7 +106,11 @@ describe('reading lines', () => {
 
   it('reads a line far longer than its chunks in linear time, and one over the cap as undefined without keeping it', async () => {
     const long = 'x'.repeat(3_000_000);
-    const chunks = [Buffer.from('a\n'), ...Array.from({ length: 3_000 }, () => Buffer.from('x'.repeat(1_000))), Buffer.from('\nb\n')];
+    const chunks = [
+      Buffer.from('a\n'),
+      ...Array.from({ length: 3_000 }, () => Buffer.from('x'.repeat(1_000))),
+      Buffer.from('\nb\n'),
+    ];
     const lines: Array<string | undefined> = [];
     for await (const l of readLines(Readable.from(chunks))) lines.push(l);
     expect(lines).toEqual(['a', long, 'b']);
@@ -130,7 +143,8 @@ describe('the done-line bitmap', () => {
 });
 
 describe('resuming', () => {
-  const rec = (line: number, ok: boolean) => (ok ? `{"line":${line},"result":{"v":${line}}}` : `{"line":${line},"error":{"exit_code":4,"message":"x"}}`);
+  const rec = (line: number, ok: boolean) =>
+    ok ? `{"line":${line},"result":{"v":${line}}}` : `{"line":${line},"error":{"exit_code":4,"message":"x"}}`;
 
   it('marks the successful lines of this shard; a truncated last line is ignored', async () => {
     const path = join(dir, 'done.jsonl');
@@ -161,11 +175,18 @@ describe('resuming', () => {
     expect([1, 2].map((n) => state.done.has(n))).toEqual([true, true]);
   });
 
-  const linesOf = (path: string) => readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { line: number; result?: unknown });
+  const linesOf = (path: string) =>
+    readFileSync(path, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { line: number; result?: unknown });
 
   it('appends each record as it comes, then merges with the earlier ones, in line order, one record per line', async () => {
     const path = join(dir, 'merge.jsonl');
-    writeFileSync(path, `${rec(1, true)}\n${rec(2, false)}\n${rec(4, true)}\n${rec(6, true)}\n${rec(7, true).slice(0, 9)}`);
+    writeFileSync(
+      path,
+      `${rec(1, true)}\n${rec(2, false)}\n${rec(4, true)}\n${rec(6, true)}\n${rec(7, true).slice(0, 9)}`,
+    );
     const state = await readResumeState(path, undefined);
     const sink = await ResumeFileSink.open(path, state);
     sink.write(2, `${rec(2, true)}\n`);
@@ -176,7 +197,15 @@ describe('resuming', () => {
     sink.write(5, `${rec(5, false)}\n`);
     sink.write(7, `${rec(7, true)}\n`);
     await sink.finish();
-    expect(linesOf(path).map((l) => [l.line, l.result !== undefined])).toEqual([[1, true], [2, true], [3, true], [4, true], [5, false], [6, true], [7, true]]);
+    expect(linesOf(path).map((l) => [l.line, l.result !== undefined])).toEqual([
+      [1, true],
+      [2, true],
+      [3, true],
+      [4, true],
+      [5, false],
+      [6, true],
+      [7, true],
+    ]);
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
@@ -191,7 +220,10 @@ describe('resuming', () => {
 
   it('a run killed before its merge leaves two runs, which the next run merges first (a later error replaces an earlier one)', async () => {
     const path = join(dir, 'killed.jsonl');
-    writeFileSync(path, `${rec(1, true)}\n${rec(2, false)}\n${rec(3, false)}\n${rec(2, true)}\n${rec(3, false).replace('"x"', '"later"')}\n`);
+    writeFileSync(
+      path,
+      `${rec(1, true)}\n${rec(2, false)}\n${rec(3, false)}\n${rec(2, true)}\n${rec(3, false).replace('"x"', '"later"')}\n`,
+    );
     const sink = await ResumeFileSink.open(path, await readResumeState(path, undefined));
     await sink.finish();
     const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean);

@@ -11,7 +11,9 @@ async function* linesOf(texts: string[]): AsyncGenerator<SourceLine> {
 const numbered = (n: number) => Array.from({ length: n }, (_, i) => `p${i + 1}`);
 
 /** Work whose answers the test decides per line; records in-flight counts. */
-function fakeWork(answer: (text: string, attempt: number) => Promise<string>): LineWork<{ text: string; attempts: number }> & { maxInFlight: number; starts: Array<{ text: string; at: number }> } {
+function fakeWork(
+  answer: (text: string, attempt: number) => Promise<string>,
+): LineWork<{ text: string; attempts: number }> & { maxInFlight: number; starts: Array<{ text: string; at: number }> } {
   let inFlight = 0;
   const work = {
     maxInFlight: 0,
@@ -28,7 +30,9 @@ function fakeWork(answer: (text: string, attempt: number) => Promise<string>): L
         p.attempts++;
         return await Promise.race([
           answer(p.text, p.attempts),
-          new Promise<string>((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true })),
+          new Promise<string>((_, reject) =>
+            signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }),
+          ),
         ]);
       } finally {
         inFlight--;
@@ -74,7 +78,16 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-const parsed = (records: string[]) => records.map((r) => JSON.parse(r) as { line: number; id?: string; result?: unknown; error?: { exit_code: number; message: string; status?: number } });
+const parsed = (records: string[]) =>
+  records.map(
+    (r) =>
+      JSON.parse(r) as {
+        line: number;
+        id?: string;
+        result?: unknown;
+        error?: { exit_code: number; message: string; status?: number };
+      },
+  );
 
 describe('the batch scheduler', () => {
   it('writes one record per line in input order although answers arrive out of order', async () => {
@@ -86,7 +99,12 @@ describe('the batch scheduler', () => {
     });
     const sink = collect();
     const outcome = await onFakeClock(
-      new BatchScheduler(work, sink, { concurrency: 8, retries: 0, failFast: false, signal: new AbortController().signal }).run(linesOf(numbered(200))),
+      new BatchScheduler(work, sink, {
+        concurrency: 8,
+        retries: 0,
+        failFast: false,
+        signal: new AbortController().signal,
+      }).run(linesOf(numbered(200))),
     );
     const records = parsed(sink.records);
     expect(records.map((r) => r.line)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
@@ -103,7 +121,13 @@ describe('the batch scheduler', () => {
       return '1';
     });
     const sink = collect();
-    const scheduler = new BatchScheduler(work, sink, { concurrency: 4, retries: 0, failFast: false, signal: new AbortController().signal, window: 10 });
+    const scheduler = new BatchScheduler(work, sink, {
+      concurrency: 4,
+      retries: 0,
+      failFast: false,
+      signal: new AbortController().signal,
+      window: 10,
+    });
     const running = scheduler.run(linesOf(numbered(100)));
     await quiet();
     // Line 1 blocks the window of 10: lines 2…10 are done, nothing further was read.
@@ -116,15 +140,30 @@ describe('the batch scheduler', () => {
 
   it('a bad line and a failed line get error records; the others go on', async () => {
     const work = fakeWork(async (text) => {
-      if (text === 'p3') throw new ApiError({ provider: 'watsonx', status: 400, code: 'invalid_input_argument', message: 'nope' });
+      if (text === 'p3')
+        throw new ApiError({ provider: 'watsonx', status: 400, code: 'invalid_input_argument', message: 'nope' });
       return '"ok"';
     });
     const sink = collect();
-    const outcome = await new BatchScheduler(work, sink, { concurrency: 2, retries: 2, failFast: false, signal: new AbortController().signal }).run(linesOf(['p1', 'bad', 'p3', 'p4']));
+    const outcome = await new BatchScheduler(work, sink, {
+      concurrency: 2,
+      retries: 2,
+      failFast: false,
+      signal: new AbortController().signal,
+    }).run(linesOf(['p1', 'bad', 'p3', 'p4']));
     expect(parsed(sink.records)).toEqual([
       { line: 1, id: 'p1', result: 'ok' },
       { line: 2, error: { exit_code: 2, message: 'bad line' } },
-      { line: 3, id: 'p3', error: { exit_code: 4, message: 'watsonx returned HTTP 400 invalid_input_argument: nope', status: 400, code: 'invalid_input_argument' } },
+      {
+        line: 3,
+        id: 'p3',
+        error: {
+          exit_code: 4,
+          message: 'watsonx returned HTTP 400 invalid_input_argument: nope',
+          status: 400,
+          code: 'invalid_input_argument',
+        },
+      },
       { line: 4, id: 'p4', result: 'ok' },
     ]);
     expect(outcome).toMatchObject({ written: 4, succeeded: 2, failed: 2 });
@@ -138,7 +177,12 @@ describe('the batch scheduler', () => {
       return '1';
     });
     const sink = collect();
-    await new BatchScheduler(work, sink, { concurrency: 2, retries: 2, failFast: false, signal: new AbortController().signal }).run(linesOf(['p1', 'p2']));
+    await new BatchScheduler(work, sink, {
+      concurrency: 2,
+      retries: 2,
+      failFast: false,
+      signal: new AbortController().signal,
+    }).run(linesOf(['p1', 'p2']));
     const records = parsed(sink.records);
     expect(records[0]).toEqual({ line: 1, id: 'p1', result: 1 });
     expect(records[1]?.error).toMatchObject({ exit_code: 4, status: 503 });
@@ -161,7 +205,12 @@ describe('the batch scheduler', () => {
     });
     const sink = collect();
     const outcome = await onFakeClock(
-      new BatchScheduler(work, sink, { concurrency: 8, retries: 2, failFast: false, signal: new AbortController().signal }).run(linesOf(numbered(60))),
+      new BatchScheduler(work, sink, {
+        concurrency: 8,
+        retries: 2,
+        failFast: false,
+        signal: new AbortController().signal,
+      }).run(linesOf(numbered(60))),
     );
     expect(thrown).toBe(1);
     expect(outcome).toMatchObject({ written: 60, succeeded: 60, throttled: 1 });
@@ -182,7 +231,12 @@ describe('the batch scheduler', () => {
     });
     const sink = collect();
     const outcome = await onFakeClock(
-      new BatchScheduler(work, sink, { concurrency: 4, retries: 0, failFast: true, signal: new AbortController().signal }).run(linesOf(numbered(50))),
+      new BatchScheduler(work, sink, {
+        concurrency: 4,
+        retries: 0,
+        failFast: true,
+        signal: new AbortController().signal,
+      }).run(linesOf(numbered(50))),
     );
     expect(parsed(sink.records).map((r) => r.line)).toEqual([1, 2, 3, 4, 5]);
     expect(outcome.stoppedAt).toEqual({ line: 5, exitCode: 4 });
@@ -195,7 +249,12 @@ describe('the batch scheduler', () => {
       return '1';
     });
     const sink = collect();
-    const outcome = await new BatchScheduler(work, sink, { concurrency: 2, retries: 2, failFast: false, signal: new AbortController().signal }).run(linesOf(numbered(100)));
+    const outcome = await new BatchScheduler(work, sink, {
+      concurrency: 2,
+      retries: 2,
+      failFast: false,
+      signal: new AbortController().signal,
+    }).run(linesOf(numbered(100)));
     expect(outcome.stoppedAt).toEqual({ line: 3, exitCode: 3 });
     expect(parsed(sink.records).at(-1)).toMatchObject({ line: 3, error: { exit_code: 3, status: 401 } });
     expect(work.starts.length).toBeLessThan(10);
@@ -208,7 +267,12 @@ describe('the batch scheduler', () => {
       return '1';
     });
     const sink = collect();
-    const running = new BatchScheduler(work, sink, { concurrency: 4, retries: 0, failFast: false, signal: controller.signal }).run(linesOf(numbered(100)));
+    const running = new BatchScheduler(work, sink, {
+      concurrency: 4,
+      retries: 0,
+      failFast: false,
+      signal: controller.signal,
+    }).run(linesOf(numbered(100)));
     await sink.until(3);
     controller.abort();
     const outcome = await running;
@@ -223,7 +287,11 @@ describe('the batch scheduler', () => {
       await new Promise(() => {});
     }
     const sink = collect();
-    const running = new BatchScheduler(fakeWork(async () => '1'), sink, { concurrency: 2, retries: 0, failFast: false, signal: controller.signal }).run(forever());
+    const running = new BatchScheduler(
+      fakeWork(async () => '1'),
+      sink,
+      { concurrency: 2, retries: 0, failFast: false, signal: controller.signal },
+    ).run(forever());
     await sink.until(1);
     controller.abort();
     expect((await running).interrupted).toBe(true);

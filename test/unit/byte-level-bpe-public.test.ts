@@ -41,7 +41,10 @@ function tokenizerJsonFromRanks(ranks: Ranks, split: Record<string, unknown>): R
   const byteLevel = { type: 'ByteLevel', add_prefix_space: false, trim_offsets: true, use_regex: false };
   return {
     model: { type: 'BPE', vocab: Object.fromEntries(vocab), merges, ignore_merges: false },
-    pre_tokenizer: { type: 'Sequence', pretokenizers: [{ type: 'Split', pattern: split, behavior: 'Isolated', invert: false }, byteLevel] },
+    pre_tokenizer: {
+      type: 'Sequence',
+      pretokenizers: [{ type: 'Split', pattern: split, behavior: 'Isolated', invert: false }, byteLevel],
+    },
     decoder: byteLevel,
   };
 }
@@ -57,7 +60,10 @@ describe('a public encoding as tokenizer.json tokenizes exactly as the encoding'
     // GPT-2's own pattern (r50k_base).
     ['r50k_base', "'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)|\\s+"],
     // tiktoken's cl100k_base pattern as published, with `(?i:…)` and possessive quantifiers JavaScript lacks.
-    ['cl100k_base', "'(?i:[sdmt]|ll|ve|re)|[^\\r\\n\\p{L}\\p{N}]?+\\p{L}+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]++[\\r\\n]*|\\s*[\\r\\n]|\\s+(?!\\S)|\\s+"],
+    [
+      'cl100k_base',
+      "'(?i:[sdmt]|ll|ve|re)|[^\\r\\n\\p{L}\\p{N}]?+\\p{L}+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]++[\\r\\n]*|\\s*[\\r\\n]|\\s+(?!\\S)|\\s+",
+    ],
   ] as const)('%s', async (encoding, pattern) => {
     const ranks: Ranks = (await import(`gpt-tokenizer/bpeRanks/${encoding}`)).default;
     const fromJson = createByteLevelBpe(tokenizerJsonFromRanks(ranks, { Regex: pattern }));

@@ -28,7 +28,15 @@ const conversation: ChatRequest = {
   parameters: { max_tokens: 40, temperature: 0.5, top_p: 0.9, stop: ['\n\n'], n: 2, top_logprobs: 3 },
 };
 const MESSAGES = conversation.messages;
-const SAMPLING = { max_tokens: 40, temperature: 0.5, top_p: 0.9, stop: ['\n\n'], n: 2, logprobs: true, top_logprobs: 3 };
+const SAMPLING = {
+  max_tokens: 40,
+  temperature: 0.5,
+  top_p: 0.9,
+  stop: ['\n\n'],
+  n: 2,
+  logprobs: true,
+  top_logprobs: 3,
+};
 
 async function chatOf(kind: 'watsonx' | 'azure-openai' | 'openai' | 'aleph-alpha'): Promise<ChatOperation> {
   const load = adapterFor(kind).chat;
@@ -66,7 +74,9 @@ describe('the wire request of each provider, plain and streamed', () => {
     const profile = testProfile({ url: 'https://cpd.example', projectId: 'p-1', apiVersion: '2025-02-11' });
     for (const stream of [false, true]) {
       const spec = op.buildChatRequest(conversation, { deployment: 'my chat/bot', stream }, profile);
-      expect(spec.url).toBe(`https://cpd.example/ml/v1/deployments/my%20chat%2Fbot/text/${stream ? 'chat_stream' : 'chat'}?version=2025-02-11`);
+      expect(spec.url).toBe(
+        `https://cpd.example/ml/v1/deployments/my%20chat%2Fbot/text/${stream ? 'chat_stream' : 'chat'}?version=2025-02-11`,
+      );
       expect(spec.headers).toEqual(stream ? SSE_HEADERS : JSON_HEADERS);
       expect(JSON.parse(spec.body!)).toEqual({ messages: MESSAGES, ...SAMPLING });
       expect(valid(watsonxDeploymentChatRequestSchema, JSON.parse(spec.body!))).toBe('');
@@ -80,14 +90,24 @@ describe('the wire request of each provider, plain and streamed', () => {
 
   test('azure-openai: the deployment in the path, the chat api-version, stream_options on streams', async () => {
     const op = await chatOf('azure-openai');
-    const profile = testProfile({ provider: 'azure-openai', url: 'https://myres.openai.azure.com/openai/', apiVersion: '2022-03-01-preview' });
+    const profile = testProfile({
+      provider: 'azure-openai',
+      url: 'https://myres.openai.azure.com/openai/',
+      apiVersion: '2022-03-01-preview',
+    });
     for (const stream of [false, true]) {
       const spec = op.buildChatRequest(conversation, { model: 'gpt-4o', stream }, profile);
       // The profile's api_version is for completions: chat keeps its own default.
-      expect(spec.url).toBe('https://myres.openai.azure.com/openai/deployments/gpt-4o/chat/completions?api-version=2024-10-21');
+      expect(spec.url).toBe(
+        'https://myres.openai.azure.com/openai/deployments/gpt-4o/chat/completions?api-version=2024-10-21',
+      );
       expect(spec.headers).toEqual(stream ? SSE_HEADERS : JSON_HEADERS);
       const body = JSON.parse(spec.body!);
-      expect(body).toEqual({ messages: MESSAGES, ...SAMPLING, ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}) });
+      expect(body).toEqual({
+        messages: MESSAGES,
+        ...SAMPLING,
+        ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
+      });
       expect(valid(azureChatRequestSchema, body)).toBe('');
     }
   });
@@ -102,12 +122,24 @@ describe('the wire request of each provider, plain and streamed', () => {
 
   test('openai: /v1/chat/completions with the model in the body, whether or not the URL ends in /v1', async () => {
     const op = await chatOf('openai');
-    for (const [url, stream] of [['http://localhost:8000', false], ['http://localhost:8000/v1/', true]] as const) {
-      const spec = op.buildChatRequest(conversation, { model: 'llama3', stream }, testProfile({ provider: 'openai', url }));
+    for (const [url, stream] of [
+      ['http://localhost:8000', false],
+      ['http://localhost:8000/v1/', true],
+    ] as const) {
+      const spec = op.buildChatRequest(
+        conversation,
+        { model: 'llama3', stream },
+        testProfile({ provider: 'openai', url }),
+      );
       expect(spec.url).toBe('http://localhost:8000/v1/chat/completions');
       expect(spec.headers).toEqual(stream ? SSE_HEADERS : JSON_HEADERS);
       const body = JSON.parse(spec.body!);
-      expect(body).toEqual({ model: 'llama3', messages: MESSAGES, ...SAMPLING, ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}) });
+      expect(body).toEqual({
+        model: 'llama3',
+        messages: MESSAGES,
+        ...SAMPLING,
+        ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
+      });
       expect(valid(openAiChatRequestSchema, body)).toBe('');
     }
   });
@@ -120,7 +152,12 @@ describe('the wire request of each provider, plain and streamed', () => {
       expect(spec.url).toBe('https://api.aleph-alpha.com/chat/completions');
       expect(spec.headers).toEqual(stream ? SSE_HEADERS : JSON_HEADERS);
       const body = JSON.parse(spec.body!);
-      expect(body).toEqual({ model: 'llama-3.1-8b-instruct', messages: MESSAGES, ...SAMPLING, ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}) });
+      expect(body).toEqual({
+        model: 'llama-3.1-8b-instruct',
+        messages: MESSAGES,
+        ...SAMPLING,
+        ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
+      });
       expect(valid(alephAlphaChatRequestSchema, body)).toBe('');
     }
   });
@@ -154,7 +191,16 @@ describe('answers into the canonical result', () => {
             index: 0,
             message: { role: 'assistant', content: 'The Po.' },
             finish_reason: 'stop',
-            logprobs: { content: [{ token: 'The', logprob: -0.1, bytes: [84], top_logprobs: [{ token: 'The', logprob: -0.1, bytes: null }] }] },
+            logprobs: {
+              content: [
+                {
+                  token: 'The',
+                  logprob: -0.1,
+                  bytes: [84],
+                  top_logprobs: [{ token: 'The', logprob: -0.1, bytes: null }],
+                },
+              ],
+            },
           },
         ],
         usage: { prompt_tokens: 12, completion_tokens: 7, total_tokens: 19 },
@@ -167,7 +213,12 @@ describe('answers into the canonical result', () => {
       model: 'llama3',
       created_at: '2023-11-14T22:13:20.000Z',
       choices: [
-        { index: 0, message: { role: 'assistant', content: 'The Po.' }, finish_reason: 'stop', logprobs: [{ token: 'The', logprob: -0.1, top_logprobs: [{ token: 'The', logprob: -0.1 }] }] },
+        {
+          index: 0,
+          message: { role: 'assistant', content: 'The Po.' },
+          finish_reason: 'stop',
+          logprobs: [{ token: 'The', logprob: -0.1, top_logprobs: [{ token: 'The', logprob: -0.1 }] }],
+        },
         { index: 1, message: { role: 'assistant', content: 'The Nile.' }, finish_reason: 'length' },
       ],
       usage: { prompt_tokens: 12, completion_tokens: 7, total_tokens: 19 },
@@ -177,10 +228,22 @@ describe('answers into the canonical result', () => {
   test('a watsonx answer names its model model_id and has created_at', async () => {
     const op = await chatOf('watsonx');
     const result = op.parseChatResponse(
-      { id: 'chat-1', model_id: 'ibm/granite', created: 1, created_at: '2025-01-01T00:00:00.000Z', choices: [{ index: 0, message: { role: 'assistant', content: 'Hi' }, finish_reason: 'stop' }], usage: { prompt_tokens: 3 } },
+      {
+        id: 'chat-1',
+        model_id: 'ibm/granite',
+        created: 1,
+        created_at: '2025-01-01T00:00:00.000Z',
+        choices: [{ index: 0, message: { role: 'assistant', content: 'Hi' }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 3 },
+      },
       conversation,
     );
-    expect(result).toMatchObject({ provider: 'watsonx', model: 'ibm/granite', created_at: '2025-01-01T00:00:00.000Z', usage: { prompt_tokens: 3 } });
+    expect(result).toMatchObject({
+      provider: 'watsonx',
+      model: 'ibm/granite',
+      created_at: '2025-01-01T00:00:00.000Z',
+      usage: { prompt_tokens: 3 },
+    });
   });
 
   test('a 2xx of the wrong shape is an UnexpectedAnswer naming what is missing', async () => {
@@ -188,13 +251,18 @@ describe('answers into the canonical result', () => {
       const op = await chatOf(kind);
       expect(() => op.parseChatResponse({ results: [] }, conversation)).toThrow(UnexpectedAnswer);
       expect(() => op.parseChatResponse({ choices: [{ index: 0 }] }, conversation)).toThrow(/no "message" object/);
-      expect(() => op.parseChatResponse({ choices: [{ message: { content: 5 } }] }, conversation)).toThrow(/not a string/);
+      expect(() => op.parseChatResponse({ choices: [{ message: { content: 5 } }] }, conversation)).toThrow(
+        /not a string/,
+      );
     }
   });
 
   test('an Azure content-filter finish becomes a warning', async () => {
     const op = await chatOf('azure-openai');
-    const r = op.parseChatResponse({ choices: [{ index: 0, message: { role: 'assistant', content: 'Par' }, finish_reason: 'content_filter' }] }, conversation);
+    const r = op.parseChatResponse(
+      { choices: [{ index: 0, message: { role: 'assistant', content: 'Par' }, finish_reason: 'content_filter' }] },
+      conversation,
+    );
     expect(r.warnings?.[0]?.id).toBe('content_filter');
   });
 });
@@ -205,18 +273,39 @@ describe('stream events into canonical chunks', () => {
   test('OpenAI-shaped: role delta, content deltas, finish, usage chunk, [DONE]', async () => {
     const decode = (await chatOf('openai')).createChatStreamDecoder(conversation);
     const base = { id: 'c1', object: 'chat.completion.chunk', created: 1700000000, model: 'llama3' };
-    expect(decode(event(JSON.stringify({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] })))).toMatchObject({
+    expect(
+      decode(
+        event(
+          JSON.stringify({
+            ...base,
+            choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }],
+          }),
+        ),
+      ),
+    ).toMatchObject({
       type: 'chunk',
       chunk: { provider: 'openai', choices: [{ index: 0, content: '' }] },
     });
-    expect(decode(event(JSON.stringify({ ...base, choices: [{ index: 0, delta: { content: 'The' }, finish_reason: null }] })))).toMatchObject({
+    expect(
+      decode(
+        event(JSON.stringify({ ...base, choices: [{ index: 0, delta: { content: 'The' }, finish_reason: null }] })),
+      ),
+    ).toMatchObject({
       type: 'chunk',
       chunk: { choices: [{ index: 0, content: 'The' }] },
     });
-    expect(decode(event(JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })))).toMatchObject({
+    expect(
+      decode(event(JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }))),
+    ).toMatchObject({
       chunk: { choices: [{ index: 0, content: '', finish_reason: 'stop' }] },
     });
-    expect(decode(event(JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 } })))).toMatchObject({
+    expect(
+      decode(
+        event(
+          JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 } }),
+        ),
+      ),
+    ).toMatchObject({
       chunk: { choices: [], usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 } },
     });
     expect(decode(event('[DONE]'))).toEqual({ type: 'end' });
@@ -224,17 +313,40 @@ describe('stream events into canonical chunks', () => {
 
   test("Azure's prompt-filter annotation is ignored; an error payload in the stream is an error step", async () => {
     const decode = (await chatOf('azure-openai')).createChatStreamDecoder(conversation);
-    expect(decode(event(JSON.stringify({ id: '', object: '', created: 0, model: '', prompt_filter_results: [], choices: [] })))).toEqual({ type: 'ignore' });
-    expect(decode(event(JSON.stringify({ error: { code: 'InternalServerError', message: 'boom' } })))).toMatchObject({ type: 'error', code: 'InternalServerError', message: 'boom' });
+    expect(
+      decode(
+        event(JSON.stringify({ id: '', object: '', created: 0, model: '', prompt_filter_results: [], choices: [] })),
+      ),
+    ).toEqual({ type: 'ignore' });
+    expect(decode(event(JSON.stringify({ error: { code: 'InternalServerError', message: 'boom' } })))).toMatchObject({
+      type: 'error',
+      code: 'InternalServerError',
+      message: 'boom',
+    });
     expect(decode(event('{"choices":[{"delta":'))).toMatchObject({ type: 'error', code: 'malformed_event' });
   });
 
-  test("watsonx: event: error with its errors array; the model_id names the model", async () => {
+  test('watsonx: event: error with its errors array; the model_id names the model', async () => {
     const decode = (await chatOf('watsonx')).createChatStreamDecoder(conversation);
-    expect(decode(event(JSON.stringify({ id: 'x', model_id: 'ibm/granite', created: 1, choices: [{ index: 0, delta: { content: 'Hi' }, finish_reason: null }] })))).toMatchObject({
+    expect(
+      decode(
+        event(
+          JSON.stringify({
+            id: 'x',
+            model_id: 'ibm/granite',
+            created: 1,
+            choices: [{ index: 0, delta: { content: 'Hi' }, finish_reason: null }],
+          }),
+        ),
+      ),
+    ).toMatchObject({
       chunk: { provider: 'watsonx', model: 'ibm/granite', choices: [{ content: 'Hi' }] },
     });
-    expect(decode(event(JSON.stringify({ errors: [{ code: 'internal_server_error', message: 'stopped' }], trace: 't' }), 'error'))).toMatchObject({
+    expect(
+      decode(
+        event(JSON.stringify({ errors: [{ code: 'internal_server_error', message: 'stopped' }], trace: 't' }), 'error'),
+      ),
+    ).toMatchObject({
       type: 'error',
       code: 'internal_server_error',
     });

@@ -11,10 +11,29 @@ const io = { cwd: '/' };
 describe('chat parameters', () => {
   test('the flags of complete map to the canonical names and override --parameters field by field', async () => {
     const p = await buildChatParameters(
-      { parameters: '{"max_tokens": 5, "temperature": 1, "presence_penalty": 0.5}', maxTokens: '9', temperature: '0.2', topP: '0.9', stop: ['a', 'b'], seed: '7', choices: '2', logprobs: '3' },
+      {
+        parameters: '{"max_tokens": 5, "temperature": 1, "presence_penalty": 0.5}',
+        maxTokens: '9',
+        temperature: '0.2',
+        topP: '0.9',
+        stop: ['a', 'b'],
+        seed: '7',
+        choices: '2',
+        logprobs: '3',
+      },
       io,
     );
-    expect(p).toEqual({ max_tokens: 9, temperature: 0.2, presence_penalty: 0.5, top_p: 0.9, stop: ['a', 'b'], seed: 7, n: 2, logprobs: true, top_logprobs: 3 });
+    expect(p).toEqual({
+      max_tokens: 9,
+      temperature: 0.2,
+      presence_penalty: 0.5,
+      top_p: 0.9,
+      stop: ['a', 'b'],
+      seed: 7,
+      n: 2,
+      logprobs: true,
+      top_logprobs: 3,
+    });
   });
 
   test('--logprobs alone asks for log-probabilities without alternatives; --top-logprobs N implies them', async () => {
@@ -49,13 +68,19 @@ describe('messages', () => {
   });
 
   test('--system replaces the system message of a continued conversation, or goes first', () => {
-    const history = [{ role: 'system' as const, content: 'old' }, { role: 'user' as const, content: 'a' }];
+    const history = [
+      { role: 'system' as const, content: 'old' },
+      { role: 'user' as const, content: 'a' },
+    ];
     expect(assembleConversation(history, 'new', [{ role: 'user', content: 'b' }])).toEqual([
       { role: 'system', content: 'new' },
       { role: 'user', content: 'a' },
       { role: 'user', content: 'b' },
     ]);
-    expect(assembleConversation([{ role: 'user', content: 'a' }], 'sys', [])[0]).toEqual({ role: 'system', content: 'sys' });
+    expect(assembleConversation([{ role: 'user', content: 'a' }], 'sys', [])[0]).toEqual({
+      role: 'system',
+      content: 'sys',
+    });
   });
 });
 
@@ -64,14 +89,25 @@ describe('support', () => {
   const quiet = { ignoreUnsupported: false, warn: () => undefined };
 
   test('limits of the service are usage errors before anything is sent', () => {
-    expect(() => checkChatSupport({ stop: ['a', 'b', 'c', 'd', 'e'] }, caps, 'openai', quiet)).toThrow(/at most 4 stop sequences, got 5/);
-    expect(() => checkChatSupport({ top_logprobs: 20 }, { ...caps, maxTopLogprobs: 5 }, 'x', quiet)).toThrow(/at most 5 alternatives/);
+    expect(() => checkChatSupport({ stop: ['a', 'b', 'c', 'd', 'e'] }, caps, 'openai', quiet)).toThrow(
+      /at most 4 stop sequences, got 5/,
+    );
+    expect(() => checkChatSupport({ top_logprobs: 20 }, { ...caps, maxTopLogprobs: 5 }, 'x', quiet)).toThrow(
+      /at most 5 alternatives/,
+    );
   });
 
   test('an unsupported parameter names itself; with --ignore-unsupported it is dropped and warned about', () => {
-    expect(() => checkChatSupport({ time_limit: 100, max_tokens: 3 }, caps, 'openai', quiet)).toThrow(/parameter time_limit is not supported by openai chat/);
+    expect(() => checkChatSupport({ time_limit: 100, max_tokens: 3 }, caps, 'openai', quiet)).toThrow(
+      /parameter time_limit is not supported by openai chat/,
+    );
     const warnings: string[] = [];
-    expect(checkChatSupport({ time_limit: 100, max_tokens: 3 }, caps, 'openai', { ignoreUnsupported: true, warn: (m) => warnings.push(m) })).toEqual({ max_tokens: 3 });
+    expect(
+      checkChatSupport({ time_limit: 100, max_tokens: 3 }, caps, 'openai', {
+        ignoreUnsupported: true,
+        warn: (m) => warnings.push(m),
+      }),
+    ).toEqual({ max_tokens: 3 });
     expect(warnings).toEqual(['ignoring time_limit: it is not supported by openai chat']);
   });
 });

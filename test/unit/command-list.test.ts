@@ -1,7 +1,7 @@
 import { Help } from 'commander';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { CommandSpec, OptionsOf } from '../../src/command.js';
-import { spec as mergeSpec } from '../../commands/batch/merge.js';
+import type { spec as mergeSpec } from '../../commands/batch/merge.js';
 import { COMMAND_SPECS, commandKey } from '../../commands/index.js';
 import { HANDLERS } from '../../commands/handlers.js';
 import { runInProcess } from '../helpers/run-cli.js';
@@ -28,18 +28,21 @@ describe('help text is wrapped once', () => {
     }
   });
 
-  it.each(COMMAND_SPECS.map((s) => [commandKey(s), s] as const))('%s --help: the description fits 80 columns, example lines stay whole', async (_key, spec) => {
-    const r = await runInProcess([...spec.path, '--help']);
-    expect(r.exitCode).toBe(0);
-    const examples = (spec.description ?? '').split('\n').filter((l) => l.startsWith('  '));
-    const description = r.stdout.slice(r.stdout.indexOf('\n\n') + 2, r.stdout.search(/\n(Arguments|Options):\n/));
-    expect(description.replace(/\s+/g, ' ')).toContain(spec.summary);
-    for (const line of description.split('\n')) {
-      if (examples.includes(line)) continue;
-      expect(new Help().displayWidth(line), JSON.stringify(line)).toBeLessThanOrEqual(80);
-    }
-    for (const example of examples) expect(r.stdout).toContain(`\n${example}\n`);
-  });
+  it.each(COMMAND_SPECS.map((s) => [commandKey(s), s] as const))(
+    '%s --help: the description fits 80 columns, example lines stay whole',
+    async (_key, spec) => {
+      const r = await runInProcess([...spec.path, '--help']);
+      expect(r.exitCode).toBe(0);
+      const examples = (spec.description ?? '').split('\n').filter((l) => l.startsWith('  '));
+      const description = r.stdout.slice(r.stdout.indexOf('\n\n') + 2, r.stdout.search(/\n(Arguments|Options):\n/));
+      expect(description.replace(/\s+/g, ' ')).toContain(spec.summary);
+      for (const line of description.split('\n')) {
+        if (examples.includes(line)) continue;
+        expect(new Help().displayWidth(line), JSON.stringify(line)).toBeLessThanOrEqual(80);
+      }
+      for (const example of examples) expect(r.stdout).toContain(`\n${example}\n`);
+    },
+  );
 });
 
 describe('shell completion knows batch merge', () => {
@@ -68,13 +71,14 @@ describe('handler options are typed from the spec', () => {
       return long.replace(/^no-/, '').replace(/-([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
     };
     for (const spec of COMMAND_SPECS) {
-      for (const o of spec.options) expect(derived(o.flags), `${commandKey(spec)} ${o.flags}`).toBe(new Option(o.flags).attributeName());
+      for (const o of spec.options)
+        expect(derived(o.flags), `${commandKey(spec)} ${o.flags}`).toBe(new Option(o.flags).attributeName());
     }
   });
 });
 
 describe('OptionsOf (checked by the type checker: npm run typecheck)', () => {
-  it('derives each flag\'s key and value type', () => {
+  it("derives each flag's key and value type", () => {
     const sample = {
       path: ['x'],
       summary: 'x',
@@ -88,7 +92,9 @@ describe('OptionsOf (checked by the type checker: npm run typecheck)', () => {
       examples: [],
     } as const satisfies CommandSpec;
     expectTypeOf<OptionsOf<typeof sample>>().toEqualTypeOf<
-      { model?: string; stopSequences?: string[]; stream?: string | true; check?: boolean; dryRun?: boolean } & { args: string[] }
+      { model?: string; stopSequences?: string[]; stream?: string | true; check?: boolean; dryRun?: boolean } & {
+        args: string[];
+      }
     >();
     expectTypeOf<OptionsOf<typeof mergeSpec>>().toEqualTypeOf<{ input?: string } & { args: string[] }>();
   });

@@ -1,4 +1,15 @@
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -10,7 +21,10 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 let n = 0;
 function bundle(): string {
   const file = join(root, `bundle-${++n}.cjs`);
-  writeFileSync(file, 'exports.answer = (x) => x * 2; exports.file = __filename; exports.hasRequire = typeof require("node:path").join;\n');
+  writeFileSync(
+    file,
+    'exports.answer = (x) => x * 2; exports.file = __filename; exports.hasRequire = typeof require("node:path").join;\n',
+  );
   return file;
 }
 const keysOf = (file: string) => JSON.parse(readFileSync(file).toString('utf8').split('\n')[1] as string) as string[];

@@ -34,7 +34,12 @@ async function put(file: string, content: string, mode = 0o600): Promise<string>
 const userFile = () => path.join(home, '.config', 'textgen', 'config.yaml');
 
 function load(extra: { configPath?: string; cwd?: string } = {}): Promise<LoadedConfig> {
-  return loadConfig({ cwd: extra.cwd ?? cwd, env, warn: (m) => warnings.push(m), ...(extra.configPath ? { configPath: extra.configPath } : {}) });
+  return loadConfig({
+    cwd: extra.cwd ?? cwd,
+    env,
+    warn: (m) => warnings.push(m),
+    ...(extra.configPath ? { configPath: extra.configPath } : {}),
+  });
 }
 
 async function loadError(extra: { configPath?: string } = {}): Promise<UsageError> {
@@ -85,7 +90,9 @@ describe('the user file', () => {
   });
 
   it('ignores a relative XDG_CONFIG_HOME, as the XDG spec says', () => {
-    expect(userConfigPath({ HOME: '/h', XDG_CONFIG_HOME: 'rel/dir' })).toBe(path.join('/h', '.config', 'textgen', 'config.yaml'));
+    expect(userConfigPath({ HOME: '/h', XDG_CONFIG_HOME: 'rel/dir' })).toBe(
+      path.join('/h', '.config', 'textgen', 'config.yaml'),
+    );
   });
 
   it.each([
@@ -108,7 +115,10 @@ describe('project config discovery', () => {
     ['textgen.config.js', `export default ${JSON.stringify({ profiles: { p: WX } })};\n`],
     ['textgen.config.mjs', `export default ${JSON.stringify({ profiles: { p: WX } })};\n`],
     ['textgen.config.cjs', `module.exports = ${JSON.stringify({ profiles: { p: WX } })};\n`],
-    ['textgen.config.ts', `const config: Record<string, unknown> = ${JSON.stringify({ profiles: { p: WX } })};\nexport default config;\n`],
+    [
+      'textgen.config.ts',
+      `const config: Record<string, unknown> = ${JSON.stringify({ profiles: { p: WX } })};\nexport default config;\n`,
+    ],
     ['package.json', JSON.stringify({ name: 'proj', textgen: { profiles: { p: WX } } })],
   ];
 
@@ -121,8 +131,14 @@ describe('project config discovery', () => {
   });
 
   it('takes the nearest file when several directories have one', async () => {
-    await put(path.join(home, 'work', '.textgenrc.yaml'), 'profiles:\n  far: { provider: openai, url: "https://far" }\n');
-    const near = await put(path.join(cwd, '.textgenrc.yaml'), 'profiles:\n  near: { provider: openai, url: "https://near" }\n');
+    await put(
+      path.join(home, 'work', '.textgenrc.yaml'),
+      'profiles:\n  far: { provider: openai, url: "https://far" }\n',
+    );
+    const near = await put(
+      path.join(cwd, '.textgenrc.yaml'),
+      'profiles:\n  near: { provider: openai, url: "https://near" }\n',
+    );
     const config = await load();
     expect(config.sources.projectFile).toBe(near);
     expect(Object.keys(config.profiles)).toEqual(['near']);
@@ -157,7 +173,10 @@ describe('project config discovery', () => {
 describe('merging the project file over the user file', () => {
   it('replaces a user profile of the same name whole and keeps the others', async () => {
     await put(userFile(), WX_USER);
-    const project = await put(path.join(cwd, '.textgenrc.yaml'), 'profiles:\n  wx:\n    provider: watsonx\n    url: https://eu-de.ml.cloud.ibm.com\n');
+    const project = await put(
+      path.join(cwd, '.textgenrc.yaml'),
+      'profiles:\n  wx:\n    provider: watsonx\n    url: https://eu-de.ml.cloud.ibm.com\n',
+    );
     const config = await load();
     // space_id and auth of the user's wx are gone: the project's wx is taken as written.
     expect(config.profiles.wx).toEqual({ provider: 'watsonx', url: 'https://eu-de.ml.cloud.ibm.com' });
@@ -179,7 +198,10 @@ describe('--config', () => {
   it('loads exactly that file: neither the user file nor a project file is read', async () => {
     await put(userFile(), WX_USER);
     await put(path.join(cwd, '.textgenrc.yaml'), 'profiles:\n  proj: { provider: openai, url: "https://p" }\n');
-    const file = await put(path.join(root, 'ci', 'textgen.yaml'), 'profiles:\n  ci: { provider: open-inference, url: "http://localhost:8000" }\n');
+    const file = await put(
+      path.join(root, 'ci', 'textgen.yaml'),
+      'profiles:\n  ci: { provider: open-inference, url: "http://localhost:8000" }\n',
+    );
     const config = await load({ configPath: file });
     expect(Object.keys(config.profiles)).toEqual(['ci']);
     expect(config.sources).toEqual({ profiles: { ci: file }, userFile: file });
@@ -209,7 +231,10 @@ describe('--config', () => {
   });
 
   it('may hold literal secrets, like the user file', async () => {
-    const file = await put(path.join(root, 'mine.yaml'), 'profiles:\n  c: { provider: openai, url: "https://c", auth: { type: bearer, token: sk-1 } }\n');
+    const file = await put(
+      path.join(root, 'mine.yaml'),
+      'profiles:\n  c: { provider: openai, url: "https://c", auth: { type: bearer, token: sk-1 } }\n',
+    );
     const config = await load({ configPath: file });
     expect(config.profiles.c?.auth).toEqual({ type: 'bearer', token: 'sk-1' });
   });
@@ -224,9 +249,14 @@ describe('literal secrets', () => {
   ];
 
   it.each(cases)('a literal %s in a project file is a usage error naming the file and field', async (field, auth) => {
-    await put(path.join(cwd, '.textgenrc.yaml'), `profiles:\n  p:\n    provider: watsonx\n    url: https://x.example\n    auth: ${auth}\n`);
+    await put(
+      path.join(cwd, '.textgenrc.yaml'),
+      `profiles:\n  p:\n    provider: watsonx\n    url: https://x.example\n    auth: ${auth}\n`,
+    );
     const error = await loadError();
-    expect(error.message).toBe(`~/work/proj/sub/.textgenrc.yaml: profiles.p.auth.${field}: a literal secret is not allowed in a project config file`);
+    expect(error.message).toBe(
+      `~/work/proj/sub/.textgenrc.yaml: profiles.p.auth.${field}: a literal secret is not allowed in a project config file`,
+    );
     expect(error.hint).toContain(`${field}_env`);
     expect(error.message).not.toContain('abc');
   });
@@ -237,14 +267,28 @@ describe('literal secrets', () => {
   });
 
   it('warns when the user file holds a secret and others can read it', async () => {
-    await put(userFile(), 'profiles:\n  p: { provider: openai, url: "https://x", auth: { type: bearer, token: sk-1 } }\n', 0o644);
+    await put(
+      userFile(),
+      'profiles:\n  p: { provider: openai, url: "https://x", auth: { type: bearer, token: sk-1 } }\n',
+      0o644,
+    );
     await load();
-    expect(warnings).toEqual([`~/.config/textgen/config.yaml holds a secret and is readable by others; run chmod 600 ${userFile()}`]);
+    expect(warnings).toEqual([
+      `~/.config/textgen/config.yaml holds a secret and is readable by others; run chmod 600 ${userFile()}`,
+    ]);
   });
 
   it.each([
-    ['the file is 0600', 'profiles:\n  p: { provider: openai, url: "https://x", auth: { type: bearer, token: sk-1 } }\n', 0o600],
-    ['it holds only env references', 'profiles:\n  p: { provider: openai, url: "https://x", auth: { type: bearer, token_env: T } }\n', 0o644],
+    [
+      'the file is 0600',
+      'profiles:\n  p: { provider: openai, url: "https://x", auth: { type: bearer, token: sk-1 } }\n',
+      0o600,
+    ],
+    [
+      'it holds only env references',
+      'profiles:\n  p: { provider: openai, url: "https://x", auth: { type: bearer, token_env: T } }\n',
+      0o644,
+    ],
   ])('does not warn when %s', async (_case, content, mode) => {
     await put(userFile(), content, mode);
     await load();

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { ZodType } from 'zod';
-import { declaredEmbeddingsAnswer, embeddingsRequestSchema, embeddingsResponseSchema, schemaErrors } from '../contract/azure-embeddings-openapi.js';
+import {
+  declaredEmbeddingsAnswer,
+  embeddingsRequestSchema,
+  embeddingsResponseSchema,
+  schemaErrors,
+} from '../contract/azure-embeddings-openapi.js';
 import {
   alephAlphaBatchSemanticEmbedRequestSchema,
   alephAlphaBatchSemanticEmbedResponseSchema,
@@ -9,7 +14,13 @@ import {
   alephAlphaSemanticEmbedRequestSchema,
   alephAlphaSemanticEmbedResponseSchema,
 } from '../contract/embed-schemas.js';
-import { ALEPH_ALPHA_SCHEMAS, fieldOf, propertiesOf, requiredOf, type SchemaFacts } from '../contract/aleph-alpha-contract.js';
+import {
+  ALEPH_ALPHA_SCHEMAS,
+  fieldOf,
+  propertiesOf,
+  requiredOf,
+  type SchemaFacts,
+} from '../contract/aleph-alpha-contract.js';
 import { AZURE_OPENAI_CONTRACT } from '../contract/azure-openai-contract.js';
 
 /**
@@ -39,27 +50,44 @@ const CASES: Array<[keyof typeof S, ZodType, 'request' | 'response']> = [
 const facts = (name: keyof typeof S): SchemaFacts => S[name];
 
 describe('the Aleph Alpha embedding schemas follow the document', () => {
-  it.each(CASES)('%s: exactly the document\'s fields', (name, schema) => {
-    expect(Object.keys(shapeOf(schema)).sort()).toEqual(propertiesOf(facts(name)).map((p) => p.name).sort());
+  it.each(CASES)("%s: exactly the document's fields", (name, schema) => {
+    expect(Object.keys(shapeOf(schema)).sort()).toEqual(
+      propertiesOf(facts(name))
+        .map((p) => p.name)
+        .sort(),
+    );
   });
 
-  it.each(CASES.filter((c) => c[2] === 'request'))('%s: exactly the document\'s required fields', (name, schema) => {
+  it.each(CASES.filter((c) => c[2] === 'request'))("%s: exactly the document's required fields", (name, schema) => {
     expect(requiredIn(schema).sort()).toEqual(requiredOf(facts(name)).sort());
   });
 
-  it.each(CASES.filter((c) => c[0].includes('Semantic') && c[2] === 'request'))('%s: the document\'s representations and compress_to_size', (name, schema) => {
-    const values = fieldOf(facts(name), 'representation').enum!;
-    expect(values).toEqual(['symmetric', 'document', 'query']);
-    for (const v of values) expect(shapeOf(schema).representation!.safeParse(v).success, String(v)).toBe(true);
-    expect(shapeOf(schema).representation!.safeParse('passage').success).toBe(false);
-    expect(fieldOf(facts(name), 'compress_to_size')).toEqual({ type: 'integer', enum: [128], nullable: true });
-    expect([128, null].map((v) => shapeOf(schema).compress_to_size!.safeParse(v).success)).toEqual([true, true]);
-    expect(shapeOf(schema).compress_to_size!.safeParse(64).success).toBe(false);
-  });
+  it.each(CASES.filter((c) => c[0].includes('Semantic') && c[2] === 'request'))(
+    "%s: the document's representations and compress_to_size",
+    (name, schema) => {
+      const values = fieldOf(facts(name), 'representation').enum!;
+      expect(values).toEqual(['symmetric', 'document', 'query']);
+      for (const v of values) expect(shapeOf(schema).representation!.safeParse(v).success, String(v)).toBe(true);
+      expect(shapeOf(schema).representation!.safeParse('passage').success).toBe(false);
+      expect(fieldOf(facts(name), 'compress_to_size')).toEqual({ type: 'integer', enum: [128], nullable: true });
+      expect([128, null].map((v) => shapeOf(schema).compress_to_size!.safeParse(v).success)).toEqual([true, true]);
+      expect(shapeOf(schema).compress_to_size!.safeParse(64).success).toBe(false);
+    },
+  );
 
   it('the document declares semantic embeddings as integers, which they are not (a documented deviation)', () => {
-    expect(fieldOf(S.SemanticEmbeddingResponse, 'embedding')).toEqual({ type: 'array', items: { type: 'integer' }, description: 'A list of floats' });
-    expect(alephAlphaSemanticEmbedResponseSchema.safeParse({ model_version: 'v', embedding: [0.25], num_tokens_prompt_total: 1 }).success).toBe(true);
+    expect(fieldOf(S.SemanticEmbeddingResponse, 'embedding')).toEqual({
+      type: 'array',
+      items: { type: 'integer' },
+      description: 'A list of floats',
+    });
+    expect(
+      alephAlphaSemanticEmbedResponseSchema.safeParse({
+        model_version: 'v',
+        embedding: [0.25],
+        num_tokens_prompt_total: 1,
+      }).success,
+    ).toBe(true);
   });
 });
 
@@ -82,7 +110,7 @@ describe('the Azure embeddings request schema, from the OpenAPI document', () =>
     expect(declaredEmbeddingsAnswer()).toEqual({ type: 'string' });
   });
 
-  it('the wire-facts page\'s example answer has the shape the answers are checked against', () => {
+  it("the wire-facts page's example answer has the shape the answers are checked against", () => {
     expect(embeddingsResponseSchema.safeParse(AZURE_OPENAI_CONTRACT.pageExamples.embeddingsAnswer).success).toBe(true);
   });
 });

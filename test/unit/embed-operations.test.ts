@@ -3,7 +3,13 @@ import { UsageError } from '../../src/errors.js';
 import { mapBounded } from '../../src/operations/bounded-map.js';
 import { parseEmbedSettings } from '../../src/operations/embed-flags.js';
 import { parseEmbedInputs } from '../../src/operations/embed-inputs.js';
-import { combineAnswers, embeddingLines, loadEmbedOperation, providersWithSetting, splitBatches } from '../../src/operations/embed.js';
+import {
+  combineAnswers,
+  embeddingLines,
+  loadEmbedOperation,
+  providersWithSetting,
+  splitBatches,
+} from '../../src/operations/embed.js';
 import { UnexpectedAnswer } from '../../src/errors.js';
 import type { EmbedRequest } from '../../profiles/types.js';
 import { planEmbedRequests } from '../../src/operations/run-embed.js';
@@ -12,7 +18,11 @@ import { azureOpenAiEmbed, openAiEmbed } from '../../profiles/azure-openai/clien
 import { watsonxEmbed } from '../../profiles/watsonx/client/embed.js';
 import { testProfile } from '../helpers/profile.js';
 
-const request = (inputs: string[], settings: EmbedRequest['settings'] = {}, model = 'm'): EmbedRequest => ({ model, inputs, settings });
+const request = (inputs: string[], settings: EmbedRequest['settings'] = {}, model = 'm'): EmbedRequest => ({
+  model,
+  inputs,
+  settings,
+});
 
 describe('splitBatches', () => {
   it.each<[number, number, number[]]>([
@@ -55,11 +65,24 @@ describe('combineAnswers', () => {
   });
 
   it('states dimensions only when every text has one vector of the same length', () => {
-    const answer = (vectors: number[][]) => ({ embeddings: vectors.map((embedding) => ({ embedding })), inputTokenCount: 1 });
+    const answer = (vectors: number[][]) => ({
+      embeddings: vectors.map((embedding) => ({ embedding })),
+      inputTokenCount: 1,
+    });
     expect(combineAnswers('m', [answer([[1, 2, 3]]), answer([[4, 5, 6]])]).dimensions).toBe(3);
-    expect(combineAnswers('m', [answer([[1, 2, 3], [4, 5]])])).not.toHaveProperty('dimensions');
+    expect(
+      combineAnswers('m', [
+        answer([
+          [1, 2, 3],
+          [4, 5],
+        ]),
+      ]),
+    ).not.toHaveProperty('dimensions');
     expect(combineAnswers('m', [answer([])])).not.toHaveProperty('dimensions');
-    const layers = { embeddings: [{ embedding: { layer_0: { mean: [1, 2] }, layer_1: { mean: [3, 4] } } }], inputTokenCount: 1 };
+    const layers = {
+      embeddings: [{ embedding: { layer_0: { mean: [1, 2] }, layer_1: { mean: [3, 4] } } }],
+      inputTokenCount: 1,
+    };
     expect(combineAnswers('m', [layers])).not.toHaveProperty('dimensions');
   });
 });
@@ -68,15 +91,29 @@ describe('embeddingLines', () => {
   it.each<[string, unknown, string]>([
     ['a vector', [0.5, -1], '[0.5,-1]\n'],
     ['one layer and one pooling: the vector', { layer_40: { mean: [1, 2] } }, '[1,2]\n'],
-    ['several poolings: the object on one line', { layer_40: { mean: [1], max: [2] } }, '{"layer_40":{"mean":[1],"max":[2]}}\n'],
-    ['several layers: the object on one line', { layer_0: { mean: [1] }, layer_40: { mean: [2] } }, '{"layer_0":{"mean":[1]},"layer_40":{"mean":[2]}}\n'],
+    [
+      'several poolings: the object on one line',
+      { layer_40: { mean: [1], max: [2] } },
+      '{"layer_40":{"mean":[1],"max":[2]}}\n',
+    ],
+    [
+      'several layers: the object on one line',
+      { layer_0: { mean: [1] }, layer_40: { mean: [2] } },
+      '{"layer_0":{"mean":[1]},"layer_40":{"mean":[2]}}\n',
+    ],
   ])('%s', (_name, embedding, line) => {
-    expect(embeddingLines({ model: 'm', embeddings: [{ index: 0, embedding: embedding as number[] }], input_token_count: 1 })).toBe(line);
+    expect(
+      embeddingLines({
+        model: 'm',
+        embeddings: [{ index: 0, embedding: embedding as number[] }],
+        input_token_count: 1,
+      }),
+    ).toBe(line);
   });
 });
 
 describe('mapBounded', () => {
-  it('keeps the items\' order whatever order the calls finish in, with at most `limit` in flight', async () => {
+  it("keeps the items' order whatever order the calls finish in, with at most `limit` in flight", async () => {
     let inFlight = 0;
     let most = 0;
     const releases: Array<() => void> = [];
@@ -150,8 +187,14 @@ describe('parseEmbedSettings', () => {
     [{ truncateInputTokens: '0' }, { truncate_input_tokens: 0 }],
     [{ layers: ['-1,0', ' 3 '] }, { layers: [-1, 0, 3] }],
     [{ pooling: ['Mean', 'abs_max,last_token'] }, { pooling: ['mean', 'abs_max', 'last_token'] }],
-    [{ tokens: true, normalize: 'false' }, { tokens: true, normalize: false }],
-    [{ representation: 'Query', compressToSize: '128' }, { representation: 'query', compress_to_size: 128 }],
+    [
+      { tokens: true, normalize: 'false' },
+      { tokens: true, normalize: false },
+    ],
+    [
+      { representation: 'Query', compressToSize: '128' },
+      { representation: 'query', compress_to_size: 128 },
+    ],
     [{ nice: true }, { nice: true }],
   ])('%j → %j', (options, settings) => {
     expect(parseEmbedSettings(options)).toStrictEqual(settings);
@@ -182,10 +225,22 @@ describe('provider mappings', () => {
   });
 
   it.each<[string, string, string]>([
-    ['https://res.openai.azure.com', '2024-02-01', 'https://res.openai.azure.com/openai/deployments/my%20ada/embeddings?api-version=2024-02-01'],
-    ['https://res.openai.azure.com/openai/', '2024-02-01', 'https://res.openai.azure.com/openai/deployments/my%20ada/embeddings?api-version=2024-02-01'],
+    [
+      'https://res.openai.azure.com',
+      '2024-02-01',
+      'https://res.openai.azure.com/openai/deployments/my%20ada/embeddings?api-version=2024-02-01',
+    ],
+    [
+      'https://res.openai.azure.com/openai/',
+      '2024-02-01',
+      'https://res.openai.azure.com/openai/deployments/my%20ada/embeddings?api-version=2024-02-01',
+    ],
   ])('Azure: %s → the deployment path once', (url, apiVersion, expected) => {
-    const spec = azureOpenAiEmbed.buildRequest(['a'], request(['a'], {}, 'my ada'), testProfile({ provider: 'azure-openai', url, apiVersion }));
+    const spec = azureOpenAiEmbed.buildRequest(
+      ['a'],
+      request(['a'], {}, 'my ada'),
+      testProfile({ provider: 'azure-openai', url, apiVersion }),
+    );
     expect(spec.url).toBe(expected);
   });
 
@@ -193,43 +248,109 @@ describe('provider mappings', () => {
     ['http://localhost:11434', 'http://localhost:11434/v1/embeddings'],
     ['http://localhost:11434/v1/', 'http://localhost:11434/v1/embeddings'],
   ])('OpenAI-compatible: %s → %s', (url, expected) => {
-    expect(openAiEmbed.buildRequest(['a'], request(['a']), testProfile({ provider: 'openai', url })).url).toBe(expected);
+    expect(openAiEmbed.buildRequest(['a'], request(['a']), testProfile({ provider: 'openai', url })).url).toBe(
+      expected,
+    );
   });
 
-  it('Aleph Alpha sends the profile\'s hosting, and picks the endpoint by representation and count', () => {
+  it("Aleph Alpha sends the profile's hosting, and picks the endpoint by representation and count", () => {
     const profile = testProfile({ provider: 'aleph-alpha', defaults: { hosting: 'aleph-alpha' } });
     const one = alephAlphaEmbed.buildRequest(['a'], request(['a'], { representation: 'query' }), profile);
     expect(one.url).toBe('https://example.test/semantic_embed');
-    expect(JSON.parse(one.body!)).toStrictEqual({ model: 'm', hosting: 'aleph-alpha', prompt: 'a', representation: 'query' });
+    expect(JSON.parse(one.body!)).toStrictEqual({
+      model: 'm',
+      hosting: 'aleph-alpha',
+      prompt: 'a',
+      representation: 'query',
+    });
     const plan = planEmbedRequests(alephAlphaEmbed, request(['a', 'b', 'c'], { representation: 'query' }), profile);
     expect(plan.map((p) => p.spec.url)).toEqual(['https://example.test/batch_semantic_embed']);
     const embed = planEmbedRequests(alephAlphaEmbed, request(['a', 'b']), profile);
     expect(embed.map((p) => JSON.parse(p.spec.body!).prompt)).toEqual(['a', 'b']);
-    expect(() => alephAlphaEmbed.buildRequest(['a'], request(['a']), testProfile({ provider: 'aleph-alpha', defaults: { hosting: 'elsewhere' } }))).toThrow(
-      /accepts hosting "aleph-alpha" or none/,
-    );
+    expect(() =>
+      alephAlphaEmbed.buildRequest(
+        ['a'],
+        request(['a']),
+        testProfile({ provider: 'aleph-alpha', defaults: { hosting: 'elsewhere' } }),
+      ),
+    ).toThrow(/accepts hosting "aleph-alpha" or none/);
   });
 
   it('Azure answers are put in index order, whatever order data comes in', () => {
     const answer = openAiEmbed.parseResponse(
-      { object: 'list', model: 'ada', data: [{ index: 1, embedding: [2] }, { index: 0, embedding: [1] }], usage: { prompt_tokens: 5, total_tokens: 5 } },
+      {
+        object: 'list',
+        model: 'ada',
+        data: [
+          { index: 1, embedding: [2] },
+          { index: 0, embedding: [1] },
+        ],
+        usage: { prompt_tokens: 5, total_tokens: 5 },
+      },
       ['a', 'b'],
       request(['a', 'b']),
     );
-    expect(answer).toStrictEqual({ model: 'ada', embeddings: [{ embedding: [1] }, { embedding: [2] }], inputTokenCount: 5 });
+    expect(answer).toStrictEqual({
+      model: 'ada',
+      embeddings: [{ embedding: [1] }, { embedding: [2] }],
+      inputTokenCount: 5,
+    });
   });
 
   it.each<[string, () => unknown, RegExp]>([
-    ['watsonx without results', () => watsonxEmbed.parseResponse({ model_id: 'm' }, ['a'], request(['a'])), /the answer has no "results" array/],
-    ['watsonx with a result lacking its vector', () => watsonxEmbed.parseResponse({ results: [{}] }, ['a'], request(['a'])), /results\[0\] has no "embedding"/],
-    ['Azure with an index twice', () => openAiEmbed.parseResponse({ data: [{ index: 0, embedding: [1] }, { index: 0, embedding: [1] }] }, ['a', 'b'], request(['a', 'b'])), /index 0 appears twice/],
-    ['Azure with an index out of range', () => openAiEmbed.parseResponse({ data: [{ index: 3, embedding: [1] }] }, ['a'], request(['a'])), /data\[0\] has index 3 for 1 inputs/],
-    ['Azure with too few vectors', () => openAiEmbed.parseResponse({ data: [{ index: 0, embedding: [1] }] }, ['a', 'b'], request(['a', 'b'])), /data holds 1 embeddings for 2 inputs/],
-    ['Aleph Alpha /embed with null embeddings', () => alephAlphaEmbed.parseResponse({ embeddings: null }, ['a'], request(['a'])), /no "embeddings" object/],
-    ['Aleph Alpha /embed with a pooling that is not a vector', () => alephAlphaEmbed.parseResponse({ embeddings: { layer_1: { mean: 'x' } } }, ['a'], request(['a'])), /embeddings.layer_1.mean is not an array of numbers/],
+    [
+      'watsonx without results',
+      () => watsonxEmbed.parseResponse({ model_id: 'm' }, ['a'], request(['a'])),
+      /the answer has no "results" array/,
+    ],
+    [
+      'watsonx with a result lacking its vector',
+      () => watsonxEmbed.parseResponse({ results: [{}] }, ['a'], request(['a'])),
+      /results\[0\] has no "embedding"/,
+    ],
+    [
+      'Azure with an index twice',
+      () =>
+        openAiEmbed.parseResponse(
+          {
+            data: [
+              { index: 0, embedding: [1] },
+              { index: 0, embedding: [1] },
+            ],
+          },
+          ['a', 'b'],
+          request(['a', 'b']),
+        ),
+      /index 0 appears twice/,
+    ],
+    [
+      'Azure with an index out of range',
+      () => openAiEmbed.parseResponse({ data: [{ index: 3, embedding: [1] }] }, ['a'], request(['a'])),
+      /data\[0\] has index 3 for 1 inputs/,
+    ],
+    [
+      'Azure with too few vectors',
+      () => openAiEmbed.parseResponse({ data: [{ index: 0, embedding: [1] }] }, ['a', 'b'], request(['a', 'b'])),
+      /data holds 1 embeddings for 2 inputs/,
+    ],
+    [
+      'Aleph Alpha /embed with null embeddings',
+      () => alephAlphaEmbed.parseResponse({ embeddings: null }, ['a'], request(['a'])),
+      /no "embeddings" object/,
+    ],
+    [
+      'Aleph Alpha /embed with a pooling that is not a vector',
+      () => alephAlphaEmbed.parseResponse({ embeddings: { layer_1: { mean: 'x' } } }, ['a'], request(['a'])),
+      /embeddings.layer_1.mean is not an array of numbers/,
+    ],
     [
       'Aleph Alpha batch with too few vectors',
-      () => alephAlphaEmbed.parseResponse({ embeddings: [[1]] }, ['a', 'b'], request(['a', 'b'], { representation: 'query' })),
+      () =>
+        alephAlphaEmbed.parseResponse(
+          { embeddings: [[1]] },
+          ['a', 'b'],
+          request(['a', 'b'], { representation: 'query' }),
+        ),
       /embeddings holds 1 vectors for 2 prompts/,
     ],
   ])('%s: an unexpected answer', (_name, parse, message) => {

@@ -56,6 +56,8 @@ describe('local embeddings', () => {
     const space: VectorSpace = { dimensions: 384, name: 'similarity', context: true };
     const v = (text: string) => pooledEmbedding(tokenizer.encode(text), space);
     const river = v('rivers run down to the sea');
-    expect(cosine(river, v('the rivers run to the sea'))).toBeGreaterThan(cosine(river, v('quantum chromodynamics lecture notes')));
+    expect(cosine(river, v('the rivers run to the sea'))).toBeGreaterThan(
+      cosine(river, v('quantum chromodynamics lecture notes')),
+    );
   });
 });

@@ -16,9 +16,20 @@ async function steps(input: string, parameters: CanonicalParameters, options: En
 describe('determinism', () => {
   test.each<[string, CanonicalParameters]>([
     ['sampling with a seed', { random_seed: 7, max_new_tokens: 40 }],
-    ['sampling with filters', { random_seed: 7, max_new_tokens: 40, temperature: 0.7, top_k: 10, top_p: 0.9, typical_p: 0.8 }],
+    [
+      'sampling with filters',
+      { random_seed: 7, max_new_tokens: 40, temperature: 0.7, top_k: 10, top_p: 0.9, typical_p: 0.8 },
+    ],
     ['greedy', { decoding_method: 'greedy', max_new_tokens: 40 }],
-    ['greedy with penalties', { decoding_method: 'greedy', max_new_tokens: 40, repetition_penalty: 1.8, length_penalty: { decay_factor: 1.5, start_index: 10 } }],
+    [
+      'greedy with penalties',
+      {
+        decoding_method: 'greedy',
+        max_new_tokens: 40,
+        repetition_penalty: 1.8,
+        length_penalty: { decay_factor: 1.5, start_index: 10 },
+      },
+    ],
   ])('%s: the same input, seed and parameters give the same output', async (_, parameters) => {
     const a = await generate({ input: INPUT, parameters });
     const b = await generate({ input: INPUT, parameters });
@@ -30,7 +41,10 @@ describe('determinism', () => {
   test('different seeds give different text', async () => {
     const texts = new Set<string>();
     for (const seed of [1, 2, 3, 4, 5]) {
-      const r = await generate({ input: INPUT, parameters: { random_seed: seed, max_new_tokens: 40, min_new_tokens: 40 } });
+      const r = await generate({
+        input: INPUT,
+        parameters: { random_seed: seed, max_new_tokens: 40, min_new_tokens: 40 },
+      });
       texts.add(r.generatedText);
     }
     expect(texts.size).toBe(5);
@@ -45,8 +59,14 @@ describe('determinism', () => {
 
   test('greedy decoding ignores the seed and reports none unless one was given', async () => {
     const none = await generate({ input: INPUT, parameters: { decoding_method: 'greedy', max_new_tokens: 30 } });
-    const one = await generate({ input: INPUT, parameters: { decoding_method: 'greedy', max_new_tokens: 30, random_seed: 1 } });
-    const two = await generate({ input: INPUT, parameters: { decoding_method: 'greedy', max_new_tokens: 30, random_seed: 2 } });
+    const one = await generate({
+      input: INPUT,
+      parameters: { decoding_method: 'greedy', max_new_tokens: 30, random_seed: 1 },
+    });
+    const two = await generate({
+      input: INPUT,
+      parameters: { decoding_method: 'greedy', max_new_tokens: 30, random_seed: 2 },
+    });
     expect(one.generatedText).toBe(none.generatedText);
     expect(two.generatedText).toBe(none.generatedText);
     expect(none.seed).toBeUndefined();
@@ -57,7 +77,14 @@ describe('determinism', () => {
     for (const filter of [{ temperature: 0 }, { top_k: 1 }]) {
       const texts = new Set<string>();
       for (const seed of [1, 2, 3]) {
-        texts.add((await generate({ input: INPUT, parameters: { ...filter, random_seed: seed, max_new_tokens: 30, min_new_tokens: 30 } })).generatedText);
+        texts.add(
+          (
+            await generate({
+              input: INPUT,
+              parameters: { ...filter, random_seed: seed, max_new_tokens: 30, min_new_tokens: 30 },
+            })
+          ).generatedText,
+        );
       }
       expect(texts.size).toBe(1);
     }
@@ -71,8 +98,14 @@ describe('determinism', () => {
   });
 
   test('a repetition penalty changes what greedy decoding writes', async () => {
-    const plain = await generate({ input: INPUT, parameters: { decoding_method: 'greedy', max_new_tokens: 60, min_new_tokens: 60 } });
-    const penalised = await generate({ input: INPUT, parameters: { decoding_method: 'greedy', max_new_tokens: 60, min_new_tokens: 60, repetition_penalty: 2 } });
+    const plain = await generate({
+      input: INPUT,
+      parameters: { decoding_method: 'greedy', max_new_tokens: 60, min_new_tokens: 60 },
+    });
+    const penalised = await generate({
+      input: INPUT,
+      parameters: { decoding_method: 'greedy', max_new_tokens: 60, min_new_tokens: 60, repetition_penalty: 2 },
+    });
     expect(penalised.generatedText).not.toBe(plain.generatedText);
   });
 });
@@ -87,7 +120,10 @@ describe('text and tokens', () => {
   test('input words shape the output', async () => {
     const seen = new Set<string>();
     for (const seed of [1, 2, 3, 4]) {
-      const r = await generate({ input: 'Describe the lighthouse keeper and the lighthouse', parameters: { random_seed: seed, max_new_tokens: 60, min_new_tokens: 60 } });
+      const r = await generate({
+        input: 'Describe the lighthouse keeper and the lighthouse',
+        parameters: { random_seed: seed, max_new_tokens: 60, min_new_tokens: 60 },
+      });
       for (const w of r.generatedText.toLowerCase().match(/[a-z]+/g) ?? []) seen.add(w);
     }
     expect([...seen].some((w) => w === 'lighthouse' || w === 'keeper' || w === 'describe')).toBe(true);
@@ -149,7 +185,12 @@ describe('limits', () => {
 
   test('max_new_tokens 0 generates nothing and still counts the input', async () => {
     const r = await generate({ input: INPUT, parameters: { max_new_tokens: 0 } });
-    expect(r).toMatchObject({ generatedText: '', generatedTokenCount: 0, stopReason: 'max_tokens', inputTokenCount: encode(INPUT).length });
+    expect(r).toMatchObject({
+      generatedText: '',
+      generatedTokenCount: 0,
+      stopReason: 'max_tokens',
+      inputTokenCount: encode(INPUT).length,
+    });
   });
 
   test('the text ends by itself after a sentence (eos_token) when the limit allows', async () => {
@@ -164,7 +205,10 @@ describe('limits', () => {
 
   test('min_new_tokens holds back the end of text until reached', async () => {
     for (const seed of [1, 2, 3, 4, 5, 6]) {
-      const r = await generate({ input: INPUT, parameters: { random_seed: seed, max_new_tokens: 60, min_new_tokens: 60 } });
+      const r = await generate({
+        input: INPUT,
+        parameters: { random_seed: seed, max_new_tokens: 60, min_new_tokens: 60 },
+      });
       expect(r.generatedTokenCount).toBe(60);
       expect(r.stopReason).toBe('max_tokens');
     }
@@ -191,14 +235,20 @@ describe('limits', () => {
       clock += 10;
       return t;
     };
-    const r = await generate({ input: INPUT, parameters: { random_seed: 1, max_new_tokens: 100, min_new_tokens: 100, time_limit: 35 } }, { now });
+    const r = await generate(
+      { input: INPUT, parameters: { random_seed: 1, max_new_tokens: 100, min_new_tokens: 100, time_limit: 35 } },
+      { now },
+    );
     expect(r.stopReason).toBe('time_limit');
     expect(r.generatedTokenCount).toBe(4);
     expect(r.generatedText).toBe(r.generatedTokens.map((t) => t.text).join(''));
   });
 
   test('time_limit stops a slow generation in real time', async () => {
-    const r = await generate({ input: INPUT, parameters: { max_new_tokens: 1000, min_new_tokens: 1000, time_limit: 60 } }, { tokenDelayMs: 10 });
+    const r = await generate(
+      { input: INPUT, parameters: { max_new_tokens: 1000, min_new_tokens: 1000, time_limit: 60 } },
+      { tokenDelayMs: 10 },
+    );
     expect(r.stopReason).toBe('time_limit');
     expect(r.generatedTokenCount).toBeGreaterThan(0);
     // Each token waits at least its 10 ms (a timer may fire up to 1 ms early), so 60 ms allow at most 60 / 9 of them,
@@ -209,7 +259,10 @@ describe('limits', () => {
 
 describe('stop sequences', () => {
   test('generation stops at a stop sequence and keeps it by default', async () => {
-    const r = await generate({ input: INPUT, parameters: { random_seed: 2, max_new_tokens: 200, min_new_tokens: 1, stop_sequences: ['.'] } });
+    const r = await generate({
+      input: INPUT,
+      parameters: { random_seed: 2, max_new_tokens: 200, min_new_tokens: 1, stop_sequences: ['.'] },
+    });
     expect(r.stopReason).toBe('stop_sequence');
     expect(r.generatedText.endsWith('.')).toBe(true);
     expect(r.generatedText.indexOf('.')).toBe(r.generatedText.length - 1);
@@ -231,16 +284,26 @@ describe('stop sequences', () => {
     const expectedEnd = free.generatedText.indexOf(stop);
 
     for (const include of [true, false]) {
-      const { steps: out, summary } = await steps(INPUT, { ...parameters, min_new_tokens: 0, stop_sequences: ['never', stop], include_stop_sequence: include });
+      const { steps: out, summary } = await steps(INPUT, {
+        ...parameters,
+        min_new_tokens: 0,
+        stop_sequences: ['never', stop],
+        include_stop_sequence: include,
+      });
       expect(summary.stopReason).toBe('stop_sequence');
-      expect(summary.generatedText).toBe(free.generatedText.slice(0, include ? expectedEnd + stop.length : expectedEnd));
+      expect(summary.generatedText).toBe(
+        free.generatedText.slice(0, include ? expectedEnd + stop.length : expectedEnd),
+      );
       expect(out.map((s) => s.text).join('')).toBe(summary.generatedText);
       expect(summary.generatedTokenCount).toBe(5);
     }
   });
 
   test('stop sequences are ignored until min_new_tokens', async () => {
-    const r = await generate({ input: INPUT, parameters: { random_seed: 5, max_new_tokens: 300, min_new_tokens: 40, stop_sequences: ['.'] } });
+    const r = await generate({
+      input: INPUT,
+      parameters: { random_seed: 5, max_new_tokens: 300, min_new_tokens: 40, stop_sequences: ['.'] },
+    });
     expect(r.generatedTokenCount).toBeGreaterThanOrEqual(40);
     const periods = r.generatedText.split('.').length - 1;
     if (r.stopReason === 'stop_sequence') expect(periods).toBeGreaterThan(1);
@@ -260,7 +323,10 @@ describe('streaming', () => {
 
   test('aborting ends the generation with stop reason cancelled', async () => {
     const controller = new AbortController();
-    const generation = await startGeneration({ input: INPUT, parameters: { max_new_tokens: 1000, min_new_tokens: 1000 } }, { signal: controller.signal, tokenDelayMs: 1000 * 60 });
+    const generation = await startGeneration(
+      { input: INPUT, parameters: { max_new_tokens: 1000, min_new_tokens: 1000 } },
+      { signal: controller.signal, tokenDelayMs: 1000 * 60 },
+    );
     const seen: GenerationStep[] = [];
     const iterating = (async () => {
       for await (const step of generation) seen.push(step);
@@ -279,13 +345,28 @@ describe('streaming', () => {
 
 describe('moderations', () => {
   test('HAP on the input flags the fixed words with their position', async () => {
-    const r = await generate({ input: 'You are an idiot, friend', parameters: { max_new_tokens: 5 }, moderations: { hap: { input: { enabled: true, threshold: 0.5 } } } });
-    expect(r.moderations?.hap).toEqual([{ score: expect.any(Number), input: true, position: { start: 11, end: 16 }, entity: 'has_HAP' }]);
+    const r = await generate({
+      input: 'You are an idiot, friend',
+      parameters: { max_new_tokens: 5 },
+      moderations: { hap: { input: { enabled: true, threshold: 0.5 } } },
+    });
+    expect(r.moderations?.hap).toEqual([
+      { score: expect.any(Number), input: true, position: { start: 11, end: 16 }, entity: 'has_HAP' },
+    ]);
   });
 
   test('PII on the input flags an e-mail address', async () => {
-    const r = await generate({ input: 'Mail jane.doe@example.com today', parameters: { max_new_tokens: 5 }, moderations: { pii: { input: { enabled: true } } } });
-    expect(r.moderations?.pii?.[0]).toMatchObject({ entity: 'EmailAddress', input: true, word: 'jane.doe@example.com', position: { start: 5, end: 25 } });
+    const r = await generate({
+      input: 'Mail jane.doe@example.com today',
+      parameters: { max_new_tokens: 5 },
+      moderations: { pii: { input: { enabled: true } } },
+    });
+    expect(r.moderations?.pii?.[0]).toMatchObject({
+      entity: 'EmailAddress',
+      input: true,
+      word: 'jane.doe@example.com',
+      position: { start: 5, end: 25 },
+    });
   });
 
   test.each([
@@ -297,7 +378,11 @@ describe('moderations', () => {
   });
 
   test('a threshold above the score lets a word through', async () => {
-    const r = await generate({ input: 'You idiot', parameters: { max_new_tokens: 5 }, moderations: { hap: { input: { threshold: 0.99 } } } });
+    const r = await generate({
+      input: 'You idiot',
+      parameters: { max_new_tokens: 5 },
+      moderations: { hap: { input: { threshold: 0.99 } } },
+    });
     expect(r.moderations).toEqual({ hap: [] });
   });
 });
@@ -323,8 +408,14 @@ describe('top tokens: five alternatives at every scored position, consistent wit
       expect(top, where).toHaveLength(5);
       expect(new Set(top.map((t) => t.text)).size, where).toBe(5);
       const logprobs = top.map((t) => t.logprob);
-      expect([...logprobs].sort((a, b) => b - a), where).toEqual(logprobs);
-      expect(logprobs.reduce((sum, lp) => sum + Math.exp(lp), 0), where).toBeLessThanOrEqual(1 + 1e-4);
+      expect(
+        [...logprobs].sort((a, b) => b - a),
+        where,
+      ).toEqual(logprobs);
+      expect(
+        logprobs.reduce((sum, lp) => sum + Math.exp(lp), 0),
+        where,
+      ).toBeLessThanOrEqual(1 + 1e-4);
       const above = top.filter((t) => t.logprob > token.logprob!).length;
       if (token.rank! <= 5) {
         expect(top[token.rank! - 1], where).toEqual({ text: token.text, logprob: token.logprob });

@@ -37,10 +37,19 @@ describe('parseFaultSpec: every kind and every key', () => {
     ['status:code=500,times=3', [{ kind: 'status', status: 500, times: 3 }]],
     ['busy:times=*', [{ kind: 'busy', times: Infinity }]],
     ['  STATUS : code = 502 , times = 2 ', [{ kind: 'status', status: 502, times: 2 }]],
-    ['status:code=429;drop;latency:ms=10', [{ kind: 'status', status: 429 }, { kind: 'drop' }, { kind: 'delay', ms: 10 }]],
+    [
+      'status:code=429;drop;latency:ms=10',
+      [{ kind: 'status', status: 429 }, { kind: 'drop' }, { kind: 'delay', ms: 10 }],
+    ],
     ['hang;;', [{ kind: 'hang' }]],
-    ['latency:ms=500,path=/ml/v1/foundation_model_specs', [{ kind: 'delay', ms: 500, path: '/ml/v1/foundation_model_specs' }]],
-    ['status:code=503,times=2,path=/identity/token', [{ kind: 'status', status: 503, times: 2, path: '/identity/token' }]],
+    [
+      'latency:ms=500,path=/ml/v1/foundation_model_specs',
+      [{ kind: 'delay', ms: 500, path: '/ml/v1/foundation_model_specs' }],
+    ],
+    [
+      'status:code=503,times=2,path=/identity/token',
+      [{ kind: 'status', status: 503, times: 2, path: '/identity/token' }],
+    ],
   ])('%s', (spec, faults) => {
     expect(parseFaultSpec(spec)).toEqual(faults);
   });
@@ -50,7 +59,10 @@ describe('parseFaultSpec: a bad spec is an error that says what is wrong', () =>
   test.each<[string, string]>([
     ['', 'empty fault spec: expected KIND[:key=value,…], e.g. "status:code=503"'],
     [' ; ', 'empty fault spec: expected KIND[:key=value,…], e.g. "status:code=503"'],
-    ['explode', 'unknown fault kind "explode": expected one of latency, status, busy, drop, stall, truncate, stream-error, hang, malformed, content-type'],
+    [
+      'explode',
+      'unknown fault kind "explode": expected one of latency, status, busy, drop, stall, truncate, stream-error, hang, malformed, content-type',
+    ],
     ['latency', 'fault "latency" needs ms=N or ms=A-B'],
     ['latency:ms=fast', 'fault "latency": ms must be a whole number ≥ 0, got "fast"'],
     ['latency:ms=500-100', 'fault "latency": the range ms=500-100 ends before it starts'],
@@ -58,7 +70,10 @@ describe('parseFaultSpec: a bad spec is an error that says what is wrong', () =>
     ['status:', 'fault "status": nothing after ":"; drop the colon or give key=value pairs'],
     ['status:code=200', 'fault "status": code must be an HTTP error status from 400 to 599, got "200"'],
     ['status:code=5000', 'fault "status": code must be an HTTP error status from 400 to 599, got "5000"'],
-    ['status:code=429,retry-after=soon', 'fault "status": retry-after must be whole seconds or an HTTP date, got "soon"'],
+    [
+      'status:code=429,retry-after=soon',
+      'fault "status": retry-after must be whole seconds or an HTTP date, got "soon"',
+    ],
     ['status:code=429,retry-after=-1', 'fault "status": retry-after must be whole seconds or an HTTP date, got "-1"'],
     ['status:code=429,retry-after-ms=1.5', 'fault "status": retry-after-ms must be a whole number ≥ 0, got "1.5"'],
     ['status:code=429,code=500', 'fault "status": key "code" is given twice'],
@@ -80,8 +95,14 @@ describe('parseFaultSpec: a bad spec is an error that says what is wrong', () =>
     ['status:code=500,times=0', 'fault "status": times must be a whole number ≥ 1 or *, got "0"'],
     ['status:code=500,times=many', 'fault "status": times must be a whole number ≥ 1 or *, got "many"'],
     ['latency:ms=1,path=ml/v1/text', 'fault "latency": path must be a URL path starting with /, got "ml/v1/text"'],
-    ['latency:ms=1,path=/ml/v1/text?version=1', 'fault "latency": path must be a URL path starting with /, got "/ml/v1/text?version=1"'],
-    ['status:code=503;nope', 'unknown fault kind "nope": expected one of latency, status, busy, drop, stall, truncate, stream-error, hang, malformed, content-type'],
+    [
+      'latency:ms=1,path=/ml/v1/text?version=1',
+      'fault "latency": path must be a URL path starting with /, got "/ml/v1/text?version=1"',
+    ],
+    [
+      'status:code=503;nope',
+      'unknown fault kind "nope": expected one of latency, status, busy, drop, stall, truncate, stream-error, hang, malformed, content-type',
+    ],
   ])('%j', (spec, message) => {
     expect(() => parseFaultSpec(spec)).toThrow(FaultSpecError);
     expect(() => parseFaultSpec(spec)).toThrow(message);
@@ -114,7 +135,18 @@ describe('formatFault', () => {
   });
 
   test('every kind has a text form', () => {
-    expect(FAULT_KINDS).toEqual(['latency', 'status', 'busy', 'drop', 'stall', 'truncate', 'stream-error', 'hang', 'malformed', 'content-type']);
+    expect(FAULT_KINDS).toEqual([
+      'latency',
+      'status',
+      'busy',
+      'drop',
+      'stall',
+      'truncate',
+      'stream-error',
+      'hang',
+      'malformed',
+      'content-type',
+    ]);
   });
 
   test('programmatic-only fields are left out: a status body, a stream-only drop', () => {

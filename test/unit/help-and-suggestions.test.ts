@@ -35,7 +35,9 @@ describe.each(specs.map((s) => [s.path.join(' '), s] as const))('textgen %s --he
     const r = await runInProcess([...spec.path, '--help']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain(`Usage: textgen ${path}`);
-    expect(r.stdout.replace(/\s+/g, ' ')).toContain((spec.description as string).split('\n')[0]?.replace(/\s+/g, ' ').slice(0, 40));
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain(
+      (spec.description as string).split('\n')[0]?.replace(/\s+/g, ' ').slice(0, 40),
+    );
   });
 
   it('shows two or three examples of this command', async () => {
@@ -56,7 +58,12 @@ describe('mistyped names suggest the closest match', () => {
     ['a command', ['complet'], "unknown command 'complet'", 'complete'],
     ['a command word', ['completio', 'bash'], "unknown command 'completio'", 'completion'],
     ['a nested command', ['deployment', 'text-generat'], "unknown command 'text-generat'", 'text-generate'],
-    ['a flag of a nested command', ['deployment', 'text-generate', '--parameters-top-kk', '3'], "unknown option '--parameters-top-kk'", '--parameters-top-k'],
+    [
+      'a flag of a nested command',
+      ['deployment', 'text-generate', '--parameters-top-kk', '3'],
+      "unknown option '--parameters-top-kk'",
+      '--parameters-top-k',
+    ],
     ['a flag of a command', ['tokenize', '--tokns', 'x'], "unknown option '--tokns'", '--tokens'],
     ['a global flag', ['--profle', 'local', 'health'], "unknown option '--profle'", '--profile'],
     ['a global flag after the command', ['health', '--outptu', 'json'], "unknown option '--outptu'", '--output'],

@@ -1,8 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { NetworkError, UsageError } from '../../src/errors.js';
-import { describeBodyFailure, describeRequestFailure, formatSeconds, type FailureContext } from '../../src/http/network-error.js';
+import {
+  describeBodyFailure,
+  describeRequestFailure,
+  formatSeconds,
+  type FailureContext,
+} from '../../src/http/network-error.js';
 
-const ctx: FailureContext = { service: 'watsonx', origin: 'https://us-south.ml.cloud.ibm.com', timeoutMs: 300_000, connectTimeoutMs: 10_000 };
+const ctx: FailureContext = {
+  service: 'watsonx',
+  origin: 'https://us-south.ml.cloud.ibm.com',
+  timeoutMs: 300_000,
+  connectTimeoutMs: 10_000,
+};
 const at = 'watsonx at https://us-south.ml.cloud.ibm.com';
 
 function coded(code: string, message = code): Error {
@@ -19,20 +29,98 @@ describe('describeRequestFailure', () => {
       true,
       undefined,
     ],
-    ['DNS: no such host', coded('ENOTFOUND', 'getaddrinfo ENOTFOUND x'), `cannot connect to ${at}: host name not found (DNS)`, false, undefined],
-    ['DNS: temporary failure', coded('EAI_AGAIN'), `cannot connect to ${at}: DNS lookup failed, try again later`, false, undefined],
-    ['connect timeout', coded('UND_ERR_CONNECT_TIMEOUT'), `cannot connect to ${at}: no connection within 10 s`, false, undefined],
-    ['headers timeout', coded('UND_ERR_HEADERS_TIMEOUT'), `no response from ${at} within 300 s (--timeout)`, false, undefined],
+    [
+      'DNS: no such host',
+      coded('ENOTFOUND', 'getaddrinfo ENOTFOUND x'),
+      `cannot connect to ${at}: host name not found (DNS)`,
+      false,
+      undefined,
+    ],
+    [
+      'DNS: temporary failure',
+      coded('EAI_AGAIN'),
+      `cannot connect to ${at}: DNS lookup failed, try again later`,
+      false,
+      undefined,
+    ],
+    [
+      'connect timeout',
+      coded('UND_ERR_CONNECT_TIMEOUT'),
+      `cannot connect to ${at}: no connection within 10 s`,
+      false,
+      undefined,
+    ],
+    [
+      'headers timeout',
+      coded('UND_ERR_HEADERS_TIMEOUT'),
+      `no response from ${at} within 300 s (--timeout)`,
+      false,
+      undefined,
+    ],
     ['reset', coded('ECONNRESET'), `connection to ${at} was reset before the answer`, true, undefined],
-    ['socket closed', coded('UND_ERR_SOCKET', 'other side closed'), `connection to ${at} closed before the answer`, true, undefined],
-    ['wrapped in a cause', new Error('fetch failed', { cause: coded('ECONNREFUSED') }), `cannot connect to ${at}: connection refused`, true, undefined],
-    ['self-signed', coded('DEPTH_ZERO_SELF_SIGNED_CERT'), `TLS verification failed for ${at}: self-signed certificate`, false, 'use --ca-cert FILE or --insecure'],
-    ['self-signed in chain', coded('SELF_SIGNED_CERT_IN_CHAIN'), `TLS verification failed for ${at}: self-signed certificate in the chain`, false, 'use --ca-cert FILE or --insecure'],
-    ['unknown CA', coded('UNABLE_TO_VERIFY_LEAF_SIGNATURE'), `TLS verification failed for ${at}: certificate signed by an unknown CA`, false, 'use --ca-cert FILE or --insecure'],
-    ['unknown CA (issuer)', coded('UNABLE_TO_GET_ISSUER_CERT_LOCALLY'), `TLS verification failed for ${at}: certificate signed by an unknown CA`, false, 'use --ca-cert FILE or --insecure'],
-    ['host name mismatch', coded('ERR_TLS_CERT_ALTNAME_INVALID'), `TLS verification failed for ${at}: certificate does not match the host name`, false, 'use --ca-cert FILE or --insecure'],
-    ['expired', coded('CERT_HAS_EXPIRED'), `TLS verification failed for ${at}: certificate has expired`, false, 'use --ca-cert FILE or --insecure'],
-    ['anything else keeps its message', new Error('something odd'), `cannot connect to ${at}: something odd`, false, undefined],
+    [
+      'socket closed',
+      coded('UND_ERR_SOCKET', 'other side closed'),
+      `connection to ${at} closed before the answer`,
+      true,
+      undefined,
+    ],
+    [
+      'wrapped in a cause',
+      new Error('fetch failed', { cause: coded('ECONNREFUSED') }),
+      `cannot connect to ${at}: connection refused`,
+      true,
+      undefined,
+    ],
+    [
+      'self-signed',
+      coded('DEPTH_ZERO_SELF_SIGNED_CERT'),
+      `TLS verification failed for ${at}: self-signed certificate`,
+      false,
+      'use --ca-cert FILE or --insecure',
+    ],
+    [
+      'self-signed in chain',
+      coded('SELF_SIGNED_CERT_IN_CHAIN'),
+      `TLS verification failed for ${at}: self-signed certificate in the chain`,
+      false,
+      'use --ca-cert FILE or --insecure',
+    ],
+    [
+      'unknown CA',
+      coded('UNABLE_TO_VERIFY_LEAF_SIGNATURE'),
+      `TLS verification failed for ${at}: certificate signed by an unknown CA`,
+      false,
+      'use --ca-cert FILE or --insecure',
+    ],
+    [
+      'unknown CA (issuer)',
+      coded('UNABLE_TO_GET_ISSUER_CERT_LOCALLY'),
+      `TLS verification failed for ${at}: certificate signed by an unknown CA`,
+      false,
+      'use --ca-cert FILE or --insecure',
+    ],
+    [
+      'host name mismatch',
+      coded('ERR_TLS_CERT_ALTNAME_INVALID'),
+      `TLS verification failed for ${at}: certificate does not match the host name`,
+      false,
+      'use --ca-cert FILE or --insecure',
+    ],
+    [
+      'expired',
+      coded('CERT_HAS_EXPIRED'),
+      `TLS verification failed for ${at}: certificate has expired`,
+      false,
+      'use --ca-cert FILE or --insecure',
+    ],
+    [
+      'anything else keeps its message',
+      new Error('something odd'),
+      `cannot connect to ${at}: something odd`,
+      false,
+      undefined,
+    ],
   ])('%s', (_name, err, message, retryable, hint) => {
     const failure = describeRequestFailure(err, ctx);
     expect(failure.error).toBeInstanceOf(NetworkError);
@@ -49,7 +137,10 @@ describe('describeRequestFailure', () => {
   });
 
   it('a proxy asking for credentials gets a hint', () => {
-    const failure = describeRequestFailure(coded('UND_ERR_ABORTED', 'Proxy response (407) !== 200 when HTTP Tunneling'), { ...ctx, proxy: 'p:1' });
+    const failure = describeRequestFailure(
+      coded('UND_ERR_ABORTED', 'Proxy response (407) !== 200 when HTTP Tunneling'),
+      { ...ctx, proxy: 'p:1' },
+    );
     expect(failure.error.message).toBe(`cannot connect to ${at} via proxy p:1: the proxy answered HTTP 407`);
     expect(failure.error.hint).toMatch(/user:password@host:port/);
   });

@@ -30,7 +30,12 @@ describe('redactText', () => {
     ['replaces every occurrence', 'key=s3cr3t and again s3cr3t', ['s3cr3t'], 'key=*** and again ***'],
     ['ignores secrets shorter than 4 characters', 'abc is everywhere', ['abc'], 'abc is everywhere'],
     ['masks several secrets', 'one-AAAA two-BBBB', ['AAAA', 'BBBB'], 'one-*** two-***'],
-    ['masks a longer secret whole when it contains a shorter one', 'x-longsecret1234-x', ['1234', 'longsecret1234'], 'x-***-x'],
+    [
+      'masks a longer secret whole when it contains a shorter one',
+      'x-longsecret1234-x',
+      ['1234', 'longsecret1234'],
+      'x-***-x',
+    ],
     ['masks the URL-encoded form too', 'apikey=a%2Fb%3Dc%2Bd', ['a/b=c+d'], 'apikey=***'],
     ['treats regex characters literally', 'v=a.b*c', ['a.b*c'], 'v=***'],
     ['leaves text without secrets alone', 'hello', ['secret'], 'hello'],
@@ -53,8 +58,18 @@ describe('redactBody', () => {
       'application/json; charset=utf-8',
       '{"a":{"b":[{"token":"***"},{"access_token":"***","refresh_token":"***"}]},"secret":"***","apikey":"***"}',
     ],
-    ['JSON keys compared case-insensitively', '{"ApiKey":"k","Password":"p"}', 'application/json', '{"ApiKey":"***","Password":"***"}'],
-    ['ordinary JSON is unchanged', '{"input":"token of appreciation","parameters":{"max_new_tokens":5}}', 'application/json', '{"input":"token of appreciation","parameters":{"max_new_tokens":5}}'],
+    [
+      'JSON keys compared case-insensitively',
+      '{"ApiKey":"k","Password":"p"}',
+      'application/json',
+      '{"ApiKey":"***","Password":"***"}',
+    ],
+    [
+      'ordinary JSON is unchanged',
+      '{"input":"token of appreciation","parameters":{"max_new_tokens":5}}',
+      'application/json',
+      '{"input":"token of appreciation","parameters":{"max_new_tokens":5}}',
+    ],
     ['JSON without a content type is still recognised', '{"password":"p"}', undefined, '{"password":"***"}'],
     ['broken JSON is returned as it was', '{"password":', 'application/json', '{"password":'],
     [
@@ -63,8 +78,18 @@ describe('redactBody', () => {
       'application/x-www-form-urlencoded',
       'grant_type=urn%3Aibm%3Aparams%3Aoauth%3Agrant-type%3Aapikey&apikey=***',
     ],
-    ['form password and token', 'username=u&password=p%40ss&token=t', 'application/x-www-form-urlencoded', 'username=u&password=***&token=***'],
-    ['nested form names', 'creds%5Bpassword%5D=p&x=1', 'application/x-www-form-urlencoded', 'creds%5Bpassword%5D=***&x=1'],
+    [
+      'form password and token',
+      'username=u&password=p%40ss&token=t',
+      'application/x-www-form-urlencoded',
+      'username=u&password=***&token=***',
+    ],
+    [
+      'nested form names',
+      'creds%5Bpassword%5D=p&x=1',
+      'application/x-www-form-urlencoded',
+      'creds%5Bpassword%5D=***&x=1',
+    ],
     ['plain text is unchanged', 'password=p', 'text/plain', 'password=p'],
   ])('%s', (_name, body, contentType, expected) => {
     expect(redactBody(body, contentType)).toBe(expected);
@@ -73,7 +98,10 @@ describe('redactBody', () => {
 
 describe('redactUrl', () => {
   it.each([
-    ['https://h.example/ml/v1/text/generation?version=2024-05-01', 'https://h.example/ml/v1/text/generation?version=2024-05-01'],
+    [
+      'https://h.example/ml/v1/text/generation?version=2024-05-01',
+      'https://h.example/ml/v1/text/generation?version=2024-05-01',
+    ],
     ['https://user:pa55@proxy.example:3128/', 'https://user:***@proxy.example:3128/'],
     ['https://h.example/x?api_key=abc&v=1', 'https://h.example/x?api_key=***&v=1'],
     ['not a url', 'not a url'],

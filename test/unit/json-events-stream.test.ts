@@ -31,21 +31,26 @@ function azureEvent(literal: string, opts: { finish?: string | null; model?: str
 }
 
 /** `text` as a JSON string token, each character written plainly or escaped at random (\uXXXX, \n, \/ …). */
-const escapedLiteral = fc.tuple(fc.string({ unit: 'binary', maxLength: 12 }), fc.array(fc.nat(3), { minLength: 12, maxLength: 12 })).map(([text, how]) => {
-  let out = '"';
-  [...text].forEach((ch, i) => {
-    const plain = JSON.stringify(ch).slice(1, -1);
-    const code = ch.codePointAt(0) as number;
-    const mode = how[i % how.length] as number;
-    if (mode === 1 && code < 0x10000) out += `\\u${code.toString(16).padStart(4, '0')}`;
-    else if (mode === 2 && ch === '/') out += '\\/';
-    else out += plain;
+const escapedLiteral = fc
+  .tuple(fc.string({ unit: 'binary', maxLength: 12 }), fc.array(fc.nat(3), { minLength: 12, maxLength: 12 }))
+  .map(([text, how]) => {
+    let out = '"';
+    [...text].forEach((ch, i) => {
+      const plain = JSON.stringify(ch).slice(1, -1);
+      const code = ch.codePointAt(0) as number;
+      const mode = how[i % how.length] as number;
+      if (mode === 1 && code < 0x10000) out += `\\u${code.toString(16).padStart(4, '0')}`;
+      else if (mode === 2 && ch === '/') out += '\\/';
+      else out += plain;
+    });
+    return `${out}"`;
   });
-  return `${out}"`;
-});
 
 /** Raw text in the literal's place: often not one string token (quotes, backslashes, structure), sometimes not JSON at all. */
-const hostileMiddle = fc.string({ unit: fc.constantFrom('"', '\\', ',', ':', '{', '}', '[', ']', 'a', ' ', 'u', '0', '\n', 'text'), maxLength: 10 });
+const hostileMiddle = fc.string({
+  unit: fc.constantFrom('"', '\\', ',', ':', '{', '}', '[', ']', 'a', ' ', 'u', '0', '\n', 'text'),
+  maxLength: 10,
+});
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -54,12 +59,19 @@ afterEach(() => {
 describe('createShapeCachingParse gives exactly what JSON.parse gives', () => {
   it('for a run of events that differ in the text, written with any escapes', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(escapedLiteral, fc.boolean(), fc.boolean()), { minLength: 1, maxLength: 30 }), fc.boolean(), (events, spaced) => {
-        const parse = createShapeCachingParse(PATH);
-        for (const [literal, last, otherModel] of events) {
-          expectSameAsJsonParse(parse, azureEvent(literal, { spaced, finish: last ? 'length' : null, model: otherModel ? 'other' : 'demo' }));
-        }
-      }),
+      fc.property(
+        fc.array(fc.tuple(escapedLiteral, fc.boolean(), fc.boolean()), { minLength: 1, maxLength: 30 }),
+        fc.boolean(),
+        (events, spaced) => {
+          const parse = createShapeCachingParse(PATH);
+          for (const [literal, last, otherModel] of events) {
+            expectSameAsJsonParse(
+              parse,
+              azureEvent(literal, { spaced, finish: last ? 'length' : null, model: otherModel ? 'other' : 'demo' }),
+            );
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -77,23 +89,46 @@ describe('createShapeCachingParse gives exactly what JSON.parse gives', () => {
   it.each([
     {
       what: 'the first "text" key is a nested one, not the one on the path',
-      events: ['{"meta":{"text":"x"},"choices":[{"text":"a"}]}', '{"meta":{"text":"y"},"choices":[{"text":"a"}]}', '{"meta":{"text":"x"},"choices":[{"text":"b"}]}'],
+      events: [
+        '{"meta":{"text":"x"},"choices":[{"text":"a"}]}',
+        '{"meta":{"text":"y"},"choices":[{"text":"a"}]}',
+        '{"meta":{"text":"x"},"choices":[{"text":"b"}]}',
+      ],
     },
     {
       what: 'a duplicate key (the last one wins)',
-      events: ['{"choices":[{"text":"a","text":"b"}]}', '{"choices":[{"text":"c","text":"b"}]}', '{"choices":[{"text":"c","text":"d"}]}'],
+      events: [
+        '{"choices":[{"text":"a","text":"b"}]}',
+        '{"choices":[{"text":"c","text":"b"}]}',
+        '{"choices":[{"text":"c","text":"d"}]}',
+      ],
     },
     {
       what: 'a quote inside the literal that opens a second key',
-      events: ['{"choices":[{"text":"a","n":1}]}', '{"choices":[{"text":"a","text":"z","n":1}]}', '{"choices":[{"text":"","n":1}]}'],
+      events: [
+        '{"choices":[{"text":"a","n":1}]}',
+        '{"choices":[{"text":"a","text":"z","n":1}]}',
+        '{"choices":[{"text":"","n":1}]}',
+      ],
     },
     {
       what: 'the text is not a string',
-      events: ['{"choices":[{"text":1}]}', '{"choices":[{"text":"1"}]}', '{"choices":[{"text":null}]}', '{"choices":[{"text":"x"}]}'],
+      events: [
+        '{"choices":[{"text":1}]}',
+        '{"choices":[{"text":"1"}]}',
+        '{"choices":[{"text":null}]}',
+        '{"choices":[{"text":"x"}]}',
+      ],
     },
     {
       what: 'a control character or a bad escape in the literal',
-      events: ['{"choices":[{"text":"a"}]}', '{"choices":[{"text":"a\tb"}]}', '{"choices":[{"text":"\\x"}]}', '{"choices":[{"text":"\\u12"}]}', '{"choices":[{"text":"ok"}]}'],
+      events: [
+        '{"choices":[{"text":"a"}]}',
+        '{"choices":[{"text":"a\tb"}]}',
+        '{"choices":[{"text":"\\x"}]}',
+        '{"choices":[{"text":"\\u12"}]}',
+        '{"choices":[{"text":"ok"}]}',
+      ],
     },
     {
       what: 'an own __proto__ key is kept as data',
@@ -122,7 +157,9 @@ describe('createShapeCachingParse gives exactly what JSON.parse gives', () => {
 
   it('bodies share nothing that differs: each event keeps its own text', () => {
     const parse = createShapeCachingParse(PATH);
-    const bodies = ['"a"', '"b"', '"c"'].map((literal) => parse(azureEvent(literal))) as Array<{ choices: Array<{ text: string }> }>;
+    const bodies = ['"a"', '"b"', '"c"'].map((literal) => parse(azureEvent(literal))) as Array<{
+      choices: Array<{ text: string }>;
+    }>;
     expect(bodies.map((b) => b.choices[0]?.text)).toEqual(['a', 'b', 'c']);
   });
 

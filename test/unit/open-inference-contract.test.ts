@@ -13,9 +13,25 @@ describe('the OpenAPI document as loaded for tests', () => {
     ['a request with top_p above 1', v.generateRequest, { text_input: 'x', parameters: { top_p: 1.5 } }],
     ['a request with stop as a string', v.generateRequest, { text_input: 'x', parameters: { stop: 'x' } }],
     ['an answer without model_name', v.generateResponse, { text_output: 'x' }],
-    ['an answer with an unknown finish reason', v.generateResponse, { text_output: 'x', model_name: 'm', details: { finish_reason: 'stop', logprobs: [] } }],
-    ['an answer whose token has no id', v.generateResponse, { text_output: 'x', model_name: 'm', details: { finish_reason: 'length', logprobs: [{ text: 'x', logprob: -1, special: false }] } }],
-    ['a stream message whose details lack a finish reason', v.streamMessage, { text_output: 'x', model_name: 'm', details: { token: { id: 1, text: 'x', logprob: -1, special: false } } }],
+    [
+      'an answer with an unknown finish reason',
+      v.generateResponse,
+      { text_output: 'x', model_name: 'm', details: { finish_reason: 'stop', logprobs: [] } },
+    ],
+    [
+      'an answer whose token has no id',
+      v.generateResponse,
+      {
+        text_output: 'x',
+        model_name: 'm',
+        details: { finish_reason: 'length', logprobs: [{ text: 'x', logprob: -1, special: false }] },
+      },
+    ],
+    [
+      'a stream message whose details lack a finish reason',
+      v.streamMessage,
+      { text_output: 'x', model_name: 'm', details: { token: { id: 1, text: 'x', logprob: -1, special: false } } },
+    ],
     ['an error without error', v.error, { message: 'x' }],
   ])('rejects %s', (_name, validate, value) => {
     expect(validate(value)).toBe(false);
@@ -23,7 +39,11 @@ describe('the OpenAPI document as loaded for tests', () => {
 
   test.each([
     ['a minimal request', v.generateRequest, { text_input: 'x' }],
-    ['a request with unknown parameter keys', v.generateRequest, { text_input: 'x', parameters: { top_k: 5, beam_width: 2 } }],
+    [
+      'a request with unknown parameter keys',
+      v.generateRequest,
+      { text_input: 'x', parameters: { top_k: 5, beam_width: 2 } },
+    ],
     ['a minimal answer', v.generateResponse, { text_output: 'x', model_name: 'm' }],
     ['a stream message without details', v.streamMessage, { text_output: 'x', model_name: 'm' }],
     ['an error', v.error, { error: 'Model is overloaded' }],

@@ -10,7 +10,8 @@ const profile = testProfile({ provider: 'open-inference', url: 'http://triton.te
 const build = (request: CanonicalRequest, target: GenerateTarget, extra?: Record<string, unknown>, p = profile) =>
   openInferenceGenerate.buildGenerateRequest(request, target, p, extra);
 /** The body, after checking it against the document's request schema. */
-const wireBody = (spec: { body?: string }) => assertValid(oipValidators().generateRequest, JSON.parse(spec.body!), 'request body');
+const wireBody = (spec: { body?: string }) =>
+  assertValid(oipValidators().generateRequest, JSON.parse(spec.body!), 'request body');
 /** The versioned path template of the document, with its parameters as one segment each. */
 const SPEC_PATH = /^\/v2\/models\/[^/]+\/versions\/[^/]+\/generate(_stream)?$/;
 
@@ -49,14 +50,49 @@ describe('the wire request', () => {
   });
 
   test.each<[string, GenerateTarget, Partial<Parameters<typeof testProfile>[0]>, string]>([
-    ['--id-or-name, no version: the unversioned path', { deployment: 'llama', stream: false }, {}, '/v2/models/llama/generate'],
-    ['--model wins over --id-or-name', { model: 'mistral', deployment: 'llama', stream: false }, {}, '/v2/models/mistral/generate'],
+    [
+      '--id-or-name, no version: the unversioned path',
+      { deployment: 'llama', stream: false },
+      {},
+      '/v2/models/llama/generate',
+    ],
+    [
+      '--model wins over --id-or-name',
+      { model: 'mistral', deployment: 'llama', stream: false },
+      {},
+      '/v2/models/mistral/generate',
+    ],
     ['the profile default model', { stream: true }, { defaults: { model: 'gpt2' } }, '/v2/models/gpt2/generate_stream'],
-    ['--model-version: the versioned path', { deployment: 'llama', modelVersion: '3', stream: false }, {}, '/v2/models/llama/versions/3/generate'],
-    ['a model:version suffix: the versioned path', { deployment: 'llama:2', stream: true }, {}, '/v2/models/llama/versions/2/generate_stream'],
-    ['--model-version takes the name whole, colon and all', { model: 'org:llama', modelVersion: '1', stream: false }, {}, '/v2/models/org%3Allama/versions/1/generate'],
-    ['a trailing colon is part of the name, not an empty version', { model: 'llama:', stream: false }, {}, '/v2/models/llama%3A/generate'],
-    ['names and versions are escaped as one path segment', { model: 'my model/x', modelVersion: 'v 1', stream: false }, {}, '/v2/models/my%20model%2Fx/versions/v%201/generate'],
+    [
+      '--model-version: the versioned path',
+      { deployment: 'llama', modelVersion: '3', stream: false },
+      {},
+      '/v2/models/llama/versions/3/generate',
+    ],
+    [
+      'a model:version suffix: the versioned path',
+      { deployment: 'llama:2', stream: true },
+      {},
+      '/v2/models/llama/versions/2/generate_stream',
+    ],
+    [
+      '--model-version takes the name whole, colon and all',
+      { model: 'org:llama', modelVersion: '1', stream: false },
+      {},
+      '/v2/models/org%3Allama/versions/1/generate',
+    ],
+    [
+      'a trailing colon is part of the name, not an empty version',
+      { model: 'llama:', stream: false },
+      {},
+      '/v2/models/llama%3A/generate',
+    ],
+    [
+      'names and versions are escaped as one path segment',
+      { model: 'my model/x', modelVersion: 'v 1', stream: false },
+      {},
+      '/v2/models/my%20model%2Fx/versions/v%201/generate',
+    ],
   ])('%s', (_name, target, overrides, path) => {
     const spec = build({ input: 'Hi' }, target, undefined, testProfile({ ...profile, ...overrides }));
     expect(spec.url).toBe(`http://triton.test:8000${path}`);
@@ -70,12 +106,19 @@ describe('the wire request', () => {
   });
 
   test('greedy decoding is temperature 0, whatever temperature was given', () => {
-    const body = wireBody(build({ input: 'Hi', parameters: { decoding_method: 'greedy', temperature: 0.9 } }, { model: 'm', stream: false }));
+    const body = wireBody(
+      build(
+        { input: 'Hi', parameters: { decoding_method: 'greedy', temperature: 0.9 } },
+        { model: 'm', stream: false },
+      ),
+    );
     expect(body.parameters).toEqual({ temperature: 0, details: true });
   });
 
   test('sampling adds nothing of its own', () => {
-    const body = wireBody(build({ input: 'Hi', parameters: { decoding_method: 'sample' } }, { model: 'm', stream: false }));
+    const body = wireBody(
+      build({ input: 'Hi', parameters: { decoding_method: 'sample' } }, { model: 'm', stream: false }),
+    );
     expect(body.parameters).toEqual({ details: true });
   });
 
@@ -126,11 +169,19 @@ describe('the wire request', () => {
   });
 
   test('--extra is merged last, key by key inside parameters', () => {
-    const spec = build({ input: 'Hi', parameters: { max_new_tokens: 5, temperature: 0.5 } }, { model: 'm', stream: false }, {
-      parameters: { beam_width: 2, temperature: 0.1 },
+    const spec = build(
+      { input: 'Hi', parameters: { max_new_tokens: 5, temperature: 0.5 } },
+      { model: 'm', stream: false },
+      {
+        parameters: { beam_width: 2, temperature: 0.1 },
+        request_id: 'abc',
+      },
+    );
+    expect(wireBody(spec)).toEqual({
+      text_input: 'Hi',
+      parameters: { max_tokens: 5, temperature: 0.1, details: true, beam_width: 2 },
       request_id: 'abc',
     });
-    expect(wireBody(spec)).toEqual({ text_input: 'Hi', parameters: { max_tokens: 5, temperature: 0.1, details: true, beam_width: 2 }, request_id: 'abc' });
   });
 
   test('max_new_tokens 0 is below the protocol minimum: a usage error naming the limit and the provider', () => {
@@ -141,7 +192,9 @@ describe('the wire request', () => {
 
   test('any number of stop sequences is fine: the protocol sets no limit', () => {
     const stops = Array.from({ length: 12 }, (_, i) => `s${i}`);
-    expect(wireBody(build({ input: 'Hi', parameters: { stop_sequences: stops } }, { model: 'm', stream: false })).parameters).toMatchObject({ stop: stops });
+    expect(
+      wireBody(build({ input: 'Hi', parameters: { stop_sequences: stops } }, { model: 'm', stream: false })).parameters,
+    ).toMatchObject({ stop: stops });
     expect(openInferenceGenerate.capabilities.maxStopSequences).toBeUndefined();
   });
 });
@@ -149,17 +202,33 @@ describe('the wire request', () => {
 describe('capabilities (docs/design.md §3, open-inference column)', () => {
   const caps = openInferenceGenerate.capabilities;
   test.each([
-    ['max_new_tokens', 'native'], ['stop_sequences', 'native'], ['temperature', 'native'], ['top_p', 'native'],
-    ['decoding_method', 'native'], ['return_options', 'native'], ['min_new_tokens', 'extra'], ['top_k', 'extra'],
-    ['random_seed', 'extra'], ['repetition_penalty', 'extra'], ['typical_p', 'extra'], ['truncate_input_tokens', 'extra'],
-    ['length_penalty', 'extra'], ['include_stop_sequence', 'extra'], ['time_limit', 'client'], ['prompt_variables', 'client'],
+    ['max_new_tokens', 'native'],
+    ['stop_sequences', 'native'],
+    ['temperature', 'native'],
+    ['top_p', 'native'],
+    ['decoding_method', 'native'],
+    ['return_options', 'native'],
+    ['min_new_tokens', 'extra'],
+    ['top_k', 'extra'],
+    ['random_seed', 'extra'],
+    ['repetition_penalty', 'extra'],
+    ['typical_p', 'extra'],
+    ['truncate_input_tokens', 'extra'],
+    ['length_penalty', 'extra'],
+    ['include_stop_sequence', 'extra'],
+    ['time_limit', 'client'],
+    ['prompt_variables', 'client'],
   ] as const)('parameter %s is %s', (key, support) => {
     expect(caps.parameters[key]).toBe(support);
   });
 
   test.each([
-    ['generated_tokens', 'native'], ['token_logprobs', 'native'], ['top_n_tokens', 'native'], ['token_ranks', 'extra'],
-    ['input_text', 'unsupported'], ['input_tokens', 'unsupported'],
+    ['generated_tokens', 'native'],
+    ['token_logprobs', 'native'],
+    ['top_n_tokens', 'native'],
+    ['token_ranks', 'extra'],
+    ['input_text', 'unsupported'],
+    ['input_tokens', 'unsupported'],
   ] as const)('return option %s is %s', (key, support) => {
     expect(caps.returnOptions[key]).toBe(support);
   });

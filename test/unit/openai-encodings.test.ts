@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { encodingForModel, parseEncodingFlag, resolveOpenAiEncoding, type OpenAiEncoding } from '../../src/tokenizers/openai-encodings.js';
+import {
+  encodingForModel,
+  parseEncodingFlag,
+  resolveOpenAiEncoding,
+  type OpenAiEncoding,
+} from '../../src/tokenizers/openai-encodings.js';
 
 describe('the model → encoding table', () => {
   it.each<[string, OpenAiEncoding]>([
@@ -49,19 +54,36 @@ describe('the model → encoding table', () => {
     expect(encodingForModel(model)).toBe(encoding);
   });
 
-  it.each(['ibm/granite-13b-instruct-v2', 'luminous-base', 'demo', 'my-gpt4-deployment', 'gpt-40', 'davinci-003', 'adam'])('%s has no public encoding', (model) => {
+  it.each([
+    'ibm/granite-13b-instruct-v2',
+    'luminous-base',
+    'demo',
+    'my-gpt4-deployment',
+    'gpt-40',
+    'davinci-003',
+    'adam',
+  ])('%s has no public encoding', (model) => {
     expect(encodingForModel(model)).toBeUndefined();
   });
 });
 
 describe('choosing the encoding to tokenize offline with', () => {
   it('--encoding wins over the model', () => {
-    expect(resolveOpenAiEncoding({ flag: 'r50k_base', model: 'gpt-4o', provider: 'azure-openai', purpose: 'to tokenize offline' })).toBe('r50k_base');
+    expect(
+      resolveOpenAiEncoding({
+        flag: 'r50k_base',
+        model: 'gpt-4o',
+        provider: 'azure-openai',
+        purpose: 'to tokenize offline',
+      }),
+    ).toBe('r50k_base');
   });
 
   it('an unknown --encoding is a usage error listing the four', () => {
     expect(() => parseEncodingFlag('cl100k')).toThrow(UsageError);
-    expect(() => parseEncodingFlag('cl100k')).toThrow('--encoding must be one of r50k_base, p50k_base, cl100k_base, o200k_base, got "cl100k"');
+    expect(() => parseEncodingFlag('cl100k')).toThrow(
+      '--encoding must be one of r50k_base, p50k_base, cl100k_base, o200k_base, got "cl100k"',
+    );
   });
 
   it('an unknown model is a usage error that suggests --encoding', () => {
@@ -72,11 +94,15 @@ describe('choosing the encoding to tokenize offline with', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(UsageError);
-    expect((error as UsageError).message).toBe('no public encoding is known for azure-openai model "my-deployment" to tokenize offline');
+    expect((error as UsageError).message).toBe(
+      'no public encoding is known for azure-openai model "my-deployment" to tokenize offline',
+    );
     expect((error as UsageError).hint).toMatch(/--encoding NAME/);
   });
 
   it('no model and no encoding is a usage error naming both flags', () => {
-    expect(() => resolveOpenAiEncoding({ provider: 'openai', purpose: 'to tokenize offline' })).toThrow(/give --model NAME or --encoding NAME/);
+    expect(() => resolveOpenAiEncoding({ provider: 'openai', purpose: 'to tokenize offline' })).toThrow(
+      /give --model NAME or --encoding NAME/,
+    );
   });
 });

@@ -6,13 +6,32 @@ import { knownFieldsAt, parametersSchema } from '../../src/options/schemas.js';
 
 // docs/design.md §1: exactly cpd-cli's flags, plus ours.
 const DESIGN_FLAGS = [
-  '--id-or-name', '--input', '--input-file', '--moderations', '--parameters',
-  '--parameters-decoding-method', '--parameters-include-stop-sequence', '--parameters-length-penalty',
-  '--parameters-max-new-tokens', '--parameters-min-new-tokens', '--parameters-prompt-variables',
-  '--parameters-random-seed', '--parameters-repetition-penalty', '--parameters-return-options',
-  '--parameters-stop-sequences', '--parameters-temperature', '--parameters-time-limit', '--parameters-top-k',
-  '--parameters-top-p', '--parameters-truncate-input-tokens', '--parameters-typical-p',
-  '--stream', '--raw', '--extra', '--model-version', '--ignore-unsupported',
+  '--id-or-name',
+  '--input',
+  '--input-file',
+  '--moderations',
+  '--parameters',
+  '--parameters-decoding-method',
+  '--parameters-include-stop-sequence',
+  '--parameters-length-penalty',
+  '--parameters-max-new-tokens',
+  '--parameters-min-new-tokens',
+  '--parameters-prompt-variables',
+  '--parameters-random-seed',
+  '--parameters-repetition-penalty',
+  '--parameters-return-options',
+  '--parameters-stop-sequences',
+  '--parameters-temperature',
+  '--parameters-time-limit',
+  '--parameters-top-k',
+  '--parameters-top-p',
+  '--parameters-truncate-input-tokens',
+  '--parameters-typical-p',
+  '--stream',
+  '--raw',
+  '--extra',
+  '--model-version',
+  '--ignore-unsupported',
   // Issue 5: the logprob colours.
   '--show-logprobs',
 ];
@@ -37,10 +56,13 @@ describe('generate flag specs', () => {
     for (const g of GRANULAR_PARAMETER_FLAGS) expect(declared.has(g.flag), g.flag).toBe(true);
   });
 
-  it.each(GRANULAR_PARAMETER_FLAGS.map((g) => [g.flag, g] as const))('%s: key is the name commander stores it under', (_flag, g) => {
-    const spec = GENERATE_FLAG_SPECS.find((s) => longName(s.flags) === g.flag)!;
-    expect(new Option(spec.flags, spec.description).attributeName()).toBe(g.key);
-  });
+  it.each(GRANULAR_PARAMETER_FLAGS.map((g) => [g.flag, g] as const))(
+    '%s: key is the name commander stores it under',
+    (_flag, g) => {
+      const spec = GENERATE_FLAG_SPECS.find((s) => longName(s.flags) === g.flag)!;
+      expect(new Option(spec.flags, spec.description).attributeName()).toBe(g.key);
+    },
+  );
 
   it('maps each granular flag to a distinct field the parameters schema knows', () => {
     const fields = GRANULAR_PARAMETER_FLAGS.map((g) => g.field);
@@ -52,14 +74,18 @@ describe('generate flag specs', () => {
     for (const g of GRANULAR_PARAMETER_FLAGS) {
       const spec = GENERATE_FLAG_SPECS.find((s) => longName(s.flags) === g.flag)!;
       const placeholder = spec.flags.slice(g.flag.length).trim();
-      const expected = { bool: '[bool]', json: '<json|@file>', list: '<list>', enum: '<greedy|sample>' }[g.kind as string];
+      const expected = { bool: '[bool]', json: '<json|@file>', list: '<list>', enum: '<greedy|sample>' }[
+        g.kind as string
+      ];
       if (expected) expect(placeholder, g.flag).toBe(expected);
       else expect(placeholder, g.flag).toMatch(/^<(int|number|ms)>$/);
     }
   });
 
   it('marks only --parameters-stop-sequences repeatable', () => {
-    expect(GENERATE_FLAG_SPECS.filter((s) => s.repeatable).map((s) => longName(s.flags))).toEqual(['--parameters-stop-sequences']);
+    expect(GENERATE_FLAG_SPECS.filter((s) => s.repeatable).map((s) => longName(s.flags))).toEqual([
+      '--parameters-stop-sequences',
+    ]);
   });
 
   it('stays cheap to load for --help: the module imports types only', () => {

@@ -46,14 +46,29 @@ const CPD_PARAMETERS = {
   top_p: 0.5,
   repetition_penalty: 1.5,
   truncate_input_tokens: 0,
-  return_options: { input_text: true, generated_tokens: true, input_tokens: true, token_logprobs: true, token_ranks: true, top_n_tokens: 2 },
+  return_options: {
+    input_text: true,
+    generated_tokens: true,
+    input_tokens: true,
+    token_logprobs: true,
+    token_ranks: true,
+    top_n_tokens: 2,
+  },
   include_stop_sequence: true,
   typical_p: 0.5,
   prompt_variables: {},
 };
 const CPD_MODERATIONS = {
-  hap: { input: { enabled: true, threshold: 0 }, output: { enabled: true, threshold: 0 }, mask: { remove_entity_value: false } },
-  pii: { input: { enabled: true, threshold: 0 }, output: { enabled: true, threshold: 0 }, mask: { remove_entity_value: false } },
+  hap: {
+    input: { enabled: true, threshold: 0 },
+    output: { enabled: true, threshold: 0 },
+    mask: { remove_entity_value: false },
+  },
+  pii: {
+    input: { enabled: true, threshold: 0 },
+    output: { enabled: true, threshold: 0 },
+    mask: { remove_entity_value: false },
+  },
   input_ranges: [{ start: 0, end: 0 }],
 };
 
@@ -62,13 +77,25 @@ describe('granular flags → canonical fields', () => {
   const ROWS: Array<[string, string | boolean | string[], string, unknown, string]> = [
     ['--parameters-decoding-method', 'Greedy', 'decoding_method', 'greedy', 'string'],
     ['--parameters-include-stop-sequence', 'false', 'include_stop_sequence', false, 'boolean'],
-    ['--parameters-length-penalty', '{"decay_factor": 2.5, "start_index": 5}', 'length_penalty', { decay_factor: 2.5, start_index: 5 }, 'object'],
+    [
+      '--parameters-length-penalty',
+      '{"decay_factor": 2.5, "start_index": 5}',
+      'length_penalty',
+      { decay_factor: 2.5, start_index: 5 },
+      'object',
+    ],
     ['--parameters-max-new-tokens', '30', 'max_new_tokens', 30, 'number'],
     ['--parameters-min-new-tokens', '5', 'min_new_tokens', 5, 'number'],
     ['--parameters-prompt-variables', '{"city": "Paris"}', 'prompt_variables', { city: 'Paris' }, 'object'],
     ['--parameters-random-seed', '1', 'random_seed', 1, 'number'],
     ['--parameters-repetition-penalty', '1.5', 'repetition_penalty', 1.5, 'number'],
-    ['--parameters-return-options', '{"input_text": true, "top_n_tokens": 2}', 'return_options', { input_text: true, top_n_tokens: 2 }, 'object'],
+    [
+      '--parameters-return-options',
+      '{"input_text": true, "top_n_tokens": 2}',
+      'return_options',
+      { input_text: true, top_n_tokens: 2 },
+      'object',
+    ],
     ['--parameters-stop-sequences', ['fail'], 'stop_sequences', ['fail'], 'array'],
     ['--parameters-temperature', '1.5', 'temperature', 1.5, 'number'],
     ['--parameters-time-limit', '600000', 'time_limit', 600000, 'number'],
@@ -121,7 +148,10 @@ describe('granular flags → canonical fields', () => {
   });
 
   it("gives the same request for cpd-cli's --parameters example and its granular twin", async () => {
-    const fromJson = await build({ parameters: JSON.stringify(CPD_PARAMETERS), moderations: JSON.stringify(CPD_MODERATIONS) });
+    const fromJson = await build({
+      parameters: JSON.stringify(CPD_PARAMETERS),
+      moderations: JSON.stringify(CPD_MODERATIONS),
+    });
     const fromFlags = await build({
       moderations: JSON.stringify(CPD_MODERATIONS),
       parametersDecodingMethod: 'greedy',
@@ -146,19 +176,53 @@ describe('granular flags → canonical fields', () => {
   });
 
   it('leaves parameters out when nothing sets one', async () => {
-    expect(await build({ idOrName: 'x', input: 'hi', stream: true, raw: 'false', modelVersion: '1' })).toEqual({ request: {} });
+    expect(await build({ idOrName: 'x', input: 'hi', stream: true, raw: 'false', modelVersion: '1' })).toEqual({
+      request: {},
+    });
   });
 });
 
 describe('JSON options: inline and @file', () => {
   // raw key, JSON text, where the value lands.
-  const ROWS: Array<[string, keyof RawGenerateOptions, string, (b: Awaited<ReturnType<typeof build>>) => unknown, unknown]> = [
-    ['--parameters', 'parameters', '{"top_k": 5, "return_options": {"input_text": true}}', (b) => b.request.parameters, { top_k: 5, return_options: { input_text: true } }],
+  const ROWS: Array<
+    [string, keyof RawGenerateOptions, string, (b: Awaited<ReturnType<typeof build>>) => unknown, unknown]
+  > = [
+    [
+      '--parameters',
+      'parameters',
+      '{"top_k": 5, "return_options": {"input_text": true}}',
+      (b) => b.request.parameters,
+      { top_k: 5, return_options: { input_text: true } },
+    ],
     ['--moderations', 'moderations', JSON.stringify(CPD_MODERATIONS), (b) => b.request.moderations, CPD_MODERATIONS],
-    ['--extra', 'extra', '{"n": 2, "logit_bias": {"50256": -100}}', (b) => b.extra, { n: 2, logit_bias: { '50256': -100 } }],
-    ['--parameters-length-penalty', 'parametersLengthPenalty', '{"decay_factor": 1.5}', (b) => b.request.parameters?.length_penalty, { decay_factor: 1.5 }],
-    ['--parameters-prompt-variables', 'parametersPromptVariables', '{"name": "Ada", "my var": ""}', (b) => b.request.parameters?.prompt_variables, { name: 'Ada', 'my var': '' }],
-    ['--parameters-return-options', 'parametersReturnOptions', '{"generated_tokens": true, "top_n_tokens": 5}', (b) => b.request.parameters?.return_options, { generated_tokens: true, top_n_tokens: 5 }],
+    [
+      '--extra',
+      'extra',
+      '{"n": 2, "logit_bias": {"50256": -100}}',
+      (b) => b.extra,
+      { n: 2, logit_bias: { '50256': -100 } },
+    ],
+    [
+      '--parameters-length-penalty',
+      'parametersLengthPenalty',
+      '{"decay_factor": 1.5}',
+      (b) => b.request.parameters?.length_penalty,
+      { decay_factor: 1.5 },
+    ],
+    [
+      '--parameters-prompt-variables',
+      'parametersPromptVariables',
+      '{"name": "Ada", "my var": ""}',
+      (b) => b.request.parameters?.prompt_variables,
+      { name: 'Ada', 'my var': '' },
+    ],
+    [
+      '--parameters-return-options',
+      'parametersReturnOptions',
+      '{"generated_tokens": true, "top_n_tokens": 5}',
+      (b) => b.request.parameters?.return_options,
+      { generated_tokens: true, top_n_tokens: 5 },
+    ],
   ];
 
   it.each(ROWS)('%s takes inline JSON', async (_flag, key, json, pick, expected) => {
@@ -183,7 +247,10 @@ describe('JSON options: inline and @file', () => {
   });
 
   it('reads @- from the injected stdin', async () => {
-    const built = await buildCanonicalRequest({ parameters: '@-', input: 'hi' }, { cwd: dir, stdin: async () => '{"top_k": 3}' });
+    const built = await buildCanonicalRequest(
+      { parameters: '@-', input: 'hi' },
+      { cwd: dir, stdin: async () => '{"top_k": 3}' },
+    );
     expect(built.request.parameters).toEqual({ top_k: 3 });
   });
 
@@ -204,13 +271,20 @@ describe('mutual exclusion', () => {
     '--parameters with %s is a usage error naming both',
     async (flag, key, field) => {
       const e = await failure({ parameters: '{}', [key]: key === 'parametersStopSequences' ? ['x'] : '1' });
-      expect(e.message).toBe(`--parameters and ${flag} cannot be used together: put ${field} inside --parameters, or drop --parameters`);
+      expect(e.message).toBe(
+        `--parameters and ${flag} cannot be used together: put ${field} inside --parameters, or drop --parameters`,
+      );
       expect(e.exitCode).toBe(2);
     },
   );
 
   it('lists every conflicting flag', async () => {
-    const e = await failure({ parameters: '{}', parametersTopK: '5', parametersReturnOptions: '{}', parametersIncludeStopSequence: true });
+    const e = await failure({
+      parameters: '{}',
+      parametersTopK: '5',
+      parametersReturnOptions: '{}',
+      parametersIncludeStopSequence: true,
+    });
     expect(e.message).toBe(
       '--parameters and --parameters-include-stop-sequence, --parameters-return-options, --parameters-top-k cannot be used together: ' +
         'put include_stop_sequence, return_options and top_k inside --parameters, or drop --parameters',
@@ -228,9 +302,15 @@ describe('mutual exclusion', () => {
   });
 
   it.each([
-    [{ parameters: '@-', moderations: '@-', input: 'x' }, 'only one option can read stdin, but --parameters @- and --moderations @- both do'],
+    [
+      { parameters: '@-', moderations: '@-', input: 'x' },
+      'only one option can read stdin, but --parameters @- and --moderations @- both do',
+    ],
     [{ inputFile: '-', extra: '@-' }, 'only one option can read stdin, but --input-file - and --extra @- both do'],
-    [{ parametersReturnOptions: '@-' }, '--parameters-return-options @- reads stdin, so the prompt cannot come from stdin too'],
+    [
+      { parametersReturnOptions: '@-' },
+      '--parameters-return-options @- reads stdin, so the prompt cannot come from stdin too',
+    ],
   ])('stdin is read by one option at most: %j', async (raw, message) => {
     expect((await failure(raw)).message).toBe(message);
   });
@@ -286,23 +366,65 @@ describe('out-of-range values name the flag, and the field inside JSON', () => {
   });
 
   it.each([
-    [{ parametersReturnOptions: '{"top_n_tokens": 6}' }, '--parameters-return-options: top_n_tokens must be an integer from 0 to 5, got 6'],
-    [{ parametersReturnOptions: '{"token_ranks": "yes"}' }, '--parameters-return-options: token_ranks must be true or false, got "yes"'],
-    [{ parametersReturnOptions: '[true]' }, '--parameters-return-options must be an object like {"generated_tokens": true, "top_n_tokens": 2}, got a list of 1 item'],
-    [{ parametersLengthPenalty: '{"decay_factor": 1}' }, '--parameters-length-penalty: decay_factor must be a number greater than 1, got 1'],
-    [{ parametersLengthPenalty: '{"start_index": -1}' }, '--parameters-length-penalty: start_index must be an integer of 0 or more, got -1'],
+    [
+      { parametersReturnOptions: '{"top_n_tokens": 6}' },
+      '--parameters-return-options: top_n_tokens must be an integer from 0 to 5, got 6',
+    ],
+    [
+      { parametersReturnOptions: '{"token_ranks": "yes"}' },
+      '--parameters-return-options: token_ranks must be true or false, got "yes"',
+    ],
+    [
+      { parametersReturnOptions: '[true]' },
+      '--parameters-return-options must be an object like {"generated_tokens": true, "top_n_tokens": 2}, got a list of 1 item',
+    ],
+    [
+      { parametersLengthPenalty: '{"decay_factor": 1}' },
+      '--parameters-length-penalty: decay_factor must be a number greater than 1, got 1',
+    ],
+    [
+      { parametersLengthPenalty: '{"start_index": -1}' },
+      '--parameters-length-penalty: start_index must be an integer of 0 or more, got -1',
+    ],
     [{ parametersPromptVariables: '{"n": 1}' }, '--parameters-prompt-variables: n must be a string, got 1'],
-    [{ parametersPromptVariables: '"x"' }, '--parameters-prompt-variables must be an object of strings, like {"city": "Paris"}, got "x"'],
-    [{ parameters: '{"return_options": {"top_n_tokens": 9}}' }, '--parameters: return_options.top_n_tokens must be an integer from 0 to 5, got 9'],
-    [{ parameters: '{"length_penalty": {"decay_factor": 0.5}}' }, '--parameters: length_penalty.decay_factor must be a number greater than 1, got 0.5'],
-    [{ parameters: '{"stop_sequences": ["a", ""]}' }, '--parameters: stop_sequences[1] must be a non-empty string, got ""'],
-    [{ parameters: '{"stop_sequences": "END"}' }, '--parameters: stop_sequences must be a list of at most 6 non-empty strings, got "END"'],
+    [
+      { parametersPromptVariables: '"x"' },
+      '--parameters-prompt-variables must be an object of strings, like {"city": "Paris"}, got "x"',
+    ],
+    [
+      { parameters: '{"return_options": {"top_n_tokens": 9}}' },
+      '--parameters: return_options.top_n_tokens must be an integer from 0 to 5, got 9',
+    ],
+    [
+      { parameters: '{"length_penalty": {"decay_factor": 0.5}}' },
+      '--parameters: length_penalty.decay_factor must be a number greater than 1, got 0.5',
+    ],
+    [
+      { parameters: '{"stop_sequences": ["a", ""]}' },
+      '--parameters: stop_sequences[1] must be a non-empty string, got ""',
+    ],
+    [
+      { parameters: '{"stop_sequences": "END"}' },
+      '--parameters: stop_sequences must be a list of at most 6 non-empty strings, got "END"',
+    ],
     [{ parameters: '[1, 2]' }, '--parameters must be a JSON object, got a list of 2 items'],
     [{ parameters: 'null' }, '--parameters must be a JSON object, got null'],
-    [{ moderations: '{"hap": {"input": {"threshold": 1.5}}}' }, '--moderations: hap.input.threshold must be a number from 0 to 1, got 1.5'],
-    [{ moderations: '{"pii": {"mask": {"remove_entity_value": 1}}}' }, '--moderations: pii.mask.remove_entity_value must be true or false, got 1'],
-    [{ moderations: '{"input_ranges": [{"start": 0, "end": -2}]}' }, '--moderations: input_ranges[0].end must be an integer of 0 or more, got -2'],
-    [{ moderations: '{"input_ranges": {"start": 0}}' }, '--moderations: input_ranges must be a list of objects like {"start": 0, "end": 10}, got an object'],
+    [
+      { moderations: '{"hap": {"input": {"threshold": 1.5}}}' },
+      '--moderations: hap.input.threshold must be a number from 0 to 1, got 1.5',
+    ],
+    [
+      { moderations: '{"pii": {"mask": {"remove_entity_value": 1}}}' },
+      '--moderations: pii.mask.remove_entity_value must be true or false, got 1',
+    ],
+    [
+      { moderations: '{"input_ranges": [{"start": 0, "end": -2}]}' },
+      '--moderations: input_ranges[0].end must be an integer of 0 or more, got -2',
+    ],
+    [
+      { moderations: '{"input_ranges": {"start": 0}}' },
+      '--moderations: input_ranges must be a list of objects like {"start": 0, "end": 10}, got an object',
+    ],
     [{ moderations: '"hap"' }, '--moderations must be a JSON object, got "hap"'],
     [{ extra: '[1, 2]' }, '--extra must be a JSON object, got a list of 2 items'],
     [{ extra: '7' }, '--extra must be a JSON object, got 7'],
@@ -319,10 +441,26 @@ describe('out-of-range values name the flag, and the field inside JSON', () => {
   });
 
   it.each([
-    [{ parameters: '{"min_new_tokens": 50, "max_new_tokens": 20}' }, undefined, '--parameters: min_new_tokens (50) must not be greater than max_new_tokens (20)'],
-    [{ parametersMinNewTokens: '50', parametersMaxNewTokens: '20' }, undefined, '--parameters-min-new-tokens (50) must not be greater than --parameters-max-new-tokens (20)'],
-    [{ parametersMinNewTokens: '50' }, { max_new_tokens: 20 }, '--parameters-min-new-tokens (50) must not be greater than max_new_tokens (20) from profile defaults'],
-    [{ parameters: '{"max_new_tokens": 10}' }, { min_new_tokens: 30 }, 'min_new_tokens (30) from profile defaults must not be greater than max_new_tokens (10) from --parameters'],
+    [
+      { parameters: '{"min_new_tokens": 50, "max_new_tokens": 20}' },
+      undefined,
+      '--parameters: min_new_tokens (50) must not be greater than max_new_tokens (20)',
+    ],
+    [
+      { parametersMinNewTokens: '50', parametersMaxNewTokens: '20' },
+      undefined,
+      '--parameters-min-new-tokens (50) must not be greater than --parameters-max-new-tokens (20)',
+    ],
+    [
+      { parametersMinNewTokens: '50' },
+      { max_new_tokens: 20 },
+      '--parameters-min-new-tokens (50) must not be greater than max_new_tokens (20) from profile defaults',
+    ],
+    [
+      { parameters: '{"max_new_tokens": 10}' },
+      { min_new_tokens: 30 },
+      'min_new_tokens (30) from profile defaults must not be greater than max_new_tokens (10) from --parameters',
+    ],
   ])('min_new_tokens may not exceed max_new_tokens: %j over %j', async (raw, defaults, message) => {
     expect((await failure(raw, defaults)).message).toBe(message);
   });
@@ -337,27 +475,50 @@ describe('out-of-range values name the flag, and the field inside JSON', () => {
 
 describe('unknown fields', () => {
   it.each([
-    [{ parameters: '{"max_new_tokenz": 5}' }, '--parameters: unknown field "max_new_tokenz" (did you mean "max_new_tokens"?)'],
-    [{ parameters: '{"maxNewTokens": 5}' }, '--parameters: unknown field "maxNewTokens" (did you mean "max_new_tokens"?)'],
+    [
+      { parameters: '{"max_new_tokenz": 5}' },
+      '--parameters: unknown field "max_new_tokenz" (did you mean "max_new_tokens"?)',
+    ],
+    [
+      { parameters: '{"maxNewTokens": 5}' },
+      '--parameters: unknown field "maxNewTokens" (did you mean "max_new_tokens"?)',
+    ],
     [{ parameters: '{"temprature": 1}' }, '--parameters: unknown field "temprature" (did you mean "temperature"?)'],
     [{ parameters: '{"top-k": 1}' }, '--parameters: unknown field "top-k" (did you mean "top_k"?)'],
     [{ parameters: '{"seed": 1}' }, '--parameters: unknown field "seed" (did you mean "random_seed"?)'],
     [{ parameters: '{"stop": ["x"]}' }, '--parameters: unknown field "stop" (did you mean "stop_sequences"?)'],
     [{ parameters: '{"foo": 1}' }, '--parameters: unknown field "foo"'],
     [{ parameters: '{"foo": 1, "bar": 2}' }, '--parameters: unknown field "foo"; --parameters: unknown field "bar"'],
-    [{ parametersReturnOptions: '{"echo": true}' }, '--parameters-return-options: unknown field "echo" (did you mean "input_text"?)'],
-    [{ parameters: '{"return_options": {"top_n_tokenz": 1}}' }, '--parameters: unknown field "return_options.top_n_tokenz" (did you mean "return_options.top_n_tokens"?)'],
-    [{ parametersReturnOptions: '{"generated_token": true}' }, '--parameters-return-options: unknown field "generated_token" (did you mean "generated_tokens"?)'],
+    [
+      { parametersReturnOptions: '{"echo": true}' },
+      '--parameters-return-options: unknown field "echo" (did you mean "input_text"?)',
+    ],
+    [
+      { parameters: '{"return_options": {"top_n_tokenz": 1}}' },
+      '--parameters: unknown field "return_options.top_n_tokenz" (did you mean "return_options.top_n_tokens"?)',
+    ],
+    [
+      { parametersReturnOptions: '{"generated_token": true}' },
+      '--parameters-return-options: unknown field "generated_token" (did you mean "generated_tokens"?)',
+    ],
     [{ parametersLengthPenalty: '{"decay": 2}' }, '--parameters-length-penalty: unknown field "decay"'],
-    [{ parametersLengthPenalty: '{"start_idx": 2}' }, '--parameters-length-penalty: unknown field "start_idx" (did you mean "start_index"?)'],
+    [
+      { parametersLengthPenalty: '{"start_idx": 2}' },
+      '--parameters-length-penalty: unknown field "start_idx" (did you mean "start_index"?)',
+    ],
     [{ moderations: '{"hap": {"inptu": {}}}' }, '--moderations: unknown field "hap.inptu" (did you mean "hap.input"?)'],
-    [{ moderations: '{"hap": {"input": {"enable": true}}}' }, '--moderations: unknown field "hap.input.enable" (did you mean "hap.input.enabled"?)'],
+    [
+      { moderations: '{"hap": {"input": {"enable": true}}}' },
+      '--moderations: unknown field "hap.input.enable" (did you mean "hap.input.enabled"?)',
+    ],
   ])('%j', async (raw, message) => {
     expect((await failure(raw)).message).toBe(message);
   });
 
   it('points provider-specific fields to --extra', async () => {
-    expect((await failure({ parameters: '{"logit_bias": {}}' })).hint).toBe('provider-specific body fields go in --extra');
+    expect((await failure({ parameters: '{"logit_bias": {}}' })).hint).toBe(
+      'provider-specific body fields go in --extra',
+    );
   });
 
   it('reports unknown fields in profile defaults as such', async () => {
@@ -390,7 +551,10 @@ describe('--parameters-stop-sequences', () => {
     [['a,,b'], '--parameters-stop-sequences: item 2 must be a non-empty string, got ""'],
     [['a,'], '--parameters-stop-sequences: item 2 must be a non-empty string, got ""'],
     [['["a", 3]'], '--parameters-stop-sequences: item 2 must be a non-empty string, got 3'],
-    [['1,2,3,4', '5,6,7'], '--parameters-stop-sequences must be a list of at most 6 non-empty strings, got a list of 7 items'],
+    [
+      ['1,2,3,4', '5,6,7'],
+      '--parameters-stop-sequences must be a list of at most 6 non-empty strings, got a list of 7 items',
+    ],
     [['["a",]'], '--parameters-stop-sequences: invalid JSON at line 1, column 6: unexpected "]"'],
     [['["a"'], '--parameters-stop-sequences: invalid JSON at line 1, column 5: unexpected end of input'],
   ])('%j is a usage error', async (value, message) => {
@@ -414,7 +578,10 @@ describe('precedence: profile defaults < --parameters < --parameters-* flags', (
 
   it('--parameters overrides defaults field by field and merges objects', async () => {
     const { request } = await build(
-      { parameters: '{"temperature": 1, "stop_sequences": ["STOP"], "return_options": {"top_n_tokens": 3}, "prompt_variables": {"b": "2"}}' },
+      {
+        parameters:
+          '{"temperature": 1, "stop_sequences": ["STOP"], "return_options": {"top_n_tokens": 3}, "prompt_variables": {"b": "2"}}',
+      },
       defaults,
     );
     expect(request.parameters).toEqual({
@@ -463,6 +630,8 @@ describe('booleans outside the parameters (--stream, --raw, --ignore-unsupported
   });
 
   it('rejects other words with the same message as a parameter flag', () => {
-    expect(() => parseBooleanFlag('--raw', 'maybe')).toThrow(new UsageError('--raw must be true or false, got "maybe"'));
+    expect(() => parseBooleanFlag('--raw', 'maybe')).toThrow(
+      new UsageError('--raw must be true or false, got "maybe"'),
+    );
   });
 });

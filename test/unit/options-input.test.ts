@@ -59,15 +59,21 @@ describe('resolveInput: sources', () => {
   });
 
   it('--input-file reads an absolute path', async () => {
-    expect(await resolveInput({ inputFile: join(dir, 'prompt.txt') }, io({ cwd: '/' }))).toBe('how far is paris from bangalore:\n');
+    expect(await resolveInput({ inputFile: join(dir, 'prompt.txt') }, io({ cwd: '/' }))).toBe(
+      'how far is paris from bangalore:\n',
+    );
   });
 
   it('--input-file expands ~/ from the home directory', async () => {
-    expect(await resolveInput({ inputFile: '~/prompt.txt' }, io({ cwd: '/', homeDir: dir }))).toBe('how far is paris from bangalore:\n');
+    expect(await resolveInput({ inputFile: '~/prompt.txt' }, io({ cwd: '/', homeDir: dir }))).toBe(
+      'how far is paris from bangalore:\n',
+    );
   });
 
   it('--input-file - reads stdin to the end, even on a terminal', async () => {
-    expect(await resolveInput({ inputFile: '-' }, io({ stdin: stdin(['Tell me ', 'a story']), stdinIsTTY: true }))).toBe('Tell me a story');
+    expect(
+      await resolveInput({ inputFile: '-' }, io({ stdin: stdin(['Tell me ', 'a story']), stdinIsTTY: true })),
+    ).toBe('Tell me a story');
   });
 
   it('--input-file - returns "" for empty stdin', async () => {
@@ -146,7 +152,10 @@ describe('resolveInput: usage errors', () => {
 
 describe('missingFlagsError', () => {
   it.each([
-    [['--id-or-name', '--input'], 'missing required options: --id-or-name, --input (or --input-file, or pipe the prompt on stdin)'],
+    [
+      ['--id-or-name', '--input'],
+      'missing required options: --id-or-name, --input (or --input-file, or pipe the prompt on stdin)',
+    ],
     [['--input'], 'missing required option: --input (or --input-file, or pipe the prompt on stdin)'],
     [['--id-or-name'], 'missing required option: --id-or-name'],
   ])('%j', (flags, message) => {

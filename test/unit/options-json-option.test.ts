@@ -52,7 +52,9 @@ describe('readJsonOption: where the JSON comes from', () => {
   });
 
   it('reads @- from the stdin it is given', async () => {
-    expect(await readJsonOption('--moderations', '@-', { cwd: dir, stdin: async () => '\uFEFF{"hap": {}}\n' })).toEqual({ hap: {} });
+    expect(await readJsonOption('--moderations', '@-', { cwd: dir, stdin: async () => '\uFEFF{"hap": {}}\n' })).toEqual(
+      { hap: {} },
+    );
   });
 
   it('uses the injected readFile with the resolved path', async () => {
@@ -72,8 +74,18 @@ describe('readJsonOption: errors name the flag and the path', () => {
   it.each([
     ['a missing file', '@nope.json', undefined, '--parameters: cannot read nope.json: no such file'],
     ['a directory', '@adir.json', undefined, '--parameters: cannot read adir.json: it is a directory, not a file'],
-    ['an unreadable file', '@secret.json', async () => Promise.reject(eacces), '--parameters: cannot read secret.json: permission denied'],
-    ['a missing file (injected reader)', '@gone.json', async () => Promise.reject(enoent), '--parameters: cannot read gone.json: no such file'],
+    [
+      'an unreadable file',
+      '@secret.json',
+      async () => Promise.reject(eacces),
+      '--parameters: cannot read secret.json: permission denied',
+    ],
+    [
+      'a missing file (injected reader)',
+      '@gone.json',
+      async () => Promise.reject(enoent),
+      '--parameters: cannot read gone.json: no such file',
+    ],
     ['an empty file', '@empty.json', undefined, '--parameters: empty.json is empty'],
     ['a file of whitespace', '@blank.json', undefined, '--parameters: blank.json is empty'],
     ['"@" without a name', '@', undefined, '--parameters: missing file name after "@"'],
@@ -178,7 +190,10 @@ describe('the JSON scanner agrees with JSON.parse', () => {
     let checked = 0;
     for (const base of VALID) {
       for (let i = 0; i <= base.length; i++) {
-        const variants = [base.slice(0, i) + base.slice(i + 1), ...inserts.map((c) => base.slice(0, i) + c + base.slice(i))];
+        const variants = [
+          base.slice(0, i) + base.slice(i + 1),
+          ...inserts.map((c) => base.slice(0, i) + c + base.slice(i)),
+        ];
         for (const text of variants) {
           let parses = true;
           try {

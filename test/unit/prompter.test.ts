@@ -5,9 +5,12 @@ import { refusingPrompter } from '../../src/prompt/prompter.js';
 import { redactProfile } from '../../src/profiles/redact-profile.js';
 
 describe('prompter', () => {
-  it.each(['text', 'password', 'multiline', 'confirm'] as const)('a non-interactive prompter refuses %s with a usage error', async (method) => {
-    await expect(refusingPrompter()[method]('Model:')).rejects.toBeInstanceOf(UsageError);
-  });
+  it.each(['text', 'password', 'multiline', 'confirm'] as const)(
+    'a non-interactive prompter refuses %s with a usage error',
+    async (method) => {
+      await expect(refusingPrompter()[method]('Model:')).rejects.toBeInstanceOf(UsageError);
+    },
+  );
 
   it.each([
     ['ExitPromptError', true],
@@ -21,10 +24,22 @@ describe('prompter', () => {
 
 describe('redactProfile', () => {
   it.each([
-    [{ type: 'iam' as const, apikey: 'k' }, { type: 'iam', apikey: '***' }],
-    [{ type: 'cpd' as const, username: 'u', password: 'p' }, { type: 'cpd', username: 'u', password: '***' }],
-    [{ type: 'bearer' as const, token_env: 'TOK' }, { type: 'bearer', token_env: 'TOK' }],
-    [{ type: 'api-key' as const, key: 'k' }, { type: 'api-key', key: '***' }],
+    [
+      { type: 'iam' as const, apikey: 'k' },
+      { type: 'iam', apikey: '***' },
+    ],
+    [
+      { type: 'cpd' as const, username: 'u', password: 'p' },
+      { type: 'cpd', username: 'u', password: '***' },
+    ],
+    [
+      { type: 'bearer' as const, token_env: 'TOK' },
+      { type: 'bearer', token_env: 'TOK' },
+    ],
+    [
+      { type: 'api-key' as const, key: 'k' },
+      { type: 'api-key', key: '***' },
+    ],
   ])('literal secrets become *** and variable names stay (%j)', (auth, shown) => {
     expect(redactProfile({ provider: 'watsonx', url: 'http://h', auth }).auth).toEqual(shown);
   });

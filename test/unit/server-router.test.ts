@@ -15,7 +15,14 @@ function protocol(name: string, prefixes: string[], patterns: [string, string][]
 
 describe('router', () => {
   const watsonx = protocol('watsonx', ['/ml/'], [['POST', '/ml/v1/deployments/:id/text/generation']]);
-  const other = protocol('other', ['/openai/'], [['POST', '/openai/deployments/:id/completions'], ['GET', '/openai/models']]);
+  const other = protocol(
+    'other',
+    ['/openai/'],
+    [
+      ['POST', '/openai/deployments/:id/completions'],
+      ['GET', '/openai/models'],
+    ],
+  );
   const router = new Router().register(watsonx).register(other);
 
   test.each<[string, string, string, string, Record<string, string>]>([

@@ -28,7 +28,9 @@ describe('Oniguruma split patterns → JavaScript', () => {
 
   it('a pattern JavaScript cannot run is a usage error naming where it is', () => {
     expect(() => compileSplitPattern({ Regex: '(?<!a+' }, 'Split pre-tokenizer')).toThrow(UsageError);
-    expect(() => compileSplitPattern({ Regex: '(?<!a+' }, 'Split pre-tokenizer')).toThrow(/Split pre-tokenizer pattern cannot run in JavaScript/);
+    expect(() => compileSplitPattern({ Regex: '(?<!a+' }, 'Split pre-tokenizer')).toThrow(
+      /Split pre-tokenizer pattern cannot run in JavaScript/,
+    );
   });
 
   it('no pattern at all is a usage error', () => {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_SSE_LINE_LENGTH, parseSse, parseSseBatches, SseLimitError, SseParser, type SseEvent } from '../../src/http/sse-parser.js';
+import {
+  MAX_SSE_LINE_LENGTH,
+  parseSse,
+  parseSseBatches,
+  SseLimitError,
+  SseParser,
+  type SseEvent,
+} from '../../src/http/sse-parser.js';
 
 const encoder = new TextEncoder();
 
@@ -36,10 +43,7 @@ const fixtures: Fixture[] = [
   },
   {
     name: 'Azure-like data-only events ending in [DONE]',
-    stream:
-      'data: {"choices":[{"text":"a"}]}\n\n' +
-      'data: {"choices":[{"text":"b"}]}\n\n' +
-      'data: [DONE]\n\n',
+    stream: 'data: {"choices":[{"text":"a"}]}\n\n' + 'data: {"choices":[{"text":"b"}]}\n\n' + 'data: [DONE]\n\n',
     expected: [
       { event: 'message', data: '{"choices":[{"text":"a"}]}' },
       { event: 'message', data: '{"choices":[{"text":"b"}]}' },
@@ -281,7 +285,10 @@ describe('size limit', () => {
     { what: 'a line with no end, across chunks', chunks: ['data: ', 'x'.repeat(40), 'x'.repeat(40)] },
     { what: 'a whole line in one chunk', chunks: [`data: ${'x'.repeat(100)}\n\n`] },
     { what: 'a line completed in a later chunk', chunks: ['data: ' + 'x'.repeat(60), 'x'.repeat(60) + '\n\n'] },
-    { what: 'an event of many short data lines', chunks: [Array.from({ length: 20 }, () => 'data: 0123456789\n').join('')] },
+    {
+      what: 'an event of many short data lines',
+      chunks: [Array.from({ length: 20 }, () => 'data: 0123456789\n').join('')],
+    },
   ])('$what longer than the limit throws SseLimitError', ({ chunks }) => {
     const parser = new SseParser({ maxLength: 64 });
     expect(() => {
@@ -301,7 +308,12 @@ describe('size limit', () => {
     const parser = new SseParser({ maxLength: 64 });
     const line = `data: ${'y'.repeat(58)}`;
     expect(line).toHaveLength(64);
-    const events = [...parser.push(`${line}\n\n`), ...parser.push(line.slice(0, 30)), ...parser.push(`${line.slice(30)}\n\n`), ...parser.end()];
+    const events = [
+      ...parser.push(`${line}\n\n`),
+      ...parser.push(line.slice(0, 30)),
+      ...parser.push(`${line.slice(30)}\n\n`),
+      ...parser.end(),
+    ];
     expect(events).toEqual([
       { event: 'message', data: 'y'.repeat(58) },
       { event: 'message', data: 'y'.repeat(58) },
@@ -388,7 +400,9 @@ describe('parseSseBatches', () => {
 
   it('yields the events of each chunk together, never an empty batch, and the pending one at end of body', async () => {
     const batches: string[][] = [];
-    for await (const batch of parseSseBatches(body(['data: 1\n\ndata: 2\n\n', ': keep-alive\n', encoder.encode('data: 3\n\ndata: 4')]))) {
+    for await (const batch of parseSseBatches(
+      body(['data: 1\n\ndata: 2\n\n', ': keep-alive\n', encoder.encode('data: 3\n\ndata: 4')]),
+    )) {
       batches.push(batch.map((e) => e.data));
     }
     expect(batches).toEqual([['1', '2'], ['3'], ['4']]);

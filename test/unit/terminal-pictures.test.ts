@@ -37,7 +37,9 @@ describe('token boundaries', () => {
   });
 
   it('closes the colour before a line break inside a token', () => {
-    expect(renderTokenBoundaries(['a\nb'], 1, true)).toBe(`${E}30m${E}48;5;153ma${E}49m${E}39m\n${E}30m${E}48;5;153mb${E}49m${E}39m\n1 token\n`);
+    expect(renderTokenBoundaries(['a\nb'], 1, true)).toBe(
+      `${E}30m${E}48;5;153ma${E}49m${E}39m\n${E}30m${E}48;5;153mb${E}49m${E}39m\n1 token\n`,
+    );
   });
 
   it('without colour is the count alone, as a pipe gets it', () => {
@@ -45,10 +47,30 @@ describe('token boundaries', () => {
   });
 
   it.each([
-    { why: 'tokens that spell the text stay as they are', tokens: ['Hello', ' wor', 'ld'], text: 'Hello world', pieces: ['Hello', ' wor', 'ld'] },
-    { why: 'byte-level BPE marks become a space and a line break', tokens: ['H', 'ello', 'Ġwor', 'ld', 'Ċ'], text: 'Hello world\n', pieces: ['H', 'ello', ' wor', 'ld', '\n'] },
-    { why: "SentencePiece's added leading space is dropped", tokens: ['▁Hello', '▁world'], text: 'Hello world', pieces: ['Hello', ' world'] },
-    { why: 'tokens that spell another text either way are shown as given', tokens: ['▁a', 'Ġb'], text: 'xy', pieces: ['▁a', 'Ġb'] },
+    {
+      why: 'tokens that spell the text stay as they are',
+      tokens: ['Hello', ' wor', 'ld'],
+      text: 'Hello world',
+      pieces: ['Hello', ' wor', 'ld'],
+    },
+    {
+      why: 'byte-level BPE marks become a space and a line break',
+      tokens: ['H', 'ello', 'Ġwor', 'ld', 'Ċ'],
+      text: 'Hello world\n',
+      pieces: ['H', 'ello', ' wor', 'ld', '\n'],
+    },
+    {
+      why: "SentencePiece's added leading space is dropped",
+      tokens: ['▁Hello', '▁world'],
+      text: 'Hello world',
+      pieces: ['Hello', ' world'],
+    },
+    {
+      why: 'tokens that spell another text either way are shown as given',
+      tokens: ['▁a', 'Ġb'],
+      text: 'xy',
+      pieces: ['▁a', 'Ġb'],
+    },
   ])('$why', ({ tokens, text, pieces }) => {
     expect(tokensAsText(tokens, text)).toEqual(pieces);
   });
@@ -71,7 +93,16 @@ describe('log-probability colours', () => {
   });
 
   it('prints the rest plain from the first token that does not match the text', () => {
-    expect(colourByLogprob('The dog', [{ text: 'The', logprob: 0 }, { text: ' cat', logprob: 0 }], true)).toBe(`${E}38;5;34mThe${E}39m dog`);
+    expect(
+      colourByLogprob(
+        'The dog',
+        [
+          { text: 'The', logprob: 0 },
+          { text: ' cat', logprob: 0 },
+        ],
+        true,
+      ),
+    ).toBe(`${E}38;5;34mThe${E}39m dog`);
   });
 
   it('without colour is the text itself', () => {
@@ -95,7 +126,9 @@ describe('heat map', () => {
   const range = scoreRange([spans]);
 
   it('shades each span from pale to red by its score; text between spans is plain', () => {
-    expect(renderHeatMap('An apple day', spans, range, true)).toBe(`${E}30m${E}48;5;230mAn${E}49m${E}39m ${E}30m${E}48;5;197mapple${E}49m${E}39m ${E}30m${E}48;5;215mday${E}49m${E}39m`);
+    expect(renderHeatMap('An apple day', spans, range, true)).toBe(
+      `${E}30m${E}48;5;230mAn${E}49m${E}39m ${E}30m${E}48;5;197mapple${E}49m${E}39m ${E}30m${E}48;5;215mday${E}49m${E}39m`,
+    );
   });
 
   it('without colour is the text itself', () => {
@@ -109,10 +142,18 @@ describe('heat map', () => {
   });
 
   it('explain on a colour terminal draws the prompt as a heat map; without colour the lines stay', () => {
-    const explanation: Explanation = { target: ' x', items: [{ type: 'text', scores: spans }, { type: 'target', scores: [] }] };
+    const explanation: Explanation = {
+      target: ' x',
+      items: [
+        { type: 'text', scores: spans },
+        { type: 'target', scores: [] },
+      ],
+    };
     const colored = renderExplanations([explanation], 'An apple day', ' x', true);
     expect(colored).toBe(`${renderHeatMap('An apple day', spans, range, true)}\n${heatScale(range, true)}\n`);
-    expect(renderExplanations([explanation], 'An apple day', ' x', false)).toBe('  0.0000  "An"\n  1.0000  "apple"\n  0.5000  "day"\n');
+    expect(renderExplanations([explanation], 'An apple day', ' x', false)).toBe(
+      '  0.0000  "An"\n  1.0000  "apple"\n  0.5000  "day"\n',
+    );
   });
 });
 
@@ -145,7 +186,16 @@ describe('similarity matrix', () => {
 
   it('shades the cells by similarity with colour', () => {
     const cell = (v: string, bg: number) => ` ${E}30m${E}48;5;${bg}m ${v}${E}49m${E}39m`;
-    expect(renderSimilarityMatrix(texts.slice(0, 2), similarityMatrix([[1, 0], [0.8, 0.6]]), true)).toBe(
+    expect(
+      renderSimilarityMatrix(
+        texts.slice(0, 2),
+        similarityMatrix([
+          [1, 0],
+          [0.8, 0.6],
+        ]),
+        true,
+      ),
+    ).toBe(
       [
         '                                1     2',
         ` 1 a river                 ${cell('1.00', 69)}${cell('0.80', 75)}`,
@@ -158,18 +208,37 @@ describe('similarity matrix', () => {
 
 describe('generation summary', () => {
   it('a streamed generation: stop reason, tokens, time to first token, speed after it; dim with colour', () => {
-    const stats = { stopReasons: ['max_tokens'], inputTokens: 4, generatedTokens: 11, firstTokenMs: 250, totalMs: 1250 };
-    expect(renderGenerationSummary(stats, false)).toBe('stop: max_tokens · 4 input tokens · 11 generated · first token 250 ms · 10.0 tokens/s\n');
-    expect(renderGenerationSummary(stats, true)).toBe(`${E}2mstop: max_tokens · 4 input tokens · 11 generated · first token 250 ms · 10.0 tokens/s${E}22m\n`);
+    const stats = {
+      stopReasons: ['max_tokens'],
+      inputTokens: 4,
+      generatedTokens: 11,
+      firstTokenMs: 250,
+      totalMs: 1250,
+    };
+    expect(renderGenerationSummary(stats, false)).toBe(
+      'stop: max_tokens · 4 input tokens · 11 generated · first token 250 ms · 10.0 tokens/s\n',
+    );
+    expect(renderGenerationSummary(stats, true)).toBe(
+      `${E}2mstop: max_tokens · 4 input tokens · 11 generated · first token 250 ms · 10.0 tokens/s${E}22m\n`,
+    );
   });
 
   it('a whole answer: the time to it, the speed over all of it; repeated stop reasons once', () => {
-    const stats = { stopReasons: ['eos_token', 'eos_token', 'max_tokens'], inputTokens: 2, generatedTokens: 30, totalMs: 1500 };
-    expect(renderGenerationSummary(stats, false)).toBe('stop: eos_token, max_tokens · 2 input tokens · 30 generated · answer in 1.5 s · 20.0 tokens/s\n');
+    const stats = {
+      stopReasons: ['eos_token', 'eos_token', 'max_tokens'],
+      inputTokens: 2,
+      generatedTokens: 30,
+      totalMs: 1500,
+    };
+    expect(renderGenerationSummary(stats, false)).toBe(
+      'stop: eos_token, max_tokens · 2 input tokens · 30 generated · answer in 1.5 s · 20.0 tokens/s\n',
+    );
   });
 
   it('leaves out what is unknown', () => {
-    expect(renderGenerationSummary({ stopReasons: ['cancelled'], totalMs: 40 }, false)).toBe('stop: cancelled · answer in 40 ms\n');
+    expect(renderGenerationSummary({ stopReasons: ['cancelled'], totalMs: 40 }, false)).toBe(
+      'stop: cancelled · answer in 40 ms\n',
+    );
     expect(SGR.test(renderGenerationSummary({ stopReasons: [], totalMs: 0 }, false))).toBe(false);
   });
 });

@@ -25,7 +25,11 @@ describe('where tokens are kept', () => {
   it.each([
     ['$XDG_CACHE_HOME/textgen', { HOME: '/h', XDG_CACHE_HOME: '/x' }, '/x/textgen'],
     ['$HOME/.cache/textgen without XDG_CACHE_HOME', { HOME: '/h' }, '/h/.cache/textgen'],
-    ['$HOME/.cache/textgen when XDG_CACHE_HOME is relative', { HOME: '/h', XDG_CACHE_HOME: 'rel' }, '/h/.cache/textgen'],
+    [
+      '$HOME/.cache/textgen when XDG_CACHE_HOME is relative',
+      { HOME: '/h', XDG_CACHE_HOME: 'rel' },
+      '/h/.cache/textgen',
+    ],
   ])('in %s', (_case, e, expected) => {
     expect(tokenCacheDir(e)).toBe(expected);
   });
@@ -111,7 +115,9 @@ describe('atomic writes', () => {
     const cache = createTokenCache({ env });
     await Promise.all(Array.from({ length: 10 }, (_, i) => cache.set(KEY, { token: `t${i}`, expiresAt: i })));
     expect(await readdir(dir)).toEqual([`${KEY}.json`]);
-    expect(JSON.parse(await readFile(path.join(dir, `${KEY}.json`), 'utf8'))).toMatchObject({ token: expect.stringMatching(/^t\d$/) });
+    expect(JSON.parse(await readFile(path.join(dir, `${KEY}.json`), 'utf8'))).toMatchObject({
+      token: expect.stringMatching(/^t\d$/),
+    });
   });
 
   it('never lets a reader see a half-written token while writers race', async () => {

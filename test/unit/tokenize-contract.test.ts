@@ -7,7 +7,12 @@ import {
   alephAlphaTokenizationResponseSchema,
 } from '../contract/tokenize-schemas.js';
 
-import { ALEPH_ALPHA_SCHEMAS, type FieldFacts, requiredOf, type SchemaFacts } from '../contract/aleph-alpha-contract.js';
+import {
+  ALEPH_ALPHA_SCHEMAS,
+  type FieldFacts,
+  requiredOf,
+  type SchemaFacts,
+} from '../contract/aleph-alpha-contract.js';
 
 /**
  * The project's record of the Aleph Alpha OpenAPI document (1.16.1, aleph-alpha-contract.ts) names the tokenization
@@ -36,15 +41,19 @@ function zodFields(schema: z.ZodObject): FieldList {
     const optional = field.safeParse(undefined).success;
     if (!optional) required.push(name);
     const json = JSON.stringify((field as { toJSONSchema(): unknown }).toJSONSchema());
-    const t = JSON.parse(json) as { type?: string; items?: { type?: string }; anyOf?: Array<{ type?: string; items?: { type?: string } }> };
-    const shape = t.type ? t : (t.anyOf ?? []).find((a) => a.type !== undefined) ?? {};
+    const t = JSON.parse(json) as {
+      type?: string;
+      items?: { type?: string };
+      anyOf?: Array<{ type?: string; items?: { type?: string } }>;
+    };
+    const shape = t.type ? t : ((t.anyOf ?? []).find((a) => a.type !== undefined) ?? {});
     const type = shape.type === 'integer' ? 'integer' : shape.type;
     fields[name] = shape.items?.type ? `${type} of ${shape.items.type}` : String(type);
   }
   return { fields, required };
 }
 
-describe('Aleph Alpha tokenization schemas name exactly the document\'s fields', () => {
+describe("Aleph Alpha tokenization schemas name exactly the document's fields", () => {
   // The document's answers list no required fields; `result` is required here because every detokenize answer has it.
   it.each<[keyof typeof ALEPH_ALPHA_SCHEMAS, z.ZodObject, string[] | undefined]>([
     ['TokenizationRequest', alephAlphaTokenizationRequestSchema, undefined],

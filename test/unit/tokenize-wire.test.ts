@@ -12,7 +12,13 @@ import {
 } from '../contract/tokenize-schemas.js';
 import { testProfile } from '../helpers/profile.js';
 
-const ASK = (over: Partial<TokenizeRequest> = {}): TokenizeRequest => ({ model: 'm', text: 'Hello', tokens: false, ids: false, ...over });
+const ASK = (over: Partial<TokenizeRequest> = {}): TokenizeRequest => ({
+  model: 'm',
+  text: 'Hello',
+  tokens: false,
+  ids: false,
+  ...over,
+});
 
 describe('which providers have tokenize endpoints', () => {
   it.each([
@@ -31,7 +37,11 @@ describe('watsonx tokenization on the wire', () => {
 
   it.each<[string, Partial<TokenizeRequest>, Record<string, unknown>]>([
     ['a count', {}, { model_id: 'm', input: 'Hello', space_id: 'space-1' }],
-    ['the tokens', { tokens: true }, { model_id: 'm', input: 'Hello', space_id: 'space-1', parameters: { return_tokens: true } }],
+    [
+      'the tokens',
+      { tokens: true },
+      { model_id: 'm', input: 'Hello', space_id: 'space-1', parameters: { return_tokens: true } },
+    ],
   ])('%s', (_n, over, body) => {
     const spec = watsonxTokenize.buildTokenizeRequest(ASK(over), wx);
     expect(spec.method).toBe('POST');
@@ -41,7 +51,7 @@ describe('watsonx tokenization on the wire', () => {
     expect(watsonxTokenizationRequestSchema.safeParse(JSON.parse(spec.body as string)).success).toBe(true);
   });
 
-  it('uses the project over the space, and the profile\'s API version', () => {
+  it("uses the project over the space, and the profile's API version", () => {
     const spec = watsonxTokenize.buildTokenizeRequest(ASK(), { ...wx, projectId: 'p-1', apiVersion: '2025-01-01' });
     expect(spec.url).toMatch(/\?version=2025-01-01$/);
     expect(JSON.parse(spec.body as string)).toStrictEqual({ model_id: 'm', input: 'Hello', project_id: 'p-1' });
@@ -49,13 +59,22 @@ describe('watsonx tokenization on the wire', () => {
 
   it('without a space or project it is a usage error', () => {
     expect(() => watsonxTokenize.buildTokenizeRequest(ASK(), testProfile({ provider: 'watsonx' }))).toThrow(UsageError);
-    expect(() => watsonxTokenize.buildTokenizeRequest(ASK(), testProfile({ provider: 'watsonx' }))).toThrow('profile "test" needs space_id or project_id for tokenization');
+    expect(() => watsonxTokenize.buildTokenizeRequest(ASK(), testProfile({ provider: 'watsonx' }))).toThrow(
+      'profile "test" needs space_id or project_id for tokenization',
+    );
   });
 
   it('reads the count, the tokens, and the model the service names', () => {
     const body = { model_id: 'google/flan-t5-xl', result: { token_count: 2, tokens: ['▁Hello', '!'] } };
-    expect(watsonxTokenize.parseTokenizeResponse(body, ASK({ tokens: true }))).toStrictEqual({ model: 'google/flan-t5-xl', token_count: 2, tokens: ['▁Hello', '!'] });
-    expect(watsonxTokenize.parseTokenizeResponse(body, ASK())).toStrictEqual({ model: 'google/flan-t5-xl', token_count: 2 });
+    expect(watsonxTokenize.parseTokenizeResponse(body, ASK({ tokens: true }))).toStrictEqual({
+      model: 'google/flan-t5-xl',
+      token_count: 2,
+      tokens: ['▁Hello', '!'],
+    });
+    expect(watsonxTokenize.parseTokenizeResponse(body, ASK())).toStrictEqual({
+      model: 'google/flan-t5-xl',
+      token_count: 2,
+    });
   });
 
   it.each<[string, unknown, Partial<TokenizeRequest>]>([
@@ -84,7 +103,11 @@ describe('Aleph Alpha tokenization on the wire', () => {
     ['both', { tokens: true, ids: true }, { model: 'm', prompt: 'Hello', tokens: true, token_ids: true }],
   ])('%s', (_n, over, body) => {
     const spec = alephAlphaTokenize.buildTokenizeRequest(ASK(over), aa);
-    expect(spec).toMatchObject({ method: 'POST', url: 'https://aa.test/tokenize', headers: { 'content-type': 'application/json', accept: 'application/json' } });
+    expect(spec).toMatchObject({
+      method: 'POST',
+      url: 'https://aa.test/tokenize',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+    });
     expect(JSON.parse(spec.body as string)).toStrictEqual(body);
     expect(alephAlphaTokenizationRequestSchema.safeParse(body).success).toBe(true);
   });
@@ -92,8 +115,17 @@ describe('Aleph Alpha tokenization on the wire', () => {
   it('counts the ids, and reports only what was asked for', () => {
     const body = { tokens: ['ĠAn', 'Ġapple'], token_ids: [560, 34438] };
     expect(alephAlphaTokenize.parseTokenizeResponse(body, ASK())).toStrictEqual({ model: 'm', token_count: 2 });
-    expect(alephAlphaTokenize.parseTokenizeResponse({ tokens: body.tokens }, ASK({ tokens: true }))).toStrictEqual({ model: 'm', token_count: 2, tokens: ['ĠAn', 'Ġapple'] });
-    expect(alephAlphaTokenize.parseTokenizeResponse(body, ASK({ tokens: true, ids: true }))).toStrictEqual({ model: 'm', token_count: 2, tokens: ['ĠAn', 'Ġapple'], ids: [560, 34438] });
+    expect(alephAlphaTokenize.parseTokenizeResponse({ tokens: body.tokens }, ASK({ tokens: true }))).toStrictEqual({
+      model: 'm',
+      token_count: 2,
+      tokens: ['ĠAn', 'Ġapple'],
+    });
+    expect(alephAlphaTokenize.parseTokenizeResponse(body, ASK({ tokens: true, ids: true }))).toStrictEqual({
+      model: 'm',
+      token_count: 2,
+      tokens: ['ĠAn', 'Ġapple'],
+      ids: [560, 34438],
+    });
   });
 
   it.each<[string, unknown, Partial<TokenizeRequest>]>([
@@ -112,8 +144,13 @@ describe('Aleph Alpha tokenization on the wire', () => {
     const body = JSON.parse(spec.body as string);
     expect(body).toStrictEqual({ model: 'luminous-base', token_ids: [560, 34438] });
     expect(alephAlphaDetokenizationRequestSchema.safeParse(body).success).toBe(true);
-    expect(detokenize.parseResponse({ result: ' An apple' }, { model: 'luminous-base', ids: [] })).toStrictEqual({ model: 'luminous-base', text: ' An apple' });
-    expect(() => detokenize.parseResponse({ text: 'x' }, { model: 'luminous-base', ids: [] })).toThrow(UnexpectedAnswer);
+    expect(detokenize.parseResponse({ result: ' An apple' }, { model: 'luminous-base', ids: [] })).toStrictEqual({
+      model: 'luminous-base',
+      text: ' An apple',
+    });
+    expect(() => detokenize.parseResponse({ text: 'x' }, { model: 'luminous-base', ids: [] })).toThrow(
+      UnexpectedAnswer,
+    );
   });
 
   it('fetches the tokenizer file with GET /models/{model}/tokenizer', () => {

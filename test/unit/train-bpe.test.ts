@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { LOCAL_MERGES, localCorpus, localTokenizer, localTokenizerJson } from '../../profiles/aleph-alpha/server/tokenizer.js';
+import {
+  LOCAL_MERGES,
+  localCorpus,
+  localTokenizer,
+  localTokenizerJson,
+} from '../../profiles/aleph-alpha/server/tokenizer.js';
 import { createByteLevelBpe } from '../../src/tokenizers/byte-level-bpe.js';
 import { byteLevelTokenizerJson, trainByteLevelBpe } from '../../src/tokenizers/train-bpe.js';
 
@@ -7,7 +12,11 @@ describe('training a byte-level BPE vocabulary', () => {
   it('merges the most frequent pair first, ties by the smaller pair', () => {
     // Pieces "aa", " aa" twice, " bb" twice: ("a","a") is seen 3 times; then three pairs tie at 2, and "b" < "Ġ" < …
     const trained = trainByteLevelBpe('aa aa aa bb bb', 3);
-    expect(trained.merges).toStrictEqual([['a', 'a'], ['b', 'b'], ['Ġ', 'aa']]);
+    expect(trained.merges).toStrictEqual([
+      ['a', 'a'],
+      ['b', 'b'],
+      ['Ġ', 'aa'],
+    ]);
     expect(trained.vocab.get('aa')).toBe(256);
     expect(trained.vocab.get('Ġaa')).toBe(258);
   });
@@ -38,12 +47,17 @@ describe('training a byte-level BPE vocabulary', () => {
 
 describe('the local Aleph Alpha tokenizer', () => {
   it(`has ${LOCAL_MERGES} merges, the bytes, and <|endoftext|>`, () => {
-    const doc = localTokenizerJson() as { model: { vocab: Record<string, number>; merges: string[] }; added_tokens: Array<{ id: number; content: string }> };
+    const doc = localTokenizerJson() as {
+      model: { vocab: Record<string, number>; merges: string[] };
+      added_tokens: Array<{ id: number; content: string }>;
+    };
     expect(doc.model.merges).toHaveLength(LOCAL_MERGES);
-    expect(doc.added_tokens).toStrictEqual([expect.objectContaining({ content: '<|endoftext|>', id: Object.keys(doc.model.vocab).length })]);
+    expect(doc.added_tokens).toStrictEqual([
+      expect.objectContaining({ content: '<|endoftext|>', id: Object.keys(doc.model.vocab).length }),
+    ]);
   });
 
-  it('tokenizes the engine\'s words whole', () => {
+  it("tokenizes the engine's words whole", () => {
     const t = localTokenizer();
     expect(t.tokenTexts(t.encode('the quiet river'))).toStrictEqual(['the', 'Ġquiet', 'Ġriver']);
   });

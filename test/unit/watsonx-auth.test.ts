@@ -51,7 +51,10 @@ function jwt(claims: Record<string, unknown>): string {
 
 /** An IAM endpoint that hands out tok-1, tok-2, … each valid for `lifetimeS` seconds. */
 function iamServer(lifetimeS = 3600): FakeHttp {
-  return new FakeHttp((_req, n) => ({ status: 200, body: { access_token: `tok-${n}`, refresh_token: 'r', token_type: 'Bearer', expires_in: lifetimeS, expiration: 0 } }));
+  return new FakeHttp((_req, n) => ({
+    status: 200,
+    body: { access_token: `tok-${n}`, refresh_token: 'r', token_type: 'Bearer', expires_in: lifetimeS, expiration: 0 },
+  }));
 }
 
 function profileWith(auth: ResolvedAuth, url = CPD_URL): ResolvedProfile {
@@ -102,8 +105,15 @@ describe('IBM Cloud IAM', () => {
     const { request, options } = http.requests[0]!;
     expect(request.method).toBe('POST');
     expect(request.url).toBe(IAM_URL);
-    expect(request.headers).toEqual({ 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' });
-    expect(Object.fromEntries(new URLSearchParams(request.body))).toEqual({ grant_type: 'urn:ibm:params:oauth:grant-type:apikey', apikey: 'my-api-key', response_type: 'cloud_iam' });
+    expect(request.headers).toEqual({
+      'content-type': 'application/x-www-form-urlencoded',
+      accept: 'application/json',
+    });
+    expect(Object.fromEntries(new URLSearchParams(request.body))).toEqual({
+      grant_type: 'urn:ibm:params:oauth:grant-type:apikey',
+      apikey: 'my-api-key',
+      response_type: 'cloud_iam',
+    });
     expect(options?.service).toBe('IBM Cloud IAM');
   });
 
@@ -135,7 +145,9 @@ describe('IBM Cloud IAM', () => {
     await authenticator(IAM_AUTH, first).headers();
     const second = iamServer();
     const cacheOfSecondRun = createTokenCache({ env: { HOME: root, XDG_CACHE_HOME: path.join(root, 'cache') } });
-    expect(await authenticator(IAM_AUTH, second, cacheOfSecondRun).headers()).toEqual({ authorization: 'Bearer tok-1' });
+    expect(await authenticator(IAM_AUTH, second, cacheOfSecondRun).headers()).toEqual({
+      authorization: 'Bearer tok-1',
+    });
     expect(second.requests).toHaveLength(0);
   });
 
@@ -184,7 +196,10 @@ describe('IBM Cloud IAM', () => {
   });
 
   it('falls back to the expiration timestamp when expires_in is missing', async () => {
-    const http = new FakeHttp((_r, n) => ({ status: 200, body: { access_token: `tok-${n}`, expiration: (T0 + 2 * HOUR) / 1000 } }));
+    const http = new FakeHttp((_r, n) => ({
+      status: 200,
+      body: { access_token: `tok-${n}`, expiration: (T0 + 2 * HOUR) / 1000 },
+    }));
     const auth = authenticator(IAM_AUTH, http);
     await auth.headers();
     clock = T0 + 2 * HOUR - 30_000;
@@ -225,7 +240,10 @@ describe('Cloud Pak for Data', () => {
     ['an API key', { type: 'cpd', username: 'admin', apikey: 'cpd-key' }, { username: 'admin', api_key: 'cpd-key' }],
     ['a password', { type: 'cpd', username: 'admin', password: 'pw' }, { username: 'admin', password: 'pw' }],
   ])('authorizes with %s', async (_case, auth, body) => {
-    const http = new FakeHttp(() => ({ status: 200, body: { _messageCode_: '200', message: 'Success', token: 'cpd-token' } }));
+    const http = new FakeHttp(() => ({
+      status: 200,
+      body: { _messageCode_: '200', message: 'Success', token: 'cpd-token' },
+    }));
     expect(await authenticator(auth, http).headers()).toEqual({ authorization: 'Bearer cpd-token' });
     const { request, options } = http.requests[0]!;
     expect(request.method).toBe('POST');
@@ -237,11 +255,16 @@ describe('Cloud Pak for Data', () => {
 
   it('reads accessToken from older releases', async () => {
     const http = new FakeHttp(() => ({ status: 200, body: { accessToken: 'old-style' } }));
-    expect(await authenticator({ type: 'cpd', username: 'admin', apikey: 'k' }, http).headers()).toEqual({ authorization: 'Bearer old-style' });
+    expect(await authenticator({ type: 'cpd', username: 'admin', apikey: 'k' }, http).headers()).toEqual({
+      authorization: 'Bearer old-style',
+    });
   });
 
   it('takes the expiry from the JWT exp claim', async () => {
-    const http = new FakeHttp((_r, n) => ({ status: 200, body: { token: jwt({ sub: 'admin', n, iat: T0 / 1000, exp: (T0 + 2 * HOUR) / 1000 }) } }));
+    const http = new FakeHttp((_r, n) => ({
+      status: 200,
+      body: { token: jwt({ sub: 'admin', n, iat: T0 / 1000, exp: (T0 + 2 * HOUR) / 1000 }) },
+    }));
     const auth = authenticator({ type: 'cpd', username: 'admin', apikey: 'k' }, http);
     await auth.headers();
     clock = T0 + HOUR;
@@ -295,7 +318,9 @@ describe('static credentials', () => {
   });
 
   it('refuses an api-key auth, which watsonx does not know', () => {
-    expect(() => authenticator({ type: 'api-key', key: 'k' }, new FakeHttp(() => new Error('none')))).toThrow(UsageError);
+    expect(() => authenticator({ type: 'api-key', key: 'k' }, new FakeHttp(() => new Error('none')))).toThrow(
+      UsageError,
+    );
   });
 });
 
@@ -305,7 +330,11 @@ describe('dry-run headers', () => {
     ['cpd', { type: 'cpd', username: 'admin', password: 'pw' }, { authorization: 'Bearer ${TEXTGEN_TOKEN}' }],
     ['bearer from a known variable', bearerAuth('aa-secret', 'AA_TOKEN'), { authorization: 'Bearer ${AA_TOKEN}' }],
     ['bearer from a flag', { type: 'bearer', token: 'flag-secret' }, { authorization: 'Bearer ${TEXTGEN_TOKEN}' }],
-    ['zenapikey', { type: 'zenapikey', username: 'admin', apikey: 'zen-secret' }, { authorization: 'ZenApiKey ${TEXTGEN_ZENAPIKEY}' }],
+    [
+      'zenapikey',
+      { type: 'zenapikey', username: 'admin', apikey: 'zen-secret' },
+      { authorization: 'ZenApiKey ${TEXTGEN_ZENAPIKEY}' },
+    ],
     ['none', { type: 'none' }, {}],
   ])('for %s are placeholders, with no request and no secret', async (_case, auth, expected) => {
     const http = new FakeHttp(() => new Error('no request expected'));
@@ -320,23 +349,49 @@ describe('token exchange failures', () => {
   it('maps an IAM 4xx to an AuthError with the IAM code and message', async () => {
     const http = new FakeHttp(() => ({
       status: 400,
-      body: { errorCode: 'BXNIM0415E', errorMessage: 'Provided API key could not be found.', context: { requestId: 'req-9' } },
+      body: {
+        errorCode: 'BXNIM0415E',
+        errorMessage: 'Provided API key could not be found.',
+        context: { requestId: 'req-9' },
+      },
     }));
-    const error = await authenticator(IAM_AUTH, http).headers().catch((e: unknown) => e);
+    const error = await authenticator(IAM_AUTH, http)
+      .headers()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthError);
     expect((error as AuthError).exitCode).toBe(3);
-    expect((error as AuthError).message).toBe('IBM Cloud IAM rejected the API key: BXNIM0415E Provided API key could not be found. (trace req-9)');
+    expect((error as AuthError).message).toBe(
+      'IBM Cloud IAM rejected the API key: BXNIM0415E Provided API key could not be found. (trace req-9)',
+    );
     expect((error as AuthError).status).toBe(400);
     expect((error as AuthError).traceId).toBe('req-9');
   });
 
   it.each<[string, Reply, string]>([
-    ['IAM 503 after the retries', { status: 503, body: 'Service Unavailable', headers: { 'content-type': 'text/plain' } }, 'IBM Cloud IAM token exchange failed: HTTP 503 Service Unavailable'],
-    ['IAM 500 with an empty body', { status: 500, body: '' }, 'IBM Cloud IAM token exchange failed: HTTP 500 no details in the reply'],
-    ['IAM 200 without a token', { status: 200, body: { token_type: 'Bearer' } }, 'IBM Cloud IAM token exchange failed: the reply has no access_token'],
-    ['IAM 200 that is not JSON', { status: 200, body: '<html>' }, 'IBM Cloud IAM token exchange failed: the reply has no access_token'],
+    [
+      'IAM 503 after the retries',
+      { status: 503, body: 'Service Unavailable', headers: { 'content-type': 'text/plain' } },
+      'IBM Cloud IAM token exchange failed: HTTP 503 Service Unavailable',
+    ],
+    [
+      'IAM 500 with an empty body',
+      { status: 500, body: '' },
+      'IBM Cloud IAM token exchange failed: HTTP 500 no details in the reply',
+    ],
+    [
+      'IAM 200 without a token',
+      { status: 200, body: { token_type: 'Bearer' } },
+      'IBM Cloud IAM token exchange failed: the reply has no access_token',
+    ],
+    [
+      'IAM 200 that is not JSON',
+      { status: 200, body: '<html>' },
+      'IBM Cloud IAM token exchange failed: the reply has no access_token',
+    ],
   ])('%s is an AuthError', async (_case, reply, message) => {
-    const error = await authenticator(IAM_AUTH, new FakeHttp(() => reply)).headers().catch((e: unknown) => e);
+    const error = await authenticator(IAM_AUTH, new FakeHttp(() => reply))
+      .headers()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthError);
     expect((error as Error).message).toBe(message);
   });
@@ -354,28 +409,49 @@ describe('token exchange failures', () => {
       { status: 403, body: { errors: [{ code: 'forbidden', message: 'API key revoked' }] } },
       'Cloud Pak for Data rejected the API key of user "admin": forbidden API key revoked',
     ],
-    ['a 502', { type: 'cpd', username: 'admin', apikey: 'k' }, { status: 502, body: 'Bad Gateway' }, 'Cloud Pak for Data token exchange failed: HTTP 502 Bad Gateway'],
-    ['a reply with no token', { type: 'cpd', username: 'admin', apikey: 'k' }, { status: 200, body: { message: 'ok' } }, 'Cloud Pak for Data token exchange failed: the reply has neither token nor accessToken'],
+    [
+      'a 502',
+      { type: 'cpd', username: 'admin', apikey: 'k' },
+      { status: 502, body: 'Bad Gateway' },
+      'Cloud Pak for Data token exchange failed: HTTP 502 Bad Gateway',
+    ],
+    [
+      'a reply with no token',
+      { type: 'cpd', username: 'admin', apikey: 'k' },
+      { status: 200, body: { message: 'ok' } },
+      'Cloud Pak for Data token exchange failed: the reply has neither token nor accessToken',
+    ],
   ])('CPD with %s is an AuthError', async (_case, auth, reply, message) => {
-    const error = await authenticator(auth, new FakeHttp(() => reply)).headers().catch((e: unknown) => e);
+    const error = await authenticator(auth, new FakeHttp(() => reply))
+      .headers()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthError);
     expect((error as Error).message).toBe(message);
   });
 
   it('never repeats the secret when the service echoes it', async () => {
-    const http = new FakeHttp(() => ({ status: 400, body: { errorCode: 'BXNIM0415E', errorMessage: 'Key my-api-key is unknown' } }));
-    const error = (await authenticator(IAM_AUTH, http).headers().catch((e: unknown) => e)) as Error;
+    const http = new FakeHttp(() => ({
+      status: 400,
+      body: { errorCode: 'BXNIM0415E', errorMessage: 'Key my-api-key is unknown' },
+    }));
+    const error = (await authenticator(IAM_AUTH, http)
+      .headers()
+      .catch((e: unknown) => e)) as Error;
     expect(error.message).toBe('IBM Cloud IAM rejected the API key: BXNIM0415E Key *** is unknown');
   });
 
   it('lets a connection failure stay a NetworkError', async () => {
     const http = new FakeHttp(() => new NetworkError('cannot connect to 127.0.0.1:1: connection refused'));
-    const error = await authenticator(IAM_AUTH, http).headers().catch((e: unknown) => e);
+    const error = await authenticator(IAM_AUTH, http)
+      .headers()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
   });
 
   it('does not cache a failure: the next call tries again', async () => {
-    const http = new FakeHttp((_r, n) => (n === 1 ? { status: 503, body: 'busy' } : { status: 200, body: { access_token: 'late', expires_in: 3600 } }));
+    const http = new FakeHttp((_r, n) =>
+      n === 1 ? { status: 503, body: 'busy' } : { status: 200, body: { access_token: 'late', expires_in: 3600 } },
+    );
     const auth = authenticator(IAM_AUTH, http);
     await expect(auth.headers()).rejects.toBeInstanceOf(AuthError);
     expect(await auth.headers()).toEqual({ authorization: 'Bearer late' });

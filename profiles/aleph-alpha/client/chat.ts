@@ -22,12 +22,23 @@ import { parseAlephAlphaError } from './response.js';
 /** The reference's limit on `top_logprobs`. */
 const MAX_TOP_LOGPROBS = 20;
 
-export function buildAlephAlphaChatRequest(request: ChatRequest, target: ChatTarget, profile: ResolvedProfile, extra?: Record<string, unknown>): HttpRequestSpec {
+export function buildAlephAlphaChatRequest(
+  request: ChatRequest,
+  target: ChatTarget,
+  profile: ResolvedProfile,
+  extra?: Record<string, unknown>,
+): HttpRequestSpec {
   const model = target.model ?? target.deployment ?? profile.defaults.model;
-  if (!model) throw new UsageError(`aleph-alpha needs a model: give --model, or set defaults.model in profile "${profile.name}"`);
+  if (!model)
+    throw new UsageError(`aleph-alpha needs a model: give --model, or set defaults.model in profile "${profile.name}"`);
   const stream = target.stream ? { stream: true, stream_options: { include_usage: true } } : {};
   const body = { model, ...chatCompletionsFields(request), ...stream, ...extra };
-  return { method: 'POST', url: `${profile.url.replace(/\/+$/, '')}/chat/completions`, headers: chatHeaders(target.stream), body: JSON.stringify(body) };
+  return {
+    method: 'POST',
+    url: `${profile.url.replace(/\/+$/, '')}/chat/completions`,
+    headers: chatHeaders(target.stream),
+    body: JSON.stringify(body),
+  };
 }
 
 export const alephAlphaChat: ChatOperation = {

@@ -30,19 +30,28 @@ export function endpointFor(request: EmbedRequest): Endpoint {
 function checkSettings(s: EmbedSettings): void {
   if (s.representation === undefined) {
     if (s.compress_to_size !== undefined) {
-      throw new UsageError('--compress-to-size applies to semantic embeddings: give --representation symmetric, document or query with it');
+      throw new UsageError(
+        '--compress-to-size applies to semantic embeddings: give --representation symmetric, document or query with it',
+      );
     }
     return;
   }
   const embedOnly = (['layers', 'pooling', 'tokens'] as const).filter((k) => s[k] !== undefined).map((k) => `--${k}`);
   if (embedOnly.length > 0) {
-    throw new UsageError(`${embedOnly.join(', ')} cannot be used with --representation: semantic embeddings have no layers, pooling or tokens`, {
-      hint: 'drop --representation to get layer embeddings from /embed',
-    });
+    throw new UsageError(
+      `${embedOnly.join(', ')} cannot be used with --representation: semantic embeddings have no layers, pooling or tokens`,
+      {
+        hint: 'drop --representation to get layer embeddings from /embed',
+      },
+    );
   }
 }
 
-export function buildAlephAlphaEmbedRequest(batch: readonly string[], request: EmbedRequest, profile: ResolvedProfile): HttpRequestSpec {
+export function buildAlephAlphaEmbedRequest(
+  batch: readonly string[],
+  request: EmbedRequest,
+  profile: ResolvedProfile,
+): HttpRequestSpec {
   const s = request.settings;
   const endpoint = endpointFor(request);
   const body: Record<string, unknown> = { model: request.model, ...hostingField(profile) };
@@ -66,7 +75,8 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 function layerEmbeddings(value: unknown): LayerEmbeddings {
-  if (!isRecord(value) || Object.keys(value).length === 0) throw new UnexpectedAnswer('the answer has no "embeddings" object (layer → pooling → vector)');
+  if (!isRecord(value) || Object.keys(value).length === 0)
+    throw new UnexpectedAnswer('the answer has no "embeddings" object (layer → pooling → vector)');
   for (const [layer, poolings] of Object.entries(value)) {
     if (!isRecord(poolings)) throw new UnexpectedAnswer(`embeddings.${layer} is not an object of pooling results`);
     for (const [pooling, vector] of Object.entries(poolings)) {
@@ -80,13 +90,23 @@ function tokenCount(body: Record<string, unknown>): number {
   return typeof body.num_tokens_prompt_total === 'number' ? body.num_tokens_prompt_total : 0;
 }
 
-export function parseAlephAlphaEmbedResponse(body: unknown, batch: readonly string[], request: EmbedRequest): EmbedBatchAnswer {
+export function parseAlephAlphaEmbedResponse(
+  body: unknown,
+  batch: readonly string[],
+  request: EmbedRequest,
+): EmbedBatchAnswer {
   if (!isRecord(body)) throw new UnexpectedAnswer('the answer is not a JSON object');
   switch (endpointFor(request)) {
     case 'embed': {
       const tokens = body.tokens;
-      const withTokens = request.settings.tokens === true && Array.isArray(tokens) && tokens.every((t) => typeof t === 'string');
-      return { embeddings: [{ embedding: layerEmbeddings(body.embeddings), ...(withTokens ? { tokens: tokens as string[] } : {}) }], inputTokenCount: tokenCount(body) };
+      const withTokens =
+        request.settings.tokens === true && Array.isArray(tokens) && tokens.every((t) => typeof t === 'string');
+      return {
+        embeddings: [
+          { embedding: layerEmbeddings(body.embeddings), ...(withTokens ? { tokens: tokens as string[] } : {}) },
+        ],
+        inputTokenCount: tokenCount(body),
+      };
     }
     case 'semantic_embed':
       if (!isVector(body.embedding)) throw new UnexpectedAnswer('the answer has no "embedding" (an array of numbers)');
@@ -94,7 +114,8 @@ export function parseAlephAlphaEmbedResponse(body: unknown, batch: readonly stri
     case 'batch_semantic_embed': {
       const list = body.embeddings;
       if (!Array.isArray(list)) throw new UnexpectedAnswer('the answer has no "embeddings" array');
-      if (list.length !== batch.length) throw new UnexpectedAnswer(`embeddings holds ${list.length} vectors for ${batch.length} prompts`);
+      if (list.length !== batch.length)
+        throw new UnexpectedAnswer(`embeddings holds ${list.length} vectors for ${batch.length} prompts`);
       return {
         embeddings: list.map((v, i) => {
           if (!isVector(v)) throw new UnexpectedAnswer(`embeddings[${i}] is not an array of numbers`);

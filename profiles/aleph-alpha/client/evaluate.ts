@@ -24,30 +24,43 @@ function count(v: unknown, noun: string): string | undefined {
  */
 export function perplexityOf(m: EvaluationMetrics): number | undefined {
   if (typeof m.log_perplexity_per_token === 'number') return Math.exp(m.log_perplexity_per_token);
-  if (typeof m.log_perplexity === 'number' && typeof m.token_count === 'number' && m.token_count > 0) return Math.exp(m.log_perplexity / m.token_count);
+  if (typeof m.log_perplexity === 'number' && typeof m.token_count === 'number' && m.token_count > 0)
+    return Math.exp(m.log_perplexity / m.token_count);
   return undefined;
 }
 
 /** Log probability, perplexity and whether greedy decoding gives the expected text (and, when not, what it gives). */
 export function renderEvaluation(r: EvaluateResult): string {
   const m = r.result;
-  const sizes = [count(m.token_count, 'token'), count(m.character_count, 'character')].filter((s): s is string => s !== undefined);
+  const sizes = [count(m.token_count, 'token'), count(m.character_count, 'character')].filter(
+    (s): s is string => s !== undefined,
+  );
   const greedy = m.correct_greedy === true ? 'yes' : m.correct_greedy === false ? 'no' : 'n/a';
   let out = line('log probability', `${num(m.log_probability)}${sizes.length > 0 ? `  (${sizes.join(', ')})` : ''}`);
   out += line('perplexity', `${num(perplexityOf(m))}${perplexityOf(m) !== undefined ? '  (per token)' : ''}`);
   out += line('correct greedy', greedy);
-  if (m.correct_greedy === false && typeof m.completion === 'string') out += line('greedy completion', JSON.stringify(m.completion));
+  if (m.correct_greedy === false && typeof m.completion === 'string')
+    out += line('greedy completion', JSON.stringify(m.completion));
   return out;
 }
 
 export const alephAlphaEvaluate: TaskOperation<EvaluateRequest, EvaluateResult> = {
   buildRequest(req, profile) {
-    return taskRequest(profile, 'evaluate', { model: req.model, ...hostingField(profile), prompt: req.prompt, completion_expected: req.expected }, req.nice);
+    return taskRequest(
+      profile,
+      'evaluate',
+      { model: req.model, ...hostingField(profile), prompt: req.prompt, completion_expected: req.expected },
+      req.nice,
+    );
   },
 
   parseResponse(body, req) {
     if (!isRecord(body) || !isRecord(body.result)) throw new UnexpectedAnswer('the answer has no "result" object');
-    const out: EvaluateResult = { model_id: req.model, ...modelVersionOf(body), result: body.result as EvaluationMetrics };
+    const out: EvaluateResult = {
+      model_id: req.model,
+      ...modelVersionOf(body),
+      result: body.result as EvaluationMetrics,
+    };
     if (typeof body.num_tokens_prompt_total === 'number') out.num_tokens_prompt_total = body.num_tokens_prompt_total;
     return out;
   },

@@ -21,20 +21,29 @@ function promptItemsOf(prompt: AlephAlphaPrompt): AlephAlphaPromptItem[] {
 }
 
 /** The lines of one item; `image` is its number among the prompt's images. */
-function itemLines(item: ExplanationItem, source: AlephAlphaPromptItem | undefined, target: string, image: number): string[] {
+function itemLines(
+  item: ExplanationItem,
+  source: AlephAlphaPromptItem | undefined,
+  target: string,
+  image: number,
+): string[] {
   switch (item.type) {
     case 'text':
     case 'target': {
       const text = item.type === 'target' ? target : source?.type === 'text' ? source.data : undefined;
       return item.scores.map((s) => {
-        const span = text === undefined ? `[${s.start}, +${s.length}]` : JSON.stringify(text.slice(s.start, s.start + s.length));
+        const span =
+          text === undefined ? `[${s.start}, +${s.length}]` : JSON.stringify(text.slice(s.start, s.start + s.length));
         return row(s.score, item.type === 'target' ? `target ${span}` : span);
       });
     }
     case 'image':
       return item.scores.map((s) => {
         const r = s.rect;
-        return row(s.score, `image ${image} [left ${fraction(r.left)}, top ${fraction(r.top)}, ${fraction(r.width)} × ${fraction(r.height)}]`);
+        return row(
+          s.score,
+          `image ${image} [left ${fraction(r.left)}, top ${fraction(r.top)}, ${fraction(r.width)} × ${fraction(r.height)}]`,
+        );
       });
     case 'token_ids': {
       const ids = source?.type === 'token_ids' ? source.data : [];
@@ -44,7 +53,11 @@ function itemLines(item: ExplanationItem, source: AlephAlphaPromptItem | undefin
 }
 
 /** Each item with its prompt item and image number. Item i explains prompt item i; `target` items point into the target. */
-function eachItem(explanation: Explanation, prompt: AlephAlphaPrompt, visit: (item: ExplanationItem, source: AlephAlphaPromptItem | undefined, image: number) => string[]): string[] {
+function eachItem(
+  explanation: Explanation,
+  prompt: AlephAlphaPrompt,
+  visit: (item: ExplanationItem, source: AlephAlphaPromptItem | undefined, image: number) => string[],
+): string[] {
   const promptItems = promptItemsOf(prompt);
   let images = 0;
   return explanation.items.flatMap((item, i) => {
@@ -63,10 +76,13 @@ export function explanationLines(explanation: Explanation, prompt: AlephAlphaPro
  * scale (printed last); images and token ids keep their lines.
  */
 export function explanationHeatMap(explanation: Explanation, prompt: AlephAlphaPrompt, target: string): string[] {
-  const range = scoreRange(explanation.items.flatMap((item) => (item.type === 'text' || item.type === 'target' ? [item.scores] : [])));
+  const range = scoreRange(
+    explanation.items.flatMap((item) => (item.type === 'text' || item.type === 'target' ? [item.scores] : [])),
+  );
   const lines = eachItem(explanation, prompt, (item, source, image) => {
     if (item.type === 'text' && source?.type === 'text') return [renderHeatMap(source.data, item.scores, range, true)];
-    if (item.type === 'target') return item.scores.length === 0 ? [] : [`target: ${renderHeatMap(target, item.scores, range, true)}`];
+    if (item.type === 'target')
+      return item.scores.length === 0 ? [] : [`target: ${renderHeatMap(target, item.scores, range, true)}`];
     return itemLines(item, source, target, image);
   });
   // Nothing scored: nothing to print, as without colour.
@@ -77,10 +93,17 @@ export function explanationHeatMap(explanation: Explanation, prompt: AlephAlphaP
  * Every explanation; several (target_granularity token) each get a heading naming the target piece explained.
  * `color`: stdout is a colour terminal, so the heat maps replace the lines.
  */
-export function renderExplanations(explanations: Explanation[], prompt: AlephAlphaPrompt, target: string, color = false): string {
+export function renderExplanations(
+  explanations: Explanation[],
+  prompt: AlephAlphaPrompt,
+  target: string,
+  color = false,
+): string {
   const view = color ? explanationHeatMap : explanationLines;
   if (explanations.length === 1) return joinLines(view(explanations[0]!, prompt, target));
-  return explanations.map((e) => joinLines([`explanation of ${JSON.stringify(e.target)}:`, ...view(e, prompt, target)])).join('\n');
+  return explanations
+    .map((e) => joinLines([`explanation of ${JSON.stringify(e.target)}:`, ...view(e, prompt, target)]))
+    .join('\n');
 }
 
 function joinLines(lines: string[]): string {

@@ -10,7 +10,10 @@ export function explainBody(req: ExplainRequest, hosting: Record<string, unknown
   if (req.postprocessing !== undefined) body.postprocessing = req.postprocessing;
   if (req.normalize !== undefined) body.normalize = req.normalize;
   if (req.granularity !== undefined) {
-    body.prompt_granularity = { type: req.granularity, ...(req.delimiter !== undefined ? { delimiter: req.delimiter } : {}) };
+    body.prompt_granularity = {
+      type: req.granularity,
+      ...(req.delimiter !== undefined ? { delimiter: req.delimiter } : {}),
+    };
   }
   if (req.targetGranularity !== undefined) body.target_granularity = req.targetGranularity;
   return body;
@@ -22,11 +25,13 @@ export const alephAlphaExplain: TaskOperation<ExplainRequest, ExplainResult> = {
   },
 
   parseResponse(body, req) {
-    if (!isRecord(body) || !Array.isArray(body.explanations)) throw new UnexpectedAnswer('the answer has no "explanations" array');
+    if (!isRecord(body) || !Array.isArray(body.explanations))
+      throw new UnexpectedAnswer('the answer has no "explanations" array');
     body.explanations.forEach((e: unknown, i: number) => {
       if (!isRecord(e) || !Array.isArray(e.items)) throw new UnexpectedAnswer(`explanation ${i} has no "items" array`);
       e.items.forEach((item: unknown, k: number) => {
-        if (!isRecord(item) || typeof item.type !== 'string' || !Array.isArray(item.scores)) throw new UnexpectedAnswer(`explanation ${i}, item ${k} has no "type" and "scores"`);
+        if (!isRecord(item) || typeof item.type !== 'string' || !Array.isArray(item.scores))
+          throw new UnexpectedAnswer(`explanation ${i}, item ${k} has no "type" and "scores"`);
       });
     });
     return { model_id: req.model, ...modelVersionOf(body), explanations: body.explanations as Explanation[] };

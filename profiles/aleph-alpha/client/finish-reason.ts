@@ -51,14 +51,24 @@ export interface StopSequenceFix {
 const NO_FIX: StopSequenceFix = { append: '', cut: 0 };
 
 /** What to change in a completion that ended at a stop sequence so it honours include_stop_sequence. */
-export function stopSequenceFix(text: string, finishReason: unknown, request: CanonicalRequest | undefined, index: number): StopSequenceFix {
+export function stopSequenceFix(
+  text: string,
+  finishReason: unknown,
+  request: CanonicalRequest | undefined,
+  index: number,
+): StopSequenceFix {
   const include = request?.parameters?.include_stop_sequence;
   if (include === undefined) return NO_FIX;
   const stops = requestedStops(request);
   const inText = stopAtEnd(text, stops);
   if (include) {
     if (inText !== undefined) return NO_FIX;
-    const named = typeof finishReason === 'string' && stops.includes(finishReason) ? finishReason : stops.length === 1 ? stops[0] : undefined;
+    const named =
+      typeof finishReason === 'string' && stops.includes(finishReason)
+        ? finishReason
+        : stops.length === 1
+          ? stops[0]
+          : undefined;
     if (named !== undefined) return { append: named, cut: 0 };
     return {
       ...NO_FIX,

@@ -16,7 +16,8 @@ export const alephAlphaHealth: HealthOperation = {
       required: true,
       version: versionOf,
       check: (text) => {
-        if (versionOf(text) === undefined) throw new UnexpectedAnswer('the answer is not a version number (plain text such as 1.16.1)');
+        if (versionOf(text) === undefined)
+          throw new UnexpectedAnswer('the answer is not a version number (plain text such as 1.16.1)');
       },
     },
   ],

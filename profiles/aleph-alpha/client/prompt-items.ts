@@ -5,7 +5,12 @@
  */
 import { UsageError } from '../../../src/errors.js';
 import { readJsonOption } from '../../../src/options/json-option.js';
-import { imageKind, promptItemProblems, type AlephAlphaPrompt, type AlephAlphaPromptItem } from '../prompt-item-check.js';
+import {
+  imageKind,
+  promptItemProblems,
+  type AlephAlphaPrompt,
+  type AlephAlphaPromptItem,
+} from '../prompt-item-check.js';
 import { filePathOf, readUserBytes, type FileIo } from './read-user-bytes.js';
 import type { PromptOptions } from '../../operations/prompts.js';
 
@@ -54,12 +59,17 @@ export async function readImage(value: string, io: FileIo): Promise<AlephAlphaPr
   const bytes = await readUserBytes(flag, path, io);
   if (bytes.length === 0) throw new UsageError(`${flag}: ${path} is empty`);
   if (bytes.length > MAX_IMAGE_BYTES) {
-    throw new UsageError(`${flag}: ${path} is ${megabytes(bytes.length)}; an image may be at most ${megabytes(MAX_IMAGE_BYTES)}`, {
-      hint: 'scale it down first: the model sees a small square of it anyway',
-    });
+    throw new UsageError(
+      `${flag}: ${path} is ${megabytes(bytes.length)}; an image may be at most ${megabytes(MAX_IMAGE_BYTES)}`,
+      {
+        hint: 'scale it down first: the model sees a small square of it anyway',
+      },
+    );
   }
   if (imageKind(bytes) === undefined) {
-    throw new UsageError(`${flag}: ${path} is not a PNG or JPEG image`, { hint: 'Aleph Alpha prompts take PNG and JPEG images; convert it first' });
+    throw new UsageError(`${flag}: ${path} is not a PNG or JPEG image`, {
+      hint: 'Aleph Alpha prompts take PNG and JPEG images; convert it first',
+    });
   }
   return { type: 'image', data: bytes.toString('base64') };
 }

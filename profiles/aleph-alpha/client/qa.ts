@@ -23,9 +23,11 @@ export const alephAlphaQa: TaskOperation<QaRequest, QaResult> = {
   },
 
   parseResponse(body) {
-    if (!isRecord(body) || !Array.isArray(body.answers)) throw new UnexpectedAnswer('the answer has no "answers" array');
+    if (!isRecord(body) || !Array.isArray(body.answers))
+      throw new UnexpectedAnswer('the answer has no "answers" array');
     body.answers.forEach((a: unknown, i: number) => {
-      if (!isRecord(a) || typeof a.answer !== 'string') throw new UnexpectedAnswer(`answer ${i} has no "answer" string`);
+      if (!isRecord(a) || typeof a.answer !== 'string')
+        throw new UnexpectedAnswer(`answer ${i} has no "answer" string`);
     });
     return { ...modelVersionOf(body), answers: body.answers as QaAnswer[] };
   },

@@ -33,9 +33,12 @@ export function buildAlephAlphaGenerateRequest(
 ): HttpRequestSpec {
   const model = target.model ?? target.deployment ?? profile.defaults.model;
   if (!model) {
-    throw new UsageError('aleph-alpha needs a model: give --model (or --id-or-name), or set defaults.model in the profile', {
-      hint: 'e.g. luminous-base',
-    });
+    throw new UsageError(
+      'aleph-alpha needs a model: give --model (or --id-or-name), or set defaults.model in the profile',
+      {
+        hint: 'e.g. luminous-base',
+      },
+    );
   }
   const { nice, rest } = splitExtra(extra);
   const stream = target.stream && profile.streaming;
@@ -44,7 +47,10 @@ export function buildAlephAlphaGenerateRequest(
   const body: Record<string, unknown> = { model, prompt: request.input ?? '' };
   const hosting = profile.defaults.hosting;
   if (hosting !== undefined && hosting !== '') {
-    if (hosting !== HOSTING) throw new UsageError(`aleph-alpha accepts hosting "${HOSTING}" or none, got "${hosting}" (profile defaults.hosting)`);
+    if (hosting !== HOSTING)
+      throw new UsageError(
+        `aleph-alpha accepts hosting "${HOSTING}" or none, got "${hosting}" (profile defaults.hosting)`,
+      );
     body.hosting = hosting;
   }
   body.maximum_tokens = p.max_new_tokens ?? DEFAULT_MAXIMUM_TOKENS;
@@ -83,12 +89,17 @@ export function buildAlephAlphaGenerateRequest(
 function splitExtra(extra: Record<string, unknown> | undefined): { nice: boolean; rest: Record<string, unknown> } {
   const { nice, ...rest } = extra ?? {};
   if (nice !== undefined && typeof nice !== 'boolean') {
-    throw new UsageError(`--extra nice must be true or false for aleph-alpha (it becomes the ?nice= query parameter), got ${JSON.stringify(nice)}`);
+    throw new UsageError(
+      `--extra nice must be true or false for aleph-alpha (it becomes the ?nice= query parameter), got ${JSON.stringify(nice)}`,
+    );
   }
   if ('stream' in rest) {
-    throw new UsageError('--extra cannot set stream for aleph-alpha: streaming follows --stream and the profile\'s streaming setting', {
-      hint: 'set streaming: true in the profile when the server runs API 1.19 or later',
-    });
+    throw new UsageError(
+      "--extra cannot set stream for aleph-alpha: streaming follows --stream and the profile's streaming setting",
+      {
+        hint: 'set streaming: true in the profile when the server runs API 1.19 or later',
+      },
+    );
   }
   return { nice: nice === true, rest };
 }
@@ -99,7 +110,11 @@ function checkLimits(body: Record<string, unknown>, defaultedMaximum: boolean): 
   const min = body.minimum_tokens;
   if (typeof max === 'number' && typeof min === 'number' && min > max) {
     throw new UsageError(`aleph-alpha needs minimum_tokens (${min}) at most maximum_tokens (${max})`, {
-      ...(defaultedMaximum ? { hint: `maximum_tokens defaults to ${DEFAULT_MAXIMUM_TOKENS}: give --parameters-max-new-tokens (or --max-tokens)` } : {}),
+      ...(defaultedMaximum
+        ? {
+            hint: `maximum_tokens defaults to ${DEFAULT_MAXIMUM_TOKENS}: give --parameters-max-new-tokens (or --max-tokens)`,
+          }
+        : {}),
     });
   }
   const n = typeof body.n === 'number' ? body.n : 1;

@@ -24,7 +24,11 @@ export interface CompletionParts {
 }
 
 /** One AA completion → one canonical result item, plus a warning when include_stop_sequence could not be honoured. */
-export function completionItem(parts: CompletionParts, request: CanonicalRequest | undefined, index: number): { item: GenerateResultItem; warning?: ServiceWarning } {
+export function completionItem(
+  parts: CompletionParts,
+  request: CanonicalRequest | undefined,
+  index: number,
+): { item: GenerateResultItem; warning?: ServiceWarning } {
   const ro = request?.parameters?.return_options ?? {};
   const prompt = request?.input ?? '';
   const skip = ro.input_text ? echoLength(parts.completion, prompt) : 0;
@@ -48,14 +52,25 @@ export function completionItem(parts: CompletionParts, request: CanonicalRequest
  * call, summed over `n` (and `best_of`); they go on the first result, so the counts summed over the results are
  * what the service reported (and billed). The other results carry no counts.
  */
-export function parseAlephAlphaGenerateResponse(body: unknown, request?: CanonicalRequest, target?: GenerateTarget): GenerateResult {
-  if (!isRecord(body) || !Array.isArray(body.completions)) throw new UnexpectedAnswer('the answer has no "completions" array');
+export function parseAlephAlphaGenerateResponse(
+  body: unknown,
+  request?: CanonicalRequest,
+  target?: GenerateTarget,
+): GenerateResult {
+  if (!isRecord(body) || !Array.isArray(body.completions))
+    throw new UnexpectedAnswer('the answer has no "completions" array');
   if (body.completions.length === 0) throw new UnexpectedAnswer('the answer has no completions');
   const warnings: ServiceWarning[] = [];
   const results = body.completions.map((c: unknown, i: number) => {
-    if (!isRecord(c) || typeof c.completion !== 'string') throw new UnexpectedAnswer(`completion ${i} has no "completion" string`);
+    if (!isRecord(c) || typeof c.completion !== 'string')
+      throw new UnexpectedAnswer(`completion ${i} has no "completion" string`);
     const { item, warning } = completionItem(
-      { completion: c.completion, finishReason: c.finish_reason, completionTokens: c.completion_tokens, logProbs: c.log_probs },
+      {
+        completion: c.completion,
+        finishReason: c.finish_reason,
+        completionTokens: c.completion_tokens,
+        logProbs: c.log_probs,
+      },
       request,
       i,
     );
@@ -86,7 +101,11 @@ function text(v: unknown): string | undefined {
 }
 
 /** `{"error","code"}` (and the shapes proxies use, or plain text) → the fields of ApiError. */
-export function parseAlephAlphaError(status: number, bodyText: string, headers: Record<string, string>): ApiErrorDetails {
+export function parseAlephAlphaError(
+  status: number,
+  bodyText: string,
+  headers: Record<string, string>,
+): ApiErrorDetails {
   const traceId = traceIdFrom(headers);
   let body: unknown;
   try {
@@ -100,14 +119,28 @@ export function parseAlephAlphaError(status: number, bodyText: string, headers: 
     const code = text(body.code) ?? text(nested?.code);
     if (message !== undefined) return { provider: 'aleph-alpha', status, code, message, traceId };
   }
-  return { provider: 'aleph-alpha', status, code: undefined, message: bodyText.trim() === '' ? httpReason(status) : serverWords(bodyText, status), traceId };
+  return {
+    provider: 'aleph-alpha',
+    status,
+    code: undefined,
+    message: bodyText.trim() === '' ? httpReason(status) : serverWords(bodyText, status),
+    traceId,
+  };
 }
 
 function httpReason(status: number): string {
   const reasons: Record<number, string> = {
-    400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required (out of credits)', 403: 'Forbidden', 404: 'Not Found',
-    408: 'Request Timeout', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway',
-    503: 'Service Unavailable', 504: 'Gateway Timeout',
+    400: 'Bad Request',
+    401: 'Unauthorized',
+    402: 'Payment Required (out of credits)',
+    403: 'Forbidden',
+    404: 'Not Found',
+    408: 'Request Timeout',
+    429: 'Too Many Requests',
+    500: 'Internal Server Error',
+    502: 'Bad Gateway',
+    503: 'Service Unavailable',
+    504: 'Gateway Timeout',
   };
   return reasons[status] ?? 'error';
 }

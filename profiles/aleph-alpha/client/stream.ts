@@ -19,14 +19,20 @@ function errorFrom(body: unknown): { message: string; code?: string } | undefine
   if (typeof body.error === 'string') return { message: body.error, ...code };
   if (isRecord(body.error)) {
     const e = body.error;
-    return { message: typeof e.message === 'string' ? e.message : JSON.stringify(e), ...(typeof e.code === 'string' ? { code: e.code } : code) };
+    return {
+      message: typeof e.message === 'string' ? e.message : JSON.stringify(e),
+      ...(typeof e.code === 'string' ? { code: e.code } : code),
+    };
   }
   if (Array.isArray(body.errors) && body.errors.length > 0) {
     const first = body.errors.find(isRecord) ?? {};
-    const message = body.errors.map((e) => (isRecord(e) && typeof e.message === 'string' ? e.message : JSON.stringify(e))).join('; ');
+    const message = body.errors
+      .map((e) => (isRecord(e) && typeof e.message === 'string' ? e.message : JSON.stringify(e)))
+      .join('; ');
     return { message, ...(typeof first.code === 'string' ? { code: first.code } : {}) };
   }
-  if (body.type === 'error') return { message: typeof body.message === 'string' ? body.message : 'the service reported an error', ...code };
+  if (body.type === 'error')
+    return { message: typeof body.message === 'string' ? body.message : 'the service reported an error', ...code };
   return undefined;
 }
 
@@ -51,7 +57,10 @@ interface CompletionState {
  * as in the non-streamed answer; `[DONE]` → end; error payloads → error. A whole CompletionResponse sent as one
  * event (a server that ignored `stream`) becomes one chunk.
  */
-export function createAlephAlphaStreamDecoder(request?: CanonicalRequest, target?: GenerateTarget): (event: SseEvent) => StreamStep {
+export function createAlephAlphaStreamDecoder(
+  request?: CanonicalRequest,
+  target?: GenerateTarget,
+): (event: SseEvent) => StreamStep {
   const ro = request?.parameters?.return_options ?? {};
   const echo = ro.input_text ? (request?.input ?? '') : undefined;
   const topN = ro.top_n_tokens ?? 0;
@@ -98,7 +107,10 @@ export function createAlephAlphaStreamDecoder(request?: CanonicalRequest, target
         st.text += fix.append;
       }
       if (fix.cut > 0) {
-        warnings.push({ id: 'include_stop_sequence', message: `the stop sequence that ended completion ${index} had already been streamed; it stays in the text` });
+        warnings.push({
+          id: 'include_stop_sequence',
+          message: `the stop sequence that ended completion ${index} had already been streamed; it stays in the text`,
+        });
       }
     }
     return { type: 'chunk', chunk: chunk(index, item, warnings), raw };
@@ -116,7 +128,12 @@ export function createAlephAlphaStreamDecoder(request?: CanonicalRequest, target
       case 'stream_chunk': {
         const index = indexOf(body.index);
         const st = state(index);
-        const split = st.echo.push(typeof body.completion === 'string' ? body.completion : '', body.completion_tokens, body.log_probs, false);
+        const split = st.echo.push(
+          typeof body.completion === 'string' ? body.completion : '',
+          body.completion_tokens,
+          body.log_probs,
+          false,
+        );
         // Held-back echo still goes out as an empty chunk, so --raw shows every event the service sent.
         const item = split === undefined ? { generated_text: '', stop_reason: 'not_finished' } : released(st, split);
         return { type: 'chunk', chunk: chunk(index, item), raw: body };
@@ -136,7 +153,12 @@ export function createAlephAlphaStreamDecoder(request?: CanonicalRequest, target
       try {
         return { type: 'chunk', chunk: parseAlephAlphaGenerateResponse(body, request), raw: body };
       } catch (e) {
-        return { type: 'error', message: `unexpected event from the service: ${(e as Error).message}`, code: 'malformed_event', raw: body };
+        return {
+          type: 'error',
+          message: `unexpected event from the service: ${(e as Error).message}`,
+          code: 'malformed_event',
+          raw: body,
+        };
       }
     }
     return { type: 'ignore', unexpected: UNKNOWN_EVENT };

@@ -10,7 +10,8 @@ export const alephAlphaSummarize: TaskOperation<SummarizeRequest, SummarizeResul
   },
 
   parseResponse(body) {
-    if (!isRecord(body) || typeof body.summary !== 'string') throw new UnexpectedAnswer('the answer has no "summary" string');
+    if (!isRecord(body) || typeof body.summary !== 'string')
+      throw new UnexpectedAnswer('the answer has no "summary" string');
     return { ...modelVersionOf(body), summary: body.summary };
   },
 

@@ -9,11 +9,15 @@ import { readUserBytes, utf8Text, type FileIo } from './read-user-bytes.js';
 
 export async function readDocument(flag: string, value: string, io: FileIo): Promise<AlephAlphaDocument> {
   if (!value.startsWith('@')) {
-    if (value.trim() === '') throw new UsageError(`${flag}: empty document`, { hint: `give the text, or @file to read it from a file` });
+    if (value.trim() === '')
+      throw new UsageError(`${flag}: empty document`, { hint: `give the text, or @file to read it from a file` });
     return { text: value };
   }
   const path = value.slice(1);
-  if (path === '') throw new UsageError(`${flag}: missing file name after "@"`, { hint: `write ${flag} @notes.txt, ${flag} @report.docx, or @- for stdin` });
+  if (path === '')
+    throw new UsageError(`${flag}: missing file name after "@"`, {
+      hint: `write ${flag} @notes.txt, ${flag} @report.docx, or @- for stdin`,
+    });
   if (path === '-') {
     const text = io.stdin ? await io.stdin() : '';
     if (text.trim() === '') throw new UsageError(`${flag}: stdin is empty`);
@@ -24,7 +28,9 @@ export async function readDocument(flag: string, value: string, io: FileIo): Pro
   if (extname(path).toLowerCase() === '.docx') return { docx: bytes.toString('base64') };
   const text = utf8Text(bytes);
   if (text === undefined) {
-    throw new UsageError(`${flag}: ${path} is not a text file`, { hint: 'Aleph Alpha reads Word files (.docx) and plain text; save other formats as one of those' });
+    throw new UsageError(`${flag}: ${path} is not a text file`, {
+      hint: 'Aleph Alpha reads Word files (.docx) and plain text; save other formats as one of those',
+    });
   }
   if (text.trim() === '') throw new UsageError(`${flag}: ${path} holds no text`);
   return { text };

@@ -8,12 +8,20 @@ import { HOSTING } from './request.js';
 export function hostingField(profile: ResolvedProfile): { hosting?: typeof HOSTING } {
   const hosting = profile.defaults.hosting;
   if (hosting === undefined || hosting === '') return {};
-  if (hosting !== HOSTING) throw new UsageError(`aleph-alpha accepts hosting "${HOSTING}" or none, got "${hosting}" (profile defaults.hosting)`);
+  if (hosting !== HOSTING)
+    throw new UsageError(
+      `aleph-alpha accepts hosting "${HOSTING}" or none, got "${hosting}" (profile defaults.hosting)`,
+    );
   return { hosting };
 }
 
 /** `POST <url>/<task>`, with `?nice=true` only when asked (the spec: send it only when true). */
-export function taskRequest(profile: ResolvedProfile, task: string, body: Record<string, unknown>, nice: boolean): HttpRequestSpec {
+export function taskRequest(
+  profile: ResolvedProfile,
+  task: string,
+  body: Record<string, unknown>,
+  nice: boolean,
+): HttpRequestSpec {
   return {
     method: 'POST',
     url: `${profile.url}/${task}${nice ? '?nice=true' : ''}`,

@@ -21,7 +21,12 @@ function alternatives(entry: Record<string, unknown>): TopToken[] {
  * Token infos of one completion (or of one stream chunk). `skipChars` characters of echoed prompt come first and are
  * dropped; `topN` > 0 adds the best `topN` alternatives. Undefined when no token data came back.
  */
-export function tokenInfos(completionTokens: unknown, logProbs: unknown, topN: number, skipChars = 0): TokenInfo[] | undefined {
+export function tokenInfos(
+  completionTokens: unknown,
+  logProbs: unknown,
+  topN: number,
+  skipChars = 0,
+): TokenInfo[] | undefined {
   const texts = Array.isArray(completionTokens) ? completionTokens : undefined;
   const entries = Array.isArray(logProbs) ? logProbs : undefined;
   if (texts === undefined && entries === undefined) return undefined;

@@ -4,7 +4,14 @@
  * turns from a user message to a user message; known models only — and its errors are its own `{"error", "code"}`.
  */
 import { randomUUID } from 'node:crypto';
-import { chatFinishReason, chatLogprob, finishAll, interleave, startChatTurn, type ChatSampling } from '../../../src/emulator/engine/conversation.js';
+import {
+  chatFinishReason,
+  chatLogprob,
+  finishAll,
+  interleave,
+  startChatTurn,
+  type ChatSampling,
+} from '../../../src/emulator/engine/conversation.js';
 import type { GenerationSummary } from '../../../src/emulator/engine/index.js';
 import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
 import { EventStream, type StreamFaultWording } from '../../../src/emulator/core/event-stream.js';
@@ -32,7 +39,15 @@ async function buildSchema() {
   const { z } = await import('zod');
   return z.strictObject({
     model: z.string().min(1),
-    messages: z.array(z.strictObject({ role: z.enum(['system', 'user', 'assistant']), content: z.string(), name: z.string().optional() })).min(1),
+    messages: z
+      .array(
+        z.strictObject({
+          role: z.enum(['system', 'user', 'assistant']),
+          content: z.string(),
+          name: z.string().optional(),
+        }),
+      )
+      .min(1),
     frequency_penalty: z.number().min(-2).max(2).optional(),
     logit_bias: z.record(z.string(), z.number()).optional(),
     logprobs: z.boolean().optional(),
@@ -55,14 +70,20 @@ function orderProblem(messages: ChatBody['messages']): string | undefined {
   if (rest.length === 0) return "'messages' must hold a user message";
   for (const [i, m] of rest.entries()) {
     const expected = i % 2 === 0 ? 'user' : 'assistant';
-    if (m.role !== expected) return `'messages[${i + offset}]' is a ${m.role} message where a ${expected} message must be: after an optional system message, user and assistant messages alternate`;
+    if (m.role !== expected)
+      return `'messages[${i + offset}]' is a ${m.role} message where a ${expected} message must be: after an optional system message, user and assistant messages alternate`;
   }
   if (rest[rest.length - 1]!.role !== 'user') return "the last of 'messages' must be a user message";
   return undefined;
 }
 
 const streamWording: StreamFaultWording = {
-  errorEvent: () => ({ data: JSON.stringify({ error: 'The model stopped while generating; the answer is incomplete', code: 'INTERNAL_ERROR' }) }),
+  errorEvent: () => ({
+    data: JSON.stringify({
+      error: 'The model stopped while generating; the answer is incomplete',
+      code: 'INTERNAL_ERROR',
+    }),
+  }),
   malformedEvent: () => ({ data: '{"id":"chat-broken","object":"chat.completion.chunk","choices":[{"delta":' }),
 };
 
@@ -79,14 +100,26 @@ export async function chatRoute(ctx: RouteContext): Promise<void> {
   const parsed = (await schema).safeParse(prelude.json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    const field = (issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]!] : issue.path).map(String).join('.');
-    return fail(400, 'BAD_REQUEST', issue.code === 'unrecognized_keys' ? `Invalid request: unknown field '${field}'` : `Invalid request: '${field}': ${issue.message}`);
+    const field = (issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]!] : issue.path)
+      .map(String)
+      .join('.');
+    return fail(
+      400,
+      'BAD_REQUEST',
+      issue.code === 'unrecognized_keys'
+        ? `Invalid request: unknown field '${field}'`
+        : `Invalid request: '${field}': ${issue.message}`,
+    );
   }
   const body = parsed.data as ChatBody;
   const problem = orderProblem(body.messages);
   if (problem) return fail(400, 'BAD_REQUEST', `Invalid request: ${problem}`);
   if (!isKnownModel(body.model) && !(CHAT_MODELS as readonly string[]).includes(body.model)) {
-    return fail(404, 'UNKNOWN_MODEL', `Unknown model '${body.model}': this server chats with ${CHAT_MODELS.join(', ')}, the luminous models and any name ending in -local`);
+    return fail(
+      404,
+      'UNKNOWN_MODEL',
+      `Unknown model '${body.model}': this server chats with ${CHAT_MODELS.join(', ')}, the luminous models and any name ending in -local`,
+    );
   }
   const stream = body.stream === true;
   const fault = takeFault(ctx, stream);
@@ -95,9 +128,17 @@ export async function chatRoute(ctx: RouteContext): Promise<void> {
   const n = body.n ?? 1;
   const top = body.top_logprobs ?? 0;
   const wantLogprobs = body.logprobs === true;
-  const generations = await startChatTurn(body.messages, body, n, { signal: ctx.signal, tokenDelayMs: ctx.server.options.tokenDelayMs });
+  const generations = await startChatTurn(body.messages, body, n, {
+    signal: ctx.signal,
+    tokenDelayMs: ctx.server.options.tokenDelayMs,
+  });
   const promptTokens = generations[0]!.inputTokenCount;
-  const envelope = { id: `chat-${randomUUID()}`, created: Math.floor(Date.now() / 1000), model: body.model, system_fingerprint: 'textgen-local' };
+  const envelope = {
+    id: `chat-${randomUUID()}`,
+    created: Math.floor(Date.now() / 1000),
+    model: body.model,
+    system_fingerprint: 'textgen-local',
+  };
 
   if (!stream) {
     const summaries = await finishAll(generations);
@@ -108,25 +149,52 @@ export async function chatRoute(ctx: RouteContext): Promise<void> {
       logprobs: wantLogprobs ? { content: s.generatedTokens.map((t) => chatLogprob(t, top)) } : null,
       finish_reason: chatFinishReason(s.stopReason),
     }));
-    await sendAnswer(ctx, fault, { ...envelope, object: 'chat.completion', choices, usage: usageOf(summaries, promptTokens) });
+    await sendAnswer(ctx, fault, {
+      ...envelope,
+      object: 'chat.completion',
+      choices,
+      usage: usageOf(summaries, promptTokens),
+    });
     return;
   }
 
   const events = new EventStream(ctx, fault, streamWording);
   events.open();
   const chunk = (choices: unknown[], usage?: unknown) =>
-    events.send({ data: JSON.stringify({ ...envelope, object: 'chat.completion.chunk', choices, ...(usage !== undefined ? { usage } : {}) }) });
+    events.send({
+      data: JSON.stringify({
+        ...envelope,
+        object: 'chat.completion.chunk',
+        choices,
+        ...(usage !== undefined ? { usage } : {}),
+      }),
+    });
   for (let index = 0; index < n; index++) {
-    if (!(await chunk([{ index, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }]))) return;
+    if (!(await chunk([{ index, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }])))
+      return;
   }
   for await (const { index, step } of interleave(generations)) {
     if (step.text !== '') {
       const logprobs = wantLogprobs && step.token ? { content: [chatLogprob(step.token, top)] } : null;
       if (!(await chunk([{ index, delta: { content: step.text }, logprobs, finish_reason: null }]))) return;
     }
-    if (step.stopReason !== undefined && !(await chunk([{ index, delta: {}, logprobs: null, finish_reason: chatFinishReason(step.stopReason) }]))) return;
+    if (
+      step.stopReason !== undefined &&
+      !(await chunk([{ index, delta: {}, logprobs: null, finish_reason: chatFinishReason(step.stopReason) }]))
+    )
+      return;
   }
-  if (body.stream_options?.include_usage && !(await chunk([], usageOf(generations.map((g) => g.summary()), promptTokens)))) return;
+  if (
+    body.stream_options?.include_usage &&
+    !(await chunk(
+      [],
+      usageOf(
+        generations.map((g) => g.summary()),
+        promptTokens,
+      ),
+    ))
+  )
+    return;
   if (!(await events.send({ data: '[DONE]' }))) return;
   await events.end();
 }

@@ -5,14 +5,27 @@
  * A `stream-error` fault sends `data: {"error":"…","code":"INTERNAL_ERROR"}` and closes the stream.
  */
 import type { CanonicalParameters } from '../../../src/canonical.js';
-import { loadTokenizer, startGeneration, type GenerationStep, type GenerationSummary } from '../../../src/emulator/engine/index.js';
+import {
+  loadTokenizer,
+  startGeneration,
+  type GenerationStep,
+  type GenerationSummary,
+} from '../../../src/emulator/engine/index.js';
 import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
 import { EventStream, type StreamFaultWording } from '../../../src/emulator/core/event-stream.js';
 import { takeFault } from '../../../src/emulator/core/take-fault.js';
 import type { RouteContext } from '../../../src/emulator/core/router.js';
 import { alephAlphaFaultWording, sendAlephAlphaError } from './errors.js';
 import { contextSize, isKnownModel, LUMINOUS_MODELS, MODEL_VERSION } from './models.js';
-import { completionObject, finishReason, scoreOf, tokenFields, TokenRelease, wantsRaw, type TokenOptions } from './response.js';
+import {
+  completionObject,
+  finishReason,
+  scoreOf,
+  tokenFields,
+  TokenRelease,
+  wantsRaw,
+  type TokenOptions,
+} from './response.js';
 import { validateCompletionRequest, type ValidCompletionRequest } from './validate.js';
 import { alephAlphaPrelude } from './prelude.js';
 
@@ -20,7 +33,12 @@ import { alephAlphaPrelude } from './prelude.js';
 const IMAGE_TOKENS = 144;
 
 const streamWording: StreamFaultWording = {
-  errorEvent: () => ({ data: JSON.stringify({ error: 'The model stopped while generating; the completion is incomplete', code: 'INTERNAL_ERROR' }) }),
+  errorEvent: () => ({
+    data: JSON.stringify({
+      error: 'The model stopped while generating; the completion is incomplete',
+      code: 'INTERNAL_ERROR',
+    }),
+  }),
   malformedEvent: () => ({ data: '{"type":"stream_chunk","index":0,"completion":' }),
 };
 
@@ -56,7 +74,13 @@ function engineParameters(b: ValidCompletionRequest): CanonicalParameters {
   if (b.minimum_tokens) p.min_new_tokens = b.minimum_tokens;
   if (b.stop_sequences && b.stop_sequences.length > 0) p.stop_sequences = b.stop_sequences;
   if (temperature === 0) p.decoding_method = 'greedy';
-  else Object.assign(p, { decoding_method: 'sample', temperature, ...(topK !== undefined ? { top_k: topK } : {}), ...(topP !== undefined ? { top_p: topP } : {}) });
+  else
+    Object.assign(p, {
+      decoding_method: 'sample',
+      temperature,
+      ...(topK !== undefined ? { top_k: topK } : {}),
+      ...(topP !== undefined ? { top_p: topP } : {}),
+    });
   return p;
 }
 
@@ -74,14 +98,22 @@ export async function completeRoute(ctx: RouteContext): Promise<void> {
   if (!validation.ok) return fail(400, 'BAD_REQUEST', validation.message);
   const body = validation.body;
   if (!isKnownModel(body.model)) {
-    return fail(404, 'UNKNOWN_MODEL', `Unknown model '${body.model}': this server has ${LUMINOUS_MODELS.join(', ')} and any name ending in -local`);
+    return fail(
+      404,
+      'UNKNOWN_MODEL',
+      `Unknown model '${body.model}': this server has ${LUMINOUS_MODELS.join(', ')} and any name ending in -local`,
+    );
   }
   const prompt = await promptText(body.prompt);
   if (!prompt.ok) return fail(400, 'BAD_REQUEST', prompt.message);
   const promptTokens = (await loadTokenizer()).encode(prompt.text).length + prompt.imageTokens;
   const context = contextSize(body.model);
   if (promptTokens + body.maximum_tokens > context) {
-    return fail(400, 'BAD_REQUEST', `Invalid request: the prompt (${promptTokens} tokens) plus 'maximum_tokens' (${body.maximum_tokens}) exceeds the ${context} tokens of ${body.model}`);
+    return fail(
+      400,
+      'BAD_REQUEST',
+      `Invalid request: the prompt (${promptTokens} tokens) plus 'maximum_tokens' (${body.maximum_tokens}) exceeds the ${context} tokens of ${body.model}`,
+    );
   }
 
   const stream = body.stream === true;
@@ -91,7 +123,12 @@ export async function completeRoute(ctx: RouteContext): Promise<void> {
 
   const n = body.n ?? 1;
   const tasks = Math.max(n, body.best_of ?? 1);
-  const opts: TokenOptions = { echo: body.echo === true, logProbs: body.log_probs, tokens: body.tokens === true, raw: body.raw_completion === true };
+  const opts: TokenOptions = {
+    echo: body.echo === true,
+    logProbs: body.log_probs,
+    tokens: body.tokens === true,
+    raw: body.raw_completion === true,
+  };
   const run = { input: prompt.text, parameters: engineParameters(body) };
   const engine = { signal: ctx.signal, tokenDelayMs: ctx.server.options.tokenDelayMs };
   const totals = (summaries: GenerationSummary[]) => ({
@@ -120,17 +157,43 @@ export async function completeRoute(ctx: RouteContext): Promise<void> {
   const summaries: GenerationSummary[] = [];
 
   /** Streams one completion from its steps (live, or replayed for best_of); false once the stream is over. */
-  async function streamCompletion(index: number, summary: () => GenerationSummary, steps: AsyncIterable<GenerationStep> | GenerationStep[], echo: { text: string; tokens: GenerationSummary['inputTokens'] }): Promise<boolean> {
-    if (opts.echo && !(await send({ type: 'stream_chunk', index, completion: echo.text, ...tokenFields(echo.tokens, opts), ...(wantsRaw(opts) ? { raw_completion: echo.text } : {}) }))) return false;
+  async function streamCompletion(
+    index: number,
+    summary: () => GenerationSummary,
+    steps: AsyncIterable<GenerationStep> | GenerationStep[],
+    echo: { text: string; tokens: GenerationSummary['inputTokens'] },
+  ): Promise<boolean> {
+    if (
+      opts.echo &&
+      !(await send({
+        type: 'stream_chunk',
+        index,
+        completion: echo.text,
+        ...tokenFields(echo.tokens, opts),
+        ...(wantsRaw(opts) ? { raw_completion: echo.text } : {}),
+      }))
+    )
+      return false;
     const release = new TokenRelease();
     const wantsTokens = opts.tokens || (opts.logProbs !== null && opts.logProbs !== undefined);
     for await (const step of steps) {
       const tokens = release.take(step.token ? [step.token] : [], step.text, step.stopReason !== undefined);
       if (step.text === '' && !(wantsTokens && tokens.length > 0)) continue;
-      const chunk = { type: 'stream_chunk', index, completion: step.text, ...tokenFields(tokens, opts), ...(wantsRaw(opts) ? { raw_completion: step.text } : {}) };
+      const chunk = {
+        type: 'stream_chunk',
+        index,
+        completion: step.text,
+        ...tokenFields(tokens, opts),
+        ...(wantsRaw(opts) ? { raw_completion: step.text } : {}),
+      };
       if (!(await send(chunk))) return false;
     }
-    return send({ type: 'stream_summary', index, model_version: MODEL_VERSION, finish_reason: finishReason(summary().stopReason) });
+    return send({
+      type: 'stream_summary',
+      index,
+      model_version: MODEL_VERSION,
+      finish_reason: finishReason(summary().stopReason),
+    });
   }
 
   if (tasks > n) {
@@ -145,12 +208,21 @@ export async function completeRoute(ctx: RouteContext): Promise<void> {
     if (ctx.signal.aborted) return;
     summaries.push(...runs.map((r) => r.summary));
     for (const [index, r] of chosen(runs, n).entries()) {
-      if (!(await streamCompletion(index, () => r.summary, r.steps, { text: r.summary.inputText, tokens: r.summary.inputTokens }))) return;
+      if (
+        !(await streamCompletion(index, () => r.summary, r.steps, {
+          text: r.summary.inputText,
+          tokens: r.summary.inputTokens,
+        }))
+      )
+        return;
     }
   } else {
     for (let index = 0; index < n; index++) {
       const generation = await startGeneration(run, engine);
-      const live = await streamCompletion(index, () => generation.summary(), generation, { text: generation.inputText, tokens: generation.inputTokens });
+      const live = await streamCompletion(index, () => generation.summary(), generation, {
+        text: generation.inputText,
+        tokens: generation.inputTokens,
+      });
       if (!live) return;
       summaries.push(generation.summary());
     }

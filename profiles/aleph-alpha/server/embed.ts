@@ -50,7 +50,11 @@ const SEMANTIC_RULES: TaskRules = {
 };
 
 type Failure = { status: number; code: string; message: string };
-const badRequest = (message: string): Failure => ({ status: 400, code: 'BAD_REQUEST', message: `Invalid request: ${message}` });
+const badRequest = (message: string): Failure => ({
+  status: 400,
+  code: 'BAD_REQUEST',
+  message: `Invalid request: ${message}`,
+});
 
 /** The prompt's token ids: text encoded, token ids as given, each image as 144 ids derived from its bytes. */
 function promptIds(prompt: AlephAlphaPrompt, name: string): number[] | Failure {
@@ -85,12 +89,18 @@ function resolveLayer(layer: number): number | undefined {
 function listProblems(body: Record<string, unknown>): string[] {
   const out: string[] = [];
   const { layers, pooling } = body;
-  if (layers !== undefined && !(Array.isArray(layers) && layers.every((l) => typeof l === 'number' && Number.isInteger(l)))) out.push("'layers' must be an array of integers");
+  if (
+    layers !== undefined &&
+    !(Array.isArray(layers) && layers.every((l) => typeof l === 'number' && Number.isInteger(l)))
+  )
+    out.push("'layers' must be an array of integers");
   if (pooling !== undefined) {
     if (!Array.isArray(pooling)) out.push("'pooling' must be an array of strings");
-    else pooling.forEach((p, i) => {
-      if (!POOLINGS.includes(p as PoolingKind)) out.push(`'pooling[${i}]' must be one of: ${POOLINGS.map((x) => JSON.stringify(x)).join(', ')}`);
-    });
+    else
+      pooling.forEach((p, i) => {
+        if (!POOLINGS.includes(p as PoolingKind))
+          out.push(`'pooling[${i}]' must be one of: ${POOLINGS.map((x) => JSON.stringify(x)).join(', ')}`);
+      });
   }
   return out;
 }
@@ -103,20 +113,35 @@ function without(body: Record<string, unknown>, ...keys: string[]): Record<strin
 
 function checkModel(model: string): Failure | undefined {
   if (isKnownModel(model)) return undefined;
-  return { status: 404, code: 'UNKNOWN_MODEL', message: `Unknown model '${model}': this server has ${LUMINOUS_MODELS.join(', ')} and any name ending in -local` };
+  return {
+    status: 404,
+    code: 'UNKNOWN_MODEL',
+    message: `Unknown model '${model}': this server has ${LUMINOUS_MODELS.join(', ')} and any name ending in -local`,
+  };
 }
 
 function checkContext(ids: number[], model: string, name: string): Failure | undefined {
   const context = contextSize(model);
-  return ids.length > context ? badRequest(`'${name}' has ${ids.length} tokens, more than the ${context} tokens of ${model}`) : undefined;
+  return ids.length > context
+    ? badRequest(`'${name}' has ${ids.length} tokens, more than the ${context} tokens of ${model}`)
+    : undefined;
 }
 
 type Answer = { ok: true; body: unknown } | ({ ok: false } & Failure);
 
 function embed(body: Record<string, unknown>): Answer {
   const problems = listProblems(body);
-  const check = validateTaskRequest<{ model: string; prompt: AlephAlphaPrompt; tokens?: boolean | null; normalize?: boolean }>(without(body, 'layers', 'pooling'), EMBED_RULES);
-  if (problems.length > 0 || !check.ok) return { ok: false, ...badRequest([...problems, ...(check.ok ? [] : [check.message.replace(/^Invalid request: /, '')])].join('; ')) };
+  const check = validateTaskRequest<{
+    model: string;
+    prompt: AlephAlphaPrompt;
+    tokens?: boolean | null;
+    normalize?: boolean;
+  }>(without(body, 'layers', 'pooling'), EMBED_RULES);
+  if (problems.length > 0 || !check.ok)
+    return {
+      ok: false,
+      ...badRequest([...problems, ...(check.ok ? [] : [check.message.replace(/^Invalid request: /, '')])].join('; ')),
+    };
   const b = check.body;
   const failure = checkModel(b.model);
   if (failure) return { ok: false, ...failure };
@@ -130,7 +155,13 @@ function embed(body: Record<string, unknown>): Answer {
   const embeddings: Record<string, Record<string, number[]>> = {};
   for (const layer of layers) {
     const n = resolveLayer(layer);
-    if (n === undefined) return { ok: false, ...badRequest(`layer ${layer} does not exist: ${b.model} has layers 0 to ${AA_LAYERS} (or -${AA_LAYERS + 1} to -1)`) };
+    if (n === undefined)
+      return {
+        ok: false,
+        ...badRequest(
+          `layer ${layer} does not exist: ${b.model} has layers 0 to ${AA_LAYERS} (or -${AA_LAYERS + 1} to -1)`,
+        ),
+      };
     const space = { dimensions: AA_EMBED_DIMENSIONS, name: `aleph-alpha/${b.model}/layer_${n}`, context: n > 0 };
     const byPooling: Record<string, number[]> = (embeddings[`layer_${n}`] ??= {});
     for (const p of poolings) {
@@ -139,7 +170,10 @@ function embed(body: Record<string, unknown>): Answer {
     }
   }
   const texts = b.tokens === true ? localTokenizer().tokenTexts(ids.filter((id) => id < 0x40000000)) : null;
-  return { ok: true, body: { model_version: MODEL_VERSION, embeddings, tokens: texts, num_tokens_prompt_total: ids.length } };
+  return {
+    ok: true,
+    body: { model_version: MODEL_VERSION, embeddings, tokens: texts, num_tokens_prompt_total: ids.length },
+  };
 }
 
 interface SemanticBody {
@@ -151,12 +185,19 @@ interface SemanticBody {
 
 function semanticVector(ids: number[], b: SemanticBody, model: string): number[] {
   const dimensions = b.compress_to_size ? AA_COMPRESSED_DIMENSIONS : AA_EMBED_DIMENSIONS;
-  const v = pooledEmbedding(ids, { dimensions, name: `aleph-alpha/${model}/semantic/${b.representation}`, context: true }, 'mean');
+  const v = pooledEmbedding(
+    ids,
+    { dimensions, name: `aleph-alpha/${model}/semantic/${b.representation}`, context: true },
+    'mean',
+  );
   return b.normalize === true ? normalized(v) : v;
 }
 
 function semantic(body: Record<string, unknown>): Answer {
-  const check = validateTaskRequest<SemanticBody & { prompt: AlephAlphaPrompt }>(body, { ...SEMANTIC_RULES, prompt: { kind: 'prompt', required: true } });
+  const check = validateTaskRequest<SemanticBody & { prompt: AlephAlphaPrompt }>(body, {
+    ...SEMANTIC_RULES,
+    prompt: { kind: 'prompt', required: true },
+  });
   if (!check.ok) return { ok: false, status: 400, code: 'BAD_REQUEST', message: check.message };
   const b = check.body;
   const model = b.model ?? SEMANTIC_MODEL;
@@ -166,7 +207,14 @@ function semantic(body: Record<string, unknown>): Answer {
   if (!Array.isArray(ids)) return { ok: false, ...ids };
   const tooLong = checkContext(ids, model, 'prompt');
   if (tooLong) return { ok: false, ...tooLong };
-  return { ok: true, body: { model_version: MODEL_VERSION, embedding: semanticVector(ids, b, model), num_tokens_prompt_total: ids.length } };
+  return {
+    ok: true,
+    body: {
+      model_version: MODEL_VERSION,
+      embedding: semanticVector(ids, b, model),
+      num_tokens_prompt_total: ids.length,
+    },
+  };
 }
 
 function batchSemantic(body: Record<string, unknown>): Answer {
@@ -175,16 +223,22 @@ function batchSemantic(body: Record<string, unknown>): Answer {
   if (prompts === undefined) problems.push("'prompts' is required");
   else if (!Array.isArray(prompts)) problems.push("'prompts' must be of type array");
   else if (prompts.length === 0) problems.push("'prompts' must hold at least one prompt");
-  else if (prompts.length > MAX_BATCH_PROMPTS) problems.push(`'prompts' holds ${prompts.length} prompts; at most ${MAX_BATCH_PROMPTS} are allowed per request`);
+  else if (prompts.length > MAX_BATCH_PROMPTS)
+    problems.push(`'prompts' holds ${prompts.length} prompts; at most ${MAX_BATCH_PROMPTS} are allowed per request`);
   else {
     prompts.forEach((p, i) => {
       if (typeof p === 'string') return;
-      if (!Array.isArray(p)) problems.push(`'prompts[${i}]' must be a string or an array of prompt items (text, image, token_ids)`);
+      if (!Array.isArray(p))
+        problems.push(`'prompts[${i}]' must be a string or an array of prompt items (text, image, token_ids)`);
       else problems.push(...promptItemProblems(p).map((x) => `'prompts[${i}]${x.path}' ${x.message}`));
     });
   }
   const check = validateTaskRequest<SemanticBody>(without(body, 'prompts'), SEMANTIC_RULES);
-  if (problems.length > 0 || !check.ok) return { ok: false, ...badRequest([...problems, ...(check.ok ? [] : [check.message.replace(/^Invalid request: /, '')])].join('; ')) };
+  if (problems.length > 0 || !check.ok)
+    return {
+      ok: false,
+      ...badRequest([...problems, ...(check.ok ? [] : [check.message.replace(/^Invalid request: /, '')])].join('; ')),
+    };
   const b = check.body;
   const model = b.model ?? SEMANTIC_MODEL;
   const failure = checkModel(model);
@@ -208,7 +262,8 @@ function route(handle: (body: Record<string, unknown>) => Answer): RouteHandler 
     const prelude = alephAlphaPrelude(ctx, { nice: true });
     if (!prelude) return;
     const json = prelude.json;
-    if (typeof json !== 'object' || json === null || Array.isArray(json)) return fail(400, 'BAD_REQUEST', 'Invalid request: the request body must be a JSON object');
+    if (typeof json !== 'object' || json === null || Array.isArray(json))
+      return fail(400, 'BAD_REQUEST', 'Invalid request: the request body must be a JSON object');
     const answer = handle(json as Record<string, unknown>);
     if (!answer.ok) return fail(answer.status, answer.code, answer.message);
 

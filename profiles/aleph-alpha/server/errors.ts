@@ -8,7 +8,13 @@ export interface AlephAlphaErrorBody {
   code: string;
 }
 
-export function sendAlephAlphaError(res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
+export function sendAlephAlphaError(
+  res: ServerResponse,
+  status: number,
+  code: string,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   const body: AlephAlphaErrorBody = { error: message, code };
   sendJson(res, status, body, headers);
 }
@@ -51,7 +57,8 @@ export function upperSnake(code: string): string {
 /** Faults in the service's words; busy is its documented 503 QUEUE_FULL (docs/protocols/aleph-alpha.md). */
 export function alephAlphaFaultWording(res: ServerResponse): FaultWording {
   return {
-    status: (status, headers) => sendAlephAlphaError(res, status, codeForStatus(status), messageForStatus(status), headers),
+    status: (status, headers) =>
+      sendAlephAlphaError(res, status, codeForStatus(status), messageForStatus(status), headers),
     busy: (headers) => sendAlephAlphaError(res, 503, 'QUEUE_FULL', messageForStatus(503), headers),
   };
 }

@@ -25,11 +25,20 @@ export async function evaluate(body: ValidEvaluationRequest, signal: AbortSignal
   const promptTokens = tokenizer.encode(prompt.text).length + prompt.imageTokens;
   const context = contextSize(body.model);
   if (promptTokens + expectedTokens > context) {
-    return badRequest(`Invalid request: the prompt (${promptTokens} tokens) plus 'completion_expected' (${expectedTokens} tokens) exceeds the ${context} tokens of ${body.model}`);
+    return badRequest(
+      `Invalid request: the prompt (${promptTokens} tokens) plus 'completion_expected' (${expectedTokens} tokens) exceeds the ${context} tokens of ${body.model}`,
+    );
   }
 
   const greedy = await generate(
-    { input: prompt.text, parameters: { decoding_method: 'greedy', max_new_tokens: expectedTokens === 0 ? 0 : expectedTokens + GREEDY_SLACK, include_stop_sequence: false } },
+    {
+      input: prompt.text,
+      parameters: {
+        decoding_method: 'greedy',
+        max_new_tokens: expectedTokens === 0 ? 0 : expectedTokens + GREEDY_SLACK,
+        include_stop_sequence: false,
+      },
+    },
     { signal },
   );
   const salt = hashString(prompt.text);

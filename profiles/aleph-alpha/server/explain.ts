@@ -12,7 +12,16 @@ import { badRequest, round, success, type TaskAnswer } from './task-answer.js';
 import { decodeIds, promptItems, promptText } from './task-text.js';
 import type { Granularity, ValidExplanationRequest } from './task-validate.js';
 import { contextSize, MODEL_VERSION } from './models.js';
-import { delimitedSpans, paragraphSpans, sentenceSpans, spanText, termsOf, tokenPieces, wordSpans, type Span } from './text-spans.js';
+import {
+  delimitedSpans,
+  paragraphSpans,
+  sentenceSpans,
+  spanText,
+  termsOf,
+  tokenPieces,
+  wordSpans,
+  type Span,
+} from './text-spans.js';
 
 /** "If you do not choose a granularity then we will try to find the granularity that brings you closest to around 30 explanations." */
 const AUTO_TARGET_COUNT = 30;
@@ -80,7 +89,10 @@ function postprocess(score: number, how: ValidExplanationRequest['postprocessing
 
 type Item =
   | { type: 'text' | 'target'; scores: Array<Span & { score: number }> }
-  | { type: 'image'; scores: Array<{ rect: { top: number; left: number; width: number; height: number }; score: number }> }
+  | {
+      type: 'image';
+      scores: Array<{ rect: { top: number; left: number; width: number; height: number }; score: number }>;
+    }
   | { type: 'token_ids'; scores: number[] };
 
 /** Rewrites every score of an explanation in place (postprocessing, normalising, rounding). */
@@ -99,11 +111,25 @@ export async function explain(body: ValidExplanationRequest, signal: AbortSignal
   const context = contextSize(body.model);
   let target = body.target;
   if (target === null) {
-    target = (await generate({ input: prompt.text, parameters: { decoding_method: 'greedy', max_new_tokens: DEFAULT_MAX_NEW_TOKENS, include_stop_sequence: false } }, { signal })).generatedText;
+    target = (
+      await generate(
+        {
+          input: prompt.text,
+          parameters: {
+            decoding_method: 'greedy',
+            max_new_tokens: DEFAULT_MAX_NEW_TOKENS,
+            include_stop_sequence: false,
+          },
+        },
+        { signal },
+      )
+    ).generatedText;
   }
   const targetTokens = tokenPieces(tokenizer, target);
   if (promptTokens + targetTokens.length > context) {
-    return badRequest(`Invalid request: the prompt (${promptTokens} tokens) plus 'target' (${targetTokens.length} tokens) exceeds the ${context} tokens of ${body.model}`);
+    return badRequest(
+      `Invalid request: the prompt (${promptTokens} tokens) plus 'target' (${targetTokens.length} tokens) exceeds the ${context} tokens of ${body.model}`,
+    );
   }
 
   const items = promptItems(body.prompt);
@@ -113,8 +139,19 @@ export async function explain(body: ValidExplanationRequest, signal: AbortSignal
     const text = spanText(target, piece);
     const scoring = { terms: termsOf(text), salt: hashString(text) };
     const out: Item[] = items.map((item): Item => {
-      if (item.type === 'text') return { type: 'text', scores: spansOf(tokenizer, item.data, cut).map((s) => ({ ...s, score: scoreText(spanText(item.data, s), scoring) })) };
-      if (item.type === 'token_ids') return { type: 'token_ids', scores: item.data.map((id) => scoreText(decodeIds(tokenizer, [id]) ?? '', scoring)) };
+      if (item.type === 'text')
+        return {
+          type: 'text',
+          scores: spansOf(tokenizer, item.data, cut).map((s) => ({
+            ...s,
+            score: scoreText(spanText(item.data, s), scoring),
+          })),
+        };
+      if (item.type === 'token_ids')
+        return {
+          type: 'token_ids',
+          scores: item.data.map((id) => scoreText(decodeIds(tokenizer, [id]) ?? '', scoring)),
+        };
       const n = TILES[cut.granularity];
       const image = hashString(item.data);
       const scores = [];
@@ -128,12 +165,18 @@ export async function explain(body: ValidExplanationRequest, signal: AbortSignal
     });
     // The target text before the piece explained (nothing, for the complete target).
     const before = target.slice(0, piece.start);
-    out.push({ type: 'target', scores: spansOf(tokenizer, before, cut).map((s) => ({ ...s, score: scoreText(spanText(before, s), scoring) })) });
+    out.push({
+      type: 'target',
+      scores: spansOf(tokenizer, before, cut).map((s) => ({ ...s, score: scoreText(spanText(before, s), scoring) })),
+    });
 
     eachScore(out, (s) => postprocess(s, body.postprocessing));
     if (body.normalize === true) {
       const all: number[] = [];
-      eachScore(out, (s) => (all.push(s), s));
+      eachScore(out, (s) => {
+        all.push(s);
+        return s;
+      });
       const min = Math.min(...all);
       const spread = Math.max(...all) - min;
       // With every score equal there is no spread to stretch: all become 0, the minimum.

@@ -23,11 +23,17 @@ export const alephAlphaProtocol: ProtocolModule = {
 
 /** Every Aleph Alpha route `serve` answers: completion, the tasks, tokenization and embeddings. */
 export async function alephAlphaEmulator(): Promise<ProtocolModule[]> {
-  const [{ alephAlphaTasksProtocol }, { alephAlphaTokenizeProtocol }, { alephAlphaEmbedProtocol }, { alephAlphaChatProtocol }] = await Promise.all([
-    import('./tasks.js'),
-    import('./tokenize.js'),
-    import('./embed.js'),
-    import('./chat.js'),
-  ]);
-  return [alephAlphaProtocol, alephAlphaTasksProtocol, alephAlphaTokenizeProtocol, alephAlphaEmbedProtocol, alephAlphaChatProtocol];
+  const [
+    { alephAlphaTasksProtocol },
+    { alephAlphaTokenizeProtocol },
+    { alephAlphaEmbedProtocol },
+    { alephAlphaChatProtocol },
+  ] = await Promise.all([import('./tasks.js'), import('./tokenize.js'), import('./embed.js'), import('./chat.js')]);
+  return [
+    alephAlphaProtocol,
+    alephAlphaTasksProtocol,
+    alephAlphaTokenizeProtocol,
+    alephAlphaEmbedProtocol,
+    alephAlphaChatProtocol,
+  ];
 }

@@ -25,7 +25,9 @@ export const API_VERSION = '1.16.1';
 export const MODEL_VERSION = '2022-04';
 
 export function isKnownModel(name: string): boolean {
-  return (LUMINOUS_MODELS as readonly string[]).includes(name) || (name.endsWith('-local') && name.length > '-local'.length);
+  return (
+    (LUMINOUS_MODELS as readonly string[]).includes(name) || (name.endsWith('-local') && name.length > '-local'.length)
+  );
 }
 
 /** Prompt plus maximum_tokens may not exceed this. `-local` models get the engine's whole window. */

@@ -13,10 +13,18 @@ export function alephAlphaPrelude(ctx: RouteContext, options: { nice: boolean })
   if (!isAuthorized(ctx)) return void sendAlephAlphaError(ctx.res, 401, 'UNAUTHENTICATED', UNAUTHENTICATED_MESSAGE);
   const nice = ctx.request.query.nice;
   if (options.nice && nice !== undefined && nice !== 'true' && nice !== 'false') {
-    return void sendAlephAlphaError(ctx.res, 400, 'BAD_REQUEST', `Invalid query parameter 'nice': expected true or false, got '${nice}'`);
+    return void sendAlephAlphaError(
+      ctx.res,
+      400,
+      'BAD_REQUEST',
+      `Invalid query parameter 'nice': expected true or false, got '${nice}'`,
+    );
   }
   if (!('json' in ctx.request)) {
-    const message = ctx.request.body.trim() === '' ? 'Invalid request: the request body is empty' : 'Invalid request: the request body is not valid JSON';
+    const message =
+      ctx.request.body.trim() === ''
+        ? 'Invalid request: the request body is empty'
+        : 'Invalid request: the request body is not valid JSON';
     return void sendAlephAlphaError(ctx.res, 400, 'BAD_REQUEST', message);
   }
   return { json: ctx.request.json };

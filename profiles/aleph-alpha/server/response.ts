@@ -42,7 +42,10 @@ function logProbEntry(token: EngineToken, topN: number): Record<string, number> 
 }
 
 /** Token data fields for a list of tokens, as far as the request asked for them. */
-export function tokenFields(tokens: EngineToken[], opts: TokenOptions): Pick<AlephCompletion, 'log_probs' | 'completion_tokens'> {
+export function tokenFields(
+  tokens: EngineToken[],
+  opts: TokenOptions,
+): Pick<AlephCompletion, 'log_probs' | 'completion_tokens'> {
   const out: Pick<AlephCompletion, 'log_probs' | 'completion_tokens'> = {};
   if (opts.tokens) out.completion_tokens = tokens.map((t) => t.text);
   if (opts.logProbs !== null && opts.logProbs !== undefined) {

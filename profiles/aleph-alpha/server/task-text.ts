@@ -34,7 +34,8 @@ export function promptText(tokenizer: Tokenizer, prompt: AlephAlphaPrompt, name:
     else if (item.type === 'image') imageTokens += IMAGE_TOKENS;
     else {
       const decoded = decodeIds(tokenizer, item.data);
-      if (decoded === undefined) return { ok: false, message: `Invalid request: '${name}[${i}].data' holds a token id the model does not know` };
+      if (decoded === undefined)
+        return { ok: false, message: `Invalid request: '${name}[${i}].data' holds a token id the model does not know` };
       text += decoded;
     }
   }
@@ -46,6 +47,7 @@ export function documentText(tokenizer: Tokenizer, document: AlephAlphaDocument,
   if ('text' in document) return { ok: true, text: document.text, imageTokens: 0 };
   if ('prompt' in document) return promptText(tokenizer, document.prompt, `${name}.prompt`);
   const text = docxText(Buffer.from(document.docx, 'base64'));
-  if (text === undefined) return { ok: false, message: `Invalid request: '${name}.docx' is not a Word document (.docx)` };
+  if (text === undefined)
+    return { ok: false, message: `Invalid request: '${name}.docx' is not a Word document (.docx)` };
   return { ok: true, text, imageTokens: 0 };
 }

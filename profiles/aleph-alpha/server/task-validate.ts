@@ -101,7 +101,13 @@ const MAX_PROBLEMS = 10;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function typeName(kind: Kind): string {
-  return kind === 'prompt' ? 'string or an array of prompt items' : kind === 'granularity' || kind === 'document' ? 'object' : kind === 'documents' ? 'array' : kind;
+  return kind === 'prompt'
+    ? 'string or an array of prompt items'
+    : kind === 'granularity' || kind === 'document'
+      ? 'object'
+      : kind === 'documents'
+        ? 'array'
+        : kind;
 }
 
 function promptProblems(value: unknown, name: string): string[] {
@@ -113,10 +119,14 @@ function promptProblems(value: unknown, name: string): string[] {
 function documentProblems(value: unknown, name: string): string[] {
   if (!isObject(value)) return [`'${name}' must be an object with one of docx, text, prompt`];
   const keys = Object.keys(value);
-  if (keys.length !== 1 || !['docx', 'text', 'prompt'].includes(keys[0]!)) return [`'${name}' must have exactly one of the fields docx, text, prompt`];
+  if (keys.length !== 1 || !['docx', 'text', 'prompt'].includes(keys[0]!))
+    return [`'${name}' must have exactly one of the fields docx, text, prompt`];
   const key = keys[0]!;
   const v = value[key];
-  if (key === 'prompt') return Array.isArray(v) ? promptProblems(v, `${name}.prompt`) : [`'${name}.prompt' must be an array of prompt items`];
+  if (key === 'prompt')
+    return Array.isArray(v)
+      ? promptProblems(v, `${name}.prompt`)
+      : [`'${name}.prompt' must be an array of prompt items`];
   if (typeof v !== 'string') return [`'${name}.${key}' must be of type string`];
   if (key === 'docx' && decodeBase64(v) === undefined) return [`'${name}.docx' must be the Word file as base64`];
   return [];
@@ -125,13 +135,15 @@ function documentProblems(value: unknown, name: string): string[] {
 function granularityProblems(value: unknown, name: string): string[] {
   if (!isObject(value)) return [`'${name}' must be of type object`];
   const out: string[] = [];
-  for (const key of Object.keys(value)) if (key !== 'type' && key !== 'delimiter') out.push(`unknown field '${name}.${key}'`);
+  for (const key of Object.keys(value))
+    if (key !== 'type' && key !== 'delimiter') out.push(`unknown field '${name}.${key}'`);
   const { type, delimiter } = value;
   if (type !== undefined && !['token', 'word', 'sentence', 'paragraph', 'custom'].includes(type as string)) {
     out.push(`'${name}.type' must be one of: "token", "word", "sentence", "paragraph", "custom"`);
   }
   if (delimiter !== undefined && typeof delimiter !== 'string') out.push(`'${name}.delimiter' must be of type string`);
-  if (type === 'custom' && (typeof delimiter !== 'string' || delimiter === '')) out.push(`'${name}.delimiter' is required when '${name}.type' is "custom"`);
+  if (type === 'custom' && (typeof delimiter !== 'string' || delimiter === ''))
+    out.push(`'${name}.delimiter' is required when '${name}.type' is "custom"`);
   return out;
 }
 
@@ -157,7 +169,8 @@ function fieldProblems(value: unknown, name: string, rule: Rule): string[] {
     default:
       if (typeof value !== rule.kind) return [`'${name}' must be of type ${typeName(rule.kind)}`];
   }
-  if (rule.values && !rule.values.includes(value as string)) return [`'${name}' must be one of: ${rule.values.map((v) => JSON.stringify(v)).join(', ')}`];
+  if (rule.values && !rule.values.includes(value as string))
+    return [`'${name}' must be one of: ${rule.values.map((v) => JSON.stringify(v)).join(', ')}`];
   if (rule.filled && value === '') return [`'${name}' must not be empty`];
   if (rule.min !== undefined && (value as number) < rule.min) return [`'${name}' must be at least ${rule.min}`];
   if (rule.max !== undefined && (value as number) > rule.max) return [`'${name}' must be at most ${rule.max}`];

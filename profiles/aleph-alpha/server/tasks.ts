@@ -36,7 +36,11 @@ function taskRoute<T>(rules: TaskRules, handle: (body: T, signal: AbortSignal) =
     if (!validation.ok) return fail(400, 'BAD_REQUEST', validation.message);
     const model = validation.body.model;
     if (model !== undefined && !isKnownModel(model)) {
-      return fail(404, 'UNKNOWN_MODEL', `Unknown model '${model}': this server has ${LUMINOUS_MODELS.join(', ')} and any name ending in -local`);
+      return fail(
+        404,
+        'UNKNOWN_MODEL',
+        `Unknown model '${model}': this server has ${LUMINOUS_MODELS.join(', ')} and any name ending in -local`,
+      );
     }
     const answer = await handle(validation.body, ctx.signal);
     if (ctx.signal.aborted) return;
@@ -53,7 +57,11 @@ export const alephAlphaTasksProtocol: ProtocolModule = {
     { method: 'POST', pattern: '/evaluate', handler: taskRoute<ValidEvaluationRequest>(EVALUATION_RULES, evaluate) },
     { method: 'POST', pattern: '/explain', handler: taskRoute<ValidExplanationRequest>(EXPLANATION_RULES, explain) },
     { method: 'POST', pattern: '/qa', handler: taskRoute<ValidQaRequest>(QA_RULES, (body) => qa(body)) },
-    { method: 'POST', pattern: '/summarize', handler: taskRoute<ValidSummarizationRequest>(SUMMARIZATION_RULES, (body) => summarize(body)) },
+    {
+      method: 'POST',
+      pattern: '/summarize',
+      handler: taskRoute<ValidSummarizationRequest>(SUMMARIZATION_RULES, (body) => summarize(body)),
+    },
   ],
   sendError(ctx, status, code, message, headers) {
     sendAlephAlphaError(ctx.res, status, upperSnake(code), message, headers);

@@ -44,7 +44,8 @@ export function tokenPieces(tokenizer: Tokenizer, text: string): TokenPiece[] {
       group = [];
     }
   }
-  if (group.length > 0 || position < text.length) pieces.push({ ids: group, start: position, length: text.length - position });
+  if (group.length > 0 || position < text.length)
+    pieces.push({ ids: group, start: position, length: text.length - position });
   return pieces;
 }
 
@@ -118,7 +119,28 @@ export function wordsOf(text: string): string[] {
 }
 
 /** Question words and the like: they say what is asked, not what it is about. */
-const QUESTION_WORDS = new Set(['who', 'whom', 'whose', 'why', 'how', 'is', 'are', 'was', 'do', 'did', 'the', 'of', 'to', 'in', 'on', 'for', 'an', 'or', 'it', 'its']);
+const QUESTION_WORDS = new Set([
+  'who',
+  'whom',
+  'whose',
+  'why',
+  'how',
+  'is',
+  'are',
+  'was',
+  'do',
+  'did',
+  'the',
+  'of',
+  'to',
+  'in',
+  'on',
+  'for',
+  'an',
+  'or',
+  'it',
+  'its',
+]);
 
 export function isFunctionWord(word: string): boolean {
   const lower = word.toLowerCase();

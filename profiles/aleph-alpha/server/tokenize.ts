@@ -15,19 +15,22 @@ import { alephAlphaPrelude } from './prelude.js';
 type FieldType = 'string' | 'boolean' | 'integer list';
 
 function hasType(value: unknown, type: FieldType): boolean {
-  if (type === 'integer list') return Array.isArray(value) && value.every((v) => typeof v === 'number' && Number.isInteger(v));
+  if (type === 'integer list')
+    return Array.isArray(value) && value.every((v) => typeof v === 'number' && Number.isInteger(v));
   return typeof value === type;
 }
 
 /** Every field required and of its type, no others: the schema's message for the first problem, or undefined. */
 function problemWith(body: unknown, fields: Record<string, FieldType>): string | undefined {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'Invalid request: the request body must be a JSON object';
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return 'Invalid request: the request body must be a JSON object';
   const record = body as Record<string, unknown>;
   const unknown = Object.keys(record).find((k) => !Object.hasOwn(fields, k));
   if (unknown !== undefined) return `Invalid request: unknown field '${unknown}'`;
   for (const [name, type] of Object.entries(fields)) {
     if (record[name] === undefined) return `Invalid request: missing field '${name}'`;
-    if (!hasType(record[name], type)) return `Invalid request: '${name}' must be ${type === 'integer list' ? 'a list of integers' : `a ${type}`}`;
+    if (!hasType(record[name], type))
+      return `Invalid request: '${name}' must be ${type === 'integer list' ? 'a list of integers' : `a ${type}`}`;
   }
   return undefined;
 }
@@ -45,7 +48,12 @@ function checked(ctx: RouteContext, fields: Record<string, FieldType>): Record<s
 
 function knownModel(ctx: RouteContext, model: string): boolean {
   if (isKnownModel(model)) return true;
-  sendAlephAlphaError(ctx.res, 404, 'UNKNOWN_MODEL', `Unknown model '${model}': this server has ${LUMINOUS_MODELS.join(', ')} and any name ending in -local`);
+  sendAlephAlphaError(
+    ctx.res,
+    404,
+    'UNKNOWN_MODEL',
+    `Unknown model '${model}': this server has ${LUMINOUS_MODELS.join(', ')} and any name ending in -local`,
+  );
   return false;
 }
 

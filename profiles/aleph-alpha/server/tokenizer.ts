@@ -25,7 +25,12 @@ const PARAGRAPH = [
 export function localCorpus(): string {
   const words = Object.values(WORDS).flat();
   // Each engine word with and without its leading space, so generated text is mostly whole-word tokens.
-  return [PARAGRAPH, words.join(' '), words.join(' '), words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join(' ')].join('\n');
+  return [
+    PARAGRAPH,
+    words.join(' '),
+    words.join(' '),
+    words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join(' '),
+  ].join('\n');
 }
 
 let document: Record<string, unknown> | undefined;

@@ -45,7 +45,14 @@ async function buildSchema() {
   const controls = z.array(z.record(z.string(), z.unknown())).optional();
   const promptItem = z.discriminatedUnion('type', [
     z.strictObject({ type: z.literal('text'), data: z.string(), controls }),
-    z.strictObject({ type: z.literal('image'), data: z.string(), x: int().optional(), y: int().optional(), size: int().optional(), controls }),
+    z.strictObject({
+      type: z.literal('image'),
+      data: z.string(),
+      x: int().optional(),
+      y: int().optional(),
+      size: int().optional(),
+      controls,
+    }),
     z.strictObject({ type: z.literal('token_ids'), data: z.array(int().min(0)), controls }),
   ]);
   const strings = z.array(z.string());
@@ -99,7 +106,10 @@ export async function validateCompletionRequest(json: unknown): Promise<Validati
   const body = parsed.data as ValidCompletionRequest;
   const n = body.n ?? 1;
   if (body.minimum_tokens !== undefined && body.minimum_tokens > body.maximum_tokens) {
-    return { ok: false, message: `Invalid request: 'minimum_tokens' (${body.minimum_tokens}) must not be greater than 'maximum_tokens' (${body.maximum_tokens})` };
+    return {
+      ok: false,
+      message: `Invalid request: 'minimum_tokens' (${body.minimum_tokens}) must not be greater than 'maximum_tokens' (${body.maximum_tokens})`,
+    };
   }
   if (body.best_of != null && body.best_of <= n && !(body.best_of === 1 && n === 1)) {
     return { ok: false, message: `Invalid request: 'best_of' (${body.best_of}) must be greater than 'n' (${n})` };
@@ -115,7 +125,9 @@ function describeIssue(issue: Issue): string[] {
     case 'invalid_type':
       if (issue.path.length === 0) return ['the request body must be a JSON object'];
       if (issue.message.includes('received undefined')) return [`${field} is required`];
-      return [`${field} must be of type ${issue.expected === 'int' || issue.message === INTEGER ? 'integer' : (issue.expected ?? 'unknown')}`];
+      return [
+        `${field} must be of type ${issue.expected === 'int' || issue.message === INTEGER ? 'integer' : (issue.expected ?? 'unknown')}`,
+      ];
     case 'invalid_value':
       return [`${field} must be one of: ${(issue.values ?? []).map((v) => JSON.stringify(v)).join(', ')}`];
     case 'invalid_union':
@@ -123,7 +135,9 @@ function describeIssue(issue: Issue): string[] {
     case 'too_big':
       return [`${field} must be ${issue.inclusive ? 'at most' : 'less than'} ${issue.maximum}`];
     case 'too_small':
-      return issue.origin === 'string' ? [`${field} must not be empty`] : [`${field} must be ${issue.inclusive ? 'at least' : 'greater than'} ${issue.minimum}`];
+      return issue.origin === 'string'
+        ? [`${field} must not be empty`]
+        : [`${field} must be ${issue.inclusive ? 'at least' : 'greater than'} ${issue.minimum}`];
     default:
       return [`${field}: ${issue.message}`];
   }

@@ -42,11 +42,23 @@ export function azureChatApiVersion(profile: ResolvedProfile): string {
   return profile.chatApiVersion ?? AZURE_CHAT_DEFAULT_API_VERSION;
 }
 
-export function buildAzureChatRequest(request: ChatRequest, target: ChatTarget, profile: ResolvedProfile, extra?: Record<string, unknown>): HttpRequestSpec {
+export function buildAzureChatRequest(
+  request: ChatRequest,
+  target: ChatTarget,
+  profile: ResolvedProfile,
+  extra?: Record<string, unknown>,
+): HttpRequestSpec {
   const deployment = target.deployment ?? target.model ?? profile.defaults.model;
-  if (!deployment) throw new UsageError(`azure-openai needs a deployment: give --model (or --id-or-name), or set defaults.model in profile "${profile.name}"`);
+  if (!deployment)
+    throw new UsageError(
+      `azure-openai needs a deployment: give --model (or --id-or-name), or set defaults.model in profile "${profile.name}"`,
+    );
   const version = azureChatApiVersion(profile);
-  const body = { ...chatCompletionsFields(request), ...streamFields(target.stream, version.slice(0, 10) >= STREAM_OPTIONS_SINCE), ...extra };
+  const body = {
+    ...chatCompletionsFields(request),
+    ...streamFields(target.stream, version.slice(0, 10) >= STREAM_OPTIONS_SINCE),
+    ...extra,
+  };
   // Users paste the endpoint with or without Azure's `/openai` segment; either way it appears once.
   const base = profile.url.replace(/\/+$/, '').replace(/\/openai$/, '');
   return {
@@ -57,9 +69,15 @@ export function buildAzureChatRequest(request: ChatRequest, target: ChatTarget, 
   };
 }
 
-export function buildOpenAiChatRequest(request: ChatRequest, target: ChatTarget, profile: ResolvedProfile, extra?: Record<string, unknown>): HttpRequestSpec {
+export function buildOpenAiChatRequest(
+  request: ChatRequest,
+  target: ChatTarget,
+  profile: ResolvedProfile,
+  extra?: Record<string, unknown>,
+): HttpRequestSpec {
   const model = target.model ?? target.deployment ?? profile.defaults.model;
-  if (!model) throw new UsageError(`openai needs a model: give --model, or set defaults.model in profile "${profile.name}"`);
+  if (!model)
+    throw new UsageError(`openai needs a model: give --model, or set defaults.model in profile "${profile.name}"`);
   const body = { model, ...chatCompletionsFields(request), ...streamFields(target.stream, true), ...extra };
   // Servers document their base URL both as `http://host:port` and as `http://host:port/v1`.
   const base = profile.url.replace(/\/+$/, '');
@@ -67,7 +85,11 @@ export function buildOpenAiChatRequest(request: ChatRequest, target: ChatTarget,
   return { method: 'POST', url, headers: chatHeaders(target.stream), body: JSON.stringify(body) };
 }
 
-const capabilities = { parameters: OPENAI_CHAT_PARAMETERS, maxStop: AZURE_MAX_STOP_SEQUENCES, maxTopLogprobs: MAX_TOP_LOGPROBS };
+const capabilities = {
+  parameters: OPENAI_CHAT_PARAMETERS,
+  maxStop: AZURE_MAX_STOP_SEQUENCES,
+  maxTopLogprobs: MAX_TOP_LOGPROBS,
+};
 
 export const azureOpenAiChat: ChatOperation = {
   kind: 'azure-openai',

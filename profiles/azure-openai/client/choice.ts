@@ -35,7 +35,12 @@ export function contentFilterWarning(kind: CompletionsKind, index: number): Serv
 export function requestWarnings(kind: CompletionsKind, request: CanonicalRequest): ServiceWarning[] {
   const p = request.parameters ?? {};
   if (p.include_stop_sequence === true && (p.stop_sequences?.length ?? 0) > 0) {
-    return [{ id: 'include_stop_sequence', message: `${kind} never includes the stop sequence in the text: include_stop_sequence true has no effect` }];
+    return [
+      {
+        id: 'include_stop_sequence',
+        message: `${kind} never includes the stop sequence in the text: include_stop_sequence true has no effect`,
+      },
+    ];
   }
   return [];
 }
@@ -48,7 +53,8 @@ export function requestWarnings(kind: CompletionsKind, request: CanonicalRequest
  */
 export function choiceProblem(choice: unknown, i: number, whole: boolean): string | undefined {
   if (!isRecord(choice)) return `choices[${i}] is not an object`;
-  if (choice.text !== undefined && choice.text !== null && typeof choice.text !== 'string') return `choices[${i}].text is not a string`;
+  if (choice.text !== undefined && choice.text !== null && typeof choice.text !== 'string')
+    return `choices[${i}].text is not a string`;
   if (typeof choice.text === 'string') return undefined;
   for (const chat of ['message', 'delta'] as const) {
     if (choice[chat] !== undefined) {

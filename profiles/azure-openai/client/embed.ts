@@ -17,7 +17,11 @@ export const MAX_EMBED_INPUTS = 2048;
 
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
 
-export function buildAzureEmbedRequest(batch: readonly string[], request: EmbedRequest, profile: ResolvedProfile): HttpRequestSpec {
+export function buildAzureEmbedRequest(
+  batch: readonly string[],
+  request: EmbedRequest,
+  profile: ResolvedProfile,
+): HttpRequestSpec {
   // Users paste the endpoint with or without Azure's `/openai` segment; either way it appears once.
   const base = profile.url.replace(/\/+$/, '').replace(/\/openai$/, '');
   const version = profile.apiVersion ?? AZURE_DEFAULT_API_VERSION;
@@ -29,11 +33,20 @@ export function buildAzureEmbedRequest(batch: readonly string[], request: EmbedR
   };
 }
 
-export function buildOpenAiEmbedRequest(batch: readonly string[], request: EmbedRequest, profile: ResolvedProfile): HttpRequestSpec {
+export function buildOpenAiEmbedRequest(
+  batch: readonly string[],
+  request: EmbedRequest,
+  profile: ResolvedProfile,
+): HttpRequestSpec {
   // Servers document their base URL both as `http://host:port` and as `http://host:port/v1`.
   const base = profile.url.replace(/\/+$/, '');
   const url = /\/v1$/.test(base) ? `${base}/embeddings` : `${base}/v1/embeddings`;
-  return { method: 'POST', url, headers: { ...HEADERS }, body: JSON.stringify({ model: request.model, input: [...batch] }) };
+  return {
+    method: 'POST',
+    url,
+    headers: { ...HEADERS },
+    body: JSON.stringify({ model: request.model, input: [...batch] }),
+  };
 }
 
 /**
@@ -58,8 +71,10 @@ export function parseOpenAiEmbedResponse(body: unknown, batch: readonly string[]
     const { index, embedding: given } = (item ?? {}) as { index?: unknown; embedding?: unknown };
     const embedding = typeof given === 'string' ? decodeBase64Vector(given) : given;
     const at = typeof index === 'number' ? index : i;
-    if (!Number.isInteger(at) || at < 0 || at >= batch.length) throw new UnexpectedAnswer(`data[${i}] has index ${JSON.stringify(index)} for ${batch.length} inputs`);
-    if (!isVector(embedding)) throw new UnexpectedAnswer(`data[${i}] has no "embedding" (an array of numbers, or base64)`);
+    if (!Number.isInteger(at) || at < 0 || at >= batch.length)
+      throw new UnexpectedAnswer(`data[${i}] has index ${JSON.stringify(index)} for ${batch.length} inputs`);
+    if (!isVector(embedding))
+      throw new UnexpectedAnswer(`data[${i}] has no "embedding" (an array of numbers, or base64)`);
     if (slots[at] !== undefined) throw new UnexpectedAnswer(`index ${at} appears twice in data`);
     slots[at] = embedding;
   });

@@ -31,11 +31,18 @@ function innerSummary(inner: Record<string, unknown>): string | undefined {
 export function describeWireError(error: unknown): { code?: string; message: string } {
   if (typeof error === 'string') return { message: error };
   if (!isRecord(error)) return { message: JSON.stringify(error) };
-  const code = stringField(error, 'code') ?? (typeof error.code === 'number' ? String(error.code) : undefined) ?? stringField(error, 'type');
+  const code =
+    stringField(error, 'code') ??
+    (typeof error.code === 'number' ? String(error.code) : undefined) ??
+    stringField(error, 'type');
   let message = stringField(error, 'message') ?? JSON.stringify(error);
   const param = stringField(error, 'param');
   if (param && !message.includes(param)) message += ` (param ${param})`;
-  const inner = isRecord(error.innererror) ? error.innererror : isRecord(error.inner_error) ? error.inner_error : undefined;
+  const inner = isRecord(error.innererror)
+    ? error.innererror
+    : isRecord(error.inner_error)
+      ? error.inner_error
+      : undefined;
   const summary = inner ? innerSummary(inner) : undefined;
   if (summary) message += ` (${summary})`;
   return code ? { code, message } : { message };
@@ -47,8 +54,18 @@ export function describeWireError(error: unknown): { code?: string; message: str
  * shows the server's own words for anything else (a proxy's HTML page, a router's plain-text 404, FastAPI's
  * `{"detail": …}`).
  */
-export function parseCompletionsError(kind: CompletionsKind, status: number, bodyText: string, headers: Record<string, string>): ApiErrorDetails {
-  const label = headers['apim-request-id'] !== undefined ? 'apim-request-id' : headers['x-request-id'] !== undefined ? 'x-request-id' : 'x-ms-request-id';
+export function parseCompletionsError(
+  kind: CompletionsKind,
+  status: number,
+  bodyText: string,
+  headers: Record<string, string>,
+): ApiErrorDetails {
+  const label =
+    headers['apim-request-id'] !== undefined
+      ? 'apim-request-id'
+      : headers['x-request-id'] !== undefined
+        ? 'x-request-id'
+        : 'x-ms-request-id';
   const traceId = headers[label];
   const base = { provider: kind, status, ...(traceId ? { traceId, traceLabel: label } : {}) };
   let body: unknown;
@@ -57,7 +74,8 @@ export function parseCompletionsError(kind: CompletionsKind, status: number, bod
   } catch {
     body = undefined;
   }
-  if (isRecord(body) && body.error !== undefined && body.error !== null) return { ...base, ...describeWireError(body.error) };
+  if (isRecord(body) && body.error !== undefined && body.error !== null)
+    return { ...base, ...describeWireError(body.error) };
   if (isRecord(body) && typeof body.message === 'string') {
     const code = stringField(body, 'code');
     return { ...base, ...(code ? { code } : {}), message: body.message };

@@ -1,15 +1,34 @@
 /** Health of the completions protocols: the authenticated list call (Azure: deployments; OpenAI-compatible: models). */
 import type { HealthOperation } from '../../types.js';
 import { jsonText } from '../../common/json-text.js';
-import { azureDeploymentEntry, azureDeploymentsRequest, dataPage, deploymentListingVersion, openAiModelEntry, openAiModelsRequest } from './models.js';
+import {
+  azureDeploymentEntry,
+  azureDeploymentsRequest,
+  dataPage,
+  deploymentListingVersion,
+  openAiModelEntry,
+  openAiModelsRequest,
+} from './models.js';
 
 export const azureOpenAiHealth: HealthOperation = {
   probes: (profile) => [
-    { name: 'deployments', request: azureDeploymentsRequest(profile), required: true, check: (text) => void dataPage(jsonText(text), azureDeploymentEntry) },
+    {
+      name: 'deployments',
+      request: azureDeploymentsRequest(profile),
+      required: true,
+      check: (text) => void dataPage(jsonText(text), azureDeploymentEntry),
+    },
   ],
   apiVersion: deploymentListingVersion,
 };
 
 export const openAiHealth: HealthOperation = {
-  probes: (profile) => [{ name: 'models', request: openAiModelsRequest(profile), required: true, check: (text) => void dataPage(jsonText(text), openAiModelEntry) }],
+  probes: (profile) => [
+    {
+      name: 'models',
+      request: openAiModelsRequest(profile),
+      required: true,
+      check: (text) => void dataPage(jsonText(text), openAiModelEntry),
+    },
+  ],
 };

@@ -13,7 +13,12 @@ import { fieldAt, isRecord, textOf } from '../../../src/operations/wire-fields.j
 import { UnexpectedAnswer } from '../../../src/errors.js';
 
 /** API versions whose data plane still lists deployments. */
-export const DEPLOYMENT_LISTING_VERSIONS: readonly string[] = ['2022-03-01-preview', '2022-06-01-preview', '2022-12-01', '2023-03-15-preview'];
+export const DEPLOYMENT_LISTING_VERSIONS: readonly string[] = [
+  '2022-03-01-preview',
+  '2022-06-01-preview',
+  '2022-12-01',
+  '2023-03-15-preview',
+];
 /** The last GA version with the operation: used when the profile's version (for completions) has none. */
 export const DEPLOYMENT_LISTING_VERSION = '2022-12-01';
 
@@ -28,7 +33,11 @@ const ACCEPT_JSON = { accept: 'application/json' };
 export function azureDeploymentsRequest(profile: ResolvedProfile): HttpRequestSpec {
   // As for completions: the endpoint is pasted with or without Azure's `/openai` segment.
   const base = profile.url.replace(/\/+$/, '').replace(/\/openai$/, '');
-  return { method: 'GET', url: `${base}/openai/deployments?api-version=${encodeURIComponent(deploymentListingVersion(profile))}`, headers: ACCEPT_JSON };
+  return {
+    method: 'GET',
+    url: `${base}/openai/deployments?api-version=${encodeURIComponent(deploymentListingVersion(profile))}`,
+    headers: ACCEPT_JSON,
+  };
 }
 
 export function openAiModelsRequest(profile: ResolvedProfile): HttpRequestSpec {
@@ -51,7 +60,12 @@ export function dataPage(body: unknown, read: (item: unknown) => ModelEntry | un
 export function azureDeploymentEntry(item: unknown): ModelEntry | undefined {
   const id = textOf(fieldAt(item, 'id'));
   if (id === undefined) return undefined;
-  return modelEntry({ id, kind: 'deployment', model: textOf(fieldAt(item, 'model')), status: textOf(fieldAt(item, 'status')) });
+  return modelEntry({
+    id,
+    kind: 'deployment',
+    model: textOf(fieldAt(item, 'model')),
+    status: textOf(fieldAt(item, 'status')),
+  });
 }
 
 export function openAiModelEntry(item: unknown): ModelEntry | undefined {

@@ -54,9 +54,12 @@ function checkLimits(kind: CompletionsKind, body: Record<string, unknown>): void
   const bestOf = body.best_of;
   if (typeof bestOf !== 'number' || bestOf <= 1) return;
   if (body.stream === true) {
-    throw new UsageError(`${kind} cannot stream with best_of ${bestOf}: it picks the best completion only after generating all of them`, {
-      hint: 'drop --stream, or best_of from --extra',
-    });
+    throw new UsageError(
+      `${kind} cannot stream with best_of ${bestOf}: it picks the best completion only after generating all of them`,
+      {
+        hint: 'drop --stream, or best_of from --extra',
+      },
+    );
   }
   const n = typeof body.n === 'number' ? body.n : 1;
   if (bestOf < n) throw new UsageError(`${kind} needs best_of to be at least n: best_of is ${bestOf}, n is ${n}`);
@@ -75,7 +78,9 @@ export function buildAzureCompletionsRequest(
 ): HttpRequestSpec {
   const deployment = target.deployment ?? target.model ?? profile.defaults.model;
   if (!deployment) {
-    throw new UsageError(`azure-openai needs a deployment: give --id-or-name (or --model), or set defaults.model in profile "${profile.name}"`);
+    throw new UsageError(
+      `azure-openai needs a deployment: give --id-or-name (or --model), or set defaults.model in profile "${profile.name}"`,
+    );
   }
   const body = { ...completionBody(request, target.stream), ...extra };
   checkLimits('azure-openai', body);
@@ -99,7 +104,9 @@ export function buildOpenAiCompletionsRequest(
 ): HttpRequestSpec {
   const model = target.model ?? target.deployment ?? profile.defaults.model;
   if (!model) {
-    throw new UsageError(`openai needs a model: give --model (or --id-or-name), or set defaults.model in profile "${profile.name}"`);
+    throw new UsageError(
+      `openai needs a model: give --model (or --id-or-name), or set defaults.model in profile "${profile.name}"`,
+    );
   }
   const body = { model, ...completionBody(request, target.stream), ...extra };
   checkLimits('openai', body);

@@ -23,9 +23,14 @@ import { choiceProblem } from './choice.js';
  * choice. With token data back, each choice is counted exactly from its own tokens. With several choices and no
  * token data the total cannot be split honestly, so it goes on the first result and the others carry none.
  */
-export function parseCompletionResponse(kind: CompletionsKind, body: unknown, request: CanonicalRequest): GenerateResult {
+export function parseCompletionResponse(
+  kind: CompletionsKind,
+  body: unknown,
+  request: CanonicalRequest,
+): GenerateResult {
   if (!isRecord(body) || !Array.isArray(body.choices)) throw new UnexpectedAnswer('the answer has no "choices" array');
-  if (body.choices.length === 0) throw new UnexpectedAnswer('the answer has an empty "choices" array (a completion has at least one choice)');
+  if (body.choices.length === 0)
+    throw new UnexpectedAnswer('the answer has an empty "choices" array (a completion has at least one choice)');
   body.choices.forEach((c, i) => {
     const problem = choiceProblem(c, i, true);
     if (problem !== undefined) throw new UnexpectedAnswer(problem);
@@ -44,7 +49,10 @@ export function parseCompletionResponse(kind: CompletionsKind, body: unknown, re
 
   const results = ordered.map(({ c, index }, position): GenerateResultItem => {
     const text = typeof c.text === 'string' ? c.text : '';
-    const item: GenerateResultItem = { generated_text: text.slice(echo), stop_reason: stopReasonOf(c.finish_reason, request) };
+    const item: GenerateResultItem = {
+      generated_text: text.slice(echo),
+      stop_reason: stopReasonOf(c.finish_reason, request),
+    };
     if (options.input_text) item.input_text = text.slice(0, echo);
 
     const data = readTokenData(c.logprobs);

@@ -49,7 +49,10 @@ function wireErrorOf(body: unknown): { message: string; code?: string } | undefi
  * and its tokens are not counted. Token counts exist only when token data comes back (one entry per token); they
  * are cumulative per choice, so the aggregator's maximum is the count.
  */
-export function createCompletionsStreamDecoder(kind: CompletionsKind, request: CanonicalRequest): (event: SseEvent) => StreamStep {
+export function createCompletionsStreamDecoder(
+  kind: CompletionsKind,
+  request: CanonicalRequest,
+): (event: SseEvent) => StreamStep {
   const options = request.parameters?.return_options ?? {};
   const promptLength = echoLength(request);
   const states = new Map<number, ChoiceState>();
@@ -99,7 +102,8 @@ export function createCompletionsStreamDecoder(kind: CompletionsKind, request: C
       if (fresh > 0) {
         s.count += fresh;
         item.generated_token_count = s.count;
-        if (wantsTokens(options)) item.generated_tokens = data.tokens.slice(skip).map((_, i) => tokenInfo(data, skip + i, options));
+        if (wantsTokens(options))
+          item.generated_tokens = data.tokens.slice(skip).map((_, i) => tokenInfo(data, skip + i, options));
       }
     }
     return item;
@@ -109,7 +113,8 @@ export function createCompletionsStreamDecoder(kind: CompletionsKind, request: C
     const step = readJsonEvent(event, wireErrorOf, parse);
     if (step.type !== 'json') return step;
     const body = step.body;
-    if (!isRecord(body) || !Array.isArray(body.choices)) return { type: 'ignore', unexpected: 'the event has no "choices" array' };
+    if (!isRecord(body) || !Array.isArray(body.choices))
+      return { type: 'ignore', unexpected: 'the event has no "choices" array' };
     const wireChoices: unknown[] = body.choices;
     for (let i = 0; i < wireChoices.length; i++) {
       const problem = choiceProblem(wireChoices[i], i, false);
@@ -136,7 +141,8 @@ export function createCompletionsStreamDecoder(kind: CompletionsKind, request: C
       const prompt = numberField(usage, 'prompt_tokens');
       const completion = numberField(usage, 'completion_tokens');
       if (prompt !== undefined) first.input_token_count = prompt;
-      if (completion !== undefined) first.generated_token_count = Math.max(completion, first.generated_token_count ?? 0);
+      if (completion !== undefined)
+        first.generated_token_count = Math.max(completion, first.generated_token_count ?? 0);
     }
     for (let i = 0; i < results.length; i++) results[i] ??= emptyItem();
 

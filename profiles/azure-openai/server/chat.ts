@@ -5,7 +5,14 @@
  * from the whole conversation: one `chat.completion`, or `chat.completion.chunk` events ending with `data: [DONE]`.
  */
 import { randomUUID } from 'node:crypto';
-import { chatFinishReason, chatLogprob, finishAll, interleave, startChatTurn, type ChatSampling } from '../../../src/emulator/engine/conversation.js';
+import {
+  chatFinishReason,
+  chatLogprob,
+  finishAll,
+  interleave,
+  startChatTurn,
+  type ChatSampling,
+} from '../../../src/emulator/engine/conversation.js';
 import type { GenerationSummary } from '../../../src/emulator/engine/index.js';
 import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
 import { EventStream, type StreamFaultWording } from '../../../src/emulator/core/event-stream.js';
@@ -45,7 +52,10 @@ let schemas: Promise<Schemas> | undefined;
 async function buildSchema() {
   const { z } = await import('zod');
   const n = <T extends import('zod').ZodType>(s: T) => s.nullable().optional();
-  const message = z.looseObject({ role: z.enum(['system', 'user', 'assistant', 'developer', 'tool']), content: z.string() });
+  const message = z.looseObject({
+    role: z.enum(['system', 'user', 'assistant', 'developer', 'tool']),
+    content: z.string(),
+  });
   return z.strictObject({
     model: z.string().min(1).optional(),
     messages: z.array(message).min(1),
@@ -71,20 +81,30 @@ async function buildSchema() {
 }
 
 /** The first problem, in OpenAI's wording ("… - 'temperature'"), with `param` naming the field. */
-async function validate(json: unknown, dialect: Dialect): Promise<{ ok: true; body: ChatBody } | { ok: false; error: CompletionsError }> {
+async function validate(
+  json: unknown,
+  dialect: Dialect,
+): Promise<{ ok: true; body: ChatBody } | { ok: false; error: CompletionsError }> {
   schemas ??= buildSchema();
   const parsed = (await schemas).safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]!] : issue.path;
     const param = path.map(String).join('.') || null;
-    const message = issue.code === 'unrecognized_keys' ? `Unrecognized request argument supplied: ${param}` : `Invalid value for '${param}': ${issue.message}`;
+    const message =
+      issue.code === 'unrecognized_keys'
+        ? `Unrecognized request argument supplied: ${param}`
+        : `Invalid value for '${param}': ${issue.message}`;
     return { ok: false, error: invalidRequest(message, param) };
   }
   const body = parsed.data as ChatBody;
-  if (dialect === 'openai' && body.model === undefined) return { ok: false, error: invalidRequest("you must provide a model parameter", 'model') };
+  if (dialect === 'openai' && body.model === undefined)
+    return { ok: false, error: invalidRequest('you must provide a model parameter', 'model') };
   if (body.top_logprobs != null && body.logprobs !== true) {
-    return { ok: false, error: invalidRequest('logprobs must be set to true when top_logprobs is given', 'top_logprobs') };
+    return {
+      ok: false,
+      error: invalidRequest('logprobs must be set to true when top_logprobs is given', 'top_logprobs'),
+    };
   }
   return { ok: true, body };
 }
@@ -102,23 +122,38 @@ function checkAccess(ctx: RouteContext, dialect: Dialect): boolean {
     const error: CompletionsError =
       dialect === 'azure'
         ? { code: '401', message: ACCESS_DENIED }
-        : { code: 'invalid_api_key', message: 'Incorrect or missing API key. Provide it as "Authorization: Bearer <key>".', type: 'invalid_request_error' };
+        : {
+            code: 'invalid_api_key',
+            message: 'Incorrect or missing API key. Provide it as "Authorization: Bearer <key>".',
+            type: 'invalid_request_error',
+          };
     sendCompletionsError(ctx, 401, error);
     return false;
   }
   if (dialect === 'openai') return true;
   const version = ctx.request.query['api-version'];
   if (version === undefined || version === '') {
-    sendCompletionsError(ctx, 400, { code: 'BadRequest', message: 'The api-version query parameter (?api-version=) is required for all requests.', param: 'api-version' });
+    sendCompletionsError(ctx, 400, {
+      code: 'BadRequest',
+      message: 'The api-version query parameter (?api-version=) is required for all requests.',
+      param: 'api-version',
+    });
     return false;
   }
   const match = API_VERSION.exec(version);
   if (!match) {
-    sendCompletionsError(ctx, 400, { code: 'BadRequest', message: `Unsupported api-version '${version}': expected a date such as 2024-10-21.`, param: 'api-version' });
+    sendCompletionsError(ctx, 400, {
+      code: 'BadRequest',
+      message: `Unsupported api-version '${version}': expected a date such as 2024-10-21.`,
+      param: 'api-version',
+    });
     return false;
   }
   if (match[1]! < FIRST_CHAT_VERSION) {
-    sendCompletionsError(ctx, 404, { code: '404', message: `Resource not found: chat completions need api-version ${FIRST_CHAT_VERSION}-preview or later, got ${version}` });
+    sendCompletionsError(ctx, 404, {
+      code: '404',
+      message: `Resource not found: chat completions need api-version ${FIRST_CHAT_VERSION}-preview or later, got ${version}`,
+    });
     return false;
   }
   return true;
@@ -135,7 +170,16 @@ function chatRoute(dialect: Dialect): RouteHandler {
     if (!checkAccess(ctx, dialect)) return;
     if (!('json' in ctx.request)) {
       const empty = ctx.request.body.trim() === '';
-      return sendCompletionsError(ctx, 400, invalidRequest(empty ? 'The request body is empty: expected a JSON object' : 'We could not parse the JSON body of your request.', null));
+      return sendCompletionsError(
+        ctx,
+        400,
+        invalidRequest(
+          empty
+            ? 'The request body is empty: expected a JSON object'
+            : 'We could not parse the JSON body of your request.',
+          null,
+        ),
+      );
     }
     const checked = await validate(ctx.request.json, dialect);
     if (!checked.ok) return sendCompletionsError(ctx, 400, checked.error);
@@ -156,10 +200,17 @@ function chatRoute(dialect: Dialect): RouteHandler {
     const top = body.top_logprobs ?? 0;
     const wantLogprobs = body.logprobs === true;
     const sampling: ChatSampling = { ...body, max_tokens: body.max_completion_tokens ?? body.max_tokens };
-    const generations = await startChatTurn(body.messages, sampling, n, { signal: ctx.signal, tokenDelayMs: ctx.server.options.tokenDelayMs });
+    const generations = await startChatTurn(body.messages, sampling, n, {
+      signal: ctx.signal,
+      tokenDelayMs: ctx.server.options.tokenDelayMs,
+    });
     const promptTokens = generations[0]!.inputTokenCount;
     const model = dialect === 'azure' ? ctx.params.deployment! : body.model!;
-    const envelope = { id: `chatcmpl-${randomUUID().replaceAll('-', '').slice(0, 24)}`, created: Math.floor(Date.now() / 1000), model };
+    const envelope = {
+      id: `chatcmpl-${randomUUID().replaceAll('-', '').slice(0, 24)}`,
+      created: Math.floor(Date.now() / 1000),
+      model,
+    };
     const azureFilter = dialect === 'azure' ? { content_filter_results: contentFilterResults(false) } : {};
 
     if (!stream) {
@@ -172,30 +223,62 @@ function chatRoute(dialect: Dialect): RouteHandler {
         finish_reason: chatFinishReason(s.stopReason),
         ...azureFilter,
       }));
-      const filterAnnotation = dialect === 'azure' ? { prompt_filter_results: [{ prompt_index: 0, content_filter_results: contentFilterResults(false) }] } : {};
-      await sendAnswer(ctx, fault, { ...envelope, object: 'chat.completion', ...filterAnnotation, choices, usage: usageOf(summaries, promptTokens) });
+      const filterAnnotation =
+        dialect === 'azure'
+          ? { prompt_filter_results: [{ prompt_index: 0, content_filter_results: contentFilterResults(false) }] }
+          : {};
+      await sendAnswer(ctx, fault, {
+        ...envelope,
+        object: 'chat.completion',
+        ...filterAnnotation,
+        choices,
+        usage: usageOf(summaries, promptTokens),
+      });
       return;
     }
 
     const events = new EventStream(ctx, fault, streamWording(dialect));
     events.open();
     const send = (data: unknown) => events.send({ data: JSON.stringify(data) });
-    const chunk = (choices: unknown[], usage: unknown = null) => send({ ...envelope, object: 'chat.completion.chunk', choices, ...(body.stream_options?.include_usage ? { usage } : {}) });
+    const chunk = (choices: unknown[], usage: unknown = null) =>
+      send({
+        ...envelope,
+        object: 'chat.completion.chunk',
+        choices,
+        ...(body.stream_options?.include_usage ? { usage } : {}),
+      });
     if (dialect === 'azure') {
       const annotation = [{ prompt_index: 0, content_filter_results: contentFilterResults(false) }];
-      if (!(await send({ id: '', object: '', created: 0, model: '', prompt_filter_results: annotation, choices: [] }))) return;
+      if (!(await send({ id: '', object: '', created: 0, model: '', prompt_filter_results: annotation, choices: [] })))
+        return;
     }
     for (let index = 0; index < n; index++) {
-      if (!(await chunk([{ index, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }]))) return;
+      if (!(await chunk([{ index, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }])))
+        return;
     }
     for await (const { index, step } of interleave(generations)) {
       if (step.text !== '' || step.token) {
         const logprobs = wantLogprobs && step.token ? { content: [chatLogprob(step.token, top)], refusal: null } : null;
-        if (!(await chunk([{ index, delta: { content: step.text }, logprobs, finish_reason: null, ...azureFilter }]))) return;
+        if (!(await chunk([{ index, delta: { content: step.text }, logprobs, finish_reason: null, ...azureFilter }])))
+          return;
       }
-      if (step.stopReason !== undefined && !(await chunk([{ index, delta: {}, logprobs: null, finish_reason: chatFinishReason(step.stopReason) }]))) return;
+      if (
+        step.stopReason !== undefined &&
+        !(await chunk([{ index, delta: {}, logprobs: null, finish_reason: chatFinishReason(step.stopReason) }]))
+      )
+        return;
     }
-    if (body.stream_options?.include_usage && !(await chunk([], usageOf(generations.map((g) => g.summary()), promptTokens)))) return;
+    if (
+      body.stream_options?.include_usage &&
+      !(await chunk(
+        [],
+        usageOf(
+          generations.map((g) => g.summary()),
+          promptTokens,
+        ),
+      ))
+    )
+      return;
     if (!(await events.send({ data: '[DONE]' }))) return;
     await events.end();
   };

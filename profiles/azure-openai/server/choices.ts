@@ -27,7 +27,8 @@ export function finishReasonOf(stop: StopReason): string {
 
 function topOf(token: EngineToken, top: number): Record<string, number> {
   const out: Record<string, number> = {};
-  const alternatives = token.topTokens ?? (token.logprob === undefined ? [] : [{ text: token.text, logprob: token.logprob }]);
+  const alternatives =
+    token.topTokens ?? (token.logprob === undefined ? [] : [{ text: token.text, logprob: token.logprob }]);
   for (const alt of alternatives.slice(0, top)) out[alt.text] = alt.logprob;
   return out;
 }
@@ -72,7 +73,12 @@ export function wholeChoice(summary: GenerationSummary, options: ChoiceOptions):
   }
   const sum = kept.reduce((acc, p) => acc + (p.token.logprob ?? 0), 0);
   return {
-    choice: { text: prefix + text, index: 0, logprobs, finish_reason: cut === undefined ? finishReasonOf(summary.stopReason) : 'content_filter' },
+    choice: {
+      text: prefix + text,
+      index: 0,
+      logprobs,
+      finish_reason: cut === undefined ? finishReasonOf(summary.stopReason) : 'content_filter',
+    },
     completionTokens: kept.length,
     meanLogprob: kept.length === 0 ? 0 : sum / kept.length,
   };
@@ -104,7 +110,10 @@ export class StreamedChoice {
   /** The echoed prompt, sent before any generated text. */
   opening(): WireChoice | undefined {
     if (this.options.echo === undefined) return undefined;
-    const logprobs = this.options.logprobs === undefined ? null : logprobsObject(place(this.generation.inputTokens, 0), this.options.logprobs);
+    const logprobs =
+      this.options.logprobs === undefined
+        ? null
+        : logprobsObject(place(this.generation.inputTokens, 0), this.options.logprobs);
     return { text: this.options.echo, index: this.index, logprobs, finish_reason: null };
   }
 
@@ -139,7 +148,8 @@ export class StreamedChoice {
     const text = this.released.slice(this.sent, upTo);
     this.sent = upTo;
     const tokens: PlacedToken[] = [];
-    while (this.cursor < this.placed.length && this.placed[this.cursor]!.offset < this.prefixLength + upTo) tokens.push(this.placed[this.cursor++]!);
+    while (this.cursor < this.placed.length && this.placed[this.cursor]!.offset < this.prefixLength + upTo)
+      tokens.push(this.placed[this.cursor++]!);
     this.completionTokens += tokens.length;
     if (finish === null && text === '' && tokens.length === 0) return undefined;
     const logprobs = this.options.logprobs === undefined ? null : logprobsObject(tokens, this.options.logprobs);

@@ -47,7 +47,10 @@ function streamWording(dialect: Dialect): StreamFaultWording {
 /** The request's sampling settings in the engine's (canonical) vocabulary. */
 function engineParameters(body: CompletionsBody): CanonicalParameters {
   const temperature = body.temperature ?? 1;
-  const p: CanonicalParameters = { max_new_tokens: body.max_tokens ?? DEFAULT_MAX_TOKENS, include_stop_sequence: false };
+  const p: CanonicalParameters = {
+    max_new_tokens: body.max_tokens ?? DEFAULT_MAX_TOKENS,
+    include_stop_sequence: false,
+  };
   if (temperature === 0) p.decoding_method = 'greedy';
   else {
     p.decoding_method = 'sample';
@@ -69,7 +72,9 @@ function engineParameters(body: CompletionsBody): CanonicalParameters {
 
 /** Candidate `j` of a prompt: with a seed, each candidate its own (seed + j), so `n` seeded choices still differ. */
 function candidate(parameters: CanonicalParameters, j: number): CanonicalParameters {
-  return parameters.random_seed === undefined || j === 0 ? parameters : { ...parameters, random_seed: parameters.random_seed + j };
+  return parameters.random_seed === undefined || j === 0
+    ? parameters
+    : { ...parameters, random_seed: parameters.random_seed + j };
 }
 
 /** The prompts as text: strings as they are, token ids decoded; no prompt is generation from an empty document. */
@@ -89,10 +94,18 @@ async function promptsOf(prompt: CompletionsBody['prompt']): Promise<string[] | 
 function checkApiVersion(ctx: RouteContext): CompletionsError | undefined {
   const version = ctx.request.query['api-version'];
   if (version === undefined || version === '') {
-    return { code: 'BadRequest', message: 'The api-version query parameter (?api-version=) is required for all requests.', param: 'api-version' };
+    return {
+      code: 'BadRequest',
+      message: 'The api-version query parameter (?api-version=) is required for all requests.',
+      param: 'api-version',
+    };
   }
   if (!API_VERSION.test(version)) {
-    return { code: 'BadRequest', message: `Unsupported api-version '${version}': expected a date such as 2022-03-01-preview or 2024-10-21.`, param: 'api-version' };
+    return {
+      code: 'BadRequest',
+      message: `Unsupported api-version '${version}': expected a date such as 2022-03-01-preview or 2024-10-21.`,
+      param: 'api-version',
+    };
   }
   return undefined;
 }
@@ -110,7 +123,11 @@ async function prepare(ctx: RouteContext, dialect: Dialect): Promise<Prepared | 
     const error: CompletionsError =
       dialect === 'azure'
         ? { code: '401', message: ACCESS_DENIED }
-        : { code: 'invalid_api_key', message: 'Incorrect or missing API key. Provide it as "Authorization: Bearer <key>".', type: 'invalid_request_error' };
+        : {
+            code: 'invalid_api_key',
+            message: 'Incorrect or missing API key. Provide it as "Authorization: Bearer <key>".',
+            type: 'invalid_request_error',
+          };
     sendCompletionsError(ctx, 401, error);
     return undefined;
   }
@@ -121,7 +138,16 @@ async function prepare(ctx: RouteContext, dialect: Dialect): Promise<Prepared | 
   }
   if (!('json' in ctx.request)) {
     const empty = ctx.request.body.trim() === '';
-    sendCompletionsError(ctx, 400, invalidRequest(empty ? 'The request body is empty: expected a JSON object' : 'We could not parse the JSON body of your request.', null));
+    sendCompletionsError(
+      ctx,
+      400,
+      invalidRequest(
+        empty
+          ? 'The request body is empty: expected a JSON object'
+          : 'We could not parse the JSON body of your request.',
+        null,
+      ),
+    );
     return undefined;
   }
   const check = validateCompletionsBody(ctx.request.json, dialect);
@@ -166,7 +192,11 @@ function choiceOptions(body: CompletionsBody, prompt: string): ChoiceOptions {
 }
 
 /** best_of candidates per prompt, the best `n` by mean token logprob (ties keep generation order). */
-async function wholeCompletion(ctx: RouteContext, { body, prompts, model }: Prepared, fault: Fault | undefined): Promise<void> {
+async function wholeCompletion(
+  ctx: RouteContext,
+  { body, prompts, model }: Prepared,
+  fault: Fault | undefined,
+): Promise<void> {
   const n = body.n ?? 1;
   const candidates = Math.max(n, body.best_of ?? 1);
   const parameters = engineParameters(body);
@@ -175,11 +205,16 @@ async function wholeCompletion(ctx: RouteContext, { body, prompts, model }: Prep
   let promptTokens = 0;
   let completionTokens = 0;
   for (const [p, prompt] of prompts.entries()) {
-    const summaries = await Promise.all(Array.from({ length: candidates }, (_, j) => generate({ input: prompt, parameters: candidate(parameters, j) }, engine)));
+    const summaries = await Promise.all(
+      Array.from({ length: candidates }, (_, j) =>
+        generate({ input: prompt, parameters: candidate(parameters, j) }, engine),
+      ),
+    );
     promptTokens += summaries[0]!.inputTokenCount;
     const built = summaries.map((s) => wholeChoice(s, choiceOptions(body, prompt)));
     completionTokens += built.reduce((acc, b) => acc + b.completionTokens, 0);
-    const picked: BuiltChoice[] = candidates > n ? [...built].sort((a, b) => b.meanLogprob - a.meanLogprob).slice(0, n) : built;
+    const picked: BuiltChoice[] =
+      candidates > n ? [...built].sort((a, b) => b.meanLogprob - a.meanLogprob).slice(0, n) : built;
     picked.forEach((b, j) => choices.push({ ...b.choice, index: p * n + j }));
   }
   if (ctx.signal.aborted) return;
@@ -189,7 +224,11 @@ async function wholeCompletion(ctx: RouteContext, { body, prompts, model }: Prep
     created: Math.floor(Date.now() / 1000),
     model,
     choices,
-    usage: { completion_tokens: completionTokens, prompt_tokens: promptTokens, total_tokens: promptTokens + completionTokens },
+    usage: {
+      completion_tokens: completionTokens,
+      prompt_tokens: promptTokens,
+      total_tokens: promptTokens + completionTokens,
+    },
   };
   await sendAnswer(ctx, fault, answer);
 }
@@ -199,7 +238,12 @@ async function wholeCompletion(ctx: RouteContext, { body, prompts, model }: Prep
  * with the prompt's content-filter annotation (`"choices": []`), as Azure does; `stream_options.include_usage` adds
  * a last `"choices": []` message with the usage.
  */
-async function streamCompletion(ctx: RouteContext, dialect: Dialect, prepared: Prepared, fault: Fault | undefined): Promise<void> {
+async function streamCompletion(
+  ctx: RouteContext,
+  dialect: Dialect,
+  prepared: Prepared,
+  fault: Fault | undefined,
+): Promise<void> {
   const { body, prompts, model } = prepared;
   const n = body.n ?? 1;
   const parameters = engineParameters(body);
@@ -222,8 +266,12 @@ async function streamCompletion(ctx: RouteContext, dialect: Dialect, prepared: P
   const sendChoices = (list: WireChoice[]) => send({ id, object: 'text_completion', created, model, choices: list });
 
   if (dialect === 'azure') {
-    const annotations = prompts.map((_, i) => ({ prompt_index: i, content_filter_results: contentFilterResults(false) }));
-    if (!(await send({ id: '', object: '', created: 0, model: '', prompt_filter_results: annotations, choices: [] }))) return;
+    const annotations = prompts.map((_, i) => ({
+      prompt_index: i,
+      content_filter_results: contentFilterResults(false),
+    }));
+    if (!(await send({ id: '', object: '', created: 0, model: '', prompt_filter_results: annotations, choices: [] })))
+      return;
   }
   for (const choice of choices) {
     const opening = choice.opening();
@@ -239,7 +287,11 @@ async function streamCompletion(ctx: RouteContext, dialect: Dialect, prepared: P
   }
   if (body.stream_options?.include_usage) {
     const completionTokens = choices.reduce((acc, c) => acc + c.completionTokens, 0);
-    const usage = { completion_tokens: completionTokens, prompt_tokens: promptTokens, total_tokens: promptTokens + completionTokens };
+    const usage = {
+      completion_tokens: completionTokens,
+      prompt_tokens: promptTokens,
+      total_tokens: promptTokens + completionTokens,
+    };
     if (!(await send({ id, object: 'text_completion', created, model, choices: [], usage }))) return;
   }
   if (!(await events.send({ data: '[DONE]' }))) return;

@@ -38,7 +38,12 @@ const SAFE = { filtered: false, severity: 'safe' };
 
 /** Azure's verdict for every category, one of them filtered when `filtered` says so. */
 export function contentFilterResults(filtered: boolean): Record<string, { filtered: boolean; severity: string }> {
-  return { hate: SAFE, self_harm: SAFE, sexual: SAFE, violence: filtered ? { filtered: true, severity: 'medium' } : SAFE };
+  return {
+    hate: SAFE,
+    self_harm: SAFE,
+    sexual: SAFE,
+    violence: filtered ? { filtered: true, severity: 'medium' } : SAFE,
+  };
 }
 
 export const PROMPT_FILTERED_MESSAGE =

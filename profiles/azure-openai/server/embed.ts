@@ -18,7 +18,15 @@ import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.j
 import { takeFault } from '../../../src/emulator/core/take-fault.js';
 import type { ProtocolModule, RouteContext, RouteHandler } from '../../../src/emulator/core/router.js';
 import { completionsAuthorized } from './auth.js';
-import { ACCESS_DENIED, completionsFaultWording, invalidRequest, sendCompletionsError, stampRequestId, type CompletionsError, type Dialect } from './errors.js';
+import {
+  ACCESS_DENIED,
+  completionsFaultWording,
+  invalidRequest,
+  sendCompletionsError,
+  stampRequestId,
+  type CompletionsError,
+  type Dialect,
+} from './errors.js';
 
 export const AZURE_EMBED_DIMENSIONS = 1536;
 export const MAX_EMBED_INPUTS = 2048;
@@ -27,7 +35,8 @@ export const MAX_EMBED_TOKENS = 8191;
 
 const API_VERSION = /^\d{4}-\d{2}-\d{2}(-preview)?$/;
 
-const isIdList = (v: unknown): v is number[] => Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'number' && Number.isInteger(x) && x >= 0);
+const isIdList = (v: unknown): v is number[] =>
+  Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'number' && Number.isInteger(x) && x >= 0);
 
 /** `input` → token id lists, one per input; a CompletionsError for what the service would refuse. */
 export async function inputIds(input: unknown): Promise<number[][] | CompletionsError> {
@@ -39,9 +48,10 @@ export async function inputIds(input: unknown): Promise<number[][] | Completions
     lists = [tokenizer.encode(input)];
   } else if (Array.isArray(input)) {
     if (input.length === 0) return invalid('it must hold at least one item');
-    if (input.length > MAX_EMBED_INPUTS) return invalid(`it holds ${input.length} items; the maximum is ${MAX_EMBED_INPUTS}`);
+    if (input.length > MAX_EMBED_INPUTS)
+      return invalid(`it holds ${input.length} items; the maximum is ${MAX_EMBED_INPUTS}`);
     if (input.every((x) => typeof x === 'string')) {
-      const empty = (input as string[]).findIndex((s) => s === '');
+      const empty = (input as string[]).indexOf('');
       if (empty >= 0) return invalid(`item ${empty} is empty`);
       lists = (input as string[]).map((s) => tokenizer.encode(s));
     } else if (isIdList(input)) {
@@ -59,7 +69,9 @@ export async function inputIds(input: unknown): Promise<number[][] | Completions
       }
     }
   } else {
-    return input === undefined || input === null ? invalidRequest("'input' is a required property", 'input') : invalid('expected a string or an array');
+    return input === undefined || input === null
+      ? invalidRequest("'input' is a required property", 'input')
+      : invalid('expected a string or an array');
   }
   const long = lists.find((ids) => ids.length > MAX_EMBED_TOKENS);
   if (long) {
@@ -74,23 +86,34 @@ export async function inputIds(input: unknown): Promise<number[][] | Completions
 const ENCODINGS = ['float', 'base64'];
 
 function checkBody(json: unknown, dialect: Dialect): CompletionsError | undefined {
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) return invalidRequest('The request body must be a JSON object', null);
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    return invalidRequest('The request body must be a JSON object', null);
   const body = json as Record<string, unknown>;
   for (const name of ['user', 'input_type', 'model'] as const) {
-    if (body[name] !== undefined && typeof body[name] !== 'string') return invalidRequest(`${JSON.stringify(body[name])} is not of type 'string' - '${name}'`, name);
+    if (body[name] !== undefined && typeof body[name] !== 'string')
+      return invalidRequest(`${JSON.stringify(body[name])} is not of type 'string' - '${name}'`, name);
   }
   if (dialect === 'openai' && (typeof body.model !== 'string' || body.model === '')) {
     return invalidRequest('you must provide a model parameter', 'model');
   }
   const encoding = body.encoding_format;
   if (encoding != null && !ENCODINGS.includes(encoding as string)) {
-    return invalidRequest(`${JSON.stringify(encoding)} is not one of ['float', 'base64'] - 'encoding_format'`, 'encoding_format');
+    return invalidRequest(
+      `${JSON.stringify(encoding)} is not one of ['float', 'base64'] - 'encoding_format'`,
+      'encoding_format',
+    );
   }
   const dimensions = body.dimensions;
   if (dimensions != null) {
-    if (typeof dimensions !== 'number' || !Number.isInteger(dimensions)) return invalidRequest(`${JSON.stringify(dimensions)} is not of type 'integer' - 'dimensions'`, 'dimensions');
-    if (dimensions < 1) return invalidRequest(`${dimensions} is less than the minimum of 1 - 'dimensions'`, 'dimensions');
-    if (dimensions > AZURE_EMBED_DIMENSIONS) return invalidRequest(`${dimensions} is greater than the maximum of ${AZURE_EMBED_DIMENSIONS} - 'dimensions'`, 'dimensions');
+    if (typeof dimensions !== 'number' || !Number.isInteger(dimensions))
+      return invalidRequest(`${JSON.stringify(dimensions)} is not of type 'integer' - 'dimensions'`, 'dimensions');
+    if (dimensions < 1)
+      return invalidRequest(`${dimensions} is less than the minimum of 1 - 'dimensions'`, 'dimensions');
+    if (dimensions > AZURE_EMBED_DIMENSIONS)
+      return invalidRequest(
+        `${dimensions} is greater than the maximum of ${AZURE_EMBED_DIMENSIONS} - 'dimensions'`,
+        'dimensions',
+      );
   }
   return undefined;
 }
@@ -99,7 +122,6 @@ function checkBody(json: unknown, dialect: Dialect): CompletionsError | undefine
 function fixedSize(model: string): boolean {
   return /ada-002/.test(model);
 }
-
 
 /** The base64 of the vector's little-endian float32 bytes: what `encoding_format: "base64"` answers. */
 export function base64Vector(vector: readonly number[]): string {
@@ -117,25 +139,52 @@ function embeddingsRoute(dialect: Dialect): RouteHandler {
         401,
         dialect === 'azure'
           ? { code: '401', message: ACCESS_DENIED }
-          : { code: 'invalid_api_key', message: 'Incorrect or missing API key. Provide it as "Authorization: Bearer <key>".', type: 'invalid_request_error' },
+          : {
+              code: 'invalid_api_key',
+              message: 'Incorrect or missing API key. Provide it as "Authorization: Bearer <key>".',
+              type: 'invalid_request_error',
+            },
       );
     }
     const version = ctx.request.query['api-version'];
     if (dialect === 'azure' && (version === undefined || version === '')) {
-      return sendCompletionsError(ctx, 400, { code: 'BadRequest', message: 'The api-version query parameter (?api-version=) is required for all requests.', param: 'api-version' });
+      return sendCompletionsError(ctx, 400, {
+        code: 'BadRequest',
+        message: 'The api-version query parameter (?api-version=) is required for all requests.',
+        param: 'api-version',
+      });
     }
     if (dialect === 'azure' && !API_VERSION.test(version!)) {
-      return sendCompletionsError(ctx, 400, { code: 'BadRequest', message: `Unsupported api-version '${version}': expected a date such as 2022-03-01-preview or 2024-10-21.`, param: 'api-version' });
+      return sendCompletionsError(ctx, 400, {
+        code: 'BadRequest',
+        message: `Unsupported api-version '${version}': expected a date such as 2022-03-01-preview or 2024-10-21.`,
+        param: 'api-version',
+      });
     }
     if (!('json' in ctx.request)) {
       const empty = ctx.request.body.trim() === '';
-      return sendCompletionsError(ctx, 400, invalidRequest(empty ? 'The request body is empty: expected a JSON object' : 'We could not parse the JSON body of your request.', null));
+      return sendCompletionsError(
+        ctx,
+        400,
+        invalidRequest(
+          empty
+            ? 'The request body is empty: expected a JSON object'
+            : 'We could not parse the JSON body of your request.',
+          null,
+        ),
+      );
     }
     const problem = checkBody(ctx.request.json, dialect);
     if (problem) return sendCompletionsError(ctx, 400, problem);
-    const body = ctx.request.json as { input?: unknown; model?: string; encoding_format?: string | null; dimensions?: number | null };
+    const body = ctx.request.json as {
+      input?: unknown;
+      model?: string;
+      encoding_format?: string | null;
+      dimensions?: number | null;
+    };
     const model = dialect === 'azure' ? ctx.params.deployment! : body.model!;
-    if (body.dimensions != null && fixedSize(model)) return sendCompletionsError(ctx, 400, invalidRequest('This model does not support specifying dimensions.', null));
+    if (body.dimensions != null && fixedSize(model))
+      return sendCompletionsError(ctx, 400, invalidRequest('This model does not support specifying dimensions.', null));
     const lists = await inputIds(body.input);
     if (!Array.isArray(lists)) return sendCompletionsError(ctx, 400, lists);
 
@@ -147,7 +196,11 @@ function embeddingsRoute(dialect: Dialect): RouteHandler {
     const encode = body.encoding_format === 'base64' ? base64Vector : (v: number[]) => v;
     await sendAnswer(ctx, fault, {
       object: 'list',
-      data: lists.map((ids, index) => ({ object: 'embedding', index, embedding: encode(normalized(pooledEmbedding(ids, space))) })),
+      data: lists.map((ids, index) => ({
+        object: 'embedding',
+        index,
+        embedding: encode(normalized(pooledEmbedding(ids, space))),
+      })),
       model,
       usage: { prompt_tokens: tokens, total_tokens: tokens },
     });

@@ -34,7 +34,12 @@ export interface CompletionsError {
 
 export function errorBody(dialect: Dialect, status: number, e: CompletionsError): { error: Record<string, unknown> } {
   if (dialect === 'openai') {
-    const error: Record<string, unknown> = { message: e.message, type: e.type ?? null, param: e.param ?? null, code: e.code ?? null };
+    const error: Record<string, unknown> = {
+      message: e.message,
+      type: e.type ?? null,
+      param: e.param ?? null,
+      code: e.code ?? null,
+    };
     if (e.innererror) error.innererror = e.innererror;
     return { error };
   }
@@ -50,7 +55,12 @@ export function errorBody(dialect: Dialect, status: number, e: CompletionsError)
   return { error };
 }
 
-export function sendCompletionsError(ctx: RouteContext, status: number, e: CompletionsError, headers: Record<string, string> = {}): void {
+export function sendCompletionsError(
+  ctx: RouteContext,
+  status: number,
+  e: CompletionsError,
+  headers: Record<string, string> = {},
+): void {
   stampRequestId(ctx);
   sendJson(ctx.res, status, errorBody(dialectOf(ctx.request.path), status, e), headers);
 }
@@ -61,7 +71,11 @@ export function invalidRequest(message: string, param: string | null): Completio
 }
 
 /** How a fault's bare status is dressed when the test gave no body (Azure's codes and wording). */
-export function statusError(status: number, apiVersion: string | undefined, retryAfter: string | undefined): CompletionsError {
+export function statusError(
+  status: number,
+  apiVersion: string | undefined,
+  retryAfter: string | undefined,
+): CompletionsError {
   if (status === 429) {
     const version = apiVersion ? ` under Azure OpenAI API version ${apiVersion}` : '';
     return {
@@ -72,8 +86,17 @@ export function statusError(status: number, apiVersion: string | undefined, retr
   }
   if (status === 401) return { code: '401', message: ACCESS_DENIED };
   if (status >= 500) {
-    const codes: Record<number, string> = { 500: 'InternalServerError', 502: 'BadGateway', 503: 'ServiceUnavailable', 504: 'GatewayTimeout' };
-    return { code: codes[status] ?? 'InternalServerError', message: 'The server had an error while processing your request. Sorry about that!', type: 'server_error' };
+    const codes: Record<number, string> = {
+      500: 'InternalServerError',
+      502: 'BadGateway',
+      503: 'ServiceUnavailable',
+      504: 'GatewayTimeout',
+    };
+    return {
+      code: codes[status] ?? 'InternalServerError',
+      message: 'The server had an error while processing your request. Sorry about that!',
+      type: 'server_error',
+    };
   }
   return { code: String(status), message: `The request was rejected (HTTP ${status})` };
 }
@@ -82,7 +105,11 @@ export const ACCESS_DENIED =
   'Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource.';
 
 /** What OpenAI answers when a model has more work than it can take. */
-const OVERLOADED: CompletionsError = { code: null, message: 'The engine is currently overloaded, please try again later', type: 'server_error' };
+const OVERLOADED: CompletionsError = {
+  code: null,
+  message: 'The engine is currently overloaded, please try again later',
+  type: 'server_error',
+};
 
 /**
  * Faults in the services' words. Busy: Azure reports capacity as its 429 rate-limit answer (with Retry-After);
@@ -90,7 +117,8 @@ const OVERLOADED: CompletionsError = { code: null, message: 'The engine is curre
  */
 export function completionsFaultWording(ctx: RouteContext, apiVersion: string | undefined): FaultWording {
   return {
-    status: (status, headers) => sendCompletionsError(ctx, status, statusError(status, apiVersion, headers['retry-after']), headers),
+    status: (status, headers) =>
+      sendCompletionsError(ctx, status, statusError(status, apiVersion, headers['retry-after']), headers),
     busy: (headers) =>
       dialectOf(ctx.request.path) === 'azure'
         ? sendCompletionsError(ctx, 429, statusError(429, apiVersion, headers['retry-after']), headers)

@@ -52,7 +52,11 @@ function authorized(ctx: RouteContext): boolean {
     401,
     azure
       ? { code: '401', message: ACCESS_DENIED }
-      : { code: 'invalid_api_key', message: 'Incorrect or missing API key. Provide it as "Authorization: Bearer <key>".', type: 'invalid_request_error' },
+      : {
+          code: 'invalid_api_key',
+          message: 'Incorrect or missing API key. Provide it as "Authorization: Bearer <key>".',
+          type: 'invalid_request_error',
+        },
   );
   return false;
 }
@@ -61,11 +65,19 @@ function authorized(ctx: RouteContext): boolean {
 function versionOk(ctx: RouteContext): boolean {
   const version = ctx.request.query['api-version'];
   if (version === undefined || version === '') {
-    sendCompletionsError(ctx, 400, { code: 'BadRequest', message: 'The api-version query parameter (?api-version=) is required for all requests.', param: 'api-version' });
+    sendCompletionsError(ctx, 400, {
+      code: 'BadRequest',
+      message: 'The api-version query parameter (?api-version=) is required for all requests.',
+      param: 'api-version',
+    });
     return false;
   }
   if (!API_VERSION.test(version)) {
-    sendCompletionsError(ctx, 400, { code: 'BadRequest', message: `Unsupported api-version '${version}': expected a date such as 2022-12-01.`, param: 'api-version' });
+    sendCompletionsError(ctx, 400, {
+      code: 'BadRequest',
+      message: `Unsupported api-version '${version}': expected a date such as 2022-12-01.`,
+      param: 'api-version',
+    });
     return false;
   }
   return true;
@@ -74,7 +86,13 @@ function versionOk(ctx: RouteContext): boolean {
 function azureModel([id, kind]: [string, 'completion' | 'embeddings']): Record<string, unknown> {
   return {
     status: 'succeeded',
-    capabilities: { fine_tune: false, inference: true, completion: kind === 'completion', chat_completion: false, embeddings: kind === 'embeddings' },
+    capabilities: {
+      fine_tune: false,
+      inference: true,
+      completion: kind === 'completion',
+      chat_completion: false,
+      embeddings: kind === 'embeddings',
+    },
     lifecycle_status: 'generally-available',
     deprecation: { inference: CREATED + 2 * 365 * 24 * 3600 },
     id,
@@ -91,7 +109,11 @@ const azureModels: RouteHandler = (ctx) => {
 const azureModelById: RouteHandler = (ctx) => {
   if (!authorized(ctx) || !versionOk(ctx)) return;
   const model = AZURE_MODELS.find(([id]) => id === ctx.params.model);
-  if (!model) return sendCompletionsError(ctx, 404, { code: 'ModelNotFound', message: `The model '${ctx.params.model}' does not exist.` });
+  if (!model)
+    return sendCompletionsError(ctx, 404, {
+      code: 'ModelNotFound',
+      message: `The model '${ctx.params.model}' does not exist.`,
+    });
   sendJson(ctx.res, 200, azureModel(model));
 };
 
@@ -114,7 +136,10 @@ const azureDeployments: RouteHandler = (ctx) => {
 
 const openAiModels: RouteHandler = (ctx) => {
   if (!authorized(ctx)) return;
-  sendJson(ctx.res, 200, { object: 'list', data: OPENAI_MODELS.map(([id, owner]) => ({ id, object: 'model', created: CREATED, owned_by: owner })) });
+  sendJson(ctx.res, 200, {
+    object: 'list',
+    data: OPENAI_MODELS.map(([id, owner]) => ({ id, object: 'model', created: CREATED, owned_by: owner })),
+  });
 };
 
 export const azureOpenAiModelsProtocol: ProtocolModule = {

@@ -79,10 +79,13 @@ function typeOk(value: unknown, type: Scalar['type']): boolean {
 }
 
 function checkScalar(name: string, value: unknown, spec: Scalar): CompletionsError | undefined {
-  if (!typeOk(value, spec.type)) return invalidRequest(`${show(value)} is not of type '${spec.type}' - '${name}'`, name);
+  if (!typeOk(value, spec.type))
+    return invalidRequest(`${show(value)} is not of type '${spec.type}' - '${name}'`, name);
   const n = value as number;
-  if (spec.min !== undefined && n < spec.min) return invalidRequest(`${n} is less than the minimum of ${spec.min} - '${name}'`, name);
-  if (spec.max !== undefined && n > spec.max) return invalidRequest(`${n} is greater than the maximum of ${spec.max} - '${name}'`, name);
+  if (spec.min !== undefined && n < spec.min)
+    return invalidRequest(`${n} is less than the minimum of ${spec.min} - '${name}'`, name);
+  if (spec.max !== undefined && n > spec.max)
+    return invalidRequest(`${n} is greater than the maximum of ${spec.max} - '${name}'`, name);
   return undefined;
 }
 
@@ -92,7 +95,8 @@ function checkPrompt(value: unknown): CompletionsError | undefined {
   if (value === null || typeof value === 'string') return undefined;
   const bad = invalidRequest(`${show(value)} is not valid under any of the given schemas - 'prompt'`, 'prompt');
   if (!Array.isArray(value) || value.length === 0) return bad;
-  if (value.length > MAX_PROMPTS) return invalidRequest(`${value.length} prompts is more than the maximum of ${MAX_PROMPTS} - 'prompt'`, 'prompt');
+  if (value.length > MAX_PROMPTS)
+    return invalidRequest(`${value.length} prompts is more than the maximum of ${MAX_PROMPTS} - 'prompt'`, 'prompt');
   if (value.every((v) => typeof v === 'string') || value.every(isInt)) return undefined;
   if (value.every((v) => Array.isArray(v) && v.length > 0 && v.every(isInt))) return undefined;
   return bad;
@@ -109,11 +113,19 @@ function checkStop(value: unknown): CompletionsError | undefined {
 
 function checkLogitBias(value: unknown): CompletionsError | undefined {
   if (value === null) return undefined;
-  if (typeof value !== 'object' || Array.isArray(value)) return invalidRequest(`${show(value)} is not of type 'object' - 'logit_bias'`, 'logit_bias');
+  if (typeof value !== 'object' || Array.isArray(value))
+    return invalidRequest(`${show(value)} is not of type 'object' - 'logit_bias'`, 'logit_bias');
   for (const [token, bias] of Object.entries(value as Record<string, unknown>)) {
-    if (!/^\d+$/.test(token)) return invalidRequest(`Invalid key in 'logit_bias': ${token}. You should only be submitting non-negative integers.`, 'logit_bias');
+    if (!/^\d+$/.test(token))
+      return invalidRequest(
+        `Invalid key in 'logit_bias': ${token}. You should only be submitting non-negative integers.`,
+        'logit_bias',
+      );
     if (typeof bias !== 'number' || bias < -100 || bias > 100) {
-      return invalidRequest(`Invalid value for 'logit_bias': ${show(bias)} for token ${token}. Bias values must be numbers from -100 to 100.`, 'logit_bias');
+      return invalidRequest(
+        `Invalid value for 'logit_bias': ${show(bias)} for token ${token}. Bias values must be numbers from -100 to 100.`,
+        'logit_bias',
+      );
     }
   }
   return undefined;
@@ -121,7 +133,10 @@ function checkLogitBias(value: unknown): CompletionsError | undefined {
 
 function checkStreamOptions(value: unknown): CompletionsError | undefined {
   if (value === null) return undefined;
-  const bad = invalidRequest(`${show(value)} is not valid - 'stream_options': an object with a boolean 'include_usage'`, 'stream_options');
+  const bad = invalidRequest(
+    `${show(value)} is not valid - 'stream_options': an object with a boolean 'include_usage'`,
+    'stream_options',
+  );
   if (typeof value !== 'object' || Array.isArray(value)) return bad;
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
     if (k !== 'include_usage' || typeof v !== 'boolean') return bad;
@@ -144,7 +159,8 @@ export function validateCompletionsBody(json: unknown, dialect: Dialect): BodyCh
   for (const [name, value] of Object.entries(body)) {
     const spec = scalars[name];
     const check = special[name];
-    if (!spec && !check) return { ok: false, error: invalidRequest(`Unrecognized request argument supplied: ${name}`, null) };
+    if (!spec && !check)
+      return { ok: false, error: invalidRequest(`Unrecognized request argument supplied: ${name}`, null) };
     // Every field is nullable: null means "the default", as the OpenAPI document marks them.
     if (value === null) continue;
     const error = spec ? checkScalar(name, value, spec) : check!(value);
@@ -156,12 +172,23 @@ export function validateCompletionsBody(json: unknown, dialect: Dialect): BodyCh
     return { ok: false, error: invalidRequest('you must provide a model parameter', null) };
   }
   if (valid.stream_options != null && valid.stream !== true) {
-    return { ok: false, error: invalidRequest("The 'stream_options' parameter is only allowed when 'stream' is enabled.", 'stream_options') };
+    return {
+      ok: false,
+      error: invalidRequest(
+        "The 'stream_options' parameter is only allowed when 'stream' is enabled.",
+        'stream_options',
+      ),
+    };
   }
   const n = valid.n ?? 1;
   const bestOf = valid.best_of;
   if (bestOf == null) return { ok: true, body: valid };
-  if (bestOf < n) return { ok: false, error: invalidRequest(`best_of must be greater than or equal to n, got best_of ${bestOf} and n ${n}`, 'best_of') };
-  if (valid.stream && bestOf > 1) return { ok: false, error: invalidRequest('Cannot stream results with best_of greater than 1', 'best_of') };
+  if (bestOf < n)
+    return {
+      ok: false,
+      error: invalidRequest(`best_of must be greater than or equal to n, got best_of ${bestOf} and n ${n}`, 'best_of'),
+    };
+  if (valid.stream && bestOf > 1)
+    return { ok: false, error: invalidRequest('Cannot stream results with best_of greater than 1', 'best_of') };
   return { ok: true, body: valid };
 }

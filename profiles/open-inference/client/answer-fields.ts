@@ -29,7 +29,8 @@ export function errorOf(body: unknown): { message: string; code?: string } | und
   const code = typeof body.error_type === 'string' && body.error_type !== '' ? { code: body.error_type } : {};
   const e = body.error;
   if (typeof e === 'string') return { message: e || 'the service reported an error', ...code };
-  if (isRecord(e) && typeof e.message === 'string') return { message: e.message, ...(typeof e.code === 'string' ? { code: e.code } : code) };
+  if (isRecord(e) && typeof e.message === 'string')
+    return { message: e.message, ...(typeof e.code === 'string' ? { code: e.code } : code) };
   return { message: JSON.stringify(e), ...code };
 }
 

@@ -22,8 +22,23 @@ function emptyOrJson(text: string): void {
 
 export const openInferenceHealth: HealthOperation = {
   probes: (profile): HealthProbe[] => [
-    { name: 'live', request: { method: 'GET', url: `${profile.url}/v2/health/live`, headers: { accept: 'application/json' } }, required: true, check: emptyOrJson },
-    { name: 'ready', request: { method: 'GET', url: `${profile.url}/v2/health/ready`, headers: { accept: 'application/json' } }, required: true, check: emptyOrJson },
-    { name: 'metadata', request: { method: 'GET', url: `${profile.url}/v2`, headers: { accept: 'application/json' } }, required: false, version: metadataVersion },
+    {
+      name: 'live',
+      request: { method: 'GET', url: `${profile.url}/v2/health/live`, headers: { accept: 'application/json' } },
+      required: true,
+      check: emptyOrJson,
+    },
+    {
+      name: 'ready',
+      request: { method: 'GET', url: `${profile.url}/v2/health/ready`, headers: { accept: 'application/json' } },
+      required: true,
+      check: emptyOrJson,
+    },
+    {
+      name: 'metadata',
+      request: { method: 'GET', url: `${profile.url}/v2`, headers: { accept: 'application/json' } },
+      required: false,
+      version: metadataVersion,
+    },
   ],
 };

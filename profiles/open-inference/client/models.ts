@@ -17,17 +17,33 @@ const ACCEPT_JSON = { accept: 'application/json' };
 
 export function repositoryIndexRequest(profile: ResolvedProfile): HttpRequestSpec {
   // Triton's body is optional ({"ready": true} would hide unloaded models); an empty object asks for all of them.
-  return { method: 'POST', url: `${profile.url}/v2/repository/index`, headers: { 'content-type': 'application/json', ...ACCEPT_JSON }, body: '{}' };
+  return {
+    method: 'POST',
+    url: `${profile.url}/v2/repository/index`,
+    headers: { 'content-type': 'application/json', ...ACCEPT_JSON },
+    body: '{}',
+  };
 }
 
 export function kserveModelsRequest(profile: ResolvedProfile): HttpRequestSpec {
   return { method: 'GET', url: `${profile.url}/v2/models`, headers: ACCEPT_JSON };
 }
 
-export function modelMetadataRequest(profile: ResolvedProfile, name: string, version: string | undefined): HttpRequestSpec {
-  const address = modelAddress({ model: name, ...(version !== undefined ? { modelVersion: version } : {}), stream: false }, profile);
+export function modelMetadataRequest(
+  profile: ResolvedProfile,
+  name: string,
+  version: string | undefined,
+): HttpRequestSpec {
+  const address = modelAddress(
+    { model: name, ...(version !== undefined ? { modelVersion: version } : {}), stream: false },
+    profile,
+  );
   const versionPath = address.version !== undefined ? `/versions/${pathSegment(address.version, 'model version')}` : '';
-  return { method: 'GET', url: `${profile.url}/v2/models/${pathSegment(address.model, 'model')}${versionPath}`, headers: ACCEPT_JSON };
+  return {
+    method: 'GET',
+    url: `${profile.url}/v2/models/${pathSegment(address.model, 'model')}${versionPath}`,
+    headers: ACCEPT_JSON,
+  };
 }
 
 /** A Triton index row → an entry: one row per model version, as Triton reports them. */
@@ -66,7 +82,11 @@ function tensors(value: unknown): TensorSpec[] | undefined {
     const datatype = textOf(fieldAt(t, 'datatype'));
     const shape = fieldAt(t, 'shape');
     if (name === undefined || datatype === undefined) continue;
-    out.push({ name, datatype, shape: Array.isArray(shape) ? shape.filter((d): d is number => typeof d === 'number') : [] });
+    out.push({
+      name,
+      datatype,
+      shape: Array.isArray(shape) ? shape.filter((d): d is number => typeof d === 'number') : [],
+    });
   }
   return out;
 }
@@ -76,8 +96,17 @@ export function parseModelMetadata(body: unknown): ModelEntry | undefined {
   if (!isRecord(body)) return undefined;
   const id = textOf(body.name);
   if (id === undefined) return undefined;
-  const versions = Array.isArray(body.versions) ? body.versions.map(textOf).filter((v): v is string => v !== undefined) : undefined;
-  return modelEntry({ id, kind: 'model', versions, platform: textOf(body.platform), inputs: tensors(body.inputs), outputs: tensors(body.outputs) });
+  const versions = Array.isArray(body.versions)
+    ? body.versions.map(textOf).filter((v): v is string => v !== undefined)
+    : undefined;
+  return modelEntry({
+    id,
+    kind: 'model',
+    versions,
+    platform: textOf(body.platform),
+    inputs: tensors(body.inputs),
+    outputs: tensors(body.outputs),
+  });
 }
 
 export const openInferenceModels: ModelsOperation = {

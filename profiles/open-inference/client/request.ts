@@ -38,9 +38,12 @@ export interface ModelAddress {
 export function modelAddress(target: GenerateTarget, profile: ResolvedProfile): ModelAddress {
   const name = target.model ?? target.deployment ?? profile.defaults.model;
   if (name === undefined || name === '') {
-    throw new UsageError('open-inference needs a model name: give --id-or-name (or --model), or set defaults.model in the profile');
+    throw new UsageError(
+      'open-inference needs a model name: give --id-or-name (or --model), or set defaults.model in the profile',
+    );
   }
-  if (target.modelVersion !== undefined && target.modelVersion !== '') return { model: name, version: target.modelVersion };
+  if (target.modelVersion !== undefined && target.modelVersion !== '')
+    return { model: name, version: target.modelVersion };
   const colon = name.lastIndexOf(':');
   if (colon > 0 && colon < name.length - 1) return { model: name.slice(0, colon), version: name.slice(colon + 1) };
   return { model: name, version: undefined };
@@ -56,7 +59,9 @@ function wireParameters(request: CanonicalRequest): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (p.max_new_tokens !== undefined) {
     if (p.max_new_tokens < MIN_MAX_TOKENS) {
-      throw new UsageError(`open-inference needs max_new_tokens of at least ${MIN_MAX_TOKENS} (its max_tokens minimum), got ${p.max_new_tokens}`);
+      throw new UsageError(
+        `open-inference needs max_new_tokens of at least ${MIN_MAX_TOKENS} (its max_tokens minimum), got ${p.max_new_tokens}`,
+      );
     }
     out.max_tokens = p.max_new_tokens;
   }
@@ -65,7 +70,9 @@ function wireParameters(request: CanonicalRequest): Record<string, unknown> {
   if (p.top_p !== undefined) out.top_p = p.top_p;
   // The protocol has no decoding method: temperature 0 is how its servers decode greedily.
   if (p.decoding_method === 'greedy') out.temperature = 0;
-  for (const [canonical, wire] of Object.entries(EXTRA_PARAMETER_KEYS) as Array<[keyof typeof EXTRA_PARAMETER_KEYS, string]>) {
+  for (const [canonical, wire] of Object.entries(EXTRA_PARAMETER_KEYS) as Array<
+    [keyof typeof EXTRA_PARAMETER_KEYS, string]
+  >) {
     if (p[canonical] !== undefined) out[wire] = p[canonical];
   }
   if (p.return_options?.token_ranks) out.token_ranks = true;

@@ -2,16 +2,34 @@ import { UnexpectedAnswer } from '../../../src/errors.js';
 import type { CanonicalRequest, GenerateResult, GenerateResultItem, StopReason } from '../../../src/canonical.js';
 import type { ApiErrorDetails } from '../../../src/errors.js';
 import { serverWords } from '../../common/error-words.js';
-import { endsWithStopSequence, errorOf, isRecord, numberField, stopReasonOf, textOutput, tokenInfoOf, wantsTokens } from './answer-fields.js';
+import {
+  endsWithStopSequence,
+  errorOf,
+  isRecord,
+  numberField,
+  stopReasonOf,
+  textOutput,
+  tokenInfoOf,
+  wantsTokens,
+} from './answer-fields.js';
 
 /**
  * Some backends (vLLM under Triton without `exclude_input_in_output`) put the prompt in front of a non-streamed
  * `text_output`. It is removed when the output starts with the exact prompt, unless the returned tokens spell the
  * whole output, which proves the model itself generated those characters.
  */
-function withoutPromptPrefix(text: string, prompt: string | undefined, tokens: Record<string, unknown>[] | undefined): string {
+function withoutPromptPrefix(
+  text: string,
+  prompt: string | undefined,
+  tokens: Record<string, unknown>[] | undefined,
+): string {
   if (prompt === undefined || prompt === '' || !text.startsWith(prompt)) return text;
-  if (tokens !== undefined && tokens.length > 0 && tokens.map((t) => (typeof t.text === 'string' ? t.text : '')).join('') === text) return text;
+  if (
+    tokens !== undefined &&
+    tokens.length > 0 &&
+    tokens.map((t) => (typeof t.text === 'string' ? t.text : '')).join('') === text
+  )
+    return text;
   return text.slice(prompt.length);
 }
 
@@ -44,7 +62,8 @@ export function parseOpenInferenceGenerateResponse(body: unknown, request: Canon
   const item: GenerateResultItem = {
     generated_text: text,
     stop_reason: stopReasonOf(details?.finish_reason, text, request) ?? inferredStopReason(text, count, request),
-    input_token_count: numberField(body, 'num_input_tokens') ?? (Array.isArray(details?.prefill) ? details.prefill.length : 0),
+    input_token_count:
+      numberField(body, 'num_input_tokens') ?? (Array.isArray(details?.prefill) ? details.prefill.length : 0),
   };
   if (count !== undefined) item.generated_token_count = count;
   const seed = numberField(details, 'seed');
@@ -67,7 +86,11 @@ export function traceIdOf(headers: Record<string, string>): string | undefined {
 }
 
 /** `{"error":"…"}` with any status, FastAPI's `{"detail": …}`, or a non-JSON body from a proxy → the fields of ApiError. */
-export function parseOpenInferenceError(status: number, bodyText: string, headers: Record<string, string>): ApiErrorDetails {
+export function parseOpenInferenceError(
+  status: number,
+  bodyText: string,
+  headers: Record<string, string>,
+): ApiErrorDetails {
   let body: unknown;
   try {
     body = JSON.parse(bodyText);
@@ -79,7 +102,12 @@ export function parseOpenInferenceError(status: number, bodyText: string, header
   if (failure) return { ...base, code: failure.code, message: failure.message };
   if (isRecord(body) && body.detail !== undefined) {
     const d = body.detail;
-    const message = typeof d === 'string' ? d : Array.isArray(d) ? d.map((x) => (isRecord(x) && typeof x.msg === 'string' ? x.msg : JSON.stringify(x))).join('; ') : JSON.stringify(d);
+    const message =
+      typeof d === 'string'
+        ? d
+        : Array.isArray(d)
+          ? d.map((x) => (isRecord(x) && typeof x.msg === 'string' ? x.msg : JSON.stringify(x))).join('; ')
+          : JSON.stringify(d);
     return { ...base, message };
   }
   if (isRecord(body) && typeof body.message === 'string') return { ...base, message: body.message };

@@ -41,14 +41,21 @@ export function createOpenInferenceStreamDecoder(request: CanonicalRequest): (ev
     text += delta;
     if (token !== undefined) tokens++;
 
-    const item: GenerateResultItem = { generated_text: delta, stop_reason: stopReasonOf(details?.finish_reason, text, request) ?? 'not_finished' };
-    const count = numberField(body, 'num_output_tokens') ?? numberField(details, 'generated_tokens') ?? (token !== undefined ? tokens : undefined);
+    const item: GenerateResultItem = {
+      generated_text: delta,
+      stop_reason: stopReasonOf(details?.finish_reason, text, request) ?? 'not_finished',
+    };
+    const count =
+      numberField(body, 'num_output_tokens') ??
+      numberField(details, 'generated_tokens') ??
+      (token !== undefined ? tokens : undefined);
     if (count !== undefined) item.generated_token_count = count;
     const inputCount = numberField(body, 'num_input_tokens');
     if (inputCount !== undefined) item.input_token_count = inputCount;
     const seed = numberField(details, 'seed');
     if (seed !== undefined) item.seed = seed;
-    if (token !== undefined && keepTokens) item.generated_tokens = [tokenInfoOf(token, request, details?.top_tokens ?? body.top_tokens)];
+    if (token !== undefined && keepTokens)
+      item.generated_tokens = [tokenInfoOf(token, request, details?.top_tokens ?? body.top_tokens)];
     if (isRecord(details?.moderations)) item.moderations = details.moderations;
 
     const chunk: GenerateResult = { created_at: createdAt, results: [item] };

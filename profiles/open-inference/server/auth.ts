@@ -9,7 +9,10 @@ export function authorizeOip(ctx: RouteContext): boolean {
   const header = ctx.request.headers.authorization ?? '';
   const [scheme = '', credential = ''] = header.trim().split(/\s+/, 2);
   if (scheme.toLowerCase() === 'bearer' && credential !== '' && apiKeys.includes(credential)) return true;
-  const message = header === '' ? 'Missing Authorization header: send "Authorization: Bearer <key>"' : 'Invalid credentials in the Authorization header';
+  const message =
+    header === ''
+      ? 'Missing Authorization header: send "Authorization: Bearer <key>"'
+      : 'Invalid credentials in the Authorization header';
   sendOipError(ctx.res, 401, message, { 'www-authenticate': 'Bearer' });
   return false;
 }

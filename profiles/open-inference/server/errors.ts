@@ -13,7 +13,12 @@ export interface OipErrorBody {
   error_type?: string;
 }
 
-const ERROR_TYPES: Record<number, string> = { 422: 'validation', 424: 'generation', 429: 'overloaded', 500: 'incomplete_generation' };
+const ERROR_TYPES: Record<number, string> = {
+  422: 'validation',
+  424: 'generation',
+  429: 'overloaded',
+  500: 'incomplete_generation',
+};
 
 /** The spec's example messages for its statuses; a generic one for the rest. */
 export function messageForStatus(status: number): string {
@@ -37,7 +42,12 @@ export function oipErrorBody(status: number, message: string): OipErrorBody {
   return type !== undefined ? { error: message, error_type: type } : { error: message };
 }
 
-export function sendOipError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+export function sendOipError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   sendJson(res, status, oipErrorBody(status, message), headers);
 }
 

@@ -3,7 +3,12 @@
  * them, then the engine's tokens as one answer or as a Triton-style stream (`data: <json>` messages, no `event:`,
  * no `id:`, no end marker; a `: keep-alive` comment now and then, as TGI sends).
  */
-import { CONTEXT_WINDOW, DEFAULT_MAX_NEW_TOKENS, loadTokenizer, startGeneration } from '../../../src/emulator/engine/index.js';
+import {
+  CONTEXT_WINDOW,
+  DEFAULT_MAX_NEW_TOKENS,
+  loadTokenizer,
+  startGeneration,
+} from '../../../src/emulator/engine/index.js';
 import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
 import { EventStream, type StreamFaultWording } from '../../../src/emulator/core/event-stream.js';
 import { takeFault } from '../../../src/emulator/core/take-fault.js';
@@ -22,7 +27,11 @@ const KEEP_ALIVE_EVERY = 8;
 const KEEP_ALIVE = ': keep-alive\n\n';
 
 const streamWording: StreamFaultWording = {
-  errorEvent: () => ({ data: JSON.stringify(oipErrorBody(424, 'Request failed during generation: the model server stopped while generating')) }),
+  errorEvent: () => ({
+    data: JSON.stringify(
+      oipErrorBody(424, 'Request failed during generation: the model server stopped while generating'),
+    ),
+  }),
   malformedEvent: () => ({ data: '{"text_output":' }),
 };
 
@@ -31,7 +40,8 @@ export function generateRoute(stream: boolean): RouteHandler {
     tagRequestId(ctx);
     if (!authorizeOip(ctx)) return;
     if (!('json' in ctx.request)) {
-      const message = ctx.request.body.trim() === '' ? 'the request body is empty' : 'the request body is not valid JSON';
+      const message =
+        ctx.request.body.trim() === '' ? 'the request body is empty' : 'the request body is not valid JSON';
       return sendOipError(ctx.res, 400, `Failed to parse the request body as JSON: ${message}`);
     }
     const validation = validateOipGenerateBody(ctx.request.json);

@@ -23,7 +23,11 @@ function route(guarded: boolean, answer: (ctx: RouteContext) => unknown): RouteH
 }
 
 // Health probes stay open, as orchestrators call them without credentials.
-export const serverMetadata = route(true, () => ({ name: SERVER_NAME, version: packageVersion(), extensions: ['generate'] }));
+export const serverMetadata = route(true, () => ({
+  name: SERVER_NAME,
+  version: packageVersion(),
+  extensions: ['generate'],
+}));
 export const serverLive = route(false, () => ({ live: true }));
 export const serverReady = route(false, () => ({ ready: true }));
 

@@ -22,12 +22,18 @@ export const repositoryIndex: RouteHandler = (ctx) => {
   const { body } = ctx.request;
   if (body.trim() !== '') {
     const json = ctx.request.json;
-    if (typeof json !== 'object' || json === null || Array.isArray(json)) return sendOipError(ctx.res, 400, 'The request body must be a JSON object');
+    if (typeof json !== 'object' || json === null || Array.isArray(json))
+      return sendOipError(ctx.res, 400, 'The request body must be a JSON object');
     const ready = (json as Record<string, unknown>).ready;
-    if (ready !== undefined && typeof ready !== 'boolean') return sendOipError(ctx.res, 400, "Unexpected type for 'ready': expected a boolean");
+    if (ready !== undefined && typeof ready !== 'boolean')
+      return sendOipError(ctx.res, 400, "Unexpected type for 'ready': expected a boolean");
   }
   // Every model is ready, so {"ready": true} changes nothing.
-  sendJson(ctx.res, 200, REPOSITORY.map((m) => ({ ...m })));
+  sendJson(
+    ctx.res,
+    200,
+    REPOSITORY.map((m) => ({ ...m })),
+  );
 };
 
 export const kserveModels: RouteHandler = (ctx) => {

@@ -1,6 +1,12 @@
 /** Engine results in the generate extension's shapes: GenerateResponse and GenerateStreamResponse messages. */
 import type { StopReason } from '../../../src/canonical.js';
-import type { EngineToken, Generation, GenerationStep, GenerationSummary, Tokenizer } from '../../../src/emulator/engine/index.js';
+import type {
+  EngineToken,
+  Generation,
+  GenerationStep,
+  GenerationSummary,
+  Tokenizer,
+} from '../../../src/emulator/engine/index.js';
 import type { OipGenerateRequest } from './validate.js';
 
 export interface WireToken {
@@ -37,7 +43,13 @@ export interface OipStreamMessage {
   model_version: string;
   token?: WireToken;
   top_tokens?: WireToken[];
-  details?: { finish_reason: FinishReason; token: WireToken; generated_tokens: number; seed?: number; moderations?: Record<string, unknown> };
+  details?: {
+    finish_reason: FinishReason;
+    token: WireToken;
+    generated_tokens: number;
+    seed?: number;
+    moderations?: Record<string, unknown>;
+  };
   num_input_tokens?: number;
   num_output_tokens?: number;
 }
@@ -101,7 +113,11 @@ export function generateResponse(summary: GenerationSummary, meta: ResponseMeta)
  */
 export function streamMessage(step: GenerationStep, generation: Generation, meta: ResponseMeta): OipStreamMessage {
   const { request } = meta;
-  const body: OipStreamMessage = { text_output: step.text, model_name: meta.modelName, model_version: meta.modelVersion };
+  const body: OipStreamMessage = {
+    text_output: step.text,
+    model_name: meta.modelName,
+    model_version: meta.modelVersion,
+  };
   const token = step.token !== undefined && request.details ? wireToken(step.token, meta) : undefined;
   if (step.token !== undefined && token !== undefined) {
     body.token = token;
@@ -109,7 +125,11 @@ export function streamMessage(step: GenerationStep, generation: Generation, meta
   }
   if (step.stopReason !== undefined && token !== undefined) {
     const summary = generation.summary();
-    const details: NonNullable<OipStreamMessage['details']> = { finish_reason: finishReasonOf(step.stopReason), token, generated_tokens: step.generatedTokenCount };
+    const details: NonNullable<OipStreamMessage['details']> = {
+      finish_reason: finishReasonOf(step.stopReason),
+      token,
+      generated_tokens: step.generatedTokenCount,
+    };
     if (summary.seed !== undefined) details.seed = summary.seed;
     if (summary.moderations) details.moderations = { ...summary.moderations };
     body.details = details;

@@ -45,30 +45,87 @@ interface FieldSpec {
 
 const FIELDS: readonly FieldSpec[] = [
   {
-    names: ['temperature'], kind: 'number', min: 0,
+    names: ['temperature'],
+    kind: 'number',
+    min: 0,
     apply: (v, r) => {
       r.parameters.temperature = v as number;
       if (v === 0) r.parameters.decoding_method = 'greedy';
     },
   },
   { names: ['top_p'], kind: 'number', min: 0, max: 1, apply: (v, r) => void (r.parameters.top_p = v as number) },
-  { names: ['max_tokens', 'max_new_tokens'], kind: 'integer', min: 1, apply: (v, r) => void (r.parameters.max_new_tokens = v as number) },
+  {
+    names: ['max_tokens', 'max_new_tokens'],
+    kind: 'integer',
+    min: 1,
+    apply: (v, r) => void (r.parameters.max_new_tokens = v as number),
+  },
   { names: ['stop'], kind: 'strings', apply: (v, r) => void (r.parameters.stop_sequences = v as string[]) },
   { names: ['details'], kind: 'boolean', apply: (v, r) => void (r.details = v as boolean) },
   { names: ['top_k'], kind: 'integer', min: 1, apply: (v, r) => void (r.parameters.top_k = v as number) },
-  { names: ['seed', 'random_seed'], kind: 'integer', min: 0, apply: (v, r) => void (r.parameters.random_seed = v as number) },
-  { names: ['min_new_tokens', 'min_tokens'], kind: 'integer', min: 0, apply: (v, r) => void (r.parameters.min_new_tokens = v as number) },
-  { names: ['repetition_penalty'], kind: 'number', min: 0, aboveMin: true, apply: (v, r) => void (r.parameters.repetition_penalty = v as number) },
-  { names: ['typical_p'], kind: 'number', min: 0, aboveMin: true, max: 1, apply: (v, r) => void (r.parameters.typical_p = v as number) },
-  { names: ['truncate_input_tokens', 'truncate'], kind: 'integer', min: 0, apply: (v, r) => void (r.parameters.truncate_input_tokens = v as number) },
-  { names: ['length_penalty'], kind: 'object', apply: (v, r) => void (r.parameters.length_penalty = v as CanonicalParameters['length_penalty']) },
-  { names: ['include_stop_sequence'], kind: 'boolean', apply: (v, r) => void (r.parameters.include_stop_sequence = v as boolean) },
+  {
+    names: ['seed', 'random_seed'],
+    kind: 'integer',
+    min: 0,
+    apply: (v, r) => void (r.parameters.random_seed = v as number),
+  },
+  {
+    names: ['min_new_tokens', 'min_tokens'],
+    kind: 'integer',
+    min: 0,
+    apply: (v, r) => void (r.parameters.min_new_tokens = v as number),
+  },
+  {
+    names: ['repetition_penalty'],
+    kind: 'number',
+    min: 0,
+    aboveMin: true,
+    apply: (v, r) => void (r.parameters.repetition_penalty = v as number),
+  },
+  {
+    names: ['typical_p'],
+    kind: 'number',
+    min: 0,
+    aboveMin: true,
+    max: 1,
+    apply: (v, r) => void (r.parameters.typical_p = v as number),
+  },
+  {
+    names: ['truncate_input_tokens', 'truncate'],
+    kind: 'integer',
+    min: 0,
+    apply: (v, r) => void (r.parameters.truncate_input_tokens = v as number),
+  },
+  {
+    names: ['length_penalty'],
+    kind: 'object',
+    apply: (v, r) => void (r.parameters.length_penalty = v as CanonicalParameters['length_penalty']),
+  },
+  {
+    names: ['include_stop_sequence'],
+    kind: 'boolean',
+    apply: (v, r) => void (r.parameters.include_stop_sequence = v as boolean),
+  },
   { names: ['moderations'], kind: 'object', apply: (v, r) => void (r.moderations = v as Moderations) },
   { names: ['token_ranks'], kind: 'boolean', apply: (v, r) => void (r.tokenRanks = v as boolean) },
-  { names: ['top_n_tokens'], kind: 'integer', min: 0, max: MAX_TOP_N_TOKENS, apply: (v, r) => void (r.topNTokens = v as number) },
+  {
+    names: ['top_n_tokens'],
+    kind: 'integer',
+    min: 0,
+    max: MAX_TOP_N_TOKENS,
+    apply: (v, r) => void (r.topNTokens = v as number),
+  },
   { names: ['exclude_input_in_output'], kind: 'boolean', apply: (v, r) => void (r.excludeInput = v as boolean) },
-  { names: ['return_num_input_tokens'], kind: 'boolean', apply: (v, r) => void (r.returnNumInputTokens = v as boolean) },
-  { names: ['return_num_output_tokens'], kind: 'boolean', apply: (v, r) => void (r.returnNumOutputTokens = v as boolean) },
+  {
+    names: ['return_num_input_tokens'],
+    kind: 'boolean',
+    apply: (v, r) => void (r.returnNumInputTokens = v as boolean),
+  },
+  {
+    names: ['return_num_output_tokens'],
+    kind: 'boolean',
+    apply: (v, r) => void (r.returnNumOutputTokens = v as boolean),
+  },
 ];
 
 const PREFIX = 'Input validation error: ';
@@ -87,13 +144,16 @@ function problem(spec: FieldSpec, value: unknown): string | undefined {
     case 'boolean':
       return typeof value === 'boolean' ? undefined : 'must be a boolean';
     case 'strings':
-      return Array.isArray(value) && value.every((s) => typeof s === 'string') ? undefined : 'must be an array of strings';
+      return Array.isArray(value) && value.every((s) => typeof s === 'string')
+        ? undefined
+        : 'must be an array of strings';
     case 'object':
       return isRecord(value) ? undefined : 'must be an object';
     case 'number':
     case 'integer': {
       const what = spec.kind === 'integer' ? 'an integer' : 'a number';
-      if (typeof value !== 'number' || !Number.isFinite(value) || (spec.kind === 'integer' && !Number.isInteger(value))) return `must be ${what}`;
+      if (typeof value !== 'number' || !Number.isFinite(value) || (spec.kind === 'integer' && !Number.isInteger(value)))
+        return `must be ${what}`;
       if (spec.min !== undefined && (spec.aboveMin ? value <= spec.min : value < spec.min)) {
         return `must be ${what} ${spec.aboveMin ? 'greater than' : 'greater than or equal to'} ${spec.min}`;
       }
@@ -106,7 +166,8 @@ function problem(spec: FieldSpec, value: unknown): string | undefined {
 /** The canonical length_penalty object: decay_factor > 1, start_index ≥ 0 (the watsonx ranges the engine uses). */
 function lengthPenaltyProblem(value: Record<string, unknown>): string | undefined {
   const { decay_factor: decay, start_index: start } = value;
-  if (decay !== undefined && (typeof decay !== 'number' || !(decay > 1))) return '`parameters.length_penalty.decay_factor` must be a number greater than 1';
+  if (decay !== undefined && (typeof decay !== 'number' || !(decay > 1)))
+    return '`parameters.length_penalty.decay_factor` must be a number greater than 1';
   if (start !== undefined && (typeof start !== 'number' || !Number.isInteger(start) || start < 0)) {
     return '`parameters.length_penalty.start_index` must be an integer greater than or equal to 0';
   }

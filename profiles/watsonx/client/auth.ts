@@ -37,20 +37,33 @@ export function createWatsonxAuthenticator(opts: WatsonxAuthenticatorOptions): A
     case 'none':
       return staticAuthenticator({}, {});
     case 'bearer':
-      return staticAuthenticator({ authorization: `Bearer ${auth.token}` }, { authorization: `Bearer \${${bearerTokenEnv(auth) ?? 'TEXTGEN_TOKEN'}}` });
+      return staticAuthenticator(
+        { authorization: `Bearer ${auth.token}` },
+        { authorization: `Bearer \${${bearerTokenEnv(auth) ?? 'TEXTGEN_TOKEN'}}` },
+      );
     case 'zenapikey':
       return staticAuthenticator(
         { authorization: `ZenApiKey ${zenApiKeyValue(auth.username, auth.apikey)}` },
         { authorization: 'ZenApiKey ${TEXTGEN_ZENAPIKEY}' },
       );
     case 'iam':
-      return exchangingAuthenticator(tokenCacheKey(['iam', auth.iamUrl, '', auth.apikey]), cache, now, warn, 'IBM Cloud IAM', (signal) =>
-        exchangeIam(auth, http, now, signal),
+      return exchangingAuthenticator(
+        tokenCacheKey(['iam', auth.iamUrl, '', auth.apikey]),
+        cache,
+        now,
+        warn,
+        'IBM Cloud IAM',
+        (signal) => exchangeIam(auth, http, now, signal),
       );
     case 'cpd': {
       const secret = auth.apikey !== undefined ? `apikey:${auth.apikey}` : `password:${auth.password ?? ''}`;
-      return exchangingAuthenticator(tokenCacheKey(['cpd', profile.url, auth.username, secret]), cache, now, warn, 'Cloud Pak for Data', (signal) =>
-        exchangeCpd(auth, profile.url, http, now, signal),
+      return exchangingAuthenticator(
+        tokenCacheKey(['cpd', profile.url, auth.username, secret]),
+        cache,
+        now,
+        warn,
+        'Cloud Pak for Data',
+        (signal) => exchangeCpd(auth, profile.url, http, now, signal),
       );
     }
     case 'api-key':
@@ -92,7 +105,10 @@ function exchangingAuthenticator(
     if (cached !== undefined && usable(cached)) return cached;
     const fresh = await exchange(signal);
     if (!usable(fresh)) {
-      if (!warned) warn(`${service} issued a token that has expired or is about to (expires_in ${Math.round((fresh.expiresAt - (fresh.obtainedAt ?? now())) / 1000)} s); textgen uses it for this run without exchanging again, and does not cache it`);
+      if (!warned)
+        warn(
+          `${service} issued a token that has expired or is about to (expires_in ${Math.round((fresh.expiresAt - (fresh.obtainedAt ?? now())) / 1000)} s); textgen uses it for this run without exchanging again, and does not cache it`,
+        );
       warned = true;
       expiredOnArrival = true;
       return fresh;
@@ -136,32 +152,47 @@ function refreshMargin(t: CachedToken): number {
   return Math.max(MIN_REFRESH_MARGIN_MS, lifetime / 10);
 }
 
-async function exchangeIam(auth: Extract<ResolvedAuth, { type: 'iam' }>, http: HttpClient, now: () => number, signal?: AbortSignal): Promise<CachedToken> {
+async function exchangeIam(
+  auth: Extract<ResolvedAuth, { type: 'iam' }>,
+  http: HttpClient,
+  now: () => number,
+  signal?: AbortSignal,
+): Promise<CachedToken> {
   const service = 'IBM Cloud IAM';
   const request: HttpRequestSpec = {
     method: 'POST',
     url: auth.iamUrl,
     headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
     // response_type=cloud_iam as IBM's SDKs send it (their core's IamTokenManager): the IAM token, nothing else.
-    body: new URLSearchParams({ grant_type: 'urn:ibm:params:oauth:grant-type:apikey', apikey: auth.apikey, response_type: 'cloud_iam' }).toString(),
+    body: new URLSearchParams({
+      grant_type: 'urn:ibm:params:oauth:grant-type:apikey',
+      apikey: auth.apikey,
+      response_type: 'cloud_iam',
+    }).toString(),
   };
   const res = await http.send(request, { ...(signal ? { signal } : {}), retries: EXCHANGE_RETRIES, service });
   const body = await readBody(res);
   if (res.status >= 200 && res.status < 300) {
     const token = stringField(body.json, 'access_token');
-    if (token === undefined) throw new AuthError(`${service} token exchange failed: the reply has no access_token`, { status: res.status });
+    if (token === undefined)
+      throw new AuthError(`${service} token exchange failed: the reply has no access_token`, { status: res.status });
     checkToken(token, service, 'access_token', res.status);
     const obtainedAt = now();
     const expiresIn = numberField(body.json, 'expires_in');
     const expiration = numberField(body.json, 'expiration');
     // expires_in is relative, so it survives a skewed local clock; expiration (epoch s) is the fallback.
     const expiresAt =
-      expiresIn !== undefined ? obtainedAt + expiresIn * 1000 : expiration !== undefined ? expiration * 1000 : (jwtClaims(token)?.expMs ?? obtainedAt + IAM_DEFAULT_LIFETIME_MS);
+      expiresIn !== undefined
+        ? obtainedAt + expiresIn * 1000
+        : expiration !== undefined
+          ? expiration * 1000
+          : (jwtClaims(token)?.expMs ?? obtainedAt + IAM_DEFAULT_LIFETIME_MS);
     return { token, expiresAt, obtainedAt };
   }
   const code = stringField(body.json, 'errorCode');
   const message = stringField(body.json, 'errorMessage') ?? stringField(body.json, 'message') ?? summary(body.text);
-  const context = body.json !== null && typeof body.json === 'object' ? (body.json as Record<string, unknown>).context : undefined;
+  const context =
+    body.json !== null && typeof body.json === 'object' ? (body.json as Record<string, unknown>).context : undefined;
   const traceId = res.headers['transaction-id'] ?? stringField(context, 'requestId');
   throw exchangeError(service, 'rejected the API key', res.status, code, message, [auth.apikey], traceId);
 }
@@ -174,7 +205,10 @@ async function exchangeCpd(
   signal?: AbortSignal,
 ): Promise<CachedToken> {
   const service = 'Cloud Pak for Data';
-  const credential = auth.apikey !== undefined ? { username: auth.username, api_key: auth.apikey } : { username: auth.username, password: auth.password ?? '' };
+  const credential =
+    auth.apikey !== undefined
+      ? { username: auth.username, api_key: auth.apikey }
+      : { username: auth.username, password: auth.password ?? '' };
   const request: HttpRequestSpec = {
     method: 'POST',
     url: `${baseUrl}/icp4d-api/v1/authorize`,
@@ -186,18 +220,35 @@ async function exchangeCpd(
   if (res.status >= 200 && res.status < 300) {
     // Newer CPD releases answer `token`, some older ones `accessToken`.
     const token = stringField(body.json, 'token') ?? stringField(body.json, 'accessToken');
-    if (token === undefined) throw new AuthError(`${service} token exchange failed: the reply has neither token nor accessToken`, { status: res.status });
+    if (token === undefined)
+      throw new AuthError(`${service} token exchange failed: the reply has neither token nor accessToken`, {
+        status: res.status,
+      });
     checkToken(token, service, 'token', res.status);
     const obtainedAt = now();
     return { token, expiresAt: jwtClaims(token)?.expMs ?? obtainedAt + CPD_DEFAULT_LIFETIME_MS, obtainedAt };
   }
   const json = body.json;
-  const firstError = Array.isArray((json as { errors?: unknown } | null)?.errors) ? (json as { errors: unknown[] }).errors[0] : undefined;
+  const firstError = Array.isArray((json as { errors?: unknown } | null)?.errors)
+    ? (json as { errors: unknown[] }).errors[0]
+    : undefined;
   const code = stringField(json, '_messageCode_') ?? stringField(json, 'code') ?? stringField(firstError, 'code');
   const message =
-    stringField(json, 'message') ?? stringField(json, 'error_description') ?? stringField(json, 'error') ?? stringField(firstError, 'message') ?? summary(body.text);
+    stringField(json, 'message') ??
+    stringField(json, 'error_description') ??
+    stringField(json, 'error') ??
+    stringField(firstError, 'message') ??
+    summary(body.text);
   const what = `rejected the ${auth.apikey !== undefined ? 'API key' : 'password'} of user "${auth.username}"`;
-  throw exchangeError(service, what, res.status, code, message, [auth.apikey, auth.password], res.headers['x-request-id']);
+  throw exchangeError(
+    service,
+    what,
+    res.status,
+    code,
+    message,
+    [auth.apikey, auth.password],
+    res.headers['x-request-id'],
+  );
 }
 
 /**
@@ -207,10 +258,13 @@ async function exchangeCpd(
  */
 function checkToken(token: string, service: string, field: string, status: number): void {
   if (isUsableToken(token)) return;
-  throw new AuthError(`${service} token exchange failed: the ${field} in its reply is not a usable token (it holds spaces, line breaks or control characters)`, {
-    status,
-    hint: `the token service answered wrongly; try again later, or check the profile's token URL`,
-  });
+  throw new AuthError(
+    `${service} token exchange failed: the ${field} in its reply is not a usable token (it holds spaces, line breaks or control characters)`,
+    {
+      status,
+      hint: `the token service answered wrongly; try again later, or check the profile's token URL`,
+    },
+  );
 }
 
 /** A header-safe token: visible ASCII, no spaces (RFC 6750's b64token and every JWT fit). */
@@ -229,7 +283,10 @@ function exchangeError(
   traceId: string | undefined,
 ): AuthError {
   const detail = redact(`${code !== undefined && !message.includes(code) ? `${code} ` : ''}${message}`, secrets);
-  const text = status >= 400 && status < 500 ? `${service} ${rejected}: ${detail}` : `${service} token exchange failed: HTTP ${status} ${detail}`;
+  const text =
+    status >= 400 && status < 500
+      ? `${service} ${rejected}: ${detail}`
+      : `${service} token exchange failed: HTTP ${status} ${detail}`;
   const trace = traceId !== undefined ? ` (trace ${traceId})` : '';
   return new AuthError(`${text}${trace}`, { status, ...(traceId !== undefined ? { traceId } : {}) });
 }

@@ -8,7 +8,13 @@ import type { ChatOperation, ChatTarget } from '../../types.js';
 import type { ResolvedProfile } from '../../../src/config/types.js';
 import type { ChatRequest } from '../../../src/chat/canonical.js';
 import type { HttpRequestSpec } from '../../../src/http/types.js';
-import { chatCompletionsFields, chatHeaders, createChatCompletionsDecoder, OPENAI_CHAT_PARAMETERS, parseChatCompletion } from '../../common/chat-completions.js';
+import {
+  chatCompletionsFields,
+  chatHeaders,
+  createChatCompletionsDecoder,
+  OPENAI_CHAT_PARAMETERS,
+  parseChatCompletion,
+} from '../../common/chat-completions.js';
 import { pathSegment } from '../../common/path-segment.js';
 import { WATSONX_DEFAULT_API_VERSION } from './request.js';
 import { parseWatsonxError } from './response.js';
@@ -17,15 +23,24 @@ import { errorFromBody } from './stream.js';
 
 function chatPath(target: ChatTarget): string {
   const route = target.stream ? 'chat_stream' : 'chat';
-  if (target.deployment !== undefined) return `/ml/v1/deployments/${pathSegment(target.deployment, 'deployment')}/text/${route}`;
+  if (target.deployment !== undefined)
+    return `/ml/v1/deployments/${pathSegment(target.deployment, 'deployment')}/text/${route}`;
   return `/ml/v1/text/${route}`;
 }
 
-export function buildWatsonxChatRequest(request: ChatRequest, target: ChatTarget, profile: ResolvedProfile, extra?: Record<string, unknown>): HttpRequestSpec {
+export function buildWatsonxChatRequest(
+  request: ChatRequest,
+  target: ChatTarget,
+  profile: ResolvedProfile,
+  extra?: Record<string, unknown>,
+): HttpRequestSpec {
   const body: Record<string, unknown> = {};
   if (target.deployment === undefined) {
     const model = target.model ?? profile.defaults.model;
-    if (!model) throw new UsageError('a model is required for chat: give --model, or --id-or-name for a deployment, or set defaults.model in the profile');
+    if (!model)
+      throw new UsageError(
+        'a model is required for chat: give --model, or --id-or-name for a deployment, or set defaults.model in the profile',
+      );
     body.model_id = model;
     Object.assign(body, watsonxScope(profile, 'chat with a foundation model'));
   }

@@ -14,7 +14,11 @@ import { watsonxScope } from './scope.js';
 /** The service's limit on `inputs` per request. */
 export const WATSONX_MAX_EMBED_INPUTS = 1000;
 
-export function buildWatsonxEmbedRequest(batch: readonly string[], request: EmbedRequest, profile: ResolvedProfile): HttpRequestSpec {
+export function buildWatsonxEmbedRequest(
+  batch: readonly string[],
+  request: EmbedRequest,
+  profile: ResolvedProfile,
+): HttpRequestSpec {
   const body: Record<string, unknown> = { inputs: [...batch], model_id: request.model };
   Object.assign(body, watsonxScope(profile, 'embeddings'));
   const truncate = request.settings.truncate_input_tokens;

@@ -11,7 +11,14 @@ export const watsonxHealth: HealthOperation = {
   probes(profile) {
     const scope = profile.spaceId || profile.projectId ? 'deployments' : 'models';
     const query = { scope, pageSize: 1 } as const;
-    return [{ name: scope, request: watsonxListRequest(profile, query), required: true, check: (text) => void parseWatsonxPage(jsonText(text), query, 0) }];
+    return [
+      {
+        name: scope,
+        request: watsonxListRequest(profile, query),
+        required: true,
+        check: (text) => void parseWatsonxPage(jsonText(text), query, 0),
+      },
+    ];
   },
   apiVersion: (profile) => profile.apiVersion ?? WATSONX_DEFAULT_API_VERSION,
 };

@@ -29,9 +29,12 @@ export function watsonxListRequest(profile: ResolvedProfile, query: ListQuery): 
   if (query.scope === 'deployments') {
     const scope = scopeParameter(profile);
     if (!scope) {
-      throw new UsageError(`watsonx lists deployments of a space or project: profile "${profile.name}" has neither space_id nor project_id`, {
-        hint: 'set space_id or project_id in the profile, or TEXTGEN_SPACE_ID / TEXTGEN_PROJECT_ID',
-      });
+      throw new UsageError(
+        `watsonx lists deployments of a space or project: profile "${profile.name}" has neither space_id nor project_id`,
+        {
+          hint: 'set space_id or project_id in the profile, or TEXTGEN_SPACE_ID / TEXTGEN_PROJECT_ID',
+        },
+      );
     }
     path = '/ml/v4/deployments';
     params.set(scope[0], scope[1]);
@@ -80,7 +83,9 @@ export function foundationModelEntry(spec: unknown, now: number): ModelEntry | u
     provider: textOf(fieldAt(spec, 'provider')),
     status: lifecycleStatus(fieldAt(spec, 'lifecycle'), now),
     max_tokens: countOf(fieldAt(spec, 'model_limits', 'max_sequence_length')),
-    functions: Array.isArray(functions) ? functions.map((f) => textOf(fieldAt(f, 'id'))).filter((f): f is string => f !== undefined) : undefined,
+    functions: Array.isArray(functions)
+      ? functions.map((f) => textOf(fieldAt(f, 'id'))).filter((f): f is string => f !== undefined)
+      : undefined,
     description: textOf(fieldAt(spec, 'short_description')),
   });
 }
@@ -96,7 +101,9 @@ export function deploymentEntry(resource: unknown): ModelEntry | undefined {
     kind: 'deployment',
     ...(name !== undefined && name !== id ? { name } : {}),
     model: textOf(fieldAt(resource, 'entity', 'base_model_id')) ?? textOf(fieldAt(resource, 'entity', 'asset', 'id')),
-    serving_name: textOf(fieldAt(resource, 'entity', 'serving_name')) ?? textOf(fieldAt(resource, 'entity', 'online', 'parameters', 'serving_name')),
+    serving_name:
+      textOf(fieldAt(resource, 'entity', 'serving_name')) ??
+      textOf(fieldAt(resource, 'entity', 'online', 'parameters', 'serving_name')),
     status: textOf(status) ?? textOf(fieldAt(status, 'state')),
     description: textOf(fieldAt(resource, 'metadata', 'description')),
   });
@@ -104,7 +111,8 @@ export function deploymentEntry(resource: unknown): ModelEntry | undefined {
 
 /** `{resources: [...], next?: {href}}` → one page. */
 export function parseWatsonxPage(body: unknown, query: ListQuery, now: number): ModelPage | undefined {
-  if (!isRecord(body) || !Array.isArray(body.resources)) throw new UnexpectedAnswer('the answer has no "resources" array');
+  if (!isRecord(body) || !Array.isArray(body.resources))
+    throw new UnexpectedAnswer('the answer has no "resources" array');
   const entries: ModelEntry[] = [];
   for (const item of body.resources) {
     const entry = query.scope === 'deployments' ? deploymentEntry(item) : foundationModelEntry(item, now);

@@ -34,7 +34,10 @@ export function buildWatsonxGenerateRequest(
   if (request.input !== undefined) body.input = request.input;
   if (target.deployment === undefined) {
     const model = target.model ?? profile.defaults.model;
-    if (!model) throw new UsageError('a model is required for foundation-model generation: give --model or set defaults.model in the profile');
+    if (!model)
+      throw new UsageError(
+        'a model is required for foundation-model generation: give --model or set defaults.model in the profile',
+      );
     body.model_id = model;
     Object.assign(body, watsonxScope(profile, 'foundation-model generation'));
   }

@@ -34,8 +34,10 @@ export function traceIdFrom(body: unknown, headers: Record<string, string>): str
 const HINTS: Record<string, string> = {
   model_not_supported: 'run "textgen models" to list the model ids this service offers',
   model_no_support_for_function: 'run "textgen models" to see what each model can do (FUNCTIONS)',
-  deployment_does_not_exist: 'run "textgen models --deployments" to list the deployments of your space or project (by id or serving name)',
-  deployment_not_found: 'run "textgen models --deployments" to list the deployments of your space or project (by id or serving name)',
+  deployment_does_not_exist:
+    'run "textgen models --deployments" to list the deployments of your space or project (by id or serving name)',
+  deployment_not_found:
+    'run "textgen models --deployments" to list the deployments of your space or project (by id or serving name)',
 };
 
 /** `{"errors":[{code,message}],"trace","status_code"}` → the fields of ApiError. Tolerates non-JSON bodies. */
@@ -50,15 +52,19 @@ export function parseWatsonxError(status: number, bodyText: string, headers: Rec
   if (isRecord(body) && Array.isArray(body.errors) && body.errors.length > 0) {
     const errors = body.errors.filter(isRecord);
     const first = errors[0] ?? {};
-    const message = errors
-      .map((e) => (typeof e.message === 'string' ? e.message : JSON.stringify(e)))
-      .join('; ');
+    const message = errors.map((e) => (typeof e.message === 'string' ? e.message : JSON.stringify(e))).join('; ');
     const code = typeof first.code === 'string' ? first.code : undefined;
     const hint = code !== undefined && Object.hasOwn(HINTS, code) ? HINTS[code] : undefined;
     return { provider: 'watsonx', status, code, message, traceId, ...(hint !== undefined ? { hint } : {}) };
   }
   if (isRecord(body) && typeof body.message === 'string') {
-    return { provider: 'watsonx', status, code: typeof body.code === 'string' ? body.code : undefined, message: body.message, traceId };
+    return {
+      provider: 'watsonx',
+      status,
+      code: typeof body.code === 'string' ? body.code : undefined,
+      message: body.message,
+      traceId,
+    };
   }
   return { provider: 'watsonx', status, message: serverWords(bodyText, status), traceId };
 }

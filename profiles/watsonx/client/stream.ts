@@ -20,7 +20,8 @@ export function errorFromBody(body: unknown): { message: string; code?: string }
   if (body.error !== undefined) {
     const e = body.error;
     if (typeof e === 'string') return { message: e };
-    if (isRecord(e) && typeof e.message === 'string') return { message: e.message, ...(typeof e.code === 'string' ? { code: e.code } : {}) };
+    if (isRecord(e) && typeof e.message === 'string')
+      return { message: e.message, ...(typeof e.code === 'string' ? { code: e.code } : {}) };
     return { message: JSON.stringify(e) };
   }
   return undefined;
@@ -36,7 +37,8 @@ export function createWatsonxStreamDecoder(): (event: SseEvent) => StreamStep {
     const step = readJsonEvent(event, errorFromBody);
     if (step.type !== 'json') return step;
     const body = step.body;
-    if (!isRecord(body) || !Array.isArray(body.results)) return { type: 'ignore', unexpected: 'the event has no "results" array' };
+    if (!isRecord(body) || !Array.isArray(body.results))
+      return { type: 'ignore', unexpected: 'the event has no "results" array' };
     const chunk = body as unknown as GenerateResult;
     for (const item of chunk.results) {
       if (typeof item.generated_text !== 'string') item.generated_text = '';

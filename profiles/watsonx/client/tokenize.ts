@@ -29,7 +29,12 @@ export function buildWatsonxTokenizeRequest(request: TokenizeRequest, profile: R
 
 export function parseWatsonxTokenizeResponse(body: unknown, request: TokenizeRequest): TokenizeResult {
   const result = isRecord(body) ? body.result : undefined;
-  if (!isRecord(result) || typeof result.token_count !== 'number' || !Number.isInteger(result.token_count) || result.token_count < 0) {
+  if (
+    !isRecord(result) ||
+    typeof result.token_count !== 'number' ||
+    !Number.isInteger(result.token_count) ||
+    result.token_count < 0
+  ) {
     throw new UnexpectedAnswer('the answer has no "result.token_count"');
   }
   const out: TokenizeResult = {

@@ -4,7 +4,14 @@
  * `version`, the body), then the engine's answer written from the whole conversation, whole or as SSE events.
  */
 import { randomUUID } from 'node:crypto';
-import { chatFinishReason, chatLogprob, finishAll, interleave, startChatTurn, type ChatSampling } from '../../../src/emulator/engine/conversation.js';
+import {
+  chatFinishReason,
+  chatLogprob,
+  finishAll,
+  interleave,
+  startChatTurn,
+  type ChatSampling,
+} from '../../../src/emulator/engine/conversation.js';
 import type { GenerationSummary } from '../../../src/emulator/engine/index.js';
 import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
 import { EventStream, type StreamFaultWording } from '../../../src/emulator/core/event-stream.js';
@@ -33,7 +40,10 @@ let schemas: Promise<Schemas> | undefined;
 /** The fields of @ibm-cloud/watsonx-ai's textChat / deploymentsTextChat bodies; anything else is refused. */
 async function buildSchemas() {
   const { z } = await import('zod');
-  const message = z.looseObject({ role: z.enum(['system', 'user', 'assistant', 'tool', 'control']), content: z.string() });
+  const message = z.looseObject({
+    role: z.enum(['system', 'user', 'assistant', 'tool', 'control']),
+    content: z.string(),
+  });
   const sampling = {
     tools: z.array(z.unknown()),
     tool_choice_option: z.enum(['none', 'auto', 'required']),
@@ -72,7 +82,10 @@ async function buildSchemas() {
     })
     .partial()
     .required({ model_id: true, messages: true });
-  const deployment = z.strictObject({ messages, context: z.string(), ...sampling }).partial().required({ messages: true });
+  const deployment = z
+    .strictObject({ messages, context: z.string(), ...sampling })
+    .partial()
+    .required({ messages: true });
   return { foundation, deployment };
 }
 
@@ -82,13 +95,25 @@ function describe(issue: Issue): string[] {
     case 'unrecognized_keys':
       return (issue.keys ?? []).map((k) => `'${fieldName([...issue.path, k])}' is not a recognized field`);
     case 'invalid_type':
-      return [issue.message.includes('received undefined') ? `${field} is required` : `${field} must be of type ${issue.expected ?? 'unknown'}`];
+      return [
+        issue.message.includes('received undefined')
+          ? `${field} is required`
+          : `${field} must be of type ${issue.expected ?? 'unknown'}`,
+      ];
     case 'invalid_value':
       return [`${field} must be one of: ${(issue.values ?? []).map(String).join(', ')}`];
     case 'too_big':
-      return [issue.origin === 'array' ? `${field} must have at most ${issue.maximum} items` : `${field} must be less than or equal to ${issue.maximum}`];
+      return [
+        issue.origin === 'array'
+          ? `${field} must have at most ${issue.maximum} items`
+          : `${field} must be less than or equal to ${issue.maximum}`,
+      ];
     case 'too_small':
-      return [issue.origin === 'array' ? `${field} must have at least ${issue.minimum} items` : `${field} must be greater than or equal to ${issue.minimum}`];
+      return [
+        issue.origin === 'array'
+          ? `${field} must have at least ${issue.minimum} items`
+          : `${field} must be greater than or equal to ${issue.minimum}`,
+      ];
     default:
       return [`${field}: ${issue.message}`];
   }
@@ -100,11 +125,25 @@ async function validateChatBody(json: unknown, kind: ChatKind): Promise<Checked>
   schemas ??= buildSchemas();
   const parsed = (await schemas)[kind].safeParse(json);
   if (!parsed.success) {
-    return { ok: false, errors: parsed.error.issues.flatMap((i) => describe(i as Issue)).slice(0, 10).map((m) => ({ code: 'json_validation_error', message: PREFIX + m })) };
+    return {
+      ok: false,
+      errors: parsed.error.issues
+        .flatMap((i) => describe(i as Issue))
+        .slice(0, 10)
+        .map((m) => ({ code: 'json_validation_error', message: PREFIX + m })),
+    };
   }
   const body = parsed.data as ChatBody & { project_id?: string; space_id?: string };
   if (kind === 'foundation' && (body.project_id === undefined) === (body.space_id === undefined)) {
-    return { ok: false, errors: [{ code: 'json_validation_error', message: `${PREFIX}exactly one of 'project_id' or 'space_id' must be given in the request body` }] };
+    return {
+      ok: false,
+      errors: [
+        {
+          code: 'json_validation_error',
+          message: `${PREFIX}exactly one of 'project_id' or 'space_id' must be given in the request body`,
+        },
+      ],
+    };
   }
   return { ok: true, body };
 }
@@ -112,7 +151,14 @@ async function validateChatBody(json: unknown, kind: ChatKind): Promise<Checked>
 const streamWording: StreamFaultWording = {
   errorEvent: () => ({
     event: 'error',
-    data: JSON.stringify(watsonxErrorBody(500, [{ code: 'internal_server_error', message: 'The model server stopped while generating; the partial output is incomplete' }])),
+    data: JSON.stringify(
+      watsonxErrorBody(500, [
+        {
+          code: 'internal_server_error',
+          message: 'The model server stopped while generating; the partial output is incomplete',
+        },
+      ]),
+    ),
   }),
   malformedEvent: () => ({ event: 'message', data: '{"id":"chat-broken","choices":[{"delta":{"content":' }),
 };
@@ -136,7 +182,10 @@ function chatRoute(kind: ChatKind, streamRoute: boolean): RouteHandler {
     const sampling: ChatSampling = { ...body, max_tokens: body.max_completion_tokens ?? body.max_tokens };
     const top = body.top_logprobs ?? 0;
     const wantLogprobs = body.logprobs === true;
-    const generations = await startChatTurn(body.messages, sampling, n, { signal: ctx.signal, tokenDelayMs: ctx.server.options.tokenDelayMs });
+    const generations = await startChatTurn(body.messages, sampling, n, {
+      signal: ctx.signal,
+      tokenDelayMs: ctx.server.options.tokenDelayMs,
+    });
     const promptTokens = generations[0]!.inputTokenCount;
     const envelope = {
       id: `chat-${randomUUID()}`,
@@ -169,11 +218,23 @@ function chatRoute(kind: ChatKind, streamRoute: boolean): RouteHandler {
     }
     let left = n;
     for await (const { index, step } of interleave(generations)) {
-      const choice: Record<string, unknown> = { index, delta: { content: step.text }, finish_reason: step.stopReason === undefined ? null : chatFinishReason(step.stopReason) };
+      const choice: Record<string, unknown> = {
+        index,
+        delta: { content: step.text },
+        finish_reason: step.stopReason === undefined ? null : chatFinishReason(step.stopReason),
+      };
       if (wantLogprobs && step.token) choice.logprobs = { content: [chatLogprob(step.token, top)] };
       if (step.stopReason !== undefined) left -= 1;
       // The last event carries the usage of the whole request.
-      const extra = left === 0 && step.stopReason !== undefined ? { usage: usageOf(generations.map((g) => g.summary()), promptTokens) } : {};
+      const extra =
+        left === 0 && step.stopReason !== undefined
+          ? {
+              usage: usageOf(
+                generations.map((g) => g.summary()),
+                promptTokens,
+              ),
+            }
+          : {};
       if (!(await send([choice], extra))) return;
     }
     await events.end();

@@ -38,8 +38,17 @@ const list: RouteHandler = async (ctx) => {
   const scope = scopeOf(ctx);
   if (!scope) return;
   const { serving_name: servingName, name } = ctx.request.query;
-  const chosen = DEPLOYMENTS.filter((d) => (servingName === undefined || d.servingName === servingName) && (name === undefined || d.name === name));
-  await answer(ctx, page(ctx, chosen.map((d) => deploymentResource(d, scope, origin(ctx))), paging));
+  const chosen = DEPLOYMENTS.filter(
+    (d) => (servingName === undefined || d.servingName === servingName) && (name === undefined || d.name === name),
+  );
+  await answer(
+    ctx,
+    page(
+      ctx,
+      chosen.map((d) => deploymentResource(d, scope, origin(ctx))),
+      paging,
+    ),
+  );
 };
 
 const getOne: RouteHandler = async (ctx) => {

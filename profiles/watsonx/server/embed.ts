@@ -30,35 +30,56 @@ interface EmbeddingsBody {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Every problem with the body, in the service's words; the body when there is none. */
-export function checkEmbeddingsBody(json: unknown): { ok: true; body: EmbeddingsBody } | { ok: false; problems: string[] } {
+export function checkEmbeddingsBody(
+  json: unknown,
+): { ok: true; body: EmbeddingsBody } | { ok: false; problems: string[] } {
   if (!isObject(json)) return { ok: false, problems: ['the request body must be a JSON object'] };
   const problems: string[] = [];
   for (const key of Object.keys(json)) if (!FIELDS.has(key)) problems.push(`'${key}' is not a recognized field`);
   const { inputs, model_id: model, project_id: project, space_id: space, parameters } = json;
-  if (typeof model !== 'string' || model === '') problems.push(model === undefined ? "'model_id' is required" : "'model_id' must be a non-empty string");
-  if (!Array.isArray(inputs)) problems.push(inputs === undefined ? "'inputs' is required" : "'inputs' must be of type array");
+  if (typeof model !== 'string' || model === '')
+    problems.push(model === undefined ? "'model_id' is required" : "'model_id' must be a non-empty string");
+  if (!Array.isArray(inputs))
+    problems.push(inputs === undefined ? "'inputs' is required" : "'inputs' must be of type array");
   else if (inputs.length === 0) problems.push("'inputs' must have at least 1 items");
-  else if (inputs.length > WATSONX_EMBED_MAX_INPUTS) problems.push(`'inputs' must have at most ${WATSONX_EMBED_MAX_INPUTS} items, got ${inputs.length}`);
+  else if (inputs.length > WATSONX_EMBED_MAX_INPUTS)
+    problems.push(`'inputs' must have at most ${WATSONX_EMBED_MAX_INPUTS} items, got ${inputs.length}`);
   else {
     const bad = inputs.findIndex((t) => typeof t !== 'string' || t === '');
-    if (bad >= 0) problems.push(typeof inputs[bad] === 'string' ? `'inputs[${bad}]' cannot be empty` : `'inputs[${bad}]' must be of type string`);
+    if (bad >= 0)
+      problems.push(
+        typeof inputs[bad] === 'string'
+          ? `'inputs[${bad}]' cannot be empty`
+          : `'inputs[${bad}]' must be of type string`,
+      );
   }
-  for (const [name, v] of [['project_id', project], ['space_id', space]] as const) {
+  for (const [name, v] of [
+    ['project_id', project],
+    ['space_id', space],
+  ] as const) {
     if (v !== undefined && typeof v !== 'string') problems.push(`'${name}' must be of type string`);
   }
-  if ((project === undefined) === (space === undefined)) problems.push("exactly one of 'project_id' or 'space_id' must be given in the request body");
+  if ((project === undefined) === (space === undefined))
+    problems.push("exactly one of 'project_id' or 'space_id' must be given in the request body");
   let truncate = 0;
   let inputText = false;
   if (parameters !== undefined) {
     if (!isObject(parameters)) problems.push("'parameters' must be of type object");
     else {
-      for (const key of Object.keys(parameters)) if (key !== 'truncate_input_tokens' && key !== 'return_options') problems.push(`'parameters.${key}' is not a recognized field`);
+      for (const key of Object.keys(parameters))
+        if (key !== 'truncate_input_tokens' && key !== 'return_options')
+          problems.push(`'parameters.${key}' is not a recognized field`);
       const t = parameters.truncate_input_tokens;
-      if (t !== undefined && !(typeof t === 'number' && Number.isInteger(t) && t >= 0)) problems.push("'parameters.truncate_input_tokens' must be an integer greater than or equal to 0");
+      if (t !== undefined && !(typeof t === 'number' && Number.isInteger(t) && t >= 0))
+        problems.push("'parameters.truncate_input_tokens' must be an integer greater than or equal to 0");
       else if (typeof t === 'number') truncate = t;
       const ro = parameters.return_options;
       if (ro !== undefined) {
-        if (!isObject(ro) || Object.keys(ro).some((k) => k !== 'input_text') || (ro.input_text !== undefined && typeof ro.input_text !== 'boolean')) {
+        if (
+          !isObject(ro) ||
+          Object.keys(ro).some((k) => k !== 'input_text') ||
+          (ro.input_text !== undefined && typeof ro.input_text !== 'boolean')
+        ) {
           problems.push("'parameters.return_options' must be an object with the boolean 'input_text'");
         } else inputText = ro.input_text === true;
       }
@@ -72,11 +93,17 @@ async function embeddings(ctx: RouteContext): Promise<void> {
   const prelude = watsonxPrelude(ctx, { field: 'inputs' });
   if (!prelude) return;
   const check = checkEmbeddingsBody(prelude.json);
-  if (!check.ok) return sendWatsonxError(ctx.res, 400, check.problems.slice(0, 10).map((p) => ({ code: 'json_validation_error', message: PREFIX + p })));
+  if (!check.ok)
+    return sendWatsonxError(
+      ctx.res,
+      400,
+      check.problems.slice(0, 10).map((p) => ({ code: 'json_validation_error', message: PREFIX + p })),
+    );
   const body = check.body;
   const model = findModel(body.model_id);
   if (!model) return sendWatsonxError(ctx.res, 404, [modelNotSupported(body.model_id, 'text-embeddings')]);
-  if (!hasFunction(model, 'embedding')) return sendWatsonxError(ctx.res, 400, [modelNoSupportForFunction(body.model_id, 'embedding')]);
+  if (!hasFunction(model, 'embedding'))
+    return sendWatsonxError(ctx.res, 400, [modelNoSupportForFunction(body.model_id, 'embedding')]);
   const maxTokens = model.contextTokens;
 
   const tokenizer = await loadTokenizer();
@@ -100,7 +127,10 @@ async function embeddings(ctx: RouteContext): Promise<void> {
   const space = { dimensions: embeddingDimensions(model), name: `watsonx/${body.model_id}`, context: true };
   await sendAnswer(ctx, fault, {
     model_id: body.model_id,
-    results: tokenized.map((ids, i) => ({ embedding: normalized(pooledEmbedding(ids, space)), ...(body.inputText ? { input: body.inputs[i] } : {}) })),
+    results: tokenized.map((ids, i) => ({
+      embedding: normalized(pooledEmbedding(ids, space)),
+      ...(body.inputText ? { input: body.inputs[i] } : {}),
+    })),
     created_at: new Date().toISOString(),
     input_token_count: tokenized.reduce((sum, ids) => sum + ids.length, 0),
   });

@@ -30,10 +30,19 @@ export interface ErrorItem {
 }
 
 export function watsonxErrorBody(status: number, errors: ErrorItem[]): WatsonxErrorBody {
-  return { errors: errors.map((e) => ({ code: e.code, message: e.message, more_info: e.more_info ?? MORE_INFO })), trace: newTrace(), status_code: status };
+  return {
+    errors: errors.map((e) => ({ code: e.code, message: e.message, more_info: e.more_info ?? MORE_INFO })),
+    trace: newTrace(),
+    status_code: status,
+  };
 }
 
-export function sendWatsonxError(res: ServerResponse, status: number, errors: ErrorItem[], headers: Record<string, string> = {}): void {
+export function sendWatsonxError(
+  res: ServerResponse,
+  status: number,
+  errors: ErrorItem[],
+  headers: Record<string, string> = {},
+): void {
   sendJson(res, status, watsonxErrorBody(status, errors), headers);
 }
 
@@ -42,23 +51,43 @@ export function sendWatsonxError(res: ServerResponse, status: number, errors: Er
  * no `status_code`, no `more_info` — as the service answered `GET /ml/v4/deployments/{id}` for a deleted deployment
  * (docs/watsonx.md, "Errors").
  */
-export function sendV4Error(res: ServerResponse, status: number, errors: { code: string; message: string }[], headers: Record<string, string> = {}): void {
-  sendJson(res, status, { trace: newTrace(), errors: errors.map((e) => ({ code: e.code, message: e.message })) }, headers);
+export function sendV4Error(
+  res: ServerResponse,
+  status: number,
+  errors: { code: string; message: string }[],
+  headers: Record<string, string> = {},
+): void {
+  sendJson(
+    res,
+    status,
+    { trace: newTrace(), errors: errors.map((e) => ({ code: e.code, message: e.message })) },
+    headers,
+  );
 }
 
 /** `model_not_supported` (404), the answer to a model id the service does not list; `route` is the API anchor. */
 export function modelNotSupported(modelId: string, route: string): ErrorItem {
-  return { code: 'model_not_supported', message: `Model '${modelId}' is not supported`, more_info: `${MORE_INFO}#${route}` };
+  return {
+    code: 'model_not_supported',
+    message: `Model '${modelId}' is not supported`,
+    more_info: `${MORE_INFO}#${route}`,
+  };
 }
 
 /** `model_no_support_for_function` (400): a listed model that cannot do what the route does. */
 export function modelNoSupportForFunction(modelId: string, fn: string): ErrorItem {
-  return { code: 'model_no_support_for_function', message: `Model '${modelId}' does not support function 'function_${fn}'` };
+  return {
+    code: 'model_no_support_for_function',
+    message: `Model '${modelId}' does not support function 'function_${fn}'`,
+  };
 }
 
 /** `deployment_does_not_exist` (404): neither a deployment id nor a serving name the service knows. */
 export function deploymentDoesNotExist(idOrName: string): { code: string; message: string } {
-  return { code: 'deployment_does_not_exist', message: `Deployment with id '${idOrName}' does not exist. Re-try with a valid deployment id.` };
+  return {
+    code: 'deployment_does_not_exist',
+    message: `Deployment with id '${idOrName}' does not exist. Re-try with a valid deployment id.`,
+  };
 }
 
 /** The code a fault's bare status is dressed in when the test gave no body. */
@@ -92,7 +121,8 @@ export const BUSY_MESSAGE = 'The model is busy: too many requests are waiting fo
 
 export function watsonxFaultWording(res: ServerResponse): FaultWording {
   return {
-    status: (status, headers) => sendWatsonxError(res, status, [{ code: codeForStatus(status), message: messageForStatus(status) }], headers),
+    status: (status, headers) =>
+      sendWatsonxError(res, status, [{ code: codeForStatus(status), message: messageForStatus(status) }], headers),
     busy: (headers) => sendWatsonxError(res, 503, [{ code: codeForStatus(503), message: BUSY_MESSAGE }], headers),
   };
 }
@@ -100,7 +130,8 @@ export function watsonxFaultWording(res: ServerResponse): FaultWording {
 /** The same faults in the `/ml/v4` error shape. */
 export function v4FaultWording(res: ServerResponse): FaultWording {
   return {
-    status: (status, headers) => sendV4Error(res, status, [{ code: codeForStatus(status), message: messageForStatus(status) }], headers),
+    status: (status, headers) =>
+      sendV4Error(res, status, [{ code: codeForStatus(status), message: messageForStatus(status) }], headers),
     busy: (headers) => sendV4Error(res, 503, [{ code: codeForStatus(503), message: BUSY_MESSAGE }], headers),
   };
 }

@@ -9,9 +9,22 @@ import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.j
 import { EventStream, type StreamFaultWording } from '../../../src/emulator/core/event-stream.js';
 import { takeFault } from '../../../src/emulator/core/take-fault.js';
 import type { RouteContext, RouteHandler } from '../../../src/emulator/core/router.js';
-import { deploymentDoesNotExist, modelNoSupportForFunction, modelNotSupported, sendWatsonxError, watsonxErrorBody, watsonxFaultWording } from './errors.js';
+import {
+  deploymentDoesNotExist,
+  modelNoSupportForFunction,
+  modelNotSupported,
+  sendWatsonxError,
+  watsonxErrorBody,
+  watsonxFaultWording,
+} from './errors.js';
 import { findDeployment, findModel, hasFunction, LOCAL_DEPLOYMENT_MODEL } from './model-catalog.js';
-import { firstStreamEvent, stepStreamEvent, textGenResponse, unspecifiedMaxTokenWarning, type ResponseMeta } from './response.js';
+import {
+  firstStreamEvent,
+  stepStreamEvent,
+  textGenResponse,
+  unspecifiedMaxTokenWarning,
+  type ResponseMeta,
+} from './response.js';
 import { validateGenerateBody, type ChatProperties, type GenerateKind } from './validate.js';
 import { watsonxPrelude } from './prelude.js';
 
@@ -21,7 +34,12 @@ const streamWording: StreamFaultWording = {
   errorEvent: () => ({
     event: 'error',
     data: JSON.stringify(
-      watsonxErrorBody(500, [{ code: 'internal_server_error', message: 'The model server stopped while generating; the partial output is incomplete' }]),
+      watsonxErrorBody(500, [
+        {
+          code: 'internal_server_error',
+          message: 'The model server stopped while generating; the partial output is incomplete',
+        },
+      ]),
     ),
   }),
   malformedEvent: () => ({ event: 'message', data: '{"model_id":"textgen/local-demo","results":[{"generated_text":' }),
@@ -37,7 +55,9 @@ function wantsEventStream(accept: string | undefined): boolean {
 /** Fills `{name}` placeholders of a prompt-template deployment. */
 function fillPromptVariables(input: string, variables: Record<string, string> | undefined): string {
   if (!variables) return input;
-  return input.replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(variables, name) ? variables[name]! : whole));
+  return input.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    Object.hasOwn(variables, name) ? variables[name]! : whole,
+  );
 }
 
 /** The prompt the engine continues: the chat's context and earlier turns, then the input. */
@@ -66,7 +86,8 @@ export function generationRoute(kind: GenerateKind, streamRoute: boolean): Route
       const model = findModel(modelId);
       const route = streamRoute ? 'text-generation-stream' : 'text-generation';
       if (!model) return sendWatsonxError(ctx.res, 404, [modelNotSupported(modelId, route)]);
-      if (!hasFunction(model, 'text_generation')) return sendWatsonxError(ctx.res, 400, [modelNoSupportForFunction(modelId, 'text_generation')]);
+      if (!hasFunction(model, 'text_generation'))
+        return sendWatsonxError(ctx.res, 400, [modelNoSupportForFunction(modelId, 'text_generation')]);
     }
 
     const stream = streamRoute || wantsEventStream(ctx.request.headers.accept);
@@ -76,7 +97,11 @@ export function generationRoute(kind: GenerateKind, streamRoute: boolean): Route
 
     const { chat, ...parameters } = body.parameters ?? {};
     const generation = await startGeneration(
-      { input: withChat(fillPromptVariables(body.input, parameters.prompt_variables), chat), parameters, moderations: body.moderations },
+      {
+        input: withChat(fillPromptVariables(body.input, parameters.prompt_variables), chat),
+        parameters,
+        moderations: body.moderations,
+      },
       { signal: ctx.signal, tokenDelayMs: ctx.server.options.tokenDelayMs },
     );
     const meta: ResponseMeta = {

@@ -11,8 +11,16 @@ export const watsonxProtocol: ProtocolModule = {
   name: 'watsonx',
   prefixes: ['/ml/', '/identity/', '/icp4d-api/'],
   routes: [
-    { method: 'POST', pattern: '/ml/v1/deployments/:id/text/generation', handler: generationRoute('deployment', false) },
-    { method: 'POST', pattern: '/ml/v1/deployments/:id/text/generation_stream', handler: generationRoute('deployment', true) },
+    {
+      method: 'POST',
+      pattern: '/ml/v1/deployments/:id/text/generation',
+      handler: generationRoute('deployment', false),
+    },
+    {
+      method: 'POST',
+      pattern: '/ml/v1/deployments/:id/text/generation_stream',
+      handler: generationRoute('deployment', true),
+    },
     { method: 'POST', pattern: '/ml/v1/text/generation', handler: generationRoute('foundation', false) },
     { method: 'POST', pattern: '/ml/v1/text/generation_stream', handler: generationRoute('foundation', true) },
     { method: 'POST', pattern: '/identity/token', handler: iamToken },
@@ -28,12 +36,25 @@ export const watsonxProtocol: ProtocolModule = {
  * tokenization and embeddings.
  */
 export async function watsonxEmulator(): Promise<ProtocolModule[]> {
-  const [{ watsonxModelsProtocol }, { watsonxDeploymentsProtocol }, { watsonxTokenizeProtocol }, { watsonxEmbedProtocol }, { watsonxChatProtocol }] = await Promise.all([
+  const [
+    { watsonxModelsProtocol },
+    { watsonxDeploymentsProtocol },
+    { watsonxTokenizeProtocol },
+    { watsonxEmbedProtocol },
+    { watsonxChatProtocol },
+  ] = await Promise.all([
     import('./models.js'),
     import('./deployments.js'),
     import('./tokenize.js'),
     import('./embed.js'),
     import('./chat.js'),
   ]);
-  return [watsonxProtocol, watsonxModelsProtocol, watsonxDeploymentsProtocol, watsonxTokenizeProtocol, watsonxEmbedProtocol, watsonxChatProtocol];
+  return [
+    watsonxProtocol,
+    watsonxModelsProtocol,
+    watsonxDeploymentsProtocol,
+    watsonxTokenizeProtocol,
+    watsonxEmbedProtocol,
+    watsonxChatProtocol,
+  ];
 }

@@ -3,7 +3,14 @@
  * (`FoundationModelTask`) and v4 deployment resources (`DeploymentResource`), and the look-ups the routes make — a
  * model by id, a deployment by id or serving name.
  */
-import { DEPLOYMENTS, MODELS, TASKS, type DeploymentFacts, type ModelFacts, type ModelFunction } from './catalog-data.js';
+import {
+  DEPLOYMENTS,
+  MODELS,
+  TASKS,
+  type DeploymentFacts,
+  type ModelFacts,
+  type ModelFunction,
+} from './catalog-data.js';
 
 export { LOCAL_DEPLOYMENT_MODEL } from './catalog-data.js';
 
@@ -19,7 +26,11 @@ function spec(m: ModelFacts): Record<string, unknown> {
     output_tier: m.tier,
     number_params: m.params,
     model_limits: { max_sequence_length: m.contextTokens },
-    lifecycle: m.lifecycle.map((p) => ({ id: p.id, start_date: p.since, ...(p.alternatives ? { alternative_model_ids: p.alternatives } : {}) })),
+    lifecycle: m.lifecycle.map((p) => ({
+      id: p.id,
+      start_date: p.since,
+      ...(p.alternatives ? { alternative_model_ids: p.alternatives } : {}),
+    })),
   };
   if (m.tasks) out.tasks = m.tasks.map((id) => ({ id }));
   return out;
@@ -61,7 +72,15 @@ export type Scope = { space_id: string } | { project_id: string };
 export function deploymentResource(d: DeploymentFacts, scope: Scope, origin: string): Record<string, unknown> {
   const base = (idOrName: string) => `${origin}/ml/v1/deployments/${idOrName}/text`;
   return {
-    metadata: { id: d.id, name: d.name, description: d.description, created_at: CREATED_AT, modified_at: CREATED_AT, owner: 'IBMid-local', ...scope },
+    metadata: {
+      id: d.id,
+      name: d.name,
+      description: d.description,
+      created_at: CREATED_AT,
+      modified_at: CREATED_AT,
+      owner: 'IBMid-local',
+      ...scope,
+    },
     entity: {
       online: { parameters: { serving_name: d.servingName } },
       ...(d.promptTemplate !== undefined ? { prompt_template: { id: d.promptTemplate } } : {}),
@@ -87,6 +106,7 @@ export function deploymentResources(scope: Scope, origin: string): Record<string
 
 /** Embedding models: the length of each vector. */
 export function embeddingDimensions(model: ModelFacts): number {
-  if (model.dimensions === undefined) throw new Error(`${model.id} is an embedding model without dimensions in catalog-data.ts`);
+  if (model.dimensions === undefined)
+    throw new Error(`${model.id} is an embedding model without dimensions in catalog-data.ts`);
   return model.dimensions;
 }

@@ -37,7 +37,10 @@ const foundationModelSpecs: RouteHandler = async (ctx) => {
   if (!paging) return;
   const { filters, tech_preview: techPreview } = ctx.request.query;
   if (techPreview !== undefined && techPreview !== 'true' && techPreview !== 'false') {
-    return void badArgument(ctx, `Invalid value '${techPreview}' for query parameter 'tech_preview': expected true or false`);
+    return void badArgument(
+      ctx,
+      `Invalid value '${techPreview}' for query parameter 'tech_preview': expected true or false`,
+    );
   }
   let models = CATALOG;
   if (filters !== undefined && filters !== '') {
@@ -47,7 +50,14 @@ const foundationModelSpecs: RouteHandler = async (ctx) => {
     models = models.filter((m) => parsed.test(m.facts, today));
   }
   // No local model is a tech preview, so tech_preview=true lists the same models.
-  await answer(ctx, page(ctx, models.map((m) => m.spec), paging));
+  await answer(
+    ctx,
+    page(
+      ctx,
+      models.map((m) => m.spec),
+      paging,
+    ),
+  );
 };
 
 const foundationModelTasks: RouteHandler = async (ctx) => {

@@ -14,9 +14,12 @@ export type Paging = { start: number; limit: number };
 /** The paging of this request, or the message of the 400 it deserves. */
 export function readPaging(ctx: RouteContext): Paging | { problem: string } {
   const { start, limit } = ctx.request.query;
-  if (start !== undefined && !/^\d+$/.test(start)) return { problem: `Invalid value '${start}' for query parameter 'start': expected an integer of 0 or more` };
+  if (start !== undefined && !/^\d+$/.test(start))
+    return { problem: `Invalid value '${start}' for query parameter 'start': expected an integer of 0 or more` };
   if (limit !== undefined && !(/^\d+$/.test(limit) && Number(limit) >= 1 && Number(limit) <= MAX_LIMIT)) {
-    return { problem: `Invalid value '${limit}' for query parameter 'limit': expected an integer from 1 to ${MAX_LIMIT}` };
+    return {
+      problem: `Invalid value '${limit}' for query parameter 'limit': expected an integer from 1 to ${MAX_LIMIT}`,
+    };
   }
   return { start: start === undefined ? 0 : Number(start), limit: limit === undefined ? DEFAULT_LIMIT : Number(limit) };
 }

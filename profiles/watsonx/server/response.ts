@@ -1,5 +1,11 @@
 /** Engine results in watsonx's `TextGenResponse` shape, whole or as stream events. */
-import type { GenerateResult, GenerateResultItem, ReturnOptions, ServiceWarning, TokenInfo } from '../../../src/canonical.js';
+import type {
+  GenerateResult,
+  GenerateResultItem,
+  ReturnOptions,
+  ServiceWarning,
+  TokenInfo,
+} from '../../../src/canonical.js';
 import type { EngineToken, Generation, GenerationStep, GenerationSummary } from '../../../src/emulator/engine/index.js';
 
 export interface ResponseMeta {
@@ -24,7 +30,12 @@ export function unspecifiedMaxTokenWarning(defaultValue: number): WatsonxWarning
 }
 
 function envelope(meta: ResponseMeta, item: GenerateResultItem, withWarnings: boolean): GenerateResult {
-  const result: GenerateResult = { model_id: meta.modelId, model_version: MODEL_VERSION, created_at: new Date().toISOString(), results: [item] };
+  const result: GenerateResult = {
+    model_id: meta.modelId,
+    model_version: MODEL_VERSION,
+    created_at: new Date().toISOString(),
+    results: [item],
+  };
   if (withWarnings && meta.warnings.length > 0) result.system = { warnings: meta.warnings };
   return result;
 }
@@ -34,7 +45,8 @@ function tokenInfo(token: EngineToken, options: ReturnOptions): TokenInfo {
   if (options.token_logprobs && token.logprob !== undefined) info.logprob = token.logprob;
   if (options.token_ranks && token.rank !== undefined) info.rank = token.rank;
   const top = options.top_n_tokens ?? 0;
-  if (top > 0 && token.topTokens) info.top_tokens = token.topTokens.slice(0, top).map((t) => ({ text: t.text, logprob: t.logprob }));
+  if (top > 0 && token.topTokens)
+    info.top_tokens = token.topTokens.slice(0, top).map((t) => ({ text: t.text, logprob: t.logprob }));
   return info;
 }
 
@@ -58,7 +70,12 @@ export function textGenResponse(summary: GenerationSummary, meta: ResponseMeta):
 /** The first stream event: no text yet; the input token count, input data and warnings. */
 export function firstStreamEvent(generation: Generation, meta: ResponseMeta): GenerateResult {
   const options = meta.returnOptions ?? {};
-  const item: GenerateResultItem = { generated_text: '', generated_token_count: 0, input_token_count: generation.inputTokenCount, stop_reason: 'not_finished' };
+  const item: GenerateResultItem = {
+    generated_text: '',
+    generated_token_count: 0,
+    input_token_count: generation.inputTokenCount,
+    stop_reason: 'not_finished',
+  };
   if (options.input_text) item.input_text = generation.inputText;
   if (options.input_tokens) item.input_tokens = generation.inputTokens.map((t) => tokenInfo(t, options));
   return envelope(meta, item, true);

@@ -34,7 +34,10 @@ export function currentPhase(m: ModelFacts, today: string): string | undefined {
 export type FilterParse = { ok: true; test: Test } | { ok: false; message: string };
 
 export function parseSpecFilters(pattern: string): FilterParse {
-  const bad = (why: string): FilterParse => ({ ok: false, message: `Invalid value '${pattern}' for query parameter 'filters': ${why}` });
+  const bad = (why: string): FilterParse => ({
+    ok: false,
+    message: `Invalid value '${pattern}' for query parameter 'filters': ${why}`,
+  });
   let body = pattern;
   let mode: 'and' | 'or' = 'and';
   const colon = pattern.lastIndexOf(':');
@@ -50,10 +53,15 @@ export function parseSpecFilters(pattern: string): FilterParse {
     const filter = negated ? part.slice(1) : part;
     const kind = KINDS.find(([prefix]) => filter.startsWith(prefix) && filter.length > prefix.length);
     if (!kind) {
-      return bad(`'${part}' is not a filter; expected one of ${KINDS.map(([p]) => `${p}*`).join(', ')}, optionally preceded by '!'`);
+      return bad(
+        `'${part}' is not a filter; expected one of ${KINDS.map(([p]) => `${p}*`).join(', ')}, optionally preceded by '!'`,
+      );
     }
     const test = kind[1](filter.slice(kind[0].length));
     tests.push(negated ? (m, today) => !test(m, today) : test);
   }
-  return { ok: true, test: mode === 'and' ? (m, t) => tests.every((f) => f(m, t)) : (m, t) => tests.some((f) => f(m, t)) };
+  return {
+    ok: true,
+    test: mode === 'and' ? (m, t) => tests.every((f) => f(m, t)) : (m, t) => tests.some((f) => f(m, t)),
+  };
 }

@@ -39,13 +39,16 @@ function validate(json: unknown): { ok: true; body: TokenizationBody } | { ok: f
   for (const key of ['project_id', 'space_id'] as const) {
     if (json[key] !== undefined && typeof json[key] !== 'string') messages.push(`'${key}' must be of type string`);
   }
-  if ((json.project_id === undefined) === (json.space_id === undefined)) messages.push("exactly one of 'project_id' or 'space_id' must be given in the request body");
+  if ((json.project_id === undefined) === (json.space_id === undefined))
+    messages.push("exactly one of 'project_id' or 'space_id' must be given in the request body");
   const parameters = json.parameters;
   if (parameters !== undefined) {
     if (!isRecord(parameters)) messages.push("'parameters' must be of type object");
     else {
-      for (const key of Object.keys(parameters)) if (key !== 'return_tokens') messages.push(`'parameters.${key}' is not a recognized field`);
-      if (parameters.return_tokens !== undefined && typeof parameters.return_tokens !== 'boolean') messages.push("'parameters.return_tokens' must be of type boolean");
+      for (const key of Object.keys(parameters))
+        if (key !== 'return_tokens') messages.push(`'parameters.${key}' is not a recognized field`);
+      if (parameters.return_tokens !== undefined && typeof parameters.return_tokens !== 'boolean')
+        messages.push("'parameters.return_tokens' must be of type boolean");
     }
   }
   if (messages.length > 0) return { ok: false, messages };
@@ -57,9 +60,15 @@ async function tokenization(ctx: RouteContext): Promise<void> {
   const prelude = watsonxPrelude(ctx, { field: 'input' });
   if (!prelude) return;
   const validation = validate(prelude.json);
-  if (!validation.ok) return sendWatsonxError(ctx.res, 400, validation.messages.map((m) => ({ code: 'json_validation_error', message: PREFIX + m })));
+  if (!validation.ok)
+    return sendWatsonxError(
+      ctx.res,
+      400,
+      validation.messages.map((m) => ({ code: 'json_validation_error', message: PREFIX + m })),
+    );
   const { body } = validation;
-  if (!findModel(body.model_id)) return sendWatsonxError(ctx.res, 404, [modelNotSupported(body.model_id, 'text-tokenization')]);
+  if (!findModel(body.model_id))
+    return sendWatsonxError(ctx.res, 404, [modelNotSupported(body.model_id, 'text-tokenization')]);
   const fault = takeFault(ctx, false, { auxiliary: true });
   if (await applyFault(fault, ctx, watsonxFaultWording(ctx.res))) return;
 
@@ -67,7 +76,8 @@ async function tokenization(ctx: RouteContext): Promise<void> {
   const ids = engine.encode(body.input);
   const result: { token_count: number; tokens?: string[] } = { token_count: ids.length };
   if (body.returnTokens) {
-    if (!isOpenAiEncoding(engine.encoding)) throw new Error(`the engine's encoding ${engine.encoding} has no offline tokenizer`);
+    if (!isOpenAiEncoding(engine.encoding))
+      throw new Error(`the engine's encoding ${engine.encoding} has no offline tokenizer`);
     // Token texts from the same public encoding, decoded one token at a time without the engine's streaming decoder.
     const { loadOpenAiTokenizer } = await import('../../../src/tokenizers/openai-tokenizer.js');
     result.tokens = (await loadOpenAiTokenizer(engine.encoding)).tokenTexts(ids);

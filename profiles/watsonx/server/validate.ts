@@ -26,7 +26,9 @@ export interface ValidGenerateBody {
   moderations?: Moderations;
 }
 
-export type Validation = { ok: true; body: ValidGenerateBody } | { ok: false; errors: { code: string; message: string }[] };
+export type Validation =
+  | { ok: true; body: ValidGenerateBody }
+  | { ok: false; errors: { code: string; message: string }[] };
 
 const PREFIX = 'Json document validation error: ';
 /** zod reports "expected number" for a string in an integer field; this marker lets the message say "integer". */
@@ -79,7 +81,10 @@ async function buildSchemas() {
   };
   const deployment = z.strictObject({
     input: z.string().optional(),
-    parameters: z.strictObject({ ...common, prompt_variables: z.record(z.string(), z.string()) }).partial().optional(),
+    parameters: z
+      .strictObject({ ...common, prompt_variables: z.record(z.string(), z.string()) })
+      .partial()
+      .optional(),
     moderations: moderations.optional(),
   });
   // Prompt variables belong to prompt-template deployments, so the model endpoint does not know them.
@@ -108,14 +113,30 @@ export async function validateGenerateBody(json: unknown, kind: GenerateKind): P
   const parsed = (await schemas)[kind].safeParse(json);
   if (!parsed.success) {
     const errors = parsed.error.issues.flatMap(describeIssue).slice(0, MAX_ERRORS);
-    return { ok: false, errors: errors.map((message) => ({ code: 'json_validation_error', message: PREFIX + message })) };
+    return {
+      ok: false,
+      errors: errors.map((message) => ({ code: 'json_validation_error', message: PREFIX + message })),
+    };
   }
   const body = parsed.data as ValidGenerateBody & { input?: string };
   if (kind === 'foundation' && (body.project_id === undefined) === (body.space_id === undefined)) {
-    return { ok: false, errors: [{ code: 'json_validation_error', message: `${PREFIX}exactly one of 'project_id' or 'space_id' must be given in the request body` }] };
+    return {
+      ok: false,
+      errors: [
+        {
+          code: 'json_validation_error',
+          message: `${PREFIX}exactly one of 'project_id' or 'space_id' must be given in the request body`,
+        },
+      ],
+    };
   }
   if (body.input === undefined || body.input === '') {
-    return { ok: false, errors: [{ code: 'json_validation_error', message: `${PREFIX}'input' cannot be missing or empty in the request body` }] };
+    return {
+      ok: false,
+      errors: [
+        { code: 'json_validation_error', message: `${PREFIX}'input' cannot be missing or empty in the request body` },
+      ],
+    };
   }
   return { ok: true, body: body as ValidGenerateBody };
 }

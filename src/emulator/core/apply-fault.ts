@@ -37,7 +37,10 @@ export async function applyFault(fault: Fault | undefined, ctx: RouteContext, wo
       sendWrongType(ctx, fault.type);
       return true;
     case 'delay':
-      return !(await pause(fault.maxMs === undefined ? fault.ms : fault.ms + Math.random() * (fault.maxMs - fault.ms), ctx.signal));
+      return !(await pause(
+        fault.maxMs === undefined ? fault.ms : fault.ms + Math.random() * (fault.maxMs - fault.ms),
+        ctx.signal,
+      ));
     case 'hang':
       await untilAborted(ctx.signal);
       return true;
@@ -55,8 +58,13 @@ export async function applyFault(fault: Fault | undefined, ctx: RouteContext, wo
  * The first API, kept for callers that word only statuses: a busy fault becomes a bare 503 in that wording.
  * Returns true when the request has been dealt with, false when the handler should go on.
  */
-export async function applyFaultBeforeHeaders(fault: Fault | undefined, ctx: RouteContext, sendStatus: SendStatusFault): Promise<boolean> {
-  const asStatus = (status: number, headers: Record<string, string>): void => sendStatus({ kind: 'status', status }, headers);
+export async function applyFaultBeforeHeaders(
+  fault: Fault | undefined,
+  ctx: RouteContext,
+  sendStatus: SendStatusFault,
+): Promise<boolean> {
+  const asStatus = (status: number, headers: Record<string, string>): void =>
+    sendStatus({ kind: 'status', status }, headers);
   return applyFault(fault, ctx, { status: asStatus, busy: (headers) => asStatus(GENERIC_BUSY_STATUS, headers) });
 }
 
@@ -67,7 +75,11 @@ export async function applyFaultBeforeHeaders(fault: Fault | undefined, ctx: Rou
  */
 export async function sendAnswer(ctx: RouteContext, fault: Fault | undefined, body: unknown): Promise<void> {
   if (ctx.signal.aborted) return;
-  if (!fault || (fault.kind !== 'drop' && fault.kind !== 'stall' && fault.kind !== 'truncate') || fault.plain !== true) {
+  if (
+    !fault ||
+    (fault.kind !== 'drop' && fault.kind !== 'stall' && fault.kind !== 'truncate') ||
+    fault.plain !== true
+  ) {
     sendJson(ctx.res, 200, body);
     return;
   }
@@ -91,7 +103,9 @@ export async function sendAnswer(ctx: RouteContext, fault: Fault | undefined, bo
 
 /** A fault's own body: strings go out as they are, anything else as JSON. */
 export function faultBody(body: unknown): { text: string; contentType: string } {
-  return typeof body === 'string' ? { text: body, contentType: 'text/plain' } : { text: JSON.stringify(body), contentType: 'application/json' };
+  return typeof body === 'string'
+    ? { text: body, contentType: 'text/plain' }
+    : { text: JSON.stringify(body), contentType: 'application/json' };
 }
 
 function retryHeaders(fault: { retryAfter?: string; retryAfterMs?: number }): Record<string, string> {
@@ -122,7 +136,8 @@ export function sendWrongType(ctx: RouteContext, type: string): void {
 export function wrongTypeBody(type: string): Buffer {
   const subtype = type.split('/')[1] ?? '';
   if (subtype === 'html' || subtype === 'xhtml+xml') return Buffer.from(HTML_PAGE);
-  if (subtype === 'json' || subtype.endsWith('+json')) return Buffer.from('{"status":"ok","message":"this is not the answer the protocol promises"}');
+  if (subtype === 'json' || subtype.endsWith('+json'))
+    return Buffer.from('{"status":"ok","message":"this is not the answer the protocol promises"}');
   if (subtype === 'xml' || subtype.endsWith('+xml')) return Buffer.from('<?xml version="1.0"?>\n<status>ok</status>\n');
   if (subtype === 'octet-stream') return junkBytes(256);
   return Buffer.from('OK\n');

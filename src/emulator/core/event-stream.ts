@@ -109,7 +109,10 @@ export class EventStream {
         return (await write(res, '\n\n', signal)) || this.stop();
       }
       case 'binary':
-        return (await write(res, Buffer.concat([Buffer.from('data: '), junkBytes(64), Buffer.from('\n\n')]), signal)) || this.stop();
+        return (
+          (await write(res, Buffer.concat([Buffer.from('data: '), junkBytes(64), Buffer.from('\n\n')]), signal)) ||
+          this.stop()
+        );
       default:
         return (await write(res, formatEvent(this.wording.malformedEvent()), signal)) || this.stop();
     }

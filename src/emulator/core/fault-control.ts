@@ -26,12 +26,24 @@ function listing(queue: FaultQueue): FaultListing[] {
   return queue.list().map(({ fault, remaining }) => {
     const fields: Record<string, unknown> = { ...fault };
     if (fault.times === Infinity) fields.times = '*';
-    return { ...fields, spec: formatFault(fault), kind: fault.kind, remaining: remaining === Infinity ? '*' : remaining };
+    return {
+      ...fields,
+      spec: formatFault(fault),
+      kind: fault.kind,
+      remaining: remaining === Infinity ? '*' : remaining,
+    };
   });
 }
 
 /** Answers a request under /__textgen/ (never recorded, never faulted). */
-export function handleControl(method: string, path: string, body: string, res: ServerResponse, queue: FaultQueue, log: (line: string) => void): void {
+export function handleControl(
+  method: string,
+  path: string,
+  body: string,
+  res: ServerResponse,
+  queue: FaultQueue,
+  log: (line: string) => void,
+): void {
   if (path !== FAULTS_PATH) {
     sendJson(res, 404, { error: `No control route ${path}: the fault switches live at ${FAULTS_PATH}` });
     return;
@@ -60,7 +72,12 @@ export function handleControl(method: string, path: string, body: string, res: S
       return;
     }
     default:
-      sendJson(res, 405, { error: `${method} is not allowed on ${FAULTS_PATH}: use GET, POST or DELETE` }, { allow: 'GET, POST, DELETE' });
+      sendJson(
+        res,
+        405,
+        { error: `${method} is not allowed on ${FAULTS_PATH}: use GET, POST or DELETE` },
+        { allow: 'GET, POST, DELETE' },
+      );
   }
 }
 
@@ -70,7 +87,10 @@ export function handleControl(method: string, path: string, body: string, res: S
  */
 export function requestFault(req: IncomingMessage, query: URLSearchParams): { fault?: Fault; error?: string } {
   const header = req.headers[FAULT_HEADER];
-  const [source, spec] = header !== undefined ? ['X-Textgen-Fault', Array.isArray(header) ? header.join(';') : header] : ['textgen_fault', query.get(FAULT_QUERY)];
+  const [source, spec] =
+    header !== undefined
+      ? ['X-Textgen-Fault', Array.isArray(header) ? header.join(';') : header]
+      : ['textgen_fault', query.get(FAULT_QUERY)];
   if (spec === null) return {};
   let faults: Fault[];
   try {
@@ -78,7 +98,8 @@ export function requestFault(req: IncomingMessage, query: URLSearchParams): { fa
   } catch (e) {
     return { error: `${source}: ${(e as Error).message}` };
   }
-  if (faults.length > 1) return { error: `${source} takes one fault, got ${faults.length}; queue several with POST ${FAULTS_PATH}` };
+  if (faults.length > 1)
+    return { error: `${source} takes one fault, got ${faults.length}; queue several with POST ${FAULTS_PATH}` };
   // The request names its own target: a queue's `times` and `path` mean nothing here.
   const { times: _times, path: _path, ...fault } = faults[0]!;
   return { fault: fault as Fault };

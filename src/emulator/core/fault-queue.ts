@@ -6,7 +6,13 @@ import type { Fault, StreamFault } from './types.js';
 
 /** A fault that acts inside an event stream (after some events). */
 export function isStreamFault(fault: Fault): fault is StreamFault {
-  return fault.kind === 'stream-error' || fault.kind === 'stall' || fault.kind === 'truncate' || fault.kind === 'malformed' || (fault.kind === 'drop' && fault.afterEvents !== undefined);
+  return (
+    fault.kind === 'stream-error' ||
+    fault.kind === 'stall' ||
+    fault.kind === 'truncate' ||
+    fault.kind === 'malformed' ||
+    (fault.kind === 'drop' && fault.afterEvents !== undefined)
+  );
 }
 
 /** A queued fault that lets non-stream requests pass and waits for the next stream. */
@@ -23,7 +29,7 @@ export interface FaultTarget {
 
 function aimedAt(fault: Fault, request: FaultTarget): boolean {
   if (fault.path === undefined) return request.auxiliary !== true;
-  return request.path !== undefined && request.path.startsWith(fault.path);
+  return request.path?.startsWith(fault.path) === true;
 }
 
 export interface QueuedFault {
@@ -77,4 +83,3 @@ export class FaultQueue {
     return this.remaining.get(fault) ?? fault.times ?? 1;
   }
 }
-

@@ -36,29 +36,51 @@ const RULES: Record<string, KindRule> = {
   latency: { keys: ['ms'], build: (k, kind) => latency(required(k, kind, 'ms', 'ms=N or ms=A-B'), kind) },
   status: {
     keys: ['code', 'retry-after', 'retry-after-ms'],
-    build: (k, kind) => ({ kind: 'status', status: httpStatus(required(k, kind, 'code', 'code=N'), kind), ...retryKeys(k, kind) }),
+    build: (k, kind) => ({
+      kind: 'status',
+      status: httpStatus(required(k, kind, 'code', 'code=N'), kind),
+      ...retryKeys(k, kind),
+    }),
   },
   busy: { keys: ['retry-after', 'retry-after-ms'], build: (k, kind) => ({ kind: 'busy', ...retryKeys(k, kind) }) },
   drop: {
     keys: ['after'],
     // A drop with `after` cuts a non-stream answer too (after half its body): it is one switch for both.
-    build: (k, kind) => (k.after === undefined ? { kind: 'drop' } : { kind: 'drop', afterEvents: count(k.after, kind, 'after'), plain: true }),
+    build: (k, kind) =>
+      k.after === undefined
+        ? { kind: 'drop' }
+        : { kind: 'drop', afterEvents: count(k.after, kind, 'after'), plain: true },
   },
-  stall: { keys: ['after'], build: (k, kind) => ({ kind: 'stall', afterEvents: count(k.after ?? '0', kind, 'after'), plain: true }) },
-  truncate: { keys: ['after'], build: (k, kind) => ({ kind: 'truncate', afterEvents: count(k.after ?? '0', kind, 'after'), plain: true }) },
-  'stream-error': { keys: ['after'], build: (k, kind) => ({ kind: 'stream-error', afterEvents: count(k.after ?? '0', kind, 'after') }) },
+  stall: {
+    keys: ['after'],
+    build: (k, kind) => ({ kind: 'stall', afterEvents: count(k.after ?? '0', kind, 'after'), plain: true }),
+  },
+  truncate: {
+    keys: ['after'],
+    build: (k, kind) => ({ kind: 'truncate', afterEvents: count(k.after ?? '0', kind, 'after'), plain: true }),
+  },
+  'stream-error': {
+    keys: ['after'],
+    build: (k, kind) => ({ kind: 'stream-error', afterEvents: count(k.after ?? '0', kind, 'after') }),
+  },
   hang: { keys: [], build: () => ({ kind: 'hang' }) },
   malformed: {
     keys: ['after', 'as', 'bytes'],
     build(k, kind) {
       const as = (k.as ?? 'json') as MalformedAs;
-      if (!MALFORMED_AS.includes(as)) throw new FaultSpecError(`fault "${kind}": as must be one of ${MALFORMED_AS.join(', ')}, got "${k.as}"`);
-      if (k.bytes !== undefined && as !== 'long') throw new FaultSpecError(`fault "${kind}": bytes goes only with as=long`);
-      const fault: Extract<Fault, { kind: 'malformed' }> = { kind: 'malformed', afterEvents: count(k.after ?? '0', kind, 'after') };
+      if (!MALFORMED_AS.includes(as))
+        throw new FaultSpecError(`fault "${kind}": as must be one of ${MALFORMED_AS.join(', ')}, got "${k.as}"`);
+      if (k.bytes !== undefined && as !== 'long')
+        throw new FaultSpecError(`fault "${kind}": bytes goes only with as=long`);
+      const fault: Extract<Fault, { kind: 'malformed' }> = {
+        kind: 'malformed',
+        afterEvents: count(k.after ?? '0', kind, 'after'),
+      };
       if (as !== 'json') fault.as = as;
       if (k.bytes !== undefined) {
         const bytes = count(k.bytes, kind, 'bytes');
-        if (bytes < 1 || bytes > MAX_LONG_LINE_BYTES) throw new FaultSpecError(`fault "${kind}": bytes must be from 1 to ${MAX_LONG_LINE_BYTES}, got ${bytes}`);
+        if (bytes < 1 || bytes > MAX_LONG_LINE_BYTES)
+          throw new FaultSpecError(`fault "${kind}": bytes must be from 1 to ${MAX_LONG_LINE_BYTES}, got ${bytes}`);
         fault.bytes = bytes;
       }
       return fault;
@@ -83,8 +105,12 @@ export const FAULT_KINDS: readonly string[] = Object.keys(RULES);
 
 /** Parses a spec into faults, in order; throws FaultSpecError with a message naming the part that is wrong. */
 export function parseFaultSpec(spec: string): Fault[] {
-  const parts = spec.split(';').map((p) => p.trim()).filter((p) => p !== '');
-  if (parts.length === 0) throw new FaultSpecError(`empty fault spec: expected KIND[:key=value,…], e.g. "status:code=503"`);
+  const parts = spec
+    .split(';')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  if (parts.length === 0)
+    throw new FaultSpecError(`empty fault spec: expected KIND[:key=value,…], e.g. "status:code=503"`);
   return parts.map(parseOne);
 }
 
@@ -97,7 +123,8 @@ function parseOne(text: string): Fault {
   const keys = colon < 0 ? {} : pairs(text.slice(colon + 1), kind);
   const allowed = [...rule.keys, 'times', 'path'];
   for (const key of Object.keys(keys)) {
-    if (!allowed.includes(key)) throw new FaultSpecError(`fault "${kind}" has no key "${key}": expected ${allowed.join(', ')}`);
+    if (!allowed.includes(key))
+      throw new FaultSpecError(`fault "${kind}" has no key "${key}": expected ${allowed.join(', ')}`);
   }
   const fault = rule.build(keys, kind);
   if (keys.times !== undefined) fault.times = times(keys.times, kind);
@@ -107,7 +134,8 @@ function parseOne(text: string): Fault {
 
 function pairs(text: string, kind: string): Keys {
   const keys: Keys = {};
-  if (text.trim() === '') throw new FaultSpecError(`fault "${kind}": nothing after ":"; drop the colon or give key=value pairs`);
+  if (text.trim() === '')
+    throw new FaultSpecError(`fault "${kind}": nothing after ":"; drop the colon or give key=value pairs`);
   for (const pair of text.split(/,(?=\s*[A-Za-z][A-Za-z-]*\s*=)/)) {
     const eq = pair.indexOf('=');
     if (eq < 0) throw new FaultSpecError(`fault "${kind}": "${pair.trim()}" is not key=value`);
@@ -128,10 +156,12 @@ function required(keys: Keys, kind: string, key: string, form: string): string {
 }
 
 function count(value: string, kind: string, key: string): number {
-  if (!/^\d+$/.test(value)) throw new FaultSpecError(`fault "${kind}": ${key} must be a whole number ≥ 0, got "${value}"`);
+  if (!/^\d+$/.test(value))
+    throw new FaultSpecError(`fault "${kind}": ${key} must be a whole number ≥ 0, got "${value}"`);
   const n = Number(value);
   // 2^31 − 1: the most a timer can wait (a longer one fires at once), and more events or bytes than any stream carries.
-  if (n > 2 ** 31 - 1) throw new FaultSpecError(`fault "${kind}": ${key} must be at most ${2 ** 31 - 1}, got "${value}"`);
+  if (n > 2 ** 31 - 1)
+    throw new FaultSpecError(`fault "${kind}": ${key} must be at most ${2 ** 31 - 1}, got "${value}"`);
   return n;
 }
 
@@ -147,12 +177,16 @@ export const MAX_LATENCY_MS = 3_600_000;
 
 function latencyMs(value: string, kind: string): number {
   const ms = count(value, kind, 'ms');
-  if (ms > MAX_LATENCY_MS) throw new FaultSpecError(`fault "${kind}": ms must be at most ${MAX_LATENCY_MS} (an hour), got "${value}"; for a server that never answers use hang`);
+  if (ms > MAX_LATENCY_MS)
+    throw new FaultSpecError(
+      `fault "${kind}": ms must be at most ${MAX_LATENCY_MS} (an hour), got "${value}"; for a server that never answers use hang`,
+    );
   return ms;
 }
 
 function path(value: string, kind: string): string {
-  if (!value.startsWith('/') || /[\s?#]/.test(value)) throw new FaultSpecError(`fault "${kind}": path must be a URL path starting with /, got "${value}"`);
+  if (!value.startsWith('/') || /[\s?#]/.test(value))
+    throw new FaultSpecError(`fault "${kind}": path must be a URL path starting with /, got "${value}"`);
   return value;
 }
 
@@ -167,7 +201,8 @@ function latency(value: string, kind: string): Fault {
 
 function httpStatus(value: string, kind: string): number {
   const n = /^\d{3}$/.test(value) ? Number(value) : 0;
-  if (n < 400 || n > 599) throw new FaultSpecError(`fault "${kind}": code must be an HTTP error status from 400 to 599, got "${value}"`);
+  if (n < 400 || n > 599)
+    throw new FaultSpecError(`fault "${kind}": code must be an HTTP error status from 400 to 599, got "${value}"`);
   return n;
 }
 
@@ -226,7 +261,8 @@ export function formatFault(fault: Fault): string {
     case 'hang':
       break;
   }
-  if (fault.times !== undefined && fault.times !== 1) keys.push(`times=${fault.times === Infinity ? '*' : fault.times}`);
+  if (fault.times !== undefined && fault.times !== 1)
+    keys.push(`times=${fault.times === Infinity ? '*' : fault.times}`);
   if (fault.path !== undefined) keys.push(`path=${fault.path}`);
   return keys.length === 0 ? kind : `${kind}:${keys.join(',')}`;
 }

@@ -2,7 +2,12 @@
  * The embedded server of docs/design.md §9 (`textgen serve`, the `local` profile). Loaded only lazily
  * (by `serve` and by the local profile), so its own imports may be eager.
  */
-import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type RequestListener,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import { allProtocols } from './protocols.js';
@@ -86,7 +91,9 @@ function listen(options: ServerOptions, protocols: readonly ProtocolModule[]): P
   };
   let server: ReturnType<typeof createHttpServer> | ReturnType<typeof createHttpsServer>;
   try {
-    server = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, listener) : createHttpServer(listener);
+    server = options.tls
+      ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, listener)
+      : createHttpServer(listener);
   } catch (error) {
     // A bad certificate or key throws here; callers wait on the promise, so report it there.
     return Promise.reject(error instanceof Error ? error : new Error(String(error)));
@@ -114,23 +121,40 @@ function listen(options: ServerOptions, protocols: readonly ProtocolModule[]): P
     res.on('close', () => {
       const took = `${Date.now() - started} ms`;
       if (res.writableFinished) resolved.log(`${request.method} ${request.path} → ${res.statusCode} (${took})`);
-      else resolved.log(`${request.method} ${request.path} → connection closed before the answer was complete (${took})`);
+      else
+        resolved.log(`${request.method} ${request.path} → connection closed before the answer was complete (${took})`);
     });
 
     const found = router.dispatch(request.method, request.path);
-    const ctx: RouteContext = { request, params: found.kind === 'route' ? found.params : {}, res, signal, server: services };
+    const ctx: RouteContext = {
+      request,
+      params: found.kind === 'route' ? found.params : {},
+      res,
+      signal,
+      server: services,
+    };
     const own = requestFault(req, url.searchParams);
     if (own.fault) ctx.requestFault = own.fault;
     try {
       if (own.error !== undefined) found.module.sendError(ctx, 400, 'invalid_fault_spec', own.error);
-      else if (read.tooLarge) found.module.sendError(ctx, 413, 'request_entity_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes`);
-      else if (found.kind === 'not-found') found.module.sendError(ctx, 404, 'not_found', `No route for ${request.method} ${request.path}`);
+      else if (read.tooLarge)
+        found.module.sendError(
+          ctx,
+          413,
+          'request_entity_too_large',
+          `The request body is larger than ${MAX_BODY_BYTES} bytes`,
+        );
+      else if (found.kind === 'not-found')
+        found.module.sendError(ctx, 404, 'not_found', `No route for ${request.method} ${request.path}`);
       else if (found.kind === 'method-not-allowed')
-        found.module.sendError(ctx, 405, 'method_not_allowed', `${request.method} is not allowed on ${request.path}`, { allow: found.allowed.join(', ') });
+        found.module.sendError(ctx, 405, 'method_not_allowed', `${request.method} is not allowed on ${request.path}`, {
+          allow: found.allowed.join(', '),
+        });
       else await found.handler(ctx);
     } catch (error) {
       resolved.log(`${request.method} ${request.path}: ${(error as Error).stack ?? String(error)}`);
-      if (!res.headersSent) found.module.sendError(ctx, 500, 'internal_server_error', 'The local server failed to answer this request');
+      if (!res.headersSent)
+        found.module.sendError(ctx, 500, 'internal_server_error', 'The local server failed to answer this request');
       else res.destroy();
     }
   }

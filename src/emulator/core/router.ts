@@ -63,7 +63,8 @@ export class Router {
 
   register(module: ProtocolModule): this {
     this.modules.push(module);
-    for (const r of module.routes) this.routes.push({ module, method: r.method.toUpperCase(), segments: split(r.pattern), handler: r.handler });
+    for (const r of module.routes)
+      this.routes.push({ module, method: r.method.toUpperCase(), segments: split(r.pattern), handler: r.handler });
     return this;
   }
 
@@ -81,7 +82,8 @@ export class Router {
     for (const route of this.routes) {
       const params = match(route.segments, segments);
       if (!params) continue;
-      if (route.method === method.toUpperCase()) return { kind: 'route', module: route.module, handler: route.handler, params };
+      if (route.method === method.toUpperCase())
+        return { kind: 'route', module: route.module, handler: route.handler, params };
       allowed.push(route.method);
       pathOwner ??= route.module;
     }

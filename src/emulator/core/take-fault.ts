@@ -8,8 +8,14 @@ import type { Fault } from './types.js';
  * hides a 400. `auxiliary` routes (listings, tokenization, token exchanges) take a queued fault only when it names
  * their path (`path=`); their own header or query fault always applies.
  */
-export function takeFault(ctx: RouteContext, stream: boolean, options: { auxiliary?: boolean } = {}): Fault | undefined {
-  const fault = ctx.requestFault ?? ctx.server.faults.take(stream, { path: ctx.request.path, auxiliary: options.auxiliary === true });
+export function takeFault(
+  ctx: RouteContext,
+  stream: boolean,
+  options: { auxiliary?: boolean } = {},
+): Fault | undefined {
+  const fault =
+    ctx.requestFault ??
+    ctx.server.faults.take(stream, { path: ctx.request.path, auxiliary: options.auxiliary === true });
   if (fault) ctx.server.log(`fault ${formatFault(fault)} on ${ctx.request.method} ${ctx.request.path}`);
   return fault;
 }

@@ -1,6 +1,5 @@
 /** The embedded server's public vocabulary (docs/design.md §9): options, recorded requests, faults. */
 
-
 export interface RecordedRequest {
   method: string;
   path: string;
@@ -20,7 +19,15 @@ export interface RecordedRequest {
  * `serve --fault`) parse into these: see src/emulator/core/fault-spec.ts and docs/faults.md.
  */
 export type Fault =
-  | { kind: 'status'; status: number; times?: number; path?: string; retryAfter?: string; retryAfterMs?: number; body?: unknown }
+  | {
+      kind: 'status';
+      status: number;
+      times?: number;
+      path?: string;
+      retryAfter?: string;
+      retryAfterMs?: number;
+      body?: unknown;
+    }
   /** Wait before answering headers, then answer normally; with `maxMs`, a uniformly random wait in [ms, maxMs]. */
   | { kind: 'delay'; ms: number; maxMs?: number; times?: number; path?: string }
   /** Never answer (until the client gives up or the server closes). */
@@ -52,7 +59,9 @@ export type Fault =
 export type MalformedAs = 'json' | 'long' | 'binary';
 
 export type StatusFault = Extract<Fault, { kind: 'status' }>;
-export type StreamFault = Extract<Fault, { kind: 'stream-error' | 'stall' | 'truncate' | 'malformed' }> | (Extract<Fault, { kind: 'drop' }> & { afterEvents: number });
+export type StreamFault =
+  | Extract<Fault, { kind: 'stream-error' | 'stall' | 'truncate' | 'malformed' }>
+  | (Extract<Fault, { kind: 'drop' }> & { afterEvents: number });
 
 export interface RunningServer {
   /** http://HOST:PORT, or https://HOST:PORT when `tls` was given. */

@@ -14,5 +14,8 @@ export interface Issue {
 
 /** `['parameters', 'stop_sequences', 2]` → `parameters.stop_sequences[2]`. */
 export function fieldName(path: PropertyKey[]): string {
-  return path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[');
+  return path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))
+    .join('.')
+    .replace(/\.\[/g, '[');
 }

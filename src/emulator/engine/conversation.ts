@@ -41,7 +41,10 @@ export function conversationPrompt(messages: readonly ConversationMessage[]): st
 /** `choice` > 0 of a seeded request gets its own seed, so `n` answers differ as they do on the services. */
 export function chatEngineParameters(s: ChatSampling, choice = 0): CanonicalParameters {
   const temperature = s.temperature ?? 1;
-  const p: CanonicalParameters = { max_new_tokens: s.max_tokens ?? DEFAULT_CHAT_MAX_TOKENS, include_stop_sequence: false };
+  const p: CanonicalParameters = {
+    max_new_tokens: s.max_tokens ?? DEFAULT_CHAT_MAX_TOKENS,
+    include_stop_sequence: false,
+  };
   if (temperature === 0) p.decoding_method = 'greedy';
   else {
     p.decoding_method = 'sample';
@@ -89,20 +92,30 @@ export function chatLogprob(token: EngineToken, top: number): ChatLogprobEntry {
     token: token.text,
     logprob: token.logprob ?? 0,
     bytes: bytes(token.text),
-    top_logprobs: (token.topTokens ?? []).slice(0, top).map((t) => ({ token: t.text, logprob: t.logprob, bytes: bytes(t.text) })),
+    top_logprobs: (token.topTokens ?? [])
+      .slice(0, top)
+      .map((t) => ({ token: t.text, logprob: t.logprob, bytes: bytes(t.text) })),
   };
 }
 
 /** The `n` answers of one chat request, each from the same transcript. */
-export async function startChatTurn(messages: readonly ConversationMessage[], sampling: ChatSampling, n: number, options: EngineOptions): Promise<Generation[]> {
+export async function startChatTurn(
+  messages: readonly ConversationMessage[],
+  sampling: ChatSampling,
+  n: number,
+  options: EngineOptions,
+): Promise<Generation[]> {
   const input = conversationPrompt(messages);
   const generations: Generation[] = [];
-  for (let i = 0; i < n; i++) generations.push(await startGeneration({ input, parameters: chatEngineParameters(sampling, i) }, options));
+  for (let i = 0; i < n; i++)
+    generations.push(await startGeneration({ input, parameters: chatEngineParameters(sampling, i) }, options));
   return generations;
 }
 
 /** Steps of several answers taking turns, one step each per round, as the services interleave choices in a stream. */
-export async function* interleave(generations: readonly Generation[]): AsyncGenerator<{ index: number; step: GenerationStep }> {
+export async function* interleave(
+  generations: readonly Generation[],
+): AsyncGenerator<{ index: number; step: GenerationStep }> {
   const iterators = generations.map((g) => g[Symbol.asyncIterator]());
   let active = iterators.map((it, index) => ({ it, index }));
   while (active.length > 0) {

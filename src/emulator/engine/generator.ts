@@ -10,7 +10,15 @@ import { Planner, type Piece } from './planner.js';
 import { createRng, freshSeed, hashString, mix, unit } from './random.js';
 import { StopSequences } from './stop-sequences.js';
 import { loadTokenizer, type Tokenizer } from './tokenizer.js';
-import type { EngineOptions, EngineRequest, EngineToken, Generation, GenerationStep, GenerationSummary, TokenAlternative } from './types.js';
+import type {
+  EngineOptions,
+  EngineRequest,
+  EngineToken,
+  Generation,
+  GenerationStep,
+  GenerationSummary,
+  TokenAlternative,
+} from './types.js';
 import { WORDS } from './word-list.js';
 
 export const DEFAULT_MAX_NEW_TOKENS = 20;
@@ -169,7 +177,13 @@ class LocalGeneration implements Generation {
       if (i > 0) {
         // The rest of a word is nearly certain once its first token is out.
         const logprob = -0.3 * unit(mix(id, position + i)) ** 2;
-        return { id, text, logprob, rank: 1, topTokens: ranked(this.tokenizer, text, logprob, 1, mix(id, position + i)) };
+        return {
+          id,
+          text,
+          logprob,
+          rank: 1,
+          topTokens: ranked(this.tokenizer, text, logprob, 1, mix(id, position + i)),
+        };
       }
       const topTokens: TokenAlternative[] = [];
       for (const alt of piece.alternatives) {
@@ -177,7 +191,13 @@ class LocalGeneration implements Generation {
         if (!topTokens.some((t) => t.text === altText)) topTokens.push({ text: altText, logprob: alt.logprob });
         if (topTokens.length === TOP_TOKENS) break;
       }
-      return { id, text, logprob: piece.logprob, rank: piece.rank, topTokens: fillAlternatives(this.tokenizer, topTokens, mix(id, position)) };
+      return {
+        id,
+        text,
+        logprob: piece.logprob,
+        rank: piece.rank,
+        topTokens: fillAlternatives(this.tokenizer, topTokens, mix(id, position)),
+      };
     });
   }
 }
@@ -202,7 +222,13 @@ function textsOf(tokenizer: Tokenizer): readonly string[] {
   let texts = alternativeTexts.get(tokenizer);
   if (!texts) {
     // Worked out once per tokenizer: a prompt of thousands of tokens needs alternatives for each.
-    texts = [...new Set(Object.values(WORDS).flat().map((word) => tokenizer.decode([tokenizer.encode(` ${word}`)[0]!])))];
+    texts = [
+      ...new Set(
+        Object.values(WORDS)
+          .flat()
+          .map((word) => tokenizer.decode([tokenizer.encode(` ${word}`)[0]!])),
+      ),
+    ];
     alternativeTexts.set(tokenizer, texts);
   }
   return texts;
@@ -245,7 +271,12 @@ const FILLER_MASS = 1e-4;
  * probability left (`room`, by default 1 minus what `top` holds; at least FILLER_MASS, so a choice the planner made
  * among two punctuation marks still reports N alternatives, as a model with a whole vocabulary would).
  */
-function fillAlternatives(tokenizer: Tokenizer, top: TokenAlternative[], hash: number, room?: number): TokenAlternative[] {
+function fillAlternatives(
+  tokenizer: Tokenizer,
+  top: TokenAlternative[],
+  hash: number,
+  room?: number,
+): TokenAlternative[] {
   if (top.length >= TOP_TOKENS || top.length === 0) return top;
   const left = room ?? 1 - top.reduce((sum, t) => sum + Math.exp(t.logprob), 0);
   const floor = Math.min(Math.exp(top[top.length - 1]!.logprob), Math.max(left, FILLER_MASS));

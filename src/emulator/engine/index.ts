@@ -2,4 +2,12 @@
 export { CONTEXT_WINDOW, DEFAULT_MAX_NEW_TOKENS, generate, startGeneration } from './generator.js';
 export { loadTokenizer, type Tokenizer } from './tokenizer.js';
 export type { ModerationFlag, ModerationReport } from './moderation.js';
-export type { EngineOptions, EngineRequest, EngineToken, Generation, GenerationStep, GenerationSummary, TokenAlternative } from './types.js';
+export type {
+  EngineOptions,
+  EngineRequest,
+  EngineToken,
+  Generation,
+  GenerationStep,
+  GenerationSummary,
+  TokenAlternative,
+} from './types.js';

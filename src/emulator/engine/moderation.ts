@@ -28,7 +28,11 @@ type Kind = 'hap' | 'pii';
 type Direction = 'input' | 'output';
 
 /** Reads `{hap|pii: {input|output: {enabled, threshold}}}`; a present direction is on unless `enabled: false`. */
-function setting(moderations: Moderations | undefined, kind: Kind, direction: Direction): { threshold: number } | undefined {
+function setting(
+  moderations: Moderations | undefined,
+  kind: Kind,
+  direction: Direction,
+): { threshold: number } | undefined {
   const section = moderations?.[kind];
   if (typeof section !== 'object' || section === null) return undefined;
   const dir = (section as Record<string, unknown>)[direction];
@@ -43,11 +47,13 @@ function detect(kind: Kind, text: string): Omit<ModerationFlag, 'input'>[] {
   if (kind === 'hap') {
     for (const m of text.matchAll(/[A-Za-z]+/g)) {
       const score = HAP_WORDS[m[0].toLowerCase()];
-      if (score !== undefined) found.push({ score, position: { start: m.index, end: m.index + m[0].length }, entity: 'has_HAP' });
+      if (score !== undefined)
+        found.push({ score, position: { start: m.index, end: m.index + m[0].length }, entity: 'has_HAP' });
     }
   } else {
     for (const { entity, pattern, score } of PII_PATTERNS) {
-      for (const m of text.matchAll(pattern)) found.push({ score, position: { start: m.index, end: m.index + m[0].length }, entity, word: m[0] });
+      for (const m of text.matchAll(pattern))
+        found.push({ score, position: { start: m.index, end: m.index + m[0].length }, entity, word: m[0] });
     }
   }
   return found;
@@ -55,14 +61,21 @@ function detect(kind: Kind, text: string): Omit<ModerationFlag, 'input'>[] {
 
 /** Input spans to check: `input_ranges` when it names any non-empty range, else the whole input. */
 function inputRanges(moderations: Moderations | undefined, length: number): { start: number; end: number }[] {
-  const raw = moderations?.['input_ranges'];
+  const raw = moderations?.input_ranges;
   const ranges = Array.isArray(raw)
-    ? raw.filter((r): r is { start: number; end: number } => typeof r?.start === 'number' && typeof r?.end === 'number' && r.end > r.start)
+    ? raw.filter(
+        (r): r is { start: number; end: number } =>
+          typeof r?.start === 'number' && typeof r?.end === 'number' && r.end > r.start,
+      )
     : [];
   return ranges.length > 0 ? ranges : [{ start: 0, end: length }];
 }
 
-export function moderate(moderations: Moderations | undefined, input: string, output: string): ModerationReport | undefined {
+export function moderate(
+  moderations: Moderations | undefined,
+  input: string,
+  output: string,
+): ModerationReport | undefined {
   const report: ModerationReport = {};
   for (const kind of ['hap', 'pii'] as const) {
     const onInput = setting(moderations, kind, 'input');
@@ -73,7 +86,11 @@ export function moderate(moderations: Moderations | undefined, input: string, ou
       for (const range of inputRanges(moderations, input.length)) {
         for (const f of detect(kind, input.slice(range.start, range.end))) {
           if (f.score < onInput.threshold) continue;
-          flags.push({ ...f, input: true, position: { start: f.position.start + range.start, end: f.position.end + range.start } });
+          flags.push({
+            ...f,
+            input: true,
+            position: { start: f.position.start + range.start, end: f.position.end + range.start },
+          });
         }
       }
     }

@@ -65,7 +65,8 @@ export class Planner {
   private endsHere(generated: number): boolean {
     let chance = EOS_CHANCE;
     const lp = this.settings.lengthPenalty;
-    if (lp && generated > lp.startIndex) chance = Math.min(0.95, chance * lp.decayFactor ** (generated - lp.startIndex));
+    if (lp && generated > lp.startIndex)
+      chance = Math.min(0.95, chance * lp.decayFactor ** (generated - lp.startIndex));
     // Drawn even when EOS is not allowed yet, so min_new_tokens does not shift later draws.
     const roll = this.settings.greedy ? unit(mix(this.context(), 0xe05)) : this.draw();
     return roll < chance;
@@ -81,12 +82,16 @@ export class Planner {
 
   private word(wordClass: Exclude<WordClass, 'comma' | 'period'>): Piece {
     const ctx = this.context();
-    const words = wordClass === 'noun' ? [...WORDS.noun, ...this.inputWords.filter((w) => !WORDS.noun.includes(w))] : [...WORDS[wordClass]];
+    const words =
+      wordClass === 'noun'
+        ? [...WORDS.noun, ...this.inputWords.filter((w) => !WORDS.noun.includes(w))]
+        : [...WORDS[wordClass]];
     const logits = words.map((w) => {
       // Cubed so a few words dominate each context, as in a real model's distribution.
       let logit = 6 * unit(mix(ctx, hashString(w))) ** 3 - 2;
       if (wordClass === 'noun' && this.inputWords.includes(w)) logit += INPUT_WORD_BOOST;
-      if (this.used.has(w)) logit = logit > 0 ? logit / this.settings.repetitionPenalty : logit * this.settings.repetitionPenalty;
+      if (this.used.has(w))
+        logit = logit > 0 ? logit / this.settings.repetitionPenalty : logit * this.settings.repetitionPenalty;
       return logit;
     });
     const texts = words.map((w) => this.spell(w));
@@ -105,7 +110,11 @@ export class Planner {
 
   private punctuation(slot: 'comma' | 'period'): Piece {
     const options = PUNCTUATION[slot];
-    const choice = choose(options.map((o) => o.logit), this.settings, this.draw);
+    const choice = choose(
+      options.map((o) => o.logit),
+      this.settings,
+      this.draw,
+    );
     this.remember(options[choice.index]!.text);
     return {
       kind: 'text',

@@ -26,7 +26,9 @@ export function choose(logits: readonly number[], settings: SamplingSettings, dr
   const scale = greedy ? 1 : settings.temperature;
   const logprobs = logSoftmax(logits.map((l) => l / scale));
   // Ties keep candidate order so greedy stays deterministic.
-  const ranked = logprobs.map((logprob, index) => ({ index, logprob })).sort((a, b) => b.logprob - a.logprob || a.index - b.index);
+  const ranked = logprobs
+    .map((logprob, index) => ({ index, logprob }))
+    .sort((a, b) => b.logprob - a.logprob || a.index - b.index);
 
   const picked = greedy ? ranked[0]! : sample(filter(ranked, settings), draw);
   return { index: picked.index, logprob: picked.logprob, rank: ranked.indexOf(picked) + 1, ranked };

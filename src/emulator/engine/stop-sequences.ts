@@ -6,7 +6,10 @@
 export class StopSequences {
   private readonly stops: string[];
 
-  constructor(stops: readonly string[] | undefined, private readonly include: boolean) {
+  constructor(
+    stops: readonly string[] | undefined,
+    private readonly include: boolean,
+  ) {
     this.stops = (stops ?? []).filter((s) => s.length > 0);
   }
 

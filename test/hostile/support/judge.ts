@@ -36,17 +36,21 @@ export function judge(outcome: Outcome, expected: Expectation): Judgement {
   };
 
   if (outcome.hung) fail('uncaught', 'did not end within its time bound (a hang)');
-  if (outcome.threw !== undefined) fail('uncaught', `main() threw: ${String((outcome.threw as Error)?.stack ?? outcome.threw)}`);
+  if (outcome.threw !== undefined)
+    fail('uncaught', `main() threw: ${String((outcome.threw as Error)?.stack ?? outcome.threw)}`);
   if (outcome.exitCode === 1) fail('uncaught', 'exit code 1 (an internal error)');
   if (STACK_LINE.test(outcome.stderr) || STACK_LINE.test(outcome.stdout)) fail('uncaught', 'a stack trace was printed');
   if (/internal error/.test(outcome.stderr)) fail('uncaught', 'an internal error was reported');
   // `fail` reassigns verdict inside a closure, which narrowing does not see.
   if ((verdict as Verdict) === 'uncaught') return { verdict, problems };
 
-  if (outcome.exitCode !== expected.code) fail('wrong-exit-code', `exit code ${outcome.exitCode}, expected ${expected.code}`);
-  if (expected.code === 0 || outcome.exitCode === 0) return { verdict, problems: problems.concat(verdict === 'ok' ? [] : [`stderr: ${outcome.stderr.slice(0, 500)}`]) };
+  if (outcome.exitCode !== expected.code)
+    fail('wrong-exit-code', `exit code ${outcome.exitCode}, expected ${expected.code}`);
+  if (expected.code === 0 || outcome.exitCode === 0)
+    return { verdict, problems: problems.concat(verdict === 'ok' ? [] : [`stderr: ${outcome.stderr.slice(0, 500)}`]) };
 
-  if (expected.code === 2 && outcome.stdout !== '') fail('bad-message', `stdout is not empty on a usage error: ${JSON.stringify(outcome.stdout.slice(0, 200))}`);
+  if (expected.code === 2 && outcome.stdout !== '')
+    fail('bad-message', `stdout is not empty on a usage error: ${JSON.stringify(outcome.stdout.slice(0, 200))}`);
   const lines = outcome.stderr.replace(/\n$/, '').split('\n');
   while (lines.length > 0 && PREAMBLE.test(lines[0]!)) lines.shift();
   const [first, ...rest] = lines;
@@ -54,9 +58,11 @@ export function judge(outcome: Outcome, expected: Expectation): Judgement {
     fail('bad-message', `stderr does not start with an "error:" line: ${JSON.stringify(outcome.stderr.slice(0, 300))}`);
   } else {
     const message = first.slice('error: '.length);
-    if (expected.message && !expected.message.test(outcome.stderr.replace(/^(error|hint): /gm, ''))) fail('bad-message', `message ${JSON.stringify(message.slice(0, 300))} does not match ${expected.message}`);
+    if (expected.message && !expected.message.test(outcome.stderr.replace(/^(error|hint): /gm, '')))
+      fail('bad-message', `message ${JSON.stringify(message.slice(0, 300))} does not match ${expected.message}`);
     // A raw control character from a hostile value would reach the user's terminal.
-    if (/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(outcome.stderr)) fail('bad-message', 'stderr carries raw control characters');
+    if (/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(outcome.stderr))
+      fail('bad-message', 'stderr carries raw control characters');
     const file = /^(\S+): /.exec(message)?.[1];
     const extra = rest.filter((line, i) => {
       if (line.startsWith('hint: ') && i === rest.length - 1) return false;
@@ -65,7 +71,8 @@ export function judge(outcome: Outcome, expected: Expectation): Judgement {
       if (expected.configLines && file !== undefined && line.startsWith(`${file}: `)) return false;
       return true;
     });
-    if (extra.length > 0) fail('bad-message', `more than one error line: ${JSON.stringify(outcome.stderr.slice(0, 500))}`);
+    if (extra.length > 0)
+      fail('bad-message', `more than one error line: ${JSON.stringify(outcome.stderr.slice(0, 500))}`);
   }
   return { verdict, problems };
 }
@@ -87,7 +94,8 @@ export class Tally {
     if (judgement.verdict === 'wrong-exit-code') this.wrongExitCodes++;
     if (judgement.verdict === 'bad-message') this.badMessages++;
     if (judgement.verdict === 'harmed') this.harmed++;
-    if (judgement.verdict !== 'ok' && this.failures.length < 50) this.failures.push(`${name}: ${judgement.problems.join('; ')}`);
+    if (judgement.verdict !== 'ok' && this.failures.length < 50)
+      this.failures.push(`${name}: ${judgement.problems.join('; ')}`);
   }
 
   line(): string {

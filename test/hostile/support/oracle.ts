@@ -9,8 +9,14 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
 const isBool = (v: unknown) => typeof v === 'boolean';
-const intFrom = (min: number, max = Infinity): Check => (v) => isInt(v) && v >= min && v <= max;
-const between = (min: number, max: number): Check => (v) => isNumber(v) && v >= min && v <= max;
+const intFrom =
+  (min: number, max = Infinity): Check =>
+  (v) =>
+    isInt(v) && v >= min && v <= max;
+const between =
+  (min: number, max: number): Check =>
+  (v) =>
+    isNumber(v) && v >= min && v <= max;
 const aboveZeroUpToOne: Check = (v) => isNumber(v) && v > 0 && v <= 1;
 
 /** Every key known, every present value passing its check. */
@@ -61,7 +67,11 @@ export function validModerations(v: unknown): boolean {
   if (v.pii !== undefined && !moderationType(v.pii)) return false;
   if (v.input_ranges !== undefined) {
     const ranges = v.input_ranges;
-    if (!Array.isArray(ranges) || !ranges.every((r) => isObject(r) && Object.keys(r).length === 2 && intFrom(0)(r.start) && intFrom(0)(r.end))) return false;
+    if (
+      !Array.isArray(ranges) ||
+      !ranges.every((r) => isObject(r) && Object.keys(r).length === 2 && intFrom(0)(r.start) && intFrom(0)(r.end))
+    )
+      return false;
   }
   return true;
 }

@@ -34,7 +34,9 @@ export function cleanEnv(extra: Record<string, string>): Record<string, string> 
 export async function runBuilt(args: readonly string[], run: HostileRun): Promise<Outcome> {
   const stdin = run.stdin ?? 'closed';
   // `exec … <&-` leaves the CLI with no stdin at all, as some CI runners and daemons do.
-  const [file, argv] = run.closedFd ? ['sh', ['-c', 'exec "$0" "$@" <&-', 'node', BIN, ...args]] : ['node', [BIN, ...args]];
+  const [file, argv] = run.closedFd
+    ? ['sh', ['-c', 'exec "$0" "$@" <&-', 'node', BIN, ...args]]
+    : ['node', [BIN, ...args]];
   const result = await execa(file, argv, {
     env: cleanEnv(run.env),
     extendEnv: false,
@@ -46,7 +48,12 @@ export async function runBuilt(args: readonly string[], run: HostileRun): Promis
     // 50 MB go in; only messages come out, but a bug could echo the input.
     maxBuffer: 200_000_000,
   });
-  return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr), hung: result.timedOut === true };
+  return {
+    exitCode: result.exitCode ?? -1,
+    stdout: String(result.stdout),
+    stderr: String(result.stderr),
+    hung: result.timedOut === true,
+  };
 }
 
 export async function runInProcess(args: readonly string[], run: HostileRun): Promise<Outcome> {

@@ -68,7 +68,12 @@ export function createWorkspace(): Workspace {
   write(FILES.embedDeep, deepArray(50_000));
   const home = join(root, 'home');
   mkdirSync(home);
-  const envFor = (dir: string) => ({ HOME: dir, XDG_CONFIG_HOME: join(dir, 'xdg-config'), XDG_CACHE_HOME: join(dir, 'xdg-cache'), TEXTGEN_SPACE_ID: 'space-1' });
+  const envFor = (dir: string) => ({
+    HOME: dir,
+    XDG_CONFIG_HOME: join(dir, 'xdg-config'),
+    XDG_CACHE_HOME: join(dir, 'xdg-cache'),
+    TEXTGEN_SPACE_ID: 'space-1',
+  });
   let cases = 0;
   return {
     root,
