@@ -91,13 +91,7 @@ export class ChatPresenter {
     format: OutputFormat,
     rawOutput: boolean,
   ): Promise<void> {
-    const { renderStructured } = await import('../output/format.js');
-    let v = value;
-    if (jmes) {
-      const { applyJmesQuery } = await import('../output/jmes.js');
-      v = await applyJmesQuery(value, jmes);
-    }
-    const shape = format === 'yaml' ? 'yaml' : format === 'jsonl' ? 'jsonl' : 'json';
-    this.ctx.out.write(await renderStructured(v, shape, { rawOutput }));
+    const { structuredText } = await import('../output/structured.js');
+    this.ctx.out.write(await structuredText(value, jmes, format, rawOutput));
   }
 }
