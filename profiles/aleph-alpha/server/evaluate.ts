@@ -4,7 +4,7 @@
  * temperature 0 — so `correct_greedy` is true exactly when `/complete` would have written the expected text, and the
  * tokens it would have written score high while the others score low. Deterministic: hashes, no randomness.
  */
-import { generate, loadTokenizer } from '../../../src/emulator/engine/index.js';
+import { runToEnd, type Engine } from '../../../src/emulator/engine/index.js';
 import { hashString, mix, unit } from '../../../src/emulator/engine/random.js';
 import { badRequest, success, type TaskAnswer } from './task-answer.js';
 import { promptText } from './task-text.js';
@@ -15,22 +15,23 @@ import { tokenPieces } from './text-spans.js';
 /** Greedy tokens beyond the expected count, since the engine may cut the same text into tokens differently. */
 const GREEDY_SLACK = 4;
 
-export async function evaluate(body: ValidEvaluationRequest, signal: AbortSignal): Promise<TaskAnswer> {
-  const tokenizer = await loadTokenizer();
+export async function evaluate(body: ValidEvaluationRequest, signal: AbortSignal, engine: Engine): Promise<TaskAnswer> {
+  const tokenizer = await engine.tokenizer();
   const prompt = promptText(tokenizer, body.prompt, 'prompt');
   if (!prompt.ok) return badRequest(prompt.message);
   const expected = body.completion_expected;
   const pieces = tokenPieces(tokenizer, expected);
   const expectedTokens = pieces.reduce((n, p) => n + p.ids.length, 0);
   const promptTokens = tokenizer.encode(prompt.text).length + prompt.imageTokens;
-  const context = contextSize(body.model);
+  const context = contextSize(engine, body.model);
   if (promptTokens + expectedTokens > context) {
     return badRequest(
       `Invalid request: the prompt (${promptTokens} tokens) plus 'completion_expected' (${expectedTokens} tokens) exceeds the ${context} tokens of ${body.model}`,
     );
   }
 
-  const greedy = await generate(
+  const greedy = await runToEnd(
+    engine,
     {
       input: prompt.text,
       parameters: {

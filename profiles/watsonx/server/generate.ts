@@ -4,7 +4,7 @@
  * catalog does not list is a 404 `model_not_supported`, a deployment neither id nor serving name of one it knows a
  * 404 `deployment_does_not_exist`, both in the service's words (docs/watsonx.md).
  */
-import { DEFAULT_MAX_NEW_TOKENS, startGeneration } from '../../../src/emulator/engine/index.js';
+import { DEFAULT_MAX_NEW_TOKENS } from '../../../src/emulator/engine/index.js';
 import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
 import { EventStream, type StreamFaultWording } from '../../../src/emulator/core/event-stream.js';
 import { takeFault } from '../../../src/emulator/core/take-fault.js';
@@ -96,11 +96,12 @@ export function generationRoute(kind: GenerateKind, streamRoute: boolean): Route
     if (await applyFault(fault, ctx, watsonxFaultWording(ctx.res))) return;
 
     const { chat, ...parameters } = body.parameters ?? {};
-    const generation = await startGeneration(
+    const generation = await ctx.server.engine.startGeneration(
       {
         input: withChat(fillPromptVariables(body.input, parameters.prompt_variables), chat),
         parameters,
         moderations: body.moderations,
+        scoreInput: parameters.return_options?.input_tokens === true,
       },
       { signal: ctx.signal, tokenDelayMs: ctx.server.options.tokenDelayMs },
     );
