@@ -110,10 +110,11 @@ export async function startChatTurn(
   n: number,
   options: EngineOptions,
 ): Promise<Generation[]> {
-  const input = await engine.chatPrompt(messages);
   const generations: Generation[] = [];
   for (let i = 0; i < n; i++)
-    generations.push(await engine.startGeneration({ input, parameters: chatEngineParameters(sampling, i) }, options));
+    generations.push(
+      await engine.startGeneration({ input: '', messages, parameters: chatEngineParameters(sampling, i) }, options),
+    );
   return generations;
 }
 

@@ -16,8 +16,11 @@ export function deterministicEngine(): Engine {
     contextWindow: CONTEXT_WINDOW,
     embeddingDimensions: undefined,
     tokenizer: loadTokenizer,
-    startGeneration,
-    chatPrompt: async (messages) => conversationPrompt(messages),
+    startGeneration: (request, options) =>
+      startGeneration(
+        request.messages ? { ...request, input: conversationPrompt(request.messages) } : request,
+        options,
+      ),
     embed: async ({ ids, space, pooling }) => ({ ok: true, vector: pooledEmbedding(ids, space, pooling) }),
     close: async () => {},
   };

@@ -6,7 +6,7 @@
  */
 import type { PoolingKind, VectorSpace } from './embedding.js';
 import type { Tokenizer } from './tokenizer.js';
-import type { ConversationMessage, EngineOptions, EngineRequest, Generation, GenerationSummary } from './types.js';
+import type { EngineOptions, EngineRequest, Generation, GenerationSummary } from './types.js';
 
 export type EngineKind = 'deterministic' | 'llama';
 
@@ -37,8 +37,6 @@ export interface Engine {
   tokenizer(): Promise<Tokenizer>;
   /** A generation to iterate: its steps stream, its summary holds the whole answer. */
   startGeneration(request: EngineRequest, options?: EngineOptions): Promise<Generation>;
-  /** The prompt a chat route hands to `startGeneration` for these messages (the model's chat template). */
-  chatPrompt(messages: readonly ConversationMessage[]): Promise<string>;
   embed(request: EmbeddingRequest): Promise<EmbeddingResult>;
   /** Frees the model (native memory, threads); the server calls it on close. */
   close(): Promise<void>;

@@ -18,6 +18,8 @@ export interface EngineRequest {
    * the prompt only then, as it costs one more pass over it. The deterministic engine always scores it.
    */
   scoreInput?: boolean | undefined;
+  /** A chat turn: the engine lays these out with its chat template and `input` is ignored. */
+  messages?: readonly ConversationMessage[] | undefined;
 }
 
 export interface EngineOptions {
