@@ -49,10 +49,12 @@ export function modelsAvailable(ctx: RouteContext): void {
   sendJson(
     ctx.res,
     200,
-    LUMINOUS_MODELS.map((name) => ({
-      name,
-      description: `${name}, served by the textgen local engine`,
-      hostings: ['aleph-alpha'],
-    })),
+    [...(ctx.server.engine.modelName === undefined ? [] : [ctx.server.engine.modelName]), ...LUMINOUS_MODELS].map(
+      (name) => ({
+        name,
+        description: `${name}, served by the textgen local engine`,
+        hostings: ['aleph-alpha'],
+      }),
+    ),
   );
 }

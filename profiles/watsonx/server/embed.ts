@@ -99,7 +99,7 @@ async function embeddings(ctx: RouteContext): Promise<void> {
       check.problems.slice(0, 10).map((p) => ({ code: 'json_validation_error', message: PREFIX + p })),
     );
   const body = check.body;
-  const model = findModel(body.model_id);
+  const model = findModel(body.model_id, ctx.server.engine);
   if (!model) return sendWatsonxError(ctx.res, 404, [modelNotSupported(body.model_id, 'text-embeddings')]);
   if (!hasFunction(model, 'embedding'))
     return sendWatsonxError(ctx.res, 400, [modelNoSupportForFunction(body.model_id, 'embedding')]);

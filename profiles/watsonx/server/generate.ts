@@ -74,7 +74,7 @@ export function generationRoute(kind: GenerateKind, streamRoute: boolean): Route
     let modelId = LOCAL_DEPLOYMENT_MODEL;
     if (kind === 'deployment') {
       const idOrName = ctx.params.id ?? '';
-      const deployment = findDeployment(idOrName);
+      const deployment = findDeployment(idOrName, ctx.server.engine);
       if (!deployment) return sendWatsonxError(ctx.res, 404, [deploymentDoesNotExist(idOrName)]);
       modelId = deployment.baseModel;
     }
@@ -83,7 +83,7 @@ export function generationRoute(kind: GenerateKind, streamRoute: boolean): Route
     const body = validation.body;
     if (kind === 'foundation') {
       modelId = body.model_id ?? '';
-      const model = findModel(modelId);
+      const model = findModel(modelId, ctx.server.engine);
       const route = streamRoute ? 'text-generation-stream' : 'text-generation';
       if (!model) return sendWatsonxError(ctx.res, 404, [modelNotSupported(modelId, route)]);
       if (!hasFunction(model, 'text_generation'))

@@ -65,7 +65,7 @@ async function tokenization(ctx: RouteContext): Promise<void> {
       validation.messages.map((m) => ({ code: 'json_validation_error', message: PREFIX + m })),
     );
   const { body } = validation;
-  if (!findModel(body.model_id))
+  if (!findModel(body.model_id, ctx.server.engine))
     return sendWatsonxError(ctx.res, 404, [modelNotSupported(body.model_id, 'text-tokenization')]);
   const fault = takeFault(ctx, false, { auxiliary: true });
   if (await applyFault(fault, ctx, watsonxFaultWording(ctx.res))) return;

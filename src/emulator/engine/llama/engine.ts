@@ -5,8 +5,8 @@
  * an embedding context. docs/local-model.md describes it for users.
  */
 import { availableParallelism } from 'node:os';
-import { basename } from 'node:path';
 import { UsageError } from '../../../errors.js';
+import { servedModelName } from '../../../local-engine.js';
 import type { EmbeddingResult, Engine } from '../engine.js';
 import { freshSeed } from '../random.js';
 import type { Tokenizer } from '../tokenizer.js';
@@ -42,11 +42,6 @@ export interface LlamaEngineSettings {
 export const DEFAULT_PARALLEL = 2;
 const MAX_DEFAULT_CONTEXT = 4096;
 const TOP_TOKENS = 5;
-
-/** The served name of a model file: its base name without `.gguf`. */
-export function defaultModelName(modelPath: string): string {
-  return basename(modelPath).replace(/\.gguf$/i, '');
-}
 
 export function defaultThreads(): number {
   return Math.max(1, Math.floor(availableParallelism() / 2));
@@ -98,7 +93,7 @@ export async function createLlamaEngine(settings: LlamaEngineSettings): Promise<
   }
   const sequences = Array.from({ length: parallel }, () => context.getSequence());
   return new LlamaEngine(llamaCpp, llama, model, context, sequences, {
-    modelName: settings.modelName ?? defaultModelName(settings.modelPath),
+    modelName: settings.modelName ?? servedModelName(settings.modelPath),
     contextSize: Math.min(contextSize, sequences[0]?.contextSize ?? contextSize),
     threads,
   });
