@@ -118,7 +118,8 @@ function isNotFound(error: unknown): boolean {
   return (
     code === 'ERR_MODULE_NOT_FOUND' ||
     code === 'MODULE_NOT_FOUND' ||
-    (message.includes(LLAMA_PACKAGE) && /cannot find|failed to (load|resolve)|does the file exist/i.test(message))
+    (message.includes(LLAMA_PACKAGE) &&
+      /cannot find|could not resolve|failed to (load|resolve)|does the file exist/i.test(message))
   );
 }
 
