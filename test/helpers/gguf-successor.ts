@@ -28,6 +28,8 @@ export interface SuccessorModelOptions {
   /** Weight seed; default 1. */
   seed?: number;
   name?: string;
+  /** `z` is followed by `a` instead of `</s>`: greedy text never ends (for benchmarks). */
+  cycle?: boolean;
 }
 
 export interface Vocabulary {
@@ -89,7 +91,11 @@ function randomMatrix(normal: () => number, n: number, std: number): Float32Arra
 }
 
 /** The model's tensors, in ggml order (ne[0] is the contiguous dimension). */
-function tensors(vocab: Vocabulary, seed: number): Array<{ name: string; dims: number[]; data: Float32Array }> {
+function tensors(
+  vocab: Vocabulary,
+  seed: number,
+  cycle: boolean,
+): Array<{ name: string; dims: number[]; data: Float32Array }> {
   const normal = gaussian(rng(seed));
   const V = vocab.tokens.length;
   const id = (t: string) => vocab.tokens.indexOf(t);
@@ -116,7 +122,7 @@ function tensors(vocab: Vocabulary, seed: number): Array<{ name: string; dims: n
   const successorRows = new Map<number, number[]>();
   letters.forEach((letter, i) => {
     const c = letter.at(-1)!;
-    const next = c === 'z' ? 2 : id(String.fromCharCode(c.charCodeAt(0) + 1));
+    const next = c === 'z' ? (cycle ? id('a') : 2) : id(String.fromCharCode(c.charCodeAt(0) + 1));
     const row = successorRows.get(next) ?? new Array<number>(N_EMBD).fill(0);
     for (let k = 0; k < N_EMBD; k++) row[k]! += (MARGIN / Math.sqrt(N_EMBD)) * basis[i]![k]!;
     successorRows.set(next, row);
@@ -225,7 +231,7 @@ export function successorModelBytes(options: SuccessorModelOptions = {}): Buffer
     ['tokenizer.ggml.add_bos_token', 'bool', true],
     ['tokenizer.ggml.add_eos_token', 'bool', false],
   ];
-  const ts = tensors(vocab, options.seed ?? 1);
+  const ts = tensors(vocab, options.seed ?? 1, options.cycle ?? false);
 
   const w = new Writer();
   w.bytes(Buffer.from('GGUF', 'ascii'));
