@@ -38,6 +38,7 @@ async function writeModel(dir) {
   return writeSuccessorModel(join(dir, 'bench-successor.gguf'), { contextLength: CONTEXT, cycle: true });
 }
 
+/** node-llama-cpp in this process: two ways to generate TOKENS tokens, each returning { ttft, rate }. */
 async function direct(entry, modelPath) {
   const { getLlama, LlamaLogLevel } = await import(pathToFileURL(entry).href);
   const t0 = performance.now();
@@ -47,8 +48,9 @@ async function direct(entry, modelPath) {
   const loadMs = performance.now() - t0;
   const sequence = context.getSequence();
   const prompt = [model.tokens.bos, ...model.tokenize('a')];
-  const runs = [];
-  for (let r = 0; r < RUNS; r++) {
+  const neutral = { temperature: 1, topK: 0, topP: 1, minP: 0 };
+
+  async function evaluate() {
     await sequence.clearHistory();
     const start = performance.now();
     let first;
@@ -61,12 +63,11 @@ async function direct(entry, modelPath) {
     }
     const end = performance.now();
     if (!text.startsWith('bcdefghijklmnopqrstuvwxyza')) throw new Error(`direct run produced ${text.slice(0, 40)}…`);
-    runs.push({ ttft: first - start, rate: (TOKENS - 1) / ((end - first) / 1000) });
+    return { ttft: first - start, rate: (TOKENS - 1) / ((end - first) / 1000) };
   }
-  // The same, one token at a time with the whole probability map, as the engine evaluates (true logprobs).
-  const neutral = { temperature: 1, topK: 0, topP: 1, minP: 0 };
-  const mapped = [];
-  for (let r = 0; r < RUNS; r++) {
+
+  // One token at a time with the whole probability map, as the engine evaluates (true logprobs).
+  async function controlled() {
     await sequence.clearHistory();
     const start = performance.now();
     const last = prompt.length - 1;
@@ -85,18 +86,15 @@ async function direct(entry, modelPath) {
       probabilities = out[0].next.probabilities;
     }
     const end = performance.now();
-    mapped.push({ ttft: first - start, rate: (TOKENS - 1) / ((end - first) / 1000) });
+    return { ttft: first - start, rate: (TOKENS - 1) / ((end - first) / 1000) };
   }
-  await context.dispose();
-  await model.dispose();
-  await llama.dispose();
-  return {
-    loadMs,
-    ttft: median(runs.map((r) => r.ttft)),
-    rate: median(runs.map((r) => r.rate)),
-    mappedTtft: median(mapped.map((r) => r.ttft)),
-    mappedRate: median(mapped.map((r) => r.rate)),
-  };
+
+  async function close() {
+    await context.dispose();
+    await model.dispose();
+    await llama.dispose();
+  }
+  return { loadMs, evaluate, controlled, close };
 }
 
 function startServe(modelPath) {
@@ -211,25 +209,50 @@ function peakRssMb(pid) {
   }
 }
 
+/**
+ * Interleaved rounds: each round runs both direct paths and every protocol once, so a busy moment on the shared
+ * machine hits them alike; each ratio is the median over rounds of the case against the baseline of its round.
+ */
 export async function benchLlama() {
   const entry = engineEntry();
   if (!entry) return { skipped: 'SKIPPED: node-llama-cpp is not installed (npm run engine:install)' };
   const dir = mkdtempSync(join(tmpdir(), 'textgen-bench-llama-'));
   try {
     const modelPath = await writeModel(dir);
-    const baseline = await direct(entry, modelPath);
+    const d = await direct(entry, modelPath);
     const { child, url, startMs } = await startServe(modelPath);
     try {
-      const rows = [];
-      for (const p of PROTOCOLS) {
-        await streamOnce(url, p);
-        const runs = [];
-        for (let r = 0; r < RUNS; r++) runs.push(await streamOnce(url, p));
-        rows.push({ name: p.name, ttft: median(runs.map((r) => r.ttft)), rate: median(runs.map((r) => r.rate)) });
+      for (const p of PROTOCOLS) await streamOnce(url, p);
+      await d.evaluate();
+      await d.controlled();
+      const rounds = [];
+      for (let r = 0; r < RUNS; r++) {
+        const evaluate = await d.evaluate();
+        const controlled = await d.controlled();
+        const serve = [];
+        for (const p of PROTOCOLS) serve.push(await streamOnce(url, p));
+        rounds.push({ evaluate, controlled, serve });
       }
+      const med = (f) => median(rounds.map(f));
+      const baseline = {
+        loadMs: d.loadMs,
+        ttft: med((r) => r.evaluate.ttft),
+        rate: med((r) => r.evaluate.rate),
+        mappedTtft: med((r) => r.controlled.ttft),
+        mappedRate: med((r) => r.controlled.rate),
+        mappedRatio: med((r) => r.controlled.rate / r.evaluate.rate),
+      };
+      const rows = PROTOCOLS.map((p, i) => ({
+        name: p.name,
+        ttft: med((r) => r.serve[i].ttft),
+        rate: med((r) => r.serve[i].rate),
+        vsEvaluate: med((r) => r.serve[i].rate / r.evaluate.rate),
+        vsControlled: med((r) => r.serve[i].rate / r.controlled.rate),
+      }));
       return { tokens: TOKENS, runs: RUNS, baseline, startMs, rows, serveRssMb: peakRssMb(child.pid) };
     } finally {
       child.kill('SIGINT');
+      await d.close();
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -121,15 +121,15 @@ if (only.has('llama')) {
   else {
     const d = l.baseline;
     out.push(
-      `${n(l.tokens)} greedy tokens per request, medians of ${l.runs} runs. Baselines: node-llama-cpp called directly in the bench process on the same model file (\`sequence.evaluate\`, llama.cpp sampling; and \`controlledEvaluate\` one token at a time with the whole probability map, which is how the engine gets true logprobs). \`serve\` is a separate process; each request is read as a stream over HTTP.`,
+      `${n(l.tokens)} greedy tokens per request, medians of ${l.runs} interleaved rounds (each ratio: the median over rounds of the case against its round's baseline). Baselines: node-llama-cpp called directly in the bench process on the same model file (\`sequence.evaluate\`, llama.cpp sampling; and \`controlledEvaluate\` one token at a time with the whole probability map, which is how the engine gets true logprobs). \`serve\` is a separate process; each request is read as a stream over HTTP.`,
       '',
       '| path | time to first token ms | tokens/s | ratio to `evaluate` | ratio to `controlledEvaluate` |',
       '|---|---:|---:|---:|---:|',
       `| node-llama-cpp \`evaluate\` (baseline) | ${n(d.ttft, 1)} | ${n(d.rate)} | 1.00× | |`,
-      `| node-llama-cpp \`controlledEvaluate\` + probabilities (baseline) | ${n(d.mappedTtft, 1)} | ${n(d.mappedRate)} | ${(d.mappedRate / d.rate).toFixed(2)}× | 1.00× |`,
+      `| node-llama-cpp \`controlledEvaluate\` + probabilities (baseline) | ${n(d.mappedTtft, 1)} | ${n(d.mappedRate)} | ${d.mappedRatio.toFixed(2)}× | 1.00× |`,
       ...l.rows.map(
         (r) =>
-          `| serve: ${r.name} | ${n(r.ttft, 1)} | ${n(r.rate)} | ${(r.rate / d.rate).toFixed(2)}× | ${(r.rate / d.mappedRate).toFixed(2)}× |`,
+          `| serve: ${r.name} | ${n(r.ttft, 1)} | ${n(r.rate)} | ${r.vsEvaluate.toFixed(2)}× | ${r.vsControlled.toFixed(2)}× |`,
       ),
       '',
       `Model load: ${n(d.loadMs)} ms in-process (getLlama, loadModel, createContext); \`serve\` from spawn to listening with the model loaded: ${n(l.startMs)} ms. Peak RSS of \`serve\`: ${l.serveRssMb === undefined ? 'not measured' : `${n(l.serveRssMb)} MB`}.`,
