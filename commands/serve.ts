@@ -47,7 +47,6 @@ export const spec: CommandSpec = {
   ],
   examples: [
     'textgen serve --port 8080 --token-delay-ms 50 --require-auth',
-    'textgen serve --port 8443 --tls-cert server.pem --tls-key server.key',
     "textgen serve --port 8080 --fault 'status:code=429,retry-after=2' --fault 'drop:after=3'",
     'textgen serve --engine llama --model ./models/qwen2.5-0.5b-instruct-q4_k_m.gguf --threads 2',
   ],

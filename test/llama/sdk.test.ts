@@ -218,4 +218,28 @@ describe.skipIf(!available)('serve with the llama engine, through the SDKs', () 
     const bad = await post('/detokenize', { model: MODEL, token_ids: [99999] });
     expect(bad.status).toBe(400);
   });
+
+  it('time limits, a full context and prompt logprobs (watsonx input_tokens) come from the model run', async () => {
+    const gen = async (input: string, parameters: Record<string, unknown>) =>
+      (await wx.generateText({ input, modelId: MODEL, parameters: { decoding_method: 'greedy', ...parameters } }))
+        .result.results[0]!;
+    const timed = await gen('a', { max_new_tokens: 40, time_limit: 1 });
+    expect(timed.stop_reason).toBe('time_limit');
+    expect(timed.generated_token_count).toBeLessThan(25);
+    // 9 alphabets and an "a" are 235 tokens, with BOS 236: the 256-token context fills after "b"…"u".
+    const full = await gen(`${'abcdefghijklmnopqrstuvwxyz'.repeat(9)}a`, { max_new_tokens: 40 });
+    expect(full.stop_reason).toBe('token_limit');
+    expect(full).toMatchObject({ generated_text: 'bcdefghijklmnopqrstu', input_token_count: 235 });
+    const scored = await gen('a b', {
+      max_new_tokens: 1,
+      return_options: { input_tokens: true, token_logprobs: true, token_ranks: true, top_n_tokens: 2 },
+    });
+    const [a, b] = scored.input_tokens!;
+    expect(a!.text).toBe('a');
+    expect(b!.text).toBe(' b');
+    // After "a" the model expects "b", not " b": a low logprob and a rank below the top, as the model says.
+    expect(b!.logprob!).toBeLessThan(-1);
+    expect(b!.rank!).toBeGreaterThan(1);
+    expect(b!.top_tokens![0]!.text).toBe('b');
+  });
 });
