@@ -161,8 +161,10 @@ export async function resolveProfile(opts: ResolveProfileOptions): Promise<Resol
         : (p?.retries ?? DEFAULT_RETRIES),
     // The embedded server is started only when nothing else said where to go.
     local: embedded && url === '',
-    serverParameters: embedded && url === '' ? [...LOCAL_SERVER_PARAMETERS] : [...(p?.server_parameters ?? [])],
-    streaming: embedded && url === '' ? true : (p?.streaming ?? false),
+    // The built-in profiles keep the embedded server's abilities with --url too (a `serve` elsewhere).
+    serverParameters:
+      base.builtIn || (embedded && url === '') ? [...LOCAL_SERVER_PARAMETERS] : [...(p?.server_parameters ?? [])],
+    streaming: base.builtIn || (embedded && url === '') ? true : (p?.streaming ?? false),
     secrets: [...new Set([...secretsOf(auth), ...urlPasswords(url)])],
     source: base.source,
   };
