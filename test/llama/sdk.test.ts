@@ -242,4 +242,14 @@ describe.skipIf(!available)('serve with the llama engine, through the SDKs', () 
     expect(b!.rank!).toBeGreaterThan(1);
     expect(b!.top_tokens![0]!.text).toBe('b');
   });
+
+  it('Aleph Alpha evaluate scores the expected text with the model', async () => {
+    const likely = await post('/evaluate', { model: MODEL, prompt: 'a', completion_expected: 'bcd' });
+    expect(likely.status).toBe(200);
+    expect(likely.json.result).toMatchObject({ correct_greedy: true, token_count: 3 });
+    expect(likely.json.result.log_probability).toBeGreaterThan(-0.03);
+    const unlikely = await post('/evaluate', { model: MODEL, prompt: 'a', completion_expected: 'xyz' });
+    expect(unlikely.json.result.correct_greedy).toBe(false);
+    expect(unlikely.json.result.log_probability).toBeLessThan(-5);
+  });
 });

@@ -3,6 +3,8 @@
  * tokenizer and scored against the engine's own greedy completion of the prompt — the text `/complete` gives with
  * temperature 0 — so `correct_greedy` is true exactly when `/complete` would have written the expected text, and the
  * tokens it would have written score high while the others score low. Deterministic: hashes, no randomness.
+ * For the model a llama engine serves, `log_probability` is the model's own: the expected tokens' logprobs given
+ * the prompt.
  */
 import { runToEnd, type Engine } from '../../../src/emulator/engine/index.js';
 import { hashString, mix, unit } from '../../../src/emulator/engine/random.js';
@@ -42,19 +44,10 @@ export async function evaluate(body: ValidEvaluationRequest, signal: AbortSignal
     },
     { signal },
   );
-  const salt = hashString(prompt.text);
-  let logProbability = 0;
-  let index = 0;
-  for (const piece of pieces) {
-    const onGreedyPath = greedy.generatedText.startsWith(expected.slice(0, piece.start + piece.length));
-    for (const id of piece.ids) {
-      const u = unit(mix(salt, id, index));
-      const generated = greedy.generatedTokens[index];
-      if (onGreedyPath && generated?.id === id && generated.logprob !== undefined) logProbability += generated.logprob;
-      else logProbability += onGreedyPath ? -(0.05 + 0.45 * u * u) : -(1.5 + 8 * u * u);
-      index++;
-    }
-  }
+  const logProbability =
+    body.model === engine.modelName
+      ? await modelLogProbability(engine, prompt.text, expected, signal)
+      : heuristicLogProbability(prompt.text, expected, pieces, greedy);
 
   // What the model writes instead, about as long as the expected text.
   let completion = '';
@@ -78,4 +71,45 @@ export async function evaluate(body: ValidEvaluationRequest, signal: AbortSignal
     },
     num_tokens_prompt_total: promptTokens + expectedTokens,
   });
+}
+
+/** The served model's own score: the prompt and the expected text evaluated together, the expected tokens' logprobs summed. */
+async function modelLogProbability(
+  engine: Engine,
+  prompt: string,
+  expected: string,
+  signal: AbortSignal,
+): Promise<number> {
+  if (expected === '') return 0;
+  const promptTokens = (await engine.tokenizer()).encode(prompt).length;
+  const scored = await runToEnd(
+    engine,
+    { input: prompt + expected, scoreInput: true, parameters: { max_new_tokens: 0 } },
+    { signal },
+  );
+  return scored.inputTokens.slice(promptTokens).reduce((sum, t) => sum + (t.logprob ?? 0), 0);
+}
+
+/** The deterministic engine's stand-in: the greedy path's own logprobs where the expected text follows it, else hashes. */
+function heuristicLogProbability(
+  prompt: string,
+  expected: string,
+  pieces: ReturnType<typeof tokenPieces>,
+  greedy: Awaited<ReturnType<typeof runToEnd>>,
+): number {
+  const salt = hashString(prompt);
+  let logProbability = 0;
+  let index = 0;
+  for (const piece of pieces) {
+    const onGreedyPath = greedy.generatedText.startsWith(expected.slice(0, piece.start + piece.length));
+    for (const id of piece.ids) {
+      const u = unit(mix(salt, id, index));
+      const generated = greedy.generatedTokens[index];
+      if (onGreedyPath && generated?.id === id && generated.logprob !== undefined) logProbability += generated.logprob;
+      else logProbability += onGreedyPath ? -(0.05 + 0.45 * u * u) : -(1.5 + 8 * u * u);
+      index++;
+    }
+  }
+
+  return logProbability;
 }
