@@ -14,7 +14,7 @@ import { importEsm } from '../../../import-esm.js';
 export const LLAMA_PACKAGE = 'node-llama-cpp';
 /** The version textgen is tested with; the prebuilt binaries must match it exactly. */
 export const LLAMA_VERSION = '3.21.1';
-export const INSTALL_HINT = `npm run engine:install in a textgen checkout, or npm install ${LLAMA_PACKAGE}@${LLAMA_VERSION} next to textgen`;
+export const INSTALL_HINT = `install it with npm run engine:install in a textgen checkout, or npm install ${LLAMA_PACKAGE}@${LLAMA_VERSION} next to textgen`;
 
 export type Token = number;
 
@@ -103,7 +103,7 @@ async function load(): Promise<NodeLlamaCpp> {
   }
   const entry = engineHolderEntry();
   if (entry === undefined) {
-    throw new UsageError(`the llama engine needs ${LLAMA_PACKAGE}, which is not installed`, { hint: INSTALL_HINT });
+    throw new UsageError(`the llama engine needs ${LLAMA_PACKAGE}, which is not installed: ${INSTALL_HINT}`);
   }
   try {
     return await importEsm<NodeLlamaCpp>(pathToFileURL(entry).href);
@@ -125,7 +125,7 @@ function isNotFound(error: unknown): boolean {
 
 function cannotLoad(error: unknown): UsageError {
   const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
-  return new UsageError(`cannot load ${LLAMA_PACKAGE}: ${why}`, { hint: INSTALL_HINT });
+  return new UsageError(`cannot load ${LLAMA_PACKAGE} (${INSTALL_HINT}): ${why}`);
 }
 
 /** `<package root>/engines/llama/node_modules/node-llama-cpp`'s ES module entry, when it is installed there. */
