@@ -32,6 +32,8 @@ const TOP_TOKENS = 5;
 export const NEUTRAL = { temperature: 1, topK: 0, topP: 1, minP: 0 };
 /** Tokens below this probability are left out of sampling and ranking (a real vocabulary has 100k+). */
 const NEGLIGIBLE = 1e-7;
+/** Sampling looks at this many of the likeliest tokens at most (the rest of a real vocabulary holds next to nothing). */
+const MAX_CANDIDATES = 4096;
 /** A piece ending in U+FFFD is held back this many tokens at most, waiting for the rest of its UTF-8 character. */
 const MAX_HELD = 4;
 
@@ -248,7 +250,7 @@ function pick(
   const candidates: number[] = [];
   const scores: number[] = [];
   const logPenalty = penalty > 1 ? Math.log(penalty) : 0;
-  d.ids.forEach((id, i) => {
+  d.ids.slice(0, MAX_CANDIDATES).forEach((id, i) => {
     if (!allowEnd && model.isEogToken(id)) return;
     candidates.push(i);
     // The repetition penalty in log space: a token already seen is `penalty` times less likely.
