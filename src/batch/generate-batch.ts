@@ -109,7 +109,7 @@ export async function runGenerationBatch(
   // The command line alone must make a valid request: a bad flag is a usage error before any line is read.
   const baseChecked = checkSupport(base, provider, profile, target, supportOpts);
   const canStream = provider.capabilities.streaming === 'native' || profile.streaming;
-  const [{ parametersSchema }, { validateOption, within }] = await Promise.all([
+  const [{ parametersSchemaFor }, { validateOption, within }] = await Promise.all([
     import('../options/schemas.js'),
     import('../options/validate-option.js'),
   ]);
@@ -117,15 +117,17 @@ export async function runGenerationBatch(
   const prepare = (line: GenerateLine): LineCall => {
     let checked: CheckedRequest = baseChecked;
     if (line.parameters !== undefined) {
-      const own = validateOption(parametersSchema, line.parameters, within('"parameters" of the line'), {
-        unknownFieldHint: UNKNOWN_FIELD_HINT,
-      });
-      const merged: CanonicalParameters = built.request.parameters
-        ? validateOption(
-            parametersSchema,
-            deepMerge(built.request.parameters, own),
-            within('"parameters" of the line over the flags'),
-          )
+      const own = validateOption(
+        parametersSchemaFor(line.parameters),
+        line.parameters,
+        within('"parameters" of the line'),
+        {
+          unknownFieldHint: UNKNOWN_FIELD_HINT,
+        },
+      );
+      const over = built.request.parameters ? deepMerge(built.request.parameters, own) : undefined;
+      const merged: CanonicalParameters = over
+        ? validateOption(parametersSchemaFor(over), over, within('"parameters" of the line over the flags'))
         : own;
       checked = checkSupport({ ...base, parameters: merged }, provider, profile, target, supportOpts);
     }

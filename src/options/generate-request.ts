@@ -71,7 +71,7 @@ export async function buildCanonicalRequest(raw: RawGenerateOptions, opts: Build
     throw conflictError(granular);
   checkStdinReaders(raw);
 
-  const [{ parametersSchema, moderationsSchema, extraSchema }, { validateOption, within }] = await Promise.all([
+  const [{ parametersSchemaFor, moderationsSchema, extraSchema }, { validateOption, within }] = await Promise.all([
     import('./schemas.js'),
     import('./validate-option.js'),
   ]);
@@ -87,34 +87,34 @@ export async function buildCanonicalRequest(raw: RawGenerateOptions, opts: Build
 
   if (opts.defaults !== undefined) {
     const locate = within(DEFAULTS_OWNER);
-    addLayer(validateOption(parametersSchema, opts.defaults, locate), locate);
+    addLayer(validateOption(parametersSchemaFor(opts.defaults), opts.defaults, locate), locate);
   }
   if (raw.parameters !== undefined) {
     const value = await readJsonOption('--parameters', jsonText('--parameters', raw.parameters), opts);
     const locate = within('--parameters');
-    addLayer(validateOption(parametersSchema, value, locate, { unknownFieldHint: EXTRA_HINT }), locate);
+    addLayer(validateOption(parametersSchemaFor(value), value, locate, { unknownFieldHint: EXTRA_HINT }), locate);
   }
   if (granular.length > 0) {
     let fromFlags: Record<string, unknown> = {};
     for (const f of granular) fromFlags = deepMerge(fromFlags, { [f.field]: await flagValue(f, values[f.key]!, opts) });
     const locate = byFlag(table);
-    addLayer(validateOption(parametersSchema, fromFlags, locate), locate);
+    addLayer(validateOption(parametersSchemaFor(fromFlags), fromFlags, locate), locate);
   }
   if (layers > 1) {
     const locate: Locator = (path) => (provenance.get(String(path[0])) ?? within('parameters'))(path);
-    merged = validateOption(parametersSchema, merged, locate);
+    merged = validateOption(parametersSchemaFor(merged), merged, locate);
   }
 
   const request: CanonicalRequest = {};
   if (Object.keys(merged).length > 0) request.parameters = merged;
   if (raw.moderations !== undefined) {
     const value = await readJsonOption('--moderations', jsonText('--moderations', raw.moderations), opts);
-    request.moderations = validateOption(moderationsSchema, value, within('--moderations'));
+    request.moderations = validateOption(moderationsSchema(), value, within('--moderations'));
   }
   const built: BuiltRequest = { request };
   if (raw.extra !== undefined) {
     const value = await readJsonOption('--extra', jsonText('--extra', raw.extra), opts);
-    built.extra = validateOption(extraSchema, value, within('--extra'));
+    built.extra = validateOption(extraSchema(), value, within('--extra'));
   }
   return built;
 }

@@ -67,7 +67,7 @@ describe('generate flag specs', () => {
   it('maps each granular flag to a distinct field the parameters schema knows', () => {
     const fields = GRANULAR_PARAMETER_FLAGS.map((g) => g.field);
     expect(new Set(fields).size).toBe(16);
-    expect([...fields].sort()).toEqual(knownFieldsAt(parametersSchema, []).sort());
+    expect([...fields].sort()).toEqual(knownFieldsAt(parametersSchema(), []).sort());
   });
 
   it('takes a value in the placeholder that fits the kind', () => {
