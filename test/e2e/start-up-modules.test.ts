@@ -59,6 +59,7 @@ describe('what a run loads of Node itself', () => {
   // (net is there: stdout is a pipe, which Node itself opens as a socket.)
   it('--help: no HTTP client nor V8 flags', async () => {
     const loaded = await builtinsLoadedBy(['--help'], 'help');
-    for (const off of ['http', 'v8', 'assert', 'zlib', 'child_process', 'internal/modules/esm/translators']) expect(loaded, off).not.toContain(off);
+    for (const off of ['http', 'v8', 'assert', 'zlib', 'child_process', 'internal/modules/esm/translators'])
+      expect(loaded, off).not.toContain(off);
   });
 });
