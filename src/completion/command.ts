@@ -1,10 +1,9 @@
+import type { spec } from '../../commands/completion.js';
+import type { OptionsOf } from '../command.js';
 import type { Context } from '../context.js';
 
-/**
- * `textgen completion SHELL` and the hidden `--profiles` the scripts call. The options are those of
- * commands/completion.ts's spec, spelled out: commands/handlers.ts checks that they agree with its OptionsOf.
- */
-export async function runCompletion(options: { profiles?: boolean; args: string[] }, ctx: Context): Promise<number> {
+/** `textgen completion SHELL` and the hidden `--profiles` the scripts call (the spec is commands/completion.ts). */
+export async function runCompletion(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   if (options.profiles === true) {
     const { profileNames } = await import('./profile-names.js');
     const configPath = ctx.globals.config ?? ctx.env.TEXTGEN_CONFIG;
