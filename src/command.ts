@@ -58,9 +58,9 @@ export type OptionValues<T extends readonly OptionSpec[]> = {
 };
 
 /** What commander stores a flag under, at run time (OptionKey is the same rule for the type checker). */
-export function optionKey(flags: string): string {
+export function optionKey<F extends string>(flags: F): OptionKey<F> {
   const long = /--([A-Za-z0-9-]+)/.exec(flags)?.[1] ?? '';
-  return long.replace(/^no-/, '').replace(/-([a-zA-Z0-9])/g, (_m, c: string) => c.toUpperCase());
+  return long.replace(/^no-/, '').replace(/-([a-zA-Z0-9])/g, (_m, c: string) => c.toUpperCase()) as OptionKey<F>;
 }
 
 /** The long flag of an option ("-m, --model <name>" → "--model"). */

@@ -19,7 +19,7 @@ export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promis
     '../../src/config/user-file.js'
   );
   // NAME is a required argument: commander refuses the command line without it.
-  const name = options.args[0] as string;
+  const name = options.args[0];
   const configPath = ctx.globals.config ?? ctx.env.TEXTGEN_CONFIG;
   const file = editableConfigPath({ configPath, cwd: ctx.cwd, env: ctx.env });
   const uf = await readUserFile(file, ctx.env);

@@ -19,7 +19,7 @@ export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promis
   const { LOCAL_PROFILES, knownProfileNames } = await import('../../src/config/resolve.js');
   const { editableConfigPath, setDefaultProfile, updateUserFile } = await import('../../src/config/user-file.js');
   // NAME is a required argument: commander refuses the command line without it.
-  const name = options.args[0] as string;
+  const name = options.args[0];
   const configPath = ctx.globals.config ?? ctx.env.TEXTGEN_CONFIG;
   const config = await loadConfig({
     cwd: ctx.cwd,

@@ -3,6 +3,7 @@
  * conversation, resolve the profile and its adapter's chat, and run one turn — or a batch of conversations, or an
  * interactive conversation on a terminal. docs/protocols/chat.md has the wire side.
  */
+import { optionKey } from '../command.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { readStdinText } from '../options/input.js';
@@ -20,11 +21,7 @@ function nonEmpty(value: string | undefined): string | undefined {
 }
 
 /** Flags that read stdin when their value is `@-`. */
-const AT_STDIN = [
-  ['--messages', 'messages'],
-  ['--parameters', 'parameters'],
-  ['--extra', 'extra'],
-] as const;
+const AT_STDIN = (['--messages', '--parameters', '--extra'] as const).map((flag) => [flag, optionKey(flag)] as const);
 
 export async function runChatCommand(options: ChatOptions & { args: string[] }, ctx: Context): Promise<number> {
   const { parseBatchSettings } = await import('../batch/settings.js');

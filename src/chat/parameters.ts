@@ -61,7 +61,8 @@ export async function buildChatParameters(options: ChatParameterOptions, io: Jso
   const logprobs = options.logprobs;
   if (logprobs !== undefined) {
     out.logprobs = true;
-    if (typeof logprobs === 'string') {
+    // `--logprobs` alone is true; `--logprobs N` gives the count of alternatives as text.
+    if (logprobs !== true) {
       if (options.topLogprobs !== undefined)
         throw new UsageError('give the number of alternatives once: --logprobs N or --top-logprobs N');
       if (!/^\d+$/.test(logprobs.trim())) {

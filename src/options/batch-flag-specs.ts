@@ -30,5 +30,5 @@ export type BatchFlagOptions = OptionValues<typeof BATCH_FLAG_SPECS>;
 
 /** The flags above other than --batch itself (commander key, flag): given without --batch they are a usage error. */
 export const BATCH_ONLY_KEYS = withoutOptions(BATCH_FLAG_SPECS, '--batch').map(
-  (o) => [optionKey(o.flags) as keyof BatchFlagOptions, longFlag(o.flags)] as const,
+  (o) => [optionKey(o.flags), longFlag(o.flags)] as const,
 );

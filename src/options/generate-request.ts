@@ -3,7 +3,7 @@
  * Cheap to import: zod and the schemas load inside buildCanonicalRequest.
  */
 import type { CanonicalParameters, CanonicalRequest } from '../canonical.js';
-import type { OptionValues } from '../command.js';
+import { type OptionValues, optionKey } from '../command.js';
 import { UsageError } from '../errors.js';
 import { deepMerge } from './deep-merge.js';
 import {
@@ -174,9 +174,7 @@ function joinAnd(items: readonly string[]): string {
 
 /** Flags whose value is JSON-or-@file, and so may be `@-`. */
 const JSON_VALUED: ReadonlyArray<readonly [flag: string, key: keyof RawGenerateOptions]> = [
-  ['--parameters', 'parameters'],
-  ['--moderations', 'moderations'],
-  ['--extra', 'extra'],
+  ...(['--parameters', '--moderations', '--extra'] as const).map((flag) => [flag, optionKey(flag)] as const),
   ...GRANULAR_PARAMETER_FLAGS.filter((f) => f.kind === 'json').map((f) => [f.flag, f.key] as const),
 ];
 

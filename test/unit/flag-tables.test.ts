@@ -19,7 +19,7 @@ describe("complete's parameter flags: one table for flag, argument, help and map
   );
 
   it('the synthetic keys are no flag of complete, so the flag itself never sets them', () => {
-    const keys = new Set(COMPLETE_OPTION_SPECS.map((o) => optionKey(o.flags)));
+    const keys = new Set<string>(COMPLETE_OPTION_SPECS.map((o) => optionKey(o.flags)));
     for (const f of COMPLETE_PARAMETER_FLAGS.filter((g) => SYNTHETIC.has(g.flag))) expect(keys.has(f.key)).toBe(false);
   });
 
