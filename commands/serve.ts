@@ -1,7 +1,7 @@
-import type { CommandSpec } from '../src/command.js';
+import type { CommandSpec, OptionsOf } from '../src/command.js';
 import type { Context } from '../src/context.js';
 
-export const spec: CommandSpec = {
+export const spec = {
   path: ['serve'],
   summary: 'Run the embedded local server (all four protocols, deterministic engine) until Ctrl-C',
   description:
@@ -30,19 +30,21 @@ export const spec: CommandSpec = {
     'textgen serve --port 8443 --tls-cert server.pem --tls-key server.key',
     "textgen serve --port 8080 --fault 'status:code=429,retry-after=2' --fault 'drop:after=3'",
   ],
-};
+} as const satisfies CommandSpec;
 
-function nonNegativeInt(flag: string, value: unknown, fallback: number): number {
+function nonNegativeInt(flag: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  const s = String(value);
-  if (!/^\d+$/.test(s)) throw new Error(`${flag} must be a non-negative integer, got "${s}"`);
-  return Number(s);
+  if (!/^\d+$/.test(value)) throw new Error(`${flag} must be a non-negative integer, got "${value}"`);
+  return Number(value);
 }
 
 type Tls = { cert: string; key: string };
 
 /** Both flags or neither; each a readable file with the PEM block it is for. */
-async function readTls(options: Record<string, unknown>, cwd: string): Promise<Tls | undefined> {
+async function readTls(
+  options: Pick<OptionsOf<typeof spec>, 'tlsCert' | 'tlsKey'>,
+  cwd: string,
+): Promise<Tls | undefined> {
   const certPath = options.tlsCert;
   const keyPath = options.tlsKey;
   if (certPath === undefined && keyPath === undefined) return undefined;
@@ -56,8 +58,8 @@ async function readTls(options: Record<string, unknown>, cwd: string): Promise<T
     );
   }
   return {
-    cert: await readPem('--tls-cert', String(certPath), cwd, /-----BEGIN CERTIFICATE-----/, 'certificate'),
-    key: await readPem('--tls-key', String(keyPath), cwd, /-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----/, 'private key'),
+    cert: await readPem('--tls-cert', certPath, cwd, /-----BEGIN CERTIFICATE-----/, 'certificate'),
+    key: await readPem('--tls-key', keyPath, cwd, /-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----/, 'private key'),
   };
 }
 
@@ -84,7 +86,7 @@ async function readPem(flag: string, file: string, cwd: string, block: RegExp, w
   return text;
 }
 
-export async function run(options: Record<string, unknown>, ctx: Context): Promise<number> {
+export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { UsageError } = await import('../src/errors.js');
   let port: number;
   let tokenDelayMs: number;
@@ -95,15 +97,10 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
-  const host = typeof options.host === 'string' ? options.host : '127.0.0.1';
+  const host = options.host ?? '127.0.0.1';
   const tls = await readTls(options, ctx.cwd);
   const { parseFaultSpec, formatFault, startServer } = await import('../src/emulator/core/index.js');
-  const specs = Array.isArray(options.fault)
-    ? options.fault.map(String)
-    : options.fault === undefined
-      ? []
-      : [String(options.fault)];
-  const faults = specs.flatMap((spec) => {
+  const faults = (options.fault ?? []).flatMap((spec) => {
     try {
       return parseFaultSpec(spec);
     } catch (e) {

@@ -11,7 +11,7 @@ import { answerJson, readAnswer } from '../requests/answer.js';
 import { Interrupted, NetworkError, StreamError, UsageError, isTextgenError } from '../errors.js';
 import type { HttpRequestSpec, HttpResponse } from '../http/types.js';
 import { buildCanonicalRequest } from '../options/generate-request.js';
-import { parseBooleanFlag, type RawFlagValue } from '../options/flag-values.js';
+import { parseBooleanFlag } from '../options/flag-values.js';
 import { deepMerge } from '../options/deep-merge.js';
 import { missingFlagsError } from '../options/input.js';
 import { readStdinText } from '../options/input.js';
@@ -57,15 +57,14 @@ export async function runGenerationBatch(
     ...(cmd.raw.inputFile !== undefined ? ['--input-file'] : []),
   ];
   const refused = [
-    ...(parseBooleanFlag('--show-logprobs', cmd.raw.showLogprobs as RawFlagValue) === true ? ['--show-logprobs'] : []),
+    ...(parseBooleanFlag('--show-logprobs', cmd.raw.showLogprobs) === true ? ['--show-logprobs'] : []),
     ...(cmd.multimodal && (cmd.multimodal.images.length > 0 || cmd.multimodal.promptJson !== undefined)
       ? ['--image/--prompt-json']
       : []),
   ];
   checkBatchFlags(ctx, settings, { inputFlags, raw: cmd.raw, refused });
-  const raw = parseBooleanFlag('--raw', cmd.raw.raw as RawFlagValue) === true;
-  const ignoreUnsupported =
-    parseBooleanFlag('--ignore-unsupported', cmd.raw.ignoreUnsupported as RawFlagValue) === true;
+  const raw = parseBooleanFlag('--raw', cmd.raw.raw) === true;
+  const ignoreUnsupported = parseBooleanFlag('--ignore-unsupported', cmd.raw.ignoreUnsupported) === true;
   const query = await compileResultQuery(ctx.globals.jmesQuery);
 
   let stdinText: Promise<string> | undefined;
@@ -89,7 +88,7 @@ export async function runGenerationBatch(
   }
   const { adapterFor } = await import('../../profiles/registry.js');
   const provider = await adapterFor(profile.provider).generate();
-  const modelVersion = typeof cmd.raw.modelVersion === 'string' ? cmd.raw.modelVersion : undefined;
+  const modelVersion = cmd.raw.modelVersion;
   const target: GenerateTarget = {
     ...(cmd.target.kind === 'deployment' ? { deployment: cmd.target.idOrName as string } : { model: model as string }),
     ...(modelVersion ? { modelVersion } : {}),
