@@ -3,7 +3,7 @@
  * `--seed`, `-n`, `--logprobs [n]`, `--top-logprobs`), each field checked by zod with the range the services
  * document; a message names the flag or the field the value came from.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { UsageError } from '../errors.js';
 import { readJsonOption, type JsonOptionIo } from '../options/json-option.js';
 import type { ChatParameters } from './canonical.js';
