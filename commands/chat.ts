@@ -1,8 +1,8 @@
-import type { CommandSpec } from '../src/command.js';
+import type { CommandSpec, OptionsOf } from '../src/command.js';
 import type { Context } from '../src/context.js';
 import { CHAT_OPTION_SPECS } from '../src/chat/flag-specs.js';
 
-export const spec: CommandSpec = {
+export const spec = {
   path: ['chat'],
   summary: 'Hold a conversation with a chat model: one turn, a saved conversation, a batch, or interactively',
   description:
@@ -22,9 +22,9 @@ export const spec: CommandSpec = {
     'echo \'[{"role":"user","content":"Name three rivers"}]\' | textgen --profile local-openai chat -m gpt-4o-mini --messages @- -o json',
     'textgen --profile local-azure chat -m gpt-4o --save trip.jsonl --max-tokens 60 "Plan a day in Lisbon"',
   ],
-};
+} as const satisfies CommandSpec;
 
-export async function run(options: Record<string, unknown>, ctx: Context): Promise<number> {
+export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { runChatCommand } = await import('../src/chat/command.js');
   return runChatCommand(options, ctx);
 }

@@ -1,10 +1,10 @@
-import type { CommandSpec } from '../src/command.js';
+import type { CommandSpec, OptionsOf } from '../src/command.js';
 import type { Context } from '../src/context.js';
 import type { GenerationCommand } from '../src/generation/generation-command.js';
 import { COMPLETE_OPTION_SPECS } from '../src/options/complete-flag-specs.js';
 import { BATCH_FLAG_SPECS } from '../src/options/batch-flag-specs.js';
 
-export const spec: CommandSpec = {
+export const spec = {
   path: ['complete'],
   summary: 'Generate text from a prompt with short flags, against any provider',
   description:
@@ -22,22 +22,25 @@ export const spec: CommandSpec = {
     'textgen --profile local-azure complete -m gpt-35-turbo-instruct --max-tokens 40 -t 0.2 Once upon a time',
     'echo \'{"input":"Write a haiku","parameters":{"temperature":0.2}}\' | textgen --profile local complete -m ibm/granite-13b-instruct-v2 --batch - -j "results[0].generated_text"',
   ],
-};
+} as const satisfies CommandSpec;
 
-export async function run(options: Record<string, unknown>, ctx: Context): Promise<number> {
+export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { UsageError } = await import('../src/errors.js');
   const { COMPLETE_PARAMETER_FLAGS } = await import('../src/options/complete-flag-specs.js');
   const { runGenerationCommand } = await import('../src/generation/generation-command.js');
   const { parseBatchSettings } = await import('../src/batch/settings.js');
   const batch = parseBatchSettings(options);
 
-  const raw: Record<string, unknown> = { ...options };
+  // The builder reads --greedy and --logprobs/--echo under the synthetic keys of COMPLETE_PARAMETER_FLAGS, built
+  // here from the flags' own values: keys no spec declares, hence the record half of GenerationCommand['raw'].
+  const raw: GenerationCommand['raw'] = { ...options };
   if (options.greedy === true) raw.decodingMethodFromFlags = 'greedy';
   const returnOptions: Record<string, unknown> = {};
   if (options.logprobs !== undefined) {
     returnOptions.generated_tokens = true;
     returnOptions.token_logprobs = true;
-    if (typeof options.logprobs === 'string') {
+    // `--logprobs` alone is true; `--logprobs N` gives the count of alternatives as text.
+    if (options.logprobs !== true) {
       if (!/^\d+$/.test(options.logprobs))
         throw new UsageError(`--logprobs takes a number of alternatives from 0 to 5, got "${options.logprobs}"`, {
           hint: 'write --logprobs=N, or put --logprobs after the prompt words',
@@ -50,12 +53,12 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
 
   let choices: number | undefined;
   if (options.choices !== undefined) {
-    const v = String(options.choices);
+    const v = options.choices;
     choices = /^\d+$/.test(v) ? Number(v) : NaN;
     if (!(choices >= 1 && choices <= 128))
       throw new UsageError(`-n/--choices must be an integer from 1 to 128, got "${v}"`);
   }
-  const words = Array.isArray(options.args) ? (options.args as string[]) : [];
+  const words = options.args;
   const command: GenerationCommand = {
     raw,
     flags: COMPLETE_PARAMETER_FLAGS,
@@ -63,18 +66,11 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
     promptWords: words,
     target: {
       kind: 'model',
-      model: typeof options.model === 'string' && options.model !== '' ? options.model : undefined,
+      model: options.model === '' ? undefined : options.model,
     },
-    stream: typeof options.stream === 'boolean' ? options.stream : 'auto',
+    stream: options.stream ?? 'auto',
     ...(choices !== undefined ? { choices } : {}),
-    multimodal: {
-      images: Array.isArray(options.image)
-        ? (options.image as string[])
-        : typeof options.image === 'string'
-          ? [options.image]
-          : [],
-      promptJson: typeof options.promptJson === 'string' ? options.promptJson : undefined,
-    },
+    multimodal: { images: options.image ?? [], promptJson: options.promptJson },
   };
   if (batch) {
     const { runGenerationBatch } = await import('../src/batch/generate-batch.js');

@@ -1,6 +1,6 @@
 import type { CommandSpec } from '../src/command.js';
 
-export const spec: CommandSpec = {
+export const spec = {
   path: ['completion'],
   summary: 'Print a shell completion script for bash, zsh or fish',
   description:
@@ -17,6 +17,6 @@ export const spec: CommandSpec = {
     "echo 'source <(textgen completion zsh)' >> ~/.zshrc",
     'textgen completion fish > ~/.config/fish/completions/textgen.fish',
   ],
-};
+} as const satisfies CommandSpec;
 
 // Its handler is src/completion/command.ts: it reads every command's spec, this one's too, so it cannot live here.

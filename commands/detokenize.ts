@@ -1,7 +1,7 @@
-import type { CommandSpec } from '../src/command.js';
+import type { CommandSpec, OptionsOf } from '../src/command.js';
 import type { Context } from '../src/context.js';
 
-export const spec: CommandSpec = {
+export const spec = {
   path: ['detokenize'],
   summary: 'Turn token ids back into text',
   description:
@@ -22,15 +22,15 @@ export const spec: CommandSpec = {
     'textgen detokenize --encoding cl100k_base 15339 1917',
     'textgen --profile local-azure detokenize 9906,1917',
   ],
-};
+} as const satisfies CommandSpec;
 
-export async function run(options: Record<string, unknown>, ctx: Context): Promise<number> {
+export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { UsageError } = await import('../src/errors.js');
   const { readStdinText } = await import('../src/options/input.js');
   const { parseTokenIds } = await import('../src/operations/token-ids.js');
   const { runDetokenize } = await import('../src/operations/run-tokenize.js');
 
-  let words = Array.isArray(options.args) ? (options.args as string[]) : [];
+  let words = options.args;
   if (words.length === 0 && !ctx.terminal.stdinIsTTY) words = [await readStdinText(ctx.stdin)];
   const ids = parseTokenIds(words);
   if (ids.length === 0)
@@ -38,8 +38,8 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
 
   return runDetokenize(ctx, {
     ids,
-    model: typeof options.model === 'string' && options.model !== '' ? options.model : undefined,
-    encoding: typeof options.encoding === 'string' ? options.encoding : undefined,
+    model: options.model === '' ? undefined : options.model,
+    encoding: options.encoding,
     local: options.local === true,
   });
 }

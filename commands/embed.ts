@@ -1,8 +1,8 @@
-import type { CommandSpec } from '../src/command.js';
+import type { CommandSpec, OptionsOf } from '../src/command.js';
 import type { Context } from '../src/context.js';
 import { BATCH_FLAG_SPECS } from '../src/options/batch-flag-specs.js';
 
-export const spec: CommandSpec = {
+export const spec = {
   path: ['embed'],
   summary: 'Turn texts into embedding vectors (watsonx, Azure OpenAI, OpenAI-compatible, Aleph Alpha)',
   description:
@@ -74,28 +74,31 @@ export const spec: CommandSpec = {
     'textgen --profile local-aa embed --representation query --compress-to-size 128 "Where do rivers start?"',
     'echo \'{"input":"What is a river?","id":"q1"}\' | textgen --profile local embed -m ibm/slate-125m-english-rtrvr --batch - -j "embeddings[0].embedding | length(@)"',
   ],
-};
+} as const satisfies CommandSpec;
 
-export async function run(options: Record<string, unknown>, ctx: Context): Promise<number> {
+export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { parseEmbedSettings } = await import('../src/operations/embed-flags.js');
   const { parseBatchSettings } = await import('../src/batch/settings.js');
   const batch = parseBatchSettings(options);
-  const words = Array.isArray(options.args) ? (options.args as string[]) : [];
-  const model = typeof options.model === 'string' && options.model !== '' ? options.model : undefined;
+  const words = options.args;
+  const model = options.model === '' ? undefined : options.model;
   const settings = parseEmbedSettings(options);
   if (batch) {
     const { runEmbedBatch } = await import('../src/batch/embed-batch.js');
-    const given = (key: string) =>
-      options[key] !== undefined && !(Array.isArray(options[key]) && (options[key] as unknown[]).length === 0);
+    const given = (value: string | string[] | undefined) =>
+      value !== undefined && !(Array.isArray(value) && value.length === 0);
     return runEmbedBatch(
       ctx,
       {
         model,
         settings,
-        inputFlags: [...(words.length > 0 ? ['TEXT words'] : []), ...(given('inputFile') ? ['--input-file'] : [])],
+        inputFlags: [
+          ...(words.length > 0 ? ['TEXT words'] : []),
+          ...(given(options.inputFile) ? ['--input-file'] : []),
+        ],
         refused: [
           ...(options.similarity === true ? ['--similarity'] : []),
-          ...(given('image') || given('promptJson') ? ['--image/--prompt-json'] : []),
+          ...(given(options.image) || given(options.promptJson) ? ['--image/--prompt-json'] : []),
         ],
         raw: options,
       },
@@ -107,14 +110,7 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
     model,
     settings,
     similarity: options.similarity === true,
-    source: { words, inputFile: typeof options.inputFile === 'string' ? options.inputFile : undefined },
-    multimodal: {
-      images: Array.isArray(options.image)
-        ? (options.image as string[])
-        : typeof options.image === 'string'
-          ? [options.image]
-          : [],
-      promptJson: typeof options.promptJson === 'string' ? options.promptJson : undefined,
-    },
+    source: { words, inputFile: options.inputFile },
+    multimodal: { images: options.image ?? [], promptJson: options.promptJson },
   });
 }

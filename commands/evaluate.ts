@@ -1,8 +1,8 @@
-import type { CommandSpec } from '../src/command.js';
+import type { CommandSpec, OptionsOf } from '../src/command.js';
 import type { Context } from '../src/context.js';
 import { MODEL_OPTION, NICE_OPTION, PROMPT_OPTIONS } from '../src/operations/task-flag-specs.js';
 
-export const spec: CommandSpec = {
+export const spec = {
   path: ['evaluate'],
   summary: 'Score how likely a model is to produce an expected completion (Aleph Alpha)',
   description:
@@ -18,14 +18,14 @@ export const spec: CommandSpec = {
     'textgen --profile local-aa evaluate --prompt "An apple a day" --expected " keeps the doctor away."',
     'textgen --profile local-aa evaluate -m luminous-base --prompt "The capital of France is" --expected " Paris" -o json',
   ],
-};
+} as const satisfies CommandSpec;
 
-export async function run(options: Record<string, unknown>, ctx: Context): Promise<number> {
+export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { missingFlagsError } = await import('../src/options/input.js');
   const t = await import('../src/operations/task-options.js');
   const { runTask } = await import('../src/operations/run-task.js');
-  if (typeof options.expected !== 'string') throw missingFlagsError(['--expected']);
   const expected = options.expected;
+  if (expected === undefined) throw missingFlagsError(['--expected']);
   const nice = t.niceFlag(options);
   const io = t.fileIo(ctx);
   return runTask(ctx, 'evaluate', async (profile) => ({

@@ -1,8 +1,8 @@
-import type { CommandSpec } from '../src/command.js';
+import type { CommandSpec, OptionsOf } from '../src/command.js';
 import type { Context } from '../src/context.js';
 import { MODEL_OPTION, NICE_OPTION, PROMPT_OPTIONS } from '../src/operations/task-flag-specs.js';
 
-export const spec: CommandSpec = {
+export const spec = {
   path: ['explain'],
   summary: 'Show how much each part of the prompt contributes to a target text (Aleph Alpha)',
   description:
@@ -30,22 +30,22 @@ export const spec: CommandSpec = {
     'textgen --profile local-aa explain --prompt "An apple a day keeps the doctor away." --target " Apples are healthy."',
     'textgen --profile local-aa explain --prompt "An apple a day keeps the doctor away." --target " Apples are healthy." --granularity word -o json',
   ],
-};
+} as const satisfies CommandSpec;
 
 const GRANULARITIES = ['token', 'word', 'sentence', 'paragraph', 'custom'] as const;
 
-export async function run(options: Record<string, unknown>, ctx: Context): Promise<number> {
+export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { UsageError } = await import('../src/errors.js');
   const { missingFlagsError } = await import('../src/options/input.js');
   const { parseBooleanFlag } = await import('../src/options/flag-values.js');
   const t = await import('../src/operations/task-options.js');
   const { runTask } = await import('../src/operations/run-task.js');
 
-  if (typeof options.target !== 'string') throw missingFlagsError(['--target']);
-  if (options.target === '') throw new UsageError('--target needs the text to explain');
   const target = options.target;
+  if (target === undefined) throw missingFlagsError(['--target']);
+  if (target === '') throw new UsageError('--target needs the text to explain');
   let granularity = t.enumFlag('--granularity', options.granularity, GRANULARITIES);
-  const delimiter = typeof options.delimiter === 'string' ? options.delimiter : undefined;
+  const delimiter = options.delimiter;
   if (delimiter !== undefined) {
     if (delimiter === '') throw new UsageError('--delimiter needs the text to split the prompt at');
     if (granularity !== undefined && granularity !== 'custom')
@@ -63,7 +63,7 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
     'absolute',
     'square',
   ] as const);
-  const normalize = parseBooleanFlag('--normalize', options.normalize as string | boolean | undefined);
+  const normalize = parseBooleanFlag('--normalize', options.normalize);
   const nice = t.niceFlag(options);
   const io = t.fileIo(ctx);
 

@@ -1,7 +1,7 @@
-import type { CommandSpec } from '../src/command.js';
+import type { CommandSpec, OptionsOf } from '../src/command.js';
 import type { Context } from '../src/context.js';
 
-export const spec: CommandSpec = {
+export const spec = {
   path: ['health'],
   summary: 'Check that an endpoint is up: status, version and latency (exit 0 healthy, 4 unhealthy, 5 unreachable)',
   description:
@@ -16,9 +16,9 @@ export const spec: CommandSpec = {
     'textgen --profile local-oip health -o json',
     'textgen --profile local-aa health --retries 1 --timeout 5000',
   ],
-};
+} as const satisfies CommandSpec;
 
-export async function run(_options: Record<string, unknown>, ctx: Context): Promise<number> {
+export async function run(_options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { parseOutputFormat } = await import('../src/output/format.js');
   const format = parseOutputFormat(ctx.globals.output);
   const { checkHealth, healthExitCode, healthLine, healthProfile, loadHealthOperation } = await import(

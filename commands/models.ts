@@ -1,8 +1,7 @@
-import type { CommandSpec } from '../src/command.js';
+import type { CommandSpec, OptionsOf } from '../src/command.js';
 import type { Context } from '../src/context.js';
-import type { RawFlagValue } from '../src/options/flag-values.js';
 
-export const spec: CommandSpec = {
+export const spec = {
   path: ['models'],
   summary: 'List the models or deployments an endpoint offers, or describe one model',
   description:
@@ -33,26 +32,25 @@ export const spec: CommandSpec = {
     'textgen --profile local models --deployments -o json',
     'textgen --profile local-oip models demo',
   ],
-};
+} as const satisfies CommandSpec;
 
-export async function run(options: Record<string, unknown>, ctx: Context): Promise<number> {
+export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { UsageError } = await import('../src/errors.js');
   const { parseBooleanFlag } = await import('../src/options/flag-values.js');
   const { parseOutputFormat } = await import('../src/output/format.js');
 
   const format = parseOutputFormat(ctx.globals.output);
-  const raw = parseBooleanFlag('--raw', options.raw as RawFlagValue) === true;
-  const deployments = parseBooleanFlag('--deployments', options.deployments as RawFlagValue) === true;
-  const args = Array.isArray(options.args) ? (options.args as string[]) : [];
-  const name = args[0];
+  const raw = parseBooleanFlag('--raw', options.raw) === true;
+  const deployments = parseBooleanFlag('--deployments', options.deployments) === true;
+  const name = options.args[0];
   if (name === '') throw new UsageError('NAME must not be empty');
-  const version = typeof options.modelVersion === 'string' ? options.modelVersion : undefined;
+  const version = options.modelVersion;
   if (version !== undefined && name === undefined)
     throw new UsageError('--model-version needs a model NAME to describe');
   if (name !== undefined && deployments) throw new UsageError('give a model NAME or --deployments, not both');
   let pageSize: number | undefined;
   if (options.pageSize !== undefined) {
-    const v = String(options.pageSize);
+    const v = options.pageSize;
     pageSize = /^\d+$/.test(v) ? Number(v) : NaN;
     if (!(pageSize >= 1)) throw new UsageError(`--page-size must be a positive integer, got ${JSON.stringify(v)}`);
   }

@@ -1,8 +1,8 @@
-import type { CommandSpec } from '../src/command.js';
+import type { CommandSpec, OptionsOf } from '../src/command.js';
 import type { Context } from '../src/context.js';
 import { DOCUMENT_HELP, NICE_OPTION } from '../src/operations/task-flag-specs.js';
 
-export const spec: CommandSpec = {
+export const spec = {
   path: ['qa'],
   summary: 'Answer a question from documents, with a score and the evidence for each answer (Aleph Alpha)',
   description: "The service picks the model itself. -o json gives the service's answers (POST /qa).",
@@ -20,21 +20,18 @@ export const spec: CommandSpec = {
     'textgen --profile local-aa qa --query "Who likes pizza?" --document "Andreas likes pizza. Ben likes soup."',
     'textgen --profile local-aa qa --query "What is the notice period?" --document "The notice period is three months." --max-answers 1 -o json',
   ],
-};
+} as const satisfies CommandSpec;
 
-export async function run(options: Record<string, unknown>, ctx: Context): Promise<number> {
+export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { UsageError } = await import('../src/errors.js');
   const { missingFlagsError } = await import('../src/options/input.js');
   const t = await import('../src/operations/task-options.js');
   const { runTask } = await import('../src/operations/run-task.js');
 
-  const documents = t.listFlag(options.document);
-  const missing = [
-    ...(typeof options.query !== 'string' ? ['--query'] : []),
-    ...(documents.length === 0 ? ['--document'] : []),
-  ];
-  if (missing.length > 0) throw missingFlagsError(missing);
-  const query = options.query as string;
+  const documents = options.document ?? [];
+  const query = options.query;
+  const missing = [...(query === undefined ? ['--query'] : []), ...(documents.length === 0 ? ['--document'] : [])];
+  if (query === undefined || missing.length > 0) throw missingFlagsError(missing);
   if (query.trim() === '') throw new UsageError('--query needs the question to answer');
   const maxAnswers = t.intFlag('--max-answers', options.maxAnswers, 1, 200);
   const nice = t.niceFlag(options);

@@ -1,7 +1,7 @@
-import type { CommandSpec } from '../src/command.js';
+import type { CommandSpec, OptionsOf } from '../src/command.js';
 import type { Context } from '../src/context.js';
 
-export const spec: CommandSpec = {
+export const spec = {
   path: ['serve'],
   summary: 'Run the embedded local server (all four protocols; deterministic engine, or a GGUF model) until Ctrl-C',
   description:
@@ -50,19 +50,21 @@ export const spec: CommandSpec = {
     "textgen serve --port 8080 --fault 'status:code=429,retry-after=2' --fault 'drop:after=3'",
     'textgen serve --engine llama --model ./models/qwen2.5-0.5b-instruct-q4_k_m.gguf --threads 2',
   ],
-};
+} as const satisfies CommandSpec;
 
-function nonNegativeInt(flag: string, value: unknown, fallback: number): number {
+function nonNegativeInt(flag: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  const s = String(value);
-  if (!/^\d+$/.test(s)) throw new Error(`${flag} must be a non-negative integer, got "${s}"`);
-  return Number(s);
+  if (!/^\d+$/.test(value)) throw new Error(`${flag} must be a non-negative integer, got "${value}"`);
+  return Number(value);
 }
 
 type Tls = { cert: string; key: string };
 
 /** Both flags or neither; each a readable file with the PEM block it is for. */
-async function readTls(options: Record<string, unknown>, cwd: string): Promise<Tls | undefined> {
+async function readTls(
+  options: Pick<OptionsOf<typeof spec>, 'tlsCert' | 'tlsKey'>,
+  cwd: string,
+): Promise<Tls | undefined> {
   const certPath = options.tlsCert;
   const keyPath = options.tlsKey;
   if (certPath === undefined && keyPath === undefined) return undefined;
@@ -76,8 +78,8 @@ async function readTls(options: Record<string, unknown>, cwd: string): Promise<T
     );
   }
   return {
-    cert: await readPem('--tls-cert', String(certPath), cwd, /-----BEGIN CERTIFICATE-----/, 'certificate'),
-    key: await readPem('--tls-key', String(keyPath), cwd, /-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----/, 'private key'),
+    cert: await readPem('--tls-cert', certPath, cwd, /-----BEGIN CERTIFICATE-----/, 'certificate'),
+    key: await readPem('--tls-key', keyPath, cwd, /-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----/, 'private key'),
   };
 }
 
@@ -106,45 +108,51 @@ async function readPem(flag: string, file: string, cwd: string, block: RegExp, w
 
 const LLAMA_ONLY = ['--model-name', '--threads', '--context-size', '--gpu', '--parallel'] as const;
 
-function positiveInt(flag: string, value: unknown): number | undefined {
+function positiveInt(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  const s = String(value);
-  if (!/^\d+$/.test(s) || Number(s) < 1) throw new Error(`${flag} must be a positive integer, got "${s}"`);
-  return Number(s);
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new Error(`${flag} must be a positive integer, got "${value}"`);
+  return Number(value);
 }
 
 /** The engine the flags ask for; a UsageError for a flag that does not fit it. */
 async function engineSettings(
-  options: Record<string, unknown>,
+  options: OptionsOf<typeof spec>,
   cwd: string,
 ): Promise<import('../src/local-engine.js').LocalEngineSettings> {
   const { UsageError } = await import('../src/errors.js');
   const engine =
     options.engine === undefined ? (options.model === undefined ? 'deterministic' : 'llama') : options.engine;
-  const given = (flag: string) => options[flag.slice(2).replace(/-(\w)/g, (_, c: string) => c.toUpperCase())];
   if (engine === 'deterministic') {
-    const stray = ['--model', ...LLAMA_ONLY].find((flag) => given(flag) !== undefined);
+    const given: Record<(typeof LLAMA_ONLY)[number] | '--model', string | undefined> = {
+      '--model': options.model,
+      '--model-name': options.modelName,
+      '--threads': options.threads,
+      '--context-size': options.contextSize,
+      '--gpu': options.gpu,
+      '--parallel': options.parallel,
+    };
+    const stray = (['--model', ...LLAMA_ONLY] as const).find((flag) => given[flag] !== undefined);
     if (stray) throw new UsageError(`${stray} is for --engine llama; the deterministic engine has no model`);
     return { kind: 'deterministic' };
   }
-  if (engine !== 'llama') throw new UsageError(`--engine must be deterministic or llama, got "${String(engine)}"`);
+  if (engine !== 'llama') throw new UsageError(`--engine must be deterministic or llama, got "${engine}"`);
   if (options.model === undefined)
     throw new UsageError('--engine llama needs --model FILE.gguf', {
       hint: 'any GGUF model file: see docs/local-model.md',
     });
   const gpu = options.gpu;
   if (gpu !== undefined && gpu !== 'auto' && gpu !== 'off')
-    throw new UsageError(`--gpu must be auto or off, got "${String(gpu)}"`);
+    throw new UsageError(`--gpu must be auto or off, got "${gpu}"`);
   const name = options.modelName;
-  if (name !== undefined && String(name).trim() === '') throw new UsageError('--model-name must not be empty');
+  if (name !== undefined && name.trim() === '') throw new UsageError('--model-name must not be empty');
   const { resolve } = await import('node:path');
   const { servedModelName } = await import('../src/local-engine.js');
-  const modelPath = resolve(cwd, String(options.model));
+  const modelPath = resolve(cwd, options.model);
   try {
     return {
       kind: 'llama',
       modelPath,
-      modelName: name === undefined ? servedModelName(modelPath) : String(name),
+      modelName: name ?? servedModelName(modelPath),
       threads: positiveInt('--threads', options.threads),
       contextSize: positiveInt('--context-size', options.contextSize),
       gpu: gpu as 'auto' | 'off' | undefined,
@@ -155,7 +163,7 @@ async function engineSettings(
   }
 }
 
-export async function run(options: Record<string, unknown>, ctx: Context): Promise<number> {
+export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { UsageError } = await import('../src/errors.js');
   let port: number;
   let tokenDelayMs: number;
@@ -166,15 +174,10 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
-  const host = typeof options.host === 'string' ? options.host : '127.0.0.1';
+  const host = options.host ?? '127.0.0.1';
   const tls = await readTls(options, ctx.cwd);
   const { parseFaultSpec, formatFault, startServer } = await import('../src/emulator/core/index.js');
-  const specs = Array.isArray(options.fault)
-    ? options.fault.map(String)
-    : options.fault === undefined
-      ? []
-      : [String(options.fault)];
-  const faults = specs.flatMap((spec) => {
+  const faults = (options.fault ?? []).flatMap((spec) => {
     try {
       return parseFaultSpec(spec);
     } catch (e) {

@@ -1,8 +1,8 @@
-import type { CommandSpec } from '../src/command.js';
+import type { CommandSpec, OptionsOf } from '../src/command.js';
 import type { Context } from '../src/context.js';
 import { DOCUMENT_HELP, NICE_OPTION } from '../src/operations/task-flag-specs.js';
 
-export const spec: CommandSpec = {
+export const spec = {
   path: ['summarize'],
   summary: 'Summarize a document (Aleph Alpha)',
   description:
@@ -16,15 +16,15 @@ export const spec: CommandSpec = {
     'textgen --profile local-aa summarize --document "Rivers start in mountains. They end in the sea."',
     'echo "Rivers start in mountains. They end in the sea." | textgen --profile local-aa summarize -o json',
   ],
-};
+} as const satisfies CommandSpec;
 
-export async function run(options: Record<string, unknown>, ctx: Context): Promise<number> {
+export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { UsageError } = await import('../src/errors.js');
   const { missingFlagsError } = await import('../src/options/input.js');
   const t = await import('../src/operations/task-options.js');
   const { runTask } = await import('../src/operations/run-task.js');
 
-  const values = t.listFlag(options.document);
+  const values = options.document ?? [];
   if (values.length > 1)
     throw new UsageError(`summarize takes one --document, got ${values.length}`, {
       hint: 'join the texts into one file, or run summarize once per document',

@@ -1,7 +1,7 @@
-import type { CommandSpec } from '../src/command.js';
+import type { CommandSpec, OptionsOf } from '../src/command.js';
 import type { Context } from '../src/context.js';
 
-export const spec: CommandSpec = {
+export const spec = {
   path: ['tokenize'],
   summary: 'Split text into tokens: count them, list them, show their ids',
   description:
@@ -31,9 +31,9 @@ export const spec: CommandSpec = {
     'textgen tokenize --encoding cl100k_base --ids "hello world"',
     'textgen --profile local-aa tokenize --local --tokens --ids "An apple a day"',
   ],
-};
+} as const satisfies CommandSpec;
 
-export async function run(options: Record<string, unknown>, ctx: Context): Promise<number> {
+export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { UsageError } = await import('../src/errors.js');
   const { resolveInput } = await import('../src/options/input.js');
   const { runTokenize } = await import('../src/operations/run-tokenize.js');
@@ -43,8 +43,8 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
   if (count && (show.tokens || show.ids)) {
     throw new UsageError(`--count prints only the number; leave out ${show.tokens ? '--tokens' : '--ids'}`);
   }
-  const words = Array.isArray(options.args) ? (options.args as string[]) : [];
-  const inputFile = typeof options.inputFile === 'string' ? options.inputFile : undefined;
+  const words = options.args;
+  const inputFile = options.inputFile;
   if (words.length > 0 && inputFile !== undefined)
     throw new UsageError('give the text once: as words on the command line, or with --input-file');
   const text =
@@ -64,8 +64,8 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
     text,
     show,
     count,
-    model: typeof options.model === 'string' && options.model !== '' ? options.model : undefined,
-    encoding: typeof options.encoding === 'string' ? options.encoding : undefined,
+    model: options.model === '' ? undefined : options.model,
+    encoding: options.encoding,
     local: options.local === true,
   });
 }

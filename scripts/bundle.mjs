@@ -20,6 +20,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
  * guess.
  *   - commander loads node:child_process only to spawn executable subcommands, which textgen has none of
  *     (scripts/commander-child-process.cjs);
+ *   - undici loads node:assert for `assert(value)` checks of its own invariants (scripts/undici-assert.cjs);
  *   - undici's HTTP/2 client loads node:http2 (and through it tls and crypto) for a few constants and `connect`;
  *     textgen never asks undici for HTTP/2. The constants are copied from this Node's http2 when building.
  */
@@ -32,6 +33,13 @@ const lazyBuiltins = {
       if ([...used].some((u) => u !== 'childProcess.spawn'))
         throw new Error(`${args.importer} uses ${[...used].join(', ')}: update scripts/commander-child-process.cjs`);
       return { path: join(root, 'scripts', 'commander-child-process.cjs') };
+    });
+    b.onResolve({ filter: /^(node:)?assert$/ }, (args) => {
+      if (!/[\\/]node_modules[\\/]undici[\\/]/.test(args.importer)) return undefined;
+      const source = readFileSync(args.importer, 'utf8');
+      if (/\bassert\.\w|new assert\b/.test(source) || !/const assert = require\('node:assert'\)/.test(source))
+        throw new Error(`${args.importer} uses node:assert beyond assert(value): update scripts/undici-assert.cjs`);
+      return { path: join(root, 'scripts', 'undici-assert.cjs') };
     });
     b.onResolve({ filter: /^(node:)?http2$/ }, (args) => {
       if (!/[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/.test(args.importer))

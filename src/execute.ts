@@ -46,7 +46,7 @@ export async function executeCommand(
   io: ProcessLike,
   options: MainOptions = {},
 ): Promise<number> {
-  const run = HANDLERS[selection.key];
+  const run = HANDLERS[selection.key]?.run;
   if (run === undefined) throw new Error(`no handler for the command "${selection.key}"`);
   /*
    * Ctrl-C, and the signals CI cancellation, `timeout`, `docker stop` (SIGTERM) and a closed terminal (SIGHUP) send,

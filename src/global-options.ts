@@ -4,7 +4,7 @@
  */
 import type { OptionSpec } from './command.js';
 
-export const GLOBAL_OPTION_SPECS: readonly OptionSpec[] = [
+export const GLOBAL_OPTION_SPECS = [
   {
     flags: '--profile <name>',
     description: 'connection profile to use (env TEXTGEN_PROFILE); "local" starts the embedded server',
@@ -34,4 +34,4 @@ export const GLOBAL_OPTION_SPECS: readonly OptionSpec[] = [
   { flags: '--retries <n>', description: 'retries for 408/429/5xx and connection resets (default 2)' },
   { flags: '--ca-cert <file>', description: 'extra trusted CA certificates (PEM)' },
   { flags: '--insecure', description: 'do not verify TLS certificates (prints a warning)' },
-];
+] as const satisfies readonly OptionSpec[];

@@ -1,10 +1,10 @@
-import type { CommandSpec } from '../../src/command.js';
+import { type CommandSpec, type OptionsOf, withoutOptions } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { GENERATE_FLAG_SPECS } from '../../src/options/generate-flag-specs.js';
 import { BATCH_FLAG_SPECS } from '../../src/options/batch-flag-specs.js';
 import { run as runTextGenerate } from './text-generate.js';
 
-export const spec: CommandSpec = {
+export const spec = {
   path: ['deployment', 'text-generate-stream'],
   summary: 'Same as text-generate, streaming tokens as they are generated (cpd-cli has both)',
   description:
@@ -13,14 +13,15 @@ export const spec: CommandSpec = {
     'and prints the events put together into one result. With --batch FILE.jsonl the lines are ' +
     'generated whole (not streamed) and printed as JSONL records, exactly as deployment text-generate ' +
     '--batch does (docs/batch.md).',
-  options: [...GENERATE_FLAG_SPECS.filter((o) => !o.flags.startsWith('--stream')), ...BATCH_FLAG_SPECS],
+  options: [...withoutOptions(GENERATE_FLAG_SPECS, '--stream'), ...BATCH_FLAG_SPECS],
   examples: [
     'textgen --profile local deployment text-generate-stream --id-or-name demo --input "Once upon a time"',
     'textgen --profile local deployment text-generate-stream --id-or-name demo --input Hi --parameters-max-new-tokens 10 -o jsonl',
     'echo \'"Once upon a time"\' | textgen --profile local deployment text-generate-stream --id-or-name demo --batch - --concurrency 8',
   ],
-};
+} as const satisfies CommandSpec;
 
-export function run(options: Record<string, unknown>, ctx: Context): Promise<number> {
+/** Its options are text-generate's without --stream, so they are what text-generate's handler takes. */
+export function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   return runTextGenerate(options, ctx, { forceStream: true });
 }

@@ -1,10 +1,9 @@
-import type { CommandSpec } from '../../src/command.js';
+import type { CommandSpec, OptionsOf } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { GENERATE_FLAG_SPECS } from '../../src/options/generate-flag-specs.js';
 import { BATCH_FLAG_SPECS } from '../../src/options/batch-flag-specs.js';
-import type { RawFlagValue } from '../../src/options/flag-values.js';
 
-export const spec: CommandSpec = {
+export const spec = {
   path: ['deployment', 'text-generate'],
   summary: 'Infer the next tokens for a deployed model (cpd-cli wx-ai deployment text-generate)',
   description:
@@ -31,7 +30,7 @@ export const spec: CommandSpec = {
       '      --parameters-decoding-method greedy --parameters-max-new-tokens 30 --parameters-stop-sequences fail',
     'echo \'{"input":"Hello","id":"a1","parameters":{"max_new_tokens":5}}\' | textgen --profile local deployment text-generate --id-or-name demo --batch -',
   ],
-};
+} as const satisfies CommandSpec;
 
 export interface TextGenerateMode {
   /** text-generate-stream: streaming is on whatever --stream says. */
@@ -39,18 +38,18 @@ export interface TextGenerateMode {
 }
 
 export async function run(
-  options: Record<string, unknown>,
+  options: OptionsOf<typeof spec>,
   ctx: Context,
   mode: TextGenerateMode = { forceStream: false },
 ): Promise<number> {
   const { parseBooleanFlag } = await import('../../src/options/flag-values.js');
   const { parseBatchSettings } = await import('../../src/batch/settings.js');
   const batch = parseBatchSettings(options);
-  const idOrName = typeof options.idOrName === 'string' && options.idOrName !== '' ? options.idOrName : undefined;
+  const idOrName = options.idOrName === '' ? undefined : options.idOrName;
   const command = {
     raw: options,
     target: { kind: 'deployment', idOrName } as const,
-    stream: mode.forceStream || parseBooleanFlag('--stream', options.stream as RawFlagValue) === true,
+    stream: mode.forceStream || parseBooleanFlag('--stream', options.stream) === true,
   };
   if (batch) {
     const { runGenerationBatch } = await import('../../src/batch/generate-batch.js');

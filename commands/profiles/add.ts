@@ -1,7 +1,7 @@
-import type { CommandSpec } from '../../src/command.js';
+import type { CommandSpec, OptionsOf } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 
-export const spec: CommandSpec = {
+export const spec = {
   path: ['profiles', 'add'],
   summary: 'Create or replace a profile in the user config file (asks for what is missing on a terminal)',
   description:
@@ -27,30 +27,28 @@ export const spec: CommandSpec = {
     'textgen profiles add triton --provider open-inference --url http://localhost:8000 --no-check',
     'textgen profiles add',
   ],
-};
+} as const satisfies CommandSpec;
 
-export async function run(options: Record<string, unknown>, ctx: Context): Promise<number> {
+export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { draftProfile } = await import('../../src/profiles/profile-draft.js');
   const { editableConfigPath, hasProfile, readUserFile, setDefaultProfile, setProfile, updateUserFile } = await import(
     '../../src/config/user-file.js'
   );
-  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
   const g = ctx.globals;
-  const args = (options.args as string[] | undefined) ?? [];
   const file = editableConfigPath({ configPath: g.config ?? ctx.env.TEXTGEN_CONFIG, cwd: ctx.cwd, env: ctx.env });
   const uf = await readUserFile(file, ctx.env);
   const prompter = ctx.terminal.interactive ? await ctx.prompter() : undefined;
   const { name, profile } = await draftProfile(
     {
-      name: args[0],
+      name: options.args[0],
       provider: g.provider,
       url: g.url,
-      authType: str(options.authType),
-      apikeyEnv: str(options.apikeyEnv),
-      tokenEnv: str(options.tokenEnv),
+      authType: options.authType,
+      apikeyEnv: options.apikeyEnv,
+      tokenEnv: options.tokenEnv,
       apiKey: g.apiKey,
       token: g.token,
-      username: str(options.username),
+      username: options.username,
       apiVersion: g.apiVersion,
     },
     prompter,

@@ -1,7 +1,7 @@
-import type { CommandSpec } from '../../src/command.js';
+import type { CommandSpec, OptionsOf } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 
-export const spec: CommandSpec = {
+export const spec = {
   path: ['profiles', 'list'],
   summary: 'List configured profiles (* marks the default) and the built-in local ones',
   description:
@@ -11,9 +11,9 @@ export const spec: CommandSpec = {
     '{default_profile, profiles, built_in}.',
   options: [],
   examples: ['textgen profiles list', 'textgen profiles list -o json'],
-};
+} as const satisfies CommandSpec;
 
-export async function run(_options: Record<string, unknown>, ctx: Context): Promise<number> {
+export async function run(_options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { parseOutputFormat } = await import('../../src/output/format.js');
   const format = parseOutputFormat(ctx.globals.output);
   const { loadConfig, displayPath, homeDir } = await import('../../src/config/load.js');

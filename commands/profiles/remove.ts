@@ -1,7 +1,7 @@
-import type { CommandSpec } from '../../src/command.js';
+import type { CommandSpec, OptionsOf } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 
-export const spec: CommandSpec = {
+export const spec = {
   path: ['profiles', 'remove'],
   summary: 'Remove a profile from the user config file (asks first on a terminal; --yes for scripts)',
   description:
@@ -11,14 +11,15 @@ export const spec: CommandSpec = {
   args: '<name>',
   options: [{ flags: '-y, --yes', description: 'do not ask for confirmation' }],
   examples: ['textgen profiles remove old-wx', 'textgen profiles remove old-wx --yes'],
-};
+} as const satisfies CommandSpec;
 
-export async function run(options: Record<string, unknown>, ctx: Context): Promise<number> {
+export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { UsageError } = await import('../../src/errors.js');
   const { editableConfigPath, hasProfile, readUserFile, removeProfile, updateUserFile } = await import(
     '../../src/config/user-file.js'
   );
-  const name = ((options.args as string[] | undefined) ?? [])[0] as string;
+  // NAME is a required argument: commander refuses the command line without it.
+  const name = options.args[0];
   const configPath = ctx.globals.config ?? ctx.env.TEXTGEN_CONFIG;
   const file = editableConfigPath({ configPath, cwd: ctx.cwd, env: ctx.env });
   const uf = await readUserFile(file, ctx.env);

@@ -1,7 +1,7 @@
-import type { CommandSpec } from '../../src/command.js';
+import type { CommandSpec, OptionsOf } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 
-export const spec: CommandSpec = {
+export const spec = {
   path: ['profiles', 'show'],
   summary: 'Show one profile as configured, secrets redacted (the default profile when NAME is omitted)',
   description:
@@ -11,9 +11,9 @@ export const spec: CommandSpec = {
   args: '[name]',
   options: [],
   examples: ['textgen profiles show wx', 'textgen profiles show -o json'],
-};
+} as const satisfies CommandSpec;
 
-export async function run(options: Record<string, unknown>, ctx: Context): Promise<number> {
+export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { UsageError } = await import('../../src/errors.js');
   const { parseOutputFormat } = await import('../../src/output/format.js');
   const format = parseOutputFormat(ctx.globals.output);
@@ -27,7 +27,7 @@ export async function run(options: Record<string, unknown>, ctx: Context): Promi
     ...(configPath ? { configPath } : {}),
     warn: (m) => ctx.reporter.warn(m),
   });
-  const name = ((options.args as string[] | undefined) ?? [])[0] ?? config.default_profile;
+  const name = options.args[0] ?? config.default_profile;
   if (name === undefined)
     throw new UsageError('missing required argument: NAME (no default profile is set)', {
       hint: 'textgen profiles list',

@@ -1,7 +1,7 @@
-import type { CommandSpec } from '../../src/command.js';
+import type { CommandSpec, OptionsOf } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 
-export const spec: CommandSpec = {
+export const spec = {
   path: ['profiles', 'use'],
   summary: 'Make a profile the default (default_profile in the user config file)',
   description:
@@ -11,14 +11,15 @@ export const spec: CommandSpec = {
   args: '<name>',
   options: [],
   examples: ['textgen profiles use wx', 'textgen profiles use local'],
-};
+} as const satisfies CommandSpec;
 
-export async function run(options: Record<string, unknown>, ctx: Context): Promise<number> {
+export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { UsageError } = await import('../../src/errors.js');
   const { loadConfig } = await import('../../src/config/load.js');
   const { LOCAL_PROFILES, knownProfileNames } = await import('../../src/config/resolve.js');
   const { editableConfigPath, setDefaultProfile, updateUserFile } = await import('../../src/config/user-file.js');
-  const name = ((options.args as string[] | undefined) ?? [])[0] as string;
+  // NAME is a required argument: commander refuses the command line without it.
+  const name = options.args[0];
   const configPath = ctx.globals.config ?? ctx.env.TEXTGEN_CONFIG;
   const config = await loadConfig({
     cwd: ctx.cwd,

@@ -11,7 +11,7 @@ import { answerJson, readAnswer } from '../requests/answer.js';
 import { Interrupted, NetworkError, StreamError, UsageError, isTextgenError } from '../errors.js';
 import type { HttpRequestSpec, HttpResponse } from '../http/types.js';
 import { buildCanonicalRequest } from '../options/generate-request.js';
-import { parseBooleanFlag, type RawFlagValue } from '../options/flag-values.js';
+import { parseBooleanFlag } from '../options/flag-values.js';
 import { deepMerge } from '../options/deep-merge.js';
 import { missingFlagsError } from '../options/input.js';
 import { readStdinText } from '../options/input.js';
@@ -57,15 +57,14 @@ export async function runGenerationBatch(
     ...(cmd.raw.inputFile !== undefined ? ['--input-file'] : []),
   ];
   const refused = [
-    ...(parseBooleanFlag('--show-logprobs', cmd.raw.showLogprobs as RawFlagValue) === true ? ['--show-logprobs'] : []),
+    ...(parseBooleanFlag('--show-logprobs', cmd.raw.showLogprobs) === true ? ['--show-logprobs'] : []),
     ...(cmd.multimodal && (cmd.multimodal.images.length > 0 || cmd.multimodal.promptJson !== undefined)
       ? ['--image/--prompt-json']
       : []),
   ];
   checkBatchFlags(ctx, settings, { inputFlags, raw: cmd.raw, refused });
-  const raw = parseBooleanFlag('--raw', cmd.raw.raw as RawFlagValue) === true;
-  const ignoreUnsupported =
-    parseBooleanFlag('--ignore-unsupported', cmd.raw.ignoreUnsupported as RawFlagValue) === true;
+  const raw = parseBooleanFlag('--raw', cmd.raw.raw) === true;
+  const ignoreUnsupported = parseBooleanFlag('--ignore-unsupported', cmd.raw.ignoreUnsupported) === true;
   const query = await compileResultQuery(ctx.globals.jmesQuery);
 
   let stdinText: Promise<string> | undefined;
@@ -89,7 +88,7 @@ export async function runGenerationBatch(
   }
   const { adapterFor } = await import('../../profiles/registry.js');
   const provider = await adapterFor(profile.provider).generate();
-  const modelVersion = typeof cmd.raw.modelVersion === 'string' ? cmd.raw.modelVersion : undefined;
+  const modelVersion = cmd.raw.modelVersion;
   const target: GenerateTarget = {
     ...(cmd.target.kind === 'deployment' ? { deployment: cmd.target.idOrName as string } : { model: model as string }),
     ...(modelVersion ? { modelVersion } : {}),
@@ -109,7 +108,7 @@ export async function runGenerationBatch(
   // The command line alone must make a valid request: a bad flag is a usage error before any line is read.
   const baseChecked = checkSupport(base, provider, profile, target, supportOpts);
   const canStream = provider.capabilities.streaming === 'native' || profile.streaming;
-  const [{ parametersSchema }, { validateOption, within }] = await Promise.all([
+  const [{ parametersSchemaFor }, { validateOption, within }] = await Promise.all([
     import('../options/schemas.js'),
     import('../options/validate-option.js'),
   ]);
@@ -117,15 +116,17 @@ export async function runGenerationBatch(
   const prepare = (line: GenerateLine): LineCall => {
     let checked: CheckedRequest = baseChecked;
     if (line.parameters !== undefined) {
-      const own = validateOption(parametersSchema, line.parameters, within('"parameters" of the line'), {
-        unknownFieldHint: UNKNOWN_FIELD_HINT,
-      });
-      const merged: CanonicalParameters = built.request.parameters
-        ? validateOption(
-            parametersSchema,
-            deepMerge(built.request.parameters, own),
-            within('"parameters" of the line over the flags'),
-          )
+      const own = validateOption(
+        parametersSchemaFor(line.parameters),
+        line.parameters,
+        within('"parameters" of the line'),
+        {
+          unknownFieldHint: UNKNOWN_FIELD_HINT,
+        },
+      );
+      const over = built.request.parameters ? deepMerge(built.request.parameters, own) : undefined;
+      const merged: CanonicalParameters = over
+        ? validateOption(parametersSchemaFor(over), over, within('"parameters" of the line over the flags'))
         : own;
       checked = checkSupport({ ...base, parameters: merged }, provider, profile, target, supportOpts);
     }

@@ -3,8 +3,8 @@
  * before deciding between the single-request flow and the batch flow. Every malformed value is a UsageError.
  */
 import { UsageError } from '../errors.js';
-import { parseBooleanFlag, type RawFlagValue } from '../options/flag-values.js';
-import { BATCH_ONLY_KEYS } from '../options/batch-flag-specs.js';
+import { parseBooleanFlag } from '../options/flag-values.js';
+import { BATCH_ONLY_KEYS, type BatchFlagOptions } from '../options/batch-flag-specs.js';
 
 export const DEFAULT_CONCURRENCY = 4;
 export const MAX_CONCURRENCY = 1024;
@@ -25,20 +25,16 @@ export interface BatchSettings {
   failFast: boolean;
 }
 
-function last(value: unknown): unknown {
-  return Array.isArray(value) ? value[value.length - 1] : value;
-}
-
-export function parseConcurrency(value: unknown): number {
-  const text = String(last(value)).trim();
+export function parseConcurrency(value: string): number {
+  const text = value.trim();
   const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
   if (!(n >= 1 && n <= MAX_CONCURRENCY))
     throw new UsageError(`--concurrency must be an integer from 1 to ${MAX_CONCURRENCY}, got ${JSON.stringify(text)}`);
   return n;
 }
 
-export function parseShard(value: unknown): Shard {
-  const text = String(last(value)).trim();
+export function parseShard(value: string): Shard {
+  const text = value.trim();
   const m = /^(\d+)\/(\d+)$/.exec(text);
   const index = m ? Number(m[1]) : Number.NaN;
   const count = m ? Number(m[2]) : Number.NaN;
@@ -54,23 +50,23 @@ export function inShard(line: number, shard: Shard | undefined): boolean {
 }
 
 /** The batch settings, or undefined when --batch is not given (then the batch-only flags are a usage error). */
-export function parseBatchSettings(options: Record<string, unknown>): BatchSettings | undefined {
-  const batch = last(options.batch);
+export function parseBatchSettings(options: BatchFlagOptions): BatchSettings | undefined {
+  const batch = options.batch;
   if (batch === undefined) {
     const stray = BATCH_ONLY_KEYS.filter(([key]) => options[key] !== undefined).map(([, flag]) => flag);
     if (stray.length > 0)
       throw new UsageError(`${stray.join(', ')} ${stray.length === 1 ? 'works' : 'work'} only with --batch`);
     return undefined;
   }
-  if (typeof batch !== 'string' || batch === '') throw new UsageError('--batch needs a JSONL file, or - for stdin');
+  if (batch === '') throw new UsageError('--batch needs a JSONL file, or - for stdin');
   const settings: BatchSettings = {
     source: batch,
     concurrency: options.concurrency === undefined ? DEFAULT_CONCURRENCY : parseConcurrency(options.concurrency),
-    failFast: parseBooleanFlag('--fail-fast', last(options.failFast) as RawFlagValue) === true,
+    failFast: parseBooleanFlag('--fail-fast', options.failFast) === true,
   };
-  const resume = last(options.resume);
+  const resume = options.resume;
   if (resume !== undefined) {
-    if (typeof resume !== 'string' || resume === '' || resume === '-')
+    if (resume === '' || resume === '-')
       throw new UsageError('--resume needs the path of an earlier batch output file');
     if (resume === batch) throw new UsageError('--resume names the output file, which must not be the --batch input');
     settings.resume = resume;

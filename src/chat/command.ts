@@ -3,45 +3,38 @@
  * conversation, resolve the profile and its adapter's chat, and run one turn — or a batch of conversations, or an
  * interactive conversation on a terminal. docs/protocols/chat.md has the wire side.
  */
+import { optionKey } from '../command.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { parseBooleanFlag, type RawFlagValue } from '../options/flag-values.js';
 import { readStdinText } from '../options/input.js';
 import { readJsonOption, type JsonOptionIo } from '../options/json-option.js';
 import { parseOutputFormat } from '../output/format.js';
 import type { ChatMessage } from './canonical.js';
+import type { ChatOptions } from './flag-specs.js';
 import { assembleConversation, checkMessageList, parseMessageFlag } from './messages.js';
 import { buildChatParameters } from './parameters.js';
 import { prepareChat, type ChatSetup } from './prepare.js';
 
-function last(value: unknown): unknown {
-  return Array.isArray(value) ? value[value.length - 1] : value;
-}
-
-function text(value: unknown): string | undefined {
-  const v = last(value);
-  return typeof v === 'string' && v !== '' ? v : undefined;
+/** An empty value (`--model ""`) counts as not given. */
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === '' ? undefined : value;
 }
 
 /** Flags that read stdin when their value is `@-`. */
-const AT_STDIN = [
-  ['--messages', 'messages'],
-  ['--parameters', 'parameters'],
-  ['--extra', 'extra'],
-] as const;
+const AT_STDIN = (['--messages', '--parameters', '--extra'] as const).map((flag) => [flag, optionKey(flag)] as const);
 
-export async function runChatCommand(options: Record<string, unknown>, ctx: Context): Promise<number> {
+export async function runChatCommand(options: ChatOptions & { args: string[] }, ctx: Context): Promise<number> {
   const { parseBatchSettings } = await import('../batch/settings.js');
   const batch = parseBatchSettings(options);
   const format = parseOutputFormat(ctx.globals.output);
-  const readers = AT_STDIN.filter(([, key]) => last(options[key]) === '@-').map(([flag]) => `${flag} @-`);
+  const readers = AT_STDIN.filter(([, key]) => options[key] === '@-').map(([flag]) => `${flag} @-`);
   if (readers.length > 1) throw new UsageError(`only one option can read stdin, but ${readers.join(' and ')} both do`);
   let stdinText: Promise<string> | undefined;
   const readStdin = () => (stdinText ??= readStdinText(ctx.stdin));
   const io: JsonOptionIo = { cwd: ctx.cwd, stdin: readStdin };
 
-  const model = text(options.model);
-  const deployment = text(options.idOrName);
+  const model = nonEmpty(options.model);
+  const deployment = nonEmpty(options.idOrName);
   if (model !== undefined && deployment !== undefined) {
     throw new UsageError('give the target once: -m/--model for a model, or --id-or-name for a deployment');
   }
@@ -54,15 +47,15 @@ export async function runChatCommand(options: Record<string, unknown>, ctx: Cont
       format,
       jmes: ctx.globals.jmesQuery,
       rawOutput: ctx.globals.rawOutput === true,
-      raw: parseBooleanFlag('--raw', options.raw as RawFlagValue) === true,
+      raw: options.raw === true,
     },
-    ignoreUnsupported: parseBooleanFlag('--ignore-unsupported', options.ignoreUnsupported as RawFlagValue) === true,
-    stream: typeof options.stream === 'boolean' ? options.stream : 'auto',
+    ignoreUnsupported: options.ignoreUnsupported === true,
+    stream: options.stream ?? 'auto',
   };
-  const words = Array.isArray(options.args) ? (options.args as string[]) : [];
-  const system = typeof last(options.system) === 'string' ? (last(options.system) as string) : undefined;
-  const save = text(options.save);
-  const resume = text(options.continue);
+  const words = options.args;
+  const system = options.system;
+  const save = nonEmpty(options.save);
+  const resume = nonEmpty(options.continue);
 
   if (batch) {
     const given = [
@@ -82,14 +75,9 @@ export async function runChatCommand(options: Record<string, unknown>, ctx: Cont
 
   const added: ChatMessage[] = [];
   if (options.messages !== undefined) {
-    const value = last(options.messages);
-    if (typeof value !== 'string')
-      throw new UsageError('--messages needs a value: a JSON array, @file, or @- for stdin');
-    added.push(...checkMessageList(await readJsonOption('--messages', value, io), '--messages'));
+    added.push(...checkMessageList(await readJsonOption('--messages', options.messages, io), '--messages'));
   }
-  const flagged =
-    options.message === undefined ? [] : Array.isArray(options.message) ? options.message : [options.message];
-  for (const m of flagged) added.push(parseMessageFlag(String(m)));
+  for (const m of options.message ?? []) added.push(parseMessageFlag(m));
   if (words.length > 0) added.push({ role: 'user', content: words.join(' ') });
 
   const { readConversation } = await import('./conversation-file.js');
@@ -146,10 +134,8 @@ export async function runChatCommand(options: Record<string, unknown>, ctx: Cont
   return 0;
 }
 
-async function readExtra(value: unknown, io: JsonOptionIo): Promise<Record<string, unknown>> {
-  const v = last(value);
-  if (typeof v !== 'string') throw new UsageError('--extra needs a value: JSON, or @file to read it from a file');
-  const parsed = await readJsonOption('--extra', v, io);
+async function readExtra(value: string, io: JsonOptionIo): Promise<Record<string, unknown>> {
+  const parsed = await readJsonOption('--extra', value, io);
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
     throw new UsageError('--extra must be a JSON object of body fields');
   return parsed as Record<string, unknown>;

@@ -2,10 +2,92 @@
  * The flags of `chat`, as plain data (read for --help and shell completion, so cheap to import). The sampling flags
  * have the names and short forms of `complete`; they set the canonical chat parameters of src/chat/canonical.ts.
  */
-import type { OptionSpec } from '../command.js';
+import { type DeclaredFlag, type OptionSpec, type OptionValues, optionSpecs, withoutOptions } from '../command.js';
 import { BATCH_FLAG_SPECS } from '../options/batch-flag-specs.js';
+import type { ChatParameters } from './canonical.js';
 
-export const CHAT_OPTION_SPECS: OptionSpec[] = [
+/**
+ * A flag that sets one chat parameter: its command-line form, help, commander key and how the text becomes a value.
+ * `logprobs` is `--logprobs [n]`: true alone, or a count of alternatives (src/chat/parameters.ts reads it apart).
+ */
+export interface ChatParameterFlag extends DeclaredFlag {
+  key: string;
+  name: keyof ChatParameters;
+  kind: 'int' | 'number' | 'strings' | 'logprobs';
+}
+
+/** The sampling flags, with the names and short forms of `complete`'s, declared once. */
+export const CHAT_PARAMETER_FLAGS = [
+  {
+    flag: '--max-tokens',
+    arg: '<n>',
+    description: 'most tokens in the answer (max_tokens)',
+    key: 'maxTokens',
+    name: 'max_tokens',
+    kind: 'int',
+  },
+  {
+    flag: '--temperature',
+    short: '-t',
+    arg: '<x>',
+    description: 'sampling temperature, 0 to 2',
+    key: 'temperature',
+    name: 'temperature',
+    kind: 'number',
+  },
+  {
+    flag: '--top-p',
+    arg: '<x>',
+    description: 'nucleus sampling, above 0 and at most 1',
+    key: 'topP',
+    name: 'top_p',
+    kind: 'number',
+  },
+  {
+    flag: '--stop',
+    arg: '<text>',
+    description: 'stop when this text is generated (repeatable)',
+    repeatable: true,
+    key: 'stop',
+    name: 'stop',
+    kind: 'strings',
+  },
+  {
+    flag: '--seed',
+    arg: '<n>',
+    description: 'random seed, for repeatable sampling',
+    key: 'seed',
+    name: 'seed',
+    kind: 'int',
+  },
+  {
+    flag: '--choices',
+    short: '-n',
+    arg: '<count>',
+    description: 'answers per request (n)',
+    key: 'choices',
+    name: 'n',
+    kind: 'int',
+  },
+  {
+    flag: '--logprobs',
+    arg: '[n]',
+    description: 'return the log-probability of each answer token, and the n most likely alternatives',
+    key: 'logprobs',
+    name: 'logprobs',
+    kind: 'logprobs',
+  },
+  {
+    flag: '--top-logprobs',
+    arg: '<n>',
+    description: 'alternatives per token, 0 to 20 (implies --logprobs)',
+    key: 'topLogprobs',
+    name: 'top_logprobs',
+    kind: 'int',
+  },
+] as const satisfies readonly ChatParameterFlag[];
+
+export const CHAT_OPTION_SPECS = [
   {
     flags: '-m, --model <name>',
     description:
@@ -28,17 +110,7 @@ export const CHAT_OPTION_SPECS: OptionSpec[] = [
     flags: '--messages <json|@file|@->',
     description: 'the conversation as a JSON array of {"role", "content"} (@- reads stdin)',
   },
-  { flags: '--max-tokens <n>', description: 'most tokens in the answer (max_tokens)' },
-  { flags: '-t, --temperature <x>', description: 'sampling temperature, 0 to 2' },
-  { flags: '--top-p <x>', description: 'nucleus sampling, above 0 and at most 1' },
-  { flags: '--stop <text>', description: 'stop when this text is generated (repeatable)', repeatable: true },
-  { flags: '--seed <n>', description: 'random seed, for repeatable sampling' },
-  { flags: '-n, --choices <count>', description: 'answers per request (n)' },
-  {
-    flags: '--logprobs [n]',
-    description: 'return the log-probability of each answer token, and the n most likely alternatives',
-  },
-  { flags: '--top-logprobs <n>', description: 'alternatives per token, 0 to 20 (implies --logprobs)' },
+  ...optionSpecs(CHAT_PARAMETER_FLAGS),
   {
     flags: '--parameters <json|@file>',
     description:
@@ -65,5 +137,8 @@ export const CHAT_OPTION_SPECS: OptionSpec[] = [
     description:
       'one chat per line of a JSONL file (- for stdin): {"messages": [...], "parameters"?: {...}, "id"?: ...}; JSONL records out',
   },
-  ...BATCH_FLAG_SPECS.filter((o) => !o.flags.startsWith('--batch')),
-];
+  ...withoutOptions(BATCH_FLAG_SPECS, '--batch'),
+] as const satisfies readonly OptionSpec[];
+
+/** What `chat` receives for the flags above (the command adds its message words as `args`). */
+export type ChatOptions = OptionValues<typeof CHAT_OPTION_SPECS>;

@@ -3,7 +3,7 @@
  * repeatable `--message ROLE=TEXT`, the words after the command (one user message), or stdin (one user message).
  * Every message is checked by one zod schema; a failure names the source, the index and the field.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { UsageError } from '../errors.js';
 import { CHAT_ROLES, type ChatMessage, type ChatRole } from './canonical.js';
 

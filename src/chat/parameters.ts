@@ -3,10 +3,11 @@
  * `--seed`, `-n`, `--logprobs [n]`, `--top-logprobs`), each field checked by zod with the range the services
  * document; a message names the flag or the field the value came from.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { UsageError } from '../errors.js';
 import { readJsonOption, type JsonOptionIo } from '../options/json-option.js';
 import type { ChatParameters } from './canonical.js';
+import { CHAT_PARAMETER_FLAGS, type ChatOptions } from './flag-specs.js';
 
 const RULES = {
   max_tokens: [z.int().min(1), 'an integer of 1 or more'],
@@ -25,20 +26,8 @@ const RULES = {
 type Name = keyof typeof RULES;
 const NAMES = Object.keys(RULES) as Name[];
 
-/** The flags that set one parameter each: commander key → parameter and how the text becomes a value. */
-const FLAGS: ReadonlyArray<{ flag: string; key: string; name: Name; kind: 'int' | 'number' | 'strings' }> = [
-  { flag: '--max-tokens', key: 'maxTokens', name: 'max_tokens', kind: 'int' },
-  { flag: '--temperature', key: 'temperature', name: 'temperature', kind: 'number' },
-  { flag: '--top-p', key: 'topP', name: 'top_p', kind: 'number' },
-  { flag: '--stop', key: 'stop', name: 'stop', kind: 'strings' },
-  { flag: '--seed', key: 'seed', name: 'seed', kind: 'int' },
-  { flag: '--choices', key: 'choices', name: 'n', kind: 'int' },
-  { flag: '--top-logprobs', key: 'topLogprobs', name: 'top_logprobs', kind: 'int' },
-];
-
-function last(value: unknown): unknown {
-  return Array.isArray(value) ? value[value.length - 1] : value;
-}
+/** What the builder reads: `--parameters` and the parameter flags (src/chat/flag-specs.ts), as commander gives them. */
+export type ChatParameterOptions = Pick<ChatOptions, 'parameters' | (typeof CHAT_PARAMETER_FLAGS)[number]['key']>;
 
 function check(name: Name, value: unknown, where: string): unknown {
   const [schema, expected] = RULES[name];
@@ -55,24 +44,25 @@ function fromText(kind: 'int' | 'number', text: string): unknown {
 }
 
 /** `--parameters` (an object of canonical fields) with the flags over it. */
-export async function buildChatParameters(options: Record<string, unknown>, io: JsonOptionIo): Promise<ChatParameters> {
+export async function buildChatParameters(options: ChatParameterOptions, io: JsonOptionIo): Promise<ChatParameters> {
   const out: Record<string, unknown> = {};
-  const json = last(options.parameters);
-  if (json !== undefined) {
-    if (typeof json !== 'string')
-      throw new UsageError('--parameters needs a value: JSON, or @file to read it from a file');
-    Object.assign(out, checkChatParameterObject(await readJsonOption('--parameters', json, io), '--parameters'));
+  if (options.parameters !== undefined) {
+    const value = await readJsonOption('--parameters', options.parameters, io);
+    Object.assign(out, checkChatParameterObject(value, '--parameters'));
   }
-  for (const f of FLAGS) {
+  for (const f of CHAT_PARAMETER_FLAGS) {
+    if (f.kind === 'logprobs') continue;
+    // Read row by row, the key is any of the table's: its value is a string, or the list of the repeatable --stop.
     const raw = options[f.key];
     if (raw === undefined) continue;
-    const value = f.kind === 'strings' ? (Array.isArray(raw) ? raw : [raw]) : fromText(f.kind, String(last(raw)));
+    const value = Array.isArray(raw) ? raw : f.kind === 'strings' ? [raw] : fromText(f.kind, raw);
     out[f.name] = check(f.name, value, f.flag);
   }
-  const logprobs = last(options.logprobs);
+  const logprobs = options.logprobs;
   if (logprobs !== undefined) {
     out.logprobs = true;
-    if (typeof logprobs === 'string') {
+    // `--logprobs` alone is true; `--logprobs N` gives the count of alternatives as text.
+    if (logprobs !== true) {
       if (options.topLogprobs !== undefined)
         throw new UsageError('give the number of alternatives once: --logprobs N or --top-logprobs N');
       if (!/^\d+$/.test(logprobs.trim())) {

@@ -1,7 +1,9 @@
+import type { spec } from '../../commands/completion.js';
+import type { OptionsOf } from '../command.js';
 import type { Context } from '../context.js';
 
-/** `textgen completion SHELL` and the hidden `--profiles` the scripts call. */
-export async function runCompletion(options: Record<string, unknown>, ctx: Context): Promise<number> {
+/** `textgen completion SHELL` and the hidden `--profiles` the scripts call (the spec is commands/completion.ts). */
+export async function runCompletion(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   if (options.profiles === true) {
     const { profileNames } = await import('./profile-names.js');
     const configPath = ctx.globals.config ?? ctx.env.TEXTGEN_CONFIG;
@@ -16,7 +18,7 @@ export async function runCompletion(options: Record<string, unknown>, ctx: Conte
   }
   const { UsageError } = await import('../errors.js');
   const { SHELLS } = await import('./model.js');
-  const args = Array.isArray(options.args) ? (options.args as string[]) : [];
+  const args = options.args;
   const shell = SHELLS.find((s) => s === args[0]);
   if (shell === undefined) {
     const got = args[0] === undefined ? 'nothing' : `"${args[0]}"`;

@@ -37,8 +37,6 @@ export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 /** Positional words known in advance, by command path. */
 const ARG_VALUES: Record<string, readonly string[]> = { completion: SHELLS };
 
-const FILE_FLAGS = new Set(['--config', '--ca-cert', '--input-file']);
-
 export function valueWords(kind: ValueKind): readonly string[] {
   if (kind === 'output') return OUTPUT_FORMATS;
   if (kind === 'provider') return PROVIDER_KINDS;
@@ -58,7 +56,8 @@ function kindOf(names: string[], placeholder: string): ValueKind {
   if (names.includes('--profile')) return 'profile';
   if (names.includes('--output')) return 'output';
   if (names.includes('--provider')) return 'provider';
-  if (names.some((n) => FILE_FLAGS.has(n)) || /^(path|file)\b/.test(placeholder)) return 'file';
+  // The placeholder says it: <path>, <file>, <path|->.
+  if (/^(path|file)\b/.test(placeholder)) return 'file';
   return 'free';
 }
 

@@ -2,7 +2,7 @@
  * The zod schema of a textgen config file (docs/design.md §2) and the messages its failures turn into.
  * This module is only ever loaded lazily (`await import('./schema.js')` from load.ts), so zod is imported at the top.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { UsageError } from '../errors.js';
 import { ENGINE_KINDS } from '../local-engine.js';
 import { NOT_HTTP_URL, urlProblem } from './base-url.js';

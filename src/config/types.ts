@@ -1,4 +1,6 @@
 import type { CanonicalParameters } from '../canonical.js';
+import type { OptionValues } from '../command.js';
+import type { GLOBAL_OPTION_SPECS } from '../global-options.js';
 import type { LocalEngineSettings } from '../local-engine.js';
 
 export type ProviderKind = 'watsonx' | 'azure-openai' | 'openai' | 'aleph-alpha' | 'open-inference';
@@ -67,26 +69,8 @@ export interface ResolvedProfile {
   source: string;
 }
 
-/** The global options of docs/design.md §2 as commander hands them over (strings until validated). */
-export interface GlobalOptions {
-  profile?: string;
-  config?: string;
-  provider?: string;
-  url?: string;
-  apiKey?: string;
-  token?: string;
-  apiVersion?: string;
-  output?: string;
-  jmesQuery?: string;
-  rawOutput?: boolean;
-  quiet?: boolean;
-  verbose?: boolean;
-  color?: boolean;
-  interactive?: boolean;
-  dryRun?: boolean;
-  timeout?: string;
-  maxTime?: string;
-  retries?: string;
-  caCert?: string;
-  insecure?: boolean;
-}
+/**
+ * The global options as commander hands them over (strings until validated): derived from their table in
+ * src/global-options.ts, so a global flag is declared once and its key and value type follow from it.
+ */
+export type GlobalOptions = OptionValues<typeof GLOBAL_OPTION_SPECS>;

@@ -1,11 +1,13 @@
 import type { Context } from '../context.js';
 import type { ParameterFlagMapping } from '../options/generate-flag-specs.js';
-import type { RawFlagValue } from '../options/flag-values.js';
 import type { RawGenerateOptions } from '../options/generate-request.js';
 
 /** What `deployment text-generate` and `complete` each bring to the one generation flow. */
 export interface GenerationCommand {
-  /** The commander options, already translated to the canonical builder's keys where they differ. */
+  /**
+   * The commander options, and complete's synthetic keys (COMPLETE_PARAMETER_FLAGS) built from its flags at run time:
+   * no spec declares those, hence the record.
+   */
   raw: RawGenerateOptions & Record<string, unknown>;
   /** The command's granular parameter flags and how they combine with --parameters. */
   flags?: readonly ParameterFlagMapping[];
@@ -33,10 +35,9 @@ export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand)
   const { resolveInput, missingFlagsError, readStdinText } = await import('../options/input.js');
 
   const format = parseOutputFormat(ctx.globals.output);
-  const raw = parseBooleanFlag('--raw', cmd.raw.raw as RawFlagValue) === true;
-  const ignoreUnsupported =
-    parseBooleanFlag('--ignore-unsupported', cmd.raw.ignoreUnsupported as RawFlagValue) === true;
-  const showLogprobs = parseBooleanFlag('--show-logprobs', cmd.raw.showLogprobs as RawFlagValue) === true;
+  const raw = parseBooleanFlag('--raw', cmd.raw.raw) === true;
+  const ignoreUnsupported = parseBooleanFlag('--ignore-unsupported', cmd.raw.ignoreUnsupported) === true;
+  const showLogprobs = parseBooleanFlag('--show-logprobs', cmd.raw.showLogprobs) === true;
   // complete streams by default where a person watches the text arrive.
   const stream =
     cmd.stream === 'auto' ? ctx.terminal.stdoutIsTTY && format === 'text' && !ctx.globals.jmesQuery : cmd.stream;
@@ -60,8 +61,8 @@ export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand)
       ? words.join(' ')
       : await resolveInput(
           {
-            ...(typeof cmd.raw.input === 'string' ? { input: cmd.raw.input } : {}),
-            ...(typeof cmd.raw.inputFile === 'string' ? { inputFile: cmd.raw.inputFile } : {}),
+            ...(cmd.raw.input !== undefined ? { input: cmd.raw.input } : {}),
+            ...(cmd.raw.inputFile !== undefined ? { inputFile: cmd.raw.inputFile } : {}),
           },
           {
             cwd: ctx.cwd,
@@ -135,7 +136,7 @@ export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand)
   const { adapterFor } = await import('../../profiles/registry.js');
   const provider = await adapterFor(profile.provider).generate();
   const { runGenerate } = await import('./run-generate.js');
-  const modelVersion = typeof cmd.raw.modelVersion === 'string' ? cmd.raw.modelVersion : undefined;
+  const modelVersion = cmd.raw.modelVersion;
   return runGenerate(ctx, {
     provider,
     profile,

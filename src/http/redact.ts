@@ -66,23 +66,29 @@ function formsOf(secret: string): string[] {
  * error body, a batch record, a trace) is masked on its way out, whatever the source.
  */
 export class KnownSecrets {
-  readonly #forms = new Set<string>();
-  #sorted: string[] = [];
+  /** Secrets as given; their forms are worked out on the first `redact`, which a run that succeeds quietly never calls. */
+  readonly #secrets = new Set<string>();
+  #sorted: string[] | undefined = [];
 
   constructor(secrets: Iterable<string> = []) {
     for (const s of secrets) this.add(s);
   }
 
   add(secret: string | undefined): void {
-    if (secret === undefined || secret.length < MIN_SECRET_LENGTH) return;
-    let added = false;
-    for (const form of formsOf(secret)) {
-      if (form.length < MIN_SECRET_LENGTH || this.#forms.has(form)) continue;
-      this.#forms.add(form);
-      added = true;
+    if (secret === undefined || secret.length < MIN_SECRET_LENGTH || this.#secrets.has(secret)) return;
+    this.#secrets.add(secret);
+    this.#sorted = undefined;
+  }
+
+  /** Every form of every secret, longest first, so a secret that contains another is masked whole. */
+  #forms(): string[] {
+    if (this.#sorted === undefined) {
+      const forms = new Set<string>();
+      for (const secret of this.#secrets)
+        for (const form of formsOf(secret)) if (form.length >= MIN_SECRET_LENGTH) forms.add(form);
+      this.#sorted = [...forms].sort((a, b) => b.length - a.length);
     }
-    // Longest first, so a secret that contains another is masked whole.
-    if (added) this.#sorted = [...this.#forms].sort((a, b) => b.length - a.length);
+    return this.#sorted;
   }
 
   /** A header's credential: the whole value, and the part after an auth scheme ("Bearer x" → "x"). */
@@ -95,7 +101,7 @@ export class KnownSecrets {
 
   redact(text: string): string {
     let out = text;
-    for (const form of this.#sorted) if (out.includes(form)) out = out.split(form).join(MASK);
+    for (const form of this.#forms()) if (out.includes(form)) out = out.split(form).join(MASK);
     return out;
   }
 }

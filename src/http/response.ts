@@ -4,7 +4,6 @@
  * Loaded lazily together with undici (only client.ts imports it, inside `send`).
  */
 import { pipeline } from 'node:stream';
-import zlib from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import { ApiError, Interrupted, NetworkError, TextgenError } from '../errors.js';
 import { jsonDepthExceededAt, MAX_ANSWER_BYTES, MAX_ANSWER_DEPTH } from '../json-depth.js';
@@ -49,15 +48,15 @@ function decoded(
   const encoding = String(flattenHeaders(data.headers)['content-encoding'] ?? '')
     .trim()
     .toLowerCase();
+  if (encoding !== 'gzip' && encoding !== 'x-gzip' && encoding !== 'deflate' && encoding !== 'br') return data.body;
+  // Loaded only for an encoded answer: node:zlib costs every other request about a millisecond at start-up.
+  const zlib = process.getBuiltinModule('node:zlib');
   const decoder =
     encoding === 'gzip' || encoding === 'x-gzip'
       ? zlib.createGunzip()
       : encoding === 'deflate'
         ? zlib.createInflate()
-        : encoding === 'br'
-          ? zlib.createBrotliDecompress()
-          : undefined;
-  if (decoder === undefined) return data.body;
+        : zlib.createBrotliDecompress();
   pipeline(data.body, decoder, () => undefined);
   return decoder;
 }

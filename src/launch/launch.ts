@@ -60,7 +60,8 @@ export async function launch(argv: string[], dist: string): Promise<void> {
   // The baseline compiler parses HTTP framing fast enough. Set before anything compiles WebAssembly, and before
   // run.cjs is read (V8 keeps a cache only for the flags it was made with); not earlier, because loading node:v8
   // costs help and --version about 2 ms.
-  const v8 = await import('node:v8');
+  // process.getBuiltinModule, not import(): a dynamic import loads Node's ES module loader first (about 2 ms).
+  const v8 = process.getBuiltinModule('node:v8');
   v8.setFlagsFromString('--liftoff-only');
   // Nearly everything allocated while a command starts lives on (code, modules, schemas), so each scavenge of the
   // 1 MB young generation copies it all; growing that generation in bigger steps halves the scavenges before the

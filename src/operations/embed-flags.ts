@@ -3,20 +3,34 @@
  * can name each one it does not understand. Every malformed value is a UsageError naming its flag.
  */
 import { UsageError } from '../errors.js';
-import { coerceEnum, coerceInt, parseBooleanFlag, type RawFlagValue } from '../options/flag-values.js';
+import { coerceEnum, coerceInt, parseBooleanFlag } from '../options/flag-values.js';
 import { COMPRESSED_SIZE, POOLINGS, REPRESENTATIONS } from './embed-settings.js';
 import type { EmbedSettings, Pooling, Representation } from '../../profiles/types.js';
 
+/**
+ * The flags read here, with the value types commander gives them as commands/embed.ts declares them: its handler
+ * passes its OptionsOf, so the type checker holds the two together.
+ */
+export interface EmbedFlagOptions {
+  truncateInputTokens?: string;
+  layers?: string[];
+  pooling?: string[];
+  tokens?: string | true;
+  normalize?: string | true;
+  representation?: string;
+  compressToSize?: string;
+  nice?: string | true;
+}
+
 /** A repeatable flag's values, each split at commas; blanks dropped. */
-function listItems(value: unknown): string[] {
-  const values = Array.isArray(value) ? (value as unknown[]) : [value];
+function listItems(values: readonly string[]): string[] {
   return values
-    .flatMap((v) => String(v).split(','))
+    .flatMap((v) => v.split(','))
     .map((s) => s.trim())
     .filter((s) => s !== '');
 }
 
-function layersFlag(value: unknown): number[] {
+function layersFlag(value: readonly string[]): number[] {
   const items = listItems(value);
   if (items.length === 0)
     throw new UsageError('--layers needs at least one layer index, e.g. --layers -1 or --layers 0,-1');
@@ -30,7 +44,7 @@ function layersFlag(value: unknown): number[] {
   });
 }
 
-function poolingFlag(value: unknown): Pooling[] {
+function poolingFlag(value: readonly string[]): Pooling[] {
   const items = listItems(value);
   if (items.length === 0) throw new UsageError(`--pooling needs at least one of ${POOLINGS.join(', ')}`);
   return items.map((item) => {
@@ -42,22 +56,22 @@ function poolingFlag(value: unknown): Pooling[] {
 }
 
 /** A `[bool]` flag; a word that is not a boolean was most likely meant as text. */
-function booleanFlag(flag: string, value: unknown): boolean | undefined {
+function booleanFlag(flag: string, value: string | true | undefined): boolean | undefined {
   try {
-    return parseBooleanFlag(flag, value as RawFlagValue);
+    return parseBooleanFlag(flag, value);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     throw new UsageError(e.message, { hint: `write ${flag}=true, or put ${flag} after the text` });
   }
 }
 
-export function parseEmbedSettings(options: Record<string, unknown>): EmbedSettings {
+export function parseEmbedSettings(options: EmbedFlagOptions): EmbedSettings {
   const s: EmbedSettings = {};
   if (options.truncateInputTokens !== undefined) {
-    const n = coerceInt(options.truncateInputTokens as string);
+    const n = coerceInt(options.truncateInputTokens);
     if (typeof n !== 'number' || n < 0) {
       throw new UsageError(
-        `--truncate-input-tokens must be an integer of 0 or more (0 = no truncation), got ${JSON.stringify(String(options.truncateInputTokens))}`,
+        `--truncate-input-tokens must be an integer of 0 or more (0 = no truncation), got ${JSON.stringify(options.truncateInputTokens)}`,
       );
     }
     s.truncate_input_tokens = n;
@@ -69,18 +83,18 @@ export function parseEmbedSettings(options: Record<string, unknown>): EmbedSetti
   const normalize = booleanFlag('--normalize', options.normalize);
   if (normalize !== undefined) s.normalize = normalize;
   if (options.representation !== undefined) {
-    const v = coerceEnum(options.representation as string);
+    const v = coerceEnum(options.representation);
     if (!(REPRESENTATIONS as readonly unknown[]).includes(v)) {
       throw new UsageError(
-        `--representation must be one of ${REPRESENTATIONS.join(', ')}, got ${JSON.stringify(String(options.representation))}`,
+        `--representation must be one of ${REPRESENTATIONS.join(', ')}, got ${JSON.stringify(options.representation)}`,
       );
     }
     s.representation = v as Representation;
   }
   if (options.compressToSize !== undefined) {
-    if (coerceInt(options.compressToSize as string) !== COMPRESSED_SIZE) {
+    if (coerceInt(options.compressToSize) !== COMPRESSED_SIZE) {
       throw new UsageError(
-        `--compress-to-size must be ${COMPRESSED_SIZE} (the only size the service compresses to), got ${JSON.stringify(String(options.compressToSize))}`,
+        `--compress-to-size must be ${COMPRESSED_SIZE} (the only size the service compresses to), got ${JSON.stringify(options.compressToSize)}`,
       );
     }
     s.compress_to_size = COMPRESSED_SIZE;

@@ -6,10 +6,11 @@ import type { ResolvedProfile } from '../config/types.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { missingFlagsError } from '../options/input.js';
-import { coerceEnum, coerceInt, parseBooleanFlag, type RawFlagValue } from '../options/flag-values.js';
+import { coerceEnum, coerceInt, parseBooleanFlag } from '../options/flag-values.js';
 import { readStdinText } from '../options/input.js';
 import type { FileIo, MultimodalPrompt, TaskDocument } from '../../profiles/types.js';
 import { promptsFor } from './multimodal.js';
+import type { TaskOptions } from './task-flag-specs.js';
 
 /** File access for one command run; stdin is read once, however many `@-` there are. */
 export function fileIo(ctx: Context): FileIo {
@@ -18,8 +19,8 @@ export function fileIo(ctx: Context): FileIo {
 }
 
 /** `-m/--model`, else the profile's defaults.model. */
-export function modelFor(options: Record<string, unknown>, profile: ResolvedProfile): string {
-  if (typeof options.model === 'string' && options.model !== '') return options.model;
+export function modelFor(options: Pick<TaskOptions, 'model'>, profile: ResolvedProfile): string {
+  if (options.model !== undefined && options.model !== '') return options.model;
   if (profile.defaults.model) return profile.defaults.model;
   throw new UsageError(`missing required option: --model (profile "${profile.name}" has no defaults.model)`, {
     hint: 'e.g. -m luminous-base',
@@ -27,22 +28,22 @@ export function modelFor(options: Record<string, unknown>, profile: ResolvedProf
 }
 
 /** `--nice`, `--nice=true|false`. */
-export function niceFlag(options: Record<string, unknown>): boolean {
-  return parseBooleanFlag('--nice', options.nice as RawFlagValue) === true;
+export function niceFlag(options: Pick<TaskOptions, 'nice'>): boolean {
+  return parseBooleanFlag('--nice', options.nice) === true;
 }
 
 /** `--prompt`, `--image`, `--prompt-json`; with none of them, piped stdin is the prompt text. */
 export async function promptFrom(
-  options: Record<string, unknown>,
+  options: Pick<TaskOptions, 'prompt' | 'image' | 'promptJson'>,
   ctx: Context,
   io: FileIo,
   profile: ResolvedProfile,
 ): Promise<MultimodalPrompt> {
   const prompt = await (await promptsFor(profile)).buildPrompt(
     {
-      text: typeof options.prompt === 'string' ? options.prompt : undefined,
-      images: Array.isArray(options.image) ? (options.image as string[]) : undefined,
-      promptJson: typeof options.promptJson === 'string' ? options.promptJson : undefined,
+      text: options.prompt,
+      images: options.image,
+      promptJson: options.promptJson,
     },
     io,
   );
@@ -66,28 +67,22 @@ export async function documentsFrom(
   return out;
 }
 
-/** A repeatable flag's values ([] when absent). */
-export function listFlag(value: unknown): string[] {
-  if (value === undefined) return [];
-  return Array.isArray(value) ? (value as string[]) : [String(value)];
-}
-
 /** One of a fixed set, case-insensitive; undefined when the flag is absent. */
-export function enumFlag<T extends string>(flag: string, value: unknown, allowed: readonly T[]): T | undefined {
+export function enumFlag<T extends string>(
+  flag: string,
+  value: string | undefined,
+  allowed: readonly T[],
+): T | undefined {
   if (value === undefined) return undefined;
-  const v = coerceEnum(value as string | boolean | string[]);
+  const v = coerceEnum(value);
   if (typeof v === 'string' && (allowed as readonly string[]).includes(v)) return v as T;
-  throw new UsageError(
-    `${flag} must be one of ${allowed.join(', ')}, got ${JSON.stringify(typeof v === 'string' ? v : String(value))}`,
-  );
+  throw new UsageError(`${flag} must be one of ${allowed.join(', ')}, got ${JSON.stringify(v)}`);
 }
 
 /** An integer within bounds; undefined when the flag is absent. */
-export function intFlag(flag: string, value: unknown, min: number, max: number): number | undefined {
+export function intFlag(flag: string, value: string | undefined, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
-  const v = coerceInt(value as string | boolean | string[]);
+  const v = coerceInt(value);
   if (typeof v === 'number' && v >= min && v <= max) return v;
-  throw new UsageError(
-    `${flag} must be an integer from ${min} to ${max}, got ${JSON.stringify(typeof v === 'boolean' ? '' : String(v))}`,
-  );
+  throw new UsageError(`${flag} must be an integer from ${min} to ${max}, got ${JSON.stringify(String(v))}`);
 }

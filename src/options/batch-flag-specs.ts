@@ -2,9 +2,9 @@
  * The `--batch` flags shared by `deployment text-generate(-stream)`, `complete` and `embed` (docs/batch.md), as
  * plain data: read for --help and completion, so nothing here may be expensive to import.
  */
-import type { OptionSpec } from '../command.js';
+import { longFlag, type OptionSpec, type OptionValues, optionKey, withoutOptions } from '../command.js';
 
-export const BATCH_FLAG_SPECS: OptionSpec[] = [
+export const BATCH_FLAG_SPECS = [
   {
     flags: '--batch <file.jsonl|->',
     description:
@@ -23,12 +23,12 @@ export const BATCH_FLAG_SPECS: OptionSpec[] = [
     description: 'with --batch: run only lines n with (n - 1) mod N = K - 1 (a CI matrix of N machines)',
   },
   { flags: '--fail-fast [bool]', description: 'with --batch: stop at the first failed line; exit with its exit code' },
-];
+] as const satisfies readonly OptionSpec[];
 
-/** The commander keys of the flags above: given without --batch they are a usage error. */
-export const BATCH_ONLY_KEYS = [
-  ['concurrency', '--concurrency'],
-  ['resume', '--resume'],
-  ['shard', '--shard'],
-  ['failFast', '--fail-fast'],
-] as const;
+/** What a command taking the flags above receives for them. */
+export type BatchFlagOptions = OptionValues<typeof BATCH_FLAG_SPECS>;
+
+/** The flags above other than --batch itself (commander key, flag): given without --batch they are a usage error. */
+export const BATCH_ONLY_KEYS = withoutOptions(BATCH_FLAG_SPECS, '--batch').map(
+  (o) => [optionKey(o.flags), longFlag(o.flags)] as const,
+);

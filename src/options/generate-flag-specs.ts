@@ -3,7 +3,7 @@
  * shell completion, so it must stay cheap: no zod, no file system, nothing but literals.
  */
 import type { CanonicalParameters } from '../canonical.js';
-import type { OptionSpec } from '../command.js';
+import { type DeclaredFlag, type OptionSpec, optionSpecs } from '../command.js';
 
 /** How a granular flag's string becomes a value of its canonical field. */
 /** `strings`: repeatable literal values, each one item (complete --stop). */
@@ -20,22 +20,12 @@ export interface ParameterFlagMapping {
   kind: GranularKind;
 }
 
-/** A `--parameters-*` flag: its mapping and its help, declared together once. */
-export interface GranularParameterFlag extends ParameterFlagMapping {
-  /** The value placeholder in help, e.g. "<int>". */
-  arg: string;
-  /** The help line: declared here, with the mapping, and nowhere else. */
-  description: string;
-  repeatable?: boolean;
-}
+/** A flag that sets a canonical parameter: its mapping, its command-line form and its help, declared together once. */
+export interface ParameterFlag extends ParameterFlagMapping, DeclaredFlag {}
 
-/** A granular flag as the command line and help take it. */
-function granularOptionSpec(f: GranularParameterFlag): OptionSpec {
-  return {
-    flags: `${f.flag} ${f.arg}`,
-    description: f.description,
-    ...(f.repeatable === true ? { repeatable: true } : {}),
-  };
+/** A `--parameters-*` flag: every one takes a value. */
+export interface GranularParameterFlag extends ParameterFlag {
+  arg: string;
 }
 
 /** The sixteen `--parameters-*` flags, in cpd-cli's order. */
@@ -177,7 +167,7 @@ export const GRANULAR_PARAMETER_FLAGS = [
 export type GranularParameterKey = (typeof GRANULAR_PARAMETER_FLAGS)[number]['key'];
 
 /** Options of `deployment text-generate` and `deployment text-generate-stream`, in help order. */
-export const GENERATE_FLAG_SPECS: OptionSpec[] = [
+export const GENERATE_FLAG_SPECS = [
   { flags: '--id-or-name <id>', description: 'deployment id or serving name (required)' },
   { flags: '--input <text>', description: 'the prompt text' },
   { flags: '--input-file <path|->', description: 'read the prompt from a file, or - for stdin' },
@@ -189,7 +179,7 @@ export const GENERATE_FLAG_SPECS: OptionSpec[] = [
     flags: '--parameters <json|@file>',
     description: 'all generation parameters as JSON or @file; cannot be combined with --parameters-* flags',
   },
-  ...GRANULAR_PARAMETER_FLAGS.map(granularOptionSpec),
+  ...optionSpecs(GRANULAR_PARAMETER_FLAGS),
   { flags: '--stream [bool]', description: 'print the text as it is generated' },
   { flags: '--raw [bool]', description: "print the provider's own response body" },
   {
@@ -205,4 +195,4 @@ export const GENERATE_FLAG_SPECS: OptionSpec[] = [
     flags: '--ignore-unsupported [bool]',
     description: 'warn instead of failing when the provider cannot honour a parameter',
   },
-];
+] as const satisfies readonly OptionSpec[];

@@ -3,6 +3,7 @@
  * Cheap to import: zod and the schemas load inside buildCanonicalRequest.
  */
 import type { CanonicalParameters, CanonicalRequest } from '../canonical.js';
+import { type OptionValues, optionKey } from '../command.js';
 import { UsageError } from '../errors.js';
 import { deepMerge } from './deep-merge.js';
 import {
@@ -13,29 +14,31 @@ import {
   parseStopSequences,
   type RawFlagValue,
 } from './flag-values.js';
+import type { COMPLETE_OPTION_SPECS } from './complete-flag-specs.js';
 import {
+  type GENERATE_FLAG_SPECS,
   GRANULAR_PARAMETER_FLAGS,
   type ParameterFlagMapping,
-  type GranularParameterKey,
 } from './generate-flag-specs.js';
 import { readJsonOption, type JsonOptionIo } from './json-option.js';
 import type { Locator } from './validate-option.js';
 
-/** commander's `opts()` for the command: camelCase keys, values as commander gives them. */
-export interface RawGenerateOptions extends Partial<Record<GranularParameterKey, RawFlagValue>> {
-  idOrName?: RawFlagValue;
-  input?: RawFlagValue;
-  inputFile?: RawFlagValue;
-  moderations?: RawFlagValue;
-  parameters?: RawFlagValue;
-  stream?: RawFlagValue;
-  raw?: RawFlagValue;
-  extra?: RawFlagValue;
-  modelVersion?: RawFlagValue;
-  ignoreUnsupported?: RawFlagValue;
-  /** Positional words (`complete`'s PROMPT…), as the CLI passes them: a prompt that does not come from stdin. */
-  args?: RawFlagValue;
-}
+type TextGenerateOptions = OptionValues<typeof GENERATE_FLAG_SPECS>;
+type CompleteOptions = OptionValues<typeof COMPLETE_OPTION_SPECS>;
+type SharedKey = keyof TextGenerateOptions & keyof CompleteOptions;
+
+/**
+ * The options of `deployment text-generate` or of `complete`, as commander gives them: a flag both declare has
+ * either command's value type (text-generate's `--raw [bool]` is `string | true`, complete's `--raw` a boolean);
+ * text-generate's own flags (`--input`, `--moderations`, the `--parameters-*`) are absent for complete.
+ */
+export type RawGenerateOptions = { [K in SharedKey]?: TextGenerateOptions[K] | CompleteOptions[K] } & Omit<
+  TextGenerateOptions,
+  SharedKey
+> & {
+    /** Positional words (`complete`'s PROMPT…), as the CLI passes them: a prompt that does not come from stdin. */
+    args?: string[];
+  };
 
 export interface BuiltRequest {
   /** Parameters and moderations; `input` is resolved separately (see input.ts). */
@@ -65,13 +68,15 @@ const EXTRA_HINT = 'provider-specific body fields go in --extra';
  */
 export async function buildCanonicalRequest(raw: RawGenerateOptions, opts: BuildOptions): Promise<BuiltRequest> {
   const table = opts.flags ?? GRANULAR_PARAMETER_FLAGS;
+  // The table of parameter flags is chosen at run time (text-generate's, or complete's with its synthetic keys), so
+  // its keys are looked up through a record of what commander can store.
   const values = raw as Record<string, RawFlagValue>;
   const granular = table.filter((f) => values[f.key] !== undefined);
   if (raw.parameters !== undefined && granular.length > 0 && opts.parametersWithFlags !== 'merge')
     throw conflictError(granular);
   checkStdinReaders(raw);
 
-  const [{ parametersSchema, moderationsSchema, extraSchema }, { validateOption, within }] = await Promise.all([
+  const [{ parametersSchemaFor, moderationsSchema, extraSchema }, { validateOption, within }] = await Promise.all([
     import('./schemas.js'),
     import('./validate-option.js'),
   ]);
@@ -87,34 +92,34 @@ export async function buildCanonicalRequest(raw: RawGenerateOptions, opts: Build
 
   if (opts.defaults !== undefined) {
     const locate = within(DEFAULTS_OWNER);
-    addLayer(validateOption(parametersSchema, opts.defaults, locate), locate);
+    addLayer(validateOption(parametersSchemaFor(opts.defaults), opts.defaults, locate), locate);
   }
   if (raw.parameters !== undefined) {
     const value = await readJsonOption('--parameters', jsonText('--parameters', raw.parameters), opts);
     const locate = within('--parameters');
-    addLayer(validateOption(parametersSchema, value, locate, { unknownFieldHint: EXTRA_HINT }), locate);
+    addLayer(validateOption(parametersSchemaFor(value), value, locate, { unknownFieldHint: EXTRA_HINT }), locate);
   }
   if (granular.length > 0) {
     let fromFlags: Record<string, unknown> = {};
     for (const f of granular) fromFlags = deepMerge(fromFlags, { [f.field]: await flagValue(f, values[f.key]!, opts) });
     const locate = byFlag(table);
-    addLayer(validateOption(parametersSchema, fromFlags, locate), locate);
+    addLayer(validateOption(parametersSchemaFor(fromFlags), fromFlags, locate), locate);
   }
   if (layers > 1) {
     const locate: Locator = (path) => (provenance.get(String(path[0])) ?? within('parameters'))(path);
-    merged = validateOption(parametersSchema, merged, locate);
+    merged = validateOption(parametersSchemaFor(merged), merged, locate);
   }
 
   const request: CanonicalRequest = {};
   if (Object.keys(merged).length > 0) request.parameters = merged;
   if (raw.moderations !== undefined) {
     const value = await readJsonOption('--moderations', jsonText('--moderations', raw.moderations), opts);
-    request.moderations = validateOption(moderationsSchema, value, within('--moderations'));
+    request.moderations = validateOption(moderationsSchema(), value, within('--moderations'));
   }
   const built: BuiltRequest = { request };
   if (raw.extra !== undefined) {
     const value = await readJsonOption('--extra', jsonText('--extra', raw.extra), opts);
-    built.extra = validateOption(extraSchema, value, within('--extra'));
+    built.extra = validateOption(extraSchema(), value, within('--extra'));
   }
   return built;
 }
@@ -169,9 +174,7 @@ function joinAnd(items: readonly string[]): string {
 
 /** Flags whose value is JSON-or-@file, and so may be `@-`. */
 const JSON_VALUED: ReadonlyArray<readonly [flag: string, key: keyof RawGenerateOptions]> = [
-  ['--parameters', 'parameters'],
-  ['--moderations', 'moderations'],
-  ['--extra', 'extra'],
+  ...(['--parameters', '--moderations', '--extra'] as const).map((flag) => [flag, optionKey(flag)] as const),
   ...GRANULAR_PARAMETER_FLAGS.filter((f) => f.kind === 'json').map((f) => [f.flag, f.key] as const),
 ];
 

@@ -21,70 +21,122 @@ const bool = () => expecting('true or false', z.boolean());
 const intAtLeast = (min: number) => expecting(`an integer of ${min} or more`, z.int().min(min));
 const probability = () => expecting('a number greater than 0 and at most 1', z.number().gt(0).lte(1));
 
-export const lengthPenaltySchema = expecting(
-  'an object like {"decay_factor": 2.5, "start_index": 5}',
-  z.strictObject({
-    decay_factor: expecting('a number greater than 1', z.number().gt(1)).optional(),
-    start_index: intAtLeast(0).optional(),
-  }),
+/** Memoised: each schema is built the first time something asks for it (start-up cost, docs/performance.md). */
+function once<T>(build: () => T): () => T {
+  let built: T | undefined;
+  return () => {
+    built ??= build();
+    return built;
+  };
+}
+
+const lengthPenalty = once(() =>
+  expecting(
+    'an object like {"decay_factor": 2.5, "start_index": 5}',
+    z.strictObject({
+      decay_factor: expecting('a number greater than 1', z.number().gt(1)).optional(),
+      start_index: intAtLeast(0).optional(),
+    }),
+  ),
 );
 
-export const returnOptionsSchema = expecting(
-  'an object like {"generated_tokens": true, "top_n_tokens": 2}',
-  z.strictObject({
-    input_text: bool().optional(),
-    generated_tokens: bool().optional(),
-    input_tokens: bool().optional(),
-    token_logprobs: bool().optional(),
-    token_ranks: bool().optional(),
-    top_n_tokens: expecting('an integer from 0 to 5', z.int().min(0).max(5)).optional(),
-  }),
+const returnOptions = once(() =>
+  expecting(
+    'an object like {"generated_tokens": true, "top_n_tokens": 2}',
+    z.strictObject({
+      input_text: bool().optional(),
+      generated_tokens: bool().optional(),
+      input_tokens: bool().optional(),
+      token_logprobs: bool().optional(),
+      token_ranks: bool().optional(),
+      top_n_tokens: expecting('an integer from 0 to 5', z.int().min(0).max(5)).optional(),
+    }),
+  ),
 );
 
-const parameterFields = {
-  decoding_method: expecting('"greedy" or "sample"', z.enum(['greedy', 'sample'])).optional(),
-  length_penalty: lengthPenaltySchema.optional(),
-  max_new_tokens: intAtLeast(0).optional(),
-  min_new_tokens: intAtLeast(0).optional(),
-  random_seed: intAtLeast(1).optional(),
-  stop_sequences: expecting(
-    'a list of at most 6 non-empty strings',
-    z.array(expecting('a non-empty string', z.string().min(1))).max(6),
-  ).optional(),
-  temperature: expecting('a number from 0 to 2', z.number().min(0).max(2)).optional(),
-  time_limit: expecting('an integer greater than 0 (milliseconds)', z.int().gt(0)).optional(),
-  top_k: expecting('an integer from 1 to 100', z.int().min(1).max(100)).optional(),
-  top_p: probability().optional(),
-  repetition_penalty: expecting('a number from 1 to 2', z.number().min(1).max(2)).optional(),
-  truncate_input_tokens: intAtLeast(0).optional(),
-  return_options: returnOptionsSchema.optional(),
-  include_stop_sequence: bool().optional(),
-  typical_p: probability().optional(),
-  prompt_variables: expecting(
-    'an object of strings, like {"city": "Paris"}',
-    z.record(z.string(), expecting('a string', z.string())),
-  ).optional(),
+/** Each canonical parameter's schema, by field, in the order messages list them; built on first use. */
+const PARAMETER_FIELDS = {
+  decoding_method: once(() => expecting('"greedy" or "sample"', z.enum(['greedy', 'sample'])).optional()),
+  length_penalty: once(() => lengthPenalty().optional()),
+  max_new_tokens: once(() => intAtLeast(0).optional()),
+  min_new_tokens: once(() => intAtLeast(0).optional()),
+  random_seed: once(() => intAtLeast(1).optional()),
+  stop_sequences: once(() =>
+    expecting(
+      'a list of at most 6 non-empty strings',
+      z.array(expecting('a non-empty string', z.string().min(1))).max(6),
+    ).optional(),
+  ),
+  temperature: once(() => expecting('a number from 0 to 2', z.number().min(0).max(2)).optional()),
+  time_limit: once(() => expecting('an integer greater than 0 (milliseconds)', z.int().gt(0)).optional()),
+  top_k: once(() => expecting('an integer from 1 to 100', z.int().min(1).max(100)).optional()),
+  top_p: once(() => probability().optional()),
+  repetition_penalty: once(() => expecting('a number from 1 to 2', z.number().min(1).max(2)).optional()),
+  truncate_input_tokens: once(() => intAtLeast(0).optional()),
+  return_options: once(() => returnOptions().optional()),
+  include_stop_sequence: once(() => bool().optional()),
+  typical_p: once(() => probability().optional()),
+  prompt_variables: once(() =>
+    expecting(
+      'an object of strings, like {"city": "Paris"}',
+      z.record(z.string(), expecting('a string', z.string())),
+    ).optional(),
+  ),
 };
+type ParameterField = keyof typeof PARAMETER_FIELDS;
+type ParameterShape = { [K in ParameterField]: ReturnType<(typeof PARAMETER_FIELDS)[K]> };
 
-export const parametersSchema = expecting(
-  'a JSON object',
-  z.strictObject(parameterFields).superRefine((p, ctx) => {
-    const { min_new_tokens: min, max_new_tokens: max } = p;
-    // The refinement also runs when fields failed; compare only values that are themselves valid.
-    if (Number.isSafeInteger(min) && Number.isSafeInteger(max) && min! >= 0 && max! >= 0 && min! > max!) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['min_new_tokens'],
-        message: 'min_new_tokens must not be greater than max_new_tokens',
-        params: { compareTo: ['max_new_tokens'], relation: 'must not be greater than' },
-      });
-    }
-  }),
-);
+/** The parameters object over the given fields (all optional), with the rule that spans two of them. */
+function parametersOver<F extends ParameterField>(fields: readonly F[]) {
+  const shape = Object.fromEntries(fields.map((f) => [f, PARAMETER_FIELDS[f]()])) as Pick<ParameterShape, F>;
+  return expecting(
+    'a JSON object',
+    z.strictObject(shape).superRefine((p, ctx) => {
+      const { min_new_tokens: min, max_new_tokens: max } = p as { min_new_tokens?: number; max_new_tokens?: number };
+      // The refinement also runs when fields failed; compare only values that are themselves valid.
+      if (Number.isSafeInteger(min) && Number.isSafeInteger(max) && min! >= 0 && max! >= 0 && min! > max!) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['min_new_tokens'],
+          message: 'min_new_tokens must not be greater than max_new_tokens',
+          params: { compareTo: ['max_new_tokens'], relation: 'must not be greater than' },
+        });
+      }
+    }),
+  );
+}
+
+const ALL_FIELDS = Object.keys(PARAMETER_FIELDS) as ParameterField[];
+
+/** The whole parameters schema: every field, for messages, suggestions and values that are not plain objects. */
+export const parametersSchema = once(() => parametersOver(ALL_FIELDS));
 
 // Compile-time guard: what the schema accepts is a CanonicalParameters (src/canonical.ts).
-const parametersMatchCanonical: (p: z.output<typeof parametersSchema>) => CanonicalParameters = (p) => p;
+const parametersMatchCanonical: (p: z.output<ReturnType<typeof parametersSchema>>) => CanonicalParameters = (p) => p;
 void parametersMatchCanonical;
+
+const partialSchemas = new Map<string, z.ZodType<CanonicalParameters>>();
+
+/**
+ * The schema to validate `value` with. An object whose keys are all known fields is checked against those fields
+ * only: it passes or fails exactly as under the whole schema (every field is optional), but a request that sets
+ * one parameter builds one field's schema, not sixteen. Anything else gets the whole schema, so that an unknown
+ * field's message and suggestions are the whole schema's.
+ */
+export function parametersSchemaFor(value: unknown): z.ZodType<CanonicalParameters> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return parametersSchema();
+  const keys = Object.keys(value);
+  if (!keys.every((k) => Object.hasOwn(PARAMETER_FIELDS, k))) return parametersSchema();
+  const fields = ALL_FIELDS.filter((f) => keys.includes(f));
+  const id = fields.join(',');
+  let schema = partialSchemas.get(id);
+  if (schema === undefined) {
+    // The partial shape's output is a subset of the whole one's, which the guard above ties to CanonicalParameters.
+    schema = parametersOver(fields) as unknown as z.ZodType<CanonicalParameters>;
+    partialSchemas.set(id, schema);
+  }
+  return schema;
+}
 
 const threshold = () =>
   expecting(
@@ -109,21 +161,23 @@ const moderationType = () =>
   );
 
 /** hap, pii and input_ranges are checked; other keys pass, since the service adds moderation types. */
-export const moderationsSchema = expecting(
-  'a JSON object',
-  z.looseObject({
-    hap: moderationType().optional(),
-    pii: moderationType().optional(),
-    input_ranges: expecting(
-      'a list of objects like {"start": 0, "end": 10}',
-      z.array(
-        expecting(
-          'an object like {"start": 0, "end": 10}',
-          z.strictObject({ start: intAtLeast(0), end: intAtLeast(0) }),
+export const moderationsSchema = once(() =>
+  expecting(
+    'a JSON object',
+    z.looseObject({
+      hap: moderationType().optional(),
+      pii: moderationType().optional(),
+      input_ranges: expecting(
+        'a list of objects like {"start": 0, "end": 10}',
+        z.array(
+          expecting(
+            'an object like {"start": 0, "end": 10}',
+            z.strictObject({ start: intAtLeast(0), end: intAtLeast(0) }),
+          ),
         ),
-      ),
-    ).optional(),
-  }),
+      ).optional(),
+    }),
+  ),
 );
 
 /**
@@ -143,7 +197,7 @@ export const FIELD_SYNONYMS: Readonly<Record<string, string>> = {
 };
 
 /** `--extra`: any keys, merged into the provider's wire body. */
-export const extraSchema = expecting('a JSON object', z.record(z.string(), z.unknown()));
+export const extraSchema = once(() => expecting('a JSON object', z.record(z.string(), z.unknown())));
 
 /** Just enough of zod's internal definition to walk a schema along an issue path. */
 interface WalkableDef {

@@ -18,7 +18,7 @@ describe('batch flags', () => {
   it.each([
     [{ batch: 'in.jsonl' }, { source: 'in.jsonl', concurrency: 4, failFast: false }],
     [
-      { batch: '-', concurrency: '64', failFast: true },
+      { batch: '-', concurrency: '64', failFast: true as const },
       { source: '-', concurrency: 64, failFast: true },
     ],
     [

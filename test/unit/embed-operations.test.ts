@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { mapBounded } from '../../src/operations/bounded-map.js';
-import { parseEmbedSettings } from '../../src/operations/embed-flags.js';
+import { type EmbedFlagOptions, parseEmbedSettings } from '../../src/operations/embed-flags.js';
 import { parseEmbedInputs } from '../../src/operations/embed-inputs.js';
 import {
   combineAnswers,
@@ -182,7 +182,7 @@ describe('parseEmbedInputs', () => {
 });
 
 describe('parseEmbedSettings', () => {
-  it.each<[Record<string, unknown>, unknown]>([
+  it.each<[EmbedFlagOptions, unknown]>([
     [{}, {}],
     [{ truncateInputTokens: '0' }, { truncate_input_tokens: 0 }],
     [{ layers: ['-1,0', ' 3 '] }, { layers: [-1, 0, 3] }],
@@ -200,7 +200,7 @@ describe('parseEmbedSettings', () => {
     expect(parseEmbedSettings(options)).toStrictEqual(settings);
   });
 
-  it.each<[Record<string, unknown>, RegExp]>([
+  it.each<[EmbedFlagOptions, RegExp]>([
     [{ layers: [','] }, /--layers needs at least one layer index/],
     [{ layers: ['1.5'] }, /--layers takes integers/],
     [{ pooling: ['sum'] }, /--pooling must be one of/],

@@ -3,6 +3,7 @@
  * chat route. The service's rules are kept — one system message at most and first, then user and assistant taking
  * turns from a user message to a user message; known models only — and its errors are its own `{"error", "code"}`.
  */
+import * as z from 'zod';
 import { randomUUID } from 'node:crypto';
 import {
   chatFinishReason,
@@ -36,7 +37,6 @@ type Schemas = Awaited<ReturnType<typeof buildSchema>>;
 let schema: Promise<Schemas> | undefined;
 
 async function buildSchema() {
-  const { z } = await import('zod');
   return z.strictObject({
     model: z.string().min(1),
     messages: z

@@ -1,8 +1,9 @@
 /**
  * Validates `/complete` bodies as the service does: every field of the 1.16 `CompletionRequest` (plus `stream`,
  * 1.19+) with its type and nullability; unknown fields, wrong types and missing required fields are a 400 whose
- * message names each field. zod is loaded on the first request.
+ * message names each field. zod comes with this module, which serve loads on its first request.
  */
+import * as z from 'zod';
 import { fieldName, type Issue } from '../../../src/emulator/core/zod-issue.js';
 
 export type PromptItem =
@@ -39,7 +40,6 @@ const INTEGER = 'integer';
 let schema: Promise<Awaited<ReturnType<typeof buildSchema>>> | undefined;
 
 async function buildSchema() {
-  const { z } = await import('zod');
   // A missing value keeps zod's own message ("received undefined"), which becomes "is required".
   const int = () => z.int({ error: (issue) => (issue.input === undefined ? undefined : INTEGER) });
   const controls = z.array(z.record(z.string(), z.unknown())).optional();

@@ -4,6 +4,7 @@
  * Checks in the services' order (credentials, api-version, body, content filter), then the engine's answer written
  * from the whole conversation: one `chat.completion`, or `chat.completion.chunk` events ending with `data: [DONE]`.
  */
+import * as z from 'zod';
 import { randomUUID } from 'node:crypto';
 import {
   chatFinishReason,
@@ -50,7 +51,6 @@ let schemas: Promise<Schemas> | undefined;
 
 /** openai 6's ChatCompletionCreateParams, the fields a compatible server takes; nulls allowed as OpenAI allows them. */
 async function buildSchema() {
-  const { z } = await import('zod');
   const n = <T extends import('zod').ZodType>(s: T) => s.nullable().optional();
   const message = z.looseObject({
     role: z.enum(['system', 'user', 'assistant', 'developer', 'tool']),

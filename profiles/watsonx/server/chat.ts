@@ -3,6 +3,7 @@
  * or space) and `/ml/v1/deployments/{id_or_name}/text/chat[_stream]`. Checks as the service makes them (credentials,
  * `version`, the body), then the engine's answer written from the whole conversation, whole or as SSE events.
  */
+import * as z from 'zod';
 import { randomUUID } from 'node:crypto';
 import {
   chatFinishReason,
@@ -39,7 +40,6 @@ let schemas: Promise<Schemas> | undefined;
 
 /** The fields of @ibm-cloud/watsonx-ai's textChat / deploymentsTextChat bodies; anything else is refused. */
 async function buildSchemas() {
-  const { z } = await import('zod');
   const message = z.looseObject({
     role: z.enum(['system', 'user', 'assistant', 'tool', 'control']),
     content: z.string(),

@@ -1,8 +1,9 @@
 /**
  * Validates generation bodies the way watsonx does: unknown fields, wrong types and values out
  * of the documented ranges (docs/protocols/watsonx.md) are 400 `json_validation_error`, one error per
- * problem, each naming the field. zod is loaded on the first request.
+ * problem, each naming the field. zod comes with this module, which serve loads on its first request.
  */
+import * as z from 'zod';
 import type { CanonicalParameters, Moderations } from '../../../src/canonical.js';
 import { fieldName, type Issue } from '../../../src/emulator/core/zod-issue.js';
 
@@ -39,7 +40,6 @@ type Schemas = Awaited<ReturnType<typeof buildSchemas>>;
 let schemas: Promise<Schemas> | undefined;
 
 async function buildSchemas() {
-  const { z } = await import('zod');
   const int = () => z.int({ error: INTEGER });
   const direction = z.looseObject({ enabled: z.boolean().optional(), threshold: z.number().min(0).max(1).optional() });
   const detector = z.looseObject({
