@@ -62,6 +62,16 @@ module.exports = {
       to: { path: '^profiles/[^/]+/' },
     },
     {
+      name: 'routes-use-the-engine-seam',
+      severity: 'error',
+      comment:
+        "Routes generate, tokenize and embed through ctx.server.engine (src/emulator/engine/engine.ts), never by importing an engine's implementation, so every engine serves every route.",
+      from: { path: '^profiles/[^/]+/server/' },
+      to: {
+        path: '^src/emulator/engine/(generator|tokenizer|deterministic|planner|sampler)\\.ts$|^src/emulator/engine/llama/',
+      },
+    },
+    {
       name: 'operation-types-are-types',
       severity: 'error',
       comment:

@@ -3,16 +3,17 @@
 // figure is a ratio against a baseline measured in the same run. Prints the table and writes bench/results.md.
 // Knobs (docs/performance.md): BENCH_QUICK=1 (smaller sizes, under a minute or two), BENCH_ONLY=cold,stream,batch,
 // BENCH_RUNS, BENCH_EVENTS, BENCH_STREAM_RUNS, BENCH_CHUNK, BENCH_BATCH_LINES, BENCH_LATENCY_MS, BENCH_MEMORY_LINES,
-// BENCH_OUT (another results file, e.g. to keep a "before" run).
+// BENCH_OUT (another results file, e.g. to keep a "before" run), BENCH_LLAMA_TOKENS, BENCH_LLAMA_RUNS.
 import { writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { benchBatch } from './batch.mjs';
 import { benchColdStart } from './cold-start.mjs';
+import { benchLlama } from './llama.mjs';
 import { quick, root } from './lib.mjs';
 import { benchStreaming } from './streaming.mjs';
 
-const only = new Set((process.env.BENCH_ONLY ?? 'cold,stream,batch').split(',').map((s) => s.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? 'cold,stream,batch,llama').split(',').map((s) => s.trim()));
 const started = Date.now();
 const n = (x, digits = 0) =>
   x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
@@ -108,6 +109,30 @@ if (only.has('batch')) {
       `CPU time (${availableParallelism()} cores, shared by the CLI and the server): ${cpu(b.main)} ${cpu(b.minimal)} ${cpu(b.slow)}`,
       '',
       `The memory run took ${n(b.memoryMs / 1000, 1)} s (${n(b.memoryRate)} prompts/s); RSS via ${b.memoryHow}.`,
+      '',
+    );
+  }
+}
+
+if (only.has('llama')) {
+  const l = await benchLlama();
+  out.push("## The llama engine (`serve --engine llama`, the test suite's successor model, 1 thread)", '');
+  if (l.skipped) out.push(l.skipped, '');
+  else {
+    const d = l.baseline;
+    out.push(
+      `${n(l.tokens)} greedy tokens per request, medians of ${l.runs} interleaved rounds (each ratio: the median over rounds of the case against its round's baseline). Baselines: node-llama-cpp called directly in the bench process on the same model file (\`sequence.evaluate\`, llama.cpp sampling; and \`controlledEvaluate\` one token at a time with the whole probability map, which is how the engine gets true logprobs). \`serve\` is a separate process; each request is read as a stream over HTTP.`,
+      '',
+      '| path | time to first token ms | tokens/s | ratio to `evaluate` | ratio to `controlledEvaluate` |',
+      '|---|---:|---:|---:|---:|',
+      `| node-llama-cpp \`evaluate\` (baseline) | ${n(d.ttft, 1)} | ${n(d.rate)} | 1.00× | |`,
+      `| node-llama-cpp \`controlledEvaluate\` + probabilities (baseline) | ${n(d.mappedTtft, 1)} | ${n(d.mappedRate)} | ${d.mappedRatio.toFixed(2)}× | 1.00× |`,
+      ...l.rows.map(
+        (r) =>
+          `| serve: ${r.name} | ${n(r.ttft, 1)} | ${n(r.rate)} | ${r.vsEvaluate.toFixed(2)}× | ${r.vsControlled.toFixed(2)}× |`,
+      ),
+      '',
+      `Model load: ${n(d.loadMs)} ms in-process (getLlama, loadModel, createContext); \`serve\` from spawn to listening with the model loaded: ${n(l.startMs)} ms. Peak RSS of \`serve\`: ${l.serveRssMb === undefined ? 'not measured' : `${n(l.serveRssMb)} MB`}.`,
       '',
     );
   }

@@ -3,7 +3,7 @@ import type { Context } from '../src/context.js';
 
 export const spec = {
   path: ['serve'],
-  summary: 'Run the embedded local server (all four protocols, deterministic engine) until Ctrl-C',
+  summary: 'Run the embedded local server (all four protocols; deterministic engine, or a GGUF model) until Ctrl-C',
   description:
     'The same server the built-in local profiles start on their own, run in the foreground so that ' +
     'other programs, or textgen with --provider and --url, can reach it. Its engine is deterministic: ' +
@@ -11,7 +11,8 @@ export const spec = {
     'a real service. --fault queues fault switches (latency, error statuses, busy answers, dropped or ' +
     'stalled connections, malformed events, wrong content types) for the next requests; a running ' +
     'server also takes them from POST /__textgen/faults and, for one request, from the X-Textgen-Fault ' +
-    'header. See docs/faults.md.',
+    'header. See docs/faults.md. With --engine llama --model FILE.gguf a real model answers every route ' +
+    'instead (node-llama-cpp, installed apart: see docs/local-model.md).',
   options: [
     { flags: '--port <port>', description: 'port to listen on (0 = any free port)' },
     { flags: '--host <host>', description: 'address to bind (default 127.0.0.1)' },
@@ -24,11 +25,30 @@ export const spec = {
       description: 'queue a fault, KIND[:key=value,…] (repeatable; ";" joins several), e.g. status:code=503,times=2',
       repeatable: true,
     },
+    { flags: '--engine <kind>', description: 'what answers: deterministic (default) or llama (a GGUF model, --model)' },
+    { flags: '--model <file>', description: 'the GGUF model file the llama engine runs (implies --engine llama)' },
+    {
+      flags: '--model-name <name>',
+      description: "the model's name in every protocol (default: the file name without .gguf)",
+    },
+    {
+      flags: '--threads <n>',
+      description: 'llama: CPU threads (default: half the cores); more than the cores is slow',
+    },
+    {
+      flags: '--context-size <n>',
+      description: 'llama: tokens per request, prompt plus output (default: the model’s, ≤ 4096)',
+    },
+    {
+      flags: '--gpu <mode>',
+      description: 'llama: auto (use a GPU when a binary for it is installed) or off (default)',
+    },
+    { flags: '--parallel <n>', description: 'llama: requests generated at once (default 2); more wait their turn' },
   ],
   examples: [
     'textgen serve --port 8080 --token-delay-ms 50 --require-auth',
-    'textgen serve --port 8443 --tls-cert server.pem --tls-key server.key',
     "textgen serve --port 8080 --fault 'status:code=429,retry-after=2' --fault 'drop:after=3'",
+    'textgen serve --engine llama --model ./models/qwen2.5-0.5b-instruct-q4_k_m.gguf --threads 2',
   ],
 } as const satisfies CommandSpec;
 
@@ -86,6 +106,63 @@ async function readPem(flag: string, file: string, cwd: string, block: RegExp, w
   return text;
 }
 
+const LLAMA_ONLY = ['--model-name', '--threads', '--context-size', '--gpu', '--parallel'] as const;
+
+function positiveInt(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new Error(`${flag} must be a positive integer, got "${value}"`);
+  return Number(value);
+}
+
+/** The engine the flags ask for; a UsageError for a flag that does not fit it. */
+async function engineSettings(
+  options: OptionsOf<typeof spec>,
+  cwd: string,
+): Promise<import('../src/local-engine.js').LocalEngineSettings> {
+  const { UsageError } = await import('../src/errors.js');
+  const engine =
+    options.engine === undefined ? (options.model === undefined ? 'deterministic' : 'llama') : options.engine;
+  if (engine === 'deterministic') {
+    const given: Record<(typeof LLAMA_ONLY)[number] | '--model', string | undefined> = {
+      '--model': options.model,
+      '--model-name': options.modelName,
+      '--threads': options.threads,
+      '--context-size': options.contextSize,
+      '--gpu': options.gpu,
+      '--parallel': options.parallel,
+    };
+    const stray = (['--model', ...LLAMA_ONLY] as const).find((flag) => given[flag] !== undefined);
+    if (stray) throw new UsageError(`${stray} is for --engine llama; the deterministic engine has no model`);
+    return { kind: 'deterministic' };
+  }
+  if (engine !== 'llama') throw new UsageError(`--engine must be deterministic or llama, got "${engine}"`);
+  if (options.model === undefined)
+    throw new UsageError('--engine llama needs --model FILE.gguf', {
+      hint: 'any GGUF model file: see docs/local-model.md',
+    });
+  const gpu = options.gpu;
+  if (gpu !== undefined && gpu !== 'auto' && gpu !== 'off')
+    throw new UsageError(`--gpu must be auto or off, got "${gpu}"`);
+  const name = options.modelName;
+  if (name !== undefined && name.trim() === '') throw new UsageError('--model-name must not be empty');
+  const { resolve } = await import('node:path');
+  const { servedModelName } = await import('../src/local-engine.js');
+  const modelPath = resolve(cwd, options.model);
+  try {
+    return {
+      kind: 'llama',
+      modelPath,
+      modelName: name ?? servedModelName(modelPath),
+      threads: positiveInt('--threads', options.threads),
+      contextSize: positiveInt('--context-size', options.contextSize),
+      gpu: gpu as 'auto' | 'off' | undefined,
+      parallel: positiveInt('--parallel', options.parallel),
+    };
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
+
 export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { UsageError } = await import('../src/errors.js');
   let port: number;
@@ -109,9 +186,13 @@ export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promis
       });
     }
   });
+  const settings = await engineSettings(options, ctx.cwd);
+  const { createEngine } = await import('../src/emulator/engine/create.js');
+  const engine = await createEngine(settings);
   let server;
   try {
     server = await startServer({
+      engine,
       host,
       port,
       requireAuth: options.requireAuth === true,
@@ -120,6 +201,7 @@ export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promis
       log: ctx.reporter.verbose ? (line) => ctx.reporter.trace(line) : undefined,
     });
   } catch (e) {
+    await engine.close();
     // Node's TLS layer rejects a key that does not fit the certificate, or PEM it cannot parse, before listening.
     if (tls && !(e as NodeJS.ErrnoException).syscall) {
       throw new UsageError(`--tls-cert and --tls-key cannot be used together: ${(e as Error).message}`);
@@ -129,6 +211,8 @@ export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promis
   }
   server.faults.push(...faults);
   ctx.reporter.info(`textgen serve: listening on ${server.url} (Ctrl-C to stop)`);
+  if (settings.kind === 'llama')
+    ctx.reporter.info(`textgen serve: serving ${settings.modelPath} as "${engine.modelName}" (llama engine)`);
   if (faults.length > 0) ctx.reporter.info(`textgen serve: faults queued: ${faults.map(formatFault).join('; ')}`);
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();

@@ -83,10 +83,11 @@ const common = {
   minify: true,
   legalComments: 'none',
   logLevel: 'warning',
-  // Left to Node, loaded only where used: typescript (textgen.config.ts, optional) and gpt-tokenizer (megabytes
+  // Left to Node, loaded only where used: typescript (textgen.config.ts, optional), node-llama-cpp (serve --engine
+  // llama; installed apart, engines/llama) and gpt-tokenizer (megabytes
   // of BPE ranks, offline tokenizing). ES-module-only packages (ora, @inquirer/prompts) and config files come in
   // through src/import-esm.ts, never seen by the bundler.
-  external: ['typescript', 'gpt-tokenizer'],
+  external: ['typescript', 'gpt-tokenizer', 'node-llama-cpp'],
   // The bundles run as vm scripts, which cannot import() in Node 20: import() of what is left outside becomes
   // require() (builtins, typescript, gpt-tokenizer's CommonJS build).
   supported: { 'dynamic-import': false },

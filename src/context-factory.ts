@@ -96,7 +96,8 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
       );
     } else if (profile.local && !profile.url) {
       const { startServer } = await import('./emulator/core/index.js');
-      const server = await startServer({ host: '127.0.0.1', port: 0 });
+      const { createEngine } = await import('./emulator/engine/create.js');
+      const server = await startServer({ host: '127.0.0.1', port: 0, engine: await createEngine(profile.engine) });
       disposers.push(() => server.close());
       profile.url = server.url;
       reporter.trace(`* local profile: embedded server on ${server.url}`);

@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { UsageError } from '../errors.js';
+import { servedModelName, type LocalEngineSettings } from '../local-engine.js';
 import { adapterFor, allAdapters, kindsWith } from '../../profiles/registry.js';
 import { urlPasswords } from '../http/redact.js';
 import { displayPath, homeDir, type LoadedConfig } from './load.js';
@@ -119,9 +120,11 @@ export async function resolveProfile(opts: ResolveProfileOptions): Promise<Resol
   const provider = providerIn ? parseProvider(providerIn) : (p?.provider ?? DEFAULT_PROVIDER);
 
   const urlFrom = urlIn ?? first([p?.url, field('url')]);
+  // A built-in local profile, or one that names an engine, is served in-process when no URL is given.
+  const embedded = base.builtIn || p?.engine !== undefined;
   let url: string;
   if (urlFrom) url = checkUrl(urlFrom);
-  else if (base.builtIn) url = '';
+  else if (embedded) url = '';
   else if (!p)
     throw new UsageError(
       `${providerIn?.from ?? '--provider'} needs a URL: pass --url (or set TEXTGEN_URL), or pick a profile with --profile`,
@@ -157,13 +160,20 @@ export async function resolveProfile(opts: ResolveProfileOptions): Promise<Resol
         ? parseCount(globals.retries, '--retries', MAX_RETRIES)
         : (p?.retries ?? DEFAULT_RETRIES),
     // The embedded server is started only when nothing else said where to go.
-    local: base.builtIn && url === '',
-    serverParameters: base.builtIn ? [...LOCAL_SERVER_PARAMETERS] : [...(p?.server_parameters ?? [])],
-    streaming: base.builtIn ? true : (p?.streaming ?? false),
+    local: embedded && url === '',
+    // The built-in profiles keep the embedded server's abilities with --url too (a `serve` elsewhere).
+    serverParameters:
+      base.builtIn || (embedded && url === '') ? [...LOCAL_SERVER_PARAMETERS] : [...(p?.server_parameters ?? [])],
+    streaming: base.builtIn || (embedded && url === '') ? true : (p?.streaming ?? false),
     secrets: [...new Set([...secretsOf(auth), ...urlPasswords(url)])],
     source: base.source,
   };
   if (apiVersion !== undefined) resolved.apiVersion = apiVersion;
+  const engine = engineOf(p, base.file, field, home, opts.cwd);
+  if (engine && resolved.local) {
+    resolved.engine = engine;
+    if (engine.kind === 'llama' && resolved.defaults.model === undefined) resolved.defaults.model = engine.modelName;
+  }
   // Chat takes the same flag and variable, but a profile's api_version is for completions (docs/protocols/chat.md).
   const chatApiVersion = first(
     [globals.apiVersion, '--api-version'],
@@ -174,7 +184,10 @@ export async function resolveProfile(opts: ResolveProfileOptions): Promise<Resol
   if (p?.chat === true) resolved.chat = true;
   const spaceId = env('TEXTGEN_SPACE_ID') ?? p?.space_id;
   const projectId = env('TEXTGEN_PROJECT_ID') ?? p?.project_id;
+  // A profile served in-process needs no real space; it gets the one the built-in local profile uses.
+  const localSpace = resolved.local && projectId === undefined ? adapterFor(provider).local.spaceId : undefined;
   if (spaceId !== undefined) resolved.spaceId = spaceId;
+  else if (localSpace !== undefined) resolved.spaceId = localSpace;
   if (projectId !== undefined) resolved.projectId = projectId;
   const caCert = caCertOf(globals.caCert, opts.cwd, p?.tls?.ca_cert, base.file, home);
   if (caCert !== undefined) resolved.tls.caCert = caCert;
@@ -344,6 +357,37 @@ function defaultsOf(p: ProfileConfig | undefined): ProfileDefaults {
   if (p?.defaults?.parameters !== undefined)
     defaults.parameters = p.defaults.parameters as ProfileDefaults['parameters'];
   return defaults;
+}
+
+/** A profile's `engine:` settings; the llama engine needs model_path, which is relative to the profile's file. */
+function engineOf(
+  p: ProfileConfig | undefined,
+  file: string | undefined,
+  field: (name: string) => string,
+  home: string,
+  cwd: string | undefined,
+): LocalEngineSettings | undefined {
+  if (p?.engine === undefined) {
+    const stray = (['model_path', 'model_name', 'threads', 'context_size', 'gpu', 'parallel'] as const).find(
+      (k) => p?.[k] !== undefined,
+    );
+    if (stray) throw new UsageError(`${field(stray)} needs engine: llama in the same profile`);
+    return undefined;
+  }
+  if (p.engine === 'deterministic') return { kind: 'deterministic' };
+  if (p.model_path === undefined)
+    throw new UsageError(`${field('model_path')} is missing: engine: llama needs the GGUF model file`);
+  const given = p.model_path === '~' || p.model_path.startsWith('~/') ? home + p.model_path.slice(1) : p.model_path;
+  const modelPath = path.resolve(file ? path.dirname(file) : (cwd ?? ''), given);
+  return {
+    kind: 'llama',
+    modelPath,
+    modelName: p.model_name ?? servedModelName(modelPath),
+    threads: p.threads,
+    contextSize: p.context_size,
+    gpu: p.gpu,
+    parallel: p.parallel,
+  };
 }
 
 /** A flag path is relative to where the command runs; a profile path to the file that holds it. */

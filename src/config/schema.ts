@@ -4,6 +4,7 @@
  */
 import * as z from 'zod';
 import { UsageError } from '../errors.js';
+import { ENGINE_KINDS } from '../local-engine.js';
 import { NOT_HTTP_URL, urlProblem } from './base-url.js';
 import { MAX_RETRIES } from './limits.js';
 import { AUTH_TYPES, PROVIDER_KINDS, type ProviderKind } from './types.js';
@@ -113,6 +114,15 @@ export const profileSchema = z.strictObject({
     })
     .optional(),
   auth: authSchema.optional(),
+  // A profile with an engine and no url runs the embedded server in-process with that engine (docs/local-model.md).
+  engine: z.enum(ENGINE_KINDS).optional(),
+  // The llama engine's GGUF file; a relative path is relative to the file that holds the profile.
+  model_path: text.optional(),
+  model_name: text.optional(),
+  threads: count.min(1).optional(),
+  context_size: count.min(1).optional(),
+  gpu: z.enum(['auto', 'off']).optional(),
+  parallel: count.min(1).optional(),
 });
 
 /** Profile names become YAML keys, flag values and file names in messages: keep them plain. */

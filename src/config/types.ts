@@ -1,6 +1,7 @@
 import type { CanonicalParameters } from '../canonical.js';
 import type { OptionValues } from '../command.js';
 import type { GLOBAL_OPTION_SPECS } from '../global-options.js';
+import type { LocalEngineSettings } from '../local-engine.js';
 
 export type ProviderKind = 'watsonx' | 'azure-openai' | 'openai' | 'aleph-alpha' | 'open-inference';
 export const PROVIDER_KINDS: readonly ProviderKind[] = [
@@ -50,8 +51,10 @@ export interface ResolvedProfile {
   defaults: ProfileDefaults;
   timeoutMs: number;
   retries: number;
-  /** True for the built-in `local` profiles: the embedded server is started in-process. */
+  /** True for the built-in `local` profiles, and profiles with an `engine`: the embedded server is started in-process. */
   local: boolean;
+  /** The engine the embedded server runs (a profile's `engine:` settings); absent: the deterministic engine. */
+  engine?: LocalEngineSettings;
   /** Canonical parameter names the server accepts as extra keys (Open Inference: top_k, random_seed, …). */
   serverParameters: string[];
   /** Aleph Alpha: the server streams (API 1.19+). Other providers ignore it. */

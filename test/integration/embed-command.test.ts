@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadTokenizer } from '../../src/emulator/engine/index.js';
+import { loadTokenizer } from '../../src/emulator/engine/tokenizer.js';
 import { sendJson } from '../../src/emulator/core/respond.js';
 import { startServer, type ProtocolModule, type RunningServer } from '../../src/emulator/core/index.js';
 import { localTokenizer } from '../../profiles/aleph-alpha/server/tokenizer.js';

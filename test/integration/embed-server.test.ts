@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadTokenizer } from '../../src/emulator/engine/index.js';
+import { loadTokenizer } from '../../src/emulator/engine/tokenizer.js';
 import { startServer, type RunningServer } from '../../src/emulator/core/index.js';
 import { localTokenizer } from '../../profiles/aleph-alpha/server/tokenizer.js';
 import { embeddingsErrorSchema, embeddingsResponseSchema, schemaErrors } from '../contract/azure-embeddings-openapi.js';

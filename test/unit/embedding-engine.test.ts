@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalized, pooledEmbedding, type VectorSpace } from '../../src/emulator/engine/embedding.js';
-import { loadTokenizer } from '../../src/emulator/engine/index.js';
+import { loadTokenizer } from '../../src/emulator/engine/tokenizer.js';
 
 const SPACE: VectorSpace = { dimensions: 64, name: 'test', context: false };
 

@@ -114,7 +114,7 @@ export async function chatRoute(ctx: RouteContext): Promise<void> {
   const body = parsed.data as ChatBody;
   const problem = orderProblem(body.messages);
   if (problem) return fail(400, 'BAD_REQUEST', `Invalid request: ${problem}`);
-  if (!isKnownModel(body.model) && !(CHAT_MODELS as readonly string[]).includes(body.model)) {
+  if (!isKnownModel(ctx.server.engine, body.model) && !(CHAT_MODELS as readonly string[]).includes(body.model)) {
     return fail(
       404,
       'UNKNOWN_MODEL',
@@ -128,7 +128,7 @@ export async function chatRoute(ctx: RouteContext): Promise<void> {
   const n = body.n ?? 1;
   const top = body.top_logprobs ?? 0;
   const wantLogprobs = body.logprobs === true;
-  const generations = await startChatTurn(body.messages, body, n, {
+  const generations = await startChatTurn(ctx.server.engine, body.messages, body, n, {
     signal: ctx.signal,
     tokenDelayMs: ctx.server.options.tokenDelayMs,
   });

@@ -5,12 +5,7 @@
  * A `stream-error` fault sends `data: {"error":"…","code":"INTERNAL_ERROR"}` and closes the stream.
  */
 import type { CanonicalParameters } from '../../../src/canonical.js';
-import {
-  loadTokenizer,
-  startGeneration,
-  type GenerationStep,
-  type GenerationSummary,
-} from '../../../src/emulator/engine/index.js';
+import type { Engine, GenerationStep, GenerationSummary } from '../../../src/emulator/engine/index.js';
 import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
 import { EventStream, type StreamFaultWording } from '../../../src/emulator/core/event-stream.js';
 import { takeFault } from '../../../src/emulator/core/take-fault.js';
@@ -45,9 +40,9 @@ const streamWording: StreamFaultWording = {
 type PromptText = { ok: true; text: string; imageTokens: number } | { ok: false; message: string };
 
 /** The prompt as text for the engine: text items as they are, token ids decoded, images counted but not seen. */
-async function promptText(prompt: ValidCompletionRequest['prompt']): Promise<PromptText> {
+async function promptText(engine: Engine, prompt: ValidCompletionRequest['prompt']): Promise<PromptText> {
   if (typeof prompt === 'string') return { ok: true, text: prompt, imageTokens: 0 };
-  const tokenizer = await loadTokenizer();
+  const tokenizer = await engine.tokenizer();
   let text = '';
   let imageTokens = 0;
   for (const [i, item] of prompt.entries()) {
@@ -97,17 +92,17 @@ export async function completeRoute(ctx: RouteContext): Promise<void> {
   const validation = await validateCompletionRequest(prelude.json);
   if (!validation.ok) return fail(400, 'BAD_REQUEST', validation.message);
   const body = validation.body;
-  if (!isKnownModel(body.model)) {
+  if (!isKnownModel(ctx.server.engine, body.model)) {
     return fail(
       404,
       'UNKNOWN_MODEL',
       `Unknown model '${body.model}': this server has ${LUMINOUS_MODELS.join(', ')} and any name ending in -local`,
     );
   }
-  const prompt = await promptText(body.prompt);
+  const prompt = await promptText(ctx.server.engine, body.prompt);
   if (!prompt.ok) return fail(400, 'BAD_REQUEST', prompt.message);
-  const promptTokens = (await loadTokenizer()).encode(prompt.text).length + prompt.imageTokens;
-  const context = contextSize(body.model);
+  const promptTokens = (await ctx.server.engine.tokenizer()).encode(prompt.text).length + prompt.imageTokens;
+  const context = contextSize(ctx.server.engine, body.model);
   if (promptTokens + body.maximum_tokens > context) {
     return fail(
       400,
@@ -129,7 +124,7 @@ export async function completeRoute(ctx: RouteContext): Promise<void> {
     tokens: body.tokens === true,
     raw: body.raw_completion === true,
   };
-  const run = { input: prompt.text, parameters: engineParameters(body) };
+  const run = { input: prompt.text, parameters: engineParameters(body), scoreInput: body.echo === true };
   const engine = { signal: ctx.signal, tokenDelayMs: ctx.server.options.tokenDelayMs };
   const totals = (summaries: GenerationSummary[]) => ({
     num_tokens_prompt_total: summaries.length * (summaries[0]!.inputTokenCount + prompt.imageTokens),
@@ -139,7 +134,7 @@ export async function completeRoute(ctx: RouteContext): Promise<void> {
   if (!stream) {
     const runs: Array<{ summary: GenerationSummary }> = [];
     for (let i = 0; i < tasks && !ctx.signal.aborted; i++) {
-      const generation = await startGeneration(run, engine);
+      const generation = await ctx.server.engine.startGeneration(run, engine);
       for await (const step of generation) void step;
       runs.push({ summary: generation.summary() });
     }
@@ -200,7 +195,7 @@ export async function completeRoute(ctx: RouteContext): Promise<void> {
     // best_of has to see every completion before it can choose, so the chosen ones are replayed.
     const runs: Array<{ summary: GenerationSummary; steps: GenerationStep[] }> = [];
     for (let i = 0; i < tasks && !ctx.signal.aborted; i++) {
-      const generation = await startGeneration(run, engine);
+      const generation = await ctx.server.engine.startGeneration(run, engine);
       const steps: GenerationStep[] = [];
       for await (const step of generation) steps.push(step);
       runs.push({ summary: generation.summary(), steps });
@@ -218,7 +213,7 @@ export async function completeRoute(ctx: RouteContext): Promise<void> {
     }
   } else {
     for (let index = 0; index < n; index++) {
-      const generation = await startGeneration(run, engine);
+      const generation = await ctx.server.engine.startGeneration(run, engine);
       const live = await streamCompletion(index, () => generation.summary(), generation, {
         text: generation.inputText,
         tokens: generation.inputTokens,

@@ -6,7 +6,8 @@
  * deterministic, from the tokenizer `/tokenize` uses, so `num_tokens_prompt_total` agrees with it.
  */
 import { answerUnlessFault } from './answer.js';
-import { normalized, pooledEmbedding, type PoolingKind } from '../../../src/emulator/engine/embedding.js';
+import { normalized, type PoolingKind, type VectorSpace } from '../../../src/emulator/engine/embedding.js';
+import type { Engine } from '../../../src/emulator/engine/index.js';
 import { hashString, mix } from '../../../src/emulator/engine/random.js';
 import type { ProtocolModule, RouteContext, RouteHandler } from '../../../src/emulator/core/router.js';
 import { promptItemProblems, type AlephAlphaPrompt } from '../prompt-item-check.js';
@@ -14,7 +15,7 @@ import { sendAlephAlphaError, upperSnake } from './errors.js';
 import { contextSize, isKnownModel, LUMINOUS_MODELS, MODEL_VERSION } from './models.js';
 import { IMAGE_TOKENS, promptItems } from './task-text.js';
 import { validateTaskRequest, type TaskRules } from './task-validate.js';
-import { localTokenizer } from './tokenizer.js';
+import { modelTokenizer } from './tokenizer.js';
 import { alephAlphaPrelude } from './prelude.js';
 
 export const AA_EMBED_DIMENSIONS = 5120;
@@ -57,8 +58,13 @@ const badRequest = (message: string): Failure => ({
 });
 
 /** The prompt's token ids: text encoded, token ids as given, each image as 144 ids derived from its bytes. */
-function promptIds(prompt: AlephAlphaPrompt, name: string): number[] | Failure {
-  const tokenizer = localTokenizer();
+async function promptIds(
+  engine: Engine,
+  model: string,
+  prompt: AlephAlphaPrompt,
+  name: string,
+): Promise<number[] | Failure> {
+  const tokenizer = await modelTokenizer(engine, model);
   const ids: number[] = [];
   for (const [i, item] of promptItems(prompt).entries()) {
     if (item.type === 'text') ids.push(...tokenizer.encode(item.data));
@@ -111,8 +117,8 @@ function without(body: Record<string, unknown>, ...keys: string[]): Record<strin
   return rest;
 }
 
-function checkModel(model: string): Failure | undefined {
-  if (isKnownModel(model)) return undefined;
+function checkModel(engine: Engine, model: string): Failure | undefined {
+  if (isKnownModel(engine, model)) return undefined;
   return {
     status: 404,
     code: 'UNKNOWN_MODEL',
@@ -120,8 +126,8 @@ function checkModel(model: string): Failure | undefined {
   };
 }
 
-function checkContext(ids: number[], model: string, name: string): Failure | undefined {
-  const context = contextSize(model);
+function checkContext(engine: Engine, ids: number[], model: string, name: string): Failure | undefined {
+  const context = contextSize(engine, model);
   return ids.length > context
     ? badRequest(`'${name}' has ${ids.length} tokens, more than the ${context} tokens of ${model}`)
     : undefined;
@@ -129,7 +135,7 @@ function checkContext(ids: number[], model: string, name: string): Failure | und
 
 type Answer = { ok: true; body: unknown } | ({ ok: false } & Failure);
 
-function embed(body: Record<string, unknown>): Answer {
+async function embed(body: Record<string, unknown>, engine: Engine): Promise<Answer> {
   const problems = listProblems(body);
   const check = validateTaskRequest<{
     model: string;
@@ -143,11 +149,11 @@ function embed(body: Record<string, unknown>): Answer {
       ...badRequest([...problems, ...(check.ok ? [] : [check.message.replace(/^Invalid request: /, '')])].join('; ')),
     };
   const b = check.body;
-  const failure = checkModel(b.model);
+  const failure = checkModel(engine, b.model);
   if (failure) return { ok: false, ...failure };
-  const ids = promptIds(b.prompt, 'prompt');
+  const ids = await promptIds(engine, b.model, b.prompt, 'prompt');
   if (!Array.isArray(ids)) return { ok: false, ...ids };
-  const tooLong = checkContext(ids, b.model, 'prompt');
+  const tooLong = checkContext(engine, ids, b.model, 'prompt');
   if (tooLong) return { ok: false, ...tooLong };
 
   const layers = (body.layers as number[] | undefined) ?? [-1];
@@ -165,11 +171,13 @@ function embed(body: Record<string, unknown>): Answer {
     const space = { dimensions: AA_EMBED_DIMENSIONS, name: `aleph-alpha/${b.model}/layer_${n}`, context: n > 0 };
     const byPooling: Record<string, number[]> = (embeddings[`layer_${n}`] ??= {});
     for (const p of poolings) {
-      const v = pooledEmbedding(ids, space, p);
+      const v = await engineVector(engine, ids, space, p);
+      if (!Array.isArray(v)) return { ok: false, ...v };
       byPooling[p] = b.normalize === true ? normalized(v) : v;
     }
   }
-  const texts = b.tokens === true ? localTokenizer().tokenTexts(ids.filter((id) => id < 0x40000000)) : null;
+  const texts =
+    b.tokens === true ? (await modelTokenizer(engine, b.model)).tokenTexts(ids.filter((id) => id < 0x40000000)) : null;
   return {
     ok: true,
     body: { model_version: MODEL_VERSION, embeddings, tokens: texts, num_tokens_prompt_total: ids.length },
@@ -183,17 +191,31 @@ interface SemanticBody {
   normalize?: boolean;
 }
 
-function semanticVector(ids: number[], b: SemanticBody, model: string): number[] {
+/** The engine's vector, or the 400 a model that cannot embed gets. */
+async function engineVector(
+  engine: Engine,
+  ids: number[],
+  space: VectorSpace,
+  pooling: PoolingKind,
+): Promise<number[] | Failure> {
+  const embedded = await engine.embed({ ids, space, pooling });
+  return embedded.ok ? embedded.vector : badRequest(`the model cannot embed: ${embedded.reason}`);
+}
+
+async function semanticVector(
+  engine: Engine,
+  ids: number[],
+  b: SemanticBody,
+  model: string,
+): Promise<number[] | Failure> {
   const dimensions = b.compress_to_size ? AA_COMPRESSED_DIMENSIONS : AA_EMBED_DIMENSIONS;
-  const v = pooledEmbedding(
-    ids,
-    { dimensions, name: `aleph-alpha/${model}/semantic/${b.representation}`, context: true },
-    'mean',
-  );
+  const space = { dimensions, name: `aleph-alpha/${model}/semantic/${b.representation}`, context: true };
+  const v = await engineVector(engine, ids, space, 'mean');
+  if (!Array.isArray(v)) return v;
   return b.normalize === true ? normalized(v) : v;
 }
 
-function semantic(body: Record<string, unknown>): Answer {
+async function semantic(body: Record<string, unknown>, engine: Engine): Promise<Answer> {
   const check = validateTaskRequest<SemanticBody & { prompt: AlephAlphaPrompt }>(body, {
     ...SEMANTIC_RULES,
     prompt: { kind: 'prompt', required: true },
@@ -201,23 +223,25 @@ function semantic(body: Record<string, unknown>): Answer {
   if (!check.ok) return { ok: false, status: 400, code: 'BAD_REQUEST', message: check.message };
   const b = check.body;
   const model = b.model ?? SEMANTIC_MODEL;
-  const failure = checkModel(model);
+  const failure = checkModel(engine, model);
   if (failure) return { ok: false, ...failure };
-  const ids = promptIds(b.prompt, 'prompt');
+  const ids = await promptIds(engine, model, b.prompt, 'prompt');
   if (!Array.isArray(ids)) return { ok: false, ...ids };
-  const tooLong = checkContext(ids, model, 'prompt');
+  const tooLong = checkContext(engine, ids, model, 'prompt');
   if (tooLong) return { ok: false, ...tooLong };
+  const embedding = await semanticVector(engine, ids, b, model);
+  if (!Array.isArray(embedding)) return { ok: false, ...embedding };
   return {
     ok: true,
     body: {
       model_version: MODEL_VERSION,
-      embedding: semanticVector(ids, b, model),
+      embedding,
       num_tokens_prompt_total: ids.length,
     },
   };
 }
 
-function batchSemantic(body: Record<string, unknown>): Answer {
+async function batchSemantic(body: Record<string, unknown>, engine: Engine): Promise<Answer> {
   const prompts = body.prompts;
   const problems: string[] = [];
   if (prompts === undefined) problems.push("'prompts' is required");
@@ -241,22 +265,24 @@ function batchSemantic(body: Record<string, unknown>): Answer {
     };
   const b = check.body;
   const model = b.model ?? SEMANTIC_MODEL;
-  const failure = checkModel(model);
+  const failure = checkModel(engine, model);
   if (failure) return { ok: false, ...failure };
   const embeddings: number[][] = [];
   let total = 0;
   for (const [i, prompt] of (prompts as AlephAlphaPrompt[]).entries()) {
-    const ids = promptIds(prompt, `prompts[${i}]`);
+    const ids = await promptIds(engine, model, prompt, `prompts[${i}]`);
     if (!Array.isArray(ids)) return { ok: false, ...ids };
-    const tooLong = checkContext(ids, model, `prompts[${i}]`);
+    const tooLong = checkContext(engine, ids, model, `prompts[${i}]`);
     if (tooLong) return { ok: false, ...tooLong };
-    embeddings.push(semanticVector(ids, b, model));
+    const vector = await semanticVector(engine, ids, b, model);
+    if (!Array.isArray(vector)) return { ok: false, ...vector };
+    embeddings.push(vector);
     total += ids.length;
   }
   return { ok: true, body: { model_version: MODEL_VERSION, embeddings, num_tokens_prompt_total: total } };
 }
 
-function route(handle: (body: Record<string, unknown>) => Answer): RouteHandler {
+function route(handle: (body: Record<string, unknown>, engine: Engine) => Promise<Answer>): RouteHandler {
   return async (ctx: RouteContext) => {
     const fail = (status: number, code: string, message: string) => sendAlephAlphaError(ctx.res, status, code, message);
     const prelude = alephAlphaPrelude(ctx, { nice: true });
@@ -264,7 +290,7 @@ function route(handle: (body: Record<string, unknown>) => Answer): RouteHandler 
     const json = prelude.json;
     if (typeof json !== 'object' || json === null || Array.isArray(json))
       return fail(400, 'BAD_REQUEST', 'Invalid request: the request body must be a JSON object');
-    const answer = handle(json as Record<string, unknown>);
+    const answer = await handle(json as Record<string, unknown>, ctx.server.engine);
     if (!answer.ok) return fail(answer.status, answer.code, answer.message);
 
     await answerUnlessFault(ctx, answer.body);

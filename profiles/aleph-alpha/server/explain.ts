@@ -5,7 +5,7 @@
  * are differences in cross entropy). Then `postprocessing` and `normalize`, as the service applies them. A null target
  * explains the engine's own greedy completion. Deterministic.
  */
-import { DEFAULT_MAX_NEW_TOKENS, generate, loadTokenizer, type Tokenizer } from '../../../src/emulator/engine/index.js';
+import { DEFAULT_MAX_NEW_TOKENS, runToEnd, type Engine, type Tokenizer } from '../../../src/emulator/engine/index.js';
 import { hashString, mix, unit } from '../../../src/emulator/engine/random.js';
 import type { AlephAlphaPromptItem } from '../prompt-item-check.js';
 import { badRequest, round, success, type TaskAnswer } from './task-answer.js';
@@ -103,16 +103,17 @@ function eachScore(items: Item[], visit: (score: number) => number): void {
   }
 }
 
-export async function explain(body: ValidExplanationRequest, signal: AbortSignal): Promise<TaskAnswer> {
-  const tokenizer = await loadTokenizer();
+export async function explain(body: ValidExplanationRequest, signal: AbortSignal, engine: Engine): Promise<TaskAnswer> {
+  const tokenizer = await engine.tokenizer();
   const prompt = promptText(tokenizer, body.prompt, 'prompt');
   if (!prompt.ok) return badRequest(prompt.message);
   const promptTokens = tokenizer.encode(prompt.text).length + prompt.imageTokens;
-  const context = contextSize(body.model);
+  const context = contextSize(engine, body.model);
   let target = body.target;
   if (target === null) {
     target = (
-      await generate(
+      await runToEnd(
+        engine,
         {
           input: prompt.text,
           parameters: {

@@ -2,7 +2,7 @@
  * The models the local Aleph Alpha server knows: the Luminous family (and its `-control` variants), plus any name
  * ending in `-local`, for tests and demos that want a name of their own. Anything else is 404 UNKNOWN_MODEL.
  */
-import { CONTEXT_WINDOW } from '../../../src/emulator/engine/index.js';
+import type { Engine } from '../../../src/emulator/engine/index.js';
 import type { RouteContext } from '../../../src/emulator/core/router.js';
 import { sendJson } from '../../../src/emulator/core/respond.js';
 import { isAuthorized, UNAUTHENTICATED_MESSAGE } from './auth.js';
@@ -24,15 +24,17 @@ export const API_VERSION = '1.16.1';
 /** `model_version` in answers: the local models have no release of their own. */
 export const MODEL_VERSION = '2022-04';
 
-export function isKnownModel(name: string): boolean {
+export function isKnownModel(engine: Engine, name: string): boolean {
   return (
-    (LUMINOUS_MODELS as readonly string[]).includes(name) || (name.endsWith('-local') && name.length > '-local'.length)
+    name === engine.modelName ||
+    (LUMINOUS_MODELS as readonly string[]).includes(name) ||
+    (name.endsWith('-local') && name.length > '-local'.length)
   );
 }
 
-/** Prompt plus maximum_tokens may not exceed this. `-local` models get the engine's whole window. */
-export function contextSize(name: string): number {
-  return name.endsWith('-local') ? CONTEXT_WINDOW : LUMINOUS_CONTEXT;
+/** Prompt plus maximum_tokens may not exceed this. The served model and `-local` models get the engine's window. */
+export function contextSize(engine: Engine, name: string): number {
+  return name === engine.modelName || name.endsWith('-local') ? engine.contextWindow : LUMINOUS_CONTEXT;
 }
 
 /** GET /version — plain text, no auth (as the service). */
@@ -47,10 +49,12 @@ export function modelsAvailable(ctx: RouteContext): void {
   sendJson(
     ctx.res,
     200,
-    LUMINOUS_MODELS.map((name) => ({
-      name,
-      description: `${name}, served by the textgen local engine`,
-      hostings: ['aleph-alpha'],
-    })),
+    [...(ctx.server.engine.modelName === undefined ? [] : [ctx.server.engine.modelName]), ...LUMINOUS_MODELS].map(
+      (name) => ({
+        name,
+        description: `${name}, served by the textgen local engine`,
+        hostings: ['aleph-alpha'],
+      }),
+    ),
   );
 }

@@ -4,7 +4,7 @@
  * that the query does not already say ("Who likes pizza?" + "Andreas likes pizza." → "Andreas"). Best first,
  * document order among equals; at most `max_answers` (30 by default). Deterministic.
  */
-import { loadTokenizer } from '../../../src/emulator/engine/index.js';
+import type { Engine } from '../../../src/emulator/engine/index.js';
 import { badRequest, round, success, type TaskAnswer } from './task-answer.js';
 import { documentText } from './task-text.js';
 import type { ValidQaRequest } from './task-validate.js';
@@ -32,8 +32,8 @@ function answerOf(sentence: string, query: Set<string>): string {
   return best.length > 0 ? best.join(' ') : sentence;
 }
 
-export async function qa(body: ValidQaRequest): Promise<TaskAnswer> {
-  const tokenizer = await loadTokenizer();
+export async function qa(body: ValidQaRequest, _signal: AbortSignal, engine: Engine): Promise<TaskAnswer> {
+  const tokenizer = await engine.tokenizer();
   const query = termsOf(body.query);
   const found: Array<{ answer: string; score: number; evidence: string }> = [];
   for (const [i, document] of body.documents.entries()) {

@@ -3,7 +3,7 @@
  * sentences; several → a bulleted list with the first sentence of each (the service, too, answers long documents
  * with "a bulleted list of summaries for sections"). Deterministic.
  */
-import { loadTokenizer } from '../../../src/emulator/engine/index.js';
+import type { Engine } from '../../../src/emulator/engine/index.js';
 import { badRequest, success, type TaskAnswer } from './task-answer.js';
 import { documentText } from './task-text.js';
 import type { ValidSummarizationRequest } from './task-validate.js';
@@ -16,8 +16,12 @@ function sentences(text: string): string[] {
   return sentenceSpans(text).map((s) => spanText(text, s));
 }
 
-export async function summarize(body: ValidSummarizationRequest): Promise<TaskAnswer> {
-  const document = documentText(await loadTokenizer(), body.document, 'document');
+export async function summarize(
+  body: ValidSummarizationRequest,
+  _signal: AbortSignal,
+  engine: Engine,
+): Promise<TaskAnswer> {
+  const document = documentText(await engine.tokenizer(), body.document, 'document');
   if (!document.ok) return badRequest(document.message);
   const paragraphs = paragraphSpans(document.text).map((p) => spanText(document.text, p));
   if (paragraphs.length === 0) return badRequest('Invalid request: the document holds no text to summarize');

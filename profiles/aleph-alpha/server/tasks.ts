@@ -9,6 +9,7 @@ import type { ProtocolModule, RouteContext, RouteHandler } from '../../../src/em
 import { sendAlephAlphaError, upperSnake } from './errors.js';
 import { evaluate } from './evaluate.js';
 import { explain } from './explain.js';
+import type { Engine } from '../../../src/emulator/engine/index.js';
 import { isKnownModel, LUMINOUS_MODELS } from './models.js';
 import { qa } from './qa.js';
 import { summarize } from './summarize.js';
@@ -27,7 +28,10 @@ import {
 } from './task-validate.js';
 import { alephAlphaPrelude } from './prelude.js';
 
-function taskRoute<T>(rules: TaskRules, handle: (body: T, signal: AbortSignal) => Promise<TaskAnswer>): RouteHandler {
+function taskRoute<T>(
+  rules: TaskRules,
+  handle: (body: T, signal: AbortSignal, engine: Engine) => Promise<TaskAnswer>,
+): RouteHandler {
   return async (ctx: RouteContext) => {
     const fail = (status: number, code: string, message: string) => sendAlephAlphaError(ctx.res, status, code, message);
     const prelude = alephAlphaPrelude(ctx, { nice: true });
@@ -35,14 +39,14 @@ function taskRoute<T>(rules: TaskRules, handle: (body: T, signal: AbortSignal) =
     const validation = validateTaskRequest<T & { model?: string }>(prelude.json, rules);
     if (!validation.ok) return fail(400, 'BAD_REQUEST', validation.message);
     const model = validation.body.model;
-    if (model !== undefined && !isKnownModel(model)) {
+    if (model !== undefined && !isKnownModel(ctx.server.engine, model)) {
       return fail(
         404,
         'UNKNOWN_MODEL',
         `Unknown model '${model}': this server has ${LUMINOUS_MODELS.join(', ')} and any name ending in -local`,
       );
     }
-    const answer = await handle(validation.body, ctx.signal);
+    const answer = await handle(validation.body, ctx.signal, ctx.server.engine);
     if (ctx.signal.aborted) return;
     if (!answer.ok) return fail(answer.status, answer.code, answer.message);
 
@@ -56,11 +60,11 @@ export const alephAlphaTasksProtocol: ProtocolModule = {
   routes: [
     { method: 'POST', pattern: '/evaluate', handler: taskRoute<ValidEvaluationRequest>(EVALUATION_RULES, evaluate) },
     { method: 'POST', pattern: '/explain', handler: taskRoute<ValidExplanationRequest>(EXPLANATION_RULES, explain) },
-    { method: 'POST', pattern: '/qa', handler: taskRoute<ValidQaRequest>(QA_RULES, (body) => qa(body)) },
+    { method: 'POST', pattern: '/qa', handler: taskRoute<ValidQaRequest>(QA_RULES, qa) },
     {
       method: 'POST',
       pattern: '/summarize',
-      handler: taskRoute<ValidSummarizationRequest>(SUMMARIZATION_RULES, (body) => summarize(body)),
+      handler: taskRoute<ValidSummarizationRequest>(SUMMARIZATION_RULES, summarize),
     },
   ],
   sendError(ctx, status, code, message, headers) {

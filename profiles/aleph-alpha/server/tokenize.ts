@@ -9,7 +9,7 @@ import type { ProtocolModule, RouteContext } from '../../../src/emulator/core/ro
 import { isAuthorized, UNAUTHENTICATED_MESSAGE } from './auth.js';
 import { sendAlephAlphaError, upperSnake } from './errors.js';
 import { isKnownModel, LUMINOUS_MODELS } from './models.js';
-import { localTokenizer, localTokenizerJson } from './tokenizer.js';
+import { localTokenizerJson, modelTokenizer } from './tokenizer.js';
 import { alephAlphaPrelude } from './prelude.js';
 
 type FieldType = 'string' | 'boolean' | 'integer list';
@@ -47,7 +47,7 @@ function checked(ctx: RouteContext, fields: Record<string, FieldType>): Record<s
 }
 
 function knownModel(ctx: RouteContext, model: string): boolean {
-  if (isKnownModel(model)) return true;
+  if (isKnownModel(ctx.server.engine, model)) return true;
   sendAlephAlphaError(
     ctx.res,
     404,
@@ -58,10 +58,10 @@ function knownModel(ctx: RouteContext, model: string): boolean {
 }
 
 /** POST /tokenize — `{model, prompt, tokens, token_ids}` → `{tokens?, token_ids?}`, each only when asked for. */
-function tokenize(ctx: RouteContext): void {
+async function tokenize(ctx: RouteContext): Promise<void> {
   const body = checked(ctx, { model: 'string', prompt: 'string', tokens: 'boolean', token_ids: 'boolean' });
   if (!body) return;
-  const tokenizer = localTokenizer();
+  const tokenizer = await modelTokenizer(ctx.server.engine, body.model as string);
   const ids = tokenizer.encode(body.prompt as string);
   sendJson(ctx.res, 200, {
     ...(body.tokens === true ? { tokens: tokenizer.tokenTexts(ids) } : {}),
@@ -70,12 +70,13 @@ function tokenize(ctx: RouteContext): void {
 }
 
 /** POST /detokenize — `{model, token_ids}` → `{result}`; an id outside the vocabulary is a 400. */
-function detokenize(ctx: RouteContext): void {
+async function detokenize(ctx: RouteContext): Promise<void> {
   const body = checked(ctx, { model: 'string', token_ids: 'integer list' });
   if (!body) return;
+  const tokenizer = await modelTokenizer(ctx.server.engine, body.model as string);
   let text: string;
   try {
-    text = localTokenizer().decode(body.token_ids as number[]);
+    text = tokenizer.decode(body.token_ids as number[]);
   } catch (e) {
     return sendAlephAlphaError(ctx.res, 400, 'BAD_REQUEST', `Invalid request: ${(e as Error).message}`);
   }
@@ -86,7 +87,15 @@ function detokenize(ctx: RouteContext): void {
 function tokenizerFile(ctx: RouteContext): void {
   ctx.res.setHeader('x-request-id', randomUUID());
   if (!isAuthorized(ctx)) return sendAlephAlphaError(ctx.res, 401, 'UNAUTHENTICATED', UNAUTHENTICATED_MESSAGE);
-  if (!knownModel(ctx, ctx.params.model as string)) return;
+  const model = ctx.params.model as string;
+  if (!knownModel(ctx, model)) return;
+  if (model === ctx.server.engine.modelName)
+    return sendAlephAlphaError(
+      ctx.res,
+      404,
+      'TOKENIZER_NOT_AVAILABLE',
+      `The model '${model}' is a GGUF model: its tokenizer is in the model file, not a tokenizer.json; use /tokenize`,
+    );
   sendJson(ctx.res, 200, localTokenizerJson());
 }
 

@@ -7,6 +7,7 @@
 import { createByteLevelBpe } from '../../../src/tokenizers/byte-level-bpe.js';
 import { byteLevelTokenizerJson, trainByteLevelBpe } from '../../../src/tokenizers/train-bpe.js';
 import type { OfflineTokenizer } from '../../../src/tokenizers/types.js';
+import type { Engine } from '../../../src/emulator/engine/index.js';
 import { WORDS } from '../../../src/emulator/engine/word-list.js';
 
 /** Enough merges for whole common words; few enough that training takes milliseconds. */
@@ -46,4 +47,15 @@ export function localTokenizerJson(): Record<string, unknown> {
 export function localTokenizer(): OfflineTokenizer {
   tokenizer ??= createByteLevelBpe(localTokenizerJson());
   return tokenizer;
+}
+
+/**
+ * The tokenizer a route uses for `model`: the served model's own (a real model's vocabulary), else the local
+ * Luminous stand-in above.
+ */
+export async function modelTokenizer(
+  engine: Engine,
+  model: string,
+): Promise<Pick<OfflineTokenizer, 'encode' | 'decode' | 'tokenTexts'>> {
+  return model === engine.modelName ? engine.tokenizer() : localTokenizer();
 }

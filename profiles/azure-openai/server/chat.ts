@@ -200,7 +200,7 @@ function chatRoute(dialect: Dialect): RouteHandler {
     const top = body.top_logprobs ?? 0;
     const wantLogprobs = body.logprobs === true;
     const sampling: ChatSampling = { ...body, max_tokens: body.max_completion_tokens ?? body.max_tokens };
-    const generations = await startChatTurn(body.messages, sampling, n, {
+    const generations = await startChatTurn(ctx.server.engine, body.messages, sampling, n, {
       signal: ctx.signal,
       tokenDelayMs: ctx.server.options.tokenDelayMs,
     });

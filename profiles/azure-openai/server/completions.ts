@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { CanonicalParameters } from '../../../src/canonical.js';
-import { generate, loadTokenizer, startGeneration } from '../../../src/emulator/engine/index.js';
+import { runToEnd, type Engine } from '../../../src/emulator/engine/index.js';
 import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
 import { EventStream, type StreamFaultWording } from '../../../src/emulator/core/event-stream.js';
 import { takeFault } from '../../../src/emulator/core/take-fault.js';
@@ -78,11 +78,11 @@ function candidate(parameters: CanonicalParameters, j: number): CanonicalParamet
 }
 
 /** The prompts as text: strings as they are, token ids decoded; no prompt is generation from an empty document. */
-async function promptsOf(prompt: CompletionsBody['prompt']): Promise<string[] | CompletionsError> {
+async function promptsOf(engine: Engine, prompt: CompletionsBody['prompt']): Promise<string[] | CompletionsError> {
   if (prompt == null) return [''];
   if (typeof prompt === 'string') return [prompt];
   if (prompt.every((p) => typeof p === 'string')) return prompt as string[];
-  const tokenizer = await loadTokenizer();
+  const tokenizer = await engine.tokenizer();
   const lists = typeof prompt[0] === 'number' ? [prompt as number[]] : (prompt as number[][]);
   try {
     return lists.map((ids) => tokenizer.decode(ids));
@@ -155,7 +155,7 @@ async function prepare(ctx: RouteContext, dialect: Dialect): Promise<Prepared | 
     sendCompletionsError(ctx, 400, check.error);
     return undefined;
   }
-  const prompts = await promptsOf(check.body.prompt);
+  const prompts = await promptsOf(ctx.server.engine, check.body.prompt);
   if (!Array.isArray(prompts)) {
     sendCompletionsError(ctx, 400, prompts);
     return undefined;
@@ -201,13 +201,14 @@ async function wholeCompletion(
   const candidates = Math.max(n, body.best_of ?? 1);
   const parameters = engineParameters(body);
   const engine = { signal: ctx.signal, tokenDelayMs: ctx.server.options.tokenDelayMs };
+  const scoreInput = body.echo === true && body.logprobs != null;
   const choices: WireChoice[] = [];
   let promptTokens = 0;
   let completionTokens = 0;
   for (const [p, prompt] of prompts.entries()) {
     const summaries = await Promise.all(
       Array.from({ length: candidates }, (_, j) =>
-        generate({ input: prompt, parameters: candidate(parameters, j) }, engine),
+        runToEnd(ctx.server.engine, { input: prompt, parameters: candidate(parameters, j), scoreInput }, engine),
       ),
     );
     promptTokens += summaries[0]!.inputTokenCount;
@@ -252,7 +253,14 @@ async function streamCompletion(
   let promptTokens = 0;
   for (const [p, prompt] of prompts.entries()) {
     for (let j = 0; j < n; j++) {
-      const generation = await startGeneration({ input: prompt, parameters: candidate(parameters, j) }, engine);
+      const generation = await ctx.server.engine.startGeneration(
+        {
+          input: prompt,
+          parameters: candidate(parameters, j),
+          scoreInput: body.echo === true && body.logprobs != null,
+        },
+        engine,
+      );
       if (j === 0) promptTokens += generation.inputTokenCount;
       choices.push(new StreamedChoice(generation, p * n + j, choiceOptions(body, prompt)));
     }

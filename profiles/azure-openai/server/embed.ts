@@ -12,8 +12,8 @@
  * touches a few components), so a cut would often be all zeros: the short vector is pooled in a space of its own
  * size instead (docs/sdk-fidelity-openai.md).
  */
-import { loadTokenizer } from '../../../src/emulator/engine/index.js';
-import { normalized, pooledEmbedding } from '../../../src/emulator/engine/embedding.js';
+import type { Engine } from '../../../src/emulator/engine/index.js';
+import { normalized } from '../../../src/emulator/engine/embedding.js';
 import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
 import { takeFault } from '../../../src/emulator/core/take-fault.js';
 import type { ProtocolModule, RouteContext, RouteHandler } from '../../../src/emulator/core/router.js';
@@ -39,8 +39,8 @@ const isIdList = (v: unknown): v is number[] =>
   Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'number' && Number.isInteger(x) && x >= 0);
 
 /** `input` → token id lists, one per input; a CompletionsError for what the service would refuse. */
-export async function inputIds(input: unknown): Promise<number[][] | CompletionsError> {
-  const tokenizer = await loadTokenizer();
+export async function inputIds(engine: Engine, input: unknown): Promise<number[][] | CompletionsError> {
+  const tokenizer = await engine.tokenizer();
   const invalid = (why: string) => invalidRequest(`'$.input' is invalid: ${why}`, 'input');
   let lists: number[][];
   if (typeof input === 'string') {
@@ -185,7 +185,7 @@ function embeddingsRoute(dialect: Dialect): RouteHandler {
     const model = dialect === 'azure' ? ctx.params.deployment! : body.model!;
     if (body.dimensions != null && fixedSize(model))
       return sendCompletionsError(ctx, 400, invalidRequest('This model does not support specifying dimensions.', null));
-    const lists = await inputIds(body.input);
+    const lists = await inputIds(ctx.server.engine, body.input);
     if (!Array.isArray(lists)) return sendCompletionsError(ctx, 400, lists);
 
     const fault = takeFault(ctx, false);
@@ -194,12 +194,23 @@ function embeddingsRoute(dialect: Dialect): RouteHandler {
     const space = { dimensions: body.dimensions ?? AZURE_EMBED_DIMENSIONS, name: `openai/${model}`, context: true };
     const tokens = lists.reduce((sum, ids) => sum + ids.length, 0);
     const encode = body.encoding_format === 'base64' ? base64Vector : (v: number[]) => v;
+    const vectors: number[][] = [];
+    for (const ids of lists) {
+      const embedded = await ctx.server.engine.embed({ ids, space });
+      if (!embedded.ok)
+        return sendCompletionsError(
+          ctx,
+          400,
+          invalidRequest(`The model ${model} cannot embed: ${embedded.reason}`, null),
+        );
+      vectors.push(normalized(embedded.vector));
+    }
     await sendAnswer(ctx, fault, {
       object: 'list',
-      data: lists.map((ids, index) => ({
+      data: vectors.map((vector, index) => ({
         object: 'embedding',
         index,
-        embedding: encode(normalized(pooledEmbedding(ids, space))),
+        embedding: encode(vector),
       })),
       model,
       usage: { prompt_tokens: tokens, total_tokens: tokens },

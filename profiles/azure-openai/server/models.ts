@@ -11,6 +11,7 @@
  */
 import type { ProtocolModule, RouteContext, RouteHandler } from '../../../src/emulator/core/router.js';
 import { sendJson } from '../../../src/emulator/core/respond.js';
+import type { Engine } from '../../../src/emulator/engine/index.js';
 import { completionsAuthorized } from './auth.js';
 import { ACCESS_DENIED, sendCompletionsError, stampRequestId } from './errors.js';
 
@@ -42,6 +43,11 @@ const OPENAI_MODELS: ReadonlyArray<[string, string]> = [
   ['text-embedding-ada-002', 'openai-internal'],
   ['text-embedding-3-small', 'system'],
 ];
+
+/** A list with the engine's served model (a GGUF model) first, when there is one. */
+function withServed<T>(engine: Engine, list: readonly T[], served: (name: string) => T): T[] {
+  return engine.modelName === undefined ? [...list] : [served(engine.modelName), ...list];
+}
 
 function authorized(ctx: RouteContext): boolean {
   stampRequestId(ctx);
@@ -103,12 +109,16 @@ function azureModel([id, kind]: [string, 'completion' | 'embeddings']): Record<s
 
 const azureModels: RouteHandler = (ctx) => {
   if (!authorized(ctx) || !versionOk(ctx)) return;
-  sendJson(ctx.res, 200, { data: AZURE_MODELS.map(azureModel), object: 'list' });
+  const models = withServed(ctx.server.engine, AZURE_MODELS, (name): [string, 'completion'] => [name, 'completion']);
+  sendJson(ctx.res, 200, { data: models.map(azureModel), object: 'list' });
 };
 
 const azureModelById: RouteHandler = (ctx) => {
   if (!authorized(ctx) || !versionOk(ctx)) return;
-  const model = AZURE_MODELS.find(([id]) => id === ctx.params.model);
+  const model = withServed(ctx.server.engine, AZURE_MODELS, (name): [string, 'completion'] => [
+    name,
+    'completion',
+  ]).find(([id]) => id === ctx.params.model);
   if (!model)
     return sendCompletionsError(ctx, 404, {
       code: 'ModelNotFound',
@@ -120,16 +130,18 @@ const azureModelById: RouteHandler = (ctx) => {
 const azureDeployments: RouteHandler = (ctx) => {
   if (!authorized(ctx) || !versionOk(ctx)) return;
   sendJson(ctx.res, 200, {
-    data: AZURE_DEPLOYMENTS.map(([id, model]) => ({
-      scale_settings: { scale_type: 'standard' },
-      model,
-      owner: 'organization-owner',
-      id,
-      status: 'succeeded',
-      created_at: CREATED,
-      updated_at: CREATED,
-      object: 'deployment',
-    })),
+    data: withServed(ctx.server.engine, AZURE_DEPLOYMENTS, (name): [string, string] => [name, name]).map(
+      ([id, model]) => ({
+        scale_settings: { scale_type: 'standard' },
+        model,
+        owner: 'organization-owner',
+        id,
+        status: 'succeeded',
+        created_at: CREATED,
+        updated_at: CREATED,
+        object: 'deployment',
+      }),
+    ),
     object: 'list',
   });
 };
@@ -138,7 +150,9 @@ const openAiModels: RouteHandler = (ctx) => {
   if (!authorized(ctx)) return;
   sendJson(ctx.res, 200, {
     object: 'list',
-    data: OPENAI_MODELS.map(([id, owner]) => ({ id, object: 'model', created: CREATED, owned_by: owner })),
+    data: withServed(ctx.server.engine, OPENAI_MODELS, (name): [string, string] => [name, 'textgen']).map(
+      ([id, owner]) => ({ id, object: 'model', created: CREATED, owned_by: owner }),
+    ),
   });
 };
 

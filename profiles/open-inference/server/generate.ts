@@ -3,12 +3,7 @@
  * them, then the engine's tokens as one answer or as a Triton-style stream (`data: <json>` messages, no `event:`,
  * no `id:`, no end marker; a `: keep-alive` comment now and then, as TGI sends).
  */
-import {
-  CONTEXT_WINDOW,
-  DEFAULT_MAX_NEW_TOKENS,
-  loadTokenizer,
-  startGeneration,
-} from '../../../src/emulator/engine/index.js';
+import { DEFAULT_MAX_NEW_TOKENS } from '../../../src/emulator/engine/index.js';
 import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
 import { EventStream, type StreamFaultWording } from '../../../src/emulator/core/event-stream.js';
 import { takeFault } from '../../../src/emulator/core/take-fault.js';
@@ -48,16 +43,18 @@ export function generateRoute(stream: boolean): RouteHandler {
     if (!validation.ok) return sendOipError(ctx.res, 422, validation.message);
     const request = validation.request;
 
-    const generation = await startGeneration(
+    const engine = ctx.server.engine;
+    const generation = await engine.startGeneration(
       { input: request.textInput, parameters: request.parameters, moderations: request.moderations },
       { signal: ctx.signal, tokenDelayMs: ctx.server.options.tokenDelayMs },
     );
     const maxTokens = request.parameters.max_new_tokens ?? DEFAULT_MAX_NEW_TOKENS;
-    if (generation.inputTokenCount + maxTokens > CONTEXT_WINDOW) {
+    const window = engine.contextWindow;
+    if (generation.inputTokenCount + maxTokens > window) {
       return sendOipError(
         ctx.res,
         422,
-        `Input validation error: \`text_input\` tokens + \`max_tokens\` must be <= ${CONTEXT_WINDOW}. Given: ${generation.inputTokenCount} \`text_input\` tokens and ${maxTokens} \`max_tokens\``,
+        `Input validation error: \`text_input\` tokens + \`max_tokens\` must be <= ${window}. Given: ${generation.inputTokenCount} \`text_input\` tokens and ${maxTokens} \`max_tokens\``,
       );
     }
 
@@ -69,7 +66,7 @@ export function generateRoute(stream: boolean): RouteHandler {
       modelName: ctx.params.model!,
       modelVersion: ctx.params.version ?? DEFAULT_MODEL_VERSION,
       request,
-      tokenizer: await loadTokenizer(),
+      tokenizer: await engine.tokenizer(),
     };
     if (!stream) {
       for await (const step of generation) void step;

@@ -6,6 +6,7 @@
  */
 import type { ProtocolModule, RouteHandler } from '../../../src/emulator/core/router.js';
 import { sendJson } from '../../../src/emulator/core/respond.js';
+import type { Engine } from '../../../src/emulator/engine/index.js';
 import { authorizeOip } from './auth.js';
 import { sendOipError, tagRequestId } from './errors.js';
 
@@ -15,6 +16,13 @@ export const REPOSITORY: ReadonlyArray<{ name: string; version: string; state: '
   { name: 'llama-3-8b-instruct', version: '1', state: 'READY' },
   { name: 'llama-3-8b-instruct', version: '2', state: 'READY' },
 ];
+
+/** The repository, with the engine's served model (a GGUF model) first when there is one. */
+function repositoryOf(engine: Engine): ReadonlyArray<{ name: string; version: string; state: 'READY' }> {
+  return engine.modelName === undefined
+    ? REPOSITORY
+    : [{ name: engine.modelName, version: '1', state: 'READY' }, ...REPOSITORY];
+}
 
 export const repositoryIndex: RouteHandler = (ctx) => {
   tagRequestId(ctx);
@@ -32,14 +40,14 @@ export const repositoryIndex: RouteHandler = (ctx) => {
   sendJson(
     ctx.res,
     200,
-    REPOSITORY.map((m) => ({ ...m })),
+    repositoryOf(ctx.server.engine).map((m) => ({ ...m })),
   );
 };
 
 export const kserveModels: RouteHandler = (ctx) => {
   tagRequestId(ctx);
   if (!authorizeOip(ctx)) return;
-  sendJson(ctx.res, 200, { models: [...new Set(REPOSITORY.map((m) => m.name))] });
+  sendJson(ctx.res, 200, { models: [...new Set(repositoryOf(ctx.server.engine).map((m) => m.name))] });
 };
 
 export const openInferenceRepositoryProtocol: ProtocolModule = {

@@ -182,7 +182,7 @@ function chatRoute(kind: ChatKind, streamRoute: boolean): RouteHandler {
     const sampling: ChatSampling = { ...body, max_tokens: body.max_completion_tokens ?? body.max_tokens };
     const top = body.top_logprobs ?? 0;
     const wantLogprobs = body.logprobs === true;
-    const generations = await startChatTurn(body.messages, sampling, n, {
+    const generations = await startChatTurn(ctx.server.engine, body.messages, sampling, n, {
       signal: ctx.signal,
       tokenDelayMs: ctx.server.options.tokenDelayMs,
     });

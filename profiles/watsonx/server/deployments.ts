@@ -6,9 +6,8 @@
 import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
 import type { ProtocolModule, RouteContext, RouteHandler } from '../../../src/emulator/core/router.js';
 import { takeFault } from '../../../src/emulator/core/take-fault.js';
-import { DEPLOYMENTS } from './catalog-data.js';
 import { deploymentDoesNotExist, sendV4Error, v4FaultWording } from './errors.js';
-import { deploymentResource, type Scope } from './model-catalog.js';
+import { deploymentResource, deploymentsOf, type Scope } from './model-catalog.js';
 import { origin, page, readPaging } from './paging.js';
 import { watsonxPrelude } from './prelude.js';
 
@@ -38,7 +37,7 @@ const list: RouteHandler = async (ctx) => {
   const scope = scopeOf(ctx);
   if (!scope) return;
   const { serving_name: servingName, name } = ctx.request.query;
-  const chosen = DEPLOYMENTS.filter(
+  const chosen = deploymentsOf(ctx.server.engine).filter(
     (d) => (servingName === undefined || d.servingName === servingName) && (name === undefined || d.name === name),
   );
   await answer(
@@ -57,7 +56,7 @@ const getOne: RouteHandler = async (ctx) => {
   if (!scope) return;
   const id = ctx.params.id ?? '';
   // This route takes the deployment id only; the serving name is for inference URLs.
-  const deployment = DEPLOYMENTS.find((d) => d.id === id);
+  const deployment = deploymentsOf(ctx.server.engine).find((d) => d.id === id);
   if (!deployment) return sendV4Error(ctx.res, 404, [deploymentDoesNotExist(id)]);
   await answer(ctx, deploymentResource(deployment, scope, origin(ctx)));
 };

@@ -6,8 +6,7 @@
  * the engine's tokenizer. A text longer than the model's input limit is a 400 unless `truncate_input_tokens` cuts it
  * (from the right, keeping its start).
  */
-import { loadTokenizer } from '../../../src/emulator/engine/index.js';
-import { normalized, pooledEmbedding } from '../../../src/emulator/engine/embedding.js';
+import { normalized } from '../../../src/emulator/engine/embedding.js';
 import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
 import { takeFault } from '../../../src/emulator/core/take-fault.js';
 import type { ProtocolModule, RouteContext } from '../../../src/emulator/core/router.js';
@@ -100,13 +99,13 @@ async function embeddings(ctx: RouteContext): Promise<void> {
       check.problems.slice(0, 10).map((p) => ({ code: 'json_validation_error', message: PREFIX + p })),
     );
   const body = check.body;
-  const model = findModel(body.model_id);
+  const model = findModel(body.model_id, ctx.server.engine);
   if (!model) return sendWatsonxError(ctx.res, 404, [modelNotSupported(body.model_id, 'text-embeddings')]);
   if (!hasFunction(model, 'embedding'))
     return sendWatsonxError(ctx.res, 400, [modelNoSupportForFunction(body.model_id, 'embedding')]);
   const maxTokens = model.contextTokens;
 
-  const tokenizer = await loadTokenizer();
+  const tokenizer = await ctx.server.engine.tokenizer();
   const tokenized = body.inputs.map((text) => {
     const ids = tokenizer.encode(text);
     return body.truncate > 0 && ids.length > body.truncate ? ids.slice(0, body.truncate) : ids;
@@ -125,10 +124,17 @@ async function embeddings(ctx: RouteContext): Promise<void> {
   if (await applyFault(fault, ctx, watsonxFaultWording(ctx.res))) return;
 
   const space = { dimensions: embeddingDimensions(model), name: `watsonx/${body.model_id}`, context: true };
+  const vectors: number[][] = [];
+  for (const ids of tokenized) {
+    const embedded = await ctx.server.engine.embed({ ids, space });
+    if (!embedded.ok)
+      return sendWatsonxError(ctx.res, 400, [modelNoSupportForFunction(body.model_id, 'embedding', embedded.reason)]);
+    vectors.push(normalized(embedded.vector));
+  }
   await sendAnswer(ctx, fault, {
     model_id: body.model_id,
-    results: tokenized.map((ids, i) => ({
-      embedding: normalized(pooledEmbedding(ids, space)),
+    results: vectors.map((embedding, i) => ({
+      embedding,
       ...(body.inputText ? { input: body.inputs[i] } : {}),
     })),
     created_at: new Date().toISOString(),

@@ -75,10 +75,10 @@ export function modelNotSupported(modelId: string, route: string): ErrorItem {
 }
 
 /** `model_no_support_for_function` (400): a listed model that cannot do what the route does. */
-export function modelNoSupportForFunction(modelId: string, fn: string): ErrorItem {
+export function modelNoSupportForFunction(modelId: string, fn: string, why?: string): ErrorItem {
   return {
     code: 'model_no_support_for_function',
-    message: `Model '${modelId}' does not support function 'function_${fn}'`,
+    message: `Model '${modelId}' does not support function 'function_${fn}'${why ? `: ${why}` : ''}`,
   };
 }
 

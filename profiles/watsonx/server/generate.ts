@@ -4,7 +4,7 @@
  * catalog does not list is a 404 `model_not_supported`, a deployment neither id nor serving name of one it knows a
  * 404 `deployment_does_not_exist`, both in the service's words (docs/watsonx.md).
  */
-import { DEFAULT_MAX_NEW_TOKENS, startGeneration } from '../../../src/emulator/engine/index.js';
+import { DEFAULT_MAX_NEW_TOKENS } from '../../../src/emulator/engine/index.js';
 import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
 import { EventStream, type StreamFaultWording } from '../../../src/emulator/core/event-stream.js';
 import { takeFault } from '../../../src/emulator/core/take-fault.js';
@@ -74,7 +74,7 @@ export function generationRoute(kind: GenerateKind, streamRoute: boolean): Route
     let modelId = LOCAL_DEPLOYMENT_MODEL;
     if (kind === 'deployment') {
       const idOrName = ctx.params.id ?? '';
-      const deployment = findDeployment(idOrName);
+      const deployment = findDeployment(idOrName, ctx.server.engine);
       if (!deployment) return sendWatsonxError(ctx.res, 404, [deploymentDoesNotExist(idOrName)]);
       modelId = deployment.baseModel;
     }
@@ -83,7 +83,7 @@ export function generationRoute(kind: GenerateKind, streamRoute: boolean): Route
     const body = validation.body;
     if (kind === 'foundation') {
       modelId = body.model_id ?? '';
-      const model = findModel(modelId);
+      const model = findModel(modelId, ctx.server.engine);
       const route = streamRoute ? 'text-generation-stream' : 'text-generation';
       if (!model) return sendWatsonxError(ctx.res, 404, [modelNotSupported(modelId, route)]);
       if (!hasFunction(model, 'text_generation'))
@@ -96,11 +96,12 @@ export function generationRoute(kind: GenerateKind, streamRoute: boolean): Route
     if (await applyFault(fault, ctx, watsonxFaultWording(ctx.res))) return;
 
     const { chat, ...parameters } = body.parameters ?? {};
-    const generation = await startGeneration(
+    const generation = await ctx.server.engine.startGeneration(
       {
         input: withChat(fillPromptVariables(body.input, parameters.prompt_variables), chat),
         parameters,
         moderations: body.moderations,
+        scoreInput: parameters.return_options?.input_tokens === true,
       },
       { signal: ctx.signal, tokenDelayMs: ctx.server.options.tokenDelayMs },
     );

@@ -12,6 +12,8 @@ import {
   type ModelFunction,
 } from './catalog-data.js';
 
+import type { Engine } from '../../../src/emulator/engine/index.js';
+
 export { LOCAL_DEPLOYMENT_MODEL } from './catalog-data.js';
 
 function spec(m: ModelFacts): Record<string, unknown> {
@@ -49,8 +51,35 @@ export const FOUNDATION_MODEL_TASKS: readonly Record<string, unknown>[] = TASKS.
 
 const byId = new Map(MODELS.map((m) => [m.id, m]));
 
-/** A model the service lists, or undefined. */
-export function findModel(id: string): ModelFacts | undefined {
+/** The model a llama engine serves, as the catalog would list it (undefined for the deterministic engine). */
+export function servedModel(engine: Engine): ModelFacts | undefined {
+  const id = engine.modelName;
+  if (id === undefined) return undefined;
+  return {
+    id,
+    label: id,
+    provider: 'textgen',
+    source: 'GGUF model file',
+    description: `${id}, a GGUF model served by textgen's llama engine`,
+    params: 'unknown',
+    functions: ['text_generation', 'text_chat', 'embedding'],
+    contextTokens: engine.contextWindow,
+    ...(engine.embeddingDimensions !== undefined ? { dimensions: engine.embeddingDimensions } : {}),
+    tier: 'class_1',
+    lifecycle: [{ id: 'available', since: '2026-01-01' }],
+    from: { listed: [], limits: [], functions: [], lifecycle: [], tier: [], params: [] },
+  };
+}
+
+/** Every model with its spec, the served model (if any) first. */
+export function catalogOf(engine: Engine): ReadonlyArray<{ facts: ModelFacts; spec: Record<string, unknown> }> {
+  const served = servedModel(engine);
+  return served ? [{ facts: served, spec: spec(served) }, ...CATALOG] : CATALOG;
+}
+
+/** A model the service lists, or the engine's served model, or undefined. */
+export function findModel(id: string, engine?: Engine): ModelFacts | undefined {
+  if (engine && id === engine.modelName) return servedModel(engine);
   return byId.get(id);
 }
 
@@ -59,8 +88,23 @@ export function hasFunction(model: ModelFacts, fn: ModelFunction): boolean {
 }
 
 /** A deployment known by its id or its serving name, as the inference routes take either. */
-export function findDeployment(idOrName: string): DeploymentFacts | undefined {
-  return DEPLOYMENTS.find((d) => d.id === idOrName || d.servingName === idOrName);
+export function findDeployment(idOrName: string, engine?: Engine): DeploymentFacts | undefined {
+  return deploymentsOf(engine).find((d) => d.id === idOrName || d.servingName === idOrName);
+}
+
+/** The deployments every space holds: the served model's own (id and serving name = its name) first. */
+export function deploymentsOf(engine: Engine | undefined): readonly DeploymentFacts[] {
+  const id = engine?.modelName;
+  if (id === undefined) return DEPLOYMENTS;
+  const served: DeploymentFacts = {
+    id,
+    name: id,
+    servingName: id,
+    description: `The GGUF model ${id}, served by textgen's llama engine`,
+    baseModel: id,
+    assetType: 'custom_foundation_model',
+  };
+  return [served, ...DEPLOYMENTS];
 }
 
 /** Fixed, so answers are the same every time. */
@@ -100,8 +144,8 @@ export function deploymentResource(d: DeploymentFacts, scope: Scope, origin: str
 }
 
 /** The deployments of one space or project (every space holds the same ones). */
-export function deploymentResources(scope: Scope, origin: string): Record<string, unknown>[] {
-  return DEPLOYMENTS.map((d) => deploymentResource(d, scope, origin));
+export function deploymentResources(scope: Scope, origin: string, engine?: Engine): Record<string, unknown>[] {
+  return deploymentsOf(engine).map((d) => deploymentResource(d, scope, origin));
 }
 
 /** Embedding models: the length of each vector. */

@@ -8,7 +8,7 @@ import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.j
 import type { ProtocolModule, RouteContext, RouteHandler } from '../../../src/emulator/core/router.js';
 import { takeFault } from '../../../src/emulator/core/take-fault.js';
 import { sendWatsonxError, watsonxFaultWording } from './errors.js';
-import { CATALOG, FOUNDATION_MODEL_TASKS } from './model-catalog.js';
+import { catalogOf, FOUNDATION_MODEL_TASKS } from './model-catalog.js';
 import { page, readPaging, type Paging } from './paging.js';
 import { watsonxPrelude } from './prelude.js';
 import { parseSpecFilters } from './spec-filters.js';
@@ -42,7 +42,7 @@ const foundationModelSpecs: RouteHandler = async (ctx) => {
       `Invalid value '${techPreview}' for query parameter 'tech_preview': expected true or false`,
     );
   }
-  let models = CATALOG;
+  let models = catalogOf(ctx.server.engine);
   if (filters !== undefined && filters !== '') {
     const parsed = parseSpecFilters(filters);
     if (!parsed.ok) return void badArgument(ctx, parsed.message);

@@ -4,11 +4,9 @@
  * `version`, a body of `model_id`, `input`, exactly one of `project_id`/`space_id`, and `parameters`, and a model the
  * catalog lists. Fault switches apply after the checks (an auxiliary route: its own fault, or one queued for its path).
  */
-import { loadTokenizer } from '../../../src/emulator/engine/index.js';
 import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
 import type { ProtocolModule, RouteContext } from '../../../src/emulator/core/router.js';
 import { takeFault } from '../../../src/emulator/core/take-fault.js';
-import { isOpenAiEncoding } from '../../../src/tokenizers/openai-encodings.js';
 import { modelNotSupported, sendWatsonxError, watsonxFaultWording } from './errors.js';
 import { findModel } from './model-catalog.js';
 import { watsonxPrelude } from './prelude.js';
@@ -67,21 +65,15 @@ async function tokenization(ctx: RouteContext): Promise<void> {
       validation.messages.map((m) => ({ code: 'json_validation_error', message: PREFIX + m })),
     );
   const { body } = validation;
-  if (!findModel(body.model_id))
+  if (!findModel(body.model_id, ctx.server.engine))
     return sendWatsonxError(ctx.res, 404, [modelNotSupported(body.model_id, 'text-tokenization')]);
   const fault = takeFault(ctx, false, { auxiliary: true });
   if (await applyFault(fault, ctx, watsonxFaultWording(ctx.res))) return;
 
-  const engine = await loadTokenizer();
-  const ids = engine.encode(body.input);
+  const tokenizer = await ctx.server.engine.tokenizer();
+  const ids = tokenizer.encode(body.input);
   const result: { token_count: number; tokens?: string[] } = { token_count: ids.length };
-  if (body.returnTokens) {
-    if (!isOpenAiEncoding(engine.encoding))
-      throw new Error(`the engine's encoding ${engine.encoding} has no offline tokenizer`);
-    // Token texts from the same public encoding, decoded one token at a time without the engine's streaming decoder.
-    const { loadOpenAiTokenizer } = await import('../../../src/tokenizers/openai-tokenizer.js');
-    result.tokens = (await loadOpenAiTokenizer(engine.encoding)).tokenTexts(ids);
-  }
+  if (body.returnTokens) result.tokens = tokenizer.tokenTexts(ids);
   await sendAnswer(ctx, fault, { model_id: body.model_id, result });
 }
 

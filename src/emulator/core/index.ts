@@ -10,6 +10,8 @@ import {
 } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
+import { deterministicEngine } from '../engine/deterministic.js';
+import type { Engine } from '../engine/engine.js';
 import { allProtocols } from './protocols.js';
 import { CONTROL_PREFIX, handleControl, requestFault } from './fault-control.js';
 import { FaultQueue } from './fault-queue.js';
@@ -45,6 +47,8 @@ export interface ServerOptions {
   protocols?: ProtocolModule[];
   /** Serve HTTPS with this certificate and key (PEM contents, not paths); default plain HTTP. */
   tls?: { cert: string; key: string };
+  /** The model behind every route; default the deterministic engine. The server closes it on close(). */
+  engine?: Engine;
 }
 
 export function resolveServerOptions(options: ServerOptions = {}): ResolvedServerOptions {
@@ -72,6 +76,7 @@ function listen(options: ServerOptions, protocols: readonly ProtocolModule[]): P
     options: resolved,
     tokens: new TokenStore(resolved.tokenTtlSeconds),
     faults: new FaultQueue(faults),
+    engine: options.engine ?? deterministicEngine(),
     log: resolved.log,
   };
   const router = new Router();
@@ -186,7 +191,7 @@ function listen(options: ServerOptions, protocols: readonly ProtocolModule[]): P
             server.close(() => done());
             for (const controller of inFlight) controller.abort();
             for (const socket of sockets) socket.destroy();
-          });
+          }).then(() => services.engine.close());
           return closing;
         },
       });

@@ -3,6 +3,7 @@
  * it words an error. Adding a protocol to `serve` is registering one more module.
  */
 import type { ServerResponse } from 'node:http';
+import type { Engine } from '../engine/engine.js';
 import type { FaultQueue } from './fault-queue.js';
 import type { TokenStore } from './token-store.js';
 import type { Fault, RecordedRequest, ResolvedServerOptions } from './types.js';
@@ -12,6 +13,8 @@ export interface ServerServices {
   options: ResolvedServerOptions;
   tokens: TokenStore;
   faults: FaultQueue;
+  /** The model behind every route: routes generate, tokenize and embed only through it. */
+  engine: Engine;
   log(line: string): void;
 }
 

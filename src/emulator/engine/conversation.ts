@@ -5,13 +5,17 @@
  * whole conversation, so a different history gives a different answer, and the same one at temperature 0 the same.
  */
 import type { CanonicalParameters, StopReason } from '../../canonical.js';
-import { startGeneration } from './generator.js';
-import type { EngineOptions, EngineToken, Generation, GenerationStep, GenerationSummary } from './types.js';
+import type { Engine } from './engine.js';
+import type {
+  ConversationMessage,
+  EngineOptions,
+  EngineToken,
+  Generation,
+  GenerationStep,
+  GenerationSummary,
+} from './types.js';
 
-export interface ConversationMessage {
-  role: string;
-  content: string;
-}
+export type { ConversationMessage } from './types.js';
 
 /** The sampling fields the chat APIs share (OpenAI's names). */
 export interface ChatSampling {
@@ -98,17 +102,19 @@ export function chatLogprob(token: EngineToken, top: number): ChatLogprobEntry {
   };
 }
 
-/** The `n` answers of one chat request, each from the same transcript. */
+/** The `n` answers of one chat request, each from the same prompt (the engine's chat template). */
 export async function startChatTurn(
+  engine: Engine,
   messages: readonly ConversationMessage[],
   sampling: ChatSampling,
   n: number,
   options: EngineOptions,
 ): Promise<Generation[]> {
-  const input = conversationPrompt(messages);
   const generations: Generation[] = [];
   for (let i = 0; i < n; i++)
-    generations.push(await startGeneration({ input, parameters: chatEngineParameters(sampling, i) }, options));
+    generations.push(
+      await engine.startGeneration({ input: '', messages, parameters: chatEngineParameters(sampling, i) }, options),
+    );
   return generations;
 }
 

@@ -10,6 +10,8 @@ export interface Tokenizer {
   /** Special-token text in user input ("<|endoftext|>") is encoded as plain text, never rejected. */
   encode(text: string): number[];
   decode(ids: readonly number[]): string;
+  /** Each token's own text, as a tokenization route lists them. */
+  tokenTexts(ids: readonly number[]): string[];
 }
 
 let loading: Promise<Tokenizer> | undefined;
@@ -19,6 +21,7 @@ export function loadTokenizer(): Promise<Tokenizer> {
     encoding: 'cl100k_base',
     encode: (text: string) => t.encode(text),
     decode: (ids: readonly number[]) => t.decode(ids),
+    tokenTexts: (ids: readonly number[]) => t.tokenTexts(ids),
   }));
   return loading;
 }

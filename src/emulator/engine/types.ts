@@ -2,11 +2,24 @@
 import type { CanonicalParameters, Moderations, StopReason } from '../../canonical.js';
 import type { ModerationReport } from './moderation.js';
 
+/** One chat message as the chat routes hand it to the engine's chat template. */
+export interface ConversationMessage {
+  role: string;
+  content: string;
+}
+
 export interface EngineRequest {
   /** The final prompt (templates already filled by the protocol layer). */
   input: string;
   parameters?: CanonicalParameters | undefined;
   moderations?: Moderations | undefined;
+  /**
+   * The route answers with the input tokens' logprobs (watsonx `input_tokens`, OpenAI `echo`): a model engine scores
+   * the prompt only then, as it costs one more pass over it. The deterministic engine always scores it.
+   */
+  scoreInput?: boolean | undefined;
+  /** A chat turn: the engine lays these out with its chat template and `input` is ignored. */
+  messages?: readonly ConversationMessage[] | undefined;
 }
 
 export interface EngineOptions {

@@ -1,0 +1,260 @@
+// The llama engine (`serve --engine llama`): generation speed and time to first token through `serve` in each
+// protocol, against node-llama-cpp called directly in this process on the same model in the same run, so the ratio is
+// what the four protocols (HTTP, JSON, SSE, textgen's own sampler and its per-token probabilities) cost. The model is
+// the test suite's tiny successor model (test/helpers/gguf-successor.ts) in its endless variant (`z` → `a`), so every
+// request generates exactly BENCH_LLAMA_TOKENS tokens. One thread everywhere: 2 cores, shared with the client.
+// Skipped, with a line, when node-llama-cpp is not installed (npm run engine:install).
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { bin, envNumber, median, quick, root } from './lib.mjs';
+
+const TOKENS = envNumber('BENCH_LLAMA_TOKENS', quick ? 100 : 400);
+const RUNS = envNumber('BENCH_LLAMA_RUNS', quick ? 3 : 7);
+const CONTEXT = 1024;
+
+function engineEntry() {
+  const dir = join(root, 'engines', 'llama', 'node_modules', 'node-llama-cpp');
+  if (!existsSync(join(dir, 'package.json'))) return undefined;
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  return join(dir, pkg.exports?.['.']?.import ?? 'dist/index.js');
+}
+
+/** The model writer is TypeScript: bundled to a temporary module first. */
+async function writeModel(dir) {
+  const out = join(dir, 'writer.mjs');
+  await build({
+    entryPoints: [join(root, 'test', 'helpers', 'gguf-successor.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile: out,
+    logLevel: 'warning',
+  });
+  const { writeSuccessorModel } = await import(pathToFileURL(out).href);
+  return writeSuccessorModel(join(dir, 'bench-successor.gguf'), { contextLength: CONTEXT, cycle: true });
+}
+
+/** node-llama-cpp in this process: two ways to generate TOKENS tokens, each returning { ttft, rate }. */
+async function direct(entry, modelPath) {
+  const { getLlama, LlamaLogLevel } = await import(pathToFileURL(entry).href);
+  const t0 = performance.now();
+  const llama = await getLlama({ gpu: false, build: 'never', maxThreads: 1, logLevel: LlamaLogLevel.error });
+  const model = await llama.loadModel({ modelPath });
+  const context = await model.createContext({ contextSize: CONTEXT, threads: 1 });
+  const loadMs = performance.now() - t0;
+  const sequence = context.getSequence();
+  const prompt = [model.tokens.bos, ...model.tokenize('a')];
+  const neutral = { temperature: 1, topK: 0, topP: 1, minP: 0 };
+
+  async function evaluate() {
+    await sequence.clearHistory();
+    const start = performance.now();
+    let first;
+    let count = 0;
+    let text = '';
+    for await (const token of sequence.evaluate(prompt, { temperature: 0 })) {
+      first ??= performance.now();
+      text += model.detokenize([token]);
+      if (++count === TOKENS) break;
+    }
+    const end = performance.now();
+    if (!text.startsWith('bcdefghijklmnopqrstuvwxyza')) throw new Error(`direct run produced ${text.slice(0, 40)}…`);
+    return { ttft: first - start, rate: (TOKENS - 1) / ((end - first) / 1000) };
+  }
+
+  // One token at a time with the whole probability map, as the engine evaluates (true logprobs).
+  async function controlled() {
+    await sequence.clearHistory();
+    const start = performance.now();
+    const last = prompt.length - 1;
+    let out = await sequence.controlledEvaluate(
+      prompt.map((t, i) => (i === last ? [t, { generateNext: { probabilities: true, options: neutral } }] : t)),
+    );
+    let probabilities = out[last].next.probabilities;
+    let first;
+    for (let count = 0; count < TOKENS; count++) {
+      let best = -1;
+      let bestP = -1;
+      for (const [id, p] of probabilities) if (p > bestP) [best, bestP] = [id, p];
+      first ??= performance.now();
+      if (count === TOKENS - 1) break;
+      out = await sequence.controlledEvaluate([[best, { generateNext: { probabilities: true, options: neutral } }]]);
+      probabilities = out[0].next.probabilities;
+    }
+    const end = performance.now();
+    return { ttft: first - start, rate: (TOKENS - 1) / ((end - first) / 1000) };
+  }
+
+  async function close() {
+    await context.dispose();
+    await model.dispose();
+    await llama.dispose();
+  }
+  return { loadMs, evaluate, controlled, close };
+}
+
+function startServe(modelPath) {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(
+      process.execPath,
+      [
+        bin,
+        'serve',
+        '--port',
+        '0',
+        '--engine',
+        'llama',
+        '--model',
+        modelPath,
+        '--threads',
+        '1',
+        '--context-size',
+        String(CONTEXT),
+        '--gpu',
+        'off',
+        '--parallel',
+        '1',
+        '--model-name',
+        'bench',
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, CI: 'true' } },
+    );
+    let err = '';
+    child.stderr.on('data', (chunk) => {
+      err += chunk;
+      const m = /serving .* as "/.test(err) && /listening on (http:\/\/\S+)/.exec(err);
+      if (m) resolve({ child, url: m[1], startMs: performance.now() - t0 });
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited (${code}): ${err}`)));
+  });
+}
+
+/** One streamed request per protocol: the body and how to read text out of one SSE data line. */
+const PROTOCOLS = [
+  {
+    name: 'watsonx `/ml/v1/text/generation_stream`',
+    path: '/ml/v1/text/generation_stream?version=2024-05-01',
+    body: {
+      model_id: 'bench',
+      space_id: 's',
+      input: 'a',
+      parameters: { decoding_method: 'greedy', max_new_tokens: TOKENS },
+    },
+    text: (d) => d.results?.[0]?.generated_text ?? '',
+  },
+  {
+    name: 'OpenAI `/v1/completions` (stream)',
+    path: '/v1/completions',
+    body: { model: 'bench', prompt: 'a', max_tokens: TOKENS, temperature: 0, stream: true },
+    text: (d) => d.choices?.[0]?.text ?? '',
+  },
+  {
+    name: 'Aleph Alpha `/complete` (stream)',
+    path: '/complete',
+    body: { model: 'bench', prompt: 'a', maximum_tokens: TOKENS, stream: true },
+    text: (d) => (d.type === 'stream_chunk' ? d.completion : ''),
+  },
+  {
+    name: 'Open Inference `/v2/models/bench/generate_stream`',
+    path: '/v2/models/bench/generate_stream',
+    body: { text_input: 'a', parameters: { max_tokens: TOKENS } },
+    text: (d) => d.text_output ?? '',
+  },
+];
+
+async function streamOnce(url, p) {
+  const start = performance.now();
+  const res = await fetch(url + p.path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify(p.body),
+  });
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let text = '';
+  let first;
+  let last;
+  for await (const chunk of res.body) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let nl;
+    while ((nl = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, nl).trim();
+      buffer = buffer.slice(nl + 1);
+      if (!line.startsWith('data:')) continue;
+      const data = line.slice(5).trim();
+      if (data === '[DONE]') continue;
+      const piece = p.text(JSON.parse(data));
+      if (piece) {
+        first ??= performance.now();
+        last = performance.now();
+        text += piece;
+      }
+    }
+  }
+  if (!text.startsWith('bcdefghijklmnopqrstuvwxyza')) throw new Error(`${p.name} produced ${text.slice(0, 40)}…`);
+  return { ttft: first - start, rate: (TOKENS - 1) / ((last - first) / 1000) };
+}
+
+function peakRssMb(pid) {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Interleaved rounds: each round runs both direct paths and every protocol once, so a busy moment on the shared
+ * machine hits them alike; each ratio is the median over rounds of the case against the baseline of its round.
+ */
+export async function benchLlama() {
+  const entry = engineEntry();
+  if (!entry) return { skipped: 'SKIPPED: node-llama-cpp is not installed (npm run engine:install)' };
+  const dir = mkdtempSync(join(tmpdir(), 'textgen-bench-llama-'));
+  try {
+    const modelPath = await writeModel(dir);
+    const d = await direct(entry, modelPath);
+    const { child, url, startMs } = await startServe(modelPath);
+    try {
+      for (const p of PROTOCOLS) await streamOnce(url, p);
+      await d.evaluate();
+      await d.controlled();
+      const rounds = [];
+      for (let r = 0; r < RUNS; r++) {
+        const evaluate = await d.evaluate();
+        const controlled = await d.controlled();
+        const serve = [];
+        for (const p of PROTOCOLS) serve.push(await streamOnce(url, p));
+        rounds.push({ evaluate, controlled, serve });
+      }
+      const med = (f) => median(rounds.map(f));
+      const baseline = {
+        loadMs: d.loadMs,
+        ttft: med((r) => r.evaluate.ttft),
+        rate: med((r) => r.evaluate.rate),
+        mappedTtft: med((r) => r.controlled.ttft),
+        mappedRate: med((r) => r.controlled.rate),
+        mappedRatio: med((r) => r.controlled.rate / r.evaluate.rate),
+      };
+      const rows = PROTOCOLS.map((p, i) => ({
+        name: p.name,
+        ttft: med((r) => r.serve[i].ttft),
+        rate: med((r) => r.serve[i].rate),
+        vsEvaluate: med((r) => r.serve[i].rate / r.evaluate.rate),
+        vsControlled: med((r) => r.serve[i].rate / r.controlled.rate),
+      }));
+      return { tokens: TOKENS, runs: RUNS, baseline, startMs, rows, serveRssMb: peakRssMb(child.pid) };
+    } finally {
+      child.kill('SIGINT');
+      await d.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

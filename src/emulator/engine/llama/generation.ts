@@ -1,0 +1,310 @@
+/**
+ * One generation on a llama.cpp context sequence. The model is evaluated with neutral sampling options, so the
+ * probability map it returns is the model's own distribution: logprobs and top alternatives are true ones. textgen
+ * then picks the token itself (src/emulator/engine/sampler.ts: greedy, or temperature, top-k, top-p and typical-p
+ * with a seeded generator, so a seed reproduces a sample), applying the repetition penalty and holding back
+ * end-of-generation tokens until min_new_tokens, and evaluates that token next.
+ *
+ * The producer runs on its own once iteration starts, filling a queue the consumer reads: several generations of
+ * one request (n choices, best_of) read in turns can never wait on each other's sequences.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { CanonicalParameters, StopReason } from '../../../canonical.js';
+import { moderate } from '../moderation.js';
+import { createRng } from '../random.js';
+import { choose } from '../sampler.js';
+import { StopSequences } from '../stop-sequences.js';
+import type {
+  EngineOptions,
+  EngineRequest,
+  EngineToken,
+  Generation,
+  GenerationStep,
+  GenerationSummary,
+  TokenAlternative,
+} from '../types.js';
+import type { LlamaContextSequence, LlamaModel, Token } from './binding.js';
+import type { SequencePool } from './sequence-pool.js';
+
+export const DEFAULT_MAX_NEW_TOKENS = 20;
+const TOP_TOKENS = 5;
+/** Neutral options: the returned probabilities are the softmax of the model's logits, nothing cut or warped. */
+export const NEUTRAL = { temperature: 1, topK: 0, topP: 1, minP: 0 };
+/** Tokens below this probability are left out of sampling and ranking (a real vocabulary has 100k+). */
+const NEGLIGIBLE = 1e-7;
+/** Sampling looks at this many of the likeliest tokens at most (the rest of a real vocabulary holds next to nothing). */
+const MAX_CANDIDATES = 4096;
+/** A piece ending in U+FFFD is held back this many tokens at most, waiting for the rest of its UTF-8 character. */
+const MAX_HELD = 4;
+
+export interface Distribution {
+  /** Candidates, most likely first. */
+  ids: Token[];
+  logprobs: number[];
+}
+
+/** The map llama.cpp returns, as sorted arrays without the negligible tail. */
+export function distribution(probabilities: Map<Token, number> | undefined): Distribution {
+  const entries: Array<[Token, number]> = [];
+  if (probabilities) for (const [id, p] of probabilities) if (p >= NEGLIGIBLE) entries.push([id, p]);
+  entries.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  return { ids: entries.map((e) => e[0]), logprobs: entries.map((e) => Math.log(e[1])) };
+}
+
+export interface LlamaRuntime {
+  model: LlamaModel;
+  pool: SequencePool;
+  /** Tokens one sequence holds: prompt plus output. */
+  contextSize: number;
+  tokenText(id: Token, before: readonly Token[]): string;
+}
+
+export class LlamaGeneration implements Generation {
+  readonly seed: number | undefined;
+  private result: GenerationSummary | undefined;
+  private started = false;
+
+  constructor(
+    private readonly rt: LlamaRuntime,
+    private readonly request: EngineRequest,
+    private readonly options: EngineOptions,
+    /** BOS (when the model wants it) and the prompt's tokens. */
+    private readonly prompt: readonly Token[],
+    readonly inputText: string,
+    readonly inputTokens: EngineToken[],
+    seed: number | undefined,
+  ) {
+    this.seed = seed;
+  }
+
+  get inputTokenCount(): number {
+    return this.inputTokens.length;
+  }
+
+  summary(): GenerationSummary {
+    if (!this.result) throw new Error('the generation has not finished');
+    return this.result;
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<GenerationStep> {
+    if (this.started) throw new Error('a generation can be iterated only once');
+    this.started = true;
+    const queue = new StepQueue();
+    void this.produce(queue);
+    return queue.iterator();
+  }
+
+  private async produce(queue: StepQueue): Promise<void> {
+    try {
+      for await (const step of this.steps()) queue.push(step);
+      queue.end();
+    } catch (error) {
+      queue.fail(error);
+    }
+  }
+
+  private async *steps(): AsyncGenerator<GenerationStep> {
+    const p: CanonicalParameters = this.request.parameters ?? {};
+    const { signal, tokenDelayMs = 0 } = this.options;
+    const now = this.options.now ?? (() => performance.now());
+    const maxNew = p.max_new_tokens ?? DEFAULT_MAX_NEW_TOKENS;
+    const minNew = p.min_new_tokens ?? 0;
+    const stops = new StopSequences(p.stop_sequences, p.include_stop_sequence ?? true);
+    const greedy = p.decoding_method === 'greedy' || p.temperature === 0;
+    const settings = {
+      greedy,
+      temperature: p.temperature ?? 1,
+      topK: p.top_k,
+      topP: p.top_p,
+      typicalP: p.typical_p,
+    };
+    const penalty = p.repetition_penalty ?? 1;
+    const draw = createRng(this.seed ?? 0);
+    const started = now();
+    const model = this.rt.model;
+
+    const tokens: EngineToken[] = [];
+    const ids: Token[] = [];
+    let raw = '';
+    let text = '';
+    let sent = 0;
+    let held: Token[] = [];
+
+    const finish = (stopReason: StopReason, token?: EngineToken): GenerationStep => {
+      this.result = {
+        generatedText: text,
+        generatedTokenCount: tokens.length,
+        generatedTokens: tokens,
+        stopReason,
+        inputText: this.inputText,
+        inputTokenCount: this.inputTokenCount,
+        inputTokens: this.inputTokens,
+        seed: this.seed,
+        moderations: moderate(this.request.moderations, this.inputText, text),
+      };
+      const step: GenerationStep = { token, text: text.slice(sent), generatedTokenCount: tokens.length, stopReason };
+      sent = text.length;
+      return step;
+    };
+
+    if (maxNew === 0) return yield finish('max_tokens');
+    if (this.prompt.length >= this.rt.contextSize) return yield finish('token_limit');
+
+    let sequence: LlamaContextSequence;
+    try {
+      sequence = await this.rt.pool.acquire(signal);
+    } catch {
+      return yield finish('cancelled');
+    }
+    try {
+      await sequence.clearHistory();
+      const last = this.prompt.length - 1;
+      const first = await sequence.controlledEvaluate(
+        this.prompt.map((t, i) => (i === last ? [t, { generateNext: { probabilities: true, options: NEUTRAL } }] : t)),
+      );
+      let next = distribution(first[last]?.next.probabilities);
+      const seen = new Set<Token>(this.prompt);
+
+      while (true) {
+        if (signal?.aborted) return yield finish('cancelled');
+        if (tokenDelayMs > 0) {
+          try {
+            await sleep(tokenDelayMs, undefined, { signal });
+          } catch {
+            return yield finish('cancelled');
+          }
+        }
+        const allowEnd = tokens.length >= minNew;
+        const picked = pick(next, { model, seen, penalty, allowEnd, settings, draw });
+        if (picked === undefined || model.isEogToken(picked.id)) return yield finish('eos_token');
+
+        const before = ids.slice(-MAX_HELD);
+        const token: EngineToken = {
+          id: picked.id,
+          text: this.rt.tokenText(picked.id, before.length > 0 ? before : this.prompt.slice(-1)),
+          logprob: picked.logprob,
+          rank: picked.rank,
+          topTokens: alternatives(next, (id) => this.rt.tokenText(id, before)),
+        };
+        tokens.push(token);
+        ids.push(picked.id);
+        seen.add(picked.id);
+        held.push(picked.id);
+        const settled = ids.slice(0, ids.length - held.length);
+        const context = settled.length > 0 ? settled.slice(-MAX_HELD) : this.prompt.slice(-1);
+        const piece = model.detokenize(held, false, context);
+        const previousLength = raw.length;
+        if (!piece.endsWith('\uFFFD') || held.length >= MAX_HELD) {
+          raw += piece;
+          held = [];
+        }
+        text = raw;
+        const count = tokens.length;
+
+        let stopReason: StopReason | undefined;
+        const cut = count >= minNew && stops.active ? stops.match(raw, previousLength) : undefined;
+        if (cut !== undefined) {
+          text = raw.slice(0, cut);
+          stopReason = 'stop_sequence';
+        } else if (count >= maxNew) stopReason = 'max_tokens';
+        else if (this.prompt.length + count >= this.rt.contextSize) stopReason = 'token_limit';
+        else if (p.time_limit !== undefined && now() - started >= p.time_limit) stopReason = 'time_limit';
+        if (stopReason !== undefined) {
+          if (held.length > 0 && stopReason !== 'stop_sequence') {
+            raw += piece;
+            text = raw;
+          }
+          return yield finish(stopReason, token);
+        }
+
+        const emittable = stops.emittable(text);
+        yield { token, text: text.slice(sent, emittable), generatedTokenCount: count };
+        sent = Math.max(sent, emittable);
+
+        if (signal?.aborted) return yield finish('cancelled');
+        const out = await sequence.controlledEvaluate([
+          [picked.id, { generateNext: { probabilities: true, options: NEUTRAL } }],
+        ]);
+        next = distribution(out[0]?.next.probabilities);
+      }
+    } finally {
+      this.rt.pool.release(sequence);
+    }
+  }
+}
+
+interface PickOptions {
+  model: LlamaModel;
+  seen: ReadonlySet<Token>;
+  penalty: number;
+  allowEnd: boolean;
+  settings: Parameters<typeof choose>[1];
+  draw: () => number;
+}
+
+/** The next token and its true logprob and rank; undefined when nothing is left to choose. */
+function pick(
+  d: Distribution,
+  { model, seen, penalty, allowEnd, settings, draw }: PickOptions,
+): { id: Token; logprob: number; rank: number } | undefined {
+  const candidates: number[] = [];
+  const scores: number[] = [];
+  const logPenalty = penalty > 1 ? Math.log(penalty) : 0;
+  d.ids.slice(0, MAX_CANDIDATES).forEach((id, i) => {
+    if (!allowEnd && model.isEogToken(id)) return;
+    candidates.push(i);
+    // The repetition penalty in log space: a token already seen is `penalty` times less likely.
+    scores.push(d.logprobs[i]! - (logPenalty > 0 && seen.has(id) ? logPenalty : 0));
+  });
+  if (candidates.length === 0) return undefined;
+  const choice = choose(scores, settings, draw);
+  const index = candidates[choice.index]!;
+  return { id: d.ids[index]!, logprob: d.logprobs[index]!, rank: index + 1 };
+}
+
+function alternatives(d: Distribution, text: (id: Token) => string): TokenAlternative[] {
+  return d.ids.slice(0, TOP_TOKENS).map((id, i) => ({ text: text(id), logprob: d.logprobs[i]! }));
+}
+
+/** Steps from the producer to the consumer; the producer never waits for the consumer. */
+class StepQueue {
+  private readonly items: GenerationStep[] = [];
+  private done = false;
+  private error: unknown;
+  private wake: (() => void) | undefined;
+
+  push(step: GenerationStep): void {
+    this.items.push(step);
+    this.notify();
+  }
+  end(): void {
+    this.done = true;
+    this.notify();
+  }
+  fail(error: unknown): void {
+    this.error = error ?? new Error('the generation failed');
+    this.done = true;
+    this.notify();
+  }
+  private notify(): void {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+  async *iterator(): AsyncGenerator<GenerationStep> {
+    while (true) {
+      const step = this.items.shift();
+      if (step) {
+        yield step;
+        continue;
+      }
+      if (this.done) {
+        if (this.error !== undefined) throw this.error;
+        return;
+      }
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+      });
+    }
+  }
+}
