@@ -15,13 +15,13 @@ const dir = mkdtempSync(join(root, 'node_modules', '.cache', 'textgen-bench-serv
 const outfile = join(dir, 'server.mjs');
 await build({
   absWorkingDir: root,
-  entryPoints: ['src/server/index.ts'],
+  entryPoints: ['src/emulator/core/index.ts'],
   bundle: true,
   platform: 'node',
   target: 'node20',
   format: 'esm',
   outfile,
-  external: ['typescript', 'gpt-tokenizer'],
+  external: ['typescript', 'gpt-tokenizer', 'node-llama-cpp'],
   banner: {
     js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
   },
