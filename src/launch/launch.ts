@@ -67,7 +67,8 @@ export async function launch(argv: string[], dist: string): Promise<void> {
   // 1 MB young generation copies it all; growing that generation in bigger steps halves the scavenges before the
   // first byte (5 → 3 on a request; about 4% of its CPU). Its maximum size, and so memory, is unchanged.
   v8.setFlagsFromString('--semi-space-growth-factor=8');
-  const run = loadBundle<RunBundle>(join(dist, 'run.cjs'), TEXTGEN_BUNDLE_IDS.run, cacheDir);
+  // One cache per command: each run deserialises the code of its own command, not of every command ever run.
+  const run = loadBundle<RunBundle>(join(dist, 'run.cjs'), TEXTGEN_BUNDLE_IDS.run, cacheDir, outcome.selection.key);
   process.exitCode = await run.exports.executeCommand(outcome.selection, io, { handleSignals: true });
   // After the command, so that writing the cache never delays its output.
   run.persist(outcome.selection.key);

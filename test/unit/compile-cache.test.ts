@@ -68,6 +68,29 @@ describe('the compile cache of the bundles', () => {
     expect(cacheFiles(dir).sort()).toEqual([old2, cacheFiles(dir).find((f) => f.includes('-new-'))].sort());
   });
 
+  it('keeps one cache per scope, and never prunes another scope of the same build', () => {
+    const dir = join(root, 'cache-scopes');
+    const file = bundle();
+    loadBundle(file, 'b1', dir, 'deployment text-generate').persist('deployment text-generate');
+    const chat = loadBundle(file, 'b1', dir, 'chat');
+    chat.persist('chat');
+    const names = cacheFiles(dir).sort();
+    expect(names).toHaveLength(2);
+    expect(names.find((f) => f.includes('-b1-deployment_text_generate-'))).toBeDefined();
+    expect(names.find((f) => f.includes('-b1-chat-'))).toBeDefined();
+    // A cache of a scope holds that scope's runs only: the chat cache never saw the request.
+    expect(keysOf(join(dir, names.find((f) => f.includes('-chat-')) as string))).toEqual(['chat']);
+
+    const dayAgo = new Date(Date.now() - 25 * 60 * 60 * 1000);
+    for (const f of names) utimesSync(join(dir, f), dayAgo, dayAgo);
+    loadBundle(file, 'b1', dir, 'models').persist('models');
+    expect(cacheFiles(dir)).toHaveLength(3);
+    loadBundle(file, 'b2', dir, 'models').persist('models');
+    expect(cacheFiles(dir).filter((f) => f.includes('-b1-'))).toEqual([
+      cacheFiles(dir).find((f) => f.includes('-b1-models-')),
+    ]);
+  });
+
   it('never uses a directory others may write to, or one reached through a symlink', () => {
     const open = join(root, 'cache-open');
     mkdirSync(open);
