@@ -6,6 +6,7 @@ import type { MainOptions, ParseOutcome, Selection } from './selection.js';
 import { COMMAND_SPECS, commandKey } from '../commands/index.js';
 import { packageVersion } from './version.js';
 import { GLOBAL_OPTION_SPECS } from './global-options.js';
+import { routedSpec } from './route.js';
 
 const GROUPS: Record<string, string> = {
   deployment: 'Generate text with a deployment (mirrors cpd-cli wx-ai deployment)',
@@ -57,7 +58,11 @@ function groupCommand(program: Command, name: string): Command {
  * Builds the command line from the specs alone (no handler is loaded) and parses `argv`. Help, the version and
  * usage errors end here; otherwise the chosen command and its options are returned for `executeCommand`.
  */
-export async function parseCommandLine(argv: string[], io: ProcessLike): Promise<ParseOutcome> {
+export async function parseCommandLine(
+  argv: string[],
+  io: ProcessLike,
+  { route = true }: { route?: boolean } = {},
+): Promise<ParseOutcome> {
   // A reader that goes away (`textgen --help | head`) is not an error; the data sink handles it for command output.
   // A reader that goes away (`textgen --help | head`) is not an error, and a failed write (a full disk) must not end the
   // process with a stack trace: the data sink records command output failures, which src/execute.ts reports.
@@ -88,7 +93,9 @@ export async function parseCommandLine(argv: string[], io: ProcessLike): Promise
   addGlobalOptions(program);
 
   let selection: Selection | undefined;
-  for (const spec of COMMAND_SPECS) {
+  // A command the words name for certain is the only one registered; help and anything unclear get them all.
+  const routed = route ? routedSpec(argv, COMMAND_SPECS, GLOBAL_OPTION_SPECS) : undefined;
+  for (const spec of routed ? [routed] : COMMAND_SPECS) {
     let parent = program;
     for (const word of spec.path.slice(0, -1)) parent = groupCommand(parent, word);
     const cmd = parent.command(spec.path[spec.path.length - 1] as string).description(spec.summary);
