@@ -4,8 +4,7 @@
  * ignores the seed.
  */
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
-import type { StopReason } from '../../canonical.js';
-import { moderate } from './moderation.js';
+import { GenerationOutput } from './output.js';
 import { Planner, type Piece } from './planner.js';
 import { createRng, freshSeed, hashString, mix, unit } from './random.js';
 import { StopSequences } from './stop-sequences.js';
@@ -45,7 +44,7 @@ class LocalGeneration implements Generation {
   readonly inputTokenCount: number;
   readonly inputTokens: EngineToken[];
   readonly seed: number | undefined;
-  private result: GenerationSummary | undefined;
+  private output: GenerationOutput | undefined;
   private started = false;
 
   constructor(
@@ -65,8 +64,8 @@ class LocalGeneration implements Generation {
   }
 
   summary(): GenerationSummary {
-    if (!this.result) throw new Error('the generation has not finished');
-    return this.result;
+    if (!this.output) throw new Error('the generation has not finished');
+    return this.output.summary();
   }
 
   [Symbol.asyncIterator](): AsyncIterator<GenerationStep> {
@@ -98,75 +97,51 @@ class LocalGeneration implements Generation {
       },
       createRng(mix(this.seed ?? 0, inputHash)),
     );
-    const started = now();
-
-    const tokens: EngineToken[] = [];
-    let raw = '';
-    let text = '';
-    let sent = 0;
+    const { request, inputText, inputTokenCount, inputTokens, seed } = this;
+    const output = new GenerationOutput(
+      { request, inputText, inputTokenCount, inputTokens, seed },
+      {
+        minNew,
+        maxNew,
+        room: CONTEXT_WINDOW - this.inputTokenCount,
+        timeLimitMs: p.time_limit,
+        started: now(),
+        now,
+        stops,
+      },
+    );
+    this.output = output;
     let queue: EngineToken[] = [];
     let next: Piece | undefined = maxNew > 0 ? planner.next(0, minNew === 0) : undefined;
 
-    const finish = (stopReason: StopReason, token?: EngineToken): GenerationStep => {
-      this.result = {
-        generatedText: text,
-        generatedTokenCount: tokens.length,
-        generatedTokens: tokens,
-        stopReason,
-        inputText: this.inputText,
-        inputTokenCount: this.inputTokenCount,
-        inputTokens: this.inputTokens,
-        seed: this.seed,
-        moderations: moderate(this.request.moderations, this.inputText, text),
-      };
-      const step: GenerationStep = { token, text: text.slice(sent), generatedTokenCount: tokens.length, stopReason };
-      sent = text.length;
-      return step;
-    };
-
-    if (maxNew === 0) return yield finish('max_tokens');
-    if (this.inputTokenCount >= CONTEXT_WINDOW) return yield finish('token_limit');
+    const atOnce = output.endsAtOnce();
+    if (atOnce !== undefined) return yield output.finish(atOnce);
 
     while (true) {
-      if (signal?.aborted) return yield finish('cancelled');
+      if (signal?.aborted) return yield output.finish('cancelled');
       try {
         if (tokenDelayMs > 0) await sleep(tokenDelayMs, undefined, { signal });
-        else if (tokens.length % TOKENS_PER_TURN === TOKENS_PER_TURN - 1) await nextTurn();
+        else if (output.tokens.length % TOKENS_PER_TURN === TOKENS_PER_TURN - 1) await nextTurn();
       } catch {
-        return yield finish('cancelled');
+        return yield output.finish('cancelled');
       }
-      if (signal?.aborted) return yield finish('cancelled');
+      if (signal?.aborted) return yield output.finish('cancelled');
 
       if (queue.length === 0) {
         // `next` is a text piece here: an EOS piece would have ended the loop below.
-        queue = this.tokensOf(next as Extract<Piece, { kind: 'text' }>, tokens.length);
+        queue = this.tokensOf(next as Extract<Piece, { kind: 'text' }>, output.tokens.length);
         next = undefined;
       }
       const token = queue.shift()!;
-      tokens.push(token);
-      const previousLength = raw.length;
-      raw += token.text;
-      text = raw;
-      const count = tokens.length;
-
-      let stopReason: StopReason | undefined;
-      const cut = count >= minNew && stops.active ? stops.match(raw, previousLength) : undefined;
-      if (cut !== undefined) {
-        text = raw.slice(0, cut);
-        stopReason = 'stop_sequence';
-      } else if (count >= maxNew) stopReason = 'max_tokens';
-      else if (this.inputTokenCount + count >= CONTEXT_WINDOW) stopReason = 'token_limit';
-      else if (p.time_limit !== undefined && now() - started >= p.time_limit) stopReason = 'time_limit';
-      else if (queue.length === 0) {
+      let stopReason = output.add(token, token.text);
+      if (stopReason === undefined && queue.length === 0) {
         // Plan the next piece now, so the token that ends the text can say so.
+        const count = output.tokens.length;
         next = planner.next(count, count >= minNew);
         if (next.kind === 'eos') stopReason = 'eos_token';
       }
-      if (stopReason !== undefined) return yield finish(stopReason, token);
-
-      const emittable = stops.emittable(text);
-      yield { token, text: text.slice(sent, emittable), generatedTokenCount: count };
-      sent = Math.max(sent, emittable);
+      if (stopReason !== undefined) return yield output.finish(stopReason, token);
+      yield output.step(token);
     }
   }
 

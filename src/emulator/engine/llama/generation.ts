@@ -9,8 +9,8 @@
  * one request (n choices, best_of) read in turns can never wait on each other's sequences.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CanonicalParameters, StopReason } from '../../../canonical.js';
-import { moderate } from '../moderation.js';
+import type { CanonicalParameters } from '../../../canonical.js';
+import { GenerationOutput } from '../output.js';
 import { createRng } from '../random.js';
 import { choose } from '../sampler.js';
 import { StopSequences } from '../stop-sequences.js';
@@ -61,7 +61,7 @@ export interface LlamaRuntime {
 
 export class LlamaGeneration implements Generation {
   readonly seed: number | undefined;
-  private result: GenerationSummary | undefined;
+  private output: GenerationOutput | undefined;
   private started = false;
 
   constructor(
@@ -82,8 +82,8 @@ export class LlamaGeneration implements Generation {
   }
 
   summary(): GenerationSummary {
-    if (!this.result) throw new Error('the generation has not finished');
-    return this.result;
+    if (!this.output) throw new Error('the generation has not finished');
+    return this.output.summary();
   }
 
   [Symbol.asyncIterator](): AsyncIterator<GenerationStep> {
@@ -120,41 +120,32 @@ export class LlamaGeneration implements Generation {
     };
     const penalty = p.repetition_penalty ?? 1;
     const draw = createRng(this.seed ?? 0);
-    const started = now();
     const model = this.rt.model;
-
-    const tokens: EngineToken[] = [];
+    const { request, inputText, inputTokenCount, inputTokens, seed } = this;
+    const output = new GenerationOutput(
+      { request, inputText, inputTokenCount, inputTokens, seed },
+      {
+        minNew,
+        maxNew,
+        room: this.rt.contextSize - this.prompt.length,
+        timeLimitMs: p.time_limit,
+        started: now(),
+        now,
+        stops,
+      },
+    );
+    this.output = output;
     const ids: Token[] = [];
-    let raw = '';
-    let text = '';
-    let sent = 0;
     let held: Token[] = [];
 
-    const finish = (stopReason: StopReason, token?: EngineToken): GenerationStep => {
-      this.result = {
-        generatedText: text,
-        generatedTokenCount: tokens.length,
-        generatedTokens: tokens,
-        stopReason,
-        inputText: this.inputText,
-        inputTokenCount: this.inputTokenCount,
-        inputTokens: this.inputTokens,
-        seed: this.seed,
-        moderations: moderate(this.request.moderations, this.inputText, text),
-      };
-      const step: GenerationStep = { token, text: text.slice(sent), generatedTokenCount: tokens.length, stopReason };
-      sent = text.length;
-      return step;
-    };
-
-    if (maxNew === 0) return yield finish('max_tokens');
-    if (this.prompt.length >= this.rt.contextSize) return yield finish('token_limit');
+    const atOnce = output.endsAtOnce();
+    if (atOnce !== undefined) return yield output.finish(atOnce);
 
     let sequence: LlamaContextSequence;
     try {
       sequence = await this.rt.pool.acquire(signal);
     } catch {
-      return yield finish('cancelled');
+      return yield output.finish('cancelled');
     }
     try {
       await sequence.clearHistory();
@@ -166,17 +157,17 @@ export class LlamaGeneration implements Generation {
       const seen = new Set<Token>(this.prompt);
 
       while (true) {
-        if (signal?.aborted) return yield finish('cancelled');
+        if (signal?.aborted) return yield output.finish('cancelled');
         if (tokenDelayMs > 0) {
           try {
             await sleep(tokenDelayMs, undefined, { signal });
           } catch {
-            return yield finish('cancelled');
+            return yield output.finish('cancelled');
           }
         }
-        const allowEnd = tokens.length >= minNew;
+        const allowEnd = output.tokens.length >= minNew;
         const picked = pick(next, { model, seen, penalty, allowEnd, settings, draw });
-        if (picked === undefined || model.isEogToken(picked.id)) return yield finish('eos_token');
+        if (picked === undefined || model.isEogToken(picked.id)) return yield output.finish('eos_token');
 
         const before = ids.slice(-MAX_HELD);
         const token: EngineToken = {
@@ -186,42 +177,23 @@ export class LlamaGeneration implements Generation {
           rank: picked.rank,
           topTokens: alternatives(next, (id) => this.rt.tokenText(id, before)),
         };
-        tokens.push(token);
         ids.push(picked.id);
         seen.add(picked.id);
         held.push(picked.id);
         const settled = ids.slice(0, ids.length - held.length);
         const context = settled.length > 0 ? settled.slice(-MAX_HELD) : this.prompt.slice(-1);
         const piece = model.detokenize(held, false, context);
-        const previousLength = raw.length;
-        if (!piece.endsWith('\uFFFD') || held.length >= MAX_HELD) {
-          raw += piece;
-          held = [];
-        }
-        text = raw;
-        const count = tokens.length;
-
-        let stopReason: StopReason | undefined;
-        const cut = count >= minNew && stops.active ? stops.match(raw, previousLength) : undefined;
-        if (cut !== undefined) {
-          text = raw.slice(0, cut);
-          stopReason = 'stop_sequence';
-        } else if (count >= maxNew) stopReason = 'max_tokens';
-        else if (this.prompt.length + count >= this.rt.contextSize) stopReason = 'token_limit';
-        else if (p.time_limit !== undefined && now() - started >= p.time_limit) stopReason = 'time_limit';
+        // A piece that ends inside a UTF-8 character waits for the tokens that complete it (a few at most).
+        const whole = !piece.endsWith('\uFFFD') || held.length >= MAX_HELD;
+        const stopReason = output.add(token, whole ? piece : '');
+        if (whole) held = [];
         if (stopReason !== undefined) {
-          if (held.length > 0 && stopReason !== 'stop_sequence') {
-            raw += piece;
-            text = raw;
-          }
-          return yield finish(stopReason, token);
+          if (held.length > 0 && stopReason !== 'stop_sequence') output.release(piece);
+          return yield output.finish(stopReason, token);
         }
+        yield output.step(token);
 
-        const emittable = stops.emittable(text);
-        yield { token, text: text.slice(sent, emittable), generatedTokenCount: count };
-        sent = Math.max(sent, emittable);
-
-        if (signal?.aborted) return yield finish('cancelled');
+        if (signal?.aborted) return yield output.finish('cancelled');
         const out = await sequence.controlledEvaluate([
           [picked.id, { generateNext: { probabilities: true, options: NEUTRAL } }],
         ]);
