@@ -8,12 +8,12 @@ import { randomUUID } from 'node:crypto';
 import {
   chatFinishReason,
   chatLogprob,
+  chatUsage,
   finishAll,
-  interleave,
   startChatTurn,
+  streamChatChoices,
   type ChatSampling,
 } from '../../../src/emulator/engine/conversation.js';
-import type { GenerationSummary } from '../../../src/emulator/engine/index.js';
 import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
 import { EventStream, type StreamFaultWording } from '../../../src/emulator/core/event-stream.js';
 import { takeFault } from '../../../src/emulator/core/take-fault.js';
@@ -87,11 +87,6 @@ const streamWording: StreamFaultWording = {
   malformedEvent: () => ({ data: '{"id":"chat-broken","object":"chat.completion.chunk","choices":[{"delta":' }),
 };
 
-function usageOf(summaries: readonly GenerationSummary[], promptTokens: number) {
-  const completion = summaries.reduce((sum, s) => sum + s.generatedTokenCount, 0);
-  return { prompt_tokens: promptTokens, completion_tokens: completion, total_tokens: promptTokens + completion };
-}
-
 export async function chatRoute(ctx: RouteContext): Promise<void> {
   const fail = (status: number, code: string, message: string) => sendAlephAlphaError(ctx.res, status, code, message);
   const prelude = alephAlphaPrelude(ctx, { nice: true });
@@ -153,7 +148,7 @@ export async function chatRoute(ctx: RouteContext): Promise<void> {
       ...envelope,
       object: 'chat.completion',
       choices,
-      usage: usageOf(summaries, promptTokens),
+      usage: chatUsage(summaries, promptTokens),
     });
     return;
   }
@@ -169,26 +164,13 @@ export async function chatRoute(ctx: RouteContext): Promise<void> {
         ...(usage !== undefined ? { usage } : {}),
       }),
     });
-  for (let index = 0; index < n; index++) {
-    if (!(await chunk([{ index, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }])))
-      return;
-  }
-  for await (const { index, step } of interleave(generations)) {
-    if (step.text !== '') {
-      const logprobs = wantLogprobs && step.token ? { content: [chatLogprob(step.token, top)] } : null;
-      if (!(await chunk([{ index, delta: { content: step.text }, logprobs, finish_reason: null }]))) return;
-    }
-    if (
-      step.stopReason !== undefined &&
-      !(await chunk([{ index, delta: {}, logprobs: null, finish_reason: chatFinishReason(step.stopReason) }]))
-    )
-      return;
-  }
+  const shape = { logprobsTop: wantLogprobs ? top : undefined, emptyDeltas: false };
+  if (!(await streamChatChoices(generations, (choices) => chunk(choices), shape))) return;
   if (
     body.stream_options?.include_usage &&
     !(await chunk(
       [],
-      usageOf(
+      chatUsage(
         generations.map((g) => g.summary()),
         promptTokens,
       ),

@@ -9,20 +9,19 @@ import { randomUUID } from 'node:crypto';
 import {
   chatFinishReason,
   chatLogprob,
+  chatUsage,
   finishAll,
-  interleave,
   startChatTurn,
+  streamChatChoices,
   type ChatSampling,
 } from '../../../src/emulator/engine/conversation.js';
-import type { GenerationSummary } from '../../../src/emulator/engine/index.js';
 import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
 import { EventStream, type StreamFaultWording } from '../../../src/emulator/core/event-stream.js';
 import { takeFault } from '../../../src/emulator/core/take-fault.js';
 import type { ProtocolModule, RouteContext, RouteHandler } from '../../../src/emulator/core/router.js';
-import { completionsAuthorized } from './auth.js';
+import { accessProblem, apiVersionOf } from './access.js';
 import { contentFilterResults, PROMPT_FILTERED_MESSAGE, promptIsFiltered } from './content-filter.js';
 import {
-  ACCESS_DENIED,
   completionsFaultWording,
   errorBody,
   invalidRequest,
@@ -42,7 +41,6 @@ interface ChatBody extends ChatSampling {
   stream_options?: { include_usage?: boolean } | null;
 }
 
-const API_VERSION = /^(\d{4}-\d{2}-\d{2})(-preview)?$/;
 /** The first api-version with the chat route; older versions answer 404 for it, as Azure does. */
 const FIRST_CHAT_VERSION = '2023-03-15';
 
@@ -118,50 +116,20 @@ function streamWording(dialect: Dialect): StreamFaultWording {
 
 /** Answers the problem itself and returns false, or returns true when the request may be served. */
 function checkAccess(ctx: RouteContext, dialect: Dialect): boolean {
-  if (!completionsAuthorized(ctx)) {
-    const error: CompletionsError =
-      dialect === 'azure'
-        ? { code: '401', message: ACCESS_DENIED }
-        : {
-            code: 'invalid_api_key',
-            message: 'Incorrect or missing API key. Provide it as "Authorization: Bearer <key>".',
-            type: 'invalid_request_error',
-          };
-    sendCompletionsError(ctx, 401, error);
+  const problem = accessProblem(ctx, dialect, '2024-10-21');
+  if (problem) {
+    sendCompletionsError(ctx, problem.status, problem.error);
     return false;
   }
-  if (dialect === 'openai') return true;
-  const version = ctx.request.query['api-version'];
-  if (version === undefined || version === '') {
-    sendCompletionsError(ctx, 400, {
-      code: 'BadRequest',
-      message: 'The api-version query parameter (?api-version=) is required for all requests.',
-      param: 'api-version',
-    });
-    return false;
-  }
-  const match = API_VERSION.exec(version);
-  if (!match) {
-    sendCompletionsError(ctx, 400, {
-      code: 'BadRequest',
-      message: `Unsupported api-version '${version}': expected a date such as 2024-10-21.`,
-      param: 'api-version',
-    });
-    return false;
-  }
-  if (match[1]! < FIRST_CHAT_VERSION) {
+  const version = dialect === 'azure' ? apiVersionOf(ctx, '2024-10-21') : undefined;
+  if (version && 'date' in version && version.date < FIRST_CHAT_VERSION) {
     sendCompletionsError(ctx, 404, {
       code: '404',
-      message: `Resource not found: chat completions need api-version ${FIRST_CHAT_VERSION}-preview or later, got ${version}`,
+      message: `Resource not found: chat completions need api-version ${FIRST_CHAT_VERSION}-preview or later, got ${ctx.request.query['api-version']}`,
     });
     return false;
   }
   return true;
-}
-
-function usageOf(summaries: readonly GenerationSummary[], promptTokens: number) {
-  const completion = summaries.reduce((sum, s) => sum + s.generatedTokenCount, 0);
-  return { prompt_tokens: promptTokens, completion_tokens: completion, total_tokens: promptTokens + completion };
 }
 
 function chatRoute(dialect: Dialect): RouteHandler {
@@ -232,7 +200,7 @@ function chatRoute(dialect: Dialect): RouteHandler {
         object: 'chat.completion',
         ...filterAnnotation,
         choices,
-        usage: usageOf(summaries, promptTokens),
+        usage: chatUsage(summaries, promptTokens),
       });
       return;
     }
@@ -252,27 +220,18 @@ function chatRoute(dialect: Dialect): RouteHandler {
       if (!(await send({ id: '', object: '', created: 0, model: '', prompt_filter_results: annotation, choices: [] })))
         return;
     }
-    for (let index = 0; index < n; index++) {
-      if (!(await chunk([{ index, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }])))
-        return;
-    }
-    for await (const { index, step } of interleave(generations)) {
-      if (step.text !== '' || step.token) {
-        const logprobs = wantLogprobs && step.token ? { content: [chatLogprob(step.token, top)], refusal: null } : null;
-        if (!(await chunk([{ index, delta: { content: step.text }, logprobs, finish_reason: null, ...azureFilter }])))
-          return;
-      }
-      if (
-        step.stopReason !== undefined &&
-        !(await chunk([{ index, delta: {}, logprobs: null, finish_reason: chatFinishReason(step.stopReason) }]))
-      )
-        return;
-    }
+    const shape = {
+      logprobsTop: wantLogprobs ? top : undefined,
+      logprobsExtra: { refusal: null },
+      choiceExtra: azureFilter,
+      emptyDeltas: true,
+    };
+    if (!(await streamChatChoices(generations, (choices) => chunk(choices), shape))) return;
     if (
       body.stream_options?.include_usage &&
       !(await chunk(
         [],
-        usageOf(
+        chatUsage(
           generations.map((g) => g.summary()),
           promptTokens,
         ),

@@ -11,11 +11,10 @@ import { EventStream, type StreamFaultWording } from '../../../src/emulator/core
 import { takeFault } from '../../../src/emulator/core/take-fault.js';
 import type { RouteContext, RouteHandler } from '../../../src/emulator/core/router.js';
 import type { Fault } from '../../../src/emulator/core/types.js';
-import { completionsAuthorized } from './auth.js';
+import { accessProblem } from './access.js';
 import { StreamedChoice, wholeChoice, type BuiltChoice, type ChoiceOptions } from './choices.js';
 import { contentFilterResults, PROMPT_FILTERED_MESSAGE, promptIsFiltered } from './content-filter.js';
 import {
-  ACCESS_DENIED,
   completionsFaultWording,
   errorBody,
   invalidRequest,
@@ -30,7 +29,6 @@ import type { WireChoice, WireCompletion } from '../wire.js';
 
 /** The service's default when max_tokens is absent or null. */
 const DEFAULT_MAX_TOKENS = 16;
-const API_VERSION = /^\d{4}-\d{2}-\d{2}(-preview)?$/;
 
 function completionId(): string {
   // randomUUID draws from a cached pool; randomBytes per answer was a measurable share of the server's time.
@@ -91,25 +89,6 @@ async function promptsOf(engine: Engine, prompt: CompletionsBody['prompt']): Pro
   }
 }
 
-function checkApiVersion(ctx: RouteContext): CompletionsError | undefined {
-  const version = ctx.request.query['api-version'];
-  if (version === undefined || version === '') {
-    return {
-      code: 'BadRequest',
-      message: 'The api-version query parameter (?api-version=) is required for all requests.',
-      param: 'api-version',
-    };
-  }
-  if (!API_VERSION.test(version)) {
-    return {
-      code: 'BadRequest',
-      message: `Unsupported api-version '${version}': expected a date such as 2022-03-01-preview or 2024-10-21.`,
-      param: 'api-version',
-    };
-  }
-  return undefined;
-}
-
 interface Prepared {
   body: CompletionsBody;
   prompts: string[];
@@ -119,21 +98,9 @@ interface Prepared {
 
 /** Everything the service checks before it generates; answers the error itself and returns undefined on failure. */
 async function prepare(ctx: RouteContext, dialect: Dialect): Promise<Prepared | undefined> {
-  if (!completionsAuthorized(ctx)) {
-    const error: CompletionsError =
-      dialect === 'azure'
-        ? { code: '401', message: ACCESS_DENIED }
-        : {
-            code: 'invalid_api_key',
-            message: 'Incorrect or missing API key. Provide it as "Authorization: Bearer <key>".',
-            type: 'invalid_request_error',
-          };
-    sendCompletionsError(ctx, 401, error);
-    return undefined;
-  }
-  const versionError = dialect === 'azure' ? checkApiVersion(ctx) : undefined;
-  if (versionError) {
-    sendCompletionsError(ctx, 400, versionError);
+  const problem = accessProblem(ctx, dialect, '2022-03-01-preview or 2024-10-21');
+  if (problem) {
+    sendCompletionsError(ctx, problem.status, problem.error);
     return undefined;
   }
   if (!('json' in ctx.request)) {

@@ -17,9 +17,8 @@ import { normalized } from '../../../src/emulator/engine/embedding.js';
 import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
 import { takeFault } from '../../../src/emulator/core/take-fault.js';
 import type { ProtocolModule, RouteContext, RouteHandler } from '../../../src/emulator/core/router.js';
-import { completionsAuthorized } from './auth.js';
+import { accessProblem } from './access.js';
 import {
-  ACCESS_DENIED,
   completionsFaultWording,
   invalidRequest,
   sendCompletionsError,
@@ -32,8 +31,6 @@ export const AZURE_EMBED_DIMENSIONS = 1536;
 export const MAX_EMBED_INPUTS = 2048;
 /** text-embedding-ada-002's context. */
 export const MAX_EMBED_TOKENS = 8191;
-
-const API_VERSION = /^\d{4}-\d{2}-\d{2}(-preview)?$/;
 
 const isIdList = (v: unknown): v is number[] =>
   Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'number' && Number.isInteger(x) && x >= 0);
@@ -133,34 +130,9 @@ export function base64Vector(vector: readonly number[]): string {
 function embeddingsRoute(dialect: Dialect): RouteHandler {
   return async (ctx: RouteContext) => {
     stampRequestId(ctx);
-    if (!completionsAuthorized(ctx)) {
-      return sendCompletionsError(
-        ctx,
-        401,
-        dialect === 'azure'
-          ? { code: '401', message: ACCESS_DENIED }
-          : {
-              code: 'invalid_api_key',
-              message: 'Incorrect or missing API key. Provide it as "Authorization: Bearer <key>".',
-              type: 'invalid_request_error',
-            },
-      );
-    }
+    const denied = accessProblem(ctx, dialect, '2022-03-01-preview or 2024-10-21');
+    if (denied) return sendCompletionsError(ctx, denied.status, denied.error);
     const version = ctx.request.query['api-version'];
-    if (dialect === 'azure' && (version === undefined || version === '')) {
-      return sendCompletionsError(ctx, 400, {
-        code: 'BadRequest',
-        message: 'The api-version query parameter (?api-version=) is required for all requests.',
-        param: 'api-version',
-      });
-    }
-    if (dialect === 'azure' && !API_VERSION.test(version!)) {
-      return sendCompletionsError(ctx, 400, {
-        code: 'BadRequest',
-        message: `Unsupported api-version '${version}': expected a date such as 2022-03-01-preview or 2024-10-21.`,
-        param: 'api-version',
-      });
-    }
     if (!('json' in ctx.request)) {
       const empty = ctx.request.body.trim() === '';
       return sendCompletionsError(

@@ -12,10 +12,10 @@
 import type { ProtocolModule, RouteContext, RouteHandler } from '../../../src/emulator/core/router.js';
 import { sendJson } from '../../../src/emulator/core/respond.js';
 import type { Engine } from '../../../src/emulator/engine/index.js';
+import { apiVersionOf, unauthorized } from './access.js';
 import { completionsAuthorized } from './auth.js';
-import { ACCESS_DENIED, sendCompletionsError, stampRequestId } from './errors.js';
+import { sendCompletionsError, stampRequestId } from './errors.js';
 
-const API_VERSION = /^\d{4}-\d{2}-\d{2}(-preview)?$/;
 /** Fixed, so answers are the same every time (2024-05-01T09:00:00Z). */
 const CREATED = 1714554000;
 
@@ -52,41 +52,16 @@ function withServed<T>(engine: Engine, list: readonly T[], served: (name: string
 function authorized(ctx: RouteContext): boolean {
   stampRequestId(ctx);
   if (completionsAuthorized(ctx)) return true;
-  const azure = ctx.request.path.startsWith('/openai/');
-  sendCompletionsError(
-    ctx,
-    401,
-    azure
-      ? { code: '401', message: ACCESS_DENIED }
-      : {
-          code: 'invalid_api_key',
-          message: 'Incorrect or missing API key. Provide it as "Authorization: Bearer <key>".',
-          type: 'invalid_request_error',
-        },
-  );
+  sendCompletionsError(ctx, 401, unauthorized(ctx.request.path.startsWith('/openai/') ? 'azure' : 'openai'));
   return false;
 }
 
 /** Azure's checks of `api-version` on its listings; answers the 400 itself and returns false when it fails. */
 function versionOk(ctx: RouteContext): boolean {
-  const version = ctx.request.query['api-version'];
-  if (version === undefined || version === '') {
-    sendCompletionsError(ctx, 400, {
-      code: 'BadRequest',
-      message: 'The api-version query parameter (?api-version=) is required for all requests.',
-      param: 'api-version',
-    });
-    return false;
-  }
-  if (!API_VERSION.test(version)) {
-    sendCompletionsError(ctx, 400, {
-      code: 'BadRequest',
-      message: `Unsupported api-version '${version}': expected a date such as 2022-12-01.`,
-      param: 'api-version',
-    });
-    return false;
-  }
-  return true;
+  const version = apiVersionOf(ctx, '2022-12-01');
+  if ('date' in version) return true;
+  sendCompletionsError(ctx, 400, version.error);
+  return false;
 }
 
 function azureModel([id, kind]: [string, 'completion' | 'embeddings']): Record<string, unknown> {

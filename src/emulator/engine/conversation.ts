@@ -141,3 +141,51 @@ export async function finishAll(generations: readonly Generation[]): Promise<Gen
   for (const g of generations) for await (const step of g) void step;
   return generations.map((g) => g.summary());
 }
+
+/** The `usage` of a chat answer in the chat APIs' words: the prompt once, the tokens of every choice. */
+export function chatUsage(summaries: readonly GenerationSummary[], promptTokens: number) {
+  const completion = summaries.reduce((sum, s) => sum + s.generatedTokenCount, 0);
+  return { prompt_tokens: promptTokens, completion_tokens: completion, total_tokens: promptTokens + completion };
+}
+
+/** How a server's `chat.completion.chunk` choices differ from the plain OpenAI shape. */
+export interface ChatChunkShape {
+  /** Per-token logprobs with this many alternatives; undefined when the request did not ask for them. */
+  logprobsTop: number | undefined;
+  /** Fields added to each logprobs object (OpenAI: `refusal: null`). */
+  logprobsExtra?: Record<string, unknown>;
+  /** Fields added to each content delta's choice (Azure: its content-filter results). */
+  choiceExtra?: Record<string, unknown>;
+  /** A step with a token but no text yet (part of a character) still gets its delta, as OpenAI sends one. */
+  emptyDeltas: boolean;
+}
+
+/**
+ * The choices of a streamed chat answer, one chunk at a time, as the OpenAI-shaped chat APIs stream them: each
+ * choice's role, then the steps of all choices taking turns (text, and its logprob when asked), then each choice's
+ * finish reason. `chunk` sends one chunk's choices and says whether the client is still there; so does the result.
+ */
+export async function streamChatChoices(
+  generations: readonly Generation[],
+  chunk: (choices: unknown[]) => Promise<boolean>,
+  shape: ChatChunkShape,
+): Promise<boolean> {
+  for (let index = 0; index < generations.length; index++) {
+    if (!(await chunk([{ index, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }])))
+      return false;
+  }
+  for await (const { index, step } of interleave(generations)) {
+    if (step.text !== '' || (shape.emptyDeltas && step.token)) {
+      const logprobs =
+        shape.logprobsTop !== undefined && step.token
+          ? { content: [chatLogprob(step.token, shape.logprobsTop)], ...shape.logprobsExtra }
+          : null;
+      const choice = { index, delta: { content: step.text }, logprobs, finish_reason: null, ...shape.choiceExtra };
+      if (!(await chunk([choice]))) return false;
+    }
+    if (step.stopReason === undefined) continue;
+    const last = { index, delta: {}, logprobs: null, finish_reason: chatFinishReason(step.stopReason) };
+    if (!(await chunk([last]))) return false;
+  }
+  return true;
+}
