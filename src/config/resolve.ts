@@ -16,6 +16,7 @@ import { NOT_HTTP_URL, urlProblem } from './base-url.js';
 import {
   DEFAULT_PROVIDER,
   PROVIDER_KINDS,
+  SERVER_PARAMETER_NAMES,
   type GlobalOptions,
   type ProfileDefaults,
   type ProviderKind,
@@ -42,19 +43,6 @@ export const LOCAL_PROFILES: Record<string, ProfileConfig> = Object.fromEntries(
   ]),
 );
 
-/** The embedded server takes every extra key and streams in every protocol. */
-const LOCAL_SERVER_PARAMETERS = [
-  'include_stop_sequence',
-  'min_new_tokens',
-  'top_k',
-  'random_seed',
-  'repetition_penalty',
-  'typical_p',
-  'truncate_input_tokens',
-  'length_penalty',
-  'token_ranks',
-  'moderations',
-];
 export const AD_HOC_PROFILE = '(ad hoc)';
 export const DEFAULT_IAM_URL = 'https://iam.cloud.ibm.com/identity/token';
 export const DEFAULT_TIMEOUT_MS = 300_000;
@@ -161,9 +149,10 @@ export async function resolveProfile(opts: ResolveProfileOptions): Promise<Resol
         : (p?.retries ?? DEFAULT_RETRIES),
     // The embedded server is started only when nothing else said where to go.
     local: embedded && url === '',
-    // The built-in profiles keep the embedded server's abilities with --url too (a `serve` elsewhere).
+    // The built-in profiles keep the embedded server's abilities with --url too (a `serve` elsewhere): it takes
+    // every extra key and streams in every protocol.
     serverParameters:
-      base.builtIn || (embedded && url === '') ? [...LOCAL_SERVER_PARAMETERS] : [...(p?.server_parameters ?? [])],
+      base.builtIn || (embedded && url === '') ? [...SERVER_PARAMETER_NAMES] : [...(p?.server_parameters ?? [])],
     streaming: base.builtIn || (embedded && url === '') ? true : (p?.streaming ?? false),
     secrets: [...new Set([...secretsOf(auth), ...urlPasswords(url)])],
     source: base.source,

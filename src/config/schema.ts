@@ -7,7 +7,7 @@ import { UsageError } from '../errors.js';
 import { ENGINE_KINDS } from '../local-engine.js';
 import { NOT_HTTP_URL, urlProblem } from './base-url.js';
 import { MAX_RETRIES } from './limits.js';
-import { AUTH_TYPES, PROVIDER_KINDS, type ProviderKind } from './types.js';
+import { AUTH_TYPES, PROVIDER_KINDS, SERVER_PARAMETER_NAMES, type ProviderKind } from './types.js';
 
 const text = z.string().min(1);
 const envName = z
@@ -73,20 +73,6 @@ const noAuth = z.strictObject({ type: z.literal('none') });
 
 const AUTH_VARIANTS = [iamAuth, cpdAuth, zenAuth, bearerAuth, apiKeyAuth, noAuth] as const;
 export const authSchema = z.discriminatedUnion('type', [...AUTH_VARIANTS]);
-
-/** Canonical parameters a server may accept as extra keys (docs/design.md §3, cells marked *). */
-export const SERVER_PARAMETER_NAMES = [
-  'include_stop_sequence',
-  'min_new_tokens',
-  'top_k',
-  'random_seed',
-  'repetition_penalty',
-  'typical_p',
-  'truncate_input_tokens',
-  'length_penalty',
-  'token_ranks',
-  'moderations',
-] as const;
 
 export const profileSchema = z.strictObject({
   provider: z.enum(PROVIDER_KINDS as readonly [ProviderKind, ...ProviderKind[]]),

@@ -74,3 +74,17 @@ export interface ResolvedProfile {
  * src/global-options.ts, so a global flag is declared once and its key and value type follow from it.
  */
 export type GlobalOptions = OptionValues<typeof GLOBAL_OPTION_SPECS>;
+
+/** Canonical parameters a server may accept as extra keys (docs/design.md §3, cells marked *). */
+export const SERVER_PARAMETER_NAMES = [
+  'include_stop_sequence',
+  'min_new_tokens',
+  'top_k',
+  'random_seed',
+  'repetition_penalty',
+  'typical_p',
+  'truncate_input_tokens',
+  'length_penalty',
+  'token_ranks',
+  'moderations',
+] as const;

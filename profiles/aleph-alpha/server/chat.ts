@@ -165,18 +165,8 @@ export async function chatRoute(ctx: RouteContext): Promise<void> {
       }),
     });
   const shape = { logprobsTop: wantLogprobs ? top : undefined, emptyDeltas: false };
-  if (!(await streamChatChoices(generations, (choices) => chunk(choices), shape))) return;
-  if (
-    body.stream_options?.include_usage &&
-    !(await chunk(
-      [],
-      chatUsage(
-        generations.map((g) => g.summary()),
-        promptTokens,
-      ),
-    ))
-  )
-    return;
+  const usage = body.stream_options?.include_usage ? { promptTokens } : undefined;
+  if (!(await streamChatChoices(generations, chunk, { ...shape, usage }))) return;
   if (!(await events.send({ data: '[DONE]' }))) return;
   await events.end();
 }

@@ -226,18 +226,8 @@ function chatRoute(dialect: Dialect): RouteHandler {
       choiceExtra: azureFilter,
       emptyDeltas: true,
     };
-    if (!(await streamChatChoices(generations, (choices) => chunk(choices), shape))) return;
-    if (
-      body.stream_options?.include_usage &&
-      !(await chunk(
-        [],
-        chatUsage(
-          generations.map((g) => g.summary()),
-          promptTokens,
-        ),
-      ))
-    )
-      return;
+    const usage = body.stream_options?.include_usage ? { promptTokens } : undefined;
+    if (!(await streamChatChoices(generations, chunk, { ...shape, usage }))) return;
     if (!(await events.send({ data: '[DONE]' }))) return;
     await events.end();
   };

@@ -158,16 +158,19 @@ export interface ChatChunkShape {
   choiceExtra?: Record<string, unknown>;
   /** A step with a token but no text yet (part of a character) still gets its delta, as OpenAI sends one. */
   emptyDeltas: boolean;
+  /** `stream_options.include_usage`: a last chunk with no choices and the usage (the prompt's tokens given here). */
+  usage?: { promptTokens: number } | undefined;
 }
 
 /**
  * The choices of a streamed chat answer, one chunk at a time, as the OpenAI-shaped chat APIs stream them: each
  * choice's role, then the steps of all choices taking turns (text, and its logprob when asked), then each choice's
- * finish reason. `chunk` sends one chunk's choices and says whether the client is still there; so does the result.
+ * finish reason, and the usage when asked. `chunk` sends one chunk (its choices, and the usage on the last) and says
+ * whether the client is still there; so does the result.
  */
 export async function streamChatChoices(
   generations: readonly Generation[],
-  chunk: (choices: unknown[]) => Promise<boolean>,
+  chunk: (choices: unknown[], usage?: unknown) => Promise<boolean>,
   shape: ChatChunkShape,
 ): Promise<boolean> {
   for (let index = 0; index < generations.length; index++) {
@@ -187,5 +190,12 @@ export async function streamChatChoices(
     const last = { index, delta: {}, logprobs: null, finish_reason: chatFinishReason(step.stopReason) };
     if (!(await chunk([last]))) return false;
   }
-  return true;
+  if (shape.usage === undefined) return true;
+  return chunk(
+    [],
+    chatUsage(
+      generations.map((g) => g.summary()),
+      shape.usage.promptTokens,
+    ),
+  );
 }
