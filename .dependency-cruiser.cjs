@@ -18,7 +18,7 @@ module.exports = {
       comment:
         'src/ and commands/ reach providers only through profiles/types.ts and profiles/registry.ts; what a provider can do is a property of its adapter.',
       from: { path: '^(src|commands)/' },
-      to: { path: '^profiles/', pathNot: '^profiles/(types|registry)\\.ts$' },
+      to: { path: '^profiles/', pathNot: '^profiles/(registry|emulators)\\.ts$' },
     },
     {
       name: 'client-never-imports-server',

@@ -1,6 +1,6 @@
 import { Command, CommanderError, Help, Option } from 'commander';
 import type { CommandSpec } from './command.js';
-import type { GlobalOptions } from './config/types.js';
+import type { GlobalOptions } from './global-options.js';
 import type { ProcessLike } from './context-factory.js';
 import type { MainOptions, ParseOutcome, Selection } from './selection.js';
 import { COMMAND_SPECS, commandKey } from '../commands/index.js';

@@ -1,12 +1,13 @@
-import type { Authenticator } from '../profiles/types.js';
+import type { Authenticator } from './contract/adapter.js';
 import type { Context, Terminal } from './context.js';
-import type { GlobalOptions, ResolvedProfile } from './config/types.js';
-import type { HttpClient } from './http/types.js';
-import type { TokenCache } from './config/token-cache.js';
+import type { ResolvedProfile } from './contract/profile.js';
+import type { GlobalOptions } from './global-options.js';
+import type { HttpClient } from './contract/http.js';
+import type { TokenCache } from './contract/token-cache.js';
 import { createReporter } from './reporter.js';
 import { createDataSink } from './output/safe-write.js';
 import { colorLevel } from './output/color.js';
-import { KnownSecrets } from './http/redact.js';
+import { KnownSecrets } from './contract/redact.js';
 
 export interface ProcessLike {
   env: Record<string, string | undefined>;

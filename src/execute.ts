@@ -5,7 +5,7 @@
  */
 import { HANDLERS } from '../commands/handlers.js';
 import { createContext, type ProcessLike } from './context-factory.js';
-import { Interrupted, NetworkError, OutputError, StreamError, UsageError } from './errors.js';
+import { Interrupted, NetworkError, OutputError, StreamError, UsageError } from './contract/errors.js';
 import { reportFailure } from './report-failure.js';
 import type { MainOptions, Selection } from './selection.js';
 

@@ -1,5 +1,5 @@
 import type { Reporter } from './context.js';
-import { isTextgenError, Interrupted } from './errors.js';
+import { isTextgenError, Interrupted } from './contract/errors.js';
 import { paint, type ColorLevel } from './output/paint.js';
 
 /**

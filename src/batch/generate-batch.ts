@@ -5,14 +5,14 @@
  * are never streamed on the wire token by token; only a client-side time limit streams, to keep the text generated in
  * time. Loaded only lazily (by the commands' run), so its imports may be eager.
  */
-import type { CanonicalParameters, CanonicalRequest, GenerateResult } from '../canonical.js';
+import type { CanonicalParameters, CanonicalRequest, GenerateResult } from '../contract/canonical.js';
 import type { Context } from '../context.js';
 import { answerJson, readAnswer } from '../requests/answer.js';
-import { Interrupted, NetworkError, StreamError, UsageError, isTextgenError } from '../errors.js';
-import type { HttpRequestSpec, HttpResponse } from '../http/types.js';
+import { Interrupted, NetworkError, StreamError, UsageError, isTextgenError } from '../contract/errors.js';
+import type { HttpRequestSpec, HttpResponse } from '../contract/http.js';
 import { buildCanonicalRequest } from '../options/generate-request.js';
 import { parseBooleanFlag } from '../options/flag-values.js';
-import { deepMerge } from '../options/deep-merge.js';
+import { deepMerge } from '../contract/deep-merge.js';
 import { missingFlagsError } from '../options/input.js';
 import { readStdinText } from '../options/input.js';
 import { printDryRun } from '../requests/send.js';
@@ -20,7 +20,7 @@ import { inCanonicalOrder, StreamAggregator } from '../generation/aggregate.js';
 import { StreamShape } from '../generation/stream-shape.js';
 import type { GenerationCommand } from '../generation/generation-command.js';
 import { checkSupport, fillPromptVariables, type CheckedRequest } from '../generation/support.js';
-import type { GenerateTarget, GenerateOperation } from '../../profiles/types.js';
+import type { GenerateTarget, GenerateOperation } from '../contract/adapter.js';
 import { parseBatchLine } from './batch-line.js';
 import { checkBatchFlags } from './common-checks.js';
 import { compileResultQuery, resultJson } from './json-query.js';

@@ -5,16 +5,16 @@
  * whole answers with src/chat/batch.ts.
  */
 import type { Context } from '../context.js';
-import type { ResolvedProfile } from '../config/types.js';
-import { Interrupted, NetworkError, StreamError, isTextgenError } from '../errors.js';
-import type { HttpResponse } from '../http/types.js';
+import type { ResolvedProfile } from '../contract/profile.js';
+import { Interrupted, NetworkError, StreamError, isTextgenError } from '../contract/errors.js';
+import type { HttpResponse } from '../contract/http.js';
 import { renderGenerationSummary } from '../output/generation-summary.js';
 import { startSpinner, type Spinner } from '../output/spinner.js';
 import { answerJson, readAnswer } from '../requests/answer.js';
 import { failFromResponse, printDryRun, sendAuthorized } from '../requests/send.js';
-import type { ChatOperation, ChatTarget } from '../../profiles/types.js';
+import type { ChatOperation, ChatTarget } from '../contract/adapter.js';
 import { ChatAggregator } from './aggregate.js';
-import type { ChatRequest, ChatResult } from './canonical.js';
+import type { ChatRequest, ChatResult } from '../contract/chat.js';
 import { ChatPresenter, type ChatPresentOptions } from './present.js';
 
 export interface ChatTurn {

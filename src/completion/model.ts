@@ -3,7 +3,7 @@
  * so the generated scripts can never drift from the parser.
  */
 import type { CommandSpec, OptionSpec } from '../command.js';
-import { PROVIDER_KINDS } from '../config/types.js';
+import { PROVIDER_KINDS } from '../contract/profile.js';
 
 /** Where a flag's value comes from when completing it. */
 export type ValueKind = 'profile' | 'output' | 'provider' | 'file' | 'free';

@@ -1,10 +1,10 @@
-import type { CanonicalRequest, GenerateResult } from '../canonical.js';
-import type { ResolvedProfile } from '../config/types.js';
+import type { CanonicalRequest, GenerateResult } from '../contract/canonical.js';
+import type { ResolvedProfile } from '../contract/profile.js';
 import type { Context } from '../context.js';
-import type { HttpResponse } from '../http/types.js';
-import type { GenerateTarget, GenerateOperation } from '../../profiles/types.js';
+import type { HttpResponse } from '../contract/http.js';
+import type { GenerateTarget, GenerateOperation } from '../contract/adapter.js';
 import { answerJson, readAnswer } from '../requests/answer.js';
-import { Interrupted, NetworkError, StreamError, isTextgenError } from '../errors.js';
+import { Interrupted, NetworkError, StreamError, isTextgenError } from '../contract/errors.js';
 import { failFromResponse, printDryRun, sendAuthorized } from '../requests/send.js';
 import { GenerationPresenter, type PresentOptions } from './present.js';
 import { StreamAggregator } from './aggregate.js';

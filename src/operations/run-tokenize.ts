@@ -3,11 +3,11 @@
  * OpenAI encoding offline, or (Aleph Alpha with --local) the model's own tokenizer.json, fetched once and cached —
  * then run it and print the result. Loaded only by those two commands.
  */
-import type { ResolvedProfile } from '../config/types.js';
+import type { ResolvedProfile } from '../contract/profile.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../contract/errors.js';
 import { readAnswer } from '../requests/answer.js';
-import type { HttpRequestSpec } from '../http/types.js';
+import type { HttpRequestSpec } from '../contract/http.js';
 import { requestJson, printDryRun, type Callee } from '../requests/send.js';
 import {
   encodingForModel,
@@ -21,7 +21,7 @@ import { renderTokenBoundaries, tokensAsText } from '../output/token-boundaries.
 import { stdoutColor } from '../output/stdout-color.js';
 import { renderDetokenizeText, renderTokenizeText, type TokenizeShow } from './tokenize-text.js';
 import { adapterFor } from '../../profiles/registry.js';
-import type { DetokenizeResult, TokenizeOperation, TokenizeResult } from '../../profiles/types.js';
+import type { DetokenizeResult, TokenizeOperation, TokenizeResult } from '../contract/adapter.js';
 
 export interface TokenizerChoice {
   /** -m/--model; the profile's defaults.model stands in when absent. */

@@ -2,7 +2,7 @@
  * Reading a 2xx answer: the body as JSON, then the adapter's parse. Whatever is not the protocol's shape becomes one
  * UnexpectedAnswer that names the provider, the status, what was wrong and the start of what came.
  */
-import { inAnswer, UnexpectedAnswer, type AnswerContext } from '../errors.js';
+import { inAnswer, UnexpectedAnswer, type AnswerContext } from '../contract/errors.js';
 
 /** The body as JSON; an empty body is `null` when `emptyIsNull` (listings), else not JSON. */
 export function answerJson(text: string, context: AnswerContext, options: { emptyIsNull?: boolean } = {}): unknown {

@@ -1,9 +1,9 @@
-import type { ResolvedProfile } from '../config/types.js';
+import type { ResolvedProfile } from '../contract/profile.js';
 import type { Context } from '../context.js';
-import type { AnswerContext, ApiErrorDetails } from '../errors.js';
-import { ApiError, AuthError, formatApiMessage } from '../errors.js';
+import type { AnswerContext, ApiErrorDetails } from '../contract/errors.js';
+import { ApiError, AuthError, formatApiMessage } from '../contract/errors.js';
 import { answerJson } from './answer.js';
-import type { HttpRequestSpec, HttpResponse } from '../http/types.js';
+import type { HttpRequestSpec, HttpResponse } from '../contract/http.js';
 
 /** Who is being called: the provider's kind (for messages) and how it words its errors. */
 export interface Callee {
@@ -69,7 +69,7 @@ export async function failFromResponse(callee: Callee, res: HttpResponse): Promi
 export async function printDryRun(ctx: Context, profile: ResolvedProfile, spec: HttpRequestSpec): Promise<void> {
   const auth = await ctx.authenticator(profile);
   const { toCurl } = await import('../http/curl.js');
-  const { redactUrl } = await import('../http/redact.js');
+  const { redactUrl } = await import('../contract/redact.js');
   const line = toCurl(
     { ...spec, url: redactUrl(spec.url), headers: { ...spec.headers, ...auth.dryRunHeaders() } },
     { insecure: profile.tls.insecure, ...(profile.tls.caCert ? { caCertPath: profile.tls.caCert } : {}) },

@@ -1,9 +1,9 @@
 /** `chat`: what an adapter implements to hold a conversation with the service. Types only. */
-import type { ChatChunk, ChatParameterName, ChatRequest, ChatResult } from '../../src/chat/canonical.js';
-import type { ResolvedProfile } from '../../src/config/types.js';
-import type { ApiErrorDetails } from '../../src/errors.js';
-import type { HttpRequestSpec } from '../../src/http/types.js';
-import type { SseEvent } from '../../src/http/sse-parser.js';
+import type { ChatChunk, ChatParameterName, ChatRequest, ChatResult } from '../chat.js';
+import type { ResolvedProfile } from '../profile.js';
+import type { ApiErrorDetails } from '../errors.js';
+import type { HttpRequestSpec } from '../http.js';
+import type { SseEvent } from '../http.js';
 
 /** What a chat call targets: a model (`-m`), or a deployment (`--id-or-name`; a watsonx deployment, an Azure deployment). */
 export interface ChatTarget {
@@ -53,7 +53,7 @@ export interface ChatOperation {
     profile: ResolvedProfile,
     extra?: Record<string, unknown>,
   ): HttpRequestSpec;
-  /** A whole answer → the canonical result; UnexpectedAnswer (src/errors.ts) when it is not the protocol's shape. */
+  /** A whole answer → the canonical result; UnexpectedAnswer (src/contract/errors.ts) when it is not the protocol's shape. */
   parseChatResponse(body: unknown, request: ChatRequest): ChatResult;
   /** A fresh decoder per stream. */
   createChatStreamDecoder(request: ChatRequest): (event: SseEvent) => ChatStreamStep;
