@@ -47,10 +47,10 @@ module.exports = {
       name: 'client-code-never-imports-the-emulator',
       severity: 'error',
       comment:
-        'Only `serve` (commands/serve.ts) and the local profiles (src/context-factory.ts, which start it in-process) load the emulator.',
+        'Only `serve` (commands/serve.ts) and the local profiles (src/cli/context-factory.ts, which start it in-process) load the emulator.',
       from: {
         path: '^(src|commands)/',
-        pathNot: ['^src/emulator/', '^commands/serve\\.ts$', '^src/context-factory\\.ts$'],
+        pathNot: ['^src/emulator/', '^commands/serve\\.ts$', '^src/cli/context-factory\\.ts$'],
       },
       to: { path: '^src/emulator/' },
     },

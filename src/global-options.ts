@@ -1,5 +1,5 @@
 /**
- * The global options, as plain data: src/cli.ts gives them to commander (accepted before or after the command words),
+ * The global options, as plain data: src/cli/program.ts gives them to commander (accepted before or after the command words),
  * and shell completion (src/completion/) lists them. Declared here once.
  */
 import type { OptionSpec, OptionValues } from './command.js';

@@ -1,5 +1,5 @@
 /**
- * What shell completion knows about textgen, derived from the command specs and global options `src/cli.ts` uses,
+ * What shell completion knows about textgen, derived from the command specs and global options `src/cli/program.ts` uses,
  * so the generated scripts can never drift from the parser.
  */
 import type { CommandSpec, OptionSpec } from '../command.js';

@@ -1,7 +1,7 @@
 /**
  * Text from a service shown on a terminal: its control characters are written out (`\x1b`, `\x9b`) instead of
  * sent raw, so an answer cannot set the clipboard (OSC 52), the window title (OSC 0), clear the screen, ask the
- * terminal to type a reply (DSR) or hide what follows — as error messages already do (src/report-failure.ts).
+ * terminal to type a reply (DSR) or hide what follows — as error messages already do (src/cli/report-failure.ts).
  * In pipes and in JSON, JSONL and YAML the data stays as it is.
  */
 
