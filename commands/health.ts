@@ -1,7 +1,8 @@
 import type { CommandSpec, OptionsOf } from '../src/command.js';
+import { defineCommand } from '../src/define-command.js';
 import type { Context } from '../src/context.js';
 
-export const spec = {
+const spec = {
   path: ['health'],
   summary: 'Check that an endpoint is up: status, version and latency (exit 0 healthy, 4 unhealthy, 5 unreachable)',
   description:
@@ -18,13 +19,13 @@ export const spec = {
   ],
 } as const satisfies CommandSpec;
 
-export async function run(_options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
+async function run(_options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { parseOutputFormat } = await import('../src/output/format.js');
   const format = parseOutputFormat(ctx.globals.output);
   const { checkHealth, healthExitCode, healthLine, healthProfile, loadHealthOperation } = await import(
     '../src/operations/health.js'
   );
-  const profile = healthProfile(await ctx.profile(), ctx.globals);
+  const profile = healthProfile(await ctx.connect(await ctx.profile()), ctx.globals);
   const op = await loadHealthOperation(profile.provider);
   const { adapterFor } = await import('../profiles/registry.js');
   const callee = await adapterFor(profile.provider).generate();
@@ -43,3 +44,5 @@ export async function run(_options: OptionsOf<typeof spec>, ctx: Context): Promi
   );
   return healthExitCode(report, authRefused);
 }
+
+export const command = defineCommand({ spec, helpGroup: 'Inspect:', run });
