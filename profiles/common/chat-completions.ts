@@ -20,10 +20,7 @@ import { UnexpectedAnswer } from '../../src/contract/errors.js';
 import type { SseEvent } from '../../src/contract/http.js';
 import type { ChatStreamStep } from '../../src/contract/adapter-operations/chat.js';
 import { readJsonEvent, type ErrorReader } from './json-events.js';
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+import { isRecord } from '../../src/contract/wire-fields.js';
 
 function num(record: Record<string, unknown>, key: string): number | undefined {
   const v = record[key];

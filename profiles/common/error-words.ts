@@ -4,13 +4,10 @@
  * One line, bounded, so a message stays readable; the status reason only when the body says nothing.
  */
 import { STATUS_CODES } from 'node:http';
+import { isRecord } from '../../src/contract/wire-fields.js';
 
 /** Characters of the server's words kept in a message. */
 export const SERVER_WORDS_CHARS = 200;
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function bounded(text: string): string {
   const t = text.replace(/\s+/g, ' ').trim();

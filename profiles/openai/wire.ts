@@ -30,10 +30,6 @@ export interface WireCompletion {
   usage?: WireUsage;
 }
 
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 export function stringField(record: Record<string, unknown>, key: string): string | undefined {
   const v = record[key];
   return typeof v === 'string' && v !== '' ? v : undefined;

@@ -5,6 +5,7 @@
  * what the file holds.
  */
 import { UsageError } from '../contract/errors.js';
+import { isRecord } from '../contract/wire-fields.js';
 import { GPT2_SPLIT_PATTERN, toByteLevel } from './byte-level.js';
 import { compileSplitPattern, SPLIT_BEHAVIORS, splitPiece, type SplitBehavior } from './split-regex.js';
 
@@ -24,12 +25,6 @@ export interface ByteLevelBpeParts {
   ignoreMerges: boolean;
   unkToken: string | undefined;
   addedTokens: AddedToken[];
-}
-
-type Json = Record<string, unknown>;
-
-function isRecord(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function unsupported(what: string): UsageError {

@@ -17,6 +17,7 @@ import type {
   LayerEmbeddings,
 } from '../../../src/contract/adapter.js';
 import { hostingField, taskRequest } from './task-request.js';
+import { isRecord } from '../../../src/contract/wire-fields.js';
 
 /** `/batch_semantic_embed` takes at most this many prompts. */
 export const MAX_SEMANTIC_BATCH = 100;
@@ -74,10 +75,6 @@ export function buildAlephAlphaEmbedRequest(
   }
   if (s.normalize !== undefined) body.normalize = s.normalize;
   return taskRequest(profile, endpoint, body, s.nice === true);
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function layerEmbeddings(value: unknown): LayerEmbeddings {

@@ -5,7 +5,7 @@ import type {
   EvaluationMetrics,
   TaskOperation,
 } from '../../../src/contract/adapter.js';
-import { isRecord } from './response.js';
+import { isRecord } from '../../../src/contract/wire-fields.js';
 import { UnexpectedAnswer } from '../../../src/contract/errors.js';
 import { hostingField, modelVersionOf, taskRequest } from './task-request.js';
 

@@ -1,6 +1,6 @@
 /** `qa` on Aleph Alpha: `POST /qa` (deprecated by the service, still served) — answers to a query from documents. */
 import type { QaAnswer, QaRequest, QaResult, TaskOperation } from '../../../src/contract/adapter.js';
-import { isRecord } from './response.js';
+import { isRecord } from '../../../src/contract/wire-fields.js';
 import { UnexpectedAnswer } from '../../../src/contract/errors.js';
 import { hostingField, modelVersionOf, taskRequest } from './task-request.js';
 

@@ -11,10 +11,7 @@ import { serverWords } from '../../common/error-words.js';
 import { canonicalStopReason, requestedStops, stopSequenceFix } from './finish-reason.js';
 import { modelOf } from './request-model.js';
 import { echoLength, tokenInfos } from './token-data.js';
-
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+import { isRecord } from '../../../src/contract/wire-fields.js';
 
 function count(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : undefined;

@@ -10,7 +10,8 @@ import type { StreamStep } from '../../../src/contract/adapter.js';
 import { canonicalStopReason, requestedStops, stopSequenceFix } from './finish-reason.js';
 import { modelOf } from './request-model.js';
 import { createShapeCachingParse, readJsonEvent } from '../../common/json-events.js';
-import { isRecord, parseAlephAlphaGenerateResponse } from './response.js';
+import { parseAlephAlphaGenerateResponse } from './response.js';
+import { isRecord } from '../../../src/contract/wire-fields.js';
 import { StreamEcho, type EchoSplit } from './stream-echo.js';
 import { tokenInfos } from './token-data.js';
 

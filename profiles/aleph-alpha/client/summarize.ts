@@ -1,6 +1,6 @@
 /** `summarize` on Aleph Alpha: `POST /summarize` (deprecated by the service, still served). */
 import type { SummarizeRequest, SummarizeResult, TaskOperation } from '../../../src/contract/adapter.js';
-import { isRecord } from './response.js';
+import { isRecord } from '../../../src/contract/wire-fields.js';
 import { UnexpectedAnswer } from '../../../src/contract/errors.js';
 import { hostingField, modelVersionOf, taskRequest } from './task-request.js';
 

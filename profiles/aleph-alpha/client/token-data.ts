@@ -5,10 +5,7 @@
  * which are skipped here by character count.
  */
 import type { TokenInfo, TopToken } from '../../../src/contract/canonical.js';
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+import { isRecord } from '../../../src/contract/wire-fields.js';
 
 function alternatives(entry: Record<string, unknown>): TopToken[] {
   return Object.entries(entry)

@@ -14,12 +14,9 @@ import type {
   TokenizeResult,
 } from '../../../src/contract/adapter.js';
 import { pathSegment } from '../../common/path-segment.js';
+import { isRecord } from '../../../src/contract/wire-fields.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function isIdList(v: unknown): v is number[] {
   return Array.isArray(v) && v.every((id) => typeof id === 'number' && Number.isInteger(id));

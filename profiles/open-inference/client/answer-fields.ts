@@ -4,10 +4,7 @@
  * reasons may use other servers' words.
  */
 import type { CanonicalRequest, StopReason, TokenInfo, TopToken } from '../../../src/contract/canonical.js';
-
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+import { isRecord } from '../../../src/contract/wire-fields.js';
 
 export function numberField(obj: unknown, key: string): number | undefined {
   if (!isRecord(obj)) return undefined;

@@ -10,13 +10,13 @@ import { serverWords } from '../../common/error-words.js';
 import {
   endsWithStopSequence,
   errorOf,
-  isRecord,
   numberField,
   stopReasonOf,
   textOutput,
   tokenInfoOf,
   wantsTokens,
 } from './answer-fields.js';
+import { isRecord } from '../../../src/contract/wire-fields.js';
 
 /**
  * Some backends (vLLM under Triton without `exclude_input_in_output`) put the prompt in front of a non-streamed

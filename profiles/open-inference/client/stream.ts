@@ -2,7 +2,8 @@ import type { CanonicalRequest, GenerateResult, GenerateResultItem } from '../..
 import type { SseEvent } from '../../../src/contract/http.js';
 import type { StreamStep } from '../../../src/contract/adapter.js';
 import { createShapeCachingParse, readJsonEvent } from '../../common/json-events.js';
-import { errorOf, isRecord, numberField, stopReasonOf, textOutput, tokenInfoOf, wantsTokens } from './answer-fields.js';
+import { errorOf, numberField, stopReasonOf, textOutput, tokenInfoOf, wantsTokens } from './answer-fields.js';
+import { isRecord } from '../../../src/contract/wire-fields.js';
 
 /**
  * `generate_stream` messages → canonical steps. Each message's `text_output` is the delta; the token is

@@ -12,6 +12,7 @@
  *   return_num_input_tokens / return_num_output_tokens (vLLM; top-level counts).
  */
 import type { CanonicalParameters, Moderations } from '../../../src/contract/canonical.js';
+import { isRecord } from '../../../src/contract/wire-fields.js';
 
 export interface OipGenerateRequest {
   textInput: string;
@@ -129,10 +130,6 @@ const FIELDS: readonly FieldSpec[] = [
 ];
 
 const PREFIX = 'Input validation error: ';
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function shown(v: unknown): string {
   return JSON.stringify(v) ?? String(v);

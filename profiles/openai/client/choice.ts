@@ -9,7 +9,7 @@ import type {
   StopReason,
   TokenInfo,
 } from '../../../src/contract/canonical.js';
-import { isRecord } from '../wire.js';
+import { isRecord } from '../../../src/contract/wire-fields.js';
 import type { CompletionsKind } from './request.js';
 
 /**

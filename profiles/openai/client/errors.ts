@@ -1,6 +1,7 @@
 import type { ApiErrorDetails } from '../../../src/contract/errors.js';
 import type { CompletionsKind } from './request.js';
-import { isRecord, stringField } from '../wire.js';
+import { stringField } from '../wire.js';
+import { isRecord } from '../../../src/contract/wire-fields.js';
 import { serverWords } from '../../common/error-words.js';
 
 /** Content-filter categories that were filtered, e.g. "violence (medium)". */

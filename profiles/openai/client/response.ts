@@ -17,7 +17,8 @@ import {
   wantsTokens,
 } from './choice.js';
 import type { CompletionsKind } from './request.js';
-import { isRecord, numberField, stringField } from '../wire.js';
+import { numberField, stringField } from '../wire.js';
+import { isRecord } from '../../../src/contract/wire-fields.js';
 import { choiceProblem } from './choice.js';
 
 /**

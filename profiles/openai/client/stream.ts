@@ -21,7 +21,8 @@ import {
 } from './choice.js';
 import { describeWireError } from './errors.js';
 import type { CompletionsKind } from './request.js';
-import { isRecord, numberField, stringField } from '../wire.js';
+import { numberField, stringField } from '../wire.js';
+import { isRecord } from '../../../src/contract/wire-fields.js';
 
 interface ChoiceState {
   /** Characters of the echoed prompt still to come in this choice's text. */

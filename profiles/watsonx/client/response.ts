@@ -2,10 +2,7 @@ import { UnexpectedAnswer } from '../../../src/contract/errors.js';
 import type { CanonicalRequest, GenerateResult, GenerateResultItem } from '../../../src/contract/canonical.js';
 import type { ApiErrorDetails } from '../../../src/contract/errors.js';
 import { serverWords } from '../../common/error-words.js';
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+import { isRecord } from '../../../src/contract/wire-fields.js';
 
 /** watsonx answers in the canonical shape already; check the parts the CLI relies on. */
 export function parseWatsonxGenerateResponse(body: unknown, _request?: CanonicalRequest): GenerateResult {

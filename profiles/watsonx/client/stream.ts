@@ -2,10 +2,7 @@ import type { GenerateResult } from '../../../src/contract/canonical.js';
 import type { SseEvent } from '../../../src/contract/http.js';
 import type { StreamStep } from '../../../src/contract/adapter.js';
 import { readJsonEvent } from '../../common/json-events.js';
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+import { isRecord } from '../../../src/contract/wire-fields.js';
 
 export function errorFromBody(body: unknown): { message: string; code?: string } | undefined {
   if (!isRecord(body)) return undefined;

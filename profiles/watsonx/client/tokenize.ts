@@ -9,10 +9,7 @@ import { UnexpectedAnswer } from '../../../src/contract/errors.js';
 import type { TokenizeOperation, TokenizeRequest, TokenizeResult } from '../../../src/contract/adapter.js';
 import { WATSONX_DEFAULT_API_VERSION } from './request.js';
 import { watsonxScope } from './scope.js';
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+import { isRecord } from '../../../src/contract/wire-fields.js';
 
 export function buildWatsonxTokenizeRequest(request: TokenizeRequest, profile: ResolvedProfile): HttpRequestSpec {
   const body: Record<string, unknown> = { model_id: request.model, input: request.text };

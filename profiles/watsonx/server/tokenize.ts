@@ -10,6 +10,7 @@ import { takeFault } from '../../../src/emulator/core/take-fault.js';
 import { modelNotSupported, sendWatsonxError, watsonxFaultWording } from './errors.js';
 import { findModel } from './model-catalog.js';
 import { watsonxPrelude } from './prelude.js';
+import { isRecord } from '../../../src/contract/wire-fields.js';
 
 const PREFIX = 'Json document validation error: ';
 const FIELDS = new Set(['model_id', 'input', 'project_id', 'space_id', 'parameters']);
@@ -18,10 +19,6 @@ interface TokenizationBody {
   model_id: string;
   input: string;
   returnTokens: boolean;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** The body, or the validation errors in the service's wording (every problem, not just the first). */
