@@ -30,7 +30,7 @@ export async function run(_options: OptionsOf<typeof spec>, ctx: Context): Promi
   const callee = await adapterFor(profile.provider).generate();
 
   if (ctx.globals.dryRun) {
-    const { printDryRun } = await import('../src/requests/send.js');
+    const { printDryRun } = await import('../src/call/send.js');
     for (const probe of op.probes(profile)) await printDryRun(ctx, profile, probe.request);
     return 0;
   }

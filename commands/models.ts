@@ -89,7 +89,7 @@ export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promis
   const { adapterFor } = await import('../profiles/registry.js');
   const callee = await adapterFor(kind).generate();
   if (ctx.globals.dryRun) {
-    const { printDryRun } = await import('../src/requests/send.js');
+    const { printDryRun } = await import('../src/call/send.js');
     // Later pages and fallback routes depend on the answers; the first request is the one to try by hand.
     const first =
       name !== undefined ? op.describe!.request(profile, name, version) : op.listRequests(profile, query)[0]!;

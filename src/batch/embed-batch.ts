@@ -6,17 +6,17 @@
  */
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { answerJson, readAnswer } from '../requests/answer.js';
+import { answerJson, readAnswer } from '../call/answer.js';
 import { parseEmbedSettings } from '../operations/embed-flags.js';
 import { checkEmbedSettings, combineAnswers, embedProviders, loadEmbedOperation } from '../operations/embed.js';
 import { UnexpectedAnswer } from '../errors.js';
 import type { EmbedRequest, EmbedSetting, EmbedSettings } from '../../profiles/types.js';
-import { printDryRun } from '../requests/send.js';
+import { printDryRun } from '../call/send.js';
 import { parseBatchLine } from './batch-line.js';
 import { checkBatchFlags } from './common-checks.js';
 import { compileResultQuery, resultJson } from './json-query.js';
 import { runBatch } from './run-batch.js';
-import { createLineSender } from './send-line.js';
+import { createLineSender } from '../call/line-sender.js';
 import type { BatchSettings } from './settings.js';
 
 export interface EmbedBatchCommand {

@@ -7,7 +7,7 @@
  */
 import type { CanonicalParameters, CanonicalRequest, GenerateResult } from '../canonical.js';
 import type { Context } from '../context.js';
-import { answerJson, readAnswer } from '../requests/answer.js';
+import { answerJson, readAnswer } from '../call/answer.js';
 import { Interrupted, NetworkError, StreamError, UsageError, isTextgenError } from '../errors.js';
 import type { HttpRequestSpec, HttpResponse } from '../http/types.js';
 import { buildCanonicalRequest } from '../options/generate-request.js';
@@ -15,9 +15,9 @@ import { parseBooleanFlag } from '../options/flag-values.js';
 import { deepMerge } from '../options/deep-merge.js';
 import { missingFlagsError } from '../options/input.js';
 import { readStdinText } from '../options/input.js';
-import { printDryRun } from '../requests/send.js';
+import { printDryRun } from '../call/send.js';
 import { inCanonicalOrder, StreamAggregator } from '../generation/aggregate.js';
-import { StreamShape } from '../generation/stream-shape.js';
+import { StreamShape } from '../call/stream-shape.js';
 import type { GenerationCommand } from '../generation/generation-command.js';
 import { checkSupport, fillPromptVariables, type CheckedRequest } from '../generation/support.js';
 import type { GenerateTarget, GenerateOperation } from '../../profiles/types.js';
@@ -25,7 +25,7 @@ import { parseBatchLine } from './batch-line.js';
 import { checkBatchFlags } from './common-checks.js';
 import { compileResultQuery, resultJson } from './json-query.js';
 import { runBatch } from './run-batch.js';
-import { createLineSender } from './send-line.js';
+import { createLineSender } from '../call/line-sender.js';
 import type { BatchSettings } from './settings.js';
 
 interface GenerateLine {

@@ -7,12 +7,12 @@
  */
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { answerJson, readAnswer } from '../requests/answer.js';
-import { printDryRun } from '../requests/send.js';
+import { answerJson, readAnswer } from '../call/answer.js';
+import { printDryRun } from '../call/send.js';
 import { checkBatchFlags } from '../batch/common-checks.js';
 import { compileResultQuery, resultJson } from '../batch/json-query.js';
 import { runBatch } from '../batch/run-batch.js';
-import { createLineSender } from '../batch/send-line.js';
+import { createLineSender } from '../call/line-sender.js';
 import type { BatchSettings } from '../batch/settings.js';
 import type { HttpRequestSpec } from '../http/types.js';
 import type { ChatRequest } from './canonical.js';

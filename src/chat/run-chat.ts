@@ -10,8 +10,8 @@ import { Interrupted, NetworkError, StreamError, isTextgenError } from '../error
 import type { HttpResponse } from '../http/types.js';
 import { renderGenerationSummary } from '../output/generation-summary.js';
 import { startSpinner, type Spinner } from '../output/spinner.js';
-import { answerJson, readAnswer } from '../requests/answer.js';
-import { failFromResponse, printDryRun, sendAuthorized } from '../requests/send.js';
+import { answerJson, readAnswer } from '../call/answer.js';
+import { failFromResponse, printDryRun, sendAuthorized } from '../call/send.js';
 import type { ChatOperation, ChatTarget } from '../../profiles/types.js';
 import { ChatAggregator } from './aggregate.js';
 import type { ChatRequest, ChatResult } from './canonical.js';

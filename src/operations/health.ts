@@ -7,7 +7,7 @@ import type { ProviderKind, ResolvedProfile } from '../config/types.js';
 import type { Context } from '../context.js';
 import { AuthError, formatApiMessage, NetworkError, UnexpectedAnswer, type AnswerContext } from '../errors.js';
 import { redactUrl } from '../http/redact.js';
-import { sendAuthorized, type Callee } from '../requests/send.js';
+import { sendAuthorized, type Callee } from '../call/send.js';
 import { adapterFor } from '../../profiles/registry.js';
 import type { HealthOperation, HealthProbe } from '../../profiles/types.js';
 

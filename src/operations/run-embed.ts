@@ -7,9 +7,9 @@
 import type { ResolvedProfile } from '../config/types.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { readAnswer } from '../requests/answer.js';
+import { readAnswer } from '../call/answer.js';
 import type { HttpRequestSpec } from '../http/types.js';
-import { printDryRun, requestJson, type Callee } from '../requests/send.js';
+import { printDryRun, requestJson, type Callee } from '../call/send.js';
 import { mapBounded } from './bounded-map.js';
 import { MISSING_TEXT, readEmbedInputs, type EmbedInputSource } from './embed-inputs.js';
 import {

@@ -6,7 +6,7 @@
 import type { ResolvedProfile } from '../config/types.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { readAnswer } from '../requests/answer.js';
+import { readAnswer } from '../call/answer.js';
 import type { OutputFormat } from '../output/format.js';
 import { loadTaskOperation, providersWith } from './tasks.js';
 import type { TaskName, TaskOperation, TaskOperations } from '../../profiles/types.js';
@@ -39,7 +39,7 @@ export async function runTask<T extends TaskName>(
   const operation = loaded as unknown as TaskOperation<TaskRequestOf<T>, TaskResultOf<T>>;
   const request = await prepare(profile);
   const spec = operation.buildRequest(request, profile);
-  const { printDryRun, requestJson } = await import('../requests/send.js');
+  const { printDryRun, requestJson } = await import('../call/send.js');
   if (ctx.globals.dryRun) {
     await printDryRun(ctx, profile, spec);
     return 0;

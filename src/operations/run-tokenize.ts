@@ -6,9 +6,9 @@
 import type { ResolvedProfile } from '../config/types.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { readAnswer } from '../requests/answer.js';
+import { readAnswer } from '../call/answer.js';
 import type { HttpRequestSpec } from '../http/types.js';
-import { requestJson, printDryRun, type Callee } from '../requests/send.js';
+import { requestJson, printDryRun, type Callee } from '../call/send.js';
 import {
   encodingForModel,
   OPENAI_ENCODINGS,
