@@ -6,7 +6,7 @@
  */
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { answerJson, readAnswer } from '../call/answer.js';
+import { answerContext, answerJson, readAnswer } from '../call/answer.js';
 import { parseEmbedSettings } from '../operations/embed-flags.js';
 import { checkEmbedSettings, combineAnswers, embedProviders, loadEmbedOperation } from '../operations/embed.js';
 import { UnexpectedAnswer } from '../errors.js';
@@ -125,7 +125,7 @@ export async function runEmbedBatch(
     async run(line, signal) {
       const res = await sender.send(specOf(line), signal);
       const text = await res.text();
-      const context = { provider: callee.kind, status: res.status, body: text, secrets: profile.secrets };
+      const context = answerContext(callee.kind, res.status, text, profile.secrets);
       const json = answerJson(text, context);
       const answer = readAnswer(() => op.parseResponse(json, line.request.inputs, line.request), context);
       if (answer.embeddings.length !== 1)

@@ -7,7 +7,7 @@
  */
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { answerJson, readAnswer } from '../call/answer.js';
+import { readWhole } from '../call/answer.js';
 import { printDryRun } from '../call/send.js';
 import { checkBatchFlags } from '../batch/common-checks.js';
 import { compileResultQuery, resultJson } from '../batch/json-query.js';
@@ -59,7 +59,7 @@ export async function runChatBatch(
   const { profile, op } = ready;
   const target = { ...ready.target, stream: false };
   const sender = await createLineSender(ctx, profile, op);
-  const specOf = (line: ChatLine) => (line.spec ??= op.buildChatRequest(line.request, target, profile, setup.extra));
+  const specOf = (line: ChatLine) => (line.spec ??= op.build(line.request, target, profile, setup.extra));
   // What the profile lacks (a space, a project) would fail every line: a usage error now, before any line is read.
   specOf({ request: { messages: [{ role: 'user', content: 'x' }], parameters: ready.parameters } });
 
@@ -112,10 +112,9 @@ export async function runChatBatch(
     },
     async run(line, signal) {
       const res = await sender.send(specOf(line), signal);
-      const body = await res.text();
-      const context = { provider: op.kind, status: res.status, body };
-      const json = answerJson(body, context);
-      const result = readAnswer(() => op.parseChatResponse(json, line.request), context);
+      const { result, json } = await readWhole(res, { kind: op.kind, secrets: profile.secrets }, (body) =>
+        op.parse(body, line.request),
+      );
       return resultJson(setup.present.raw ? json : chatInCanonicalOrder(result), query);
     },
     wireRequest: (line) => specOf(line),
