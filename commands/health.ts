@@ -26,8 +26,8 @@ export async function run(_options: OptionsOf<typeof spec>, ctx: Context): Promi
   );
   const profile = healthProfile(await ctx.profile(), ctx.globals);
   const op = await loadHealthOperation(profile.provider);
-  const { adapterFor } = await import('../profiles/registry.js');
-  const callee = await adapterFor(profile.provider).generate();
+  const { calleeFor } = await import('../src/call/callee.js');
+  const callee = await calleeFor(profile.provider);
 
   if (ctx.globals.dryRun) {
     const { printDryRun } = await import('../src/call/send.js');

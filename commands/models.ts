@@ -86,8 +86,8 @@ export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promis
     ...(pageSize !== undefined ? { pageSize } : {}),
   };
 
-  const { adapterFor } = await import('../profiles/registry.js');
-  const callee = await adapterFor(kind).generate();
+  const { calleeFor } = await import('../src/call/callee.js');
+  const callee = await calleeFor(kind);
   if (ctx.globals.dryRun) {
     const { printDryRun } = await import('../src/call/send.js');
     // Later pages and fallback routes depend on the answers; the first request is the one to try by hand.

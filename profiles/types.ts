@@ -10,7 +10,7 @@ import type { HttpClient } from '../src/http/types.js';
 import type { TokenCache } from '../src/config/token-cache.js';
 import type { AuthType, ProviderKind, ResolvedProfile } from '../src/config/types.js';
 import type { ProtocolModule } from '../src/emulator/core/router.js';
-import type { Authenticator, GenerateOperation } from './operations/generate.js';
+import type { Authenticator, ErrorDialect, GenerateOperation } from './operations/generate.js';
 import type { ChatOperation } from './operations/chat.js';
 import type { EmbedOperation } from './operations/embed.js';
 import type { HealthOperation } from './operations/health.js';
@@ -79,6 +79,11 @@ export interface ProviderAdapter {
   local: LocalFlavour;
   /** What to say when `complete` has no model (watsonx: deployments are a different command). */
   missingModelHint?: string;
+  /**
+   * How the service words its error answers, for every operation (src/call/ turns a non-2xx answer into AuthError
+   * or ApiError with it): loaded alone, so `models`, `health`, `embed`, … need not load generation to read errors.
+   */
+  errors: Loader<ErrorDialect>;
   /** Text generation, plain and streamed; its capabilities say which canonical parameters it carries. */
   generate: Loader<GenerateOperation>;
   /** `models`: every provider can list something. */

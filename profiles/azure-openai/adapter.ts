@@ -4,6 +4,14 @@ import type { ProtocolModule } from '../../src/emulator/core/router.js';
 /** One emulator for both adapters: `serve` answers `/openai/deployments/…` and `/v1/…` from the same modules. */
 const emulator: Loader<ProtocolModule[]> = async () => (await import('./server/index.js')).azureOpenAiEmulator();
 
+/** Both adapters word errors alike; the kind names the service in the message. */
+const errors =
+  (kind: 'azure-openai' | 'openai'): ProviderAdapter['errors'] =>
+  async () => {
+    const { parseCompletionsError } = await import('./client/errors.js');
+    return { parseError: (status, bodyText, headers) => parseCompletionsError(kind, status, bodyText, headers) };
+  };
+
 const staticAuth =
   (keyVariable: string): ProviderAdapter['auth']['create'] =>
   async ({ profile }) =>
@@ -20,6 +28,7 @@ export const azureOpenAiAdapter: ProviderAdapter = {
     create: staticAuth('AZURE_OPENAI_API_KEY'),
   },
   local: { profile: 'local-azure', model: 'gpt-35-turbo-instruct' },
+  errors: errors('azure-openai'),
   generate: async () => (await import('./client/generate.js')).azureOpenAiGenerate,
   models: async () => (await import('./client/models.js')).azureOpenAiModels,
   health: async () => (await import('./client/health.js')).azureOpenAiHealth,
@@ -39,6 +48,7 @@ export const openAiAdapter: ProviderAdapter = {
     create: staticAuth('TEXTGEN_TOKEN'),
   },
   local: { profile: 'local-openai', model: 'gpt-3.5-turbo-instruct' },
+  errors: errors('openai'),
   generate: async () => (await import('./client/generate.js')).openAiGenerate,
   models: async () => (await import('./client/models.js')).openAiModels,
   health: async () => (await import('./client/health.js')).openAiHealth,

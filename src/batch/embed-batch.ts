@@ -83,8 +83,8 @@ export async function runEmbedBatch(
     });
   // A line's own settings are checked against what the provider understands, then its combination rules.
   const known = new Set(op.settings);
-  const { adapterFor } = await import('../../profiles/registry.js');
-  const callee = await adapterFor(profile.provider).generate();
+  const { calleeFor } = await import('../call/callee.js');
+  const callee = await calleeFor(profile.provider);
   const sender = await createLineSender(ctx, profile, callee);
 
   const specOf = (line: EmbedLine) => op.buildRequest(line.request.inputs, line.request, profile);

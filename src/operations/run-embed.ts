@@ -115,9 +115,9 @@ export async function runEmbed(ctx: Context, command: EmbedCommand): Promise<num
     return 0;
   }
 
-  const { adapterFor } = await import('../../profiles/registry.js');
+  const { calleeFor } = await import('../call/callee.js');
   const { startSpinner } = await import('../output/spinner.js');
-  const callee = await adapterFor(profile.provider).generate();
+  const callee = await calleeFor(profile.provider);
   const spinner = await startSpinner(
     ctx,
     `embedding ${inputs.length === 1 ? '1 text' : `${inputs.length} texts`} with ${callee.displayName}…`,

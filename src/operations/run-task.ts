@@ -45,9 +45,9 @@ export async function runTask<T extends TaskName>(
     return 0;
   }
 
-  const { adapterFor } = await import('../../profiles/registry.js');
+  const { calleeFor } = await import('../call/callee.js');
   const { startSpinner } = await import('../output/spinner.js');
-  const provider = await adapterFor(profile.provider).generate();
+  const provider = await calleeFor(profile.provider);
   const spinner = await startSpinner(ctx, `waiting for ${provider.displayName}…`);
   let answer: Awaited<ReturnType<typeof requestJson>>;
   try {

@@ -21,6 +21,7 @@ import { renderTokenBoundaries, tokensAsText } from '../output/token-boundaries.
 import { stdoutColor } from '../output/stdout-color.js';
 import { renderDetokenizeText, renderTokenizeText, type TokenizeShow } from './tokenize-text.js';
 import { adapterFor } from '../../profiles/registry.js';
+import { calleeFor } from '../call/callee.js';
 import type { DetokenizeResult, TokenizeOperation, TokenizeResult } from '../../profiles/types.js';
 
 export interface TokenizerChoice {
@@ -92,9 +93,8 @@ async function chooseSource(
   return { kind: 'encoding', encoding, model };
 }
 
-async function calleeFor(profile: ResolvedProfile): Promise<Callee> {
-  const { adapterFor } = await import('../../profiles/registry.js');
-  return adapterFor(profile.provider).generate();
+function calleeOf(profile: ResolvedProfile): Promise<Callee> {
+  return calleeFor(profile.provider);
 }
 
 /** One request to the service → its parsed answer; a 2xx without the needed fields is the provider's error. */
@@ -104,7 +104,7 @@ async function ask<T>(
   spec: HttpRequestSpec,
   parse: (body: unknown) => T,
 ): Promise<T> {
-  const callee = await calleeFor(profile);
+  const callee = await calleeOf(profile);
   const answer = await requestJson(ctx, profile, callee, spec);
   const json = answer.json;
   return readAnswer(() => parse(json), answer.context);
@@ -144,7 +144,7 @@ async function tokenizerFromFile(
     await printDryRun(ctx, profile, source.fileRequest);
     return undefined;
   }
-  const callee = await calleeFor(profile);
+  const callee = await calleeOf(profile);
   const answer = await requestJson(ctx, profile, callee, source.fileRequest);
   const tokenizer = createByteLevelBpe(answer.json);
   try {
