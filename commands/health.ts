@@ -36,10 +36,7 @@ export async function run(_options: OptionsOf<typeof spec>, ctx: Context): Promi
   }
   const { report, authRefused } = await checkHealth(ctx, profile, callee, op);
   const { writeResult } = await import('../src/operations/write-result.js');
-  // The version and status words come from the service: shown, not obeyed, on a terminal.
-  const { visibleControls } = await import('../src/output/visible.js');
-  await writeResult(ctx, format, report, () =>
-    ctx.terminal.stdoutIsTTY ? visibleControls(healthLine(report)) : healthLine(report),
-  );
+  // The version and status words come from the service: writeResult's text is escaped on a terminal.
+  await writeResult(ctx, format, report, () => healthLine(report));
   return healthExitCode(report, authRefused);
 }

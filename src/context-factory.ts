@@ -58,7 +58,7 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
     color: terminal.colorLevel,
     redact: (text) => secrets.redact(text),
   });
-  const out = createDataSink(io.stdout);
+  const out = createDataSink(io.stdout, { terminal: terminal.stdoutIsTTY });
   const disposers: Array<() => Promise<void>> = [];
   let profilePromise: Promise<ResolvedProfile> | undefined;
   let httpPromise: Promise<HttpClient> | undefined;

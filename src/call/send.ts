@@ -87,7 +87,7 @@ export async function printDryRun(ctx: Context, profile: ResolvedProfile, spec: 
     { ...spec, url: redactUrl(spec.url), headers: { ...spec.headers, ...auth.dryRunHeaders() } },
     { insecure: profile.tls.insecure, ...(profile.tls.caCert ? { caCertPath: profile.tls.caCert } : {}) },
   );
-  ctx.out.write(`${ctx.secrets.redact(line)}\n`);
+  ctx.out.raw(`${ctx.secrets.redact(line)}\n`);
 }
 
 export interface JsonAnswer {

@@ -12,7 +12,7 @@ export async function runCompletion(options: OptionsOf<typeof spec>, ctx: Contex
       env: ctx.env,
       ...(configPath !== undefined ? { configPath } : {}),
     });
-    ctx.out.write(names.map((n) => `${n}\n`).join(''));
+    ctx.out.raw(names.map((n) => `${n}\n`).join(''));
     await ctx.out.flush();
     return 0;
   }
@@ -27,7 +27,7 @@ export async function runCompletion(options: OptionsOf<typeof spec>, ctx: Contex
     });
   }
   const { completionScript, loadCompletionModel } = await import('./script.js');
-  ctx.out.write(completionScript(shell, await loadCompletionModel()));
+  ctx.out.raw(completionScript(shell, await loadCompletionModel()));
   await ctx.out.flush();
   return 0;
 }

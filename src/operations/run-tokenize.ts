@@ -188,7 +188,7 @@ async function present(ctx: Context, value: unknown, text: () => string): Promis
   const format = parseOutputFormat(ctx.globals.output);
   const jmes = ctx.globals.jmesQuery;
   if (format === 'text' && !jmes) {
-    ctx.out.write(text());
+    ctx.out.text(text());
     return;
   }
   let v = value;
@@ -196,7 +196,7 @@ async function present(ctx: Context, value: unknown, text: () => string): Promis
     const { applyJmesQuery } = await import('../output/jmes.js');
     v = await applyJmesQuery(value, jmes);
   }
-  ctx.out.write(
+  ctx.out.raw(
     await renderStructured(v, format === 'text' ? 'json' : format, { rawOutput: ctx.globals.rawOutput === true }),
   );
 }
@@ -239,7 +239,7 @@ export async function runTokenize(ctx: Context, cmd: TokenizeCommand): Promise<n
   }
   if (cmd.count) await present(ctx, result.token_count, () => `${result.token_count}\n`);
   else if (picture && result.tokens !== undefined)
-    ctx.out.write(renderTokenBoundaries(tokensAsText(result.tokens, cmd.text), result.token_count, true));
+    ctx.out.raw(renderTokenBoundaries(tokensAsText(result.tokens, cmd.text), result.token_count, true));
   else await present(ctx, result, () => renderTokenizeText(result, cmd.show));
   return 0;
 }

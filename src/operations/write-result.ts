@@ -13,7 +13,7 @@ export async function writeResult(
 ): Promise<void> {
   const jmes = ctx.globals.jmesQuery;
   if (format === 'text' && !jmes) {
-    ctx.out.write(text());
+    ctx.out.text(text());
     return;
   }
   const { renderStructured } = await import('../output/format.js');
@@ -24,8 +24,8 @@ export async function writeResult(
   }
   const rawOutput = ctx.globals.rawOutput === true;
   if (format === 'jsonl' && Array.isArray(v)) {
-    for (const item of v) ctx.out.write(await renderStructured(item, 'jsonl', { rawOutput }));
+    for (const item of v) ctx.out.raw(await renderStructured(item, 'jsonl', { rawOutput }));
     return;
   }
-  ctx.out.write(await renderStructured(v, format === 'text' ? 'json' : format, { rawOutput }));
+  ctx.out.raw(await renderStructured(v, format === 'text' ? 'json' : format, { rawOutput }));
 }
