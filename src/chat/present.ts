@@ -47,12 +47,12 @@ export class ChatPresenter {
 
   chunk(chunk: ChatChunk, rawEvent: unknown): void {
     if (this.opts.raw) {
-      if (this.streamsLines) this.ctx.out.raw(`${JSON.stringify(rawEvent)}\n`);
+      if (this.streamsLines) this.ctx.out.json(`${JSON.stringify(rawEvent)}\n`);
       else this.rawEvents.push(rawEvent);
     } else if (this.streamsText) {
       for (const c of chunk.choices) if (c.index === 0) this.writeText(c.content);
     } else if (this.streamsLines) {
-      this.ctx.out.raw(`${JSON.stringify(chunk)}\n`);
+      this.ctx.out.json(`${JSON.stringify(chunk)}\n`);
     }
   }
 
@@ -80,7 +80,7 @@ export class ChatPresenter {
     }
     if (this.streamsLines) {
       // An answer that came whole (a server that does not stream) still owes its one line.
-      if (rawBody !== undefined) this.ctx.out.raw(`${JSON.stringify(chatInCanonicalOrder(result))}\n`);
+      if (rawBody !== undefined) this.ctx.out.json(`${JSON.stringify(chatInCanonicalOrder(result))}\n`);
       return;
     }
     await this.structured(chatInCanonicalOrder(result), jmes, format, rawOutput);
@@ -92,7 +92,7 @@ export class ChatPresenter {
     format: OutputFormat,
     rawOutput: boolean,
   ): Promise<void> {
-    const { structuredText } = await import('../output/structured.js');
-    this.ctx.out.raw(await structuredText(value, jmes, format, rawOutput));
+    const { structuredText, writeStructured } = await import('../output/structured.js');
+    writeStructured(this.ctx.out, await structuredText(value, jmes, format, rawOutput), format, rawOutput);
   }
 }

@@ -70,13 +70,13 @@ export class GenerationPresenter {
   /** One streamed chunk: canonical delta plus the provider's own event. */
   chunk(chunk: GenerateResult, rawEvent: unknown): void {
     if (this.opts.raw) {
-      if (this.streamsLines) this.ctx.out.raw(`${JSON.stringify(rawEvent)}\n`);
+      if (this.streamsLines) this.ctx.out.json(`${JSON.stringify(rawEvent)}\n`);
       else this.rawEvents.push(rawEvent);
     } else if (this.streamsText) {
       // With several choices only the first streams; the others follow at the end, so texts never interleave.
       this.writeText(chunk.results[0]?.generated_text ?? '', chunk.results[0]?.generated_tokens);
     } else if (this.streamsLines) {
-      this.ctx.out.raw(`${JSON.stringify(inCanonicalOrder(chunk))}\n`);
+      this.ctx.out.json(`${JSON.stringify(inCanonicalOrder(chunk))}\n`);
     }
   }
 
@@ -113,7 +113,7 @@ export class GenerationPresenter {
     }
     if (this.streamsLines) {
       // A stream that delivered no chunk (the provider answered whole) still owes its one line.
-      if (rawBody !== undefined) this.ctx.out.raw(`${JSON.stringify(inCanonicalOrder(result))}\n`);
+      if (rawBody !== undefined) this.ctx.out.json(`${JSON.stringify(inCanonicalOrder(result))}\n`);
       return;
     }
     await this.structured(inCanonicalOrder(result), jmes, format, rawOutput);
@@ -125,7 +125,7 @@ export class GenerationPresenter {
     format: OutputFormat,
     rawOutput: boolean,
   ): Promise<void> {
-    const { structuredText } = await import('../output/structured.js');
-    this.ctx.out.raw(await structuredText(value, jmes, format, rawOutput));
+    const { structuredText, writeStructured } = await import('../output/structured.js');
+    writeStructured(this.ctx.out, await structuredText(value, jmes, format, rawOutput), format, rawOutput);
   }
 }

@@ -21,6 +21,7 @@ import { renderTokenBoundaries, tokensAsText } from '../output/token-boundaries.
 import { stdoutColor } from '../output/stdout-color.js';
 import { renderDetokenizeText, renderTokenizeText, type TokenizeShow } from './tokenize-text.js';
 import { adapterFor } from '../../profiles/registry.js';
+import { visibleControls } from '../output/visible.js';
 import { calleeFor } from '../call/callee.js';
 import type { DetokenizeResult, TokenizeOperation, TokenizeResult } from '../../profiles/types.js';
 
@@ -196,8 +197,13 @@ async function present(ctx: Context, value: unknown, text: () => string): Promis
     const { applyJmesQuery } = await import('../output/jmes.js');
     v = await applyJmesQuery(value, jmes);
   }
-  ctx.out.raw(
-    await renderStructured(v, format === 'text' ? 'json' : format, { rawOutput: ctx.globals.rawOutput === true }),
+  const rawOutput = ctx.globals.rawOutput === true;
+  const { writeStructured } = await import('../output/structured.js');
+  writeStructured(
+    ctx.out,
+    await renderStructured(v, format === 'text' ? 'json' : format, { rawOutput }),
+    format,
+    rawOutput,
   );
 }
 
@@ -239,7 +245,10 @@ export async function runTokenize(ctx: Context, cmd: TokenizeCommand): Promise<n
   }
   if (cmd.count) await present(ctx, result.token_count, () => `${result.token_count}\n`);
   else if (picture && result.tokens !== undefined)
-    ctx.out.raw(renderTokenBoundaries(tokensAsText(result.tokens, cmd.text), result.token_count, true));
+    // The tokens are the service's: escaped before textgen's own colour codes go around them.
+    ctx.out.raw(
+      renderTokenBoundaries(tokensAsText(result.tokens, cmd.text).map(visibleControls), result.token_count, true),
+    );
   else await present(ctx, result, () => renderTokenizeText(result, cmd.show));
   return 0;
 }

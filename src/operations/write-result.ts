@@ -23,9 +23,16 @@ export async function writeResult(
     v = await applyJmesQuery(value, jmes);
   }
   const rawOutput = ctx.globals.rawOutput === true;
+  const { writeStructured } = await import('../output/structured.js');
   if (format === 'jsonl' && Array.isArray(v)) {
-    for (const item of v) ctx.out.raw(await renderStructured(item, 'jsonl', { rawOutput }));
+    for (const item of v)
+      writeStructured(ctx.out, await renderStructured(item, 'jsonl', { rawOutput }), format, rawOutput);
     return;
   }
-  ctx.out.raw(await renderStructured(v, format === 'text' ? 'json' : format, { rawOutput }));
+  writeStructured(
+    ctx.out,
+    await renderStructured(v, format === 'text' ? 'json' : format, { rawOutput }),
+    format,
+    rawOutput,
+  );
 }

@@ -7,7 +7,7 @@
  * quietly and drops what follows.
  */
 
-import { visibleControls } from './visible.js';
+import { visibleControls, visibleInJson } from './visible.js';
 
 export interface DataSink {
   /**
@@ -22,6 +22,8 @@ export interface DataSink {
    * `out.raw(` to review every place that writes unescaped.
    */
   raw(text: string): void;
+  /** JSON or JSONL text (batch records, -o json): on a terminal what JSON leaves raw is written as `\\u` escapes. */
+  json(text: string): void;
   /** stdout is a terminal: what `text` escapes for. */
   readonly onTerminal: boolean;
   /**
@@ -79,6 +81,10 @@ class StreamDataSink implements DataSink {
 
   text(untrusted: string): void {
     this.raw(this.onTerminal ? visibleControls(untrusted) : untrusted);
+  }
+
+  json(text: string): void {
+    this.raw(this.onTerminal ? visibleInJson(text) : text);
   }
 
   raw(text: string): void {

@@ -21,6 +21,17 @@ export function visibleControls(text: string): string {
   return text.replace(CONTROLS, hex);
 }
 
+/**
+ * JSON text shown on a terminal: the characters JSON writers leave as they are (DEL, C1, bidi, zero-width) written
+ * as JSON's own `\\u` escapes, so the text still parses to the same value. They can only stand inside strings.
+ */
+export function visibleInJson(text: string): string {
+  return text.replace(
+    /[\u007f-\u009f\u200b-\u200d\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
 /** The same for a value shown inside one line (a stop reason, a table cell): line breaks and tabs too. */
 export function visibleInLine(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200d\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g, (c) =>
