@@ -18,7 +18,7 @@ module.exports = {
       comment:
         'src/ and commands/ reach providers only through profiles/types.ts and profiles/registry.ts; what a provider can do is a property of its adapter.',
       from: { path: '^(src|commands)/' },
-      to: { path: '^profiles/', pathNot: '^profiles/(types|registry)\\.ts$' },
+      to: { path: '^profiles/', pathNot: '^profiles/(registry|emulators)\\.ts$' },
     },
     {
       name: 'client-never-imports-server',
@@ -47,10 +47,10 @@ module.exports = {
       name: 'client-code-never-imports-the-emulator',
       severity: 'error',
       comment:
-        'Only `serve` (commands/serve.ts) and the local profiles (src/context-factory.ts, which start it in-process) load the emulator.',
+        'Only `serve` (commands/serve.ts) and the local profiles (src/cli/context-factory.ts, which start it in-process) load the emulator.',
       from: {
         path: '^(src|commands)/',
-        pathNot: ['^src/emulator/', '^commands/serve\\.ts$', '^src/context-factory\\.ts$'],
+        pathNot: ['^src/emulator/', '^commands/serve\\.ts$', '^src/cli/context-factory\\.ts$'],
       },
       to: { path: '^src/emulator/' },
     },

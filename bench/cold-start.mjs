@@ -3,7 +3,7 @@
 // the median over the rounds of its ratio to three baselines of the same round: `node -e 0`, a minimal node:http
 // client (bench/http-client.mjs) and curl, each doing the same request against the same server
 // (bench/stream-server.mjs, in its own process, answering at once). One warm-up round first (it also fills
-// textgen's compile cache, src/launch/compile-cache.ts); the row "compile cache off" shows a first run.
+// textgen's compile cache, src/cli/launch/compile-cache.ts); the row "compile cache off" shows a first run.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

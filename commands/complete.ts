@@ -25,7 +25,7 @@ export const spec = {
 } as const satisfies CommandSpec;
 
 export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
-  const { UsageError } = await import('../src/errors.js');
+  const { UsageError } = await import('../src/contract/errors.js');
   const { COMPLETE_PARAMETER_FLAGS } = await import('../src/options/complete-flag-specs.js');
   const { runGenerationCommand } = await import('../src/generation/generation-command.js');
   const { parseBatchSettings } = await import('../src/batch/settings.js');

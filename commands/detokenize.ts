@@ -25,7 +25,7 @@ export const spec = {
 } as const satisfies CommandSpec;
 
 export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
-  const { UsageError } = await import('../src/errors.js');
+  const { UsageError } = await import('../src/contract/errors.js');
   const { readStdinText } = await import('../src/options/input.js');
   const { parseTokenIds } = await import('../src/operations/token-ids.js');
   const { runDetokenize } = await import('../src/operations/run-tokenize.js');

@@ -35,7 +35,7 @@ export const spec = {
 const GRANULARITIES = ['token', 'word', 'sentence', 'paragraph', 'custom'] as const;
 
 export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
-  const { UsageError } = await import('../src/errors.js');
+  const { UsageError } = await import('../src/contract/errors.js');
   const { missingFlagsError } = await import('../src/options/input.js');
   const { parseBooleanFlag } = await import('../src/options/flag-values.js');
   const t = await import('../src/operations/task-options.js');

@@ -35,7 +35,7 @@ export const spec = {
 } as const satisfies CommandSpec;
 
 export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
-  const { UsageError } = await import('../src/errors.js');
+  const { UsageError } = await import('../src/contract/errors.js');
   const { parseBooleanFlag } = await import('../src/options/flag-values.js');
   const { parseOutputFormat } = await import('../src/output/format.js');
 

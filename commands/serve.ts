@@ -68,7 +68,7 @@ async function readTls(
   const certPath = options.tlsCert;
   const keyPath = options.tlsKey;
   if (certPath === undefined && keyPath === undefined) return undefined;
-  const { UsageError } = await import('../src/errors.js');
+  const { UsageError } = await import('../src/contract/errors.js');
   if (certPath === undefined || keyPath === undefined) {
     throw new UsageError(
       `${certPath === undefined ? '--tls-key' : '--tls-cert'} needs ${certPath === undefined ? '--tls-cert' : '--tls-key'} too`,
@@ -86,7 +86,7 @@ async function readTls(
 async function readPem(flag: string, file: string, cwd: string, block: RegExp, what: string): Promise<string> {
   const { readFile } = await import('node:fs/promises');
   const { resolve } = await import('node:path');
-  const { UsageError } = await import('../src/errors.js');
+  const { UsageError } = await import('../src/contract/errors.js');
   let text: string;
   try {
     text = await readFile(resolve(cwd, file), 'utf8');
@@ -118,8 +118,8 @@ function positiveInt(flag: string, value: string | undefined): number | undefine
 async function engineSettings(
   options: OptionsOf<typeof spec>,
   cwd: string,
-): Promise<import('../src/local-engine.js').LocalEngineSettings> {
-  const { UsageError } = await import('../src/errors.js');
+): Promise<import('../src/contract/local-engine.js').LocalEngineSettings> {
+  const { UsageError } = await import('../src/contract/errors.js');
   const engine =
     options.engine === undefined ? (options.model === undefined ? 'deterministic' : 'llama') : options.engine;
   if (engine === 'deterministic') {
@@ -146,7 +146,7 @@ async function engineSettings(
   const name = options.modelName;
   if (name !== undefined && name.trim() === '') throw new UsageError('--model-name must not be empty');
   const { resolve } = await import('node:path');
-  const { servedModelName } = await import('../src/local-engine.js');
+  const { servedModelName } = await import('../src/contract/local-engine.js');
   const modelPath = resolve(cwd, options.model);
   try {
     return {
@@ -164,7 +164,7 @@ async function engineSettings(
 }
 
 export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
-  const { UsageError } = await import('../src/errors.js');
+  const { UsageError } = await import('../src/contract/errors.js');
   let port: number;
   let tokenDelayMs: number;
   try {
@@ -206,7 +206,7 @@ export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promis
     if (tls && !(e as NodeJS.ErrnoException).syscall) {
       throw new UsageError(`--tls-cert and --tls-key cannot be used together: ${(e as Error).message}`);
     }
-    const { NetworkError } = await import('../src/errors.js');
+    const { NetworkError } = await import('../src/contract/errors.js');
     throw new NetworkError(`cannot listen on ${host}:${port}: ${(e as Error).message}`);
   }
   server.faults.push(...faults);

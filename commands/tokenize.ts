@@ -34,7 +34,7 @@ export const spec = {
 } as const satisfies CommandSpec;
 
 export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
-  const { UsageError } = await import('../src/errors.js');
+  const { UsageError } = await import('../src/contract/errors.js');
   const { resolveInput } = await import('../src/options/input.js');
   const { runTokenize } = await import('../src/operations/run-tokenize.js');
 

@@ -1,13 +1,13 @@
 /**
  * The one table from provider kind to adapter. Adding a provider is a folder beside this file, one line here and its
- * name in `ProviderKind` (src/config/types.ts). Adapters are small objects of loaders: importing this table loads
+ * name in `ProviderKind` (src/contract/profile.ts). Adapters are small objects of loaders: importing this table loads
  * no protocol code.
  */
-import type { ProviderKind } from '../src/config/types.js';
+import type { ProviderKind } from '../src/contract/profile.js';
 import { alephAlphaAdapter } from './aleph-alpha/adapter.js';
 import { azureOpenAiAdapter, openAiAdapter } from './azure-openai/adapter.js';
 import { openInferenceAdapter } from './open-inference/adapter.js';
-import type { ProviderAdapter } from './types.js';
+import type { ProviderAdapter } from '../src/contract/adapter.js';
 import { watsonxAdapter } from './watsonx/adapter.js';
 
 const ADAPTERS: Record<ProviderKind, ProviderAdapter> = {

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm run build`, after tsc: the bundles bin/textgen.js runs (docs/performance.md, "Start-up").
-//   dist/cli.cjs     src/launch/cli-entry.ts — commander and the command specs (help, parsing)
-//   dist/run.cjs     src/launch/run-entry.ts — the chosen command and everything it loads
-//   dist/launch.cjs  src/launch/launch.ts    — loads the two through V8's code cache
+//   dist/cli.cjs     src/cli/launch/cli-entry.ts — commander and the command specs (help, parsing)
+//   dist/run.cjs     src/cli/launch/run-entry.ts — the chosen command and everything it loads
+//   dist/launch.cjs  src/cli/launch/launch.ts    — loads the two through V8's code cache
 // CommonJS, because Node 20 can give V8's code cache only to scripts (vm.Script), not to ES modules. Only entry
 // points are named here: what each bundle holds follows from the imports.
 import { createHash } from 'node:crypto';
@@ -100,7 +100,7 @@ const common = {
 
 const bundles = await build({
   ...common,
-  entryPoints: { cli: 'src/launch/cli-entry.ts', run: 'src/launch/run-entry.ts' },
+  entryPoints: { cli: 'src/cli/launch/cli-entry.ts', run: 'src/cli/launch/run-entry.ts' },
 });
 for (const name of ['cli', 'run']) asciiOnly(join(dist, `${name}.cjs`));
 const id = (name) =>
@@ -111,7 +111,7 @@ const id = (name) =>
 const ids = { cli: id('cli'), run: id('run') };
 await build({
   ...common,
-  entryPoints: { launch: 'src/launch/launch.ts' },
+  entryPoints: { launch: 'src/cli/launch/launch.ts' },
   define: { ...common.define, TEXTGEN_BUNDLE_IDS: JSON.stringify(ids) },
   // The launcher is an ordinary CommonJS module: its import() is Node's, and it lends it to the bundles
   // (src/import-esm.ts) for config files and ES-module-only packages.

@@ -1,6 +1,6 @@
 /**
  * The shape of a command (STYLE.md): plain data, cheap to import, plus a lazily loaded `run`.
- * `src/cli.ts` turns these into commander commands; `run` receives the parsed options and a Context.
+ * `src/cli/program.ts` turns these into commander commands; `run` receives the parsed options and a Context.
  */
 export interface OptionSpec {
   /** commander flags, e.g. "--parameters-top-k <int>" or "--stream [bool]". */

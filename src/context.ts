@@ -1,8 +1,9 @@
 import type { ColorLevel } from './output/paint.js';
-import type { Authenticator } from '../profiles/types.js';
-import type { GlobalOptions, ResolvedProfile } from './config/types.js';
-import type { HttpClient } from './http/types.js';
-import type { KnownSecrets } from './http/redact.js';
+import type { Authenticator } from './contract/adapter.js';
+import type { ResolvedProfile } from './contract/profile.js';
+import type { GlobalOptions } from './global-options.js';
+import type { HttpClient } from './contract/http.js';
+import type { KnownSecrets } from './contract/redact.js';
 import type { DataSink } from './output/safe-write.js';
 import type { Prompter } from './prompt/prompter.js';
 

@@ -1,8 +1,8 @@
 /**
- * The global options, as plain data: src/cli.ts gives them to commander (accepted before or after the command words),
+ * The global options, as plain data: src/cli/program.ts gives them to commander (accepted before or after the command words),
  * and shell completion (src/completion/) lists them. Declared here once.
  */
-import type { OptionSpec } from './command.js';
+import type { OptionSpec, OptionValues } from './command.js';
 
 export const GLOBAL_OPTION_SPECS = [
   {
@@ -35,3 +35,9 @@ export const GLOBAL_OPTION_SPECS = [
   { flags: '--ca-cert <file>', description: 'extra trusted CA certificates (PEM)' },
   { flags: '--insecure', description: 'do not verify TLS certificates (prints a warning)' },
 ] as const satisfies readonly OptionSpec[];
+
+/**
+ * The global options as commander hands them over (strings until validated): derived from the table above, so a
+ * global flag is declared once and its key and value type follow from it.
+ */
+export type GlobalOptions = OptionValues<typeof GLOBAL_OPTION_SPECS>;

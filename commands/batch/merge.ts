@@ -27,7 +27,7 @@ export const spec = {
 export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { mergeParts } = await import('../../src/batch/merge.js');
   const { StdoutRecordSink, ReaderGone } = await import('../../src/batch/stdout-sink.js');
-  const { Interrupted } = await import('../../src/errors.js');
+  const { Interrupted } = await import('../../src/contract/errors.js');
   const { resolve } = await import('node:path');
   const files = options.args.map((f) => resolve(ctx.cwd, f));
   const shown = new Map(files.map((f, i) => [f, options.args[i] as string]));

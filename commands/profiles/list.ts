@@ -18,7 +18,7 @@ export async function run(_options: OptionsOf<typeof spec>, ctx: Context): Promi
   const format = parseOutputFormat(ctx.globals.output);
   const { loadConfig, displayPath, homeDir } = await import('../../src/config/load.js');
   const { LOCAL_PROFILES } = await import('../../src/config/resolve.js');
-  const { redactUrl } = await import('../../src/http/redact.js');
+  const { redactUrl } = await import('../../src/contract/redact.js');
   const configPath = ctx.globals.config ?? ctx.env.TEXTGEN_CONFIG;
   // Listing runs no project code: a textgen.config.js is named, not run (commands that use a profile run it).
   const config = await loadConfig({

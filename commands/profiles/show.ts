@@ -14,7 +14,7 @@ export const spec = {
 } as const satisfies CommandSpec;
 
 export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
-  const { UsageError } = await import('../../src/errors.js');
+  const { UsageError } = await import('../../src/contract/errors.js');
   const { parseOutputFormat } = await import('../../src/output/format.js');
   const format = parseOutputFormat(ctx.globals.output);
   const { loadConfig, displayPath, homeDir } = await import('../../src/config/load.js');

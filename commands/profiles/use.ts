@@ -14,7 +14,7 @@ export const spec = {
 } as const satisfies CommandSpec;
 
 export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
-  const { UsageError } = await import('../../src/errors.js');
+  const { UsageError } = await import('../../src/contract/errors.js');
   const { loadConfig } = await import('../../src/config/load.js');
   const { LOCAL_PROFILES, knownProfileNames } = await import('../../src/config/resolve.js');
   const { editableConfigPath, setDefaultProfile, updateUserFile } = await import('../../src/config/user-file.js');

@@ -1,4 +1,4 @@
-import type { ProviderAdapter } from '../types.js';
+import type { ProviderAdapter } from '../../src/contract/adapter.js';
 
 /** Aleph Alpha's API: completion with multimodal prompts, embeddings, tokens, and the evaluate/explain/qa/summarize tasks. */
 export const alephAlphaAdapter: ProviderAdapter = {
@@ -27,5 +27,4 @@ export const alephAlphaAdapter: ProviderAdapter = {
     summarize: async () => (await import('./client/summarize.js')).alephAlphaSummarize,
   },
   prompts: async () => (await import('./client/prompts.js')).alephAlphaPrompts,
-  emulator: async () => (await import('./server/index.js')).alephAlphaEmulator(),
 };

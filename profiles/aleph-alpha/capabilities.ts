@@ -1,4 +1,4 @@
-import type { ProviderCapabilities } from '../types.js';
+import type { ProviderCapabilities } from '../../src/contract/adapter.js';
 
 /**
  * docs/design.md §3, aleph-alpha column. include_stop_sequence is native although 1.16 has no such field: AA leaves the

@@ -4,9 +4,9 @@
  * same thing about the same item. Pure: no I/O.
  */
 
-import type { MultimodalPrompt, PromptItem, TaskDocument } from '../operations/prompts.js';
+import type { MultimodalPrompt, PromptItem, TaskDocument } from '../../src/contract/adapter-operations/prompts.js';
 
-export type { ImageControl, TextControl, TokenControl } from '../operations/prompts.js';
+export type { ImageControl, TextControl, TokenControl } from '../../src/contract/adapter-operations/prompts.js';
 export type AlephAlphaPromptItem = PromptItem;
 /** `Prompt`: a string, or items concatenated into one prompt. */
 export type AlephAlphaPrompt = MultimodalPrompt;

@@ -1,8 +1,4 @@
-import type { Loader, ProviderAdapter } from '../types.js';
-import type { ProtocolModule } from '../../src/emulator/core/router.js';
-
-/** One emulator for both adapters: `serve` answers `/openai/deployments/…` and `/v1/…` from the same modules. */
-const emulator: Loader<ProtocolModule[]> = async () => (await import('./server/index.js')).azureOpenAiEmulator();
+import type { ProviderAdapter } from '../../src/contract/adapter.js';
 
 /** Both adapters word errors alike; the kind names the service in the message. */
 const errors =
@@ -34,7 +30,6 @@ export const azureOpenAiAdapter: ProviderAdapter = {
   health: async () => (await import('./client/health.js')).azureOpenAiHealth,
   chat: async () => (await import('./client/chat.js')).azureOpenAiChat,
   embed: async () => (await import('./client/embed.js')).azureOpenAiEmbed,
-  emulator,
 };
 
 /** The same wire format on `/v1/…` (OpenAI, vLLM, llama.cpp's server, Ollama): the model in the body. */
@@ -54,5 +49,4 @@ export const openAiAdapter: ProviderAdapter = {
   health: async () => (await import('./client/health.js')).openAiHealth,
   chat: async () => (await import('./client/chat.js')).openAiChat,
   embed: async () => (await import('./client/embed.js')).openAiEmbed,
-  emulator,
 };

@@ -1,4 +1,4 @@
-import type { ProviderCapabilities } from '../types.js';
+import type { ProviderCapabilities } from '../../src/contract/adapter.js';
 
 /** The service takes `stop` as a string or up to four strings (docs/protocols/azure-openai.md). */
 export const AZURE_MAX_STOP_SEQUENCES = 4;

@@ -14,11 +14,11 @@ import type {
   ChatTokenLogprob,
   ChatUsage,
   FinishReason,
-} from '../../src/chat/canonical.js';
-import type { ServiceWarning } from '../../src/canonical.js';
-import { UnexpectedAnswer } from '../../src/errors.js';
-import type { SseEvent } from '../../src/http/sse-parser.js';
-import type { ChatStreamStep } from '../operations/chat.js';
+} from '../../src/contract/chat.js';
+import type { ServiceWarning } from '../../src/contract/canonical.js';
+import { UnexpectedAnswer } from '../../src/contract/errors.js';
+import type { SseEvent } from '../../src/contract/http.js';
+import type { ChatStreamStep } from '../../src/contract/adapter-operations/chat.js';
 import { readJsonEvent, type ErrorReader } from './json-events.js';
 
 function isRecord(v: unknown): v is Record<string, unknown> {

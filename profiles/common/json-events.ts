@@ -1,6 +1,6 @@
-import type { SseEvent } from '../../src/http/sse-parser.js';
-import { jsonDepthExceededAt, MAX_ANSWER_DEPTH } from '../../src/json-depth.js';
-import type { StreamStepOf } from '../types.js';
+import type { SseEvent } from '../../src/contract/http.js';
+import { jsonDepthExceededAt, MAX_ANSWER_DEPTH } from '../../src/contract/json-depth.js';
+import type { StreamStepOf } from '../../src/contract/adapter.js';
 
 /** How a protocol words a failure inside its own body, or undefined when the body is not one. */
 export type ErrorReader = (body: unknown) => { message: string; code?: string } | undefined;

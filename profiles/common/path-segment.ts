@@ -1,4 +1,4 @@
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/contract/errors.js';
 
 /**
  * A user-given name (deployment, model, version) as one URL path segment. `.` and `..` are refused: URL parsing

@@ -1,6 +1,6 @@
-import type { ResolvedProfile } from '../../src/config/types.js';
-import { UsageError } from '../../src/errors.js';
-import type { Authenticator } from '../types.js';
+import type { ResolvedProfile } from '../../src/contract/profile.js';
+import { UsageError } from '../../src/contract/errors.js';
+import type { Authenticator } from '../../src/contract/adapter.js';
 
 /**
  * Credentials that need no exchange: an `api-key` header (Azure), a bearer token, or nothing.

@@ -1,4 +1,4 @@
-import type { ProviderAdapter } from '../types.js';
+import type { ProviderAdapter } from '../../src/contract/adapter.js';
 
 /** The Open Inference Protocol's generate extension (Triton, KServe): generation, health and the model repository. */
 export const openInferenceAdapter: ProviderAdapter = {
@@ -19,5 +19,4 @@ export const openInferenceAdapter: ProviderAdapter = {
   generate: async () => (await import('./client/generate.js')).openInferenceGenerate,
   models: async () => (await import('./client/models.js')).openInferenceModels,
   health: async () => (await import('./client/health.js')).openInferenceHealth,
-  emulator: async () => (await import('./server/index.js')).openInferenceEmulator(),
 };

@@ -1,4 +1,4 @@
-import type { ProviderCapabilities } from '../types.js';
+import type { ProviderCapabilities } from '../../src/contract/adapter.js';
 
 /**
  * docs/design.md §3, open-inference column. The generate extension itself knows temperature, top_p, max_tokens, stop and

@@ -1,4 +1,4 @@
-import type { ProviderAdapter } from '../types.js';
+import type { ProviderAdapter } from '../../src/contract/adapter.js';
 
 /** watsonx.ai on IBM Cloud and Cloud Pak for Data: the canonical vocabulary of the whole CLI. */
 export const watsonxAdapter: ProviderAdapter = {
@@ -19,5 +19,4 @@ export const watsonxAdapter: ProviderAdapter = {
   chat: async () => (await import('./client/chat.js')).watsonxChat,
   embed: async () => (await import('./client/embed.js')).watsonxEmbed,
   tokenize: async () => (await import('./client/tokenize.js')).watsonxTokenize,
-  emulator: async () => (await import('./server/index.js')).watsonxEmulator(),
 };

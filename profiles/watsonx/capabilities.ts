@@ -1,4 +1,4 @@
-import type { ProviderCapabilities } from '../types.js';
+import type { ProviderCapabilities } from '../../src/contract/adapter.js';
 import { WATSONX_MAX_STOP_SEQUENCES } from './client/request.js';
 
 /** watsonx is the canonical vocabulary: everything is native, except several completions per prompt. */

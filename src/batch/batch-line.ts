@@ -2,7 +2,7 @@
  * One line of a batch input: `{"input": …, "parameters"?: {…}, "id"?: …}` or a bare JSON string (the input).
  * Only the shape is checked here; what the input and parameters must be is the command's business.
  */
-import { UsageError } from '../errors.js';
+import { UsageError } from '../contract/errors.js';
 
 export interface BatchLine {
   input: unknown;

@@ -2,7 +2,7 @@
  * Flag combinations every batch command refuses, checked before anything is read or sent: the lines are the input,
  * stdin can be read once, and the records are JSONL whatever -o says.
  */
-import { UsageError } from '../errors.js';
+import { UsageError } from '../contract/errors.js';
 import { parseOutputFormat } from '../output/format.js';
 import type { Context } from '../context.js';
 import type { BatchSettings } from './settings.js';

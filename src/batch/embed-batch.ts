@@ -5,12 +5,12 @@
  * representation, compress_to_size, nice) and override the flags for that line. Loaded only lazily (by embed's run).
  */
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../contract/errors.js';
 import { answerContext, answerJson, readAnswer } from '../call/answer.js';
 import { parseEmbedSettings } from '../operations/embed-flags.js';
 import { checkEmbedSettings, combineAnswers, embedProviders, loadEmbedOperation } from '../operations/embed.js';
-import { UnexpectedAnswer } from '../errors.js';
-import type { EmbedRequest, EmbedSetting, EmbedSettings } from '../../profiles/types.js';
+import { UnexpectedAnswer } from '../contract/errors.js';
+import type { EmbedRequest, EmbedSetting, EmbedSettings } from '../contract/adapter.js';
 import { printDryRun } from '../call/send.js';
 import { parseBatchLine } from './batch-line.js';
 import { checkBatchFlags } from './common-checks.js';

@@ -5,23 +5,23 @@
  * are never streamed on the wire token by token; only a client-side time limit streams, to keep the text generated in
  * time. Loaded only lazily (by the commands' run), so its imports may be eager.
  */
-import type { CanonicalParameters, CanonicalRequest, GenerateResult } from '../canonical.js';
+import type { CanonicalParameters, CanonicalRequest, GenerateResult } from '../contract/canonical.js';
 import type { Context } from '../context.js';
 import { readWhole, type WholeAnswer } from '../call/answer.js';
 import { CallGuards } from '../call/guards.js';
 import { readStream } from '../call/stream.js';
-import { Interrupted, UsageError } from '../errors.js';
-import type { HttpRequestSpec, HttpResponse } from '../http/types.js';
+import { Interrupted, UsageError } from '../contract/errors.js';
+import type { HttpRequestSpec, HttpResponse } from '../contract/http.js';
 import { buildCanonicalRequest } from '../options/generate-request.js';
 import { parseBooleanFlag } from '../options/flag-values.js';
-import { deepMerge } from '../options/deep-merge.js';
+import { deepMerge } from '../contract/deep-merge.js';
 import { missingFlagsError } from '../options/input.js';
 import { readStdinText } from '../options/input.js';
 import { printDryRun } from '../call/send.js';
 import { inCanonicalOrder, StreamAggregator } from '../generation/aggregate.js';
 import type { GenerationCommand } from '../generation/generation-command.js';
 import { checkSupport, fillPromptVariables, type CheckedRequest } from '../generation/support.js';
-import type { GenerateTarget, GenerateOperation } from '../../profiles/types.js';
+import type { GenerateTarget, GenerateOperation } from '../contract/adapter.js';
 import { parseBatchLine } from './batch-line.js';
 import { checkBatchFlags } from './common-checks.js';
 import { compileResultQuery, resultJson } from './json-query.js';

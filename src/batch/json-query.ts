@@ -2,7 +2,7 @@
  * `-j` in a batch: the JMESPath expression is compiled once and applied to every line's result (the record's
  * `result` is then the query's value). Loaded only by batch runs that have `-j`.
  */
-import { UsageError } from '../errors.js';
+import { UsageError } from '../contract/errors.js';
 
 export type ResultQuery = (value: unknown) => unknown;
 

@@ -8,7 +8,7 @@
  * and it comes out as a line too long to read, without its text — one bad line, not an exhausted memory.
  */
 import { open } from 'node:fs/promises';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../contract/errors.js';
 
 const NEWLINE = 0x0a;
 const CR = 0x0d;

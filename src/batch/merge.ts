@@ -10,7 +10,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../contract/errors.js';
 import { MAX_LINE_BYTES, readLines } from './line-reader.js';
 
 /** The lines of a part; one longer than the reader's cap cannot be a record textgen wrote. */

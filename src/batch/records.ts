@@ -3,7 +3,7 @@
  * `{"line": n, "id"?: …, "error": {"exit_code", "message", "status"?, "code"?}}`. Built as strings: the result is
  * already JSON text, and a record is written once.
  */
-import { ApiError, AuthError, isTextgenError } from '../errors.js';
+import { ApiError, AuthError, isTextgenError } from '../contract/errors.js';
 
 export interface LineError {
   exit_code: number;

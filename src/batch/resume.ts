@@ -13,7 +13,7 @@
 import { appendFileSync, closeSync, createReadStream, openSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { lstat, readdir, rename, truncate, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../contract/errors.js';
 import { inShard, type Shard } from './settings.js';
 import { LineBitmap } from './line-bitmap.js';
 import { readLineSpans } from './line-reader.js';

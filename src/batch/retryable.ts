@@ -2,7 +2,7 @@
  * What a batch may try again (docs/design.md §7): 408, 429, 500, 502, 503, 504 and connections that failed before an answer
  * (refused, reset, closed). The batch scheduler does the retrying itself, so that a 429 slows the whole batch.
  */
-import { NetworkError, type TextgenError } from '../errors.js';
+import { NetworkError, type TextgenError } from '../contract/errors.js';
 import { describeRequestFailure } from '../http/network-error.js';
 
 export class RetryableFailure extends Error {

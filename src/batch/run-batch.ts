@@ -6,8 +6,8 @@
  * --fail-fast or on an authentication failure, 130 on Ctrl-C.
  */
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
-import type { HttpRequestSpec } from '../http/types.js';
+import { UsageError } from '../contract/errors.js';
+import type { HttpRequestSpec } from '../contract/http.js';
 import { countLines, openInput, readLines, type OpenedFile } from './line-reader.js';
 import type { LineBitmap } from './line-bitmap.js';
 import { progressWanted, startProgress } from './progress.js';

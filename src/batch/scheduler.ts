@@ -10,7 +10,7 @@
  *   lines before it still finish and are written, the ones after it are aborted and dropped.
  * - Ctrl-C (the context's signal) aborts what is in flight; the records that are finished and in order are written.
  */
-import { AuthError, Interrupted, UsageError } from '../errors.js';
+import { AuthError, Interrupted, UsageError } from '../contract/errors.js';
 import { backoffMs, LONG_WAIT_MS } from '../http/retry.js';
 import { AdaptiveLimit } from './adaptive-limit.js';
 import { lineIdOf } from './batch-line.js';

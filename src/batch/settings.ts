@@ -2,7 +2,7 @@
  * `--batch`, `--concurrency`, `--resume`, `--shard`, `--fail-fast` → BatchSettings. Cheap to import: commands call it
  * before deciding between the single-request flow and the batch flow. Every malformed value is a UsageError.
  */
-import { UsageError } from '../errors.js';
+import { UsageError } from '../contract/errors.js';
 import { parseBooleanFlag } from '../options/flag-values.js';
 import { BATCH_ONLY_KEYS, type BatchFlagOptions } from '../options/batch-flag-specs.js';
 

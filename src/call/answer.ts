@@ -3,8 +3,8 @@
  * UnexpectedAnswer that names the provider, the status, what was wrong and the start of what came (the profile's
  * secrets masked). Also the one wording of a stream that broke off.
  */
-import { inAnswer, StreamError, UnexpectedAnswer, type AnswerContext } from '../errors.js';
-import type { HttpResponse } from '../http/types.js';
+import { inAnswer, StreamError, UnexpectedAnswer, type AnswerContext } from '../contract/errors.js';
+import type { HttpResponse } from '../contract/http.js';
 
 /** The body as JSON; an empty body is `null` when `emptyIsNull` (listings), else not JSON. */
 export function answerJson(text: string, context: AnswerContext, options: { emptyIsNull?: boolean } = {}): unknown {

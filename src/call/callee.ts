@@ -2,7 +2,7 @@
  * Who a call goes to, for the flows that are not generations (models, health, embed, tokenize, the Aleph Alpha
  * tasks): the provider's kind and name for messages, and its error dialect, loaded alone from the adapter.
  */
-import type { ProviderKind } from '../config/types.js';
+import type { ProviderKind } from '../contract/profile.js';
 import type { Callee } from './send.js';
 
 export interface NamedCallee extends Callee {

@@ -3,13 +3,13 @@
  * fetched once and shared), the 401 refresh, no retries in the HTTP client — the scheduler retries, so that a 429
  * can slow the whole batch — and every answer that is not 2xx turned into the error its record will carry.
  */
-import type { ResolvedProfile } from '../config/types.js';
+import type { ResolvedProfile } from '../contract/profile.js';
 import type { Context } from '../context.js';
-import type { HttpRequestSpec, HttpResponse } from '../http/types.js';
+import type { HttpRequestSpec, HttpResponse } from '../contract/http.js';
 import { isRetryableStatus, retryAfterMs } from '../http/retry.js';
 import { failFromResponse, type Callee } from './send.js';
 import { isRetryableNetworkError, RetryableFailure } from '../batch/retryable.js';
-import type { TextgenError } from '../errors.js';
+import type { TextgenError } from '../contract/errors.js';
 
 export interface LineSender {
   /** Credentials now, before the first line: a refused credential stops the batch before anything else is sent. */

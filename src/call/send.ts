@@ -1,10 +1,10 @@
-import type { ResolvedProfile } from '../config/types.js';
+import type { ResolvedProfile } from '../contract/profile.js';
 import type { Context } from '../context.js';
-import type { AnswerContext } from '../errors.js';
-import type { ErrorDialect } from '../../profiles/types.js';
-import { ApiError, AuthError, formatApiMessage } from '../errors.js';
+import type { AnswerContext } from '../contract/errors.js';
+import type { ErrorDialect } from '../contract/adapter.js';
+import { ApiError, AuthError, formatApiMessage } from '../contract/errors.js';
 import { answerContext, answerJson } from './answer.js';
-import type { HttpRequestSpec, HttpResponse } from '../http/types.js';
+import type { HttpRequestSpec, HttpResponse } from '../contract/http.js';
 
 /** Who is being called: the provider's kind (for messages) and how it words its errors (its ErrorDialect). */
 export interface Callee extends ErrorDialect {
@@ -82,7 +82,7 @@ export async function failFromResponse(callee: Callee, res: HttpResponse): Promi
 export async function printDryRun(ctx: Context, profile: ResolvedProfile, spec: HttpRequestSpec): Promise<void> {
   const auth = await ctx.authenticator(profile);
   const { toCurl } = await import('../http/curl.js');
-  const { redactUrl } = await import('../http/redact.js');
+  const { redactUrl } = await import('../contract/redact.js');
   const line = toCurl(
     { ...spec, url: redactUrl(spec.url), headers: { ...spec.headers, ...auth.dryRunHeaders() } },
     { insecure: profile.tls.insecure, ...(profile.tls.caCert ? { caCertPath: profile.tls.caCert } : {}) },

@@ -4,9 +4,9 @@
  * UnexpectedAnswer (exit 4) quoting what came, instead of printing nothing and exiting 0. Events of other shapes
  * beside good ones (annotations, keep-alives) are fine.
  */
-import { UnexpectedAnswer, type AnswerContext } from '../errors.js';
-import type { SseEvent } from '../http/sse-parser.js';
-import type { StreamStepOf } from '../../profiles/types.js';
+import { UnexpectedAnswer, type AnswerContext } from '../contract/errors.js';
+import type { SseEvent } from '../contract/http.js';
+import type { StreamStepOf } from '../contract/adapter.js';
 
 /** Characters of event data kept for the excerpt. */
 const KEPT = 400;

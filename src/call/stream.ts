@@ -11,10 +11,10 @@
  * - Ctrl-C: `stopped('cancelled')`, then Interrupted (exit 130);
  * - the client-side time limit: 'time_limit', the text so far kept by the caller.
  */
-import { Interrupted, NetworkError, StreamError, isTextgenError } from '../errors.js';
-import type { HttpResponse } from '../http/types.js';
-import type { StreamStepOf } from '../../profiles/types.js';
-import type { SseEvent } from '../http/sse-parser.js';
+import { Interrupted, NetworkError, StreamError, isTextgenError } from '../contract/errors.js';
+import type { HttpResponse } from '../contract/http.js';
+import type { StreamStepOf } from '../contract/adapter.js';
+import type { SseEvent } from '../contract/http.js';
 import { brokeOff } from './answer.js';
 import type { CallGuards } from './guards.js';
 import { StreamShape } from './stream-shape.js';

@@ -1,6 +1,6 @@
 /** Folds streamed canonical chat chunks into one canonical result (what `-o json` prints after a stream). */
-import type { ServiceWarning } from '../canonical.js';
-import type { ChatChoice, ChatChunk, ChatResult, ChatTokenLogprob, ChatUsage, FinishReason } from './canonical.js';
+import type { ServiceWarning } from '../contract/canonical.js';
+import type { ChatChoice, ChatChunk, ChatResult, ChatTokenLogprob, ChatUsage, FinishReason } from '../contract/chat.js';
 
 interface ChoiceState {
   text: string[];

@@ -6,7 +6,7 @@
  * conversation; a line's parameters override the flags for that line. Answers are never streamed.
  */
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../contract/errors.js';
 import { readWhole } from '../call/answer.js';
 import { printDryRun } from '../call/send.js';
 import { checkBatchFlags } from '../batch/common-checks.js';
@@ -14,8 +14,8 @@ import { compileResultQuery, resultJson } from '../batch/json-query.js';
 import { runBatch } from '../batch/run-batch.js';
 import { createLineSender } from '../call/line-sender.js';
 import type { BatchSettings } from '../batch/settings.js';
-import type { HttpRequestSpec } from '../http/types.js';
-import type { ChatRequest } from './canonical.js';
+import type { HttpRequestSpec } from '../contract/http.js';
+import type { ChatRequest } from '../contract/chat.js';
 import { chatInCanonicalOrder } from './aggregate.js';
 import { prepareChat, type ChatSetup } from './prepare.js';
 import { assembleConversation, checkMessageList } from './messages.js';

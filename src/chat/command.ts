@@ -5,11 +5,11 @@
  */
 import { optionKey } from '../command.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../contract/errors.js';
 import { readStdinText } from '../options/input.js';
 import { readJsonOption, type JsonOptionIo } from '../options/json-option.js';
 import { parseOutputFormat } from '../output/format.js';
-import type { ChatMessage } from './canonical.js';
+import type { ChatMessage } from '../contract/chat.js';
 import type { ChatOptions } from './flag-specs.js';
 import { assembleConversation, checkMessageList, parseMessageFlag } from './messages.js';
 import { buildChatParameters } from './parameters.js';

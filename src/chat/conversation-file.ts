@@ -4,9 +4,9 @@
  * and a rename, readable by its owner only (0600): a conversation may hold what others must not read.
  */
 import { writePrivateFile } from '../config/private-file.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../contract/errors.js';
 import { readTextFile } from '../options/input.js';
-import type { ChatMessage } from './canonical.js';
+import type { ChatMessage } from '../contract/chat.js';
 import { checkMessage } from './messages.js';
 
 /** The messages of a saved conversation; every line is checked, and a bad one is named by its number. */

@@ -1,10 +1,10 @@
 /**
  * The flags of `chat`, as plain data (read for --help and shell completion, so cheap to import). The sampling flags
- * have the names and short forms of `complete`; they set the canonical chat parameters of src/chat/canonical.ts.
+ * have the names and short forms of `complete`; they set the canonical chat parameters of src/contract/chat.ts.
  */
 import { type DeclaredFlag, type OptionSpec, type OptionValues, optionSpecs, withoutOptions } from '../command.js';
 import { BATCH_FLAG_SPECS } from '../options/batch-flag-specs.js';
-import type { ChatParameters } from './canonical.js';
+import type { ChatParameters } from '../contract/chat.js';
 
 /**
  * A flag that sets one chat parameter: its command-line form, help, commander key and how the text becomes a value.

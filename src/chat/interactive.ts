@@ -7,8 +7,8 @@
  */
 import type { Interface as ReadlineInterface } from 'node:readline';
 import type { Context } from '../context.js';
-import { Interrupted, isTextgenError } from '../errors.js';
-import type { ChatMessage, ChatResult } from './canonical.js';
+import { Interrupted, isTextgenError } from '../contract/errors.js';
+import type { ChatMessage, ChatResult } from '../contract/chat.js';
 import { writeConversation } from './conversation-file.js';
 import { prepareChat, type ChatSetup } from './prepare.js';
 import { runChatTurn } from './run-chat.js';

@@ -4,8 +4,8 @@
  * Every message is checked by one zod schema; a failure names the source, the index and the field.
  */
 import * as z from 'zod';
-import { UsageError } from '../errors.js';
-import { CHAT_ROLES, type ChatMessage, type ChatRole } from './canonical.js';
+import { UsageError } from '../contract/errors.js';
+import { CHAT_ROLES, type ChatMessage, type ChatRole } from '../contract/chat.js';
 
 const messageSchema = z.strictObject({ role: z.enum(CHAT_ROLES), content: z.string() });
 

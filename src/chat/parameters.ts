@@ -4,9 +4,9 @@
  * document; a message names the flag or the field the value came from.
  */
 import * as z from 'zod';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../contract/errors.js';
 import { readJsonOption, type JsonOptionIo } from '../options/json-option.js';
-import type { ChatParameters } from './canonical.js';
+import type { ChatParameters } from '../contract/chat.js';
 import { CHAT_PARAMETER_FLAGS, type ChatOptions } from './flag-specs.js';
 
 const RULES = {

@@ -3,10 +3,10 @@
  * command line (`ChatSetup`), then the profile's chat ready to use (`prepareChat`).
  */
 import type { Context } from '../context.js';
-import type { ResolvedProfile } from '../config/types.js';
-import { UsageError } from '../errors.js';
-import type { ChatOperation, ChatTarget } from '../../profiles/types.js';
-import type { ChatParameters } from './canonical.js';
+import type { ResolvedProfile } from '../contract/profile.js';
+import { UsageError } from '../contract/errors.js';
+import type { ChatOperation, ChatTarget } from '../contract/adapter.js';
+import type { ChatParameters } from '../contract/chat.js';
 import type { ChatPresentOptions } from './present.js';
 import { checkChatSupport } from './support.js';
 

@@ -5,7 +5,7 @@
  */
 import type { Context } from '../context.js';
 import type { OutputFormat } from '../output/format.js';
-import type { ChatChunk, ChatResult } from './canonical.js';
+import type { ChatChunk, ChatResult } from '../contract/chat.js';
 import { chatInCanonicalOrder } from './aggregate.js';
 
 export interface ChatPresentOptions {

@@ -6,17 +6,17 @@
  * src/chat/batch.ts.
  */
 import type { Context } from '../context.js';
-import type { ResolvedProfile } from '../config/types.js';
-import type { HttpResponse } from '../http/types.js';
+import type { ResolvedProfile } from '../contract/profile.js';
+import type { HttpResponse } from '../contract/http.js';
 import { renderGenerationSummary } from '../output/generation-summary.js';
 import { startSpinner, type Spinner } from '../output/spinner.js';
 import { readWhole } from '../call/answer.js';
 import { CallGuards } from '../call/guards.js';
 import { printDryRun, sendOk } from '../call/send.js';
 import { readStream } from '../call/stream.js';
-import type { ChatOperation, ChatTarget } from '../../profiles/types.js';
+import type { ChatOperation, ChatTarget } from '../contract/adapter.js';
 import { ChatAggregator } from './aggregate.js';
-import type { ChatRequest, ChatResult } from './canonical.js';
+import type { ChatRequest, ChatResult } from '../contract/chat.js';
 import { ChatPresenter, type ChatPresentOptions } from './present.js';
 
 export interface ChatTurn {

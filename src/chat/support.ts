@@ -3,9 +3,9 @@
  * it and the provider — or, with --ignore-unsupported, a warning and dropped; its documented limits (stop sequences,
  * alternatives per token) are usage errors before anything is sent.
  */
-import { UsageError } from '../errors.js';
-import type { ChatCapabilities } from '../../profiles/types.js';
-import type { ChatParameterName, ChatParameters } from './canonical.js';
+import { UsageError } from '../contract/errors.js';
+import type { ChatCapabilities } from '../contract/adapter.js';
+import type { ChatParameterName, ChatParameters } from '../contract/chat.js';
 
 export interface ChatSupportOptions {
   ignoreUnsupported: boolean;

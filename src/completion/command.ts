@@ -16,7 +16,7 @@ export async function runCompletion(options: OptionsOf<typeof spec>, ctx: Contex
     await ctx.out.flush();
     return 0;
   }
-  const { UsageError } = await import('../errors.js');
+  const { UsageError } = await import('../contract/errors.js');
   const { SHELLS } = await import('./model.js');
   const args = options.args;
   const shell = SHELLS.find((s) => s === args[0]);

@@ -1,9 +1,9 @@
 /**
- * What shell completion knows about textgen, derived from the command specs and global options `src/cli.ts` uses,
+ * What shell completion knows about textgen, derived from the command specs and global options `src/cli/program.ts` uses,
  * so the generated scripts can never drift from the parser.
  */
 import type { CommandSpec, OptionSpec } from '../command.js';
-import { PROVIDER_KINDS } from '../config/types.js';
+import { PROVIDER_KINDS } from '../contract/profile.js';
 
 /** Where a flag's value comes from when completing it. */
 export type ValueKind = 'profile' | 'output' | 'provider' | 'file' | 'free';

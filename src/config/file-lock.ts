@@ -11,7 +11,7 @@
 import { closeSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { readFile, stat, unlink } from 'node:fs/promises';
 import os from 'node:os';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../contract/errors.js';
 
 /** An edit (read, change, validate, write) takes milliseconds; a lock this old was left by a crash. */
 const STALE_AFTER_MS = 30_000;

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../contract/errors.js';
 import type { ConfigFile, ProfileConfig } from './schema.js';
 import { literalSecrets } from './secrets.js';
 

@@ -4,10 +4,10 @@
  * nowhere else.
  */
 import path from 'node:path';
-import { UsageError } from '../errors.js';
-import { servedModelName, type LocalEngineSettings } from '../local-engine.js';
+import { UsageError } from '../contract/errors.js';
+import { servedModelName, type LocalEngineSettings } from '../contract/local-engine.js';
 import { adapterFor, allAdapters, kindsWith } from '../../profiles/registry.js';
-import { urlPasswords } from '../http/redact.js';
+import { urlPasswords } from '../contract/redact.js';
 import { displayPath, homeDir, type LoadedConfig } from './load.js';
 import type { AuthConfig, ProfileConfig } from './schema.js';
 import { bearerAuth, readSecret, secretsOf, type SecretField } from './secrets.js';
@@ -17,12 +17,12 @@ import {
   DEFAULT_PROVIDER,
   PROVIDER_KINDS,
   SERVER_PARAMETER_NAMES,
-  type GlobalOptions,
   type ProfileDefaults,
   type ProviderKind,
   type ResolvedAuth,
   type ResolvedProfile,
-} from './types.js';
+} from '../contract/profile.js';
+import type { GlobalOptions } from '../global-options.js';
 
 export const LOCAL_PROFILE = 'local';
 

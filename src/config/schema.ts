@@ -3,11 +3,11 @@
  * This module is only ever loaded lazily (`await import('./schema.js')` from load.ts), so zod is imported at the top.
  */
 import * as z from 'zod';
-import { UsageError } from '../errors.js';
-import { ENGINE_KINDS } from '../local-engine.js';
+import { UsageError } from '../contract/errors.js';
+import { ENGINE_KINDS } from '../contract/local-engine.js';
 import { NOT_HTTP_URL, urlProblem } from './base-url.js';
 import { MAX_RETRIES } from './limits.js';
-import { AUTH_TYPES, PROVIDER_KINDS, SERVER_PARAMETER_NAMES, type ProviderKind } from './types.js';
+import { AUTH_TYPES, PROVIDER_KINDS, SERVER_PARAMETER_NAMES, type ProviderKind } from '../contract/profile.js';
 
 const text = z.string().min(1);
 const envName = z

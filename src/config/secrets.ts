@@ -2,8 +2,9 @@
  * Where secrets live in a config file, how `*_env` references are read, and the derived values that must be
  * redacted too. Light on purpose: imported by load.ts and resolve.ts on every run.
  */
-import { AuthError } from '../errors.js';
-import type { ResolvedAuth } from './types.js';
+import { AuthError } from '../contract/errors.js';
+import { type BearerAuthWithSource, zenApiKeyValue } from '../contract/auth.js';
+import type { ResolvedAuth } from '../contract/profile.js';
 import type { AuthConfig, ProfileConfig } from './schema.js';
 
 /** Auth fields that hold a secret written out in the file (each has a `<field>_env` twin). */
@@ -80,28 +81,10 @@ const SECRET_NOUN: Record<SecretField, string> = {
   key: 'API key',
 };
 
-/** The ZenApiKey credential: base64 of "username:apikey", no trailing newline. */
-export function zenApiKeyValue(username: string, apikey: string): string {
-  return Buffer.from(`${username}:${apikey}`, 'utf8').toString('base64');
-}
-
-/**
- * A bearer auth that remembers which variable its token came from, so `--dry-run` can print `${THAT_VAR}`.
- * The extra field rides along on the ResolvedAuth object (types.ts has no place for it).
- */
-export type BearerAuthWithSource = Extract<ResolvedAuth, { type: 'bearer' }> & { tokenEnv?: string };
-
 export function bearerAuth(token: string, tokenEnv: string | undefined): ResolvedAuth {
   const auth: BearerAuthWithSource =
     tokenEnv === undefined ? { type: 'bearer', token } : { type: 'bearer', token, tokenEnv };
   return auth;
-}
-
-/** The variable a bearer token was read from, when known. */
-export function bearerTokenEnv(auth: ResolvedAuth): string | undefined {
-  if (auth.type !== 'bearer') return undefined;
-  const tokenEnv = (auth as BearerAuthWithSource).tokenEnv;
-  return typeof tokenEnv === 'string' ? tokenEnv : undefined;
 }
 
 /** Every secret value an auth carries, including derived forms that appear on the wire. */

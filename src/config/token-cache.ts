@@ -3,36 +3,17 @@
  * (default `$HOME/.cache/textgen`). Directories it creates are 0700 and files 0600 whatever the umask; writes go through a
  * temporary file and a rename, so a reader never sees half a token. Anything unreadable is a miss.
  */
-import { createHash } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { tokenCacheKey, type CachedToken, type TokenCache } from '../contract/token-cache.js';
 import { writePrivateFile } from './private-file.js';
-
-export interface CachedToken {
-  token: string;
-  /** Epoch ms. */
-  expiresAt: number;
-  /** Epoch ms when the token was obtained; lets the refresh margin scale with the token's lifetime. */
-  obtainedAt?: number;
-}
-
-export interface TokenCache {
-  get(key: string): Promise<CachedToken | undefined>;
-  set(key: string, token: CachedToken): Promise<void>;
-  delete(key: string): Promise<void>;
-}
 
 export function tokenCacheDir(env: Record<string, string | undefined>): string {
   const xdg = env.XDG_CACHE_HOME;
   // The XDG spec says relative values are to be ignored.
   const base = xdg && path.isAbsolute(xdg) ? xdg : path.join(env.HOME || os.homedir(), '.cache');
   return path.join(base, 'textgen');
-}
-
-/** sha256 of the credential parts, hex. JSON framing keeps ["ab","c"] and ["a","bc"] apart. */
-export function tokenCacheKey(parts: string[]): string {
-  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
 }
 
 export function createTokenCache(opts: { env: Record<string, string | undefined> }): TokenCache {

@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isMap, parseDocument, type Document } from 'yaml';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../contract/errors.js';
 import { displayPath, homeDir, userConfigPath } from './load.js';
 import { followLinks, makePrivateDirs, writePrivateFile } from './private-file.js';
 import { withFileLock } from './file-lock.js';

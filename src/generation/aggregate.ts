@@ -1,4 +1,10 @@
-import type { CanonicalRequest, GenerateResult, GenerateResultItem, ServiceWarning, TokenInfo } from '../canonical.js';
+import type {
+  CanonicalRequest,
+  GenerateResult,
+  GenerateResultItem,
+  ServiceWarning,
+  TokenInfo,
+} from '../contract/canonical.js';
 
 interface ItemState {
   text: string[];

@@ -28,7 +28,7 @@ export interface GenerationCommand {
  * exchange), find the prompt, resolve the profile, check what is missing, and run the generation.
  */
 export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand): Promise<number> {
-  const { UsageError } = await import('../errors.js');
+  const { UsageError } = await import('../contract/errors.js');
   const { parseBooleanFlag } = await import('../options/flag-values.js');
   const { parseOutputFormat } = await import('../output/format.js');
   const { buildCanonicalRequest } = await import('../options/generate-request.js');

@@ -1,4 +1,4 @@
-import type { GenerateResult, TokenInfo } from '../canonical.js';
+import type { GenerateResult, TokenInfo } from '../contract/canonical.js';
 import type { Context } from '../context.js';
 import type { OutputFormat } from '../output/format.js';
 import { colourByLogprob, logprobLegend } from '../output/logprob-colors.js';

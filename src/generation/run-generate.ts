@@ -1,13 +1,13 @@
-import type { CanonicalRequest, GenerateResult } from '../canonical.js';
-import type { ResolvedProfile } from '../config/types.js';
+import type { CanonicalRequest, GenerateResult } from '../contract/canonical.js';
+import type { ResolvedProfile } from '../contract/profile.js';
 import type { Context } from '../context.js';
-import type { HttpResponse } from '../http/types.js';
-import type { GenerateTarget, GenerateOperation } from '../../profiles/types.js';
+import type { HttpResponse } from '../contract/http.js';
+import type { GenerateTarget, GenerateOperation } from '../contract/adapter.js';
 import { readWhole, type WholeAnswer } from '../call/answer.js';
 import { CallGuards } from '../call/guards.js';
 import { printDryRun, sendOk } from '../call/send.js';
 import { readStream } from '../call/stream.js';
-import { Interrupted } from '../errors.js';
+import { Interrupted } from '../contract/errors.js';
 import { GenerationPresenter, type PresentOptions } from './present.js';
 import { StreamAggregator } from './aggregate.js';
 import { checkSupport, fillPromptVariables } from './support.js';

@@ -1,7 +1,7 @@
-import type { CanonicalParameters, CanonicalRequest, ReturnOptions } from '../canonical.js';
-import type { ResolvedProfile } from '../config/types.js';
-import { UsageError } from '../errors.js';
-import type { GenerateTarget, GenerateOperation, Support } from '../../profiles/types.js';
+import type { CanonicalParameters, CanonicalRequest, ReturnOptions } from '../contract/canonical.js';
+import type { ResolvedProfile } from '../contract/profile.js';
+import { UsageError } from '../contract/errors.js';
+import type { GenerateTarget, GenerateOperation, Support } from '../contract/adapter.js';
 
 /** What the CLI does itself because the provider cannot (docs/design.md §3 "client" cells). */
 export interface ClientSide {

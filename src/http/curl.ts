@@ -3,7 +3,7 @@
  * which authenticators have put `${NAME}` placeholders instead of secrets; those stay expandable so
  * the printed line works once the variables are exported.
  */
-import type { HttpRequestSpec } from './types.js';
+import type { HttpRequestSpec } from '../contract/http.js';
 
 export interface CurlOptions {
   insecure?: boolean;

@@ -6,7 +6,7 @@
  */
 import type { Dispatcher } from 'undici';
 import { Agent, EnvHttpProxyAgent } from './undici-parts.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../contract/errors.js';
 
 export interface DispatcherSettings {
   timeoutMs: number;

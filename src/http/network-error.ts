@@ -3,7 +3,7 @@
  * into one line a user can act on, naming the service and the origin it tried to reach.
  * Cheap to import: no dependencies beyond errors.ts.
  */
-import { NetworkError, UsageError, type TextgenError } from '../errors.js';
+import { NetworkError, UsageError, type TextgenError } from '../contract/errors.js';
 
 export interface FailureContext {
   /** Label such as "watsonx" or "IBM Cloud IAM". */

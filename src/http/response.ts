@@ -5,11 +5,11 @@
  */
 import { pipeline } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { ApiError, Interrupted, NetworkError, TextgenError } from '../errors.js';
-import { jsonDepthExceededAt, MAX_ANSWER_BYTES, MAX_ANSWER_DEPTH } from '../json-depth.js';
+import { ApiError, Interrupted, NetworkError, TextgenError } from '../contract/errors.js';
+import { jsonDepthExceededAt, MAX_ANSWER_BYTES, MAX_ANSWER_DEPTH } from '../contract/json-depth.js';
 import { describeBodyFailure, type FailureContext } from './network-error.js';
-import { redactText, type KnownSecrets } from './redact.js';
-import type { HttpResponse } from './types.js';
+import { redactText, type KnownSecrets } from '../contract/redact.js';
+import type { HttpResponse } from '../contract/http.js';
 
 const EXCERPT_LENGTH = 200;
 

@@ -2,7 +2,7 @@
  * When to try again and how long to wait first (docs/design.md §7). Pure functions plus the default sleep,
  * so the client's loop stays readable and the timing rules are tested without sockets.
  */
-import { Interrupted } from '../errors.js';
+import { Interrupted } from '../contract/errors.js';
 
 const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);
 

@@ -6,18 +6,8 @@
  * This is the hot path of every streamed generation (one call per token), so lines are read in place from
  * the decoded chunk (offsets, not a copy per line) and only the field value is ever sliced out.
  */
+import type { SseEvent } from '../contract/http.js';
 import { StringDecoder } from 'node:string_decoder';
-
-export interface SseEvent {
-  /** The `event` field; "message" when unset or empty. */
-  event: string;
-  /** `data` lines joined with "\n". */
-  data: string;
-  /** The last non-empty event id seen on the stream so far (it persists across events, as in EventSource). */
-  id?: string;
-  /** The last valid `retry` value seen on the stream so far (a connection setting, not a per-event one). */
-  retry?: number;
-}
 
 export interface SseParserOptions {
   /** Longest line, and longest event data, in characters; default MAX_SSE_LINE_LENGTH. */

@@ -4,8 +4,8 @@
  * Loaded lazily together with undici (only client.ts imports it, inside `send`).
  */
 import { STATUS_CODES } from 'node:http';
-import { redactBody, redactHeaderValue, redactText, redactUrl, type KnownSecrets } from './redact.js';
-import type { HttpRequestSpec } from './types.js';
+import { redactBody, redactHeaderValue, redactText, redactUrl, type KnownSecrets } from '../contract/redact.js';
+import type { HttpRequestSpec } from '../contract/http.js';
 
 /** Prompts can be long; a trace should stay readable. */
 const MAX_BODY_CHARS = 8_000;

@@ -2,10 +2,10 @@
  * `embed`'s provider-specific flags → EmbedSettings. Only the flags given become settings, so the provider check
  * can name each one it does not understand. Every malformed value is a UsageError naming its flag.
  */
-import { UsageError } from '../errors.js';
+import { UsageError } from '../contract/errors.js';
 import { coerceEnum, coerceInt, parseBooleanFlag } from '../options/flag-values.js';
-import { COMPRESSED_SIZE, POOLINGS, REPRESENTATIONS } from './embed-settings.js';
-import type { EmbedSettings, Pooling, Representation } from '../../profiles/types.js';
+import { COMPRESSED_SIZE, POOLINGS, REPRESENTATIONS } from '../contract/embed-settings.js';
+import type { EmbedSettings, Pooling, Representation } from '../contract/adapter.js';
 
 /**
  * The flags read here, with the value types commander gives them as commands/embed.ts declares them: its handler

@@ -2,7 +2,7 @@
  * Where `embed` gets its texts: the words after the command (one text), `--input-file PATH|-` (one text per line,
  * or a JSON array of strings), or piped stdin read like `--input-file -`. Every failure is a UsageError.
  */
-import { UsageError } from '../errors.js';
+import { UsageError } from '../contract/errors.js';
 import { parseJsonText } from '../options/json-option.js';
 import { readStdinText, readTextFile } from '../options/input.js';
 

@@ -3,7 +3,7 @@
  * provider's adapter has an `embed` loader (`profiles/<kind>/client/embed.ts`, pure wire mapping), and run-embed.ts
  * sends the batches. Cheap to import: types, small helpers, lazy modules.
  */
-import type { ProviderKind } from '../config/types.js';
+import type { ProviderKind } from '../contract/profile.js';
 import { adapterFor, kindsWith } from '../../profiles/registry.js';
 import type {
   EmbedBatchAnswer,
@@ -13,8 +13,8 @@ import type {
   EmbedSetting,
   EmbedSettings,
   Embedding,
-} from '../../profiles/types.js';
-import { SETTING_FLAGS } from './embed-settings.js';
+} from '../contract/adapter.js';
+import { SETTING_FLAGS } from '../contract/embed-settings.js';
 
 /** The kinds with an embeddings endpoint, in the order messages list them. */
 export function embedProviders(): ProviderKind[] {
@@ -88,7 +88,7 @@ export function singleVector(embedding: Embedding): number[] | undefined {
 
 /** Every given setting must be one the provider understands; then the provider's own combination rules. */
 export async function checkEmbedSettings(op: EmbedOperation, provider: string, settings: EmbedSettings): Promise<void> {
-  const { UsageError } = await import('../errors.js');
+  const { UsageError } = await import('../contract/errors.js');
   for (const key of Object.keys(settings) as EmbedSetting[]) {
     if (settings[key] === undefined || op.settings.includes(key)) continue;
     const others = await providersWithSetting(key);

@@ -3,14 +3,14 @@
  * requests prove it (`profiles/<kind>/client/health.ts`); this module sends them, times them and turns the answers into
  * one report: healthy (exit 0), unhealthy (exit 4; 3 when the credentials were refused) or unreachable (exit 5).
  */
-import type { ProviderKind, ResolvedProfile } from '../config/types.js';
+import type { ProviderKind, ResolvedProfile } from '../contract/profile.js';
 import type { Context } from '../context.js';
-import { AuthError, formatApiMessage, NetworkError, UnexpectedAnswer, type AnswerContext } from '../errors.js';
-import { redactUrl } from '../http/redact.js';
+import { AuthError, formatApiMessage, NetworkError, UnexpectedAnswer, type AnswerContext } from '../contract/errors.js';
+import { redactUrl } from '../contract/redact.js';
 import { answerContext } from '../call/answer.js';
 import { sendAuthorized, type Callee } from '../call/send.js';
 import { adapterFor } from '../../profiles/registry.js';
-import type { HealthOperation, HealthProbe } from '../../profiles/types.js';
+import type { HealthOperation, HealthProbe } from '../contract/adapter.js';
 
 export type HealthStatus = 'healthy' | 'unhealthy' | 'unreachable';
 

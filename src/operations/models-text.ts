@@ -3,7 +3,7 @@
  * one model's metadata as aligned `key  value` lines. Everything in full is `-o json`.
  */
 import { alignColumns, renderTable, truncate } from '../output/text-table.js';
-import type { ModelEntry, TensorSpec } from '../../profiles/types.js';
+import type { ModelEntry, TensorSpec } from '../contract/adapter.js';
 
 /** Long descriptions would push every row off the screen. */
 export const DESCRIPTION_WIDTH = 60;

@@ -4,14 +4,14 @@
  * `profiles/<kind>/client/models.ts` (pure wire mapping); this module loads it and runs the listing: fallbacks between
  * alternative routes, paging with `next` links (kept on the profile's origin, loops cut), one model's metadata.
  */
-import type { ProviderKind, ResolvedProfile } from '../config/types.js';
+import type { ProviderKind, ResolvedProfile } from '../contract/profile.js';
 import type { Context } from '../context.js';
-import { ApiError, UnexpectedAnswer } from '../errors.js';
-import type { HttpRequestSpec } from '../http/types.js';
+import { ApiError, UnexpectedAnswer } from '../contract/errors.js';
+import type { HttpRequestSpec } from '../contract/http.js';
 import { requestJson, type Callee, type JsonAnswer } from '../call/send.js';
 import { readAnswer } from '../call/answer.js';
 import { adapterFor } from '../../profiles/registry.js';
-import type { ModelEntry, ModelsOperation, ListQuery } from '../../profiles/types.js';
+import type { ModelEntry, ModelsOperation, ListQuery } from '../contract/adapter.js';
 
 /** Every provider kind can list something, so there is always an operation. */
 export async function loadModelsOperation(kind: ProviderKind): Promise<ModelsOperation> {

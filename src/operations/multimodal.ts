@@ -1,8 +1,8 @@
 /** The adapter's builder of multimodal prompts (`--image`, `--prompt-json`, `--document`), or a usage error naming who has one. */
-import type { ResolvedProfile } from '../config/types.js';
-import { UsageError } from '../errors.js';
+import type { ResolvedProfile } from '../contract/profile.js';
+import { UsageError } from '../contract/errors.js';
 import { adapterFor, kindsWith } from '../../profiles/registry.js';
-import type { MultimodalPrompts } from '../../profiles/types.js';
+import type { MultimodalPrompts } from '../contract/adapter.js';
 
 export async function promptsFor(
   profile: ResolvedProfile,

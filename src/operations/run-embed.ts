@@ -4,11 +4,11 @@
  * (in order, or a few at a time where the service takes one text per request), and one result for all of them.
  * Loaded only by `embed`.
  */
-import type { ResolvedProfile } from '../config/types.js';
+import type { ResolvedProfile } from '../contract/profile.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../contract/errors.js';
 import { readAnswer } from '../call/answer.js';
-import type { HttpRequestSpec } from '../http/types.js';
+import type { HttpRequestSpec } from '../contract/http.js';
 import { printDryRun, requestJson, type Callee } from '../call/send.js';
 import { mapBounded } from './bounded-map.js';
 import { MISSING_TEXT, readEmbedInputs, type EmbedInputSource } from './embed-inputs.js';
@@ -21,14 +21,14 @@ import {
   singleVector,
   splitBatches,
 } from './embed.js';
-import { UnexpectedAnswer } from '../errors.js';
+import { UnexpectedAnswer } from '../contract/errors.js';
 import type {
   EmbedBatchAnswer,
   EmbedOperation,
   EmbedRequest,
   EmbedResult,
   EmbedSettings,
-} from '../../profiles/types.js';
+} from '../contract/adapter.js';
 
 export interface EmbedCommand {
   /** -m/--model; the profile's defaults.model stands in when absent. */

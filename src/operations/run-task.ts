@@ -3,13 +3,13 @@
  * naming both, before anything is read or sent), then the request, `--dry-run`, the call, and the result as text
  * for people or as JSON/YAML (with `-j`) for scripts.
  */
-import type { ResolvedProfile } from '../config/types.js';
+import type { ResolvedProfile } from '../contract/profile.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../contract/errors.js';
 import { readAnswer } from '../call/answer.js';
 import type { OutputFormat } from '../output/format.js';
 import { loadTaskOperation, providersWith } from './tasks.js';
-import type { TaskName, TaskOperation, TaskOperations } from '../../profiles/types.js';
+import type { TaskName, TaskOperation, TaskOperations } from '../contract/adapter.js';
 
 export type TaskRequestOf<T extends TaskName> = Parameters<TaskOperations[T]['buildRequest']>[0];
 type TaskResultOf<T extends TaskName> = ReturnType<TaskOperations[T]['parseResponse']>;

@@ -3,11 +3,11 @@
  * OpenAI encoding offline, or (Aleph Alpha with --local) the model's own tokenizer.json, fetched once and cached —
  * then run it and print the result. Loaded only by those two commands.
  */
-import type { ResolvedProfile } from '../config/types.js';
+import type { ResolvedProfile } from '../contract/profile.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../contract/errors.js';
 import { readAnswer } from '../call/answer.js';
-import type { HttpRequestSpec } from '../http/types.js';
+import type { HttpRequestSpec } from '../contract/http.js';
 import { requestJson, printDryRun, type Callee } from '../call/send.js';
 import {
   encodingForModel,
@@ -23,7 +23,7 @@ import { renderDetokenizeText, renderTokenizeText, type TokenizeShow } from './t
 import { adapterFor } from '../../profiles/registry.js';
 import { visibleControls } from '../output/visible.js';
 import { calleeFor } from '../call/callee.js';
-import type { DetokenizeResult, TokenizeOperation, TokenizeResult } from '../../profiles/types.js';
+import type { DetokenizeResult, TokenizeOperation, TokenizeResult } from '../contract/adapter.js';
 
 export interface TokenizerChoice {
   /** -m/--model; the profile's defaults.model stands in when absent. */

@@ -2,13 +2,13 @@
  * Turning the task commands' flags into request parts: the model, the prompt (with piped stdin as the fallback),
  * documents, and the small enum/number/boolean flags. Every failure is a UsageError naming the flag.
  */
-import type { ResolvedProfile } from '../config/types.js';
+import type { ResolvedProfile } from '../contract/profile.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../contract/errors.js';
 import { missingFlagsError } from '../options/input.js';
 import { coerceEnum, coerceInt, parseBooleanFlag } from '../options/flag-values.js';
 import { readStdinText } from '../options/input.js';
-import type { FileIo, MultimodalPrompt, TaskDocument } from '../../profiles/types.js';
+import type { FileIo, MultimodalPrompt, TaskDocument } from '../contract/adapter.js';
 import { promptsFor } from './multimodal.js';
 import type { TaskOptions } from './task-flag-specs.js';
 

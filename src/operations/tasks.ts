@@ -1,10 +1,10 @@
 /**
  * The Aleph Alpha tasks — evaluate, explain, qa, summarize: which adapter has which task. The request and result
- * types are in profiles/operations/tasks.ts; an adapter lists its tasks in its `tasks` loaders.
+ * types are in src/contract/adapter-operations/tasks.ts; an adapter lists its tasks in its `tasks` loaders.
  */
-import type { ProviderKind } from '../config/types.js';
+import type { ProviderKind } from '../contract/profile.js';
 import { adapterFor, kindsWith } from '../../profiles/registry.js';
-import type { TaskName, TaskOperations } from '../../profiles/types.js';
+import type { TaskName, TaskOperations } from '../contract/adapter.js';
 
 /** The provider's module for a task, or undefined when the provider does not have the task. */
 export async function loadTaskOperation<T extends TaskName>(

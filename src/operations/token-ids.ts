@@ -1,4 +1,4 @@
-import { UsageError } from '../errors.js';
+import { UsageError } from '../contract/errors.js';
 
 /**
  * `detokenize IDS...`: ids as separate words, comma-separated, or as a JSON list (`tokenize --ids -o json -j ids`

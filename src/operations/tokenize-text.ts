@@ -2,7 +2,7 @@
  * The text output of `tokenize` and `detokenize`, for people (scripts use -o json). Kept apart from the command flow
  * so that a richer terminal rendering (coloured token boundaries) can replace it alone.
  */
-import type { DetokenizeResult, TokenizeResult } from '../../profiles/types.js';
+import type { DetokenizeResult, TokenizeResult } from '../contract/adapter.js';
 
 export interface TokenizeShow {
   tokens: boolean;

@@ -3,7 +3,7 @@
  * flag's type is passed on unchanged, so the zod schema reports it with the field's own words
  * ("--parameters-top-k must be an integer from 1 to 100, got \"1e3\"").
  */
-import { UsageError } from '../errors.js';
+import { UsageError } from '../contract/errors.js';
 import { parseJsonText } from './json-option.js';
 
 /** What commander stores for an option: a string, `true` for a bare `[bool]` flag, an array when repeatable. */

@@ -2,7 +2,7 @@
  * The flags of `deployment text-generate` (docs/design.md §1), as plain data. Loaded for `--help` and
  * shell completion, so it must stay cheap: no zod, no file system, nothing but literals.
  */
-import type { CanonicalParameters } from '../canonical.js';
+import type { CanonicalParameters } from '../contract/canonical.js';
 import { type DeclaredFlag, type OptionSpec, optionSpecs } from '../command.js';
 
 /** How a granular flag's string becomes a value of its canonical field. */

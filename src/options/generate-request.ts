@@ -2,10 +2,10 @@
  * From the flags of `deployment text-generate` to a validated canonical request (docs/design.md §1–§3).
  * Cheap to import: zod and the schemas load inside buildCanonicalRequest.
  */
-import type { CanonicalParameters, CanonicalRequest } from '../canonical.js';
+import type { CanonicalParameters, CanonicalRequest } from '../contract/canonical.js';
 import { type OptionValues, optionKey } from '../command.js';
-import { UsageError } from '../errors.js';
-import { deepMerge } from './deep-merge.js';
+import { UsageError } from '../contract/errors.js';
+import { deepMerge } from '../contract/deep-merge.js';
 import {
   coerceBoolean,
   coerceEnum,

@@ -4,7 +4,7 @@
  * json-option.ts: both kinds of input obey the same limits (docs/hostile-input.md).
  */
 import { createReadStream } from 'node:fs';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../contract/errors.js';
 import { stripBom } from './read-stream.js';
 import { readUserFile, type FileReadOptions } from './read-text-file.js';
 

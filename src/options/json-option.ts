@@ -1,9 +1,9 @@
-import { UsageError } from '../errors.js';
+import { UsageError } from '../contract/errors.js';
 import { findJsonSyntaxError, lineAndColumn } from './json-syntax-error.js';
 import { readStdinText, readTextFile } from './input.js';
 import { stripBom } from './read-stream.js';
 import type { FileReadOptions } from './read-text-file.js';
-import { jsonDepthExceededAt } from '../json-depth.js';
+import { jsonDepthExceededAt } from '../contract/json-depth.js';
 
 /**
  * Deepest nesting a JSON option may have. Real options are a few levels deep; JSON.parse takes far

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../contract/errors.js';
 import { stripBom } from './read-stream.js';
 
 export interface FileReadOptions {

@@ -8,7 +8,7 @@
  * from a flag and the same value inside a JSON option produce the same message.
  */
 import * as z from 'zod';
-import type { CanonicalParameters } from '../canonical.js';
+import type { CanonicalParameters } from '../contract/canonical.js';
 
 const EXPECTATIONS = z.registry<{ expect: string }>();
 
@@ -111,7 +111,7 @@ const ALL_FIELDS = Object.keys(PARAMETER_FIELDS) as ParameterField[];
 /** The whole parameters schema: every field, for messages, suggestions and values that are not plain objects. */
 export const parametersSchema = once(() => parametersOver(ALL_FIELDS));
 
-// Compile-time guard: what the schema accepts is a CanonicalParameters (src/canonical.ts).
+// Compile-time guard: what the schema accepts is a CanonicalParameters (src/contract/canonical.ts).
 const parametersMatchCanonical: (p: z.output<ReturnType<typeof parametersSchema>>) => CanonicalParameters = (p) => p;
 void parametersMatchCanonical;
 

@@ -5,7 +5,7 @@
  * Only loaded lazily, next to schemas.ts (which imports zod).
  */
 import type * as z from 'zod';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../contract/errors.js';
 import { didYouMean } from './did-you-mean.js';
 import { expectationAt, FIELD_SYNONYMS, knownFieldsAt } from './schemas.js';
 

@@ -1,4 +1,4 @@
-import { UsageError } from '../errors.js';
+import { UsageError } from '../contract/errors.js';
 
 export type OutputFormat = 'text' | 'json' | 'jsonl' | 'yaml';
 

@@ -1,4 +1,4 @@
-import { UsageError } from '../errors.js';
+import { UsageError } from '../contract/errors.js';
 
 /**
  * `-j/--jmes-query` over the JSON result. The query sees exactly what `--output json` would print

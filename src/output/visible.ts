@@ -1,7 +1,7 @@
 /**
  * Text from a service shown on a terminal: its control characters are written out (`\x1b`, `\x9b`) instead of
  * sent raw, so an answer cannot set the clipboard (OSC 52), the window title (OSC 0), clear the screen, ask the
- * terminal to type a reply (DSR) or hide what follows — as error messages already do (src/report-failure.ts).
+ * terminal to type a reply (DSR) or hide what follows — as error messages already do (src/cli/report-failure.ts).
  * Bidi controls (U+202A–202E, U+2066–2069) and zero-width characters (U+200B–200D, U+2060, U+FEFF) are shown too
  * (`\u202e`): they reorder or hide what the reader sees (Trojan Source). In pipes and in JSON, JSONL and YAML the
  * data stays as it is. The one writer of service text to stdout is DataSink.text (src/output/safe-write.ts).

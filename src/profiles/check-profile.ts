@@ -4,7 +4,7 @@
 import type { LoadedConfig } from '../config/load.js';
 import type { ProfileConfig } from '../config/schema.js';
 import type { Context } from '../context.js';
-import { isTextgenError } from '../errors.js';
+import { isTextgenError } from '../contract/errors.js';
 
 export interface ProfileCheck {
   ok: boolean;

@@ -2,9 +2,9 @@
  * `profiles add`: from flags, and on a terminal answers to questions, to the ProfileConfig written to the user file.
  * Without a terminal every missing flag is named in one usage error.
  */
-import { UsageError } from '../errors.js';
+import { UsageError } from '../contract/errors.js';
 import type { AuthConfig, ProfileConfig } from '../config/schema.js';
-import { PROVIDER_KINDS, type ProviderKind } from '../config/types.js';
+import { PROVIDER_KINDS, type ProviderKind } from '../contract/profile.js';
 import { adapterFor } from '../../profiles/registry.js';
 import type { Prompter } from '../prompt/prompter.js';
 import { NOT_HTTP_URL, urlProblem as checkBaseUrl } from '../config/base-url.js';

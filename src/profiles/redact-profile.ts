@@ -1,6 +1,6 @@
 import type { ProfileConfig } from '../config/schema.js';
 import { LITERAL_SECRET_FIELDS } from '../config/secrets.js';
-import { redactUrl } from '../http/redact.js';
+import { redactUrl } from '../contract/redact.js';
 
 /**
  * A profile fit to print: literal secrets and a password inside the url become `***`; `*_env` references stay,

@@ -2,10 +2,10 @@
  * Asks for a missing --id-or-name or --model on a terminal: a list from the provider when it can list them, else
  * free text. A listing that fails is not fatal here; the person can still type the name.
  */
-import type { ResolvedProfile } from '../config/types.js';
+import type { ResolvedProfile } from '../contract/profile.js';
 import type { Context } from '../context.js';
-import { Interrupted } from '../errors.js';
-import type { ModelsScope } from '../../profiles/types.js';
+import { Interrupted } from '../contract/errors.js';
+import type { ModelsScope } from '../contract/adapter.js';
 
 export async function askTarget(ctx: Context, profile: ResolvedProfile, scope: ModelsScope): Promise<string> {
   const prompter = await ctx.prompter();

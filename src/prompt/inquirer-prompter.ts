@@ -5,7 +5,7 @@
  * Multi-line input is our own readline loop, not @inquirer's `editor`: a prompt typed at a terminal is short, and
  * an editor needs $VISUAL/$EDITOR and a temporary file; a long prompt belongs in --input-file anyway.
  */
-import { Interrupted } from '../errors.js';
+import { Interrupted } from '../contract/errors.js';
 import type { Choice, Prompter } from './prompter.js';
 
 export interface PromptStreams {

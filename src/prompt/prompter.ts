@@ -3,7 +3,7 @@
  * the prompter a non-interactive run gets refuses every question with a usage error, so a forgotten check fails
  * loudly instead of waiting on a keyboard nobody is at.
  */
-import { UsageError } from '../errors.js';
+import { UsageError } from '../contract/errors.js';
 
 export interface Choice<T extends string = string> {
   value: T;

@@ -3,7 +3,7 @@
  * are cut out of the text first, the rest is normalized, pre-tokenized into byte-level pieces, and each piece is
  * merged pair by pair, lowest merge rank first. Decoding maps the byte-level alphabet back to bytes.
  */
-import { UsageError } from '../errors.js';
+import { UsageError } from '../contract/errors.js';
 import { fromByteLevel } from './byte-level.js';
 import { readTokenizerJson, type AddedToken } from './hf-tokenizer-json.js';
 import type { OfflineTokenizer } from './types.js';

@@ -4,7 +4,7 @@
  * pre-tokenizer (alone, or after Split regexes) and a ByteLevel decoder; anything else is a usage error that says
  * what the file holds.
  */
-import { UsageError } from '../errors.js';
+import { UsageError } from '../contract/errors.js';
 import { GPT2_SPLIT_PATTERN, toByteLevel } from './byte-level.js';
 import { compileSplitPattern, SPLIT_BEHAVIORS, splitPiece, type SplitBehavior } from './split-regex.js';
 

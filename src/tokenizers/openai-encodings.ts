@@ -3,7 +3,7 @@
  * profile with --local can count tokens offline. Azure deployment names are the user's own; a name this table
  * does not know is a usage error that suggests --encoding.
  */
-import { UsageError } from '../errors.js';
+import { UsageError } from '../contract/errors.js';
 
 export const OPENAI_ENCODINGS = ['r50k_base', 'p50k_base', 'cl100k_base', 'o200k_base'] as const;
 export type OpenAiEncoding = (typeof OPENAI_ENCODINGS)[number];

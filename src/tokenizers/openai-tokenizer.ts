@@ -5,7 +5,7 @@
  * shares one streaming TextDecoder between calls, so a token that ends inside a UTF-8 character leaves bytes
  * behind that the next, unrelated `decode` call emits. Bytes joined here and decoded once cannot leak.
  */
-import { UsageError } from '../errors.js';
+import { UsageError } from '../contract/errors.js';
 import type { OpenAiEncoding } from './openai-encodings.js';
 import type { OfflineTokenizer } from './types.js';
 import { decodeJoined } from './utf8.js';

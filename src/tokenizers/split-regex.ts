@@ -3,7 +3,7 @@
  * matches. The patterns in common byte-level tokenizers (GPT-4's, Llama 3's) use two things JavaScript lacks —
  * `(?i:…)` groups and possessive quantifiers (`?+`) — which are rewritten here into what they mean for them.
  */
-import { UsageError } from '../errors.js';
+import { UsageError } from '../contract/errors.js';
 
 export const SPLIT_BEHAVIORS = ['Isolated', 'Removed', 'MergedWithPrevious', 'MergedWithNext'] as const;
 export type SplitBehavior = (typeof SPLIT_BEHAVIORS)[number];

@@ -6,7 +6,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { tokenCacheDir, tokenCacheKey } from '../config/token-cache.js';
+import { tokenCacheDir } from '../config/token-cache.js';
+import { tokenCacheKey } from '../contract/token-cache.js';
 import { writePrivateFile } from '../config/private-file.js';
 
 export function tokenizerCacheFile(env: Record<string, string | undefined>, url: string, model: string): string {

@@ -3,7 +3,8 @@
  * wire and when; the text a client could have shown from it; and the checks every case shares.
  */
 import type { ServerResponse } from 'node:http';
-import { SseParser, type SseEvent } from '../../src/http/sse-parser.js';
+import { SseParser } from '../../src/http/sse-parser.js';
+import type { SseEvent } from '../../src/contract/http.js';
 import { allProtocols } from '../../src/emulator/core/protocols.js';
 import { startServer, type ProtocolModule, type RunningServer } from '../../src/emulator/core/index.js';
 

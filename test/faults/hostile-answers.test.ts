@@ -375,7 +375,8 @@ describe('a token service that answers wrongly (built CLI)', () => {
   });
 
   it('a cache file holding a token with a line break (an older version wrote it) is a miss, not exit 2 until it expires', async () => {
-    const { createTokenCache, tokenCacheKey, tokenCacheDir } = await import('../../src/config/token-cache.js');
+    const { createTokenCache, tokenCacheDir } = await import('../../src/config/token-cache.js');
+    const { tokenCacheKey } = await import('../../src/contract/token-cache.js');
     const { mkdirSync, writeFileSync, readdirSync } = await import('node:fs');
     const { join } = await import('node:path');
     const s = await iamServer(() => ({ access_token: 'eyJhbGciOi.fresh.token', expires_in: 3600 }));

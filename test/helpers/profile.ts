@@ -1,4 +1,4 @@
-import type { ResolvedProfile } from '../../src/config/types.js';
+import type { ResolvedProfile } from '../../src/contract/profile.js';
 
 /** A resolved profile for pure mapping tests; override what the test is about. */
 export function testProfile(overrides: Partial<ResolvedProfile> = {}): ResolvedProfile {

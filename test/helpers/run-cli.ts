@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { execa } from 'execa';
-import { main } from '../../src/main.js';
+import { main } from '../../src/cli/main.js';
 
 export const BIN = resolve(import.meta.dirname, '../../bin/textgen.js');
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstInvalidUtf8 } from '../../src/options/input.js';
-import { printable } from '../../src/report-failure.js';
+import { printable } from '../../src/cli/report-failure.js';
 import { COMPLETE, handPickedCases, TEXT_GENERATE, WATSONX } from './hand-picked.js';
 import { configText, granularFlags, jsonOptionText, parametersObject } from './support/arbitraries.js';
 import { judge, Tally, type Expectation } from './support/judge.js';

@@ -1,13 +1,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import type { CanonicalRequest, GenerateResult } from '../../src/canonical.js';
+import type { CanonicalRequest, GenerateResult } from '../../src/contract/canonical.js';
 import { StreamAggregator } from '../../src/generation/aggregate.js';
 import { SseParser } from '../../src/http/sse-parser.js';
 import { startServer, type RecordedRequest, type RunningServer } from '../../src/emulator/core/index.js';
 import { alephAlphaGenerate } from '../../profiles/aleph-alpha/client/generate.js';
 import { alephAlphaProtocol } from '../../profiles/aleph-alpha/server/index.js';
-import type { GenerateTarget } from '../../profiles/types.js';
+import type { GenerateTarget } from '../../src/contract/adapter.js';
 import {
   alephAlphaCompletionRequestSchema,
   alephAlphaCompletionResponseSchema,

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { SseParser, type SseEvent } from '../../src/http/sse-parser.js';
+import { SseParser } from '../../src/http/sse-parser.js';
+import type { SseEvent } from '../../src/contract/http.js';
 import { startServer, type RunningServer, type ServerOptions } from '../../src/emulator/core/index.js';
 import { alephAlphaProtocol } from '../../profiles/aleph-alpha/server/index.js';
 import {

@@ -1,14 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import type { CanonicalRequest, GenerateResult } from '../../src/canonical.js';
-import type { ResolvedAuth } from '../../src/config/types.js';
-import { formatApiMessage } from '../../src/errors.js';
+import type { CanonicalRequest, GenerateResult } from '../../src/contract/canonical.js';
+import type { ResolvedAuth } from '../../src/contract/profile.js';
+import { formatApiMessage } from '../../src/contract/errors.js';
 import { StreamAggregator } from '../../src/generation/aggregate.js';
 import { parseSse } from '../../src/http/sse-parser.js';
 import { startServer, type RunningServer } from '../../src/emulator/core/index.js';
 import { azureOpenAiGenerate, openAiGenerate } from '../../profiles/azure-openai/client/generate.js';
 import { azureOpenAiProtocol } from '../../profiles/azure-openai/server/index.js';
 import { createStaticAuthenticator } from '../../profiles/common/static-auth.js';
-import type { GenerateTarget, GenerateOperation } from '../../profiles/types.js';
+import type { GenerateTarget, GenerateOperation } from '../../src/contract/adapter.js';
 import { testProfile } from '../helpers/profile.js';
 import { completionsRequestSchema, completionsResponseSchema, schemaErrors } from '../contract/azure-openapi.js';
 

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { SseParser, type SseEvent } from '../../src/http/sse-parser.js';
+import { SseParser } from '../../src/http/sse-parser.js';
+import type { SseEvent } from '../../src/contract/http.js';
 import { startServer, type RunningServer } from '../../src/emulator/core/index.js';
 import { azureOpenAiProtocol } from '../../profiles/azure-openai/server/index.js';
 import {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/main.js';
+import { main } from '../../src/cli/main.js';
 import { makeHome, runInProcess } from '../helpers/run-cli.js';
 import { startServer } from '../../src/emulator/core/index.js';
 import { expectValidWatsonxWire } from '../helpers/wire.js';

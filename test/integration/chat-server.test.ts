@@ -4,7 +4,8 @@
  * (credentials, version, body, order rules) in their own error shapes; a stream fault mid-answer.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { SseParser, type SseEvent } from '../../src/http/sse-parser.js';
+import { SseParser } from '../../src/http/sse-parser.js';
+import type { SseEvent } from '../../src/contract/http.js';
 import { startServer, type RunningServer } from '../../src/emulator/core/index.js';
 import {
   chatCompletionChunkSchema,

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadCommandSpecs } from '../../src/cli.js';
+import { loadCommandSpecs } from '../../src/cli/program.js';
 import { makeHome, runInProcess } from '../helpers/run-cli.js';
 
 /** Words of a simple shell line: double and single quotes, backslash-newline continuations; no expansions. */

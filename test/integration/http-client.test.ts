@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Interrupted, NetworkError, isTextgenError } from '../../src/errors.js';
+import { Interrupted, NetworkError, isTextgenError } from '../../src/contract/errors.js';
 import { createHttpClient } from '../../src/http/client.js';
 import { sleep } from '../../src/http/retry.js';
-import type { HttpClient, HttpClientOptions, HttpResponse } from '../../src/http/types.js';
+import type { HttpClient, HttpClientOptions, HttpResponse } from '../../src/contract/http.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { shellQuote, toCurl } from '../../src/http/curl.js';
-import type { HttpRequestSpec } from '../../src/http/types.js';
+import type { HttpRequestSpec } from '../../src/contract/http.js';
 
 /**
  * Has bash run the line with `curl` replaced by a function that prints its argv, NUL-separated.

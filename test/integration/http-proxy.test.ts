@@ -6,10 +6,10 @@ import { connect, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { NetworkError, UsageError } from '../../src/errors.js';
+import { NetworkError, UsageError } from '../../src/contract/errors.js';
 import { createHttpClient } from '../../src/http/client.js';
 import { proxyFor, proxyFromEnv } from '../../src/http/dispatcher.js';
-import type { HttpClientOptions } from '../../src/http/types.js';
+import type { HttpClientOptions } from '../../src/contract/http.js';
 
 let dir: string;
 

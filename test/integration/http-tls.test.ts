@@ -6,9 +6,9 @@ import { createServer as createTcpServer, type AddressInfo, type Server as TcpSe
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { NetworkError, UsageError } from '../../src/errors.js';
+import { NetworkError, UsageError } from '../../src/contract/errors.js';
 import { createHttpClient } from '../../src/http/client.js';
-import type { HttpClient, HttpClientOptions } from '../../src/http/types.js';
+import type { HttpClient, HttpClientOptions } from '../../src/contract/http.js';
 
 let dir: string;
 const file = (name: string): string => join(dir, name);

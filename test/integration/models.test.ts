@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { openInferenceProtocol } from '../../profiles/open-inference/server/index.js';
 import { kserveModels } from '../../profiles/open-inference/server/repository.js';
 import { FOUNDATION_MODEL_SPECS } from '../../profiles/watsonx/server/model-catalog.js';
-import { MODEL_ENTRY_KEYS } from '../../src/operations/model-entry.js';
+import { MODEL_ENTRY_KEYS } from '../../src/contract/model-entry.js';
 import { startServer, type RecordedRequest } from '../../src/emulator/core/index.js';
 import { json, useTinyServers } from '../helpers/tiny-server.js';
 import { useAuthedServer, type Kind } from '../helpers/authed-cli.js';

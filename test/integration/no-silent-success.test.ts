@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ProviderKind } from '../../src/config/types.js';
+import type { ProviderKind } from '../../src/contract/profile.js';
 import { adapterFor, allAdapters } from '../../profiles/registry.js';
 import { makeHome, runInProcess } from '../helpers/run-cli.js';
 import { useTinyServers } from '../helpers/tiny-server.js';

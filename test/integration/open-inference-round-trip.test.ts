@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { CanonicalRequest, GenerateResult } from '../../src/canonical.js';
+import type { CanonicalRequest, GenerateResult } from '../../src/contract/canonical.js';
 import { StreamAggregator } from '../../src/generation/aggregate.js';
-import type { HttpRequestSpec } from '../../src/http/types.js';
+import type { HttpRequestSpec } from '../../src/contract/http.js';
 import { SseParser } from '../../src/http/sse-parser.js';
 import { startServer, type RunningServer } from '../../src/emulator/core/index.js';
 import { openInferenceGenerate } from '../../profiles/open-inference/client/generate.js';
 import { openInferenceProtocol } from '../../profiles/open-inference/server/index.js';
-import type { GenerateTarget, StreamStep } from '../../profiles/types.js';
+import type { GenerateTarget, StreamStep } from '../../src/contract/adapter.js';
 import { assertValid, oipValidators } from '../contract/oip-openapi.js';
 import { testProfile } from '../helpers/profile.js';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/contract/errors.js';
 import { promptItemProblems } from '../../profiles/aleph-alpha/prompt-item-check.js';
 import { buildAlephAlphaPrompt, MAX_IMAGE_BYTES } from '../../profiles/aleph-alpha/client/prompt-items.js';
 import { readDocument } from '../../profiles/aleph-alpha/client/task-documents.js';

@@ -1,11 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import type { CanonicalParameters, CanonicalRequest } from '../../src/canonical.js';
-import type { ResolvedProfile } from '../../src/config/types.js';
-import { UsageError } from '../../src/errors.js';
+import type { CanonicalParameters, CanonicalRequest } from '../../src/contract/canonical.js';
+import type { ResolvedProfile } from '../../src/contract/profile.js';
+import { UsageError } from '../../src/contract/errors.js';
 import { checkSupport } from '../../src/generation/support.js';
 import { alephAlphaGenerate } from '../../profiles/aleph-alpha/client/generate.js';
 import { DEFAULT_MAXIMUM_TOKENS } from '../../profiles/aleph-alpha/client/request.js';
-import type { GenerateTarget } from '../../profiles/types.js';
+import type { GenerateTarget } from '../../src/contract/adapter.js';
 import { alephAlphaCompletionRequestSchema } from '../contract/aleph-alpha-schemas.js';
 import { testProfile } from '../helpers/profile.js';
 

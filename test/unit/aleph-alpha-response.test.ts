@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import type { CanonicalParameters, CanonicalRequest } from '../../src/canonical.js';
+import type { CanonicalParameters, CanonicalRequest } from '../../src/contract/canonical.js';
 import { alephAlphaGenerate } from '../../profiles/aleph-alpha/client/generate.js';
-import { UnexpectedAnswer } from '../../src/errors.js';
+import { UnexpectedAnswer } from '../../src/contract/errors.js';
 
 const parse = (body: unknown, request?: CanonicalRequest) =>
   alephAlphaGenerate.parse(body, request ?? { input: 'An apple a day' });

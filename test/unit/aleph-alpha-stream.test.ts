@@ -1,9 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import type { CanonicalParameters, CanonicalRequest } from '../../src/canonical.js';
+import type { CanonicalParameters, CanonicalRequest } from '../../src/contract/canonical.js';
 import { StreamAggregator } from '../../src/generation/aggregate.js';
-import { SseParser, type SseEvent } from '../../src/http/sse-parser.js';
+import { SseParser } from '../../src/http/sse-parser.js';
+import type { SseEvent } from '../../src/contract/http.js';
 import { alephAlphaGenerate } from '../../profiles/aleph-alpha/client/generate.js';
-import type { GenerateTarget, StreamStep } from '../../profiles/types.js';
+import type { GenerateTarget, StreamStep } from '../../src/contract/adapter.js';
 
 function events(text: string): SseEvent[] {
   const parser = new SseParser();

@@ -1,13 +1,13 @@
 import { describe, expect, test } from 'vitest';
-import type { ExplainRequest, Explanation } from '../../profiles/types.js';
+import type { ExplainRequest, Explanation } from '../../src/contract/adapter.js';
 import { loadTaskOperation, providersWith } from '../../src/operations/tasks.js';
-import { PROVIDER_KINDS } from '../../src/config/types.js';
+import { PROVIDER_KINDS } from '../../src/contract/profile.js';
 import { alephAlphaEvaluate, perplexityOf, renderEvaluation } from '../../profiles/aleph-alpha/client/evaluate.js';
 import { alephAlphaExplain } from '../../profiles/aleph-alpha/client/explain.js';
 import { explanationLines, renderExplanations } from '../../profiles/aleph-alpha/client/explain-lines.js';
 import { alephAlphaQa, renderAnswers } from '../../profiles/aleph-alpha/client/qa.js';
 import { alephAlphaSummarize } from '../../profiles/aleph-alpha/client/summarize.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/contract/errors.js';
 import { ALEPH_ALPHA_TASK_REQUEST_SCHEMAS } from '../contract/aleph-alpha-task-schemas.js';
 import { testProfile } from '../helpers/profile.js';
 import { TINY_PNG_BASE64 } from '../helpers/aleph-alpha-task-fixtures.js';

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import type { CanonicalRequest } from '../../src/canonical.js';
-import { formatApiMessage } from '../../src/errors.js';
+import type { CanonicalRequest } from '../../src/contract/canonical.js';
+import { formatApiMessage } from '../../src/contract/errors.js';
 import { azureOpenAiGenerate, openAiGenerate } from '../../profiles/azure-openai/client/generate.js';
 
 /** The spec page's answer. */

@@ -9,7 +9,7 @@ import { countLines, readLines } from '../../src/batch/line-reader.js';
 import { LineBitmap } from '../../src/batch/line-bitmap.js';
 import { readDoneLines, readResumeState, ResumeFileSink } from '../../src/batch/resume.js';
 import { renderProgress } from '../../src/batch/progress.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/contract/errors.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'textgen-batch-parts-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

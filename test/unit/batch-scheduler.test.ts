@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, AuthError, UsageError } from '../../src/errors.js';
+import { ApiError, AuthError, UsageError } from '../../src/contract/errors.js';
 import { BatchScheduler, type LineWork, type SourceLine } from '../../src/batch/scheduler.js';
 import { RetryableFailure } from '../../src/batch/retryable.js';
 import { AdaptiveLimit } from '../../src/batch/adaptive-limit.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/contract/errors.js';
 import { BYTE_TO_CHAR, CHAR_TO_BYTE, fromByteLevel, toByteLevel } from '../../src/tokenizers/byte-level.js';
 import { createByteLevelBpe } from '../../src/tokenizers/byte-level-bpe.js';
 

@@ -4,10 +4,10 @@
  * events read into the one canonical shape; wrong shapes as UnexpectedAnswer.
  */
 import { describe, expect, test } from 'vitest';
-import type { ChatRequest } from '../../src/chat/canonical.js';
-import { UnexpectedAnswer, UsageError } from '../../src/errors.js';
+import type { ChatRequest } from '../../src/contract/chat.js';
+import { UnexpectedAnswer, UsageError } from '../../src/contract/errors.js';
 import { adapterFor } from '../../profiles/registry.js';
-import type { ChatOperation } from '../../profiles/types.js';
+import type { ChatOperation } from '../../src/contract/adapter.js';
 import { testProfile } from '../helpers/profile.js';
 import {
   alephAlphaChatRequestSchema,

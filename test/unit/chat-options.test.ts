@@ -1,6 +1,6 @@
 /** The flag → canonical chat parameter mapping, message gathering, and the check against a provider's chat. */
 import { describe, expect, test } from 'vitest';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/contract/errors.js';
 import { buildChatParameters } from '../../src/chat/parameters.js';
 import { assembleConversation, checkMessageList, parseMessageFlag } from '../../src/chat/messages.js';
 import { checkChatSupport } from '../../src/chat/support.js';

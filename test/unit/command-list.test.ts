@@ -1,7 +1,7 @@
 import { Help } from 'commander';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { type CommandSpec, type OptionsOf, type OptionValues, optionKey } from '../../src/command.js';
-import type { GlobalOptions } from '../../src/config/types.js';
+import type { GlobalOptions } from '../../src/global-options.js';
 import type { GLOBAL_OPTION_SPECS } from '../../src/global-options.js';
 import type { spec as mergeSpec } from '../../commands/batch/merge.js';
 import { COMMAND_SPECS, commandKey } from '../../commands/index.js';

@@ -13,7 +13,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compileCacheDir, loadBundle } from '../../src/launch/compile-cache.js';
+import { compileCacheDir, loadBundle } from '../../src/cli/launch/compile-cache.js';
 
 const root = mkdtempSync(join(tmpdir(), 'textgen-compile-cache-test-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

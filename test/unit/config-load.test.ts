@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { displayPath, loadConfig, userConfigPath, type LoadedConfig } from '../../src/config/load.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/contract/errors.js';
 
 let root: string;
 let home: string;

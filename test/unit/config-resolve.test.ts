@@ -3,9 +3,10 @@ import { describe, expect, it } from 'vitest';
 import type { LoadedConfig } from '../../src/config/load.js';
 import { knownProfileNames, resolveProfile } from '../../src/config/resolve.js';
 import type { ProfileConfig } from '../../src/config/schema.js';
-import { bearerTokenEnv } from '../../src/config/secrets.js';
-import type { GlobalOptions, ResolvedProfile } from '../../src/config/types.js';
-import { AuthError, UsageError } from '../../src/errors.js';
+import { bearerTokenEnv } from '../../src/contract/auth.js';
+import type { ResolvedProfile } from '../../src/contract/profile.js';
+import type { GlobalOptions } from '../../src/global-options.js';
+import { AuthError, UsageError } from '../../src/contract/errors.js';
 
 const HOME = '/home/u';
 const USER_FILE = `${HOME}/.config/textgen/config.yaml`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/contract/errors.js';
 import { mapBounded } from '../../src/operations/bounded-map.js';
 import { type EmbedFlagOptions, parseEmbedSettings } from '../../src/operations/embed-flags.js';
 import { parseEmbedInputs } from '../../src/operations/embed-inputs.js';
@@ -10,8 +10,8 @@ import {
   providersWithSetting,
   splitBatches,
 } from '../../src/operations/embed.js';
-import { UnexpectedAnswer } from '../../src/errors.js';
-import type { EmbedRequest } from '../../profiles/types.js';
+import { UnexpectedAnswer } from '../../src/contract/errors.js';
+import type { EmbedRequest } from '../../src/contract/adapter.js';
 import { planEmbedRequests } from '../../src/operations/run-embed.js';
 import { alephAlphaEmbed } from '../../profiles/aleph-alpha/client/embed.js';
 import { azureOpenAiEmbed, openAiEmbed } from '../../profiles/azure-openai/client/embed.js';

@@ -1,6 +1,6 @@
 import { decode, encode } from 'gpt-tokenizer/encoding/cl100k_base';
 import { describe, expect, test } from 'vitest';
-import type { CanonicalParameters } from '../../src/canonical.js';
+import type { CanonicalParameters } from '../../src/contract/canonical.js';
 import { DEFAULT_MAX_NEW_TOKENS, generate, startGeneration } from '../../src/emulator/engine/generator.js';
 import type { EngineOptions, GenerationStep } from '../../src/emulator/engine/types.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HELP_GROUPS, loadCommandSpecs } from '../../src/cli.js';
+import { HELP_GROUPS, loadCommandSpecs } from '../../src/cli/program.js';
 import { runInProcess } from '../helpers/run-cli.js';
 
 const specs = await loadCommandSpecs();

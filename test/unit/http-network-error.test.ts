@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NetworkError, UsageError } from '../../src/errors.js';
+import { NetworkError, UsageError } from '../../src/contract/errors.js';
 import {
   describeBodyFailure,
   describeRequestFailure,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactBody, redactHeaders, redactText, redactUrl } from '../../src/http/redact.js';
+import { redactBody, redactHeaders, redactText, redactUrl } from '../../src/contract/redact.js';
 
 describe('redactHeaders', () => {
   it.each<[string, string, string]>([

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Interrupted } from '../../src/errors.js';
+import { Interrupted } from '../../src/contract/errors.js';
 import { backoffMs, isRetryableStatus, retryAfterMs, retryDelayMs, sleep } from '../../src/http/retry.js';
 
 const NOW = Date.parse('2026-01-01T00:00:00Z');

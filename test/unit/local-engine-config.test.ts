@@ -8,7 +8,7 @@ import type { LoadedConfig } from '../../src/config/load.js';
 import { resolveProfile } from '../../src/config/resolve.js';
 import type { ProfileConfig } from '../../src/config/schema.js';
 import { parseConfigFile } from '../../src/config/schema.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/contract/errors.js';
 
 const HOME = '/home/u';
 const FILE = `${HOME}/proj/.textgenrc.yaml`;

@@ -19,7 +19,7 @@ import {
   parseModelMetadata,
   parseOpenInferencePage,
 } from '../../profiles/open-inference/client/models.js';
-import { MODEL_ENTRY_KEYS, modelEntry } from '../../src/operations/model-entry.js';
+import { MODEL_ENTRY_KEYS, modelEntry } from '../../src/contract/model-entry.js';
 import { resolvePageUrl } from '../../src/operations/models.js';
 import { modelDetails, modelsTable } from '../../src/operations/models-text.js';
 import { alignColumns, truncate } from '../../src/output/text-table.js';

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import type { CanonicalRequest } from '../../src/canonical.js';
-import { UsageError } from '../../src/errors.js';
+import type { CanonicalRequest } from '../../src/contract/canonical.js';
+import { UsageError } from '../../src/contract/errors.js';
 import { openInferenceGenerate } from '../../profiles/open-inference/client/generate.js';
-import type { GenerateTarget } from '../../profiles/types.js';
+import type { GenerateTarget } from '../../src/contract/adapter.js';
 import { assertValid, oipValidators } from '../contract/oip-openapi.js';
 import { testProfile } from '../helpers/profile.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import type { CanonicalRequest } from '../../src/canonical.js';
-import { ApiError } from '../../src/errors.js';
+import type { CanonicalRequest } from '../../src/contract/canonical.js';
+import { ApiError } from '../../src/contract/errors.js';
 import { openInferenceGenerate } from '../../profiles/open-inference/client/generate.js';
 
 const parse = (body: unknown, request: CanonicalRequest = { input: 'Hello' }) =>

@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
-import type { CanonicalRequest } from '../../src/canonical.js';
+import type { CanonicalRequest } from '../../src/contract/canonical.js';
 import { StreamAggregator } from '../../src/generation/aggregate.js';
 import { SseParser } from '../../src/http/sse-parser.js';
 import { openInferenceGenerate } from '../../profiles/open-inference/client/generate.js';
-import type { StreamStep } from '../../profiles/types.js';
+import type { StreamStep } from '../../src/contract/adapter.js';
 
 /** A whole stream body through the real SSE parser and one decoder, chunk by chunk as the CLI does it. */
 function decode(body: string, request: CanonicalRequest = { input: 'Q' }, chunkSize = body.length): StreamStep[] {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/contract/errors.js';
 import { loadOpenAiTokenizer } from '../../src/tokenizers/openai-tokenizer.js';
 import type { OpenAiEncoding } from '../../src/tokenizers/openai-encodings.js';
 

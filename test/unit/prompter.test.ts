@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Interrupted, UsageError } from '../../src/errors.js';
+import { Interrupted, UsageError } from '../../src/contract/errors.js';
 import { asInterrupted } from '../../src/prompt/inquirer-prompter.js';
 import { refusingPrompter } from '../../src/prompt/prompter.js';
 import { redactProfile } from '../../src/profiles/redact-profile.js';

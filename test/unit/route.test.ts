@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { COMMAND_SPECS } from '../../commands/index.js';
-import { parseCommandLine } from '../../src/cli.js';
+import { parseCommandLine } from '../../src/cli/program.js';
 import { GLOBAL_OPTION_SPECS } from '../../src/global-options.js';
-import { routedSpec } from '../../src/route.js';
+import { routedSpec } from '../../src/cli/route.js';
 import { baseEnv, inProcessIo } from '../helpers/run-cli.js';
 
 /** What parsing gives: the selection or exit code, and every byte written, with the routing on or off. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/contract/errors.js';
 import { compileSplitPattern, splitPiece, toJsPattern, type SplitBehavior } from '../../src/tokenizers/split-regex.js';
 
 describe('Oniguruma split patterns → JavaScript', () => {

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  MAX_SSE_LINE_LENGTH,
-  parseSse,
-  parseSseBatches,
-  SseLimitError,
-  SseParser,
-  type SseEvent,
-} from '../../src/http/sse-parser.js';
+import { MAX_SSE_LINE_LENGTH, parseSse, parseSseBatches, SseLimitError, SseParser } from '../../src/http/sse-parser.js';
+import type { SseEvent } from '../../src/contract/http.js';
 
 const encoder = new TextEncoder();
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { CanonicalParameters } from '../../src/canonical.js';
-import { UsageError } from '../../src/errors.js';
+import type { CanonicalParameters } from '../../src/contract/canonical.js';
+import { UsageError } from '../../src/contract/errors.js';
 import { checkSupport, fillPromptVariables } from '../../src/generation/support.js';
-import type { ProviderCapabilities, GenerateOperation } from '../../profiles/types.js';
+import type { ProviderCapabilities, GenerateOperation } from '../../src/contract/adapter.js';
 import { watsonxGenerate } from '../../profiles/watsonx/client/generate.js';
 import { testProfile } from '../helpers/profile.js';
 

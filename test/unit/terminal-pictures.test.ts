@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Explanation } from '../../profiles/types.js';
+import type { Explanation } from '../../src/contract/adapter.js';
 import { renderExplanations } from '../../profiles/aleph-alpha/client/explain-lines.js';
 import { renderGenerationSummary } from '../../src/output/generation-summary.js';
 import { heatScale, renderHeatMap, scoreRange } from '../../src/output/heat-map.js';

@@ -2,7 +2,8 @@ import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'n
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTokenCache, tokenCacheDir, tokenCacheKey } from '../../src/config/token-cache.js';
+import { createTokenCache, tokenCacheDir } from '../../src/config/token-cache.js';
+import { tokenCacheKey } from '../../src/contract/token-cache.js';
 
 let root: string;
 let dir: string;

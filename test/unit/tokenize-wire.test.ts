@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { alephAlphaTokenize } from '../../profiles/aleph-alpha/client/tokenize.js';
 import { watsonxTokenize } from '../../profiles/watsonx/client/tokenize.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/contract/errors.js';
 import { adapterFor } from '../../profiles/registry.js';
-import { UnexpectedAnswer } from '../../src/errors.js';
-import type { TokenizeRequest } from '../../profiles/types.js';
+import { UnexpectedAnswer } from '../../src/contract/errors.js';
+import type { TokenizeRequest } from '../../src/contract/adapter.js';
 import {
   alephAlphaDetokenizationRequestSchema,
   alephAlphaTokenizationRequestSchema,

@@ -4,10 +4,11 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createWatsonxAuthenticator } from '../../profiles/watsonx/client/auth.js';
 import { bearerAuth } from '../../src/config/secrets.js';
-import { createTokenCache, type TokenCache } from '../../src/config/token-cache.js';
-import type { ResolvedAuth, ResolvedProfile } from '../../src/config/types.js';
-import { AuthError, NetworkError, UsageError } from '../../src/errors.js';
-import type { HttpClient, HttpRequestSpec, HttpResponse, SendOptions } from '../../src/http/types.js';
+import { createTokenCache } from '../../src/config/token-cache.js';
+import type { TokenCache } from '../../src/contract/token-cache.js';
+import type { ResolvedAuth, ResolvedProfile } from '../../src/contract/profile.js';
+import { AuthError, NetworkError, UsageError } from '../../src/contract/errors.js';
+import type { HttpClient, HttpRequestSpec, HttpResponse, SendOptions } from '../../src/contract/http.js';
 
 const IAM_URL = 'http://127.0.0.1:1/identity/token';
 const CPD_URL = 'https://cpd.example.com';

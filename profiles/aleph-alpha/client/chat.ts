@@ -4,11 +4,11 @@
  * local-aa profile has it. No `seed` on this route; errors come in the usual `{"error", "code"}` or OpenAI's nested
  * shape, both of which parseAlephAlphaError reads.
  */
-import { UsageError } from '../../../src/errors.js';
-import type { ChatRequest } from '../../../src/chat/canonical.js';
-import type { ResolvedProfile } from '../../../src/config/types.js';
-import type { HttpRequestSpec } from '../../../src/http/types.js';
-import type { ChatOperation, ChatTarget } from '../../types.js';
+import { UsageError } from '../../../src/contract/errors.js';
+import type { ChatRequest } from '../../../src/contract/chat.js';
+import type { ResolvedProfile } from '../../../src/contract/profile.js';
+import type { HttpRequestSpec } from '../../../src/contract/http.js';
+import type { ChatOperation, ChatTarget } from '../../../src/contract/adapter.js';
 import {
   chatCompletionsFields,
   chatHeaders,

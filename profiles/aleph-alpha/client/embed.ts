@@ -4,12 +4,18 @@
  * with one, `POST /semantic_embed` for a single text and `POST /batch_semantic_embed` for several (at most 100
  * prompts per request). `?nice=true` and the profile's `hosting` as on every task endpoint.
  */
-import type { ResolvedProfile } from '../../../src/config/types.js';
-import { UsageError } from '../../../src/errors.js';
-import type { HttpRequestSpec } from '../../../src/http/types.js';
-import { isVector } from '../../../src/operations/embed-settings.js';
-import { UnexpectedAnswer } from '../../../src/errors.js';
-import type { EmbedBatchAnswer, EmbedOperation, EmbedRequest, EmbedSettings, LayerEmbeddings } from '../../types.js';
+import type { ResolvedProfile } from '../../../src/contract/profile.js';
+import { UsageError } from '../../../src/contract/errors.js';
+import type { HttpRequestSpec } from '../../../src/contract/http.js';
+import { isVector } from '../../../src/contract/embed-settings.js';
+import { UnexpectedAnswer } from '../../../src/contract/errors.js';
+import type {
+  EmbedBatchAnswer,
+  EmbedOperation,
+  EmbedRequest,
+  EmbedSettings,
+  LayerEmbeddings,
+} from '../../../src/contract/adapter.js';
 import { hostingField, taskRequest } from './task-request.js';
 
 /** `/batch_semantic_embed` takes at most this many prompts. */

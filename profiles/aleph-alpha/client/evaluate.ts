@@ -1,7 +1,12 @@
 /** `evaluate` on Aleph Alpha: `POST /evaluate` — how likely the model is to produce an expected completion. */
-import type { EvaluateRequest, EvaluateResult, EvaluationMetrics, TaskOperation } from '../../types.js';
+import type {
+  EvaluateRequest,
+  EvaluateResult,
+  EvaluationMetrics,
+  TaskOperation,
+} from '../../../src/contract/adapter.js';
 import { isRecord } from './response.js';
-import { UnexpectedAnswer } from '../../../src/errors.js';
+import { UnexpectedAnswer } from '../../../src/contract/errors.js';
 import { hostingField, modelVersionOf, taskRequest } from './task-request.js';
 
 const LABEL_WIDTH = 19;

@@ -2,7 +2,7 @@
  * An explanation for people: one `score  span` line per scored piece of the prompt, in prompt order; on a colour
  * terminal, a heat map of the prompt (and target) text instead, with lines only for pieces that are not text.
  */
-import type { Explanation, ExplanationItem } from '../../types.js';
+import type { Explanation, ExplanationItem } from '../../../src/contract/adapter.js';
 import { heatScale, renderHeatMap, scoreRange } from '../../../src/output/heat-map.js';
 import type { AlephAlphaPrompt, AlephAlphaPromptItem } from '../prompt-item-check.js';
 

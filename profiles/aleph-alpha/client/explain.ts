@@ -1,8 +1,8 @@
 /** `explain` on Aleph Alpha: `POST /explain` — how much each part of the prompt contributes to a target text. */
-import type { ExplainRequest, ExplainResult, Explanation, TaskOperation } from '../../types.js';
+import type { ExplainRequest, ExplainResult, Explanation, TaskOperation } from '../../../src/contract/adapter.js';
 import { renderExplanations } from './explain-lines.js';
 import { isRecord } from './response.js';
-import { UnexpectedAnswer } from '../../../src/errors.js';
+import { UnexpectedAnswer } from '../../../src/contract/errors.js';
 import { hostingField, modelVersionOf, taskRequest } from './task-request.js';
 
 export function explainBody(req: ExplainRequest, hosting: Record<string, unknown>): Record<string, unknown> {

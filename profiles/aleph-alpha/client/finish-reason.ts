@@ -7,7 +7,7 @@
  * text when it can tell which (finish_reason names it, or only one was requested); with `false` it cuts one off
  * when a server did include it. Without the parameter the text stays as the service sent it.
  */
-import type { CanonicalRequest, ServiceWarning, StopReason } from '../../../src/canonical.js';
+import type { CanonicalRequest, ServiceWarning, StopReason } from '../../../src/contract/canonical.js';
 
 export function requestedStops(request: CanonicalRequest | undefined): string[] {
   return (request?.parameters?.stop_sequences ?? []).filter((s) => s.length > 0);

@@ -1,4 +1,4 @@
-import type { GenerateOperation } from '../../types.js';
+import type { GenerateOperation } from '../../../src/contract/adapter.js';
 import { alephAlphaCapabilities } from '../capabilities.js';
 import { buildAlephAlphaGenerateRequest } from './request.js';
 import { parseAlephAlphaError, parseAlephAlphaGenerateResponse } from './response.js';

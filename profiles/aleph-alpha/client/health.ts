@@ -1,6 +1,6 @@
 /** Aleph Alpha health: `GET /version`, which answers the API version as plain text (`1.16.1`), and nothing else. */
-import { UnexpectedAnswer } from '../../../src/errors.js';
-import type { HealthOperation } from '../../types.js';
+import { UnexpectedAnswer } from '../../../src/contract/errors.js';
+import type { HealthOperation } from '../../../src/contract/adapter.js';
 
 /** The version in `/version`'s answer; a proxy's HTML page is no version. */
 function versionOf(text: string): string | undefined {

@@ -2,12 +2,12 @@
  * Aleph Alpha's listing: `GET /models_available` → `[{name, description, hostings, …}]` (docs/protocols/aleph-alpha.md;
  * deprecated in 1.16 but served; newer servers add `max_context_size` and more). One answer, no paging.
  */
-import type { ResolvedProfile } from '../../../src/config/types.js';
-import type { HttpRequestSpec } from '../../../src/http/types.js';
-import { UnexpectedAnswer } from '../../../src/errors.js';
-import { modelEntry } from '../../../src/operations/model-entry.js';
-import type { ModelEntry, ModelsOperation } from '../../types.js';
-import { countOf, fieldAt, textOf } from '../../../src/operations/wire-fields.js';
+import type { ResolvedProfile } from '../../../src/contract/profile.js';
+import type { HttpRequestSpec } from '../../../src/contract/http.js';
+import { UnexpectedAnswer } from '../../../src/contract/errors.js';
+import { modelEntry } from '../../../src/contract/model-entry.js';
+import type { ModelEntry, ModelsOperation } from '../../../src/contract/adapter.js';
+import { countOf, fieldAt, textOf } from '../../../src/contract/wire-fields.js';
 
 export function alephAlphaModelsRequest(profile: ResolvedProfile): HttpRequestSpec {
   return { method: 'GET', url: `${profile.url}/models_available`, headers: { accept: 'application/json' } };

@@ -3,7 +3,7 @@
  * explain; complete and embed can call the same builder): plain text, `--image @file.png` (repeatable) and
  * `--prompt-json @items.json`. Files are read here; the result is exactly what goes into the body's `prompt`.
  */
-import { UsageError } from '../../../src/errors.js';
+import { UsageError } from '../../../src/contract/errors.js';
 import { readJsonOption } from '../../../src/options/json-option.js';
 import {
   imageKind,
@@ -12,7 +12,7 @@ import {
   type AlephAlphaPromptItem,
 } from '../prompt-item-check.js';
 import { filePathOf, readUserBytes, type FileIo } from './read-user-bytes.js';
-import type { PromptOptions } from '../../operations/prompts.js';
+import type { PromptOptions } from '../../../src/contract/adapter-operations/prompts.js';
 
 export type { AlephAlphaPrompt, AlephAlphaPromptItem } from '../prompt-item-check.js';
 export type { FileIo } from './read-user-bytes.js';
@@ -25,7 +25,7 @@ export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 /** Problems listed in one message before "…and N more". */
 const MAX_LISTED = 5;
 
-export type { PromptOptions } from '../../operations/prompts.js';
+export type { PromptOptions } from '../../../src/contract/adapter-operations/prompts.js';
 
 /**
  * The `prompt` of an Aleph Alpha request, or undefined when none of the options was given (the caller then reads

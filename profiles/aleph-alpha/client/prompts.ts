@@ -1,4 +1,4 @@
-import type { MultimodalPrompts } from '../../types.js';
+import type { MultimodalPrompts } from '../../../src/contract/adapter.js';
 import { buildAlephAlphaPrompt } from './prompt-items.js';
 import { readDocument } from './task-documents.js';
 

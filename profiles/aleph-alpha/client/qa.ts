@@ -1,7 +1,7 @@
 /** `qa` on Aleph Alpha: `POST /qa` (deprecated by the service, still served) — answers to a query from documents. */
-import type { QaAnswer, QaRequest, QaResult, TaskOperation } from '../../types.js';
+import type { QaAnswer, QaRequest, QaResult, TaskOperation } from '../../../src/contract/adapter.js';
 import { isRecord } from './response.js';
-import { UnexpectedAnswer } from '../../../src/errors.js';
+import { UnexpectedAnswer } from '../../../src/contract/errors.js';
 import { hostingField, modelVersionOf, taskRequest } from './task-request.js';
 
 /** One answer per block: the answer and its score, then the evidence on one indented line. */

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import { UsageError } from '../../../src/errors.js';
+import { UsageError } from '../../../src/contract/errors.js';
 import { readUserFile } from '../../../src/options/read-text-file.js';
-import type { FileIo } from '../../operations/prompts.js';
+import type { FileIo } from '../../../src/contract/adapter-operations/prompts.js';
 
-export type { FileIo } from '../../operations/prompts.js';
+export type { FileIo } from '../../../src/contract/adapter-operations/prompts.js';
 
 /**
  * A binary file named on the command line, through the same path rules and messages as text files (`~/`, relative

@@ -1,7 +1,12 @@
-import { UnexpectedAnswer } from '../../../src/errors.js';
-import type { GenerateTarget } from '../../types.js';
-import type { CanonicalRequest, GenerateResult, GenerateResultItem, ServiceWarning } from '../../../src/canonical.js';
-import type { ApiErrorDetails } from '../../../src/errors.js';
+import { UnexpectedAnswer } from '../../../src/contract/errors.js';
+import type { GenerateTarget } from '../../../src/contract/adapter.js';
+import type {
+  CanonicalRequest,
+  GenerateResult,
+  GenerateResultItem,
+  ServiceWarning,
+} from '../../../src/contract/canonical.js';
+import type { ApiErrorDetails } from '../../../src/contract/errors.js';
 import { serverWords } from '../../common/error-words.js';
 import { canonicalStopReason, requestedStops, stopSequenceFix } from './finish-reason.js';
 import { modelOf } from './request-model.js';

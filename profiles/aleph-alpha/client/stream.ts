@@ -1,7 +1,12 @@
-import type { GenerateTarget } from '../../types.js';
-import type { CanonicalRequest, GenerateResult, GenerateResultItem, ServiceWarning } from '../../../src/canonical.js';
-import type { SseEvent } from '../../../src/http/sse-parser.js';
-import type { StreamStep } from '../../types.js';
+import type { GenerateTarget } from '../../../src/contract/adapter.js';
+import type {
+  CanonicalRequest,
+  GenerateResult,
+  GenerateResultItem,
+  ServiceWarning,
+} from '../../../src/contract/canonical.js';
+import type { SseEvent } from '../../../src/contract/http.js';
+import type { StreamStep } from '../../../src/contract/adapter.js';
 import { canonicalStopReason, requestedStops, stopSequenceFix } from './finish-reason.js';
 import { modelOf } from './request-model.js';
 import { createShapeCachingParse, readJsonEvent } from '../../common/json-events.js';

@@ -1,7 +1,7 @@
 /** `summarize` on Aleph Alpha: `POST /summarize` (deprecated by the service, still served). */
-import type { SummarizeRequest, SummarizeResult, TaskOperation } from '../../types.js';
+import type { SummarizeRequest, SummarizeResult, TaskOperation } from '../../../src/contract/adapter.js';
 import { isRecord } from './response.js';
-import { UnexpectedAnswer } from '../../../src/errors.js';
+import { UnexpectedAnswer } from '../../../src/contract/errors.js';
 import { hostingField, modelVersionOf, taskRequest } from './task-request.js';
 
 export const alephAlphaSummarize: TaskOperation<SummarizeRequest, SummarizeResult> = {

@@ -3,7 +3,7 @@
  * (the service reads Word files itself), any other `@file` and plain text as `{text}`, `@-` reads stdin.
  */
 import { extname } from 'node:path';
-import { UsageError } from '../../../src/errors.js';
+import { UsageError } from '../../../src/contract/errors.js';
 import type { AlephAlphaDocument } from '../prompt-item-check.js';
 import { readUserBytes, utf8Text, type FileIo } from './read-user-bytes.js';
 

@@ -1,7 +1,7 @@
 /** What every Aleph Alpha task request shares: the endpoint at the root, `?nice=true`, `hosting`, JSON both ways. */
-import type { ResolvedProfile } from '../../../src/config/types.js';
-import { UsageError } from '../../../src/errors.js';
-import type { HttpRequestSpec } from '../../../src/http/types.js';
+import type { ResolvedProfile } from '../../../src/contract/profile.js';
+import { UsageError } from '../../../src/contract/errors.js';
+import type { HttpRequestSpec } from '../../../src/contract/http.js';
 import { HOSTING } from './request.js';
 
 /** The profile's defaults.hosting as the body field: "aleph-alpha", or nothing at all (the service's null). */

@@ -4,7 +4,7 @@
  * with `log_probs: N`. With `echo` both lists start with the prompt's tokens (the first `log_probs` entry is `{}`),
  * which are skipped here by character count.
  */
-import type { TokenInfo, TopToken } from '../../../src/canonical.js';
+import type { TokenInfo, TopToken } from '../../../src/contract/canonical.js';
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -3,16 +3,16 @@
  * `{tokens?, token_ids?}`, `POST /detokenize` `{model, token_ids}` → `{result}`, and `GET /models/{model}/tokenizer`,
  * the model's Hugging Face tokenizer.json, which `--local` fetches once and then tokenizes with offline.
  */
-import type { ResolvedProfile } from '../../../src/config/types.js';
-import type { HttpRequestSpec } from '../../../src/http/types.js';
-import { UnexpectedAnswer } from '../../../src/errors.js';
+import type { ResolvedProfile } from '../../../src/contract/profile.js';
+import type { HttpRequestSpec } from '../../../src/contract/http.js';
+import { UnexpectedAnswer } from '../../../src/contract/errors.js';
 import type {
   DetokenizeRequest,
   DetokenizeResult,
   TokenizeOperation,
   TokenizeRequest,
   TokenizeResult,
-} from '../../types.js';
+} from '../../../src/contract/adapter.js';
 import { pathSegment } from '../../common/path-segment.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };

@@ -4,7 +4,7 @@
  * data-only SSE: `stream_chunk`s, a `stream_summary` per completion, one `completion_summary`, then `data: [DONE]`.
  * A `stream-error` fault sends `data: {"error":"…","code":"INTERNAL_ERROR"}` and closes the stream.
  */
-import type { CanonicalParameters } from '../../../src/canonical.js';
+import type { CanonicalParameters } from '../../../src/contract/canonical.js';
 import type { Engine, GenerationStep, GenerationSummary } from '../../../src/emulator/engine/index.js';
 import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
 import { EventStream, type StreamFaultWording } from '../../../src/emulator/core/event-stream.js';

@@ -1,5 +1,5 @@
 /** Engine results in Aleph Alpha's shapes: CompletionResponse items and the pieces of the 1.19+ stream. */
-import type { StopReason } from '../../../src/canonical.js';
+import type { StopReason } from '../../../src/contract/canonical.js';
 import type { EngineToken, GenerationSummary } from '../../../src/emulator/engine/index.js';
 
 /** What the request asked to get back with each completion. */

@@ -3,11 +3,11 @@
  * `/openai/deployments/{deployment}/chat/completions?api-version=…` (the deployment picks the model) and the
  * OpenAI-compatible `/v1/chat/completions` (the model in the body).
  */
-import { UsageError } from '../../../src/errors.js';
-import type { ChatRequest } from '../../../src/chat/canonical.js';
-import type { ResolvedProfile } from '../../../src/config/types.js';
-import type { HttpRequestSpec } from '../../../src/http/types.js';
-import type { ChatOperation, ChatTarget } from '../../types.js';
+import { UsageError } from '../../../src/contract/errors.js';
+import type { ChatRequest } from '../../../src/contract/chat.js';
+import type { ResolvedProfile } from '../../../src/contract/profile.js';
+import type { HttpRequestSpec } from '../../../src/contract/http.js';
+import type { ChatOperation, ChatTarget } from '../../../src/contract/adapter.js';
 import {
   chatCompletionsFields,
   chatHeaders,

@@ -2,7 +2,13 @@
  * Pieces of the choice → canonical mapping that the plain answer and the stream share: stop reasons, token data,
  * the echoed prompt, and the warnings the user must see.
  */
-import type { CanonicalRequest, ReturnOptions, ServiceWarning, StopReason, TokenInfo } from '../../../src/canonical.js';
+import type {
+  CanonicalRequest,
+  ReturnOptions,
+  ServiceWarning,
+  StopReason,
+  TokenInfo,
+} from '../../../src/contract/canonical.js';
 import { isRecord } from '../wire.js';
 import type { CompletionsKind } from './request.js';
 

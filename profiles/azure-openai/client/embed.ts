@@ -4,11 +4,11 @@
  * OpenAI-compatible `POST {url}/v1/embeddings` with the model in the body. `input` is always an array of strings,
  * at most 2048 per request. The answer: `{object: "list", data: [{index, object, embedding}], model, usage}`.
  */
-import type { ResolvedProfile } from '../../../src/config/types.js';
-import type { HttpRequestSpec } from '../../../src/http/types.js';
-import { isVector } from '../../../src/operations/embed-settings.js';
-import { UnexpectedAnswer } from '../../../src/errors.js';
-import type { EmbedBatchAnswer, EmbedOperation, EmbedRequest } from '../../types.js';
+import type { ResolvedProfile } from '../../../src/contract/profile.js';
+import type { HttpRequestSpec } from '../../../src/contract/http.js';
+import { isVector } from '../../../src/contract/embed-settings.js';
+import { UnexpectedAnswer } from '../../../src/contract/errors.js';
+import type { EmbedBatchAnswer, EmbedOperation, EmbedRequest } from '../../../src/contract/adapter.js';
 import { AZURE_DEFAULT_API_VERSION } from './request.js';
 import { pathSegment } from '../../common/path-segment.js';
 

@@ -1,4 +1,4 @@
-import type { ApiErrorDetails } from '../../../src/errors.js';
+import type { ApiErrorDetails } from '../../../src/contract/errors.js';
 import type { CompletionsKind } from './request.js';
 import { isRecord, stringField } from '../wire.js';
 import { serverWords } from '../../common/error-words.js';

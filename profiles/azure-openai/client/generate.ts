@@ -1,4 +1,4 @@
-import type { GenerateOperation } from '../../types.js';
+import type { GenerateOperation } from '../../../src/contract/adapter.js';
 import { azureOpenAiCapabilities } from '../capabilities.js';
 import { parseCompletionsError } from './errors.js';
 import { AZURE_DEFAULT_API_VERSION, buildAzureCompletionsRequest, buildOpenAiCompletionsRequest } from './request.js';

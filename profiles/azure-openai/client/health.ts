@@ -1,5 +1,5 @@
 /** Health of the completions protocols: the authenticated list call (Azure: deployments; OpenAI-compatible: models). */
-import type { HealthOperation } from '../../types.js';
+import type { HealthOperation } from '../../../src/contract/adapter.js';
 import { jsonText } from '../../common/json-text.js';
 import {
   azureDeploymentEntry,

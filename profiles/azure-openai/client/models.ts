@@ -5,12 +5,12 @@
  * versions; later GA versions dropped it, hence its own api-version). OpenAI-compatible servers: `GET /v1/models`
  * → `{data: [{id, object, owned_by}]}`. Neither pages.
  */
-import type { ResolvedProfile } from '../../../src/config/types.js';
-import type { HttpRequestSpec } from '../../../src/http/types.js';
-import { modelEntry } from '../../../src/operations/model-entry.js';
-import type { ModelEntry, ModelPage, ModelsOperation } from '../../types.js';
-import { fieldAt, isRecord, textOf } from '../../../src/operations/wire-fields.js';
-import { UnexpectedAnswer } from '../../../src/errors.js';
+import type { ResolvedProfile } from '../../../src/contract/profile.js';
+import type { HttpRequestSpec } from '../../../src/contract/http.js';
+import { modelEntry } from '../../../src/contract/model-entry.js';
+import type { ModelEntry, ModelPage, ModelsOperation } from '../../../src/contract/adapter.js';
+import { fieldAt, isRecord, textOf } from '../../../src/contract/wire-fields.js';
+import { UnexpectedAnswer } from '../../../src/contract/errors.js';
 
 /** API versions whose data plane still lists deployments. */
 export const DEPLOYMENT_LISTING_VERSIONS: readonly string[] = [

@@ -1,8 +1,8 @@
-import type { CanonicalRequest, ReturnOptions } from '../../../src/canonical.js';
-import type { ResolvedProfile } from '../../../src/config/types.js';
-import { UsageError } from '../../../src/errors.js';
-import type { HttpRequestSpec } from '../../../src/http/types.js';
-import type { GenerateTarget } from '../../types.js';
+import type { CanonicalRequest, ReturnOptions } from '../../../src/contract/canonical.js';
+import type { ResolvedProfile } from '../../../src/contract/profile.js';
+import { UsageError } from '../../../src/contract/errors.js';
+import type { HttpRequestSpec } from '../../../src/contract/http.js';
+import type { GenerateTarget } from '../../../src/contract/adapter.js';
 import { AZURE_MAX_STOP_SEQUENCES } from '../capabilities.js';
 import { pathSegment } from '../../common/path-segment.js';
 

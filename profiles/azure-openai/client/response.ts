@@ -1,5 +1,10 @@
-import { UnexpectedAnswer } from '../../../src/errors.js';
-import type { CanonicalRequest, GenerateResult, GenerateResultItem, ServiceWarning } from '../../../src/canonical.js';
+import { UnexpectedAnswer } from '../../../src/contract/errors.js';
+import type {
+  CanonicalRequest,
+  GenerateResult,
+  GenerateResultItem,
+  ServiceWarning,
+} from '../../../src/contract/canonical.js';
 import {
   contentFilterWarning,
   echoLength,

@@ -1,6 +1,11 @@
-import type { CanonicalRequest, GenerateResult, GenerateResultItem, ServiceWarning } from '../../../src/canonical.js';
-import type { SseEvent } from '../../../src/http/sse-parser.js';
-import type { StreamStep } from '../../types.js';
+import type {
+  CanonicalRequest,
+  GenerateResult,
+  GenerateResultItem,
+  ServiceWarning,
+} from '../../../src/contract/canonical.js';
+import type { SseEvent } from '../../../src/contract/http.js';
+import type { StreamStep } from '../../../src/contract/adapter.js';
 import { createShapeCachingParse, readJsonEvent } from '../../common/json-events.js';
 import {
   choiceProblem,

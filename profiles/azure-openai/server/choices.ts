@@ -3,7 +3,7 @@
  * releases text (and its token data) step by step. Both apply the content filter and keep only the tokens that
  * start inside the returned text, so a stream adds up to the plain answer.
  */
-import type { StopReason } from '../../../src/canonical.js';
+import type { StopReason } from '../../../src/contract/canonical.js';
 import type { EngineToken, Generation, GenerationStep, GenerationSummary } from '../../../src/emulator/engine/index.js';
 import { outputCut, releasable } from './content-filter.js';
 import type { WireChoice, WireLogprobs } from '../wire.js';

@@ -4,7 +4,7 @@
  * filter), then the engine's output as one `text_completion` or as data-only SSE ending with `data: [DONE]`.
  */
 import { randomUUID } from 'node:crypto';
-import type { CanonicalParameters } from '../../../src/canonical.js';
+import type { CanonicalParameters } from '../../../src/contract/canonical.js';
 import { runToEnd, type Engine } from '../../../src/emulator/engine/index.js';
 import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
 import { EventStream, type StreamFaultWording } from '../../../src/emulator/core/event-stream.js';

@@ -3,7 +3,7 @@
  * Servers differ (docs/protocols/open-inference.md): `text_output` may be an array, token data may be missing, finish
  * reasons may use other servers' words.
  */
-import type { CanonicalRequest, StopReason, TokenInfo, TopToken } from '../../../src/canonical.js';
+import type { CanonicalRequest, StopReason, TokenInfo, TopToken } from '../../../src/contract/canonical.js';
 
 export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

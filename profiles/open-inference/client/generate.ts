@@ -1,4 +1,4 @@
-import type { GenerateOperation } from '../../types.js';
+import type { GenerateOperation } from '../../../src/contract/adapter.js';
 import { openInferenceCapabilities } from '../capabilities.js';
 import { buildOpenInferenceGenerateRequest } from './request.js';
 import { parseOpenInferenceError, parseOpenInferenceGenerateResponse } from './response.js';

@@ -3,8 +3,8 @@
  * code alone (200 yes; 400 or 503 no; the body may be empty), then the server metadata `GET /v2` for the version,
  * which only informs: servers that keep metadata behind other credentials are still healthy.
  */
-import type { HealthOperation, HealthProbe } from '../../types.js';
-import { fieldAt, textOf } from '../../../src/operations/wire-fields.js';
+import type { HealthOperation, HealthProbe } from '../../../src/contract/adapter.js';
+import { fieldAt, textOf } from '../../../src/contract/wire-fields.js';
 import { jsonText } from '../../common/json-text.js';
 
 function metadataVersion(text: string): string | undefined {

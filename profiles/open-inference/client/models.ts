@@ -4,12 +4,12 @@
  * `{models: [name…]}`; whichever the server has. One model's metadata: `GET /v2/models/{m}[/versions/{v}]` →
  * `{name, versions?, platform, inputs, outputs}`.
  */
-import type { ResolvedProfile } from '../../../src/config/types.js';
-import type { HttpRequestSpec } from '../../../src/http/types.js';
-import { UnexpectedAnswer } from '../../../src/errors.js';
-import { modelEntry } from '../../../src/operations/model-entry.js';
-import type { ModelEntry, ModelPage, ModelsOperation, TensorSpec } from '../../types.js';
-import { fieldAt, isRecord, textOf } from '../../../src/operations/wire-fields.js';
+import type { ResolvedProfile } from '../../../src/contract/profile.js';
+import type { HttpRequestSpec } from '../../../src/contract/http.js';
+import { UnexpectedAnswer } from '../../../src/contract/errors.js';
+import { modelEntry } from '../../../src/contract/model-entry.js';
+import type { ModelEntry, ModelPage, ModelsOperation, TensorSpec } from '../../../src/contract/adapter.js';
+import { fieldAt, isRecord, textOf } from '../../../src/contract/wire-fields.js';
 import { modelAddress } from './request.js';
 import { pathSegment } from '../../common/path-segment.js';
 

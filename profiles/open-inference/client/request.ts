@@ -1,9 +1,9 @@
-import type { CanonicalParameters, CanonicalRequest } from '../../../src/canonical.js';
-import type { ResolvedProfile } from '../../../src/config/types.js';
-import { UsageError } from '../../../src/errors.js';
-import type { HttpRequestSpec } from '../../../src/http/types.js';
-import { deepMerge } from '../../../src/options/deep-merge.js';
-import type { GenerateTarget } from '../../types.js';
+import type { CanonicalParameters, CanonicalRequest } from '../../../src/contract/canonical.js';
+import type { ResolvedProfile } from '../../../src/contract/profile.js';
+import { UsageError } from '../../../src/contract/errors.js';
+import type { HttpRequestSpec } from '../../../src/contract/http.js';
+import { deepMerge } from '../../../src/contract/deep-merge.js';
+import type { GenerateTarget } from '../../../src/contract/adapter.js';
 import { pathSegment } from '../../common/path-segment.js';
 
 /**

@@ -1,6 +1,11 @@
-import { UnexpectedAnswer } from '../../../src/errors.js';
-import type { CanonicalRequest, GenerateResult, GenerateResultItem, StopReason } from '../../../src/canonical.js';
-import type { ApiErrorDetails } from '../../../src/errors.js';
+import { UnexpectedAnswer } from '../../../src/contract/errors.js';
+import type {
+  CanonicalRequest,
+  GenerateResult,
+  GenerateResultItem,
+  StopReason,
+} from '../../../src/contract/canonical.js';
+import type { ApiErrorDetails } from '../../../src/contract/errors.js';
 import { serverWords } from '../../common/error-words.js';
 import {
   endsWithStopSequence,

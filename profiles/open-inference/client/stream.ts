@@ -1,6 +1,6 @@
-import type { CanonicalRequest, GenerateResult, GenerateResultItem } from '../../../src/canonical.js';
-import type { SseEvent } from '../../../src/http/sse-parser.js';
-import type { StreamStep } from '../../types.js';
+import type { CanonicalRequest, GenerateResult, GenerateResultItem } from '../../../src/contract/canonical.js';
+import type { SseEvent } from '../../../src/contract/http.js';
+import type { StreamStep } from '../../../src/contract/adapter.js';
 import { createShapeCachingParse, readJsonEvent } from '../../common/json-events.js';
 import { errorOf, isRecord, numberField, stopReasonOf, textOutput, tokenInfoOf, wantsTokens } from './answer-fields.js';
 

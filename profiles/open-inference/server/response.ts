@@ -1,5 +1,5 @@
 /** Engine results in the generate extension's shapes: GenerateResponse and GenerateStreamResponse messages. */
-import type { StopReason } from '../../../src/canonical.js';
+import type { StopReason } from '../../../src/contract/canonical.js';
 import type {
   EngineToken,
   Generation,

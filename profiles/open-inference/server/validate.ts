@@ -11,7 +11,7 @@
  *   exclude_input_in_output (vLLM; false puts the prompt in front of a non-streamed answer; default true),
  *   return_num_input_tokens / return_num_output_tokens (vLLM; top-level counts).
  */
-import type { CanonicalParameters, Moderations } from '../../../src/canonical.js';
+import type { CanonicalParameters, Moderations } from '../../../src/contract/canonical.js';
 
 export interface OipGenerateRequest {
   textInput: string;

@@ -3,12 +3,12 @@
  * `/icp4d-api/v1/authorize`, ZenApiKey, a plain bearer token, or nothing. Exchanged tokens are kept in memory and in
  * the token cache, so the next invocation reuses them until shortly before they expire.
  */
-import type { ResolvedAuth, ResolvedProfile } from '../../../src/config/types.js';
-import { bearerTokenEnv, zenApiKeyValue } from '../../../src/config/secrets.js';
-import { tokenCacheKey, type CachedToken, type TokenCache } from '../../../src/config/token-cache.js';
-import { AuthError, UsageError } from '../../../src/errors.js';
-import type { HttpClient, HttpRequestSpec, HttpResponse } from '../../../src/http/types.js';
-import type { Authenticator } from '../../types.js';
+import type { ResolvedAuth, ResolvedProfile } from '../../../src/contract/profile.js';
+import { bearerTokenEnv, zenApiKeyValue } from '../../../src/contract/auth.js';
+import { tokenCacheKey, type CachedToken, type TokenCache } from '../../../src/contract/token-cache.js';
+import { AuthError, UsageError } from '../../../src/contract/errors.js';
+import type { HttpClient, HttpRequestSpec, HttpResponse } from '../../../src/contract/http.js';
+import type { Authenticator } from '../../../src/contract/adapter.js';
 
 const HOUR = 3_600_000;
 /** CPD tokens that are not JWTs carry no expiry; CPD documents about 12 hours. */

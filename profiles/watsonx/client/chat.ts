@@ -3,11 +3,11 @@
  * `/ml/v1/deployments/{id_or_name}/text/chat`, with `…_stream` twins that answer in SSE. The body is OpenAI's chat
  * shape with `model_id` for `model`; answers name the model `model_id` and errors are watsonx's `errors` array.
  */
-import { UsageError } from '../../../src/errors.js';
-import type { ChatOperation, ChatTarget } from '../../types.js';
-import type { ResolvedProfile } from '../../../src/config/types.js';
-import type { ChatRequest } from '../../../src/chat/canonical.js';
-import type { HttpRequestSpec } from '../../../src/http/types.js';
+import { UsageError } from '../../../src/contract/errors.js';
+import type { ChatOperation, ChatTarget } from '../../../src/contract/adapter.js';
+import type { ResolvedProfile } from '../../../src/contract/profile.js';
+import type { ChatRequest } from '../../../src/contract/chat.js';
+import type { HttpRequestSpec } from '../../../src/contract/http.js';
 import {
   chatCompletionsFields,
   chatHeaders,

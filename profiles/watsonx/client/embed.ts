@@ -3,11 +3,11 @@
  * the profile's project or space, and `parameters.truncate_input_tokens` (docs/protocols/watsonx.md). The answer:
  * `{model_id, results: [{embedding}], created_at, input_token_count}`.
  */
-import type { ResolvedProfile } from '../../../src/config/types.js';
-import type { HttpRequestSpec } from '../../../src/http/types.js';
-import { isVector } from '../../../src/operations/embed-settings.js';
-import { UnexpectedAnswer } from '../../../src/errors.js';
-import type { EmbedBatchAnswer, EmbedOperation, EmbedRequest } from '../../types.js';
+import type { ResolvedProfile } from '../../../src/contract/profile.js';
+import type { HttpRequestSpec } from '../../../src/contract/http.js';
+import { isVector } from '../../../src/contract/embed-settings.js';
+import { UnexpectedAnswer } from '../../../src/contract/errors.js';
+import type { EmbedBatchAnswer, EmbedOperation, EmbedRequest } from '../../../src/contract/adapter.js';
 import { WATSONX_DEFAULT_API_VERSION } from './request.js';
 import { watsonxScope } from './scope.js';
 

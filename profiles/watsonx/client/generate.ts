@@ -1,4 +1,4 @@
-import type { GenerateOperation } from '../../types.js';
+import type { GenerateOperation } from '../../../src/contract/adapter.js';
 import { watsonxCapabilities } from '../capabilities.js';
 import { buildWatsonxGenerateRequest, WATSONX_DEFAULT_API_VERSION } from './request.js';
 import { parseWatsonxError, parseWatsonxGenerateResponse } from './response.js';

@@ -2,7 +2,7 @@
  * watsonx health: one authenticated list call of one item. With a space or project, the deployments list (the
  * service checks credentials there); without, the foundation model specs.
  */
-import type { HealthOperation } from '../../types.js';
+import type { HealthOperation } from '../../../src/contract/adapter.js';
 import { parseWatsonxPage, watsonxListRequest } from './models.js';
 import { jsonText } from '../../common/json-text.js';
 import { WATSONX_DEFAULT_API_VERSION } from './request.js';

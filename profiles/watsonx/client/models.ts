@@ -2,12 +2,12 @@
  * watsonx listings (docs/protocols/watsonx.md): foundation model specs (`GET /ml/v1/foundation_model_specs`) and
  * deployments (`GET /ml/v4/deployments`), both paged with `start`/`limit` and a `next.href` link.
  */
-import type { ResolvedProfile } from '../../../src/config/types.js';
-import { UnexpectedAnswer, UsageError } from '../../../src/errors.js';
-import type { HttpRequestSpec } from '../../../src/http/types.js';
-import { modelEntry } from '../../../src/operations/model-entry.js';
-import type { ListQuery, ModelEntry, ModelPage, ModelsOperation } from '../../types.js';
-import { countOf, fieldAt, isRecord, textOf } from '../../../src/operations/wire-fields.js';
+import type { ResolvedProfile } from '../../../src/contract/profile.js';
+import { UnexpectedAnswer, UsageError } from '../../../src/contract/errors.js';
+import type { HttpRequestSpec } from '../../../src/contract/http.js';
+import { modelEntry } from '../../../src/contract/model-entry.js';
+import type { ListQuery, ModelEntry, ModelPage, ModelsOperation } from '../../../src/contract/adapter.js';
+import { countOf, fieldAt, isRecord, textOf } from '../../../src/contract/wire-fields.js';
 import { WATSONX_DEFAULT_API_VERSION } from './request.js';
 
 /** The service's largest page; fewer round trips for the same list. */

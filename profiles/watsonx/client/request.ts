@@ -1,8 +1,8 @@
-import type { CanonicalRequest } from '../../../src/canonical.js';
-import type { ResolvedProfile } from '../../../src/config/types.js';
-import type { HttpRequestSpec } from '../../../src/http/types.js';
-import { UsageError } from '../../../src/errors.js';
-import type { GenerateTarget } from '../../types.js';
+import type { CanonicalRequest } from '../../../src/contract/canonical.js';
+import type { ResolvedProfile } from '../../../src/contract/profile.js';
+import type { HttpRequestSpec } from '../../../src/contract/http.js';
+import { UsageError } from '../../../src/contract/errors.js';
+import type { GenerateTarget } from '../../../src/contract/adapter.js';
 import { watsonxScope } from './scope.js';
 import { pathSegment } from '../../common/path-segment.js';
 

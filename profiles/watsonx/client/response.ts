@@ -1,6 +1,6 @@
-import { UnexpectedAnswer } from '../../../src/errors.js';
-import type { CanonicalRequest, GenerateResult, GenerateResultItem } from '../../../src/canonical.js';
-import type { ApiErrorDetails } from '../../../src/errors.js';
+import { UnexpectedAnswer } from '../../../src/contract/errors.js';
+import type { CanonicalRequest, GenerateResult, GenerateResultItem } from '../../../src/contract/canonical.js';
+import type { ApiErrorDetails } from '../../../src/contract/errors.js';
 import { serverWords } from '../../common/error-words.js';
 
 function isRecord(v: unknown): v is Record<string, unknown> {

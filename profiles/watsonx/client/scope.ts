@@ -1,5 +1,5 @@
-import type { ResolvedProfile } from '../../../src/config/types.js';
-import { UsageError } from '../../../src/errors.js';
+import type { ResolvedProfile } from '../../../src/contract/profile.js';
+import { UsageError } from '../../../src/contract/errors.js';
 
 /**
  * watsonx model calls (foundation-model generation, embeddings, tokenization) run in a project or a deployment

@@ -1,6 +1,6 @@
-import type { GenerateResult } from '../../../src/canonical.js';
-import type { SseEvent } from '../../../src/http/sse-parser.js';
-import type { StreamStep } from '../../types.js';
+import type { GenerateResult } from '../../../src/contract/canonical.js';
+import type { SseEvent } from '../../../src/contract/http.js';
+import type { StreamStep } from '../../../src/contract/adapter.js';
 import { readJsonEvent } from '../../common/json-events.js';
 
 function isRecord(v: unknown): v is Record<string, unknown> {

@@ -3,10 +3,10 @@
  * parameters?: {return_tokens}}` → `{model_id, result: {token_count, tokens?}}` (docs/protocols/watsonx.md). The answer
  * carries token texts and a count, never ids, and the service has no detokenize endpoint.
  */
-import type { ResolvedProfile } from '../../../src/config/types.js';
-import type { HttpRequestSpec } from '../../../src/http/types.js';
-import { UnexpectedAnswer } from '../../../src/errors.js';
-import type { TokenizeOperation, TokenizeRequest, TokenizeResult } from '../../types.js';
+import type { ResolvedProfile } from '../../../src/contract/profile.js';
+import type { HttpRequestSpec } from '../../../src/contract/http.js';
+import { UnexpectedAnswer } from '../../../src/contract/errors.js';
+import type { TokenizeOperation, TokenizeRequest, TokenizeResult } from '../../../src/contract/adapter.js';
 import { WATSONX_DEFAULT_API_VERSION } from './request.js';
 import { watsonxScope } from './scope.js';
 

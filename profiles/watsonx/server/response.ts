@@ -5,7 +5,7 @@ import type {
   ReturnOptions,
   ServiceWarning,
   TokenInfo,
-} from '../../../src/canonical.js';
+} from '../../../src/contract/canonical.js';
 import type { EngineToken, Generation, GenerationStep, GenerationSummary } from '../../../src/emulator/engine/index.js';
 
 export interface ResponseMeta {

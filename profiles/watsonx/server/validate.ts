@@ -4,7 +4,7 @@
  * problem, each naming the field. zod comes with this module, which serve loads on its first request.
  */
 import * as z from 'zod';
-import type { CanonicalParameters, Moderations } from '../../../src/canonical.js';
+import type { CanonicalParameters, Moderations } from '../../../src/contract/canonical.js';
 import { fieldName, type Issue } from '../../../src/emulator/core/zod-issue.js';
 
 export type GenerateKind = 'deployment' | 'foundation';

@@ -4,7 +4,7 @@
  * `chatEngineParameters`, and words the engine's stop reason with `chatFinishReason`. The answer is written from the
  * whole conversation, so a different history gives a different answer, and the same one at temperature 0 the same.
  */
-import type { CanonicalParameters, StopReason } from '../../canonical.js';
+import type { CanonicalParameters, StopReason } from '../../contract/canonical.js';
 import type { Engine } from './engine.js';
 import type {
   ConversationMessage,

@@ -1,5 +1,5 @@
 /** The engine a LocalEngineSettings names; the llama engine (and node-llama-cpp) is loaded only when asked for. */
-import type { LocalEngineSettings } from '../../local-engine.js';
+import type { LocalEngineSettings } from '../../contract/local-engine.js';
 import { deterministicEngine } from './deterministic.js';
 import type { Engine } from './engine.js';
 

@@ -2,7 +2,7 @@
  * Stand-in HAP and PII detectors: a handful of fixed abusive words and e-mail / phone patterns,
  * reported in watsonx's moderation shape so clients can exercise the `moderations` option.
  */
-import type { Moderations } from '../../canonical.js';
+import type { Moderations } from '../../contract/canonical.js';
 
 export interface ModerationFlag {
   score: number;

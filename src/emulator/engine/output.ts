@@ -3,7 +3,7 @@
  * end a generation after a token (a stop sequence, max_new_tokens, the context window, the time limit, in that
  * order), the text that may be sent while a stop sequence could still be starting, and the summary at the end.
  */
-import type { StopReason } from '../../canonical.js';
+import type { StopReason } from '../../contract/canonical.js';
 import { moderate } from './moderation.js';
 import type { StopSequences } from './stop-sequences.js';
 import type { EngineRequest, EngineToken, GenerationStep, GenerationSummary } from './types.js';

@@ -1,5 +1,5 @@
 /** The engine's protocol-neutral vocabulary: what a route hands in and what it gets back. */
-import type { CanonicalParameters, Moderations, StopReason } from '../../canonical.js';
+import type { CanonicalParameters, Moderations, StopReason } from '../../contract/canonical.js';
 import type { ModerationReport } from './moderation.js';
 
 /** One chat message as the chat routes hand it to the engine's chat template. */

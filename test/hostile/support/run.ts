@@ -4,7 +4,7 @@
  */
 import { execa } from 'execa';
 import { BIN, baseEnv, inProcessIo } from '../../helpers/run-cli.js';
-import { main } from '../../../src/main.js';
+import { main } from '../../../src/cli/main.js';
 
 export interface Outcome {
   exitCode: number;

@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { UsageError } from '../../../errors.js';
+import { UsageError } from '../../../contract/errors.js';
 import { importEsm } from '../../../import-esm.js';
 
 export const LLAMA_PACKAGE = 'node-llama-cpp';

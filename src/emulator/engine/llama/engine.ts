@@ -5,8 +5,8 @@
  * an embedding context. docs/local-model.md describes it for users.
  */
 import { availableParallelism } from 'node:os';
-import { UsageError } from '../../../errors.js';
-import { servedModelName } from '../../../local-engine.js';
+import { UsageError } from '../../../contract/errors.js';
+import { servedModelName } from '../../../contract/local-engine.js';
 import type { EmbeddingResult, Engine } from '../engine.js';
 import { freshSeed } from '../random.js';
 import type { Tokenizer } from '../tokenizer.js';

@@ -9,7 +9,7 @@
  * one request (n choices, best_of) read in turns can never wait on each other's sequences.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CanonicalParameters } from '../../../canonical.js';
+import type { CanonicalParameters } from '../../../contract/canonical.js';
 import { GenerationOutput } from '../output.js';
 import { createRng } from '../random.js';
 import { choose } from '../sampler.js';

@@ -5,7 +5,7 @@
  * inside the file.
  */
 import { open, stat } from 'node:fs/promises';
-import { UsageError } from '../../../errors.js';
+import { UsageError } from '../../../contract/errors.js';
 import type { NodeLlamaCpp } from './binding.js';
 
 /** Magic, version, tensor count, metadata count. */

@@ -2,8 +2,8 @@
  * The Aleph Alpha tasks — evaluate, explain, qa, summarize — as operations: what a command hands in, what comes
  * back, and the one interface an adapter implements per task. Types only.
  */
-import type { ResolvedProfile } from '../../src/config/types.js';
-import type { HttpRequestSpec } from '../../src/http/types.js';
+import type { ResolvedProfile } from '../profile.js';
+import type { HttpRequestSpec } from '../http.js';
 import type { MultimodalPrompt, TaskDocument } from './prompts.js';
 
 export interface EvaluateRequest {

@@ -1,9 +1,9 @@
 /** Generation (`deployment text-generate`, `complete`) and authentication: what every adapter implements. Types only. */
-import type { CanonicalParameters, CanonicalRequest, GenerateResult, ReturnOptions } from '../../src/canonical.js';
-import type { ResolvedProfile } from '../../src/config/types.js';
-import type { ApiErrorDetails } from '../../src/errors.js';
-import type { HttpRequestSpec } from '../../src/http/types.js';
-import type { SseEvent } from '../../src/http/sse-parser.js';
+import type { CanonicalParameters, CanonicalRequest, GenerateResult, ReturnOptions } from '../canonical.js';
+import type { ResolvedProfile } from '../profile.js';
+import type { ApiErrorDetails } from '../errors.js';
+import type { HttpRequestSpec } from '../http.js';
+import type { SseEvent } from '../http.js';
 
 /** What a generation call targets: a deployment (cpd-cli) or a model (complete --model). */
 export interface GenerateTarget {

@@ -1,6 +1,6 @@
 /** `health`: what an adapter implements to say which requests prove an endpoint works. Types only. */
-import type { ResolvedProfile } from '../../src/config/types.js';
-import type { HttpRequestSpec } from '../../src/http/types.js';
+import type { ResolvedProfile } from '../profile.js';
+import type { HttpRequestSpec } from '../http.js';
 
 /** One request of a health check. */
 export interface HealthProbe {
@@ -12,7 +12,7 @@ export interface HealthProbe {
   /** What a successful answer says about the server's version. */
   version?(bodyText: string): string | undefined;
   /**
-   * Throws UnexpectedAnswer (src/errors.ts) when a 2xx answer is not the protocol's (a web page on the URL answers 200
+   * Throws UnexpectedAnswer (src/contract/errors.ts) when a 2xx answer is not the protocol's (a web page on the URL answers 200
    * to everything): such an endpoint is not healthy.
    */
   check?(bodyText: string): void;

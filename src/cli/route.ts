@@ -4,7 +4,7 @@
  * (docs/performance.md, "Start-up"). Whatever is unclear — help, the version, an option before the command words
  * that is not global, no command at all — gets undefined, and the whole program is built, as it always was.
  */
-import type { CommandSpec, OptionSpec } from './command.js';
+import type { CommandSpec, OptionSpec } from '../command.js';
 
 interface GlobalFlags {
   /** Long names that take a value ("--profile"). */

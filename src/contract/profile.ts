@@ -1,7 +1,5 @@
-import type { CanonicalParameters } from '../canonical.js';
-import type { OptionValues } from '../command.js';
-import type { GLOBAL_OPTION_SPECS } from '../global-options.js';
-import type { LocalEngineSettings } from '../local-engine.js';
+import type { CanonicalParameters } from './canonical.js';
+import type { LocalEngineSettings } from './local-engine.js';
 
 export type ProviderKind = 'watsonx' | 'azure-openai' | 'openai' | 'aleph-alpha' | 'open-inference';
 export const PROVIDER_KINDS: readonly ProviderKind[] = [
@@ -68,12 +66,6 @@ export interface ResolvedProfile {
   /** Where the profile came from, for messages ("~/.config/textgen/config.yaml", "built-in"). */
   source: string;
 }
-
-/**
- * The global options as commander hands them over (strings until validated): derived from their table in
- * src/global-options.ts, so a global flag is declared once and its key and value type follow from it.
- */
-export type GlobalOptions = OptionValues<typeof GLOBAL_OPTION_SPECS>;
 
 /** Canonical parameters a server may accept as extra keys (docs/design.md §3, cells marked *). */
 export const SERVER_PARAMETER_NAMES = [

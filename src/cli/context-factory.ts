@@ -1,12 +1,13 @@
-import type { Authenticator } from '../profiles/types.js';
-import type { Context, Terminal } from './context.js';
-import type { GlobalOptions, ResolvedProfile } from './config/types.js';
-import type { HttpClient } from './http/types.js';
-import type { TokenCache } from './config/token-cache.js';
-import { createReporter } from './reporter.js';
-import { createDataSink } from './output/safe-write.js';
-import { colorLevel } from './output/color.js';
-import { KnownSecrets } from './http/redact.js';
+import type { Authenticator } from '../contract/adapter.js';
+import type { Context, Terminal } from '../context.js';
+import type { ResolvedProfile } from '../contract/profile.js';
+import type { GlobalOptions } from '../global-options.js';
+import type { HttpClient } from '../contract/http.js';
+import type { TokenCache } from '../contract/token-cache.js';
+import { createReporter } from '../reporter.js';
+import { createDataSink } from '../output/safe-write.js';
+import { colorLevel } from '../output/color.js';
+import { KnownSecrets } from '../contract/redact.js';
 
 export interface ProcessLike {
   env: Record<string, string | undefined>;
@@ -66,8 +67,8 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
   let cache: TokenCache | undefined;
 
   async function resolve(): Promise<ResolvedProfile> {
-    const { loadConfig } = await import('./config/load.js');
-    const { resolveProfile, NoProfileSelected } = await import('./config/resolve.js');
+    const { loadConfig } = await import('../config/load.js');
+    const { resolveProfile, NoProfileSelected } = await import('../config/resolve.js');
     const config = await loadConfig({
       cwd: io.cwd,
       env: io.env,
@@ -95,8 +96,8 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
         `note: the ${profile.name} profile starts an embedded server; run "textgen serve" to use this command line`,
       );
     } else if (profile.local && !profile.url) {
-      const { startServer } = await import('./emulator/core/index.js');
-      const { createEngine } = await import('./emulator/engine/create.js');
+      const { startServer } = await import('../emulator/core/index.js');
+      const { createEngine } = await import('../emulator/engine/create.js');
       const server = await startServer({ host: '127.0.0.1', port: 0, engine: await createEngine(profile.engine) });
       disposers.push(() => server.close());
       profile.url = server.url;
@@ -112,7 +113,7 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
   async function offerNewProfile(): Promise<boolean> {
     const prompter = await ctx.prompter();
     if (!(await prompter.confirm('No profile is configured. Create one now?', { default: true }))) return false;
-    const { run: addProfile } = await import('../commands/profiles/add.js');
+    const { run: addProfile } = await import('../../commands/profiles/add.js');
     return (await addProfile({ args: [] }, ctx)) === 0;
   }
 
@@ -136,7 +137,7 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
     },
     http(profile) {
       httpPromise ??= (async () => {
-        const { createHttpClient } = await import('./http/client.js');
+        const { createHttpClient } = await import('../http/client.js');
         const client = createHttpClient({
           timeoutMs: profile.timeoutMs,
           retries: profile.retries,
@@ -155,7 +156,7 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
     authenticator(profile) {
       authPromise ??= (async () => {
         const http = await ctx.http(profile);
-        const { adapterFor } = await import('../profiles/registry.js');
+        const { adapterFor } = await import('../../profiles/registry.js');
         cache ??= lazyTokenCache(io.env);
         return adapterFor(profile.provider).auth.create({
           profile,
@@ -168,8 +169,8 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
       return authPromise;
     },
     async prompter() {
-      if (!terminal.interactive) return (await import('./prompt/prompter.js')).refusingPrompter();
-      const { createInquirerPrompter } = await import('./prompt/inquirer-prompter.js');
+      if (!terminal.interactive) return (await import('../prompt/prompter.js')).refusingPrompter();
+      const { createInquirerPrompter } = await import('../prompt/inquirer-prompter.js');
       return createInquirerPrompter({ stdin: io.stdin, stderr: io.stderr, signal });
     },
     async dispose() {
@@ -193,7 +194,7 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
  */
 function lazyTokenCache(env: Record<string, string | undefined>): TokenCache {
   let real: Promise<TokenCache> | undefined;
-  const load = () => (real ??= import('./config/token-cache.js').then((m) => m.createTokenCache({ env })));
+  const load = () => (real ??= import('../config/token-cache.js').then((m) => m.createTokenCache({ env })));
   return {
     get: async (key) => (await load()).get(key),
     set: async (key, token) => (await load()).set(key, token),

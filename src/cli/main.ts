@@ -1,6 +1,6 @@
 import type { ProcessLike } from './context-factory.js';
 import type { MainOptions } from './selection.js';
-import { packageVersion } from './version.js';
+import { packageVersion } from '../version.js';
 
 export { packageVersion };
 
@@ -9,13 +9,13 @@ export type { MainOptions } from './selection.js';
 /**
  * Entry point: returns the exit code instead of exiting, so the CLI stays importable (zx/np style).
  * `--version` is answered before anything else is imported: it is the cold-start benchmark.
- * bin/textgen.js runs the same steps from the bundles (src/launch/launch.ts).
+ * bin/textgen.js runs the same steps from the bundles (src/cli/launch/launch.ts).
  */
 export async function main(argv: string[], io: ProcessLike, options: MainOptions = {}): Promise<number> {
   if (argv.length === 1 && argv[0] === '--version') {
     io.stdout.write(`${packageVersion()}\n`);
     return 0;
   }
-  const { runCli } = await import('./cli.js');
+  const { runCli } = await import('./program.js');
   return runCli(argv, io, options);
 }

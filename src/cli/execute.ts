@@ -3,9 +3,9 @@
  * one error line, output that could not be written, the clean-up. Apart from the parser so that help and usage
  * errors load none of this.
  */
-import { HANDLERS } from '../commands/handlers.js';
+import { HANDLERS } from '../../commands/handlers.js';
 import { createContext, type ProcessLike } from './context-factory.js';
-import { Interrupted, NetworkError, OutputError, StreamError, UsageError } from './errors.js';
+import { Interrupted, NetworkError, OutputError, StreamError, UsageError } from '../contract/errors.js';
 import { reportFailure } from './report-failure.js';
 import type { MainOptions, Selection } from './selection.js';
 
@@ -99,7 +99,11 @@ export async function executeCommand(
   try {
     // Output that never reached stdout is a failure of its own (exit 7); it outranks what the command made of it.
     await ctx.out.flush();
-    if (options.handleSignals && ctx.out.written > 0 && (await import('./output/stdout-closed.js')).stdoutWasClosed()) {
+    if (
+      options.handleSignals &&
+      ctx.out.written > 0 &&
+      (await import('../output/stdout-closed.js')).stdoutWasClosed()
+    ) {
       throw new OutputError('cannot write the output: stdout is closed, so it would be lost', {
         hint: 'to discard the output, redirect it with > /dev/null',
       });

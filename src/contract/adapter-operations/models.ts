@@ -1,6 +1,6 @@
 /** `models`: what an adapter implements to list (and describe) models and deployments. Types only. */
-import type { ResolvedProfile } from '../../src/config/types.js';
-import type { HttpRequestSpec } from '../../src/http/types.js';
+import type { ResolvedProfile } from '../profile.js';
+import type { HttpRequestSpec } from '../http.js';
 
 export type ModelKind = 'model' | 'deployment';
 
@@ -73,7 +73,7 @@ export interface ModelsOperation {
   nextRequest?(url: string, previous: HttpRequestSpec): HttpRequestSpec;
   /**
    * One answer → entries. A body that is not a listing of this provider's shape: an UnexpectedAnswer naming the field
-   * that is missing (src/errors.ts), or undefined. `now` dates lifecycles.
+   * that is missing (src/contract/errors.ts), or undefined. `now` dates lifecycles.
    */
   parsePage(body: unknown, query: ListQuery, now: number): ModelPage | undefined;
   /** `models NAME`: one model's metadata. */

@@ -1,6 +1,6 @@
 /** `chat`: what an adapter implements to hold a conversation with the service. Types only. */
-import type { ChatChunk, ChatParameterName, ChatRequest, ChatResult } from '../../src/chat/canonical.js';
-import type { ResolvedProfile } from '../../src/config/types.js';
+import type { ChatChunk, ChatParameterName, ChatRequest, ChatResult } from '../chat.js';
+import type { ResolvedProfile } from '../profile.js';
 import type { StreamStepOf, WireOperation } from './generate.js';
 
 /** What a chat call targets: a model (`-m`), or a deployment (`--id-or-name`; a watsonx deployment, an Azure deployment). */

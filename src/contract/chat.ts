@@ -4,7 +4,7 @@
  * services descend from OpenAI's chat completions, so the field names (`max_tokens`, `finish_reason`, `usage`) are
  * theirs. Types only: anything may import this file.
  */
-import type { ServiceWarning } from '../canonical.js';
+import type { ServiceWarning } from './canonical.js';
 
 export const CHAT_ROLES = ['system', 'user', 'assistant'] as const;
 export type ChatRole = (typeof CHAT_ROLES)[number];

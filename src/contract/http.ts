@@ -72,3 +72,15 @@ export interface HttpClientOptions {
   /** Injected for tests: 0 ≤ x < 1, used for jitter. */
   random?: () => number;
 }
+
+/** One Server-Sent Event as the parser (src/http/sse-parser.ts) hands it over, and as a stream decoder reads it. */
+export interface SseEvent {
+  /** The `event` field; "message" when unset or empty. */
+  event: string;
+  /** `data` lines joined with "\n". */
+  data: string;
+  /** The last non-empty event id seen on the stream so far (it persists across events, as in EventSource). */
+  id?: string;
+  /** The last valid `retry` value seen on the stream so far (a connection setting, not a per-event one). */
+  retry?: number;
+}

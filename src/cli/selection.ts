@@ -1,5 +1,5 @@
 /** What passes between the command-line parser (./cli.ts), the runner (./execute.ts) and the entry points: types only. */
-import type { GlobalOptions } from './config/types.js';
+import type { GlobalOptions } from '../global-options.js';
 
 export interface MainOptions {
   /** Install SIGINT handling (the real process only; tests run in-process without it). */

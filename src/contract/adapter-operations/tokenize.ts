@@ -2,8 +2,8 @@
  * `tokenize` and `detokenize`: what an adapter whose service has those endpoints implements. Adapters without one
  * leave it out, and the commands tokenize offline with a public encoding (src/tokenizers/).
  */
-import type { ResolvedProfile } from '../../src/config/types.js';
-import type { HttpRequestSpec } from '../../src/http/types.js';
+import type { ResolvedProfile } from '../profile.js';
+import type { HttpRequestSpec } from '../http.js';
 
 export interface TokenizeRequest {
   model: string;
@@ -39,12 +39,12 @@ export interface TokenizeOperation {
   /** False when the service's answer carries no token ids (watsonx: texts and a count). */
   givesIds: boolean;
   buildTokenizeRequest(request: TokenizeRequest, profile: ResolvedProfile): HttpRequestSpec;
-  /** Throws UnexpectedAnswer (src/errors.ts). */
+  /** Throws UnexpectedAnswer (src/contract/errors.ts). */
   parseTokenizeResponse(body: unknown, request: TokenizeRequest): TokenizeResult;
   /** Absent when the service has no detokenize endpoint. */
   detokenize?: {
     buildRequest(request: DetokenizeRequest, profile: ResolvedProfile): HttpRequestSpec;
-    /** Throws UnexpectedAnswer (src/errors.ts). */
+    /** Throws UnexpectedAnswer (src/contract/errors.ts). */
     parseResponse(body: unknown, request: DetokenizeRequest): DetokenizeResult;
   };
   /** The request for the model's tokenizer.json (a byte-level BPE file), when the service hands it out: --local uses it. */

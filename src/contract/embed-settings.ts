@@ -1,5 +1,5 @@
 /** Values every embeddings adapter and the `embed` command share: pooling and representation names, flags. */
-import type { EmbedSetting, EmbedSettings, Pooling, Representation } from '../../profiles/types.js';
+import type { EmbedSetting, EmbedSettings, Pooling, Representation } from './adapter.js';
 
 export const POOLINGS = ['mean', 'weighted_mean', 'max', 'last_token', 'abs_max'] as const satisfies readonly Pooling[];
 

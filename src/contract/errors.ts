@@ -1,4 +1,4 @@
-import { redactCredentials, redactText } from './http/redact.js';
+import { redactCredentials, redactText } from './redact.js';
 
 /**
  * The one error hierarchy. Every expected failure is one of these; the top level prints

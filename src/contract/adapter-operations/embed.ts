@@ -1,6 +1,6 @@
 /** `embed`: what an adapter implements to embed texts. Types only. */
-import type { ResolvedProfile } from '../../src/config/types.js';
-import type { HttpRequestSpec } from '../../src/http/types.js';
+import type { ResolvedProfile } from '../profile.js';
+import type { HttpRequestSpec } from '../http.js';
 
 export type Pooling = 'mean' | 'weighted_mean' | 'max' | 'last_token' | 'abs_max';
 export type Representation = 'symmetric' | 'document' | 'query';

@@ -6,27 +6,26 @@
  * Each capability is a loader, so choosing a provider imports nothing heavy: the mapping modules of one operation
  * are loaded when that operation runs.
  */
-import type { HttpClient } from '../src/http/types.js';
-import type { TokenCache } from '../src/config/token-cache.js';
-import type { AuthType, ProviderKind, ResolvedProfile } from '../src/config/types.js';
-import type { ProtocolModule } from '../src/emulator/core/router.js';
-import type { Authenticator, ErrorDialect, GenerateOperation } from './operations/generate.js';
-import type { ChatOperation } from './operations/chat.js';
-import type { EmbedOperation } from './operations/embed.js';
-import type { HealthOperation } from './operations/health.js';
-import type { ModelsOperation } from './operations/models.js';
-import type { MultimodalPrompts } from './operations/prompts.js';
-import type { TaskName, TaskOperations } from './operations/tasks.js';
-import type { TokenizeOperation } from './operations/tokenize.js';
+import type { HttpClient } from './http.js';
+import type { TokenCache } from './token-cache.js';
+import type { AuthType, ProviderKind, ResolvedProfile } from './profile.js';
+import type { Authenticator, ErrorDialect, GenerateOperation } from './adapter-operations/generate.js';
+import type { ChatOperation } from './adapter-operations/chat.js';
+import type { EmbedOperation } from './adapter-operations/embed.js';
+import type { HealthOperation } from './adapter-operations/health.js';
+import type { ModelsOperation } from './adapter-operations/models.js';
+import type { MultimodalPrompts } from './adapter-operations/prompts.js';
+import type { TaskName, TaskOperations } from './adapter-operations/tasks.js';
+import type { TokenizeOperation } from './adapter-operations/tokenize.js';
 
-export type * from './operations/generate.js';
-export type * from './operations/chat.js';
-export type * from './operations/embed.js';
-export type * from './operations/health.js';
-export type * from './operations/models.js';
-export type * from './operations/prompts.js';
-export type * from './operations/tasks.js';
-export type * from './operations/tokenize.js';
+export type * from './adapter-operations/generate.js';
+export type * from './adapter-operations/chat.js';
+export type * from './adapter-operations/embed.js';
+export type * from './adapter-operations/health.js';
+export type * from './adapter-operations/models.js';
+export type * from './adapter-operations/prompts.js';
+export type * from './adapter-operations/tasks.js';
+export type * from './adapter-operations/tokenize.js';
 
 /** Loads one capability's module on first use. */
 export type Loader<T> = () => Promise<T>;
@@ -102,9 +101,4 @@ export interface ProviderAdapter {
   tasks?: { [T in TaskName]?: Loader<TaskOperations[T]> };
   /** `--image`, `--prompt-json` and `--document`: prompts made of items. */
   prompts?: Loader<MultimodalPrompts>;
-  /**
-   * The routes `textgen serve` answers in this protocol. Adapters that share a protocol share the loader (OpenAI's
-   * `/v1` routes live with Azure's), and `serve` registers each loader's modules once.
-   */
-  emulator: Loader<ProtocolModule[]>;
 }

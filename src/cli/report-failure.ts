@@ -1,6 +1,6 @@
-import type { Reporter } from './context.js';
-import { isTextgenError, Interrupted } from './errors.js';
-import { paint, type ColorLevel } from './output/paint.js';
+import type { Reporter } from '../context.js';
+import { isTextgenError, Interrupted } from '../contract/errors.js';
+import { paint, type ColorLevel } from '../output/paint.js';
 
 /**
  * Messages quote what the user gave (a flag value, a file name, a URL), which may hold terminal control

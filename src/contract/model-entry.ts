@@ -1,5 +1,5 @@
 /** The canonical model entry's key order and its constructor, shared by every adapter's listing. */
-import type { ModelEntry } from '../../profiles/types.js';
+import type { ModelEntry } from './adapter.js';
 
 /** The canonical key order of a ModelEntry (`-o json` prints keys in this order for every provider). */
 export const MODEL_ENTRY_KEYS = [

@@ -1,11 +1,11 @@
 import { Command, CommanderError, Help, Option } from 'commander';
-import type { CommandSpec } from './command.js';
-import type { GlobalOptions } from './config/types.js';
+import type { CommandSpec } from '../command.js';
+import type { GlobalOptions } from '../global-options.js';
 import type { ProcessLike } from './context-factory.js';
 import type { MainOptions, ParseOutcome, Selection } from './selection.js';
-import { COMMAND_SPECS, commandKey } from '../commands/index.js';
-import { packageVersion } from './version.js';
-import { GLOBAL_OPTION_SPECS } from './global-options.js';
+import { COMMAND_SPECS, commandKey } from '../../commands/index.js';
+import { packageVersion } from '../version.js';
+import { GLOBAL_OPTION_SPECS } from '../global-options.js';
 import { routedSpec } from './route.js';
 
 const GROUPS: Record<string, string> = {
@@ -65,7 +65,7 @@ export async function parseCommandLine(
 ): Promise<ParseOutcome> {
   // A reader that goes away (`textgen --help | head`) is not an error; the data sink handles it for command output.
   // A reader that goes away (`textgen --help | head`) is not an error, and a failed write (a full disk) must not end the
-  // process with a stack trace: the data sink records command output failures, which src/execute.ts reports.
+  // process with a stack trace: the data sink records command output failures, which src/cli/execute.ts reports.
   io.stdout.on('error', () => undefined);
   const program = new Command('textgen');
   program
@@ -145,8 +145,8 @@ export async function parseCommandLine(
 }
 
 /**
- * Parses the command line and runs the chosen command. In-process (src/main.ts, the tests); bin/textgen.js runs
- * the two halves from their own bundles (src/launch/launch.ts).
+ * Parses the command line and runs the chosen command. In-process (src/cli/main.ts, the tests); bin/textgen.js runs
+ * the two halves from their own bundles (src/cli/launch/launch.ts).
  */
 export async function runCli(argv: string[], io: ProcessLike, options: MainOptions = {}): Promise<number> {
   const outcome = await parseCommandLine(argv, io);

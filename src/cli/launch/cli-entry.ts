@@ -1,2 +1,2 @@
 // dist/cli.cjs (scripts/bundle.mjs): the command line and help, built from the command specs; no handler.
-export { parseCommandLine } from '../cli.js';
+export { parseCommandLine } from '../program.js';

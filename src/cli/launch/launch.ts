@@ -1,5 +1,5 @@
 /**
- * What bin/textgen.js runs (bundled to dist/launch.cjs by scripts/bundle.mjs): src/main.ts's steps, each half
+ * What bin/textgen.js runs (bundled to dist/launch.cjs by scripts/bundle.mjs): src/cli/main.ts's steps, each half
  * from its own bundle so that a run loads only what it needs:
  *   --version   package.json, nothing else;
  *   parse       dist/cli.cjs — commander and the command specs: help, usage errors and the choice of command;
@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ProcessLike } from '../context-factory.js';
 import type { MainOptions, ParseOutcome, Selection } from '../selection.js';
-import { LENT_IMPORT } from '../import-esm.js';
+import { LENT_IMPORT } from '../../import-esm.js';
 import { compileCacheDir, loadBundle } from './compile-cache.js';
 
 /** The content hashes of dist/cli.cjs and dist/run.cjs, filled in by scripts/bundle.mjs (`define`). */
