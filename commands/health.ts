@@ -19,8 +19,7 @@ export const spec = {
 } as const satisfies CommandSpec;
 
 export async function run(_options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
-  const { parseOutputFormat } = await import('../src/output/format.js');
-  const format = parseOutputFormat(ctx.globals.output);
+  const format = ctx.output().format;
   const { checkHealth, healthExitCode, healthLine, healthProfile, loadHealthOperation } = await import(
     '../src/operations/health.js'
   );

@@ -37,9 +37,8 @@ export const spec = {
 export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { UsageError } = await import('../src/contract/errors.js');
   const { parseBooleanFlag } = await import('../src/options/flag-values.js');
-  const { parseOutputFormat } = await import('../src/output/format.js');
 
-  const format = parseOutputFormat(ctx.globals.output);
+  const format = ctx.output().format;
   const raw = parseBooleanFlag('--raw', options.raw) === true;
   const deployments = parseBooleanFlag('--deployments', options.deployments) === true;
   const name = options.args[0];
@@ -109,7 +108,7 @@ export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promis
   }
   const { listModels } = await import('../src/operations/models.js');
   const listing = await listModels(ctx, profile, callee, op, query);
-  if (listing.entries.length === 0 && format === 'text' && !ctx.globals.jmesQuery && !raw) {
+  if (listing.entries.length === 0 && format === 'text' && !ctx.output().jmes && !raw) {
     ctx.reporter.info(`${kind} lists no ${query.scope}`);
     return 0;
   }

@@ -70,7 +70,7 @@ export async function runEmbedBatch(
   settings: BatchSettings,
 ): Promise<number> {
   checkBatchFlags(ctx, settings, { inputFlags: command.inputFlags, raw: command.raw, refused: command.refused });
-  const query = await compileResultQuery(ctx.globals.jmesQuery);
+  const query = await compileResultQuery(ctx.output().jmes);
   const profile = await ctx.profile();
   const op = await loadEmbedOperation(profile.provider);
   if (op === undefined)

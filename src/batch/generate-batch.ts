@@ -66,7 +66,7 @@ export async function runGenerationBatch(
   checkBatchFlags(ctx, settings, { inputFlags, raw: cmd.raw, refused });
   const raw = parseBooleanFlag('--raw', cmd.raw.raw) === true;
   const ignoreUnsupported = parseBooleanFlag('--ignore-unsupported', cmd.raw.ignoreUnsupported) === true;
-  const query = await compileResultQuery(ctx.globals.jmesQuery);
+  const query = await compileResultQuery(ctx.output().jmes);
 
   let stdinText: Promise<string> | undefined;
   const buildOpts = {

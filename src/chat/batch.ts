@@ -48,7 +48,7 @@ export async function runChatBatch(
   flags: ChatBatchFlags,
 ): Promise<number> {
   checkBatchFlags(ctx, settings, { inputFlags: flags.given, raw: flags.raw });
-  const query = await compileResultQuery(ctx.globals.jmesQuery);
+  const query = await compileResultQuery(ctx.output().jmes);
   const warned = new Set<string>();
   const warnOnce = (m: string) => {
     if (warned.has(m)) return;

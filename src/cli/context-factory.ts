@@ -1,5 +1,6 @@
 import type { Authenticator } from '../contract/adapter.js';
-import type { Context, Terminal } from '../context.js';
+import type { Context, OutputChoice, Terminal } from '../context.js';
+import { parseOutputFormat } from '../output/format.js';
 import type { ResolvedProfile } from '../contract/profile.js';
 import type { GlobalOptions } from '../global-options.js';
 import type { HttpClient } from '../contract/http.js';
@@ -117,6 +118,7 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
     return (await addProfile({ args: [] }, ctx)) === 0;
   }
 
+  let output: OutputChoice | undefined;
   const ctx: Context = {
     globals,
     env: io.env,
@@ -125,6 +127,14 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
       return io.stdin;
     },
     out,
+    output() {
+      output ??= {
+        format: parseOutputFormat(globals.output),
+        jmes: globals.jmesQuery,
+        rawOutput: globals.rawOutput === true,
+      };
+      return output;
+    },
     stderr: io.stderr,
     reporter,
     secrets,

@@ -47,8 +47,7 @@ export interface PlannedRequest {
 }
 
 export async function runEmbed(ctx: Context, command: EmbedCommand): Promise<number> {
-  const { parseOutputFormat } = await import('../output/format.js');
-  const format = parseOutputFormat(ctx.globals.output);
+  const format = ctx.output().format;
   const profile = await ctx.profile();
   const op = await loadEmbedOperation(profile.provider);
   if (op === undefined) {

@@ -23,8 +23,7 @@ export async function runTask<T extends TaskName>(
   task: T,
   prepare: (profile: ResolvedProfile) => Promise<TaskRequestOf<T>>,
 ): Promise<number> {
-  const { parseOutputFormat } = await import('../output/format.js');
-  const format = parseOutputFormat(ctx.globals.output);
+  const format = ctx.output().format;
   const profile = await ctx.profile();
   const loaded = await loadTaskOperation(task, profile.provider);
   if (loaded === undefined) {

@@ -185,9 +185,9 @@ function labelled<T extends { model?: string; encoding?: string }>(
 
 /** stdout: the text rendering, or the value as JSON/YAML/JSONL (after -j). */
 async function present(ctx: Context, value: unknown, text: () => string): Promise<void> {
-  const { parseOutputFormat, renderStructured } = await import('../output/format.js');
-  const format = parseOutputFormat(ctx.globals.output);
-  const jmes = ctx.globals.jmesQuery;
+  const { renderStructured } = await import('../output/format.js');
+  const format = ctx.output().format;
+  const jmes = ctx.output().jmes;
   if (format === 'text' && !jmes) {
     ctx.out.text(text());
     return;
@@ -197,7 +197,7 @@ async function present(ctx: Context, value: unknown, text: () => string): Promis
     const { applyJmesQuery } = await import('../output/jmes.js');
     v = await applyJmesQuery(value, jmes);
   }
-  const rawOutput = ctx.globals.rawOutput === true;
+  const rawOutput = ctx.output().rawOutput;
   const { writeStructured } = await import('../output/structured.js');
   writeStructured(
     ctx.out,
@@ -208,13 +208,12 @@ async function present(ctx: Context, value: unknown, text: () => string): Promis
 }
 
 export async function runTokenize(ctx: Context, cmd: TokenizeCommand): Promise<number> {
-  const { parseOutputFormat } = await import('../output/format.js');
-  const format = parseOutputFormat(ctx.globals.output); // a bad -o is reported before anything is sent
+  const format = ctx.output().format; // a bad -o is reported before anything is sent
   // The count alone, for a person at a colour terminal, becomes a picture of the token boundaries: that needs tokens.
   const picture =
-    format === 'text' && !ctx.globals.jmesQuery && !cmd.count && !cmd.show.tokens && !cmd.show.ids && stdoutColor(ctx);
+    format === 'text' && !ctx.output().jmes && !cmd.count && !cmd.show.tokens && !cmd.show.ids && stdoutColor(ctx);
   // -o json|jsonl|yaml and -j give the whole result, {model, encoding, token_count, tokens, ids}, as the help says.
-  const structured = format !== 'text' || ctx.globals.jmesQuery !== undefined;
+  const structured = format !== 'text' || ctx.output().jmes !== undefined;
   const wantTokens = cmd.show.tokens || picture || (structured && !cmd.count);
   const source = await chooseSource(ctx, 'tokenize', cmd);
   let result: TokenizeResult;
@@ -254,8 +253,7 @@ export async function runTokenize(ctx: Context, cmd: TokenizeCommand): Promise<n
 }
 
 export async function runDetokenize(ctx: Context, cmd: DetokenizeCommand): Promise<number> {
-  const { parseOutputFormat } = await import('../output/format.js');
-  parseOutputFormat(ctx.globals.output);
+  ctx.output().format;
   const source = await chooseSource(ctx, 'detokenize', cmd);
   let result: DetokenizeResult;
   if (source.kind === 'service') {

@@ -11,7 +11,7 @@ export async function writeResult(
   value: unknown,
   text: () => string,
 ): Promise<void> {
-  const jmes = ctx.globals.jmesQuery;
+  const jmes = ctx.output().jmes;
   if (format === 'text' && !jmes) {
     ctx.out.text(text());
     return;
@@ -22,7 +22,7 @@ export async function writeResult(
     const { applyJmesQuery } = await import('../output/jmes.js');
     v = await applyJmesQuery(value, jmes);
   }
-  const rawOutput = ctx.globals.rawOutput === true;
+  const rawOutput = ctx.output().rawOutput;
   const { writeStructured } = await import('../output/structured.js');
   if (format === 'jsonl' && Array.isArray(v)) {
     for (const item of v)

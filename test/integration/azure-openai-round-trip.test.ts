@@ -204,11 +204,7 @@ describe.each([
 
 test("a wrong key is a 401 the client reads in Azure's words", async () => {
   const resolved = testProfile({ provider: 'azure-openai', url: server.url });
-  const spec = azureOpenAiGenerate.build(
-    { input: 'Hi' },
-    { deployment: 'demo', stream: false },
-    resolved,
-  );
+  const spec = azureOpenAiGenerate.build({ input: 'Hi' }, { deployment: 'demo', stream: false }, resolved);
   const res = await fetch(spec.url, {
     method: 'POST',
     headers: { ...spec.headers, 'api-key': 'wrong' },

@@ -36,9 +36,7 @@ async function generate(
   target: Omit<GenerateTarget, 'stream'>,
   extra?: Record<string, unknown>,
 ): Promise<GenerateResult> {
-  const res = await send(
-    openInferenceGenerate.build(request, { ...target, stream: false }, profile(), extra),
-  );
+  const res = await send(openInferenceGenerate.build(request, { ...target, stream: false }, profile(), extra));
   expect(res.status).toBe(200);
   const body = assertValid(v.generateResponse, await res.json(), 'server answer');
   return openInferenceGenerate.parse(body, request);
@@ -157,11 +155,7 @@ describe('round trip through the local server', () => {
 
   test('an error answer: status, code, message and the request id as trace', async () => {
     server.faults.push({ kind: 'status', status: 429 });
-    const spec = openInferenceGenerate.build(
-      { input: 'Hi' },
-      { model: 'demo', stream: false },
-      profile(),
-    );
+    const spec = openInferenceGenerate.build({ input: 'Hi' }, { model: 'demo', stream: false }, profile());
     const res = await send({ ...spec, headers: { ...spec.headers, 'x-request-id': 'rt-1' } });
     const headers = Object.fromEntries(res.headers);
     expect(openInferenceGenerate.parseError(res.status, await res.text(), headers)).toEqual({

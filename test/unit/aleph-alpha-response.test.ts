@@ -48,13 +48,11 @@ describe('CompletionResponse → canonical result', () => {
 
   test('model_id is the model the request was sent to', () => {
     const body = answer({ completion: 'y', finish_reason: 'end_of_text' });
+    expect(alephAlphaGenerate.parse(body, { input: 'x' }, { model: 'luminous-supreme', stream: false }).model_id).toBe(
+      'luminous-supreme',
+    );
     expect(
-      alephAlphaGenerate.parse(body, { input: 'x' }, { model: 'luminous-supreme', stream: false })
-        .model_id,
-    ).toBe('luminous-supreme');
-    expect(
-      alephAlphaGenerate.parse(body, { input: 'x' }, { deployment: 'luminous-base', stream: false })
-        .model_id,
+      alephAlphaGenerate.parse(body, { input: 'x' }, { deployment: 'luminous-base', stream: false }).model_id,
     ).toBe('luminous-base');
     expect(parse(body, { input: 'x' }).model_id).toBeUndefined();
   });

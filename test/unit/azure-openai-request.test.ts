@@ -91,22 +91,14 @@ describe('azure-openai request mapping', () => {
       url: 'https://myres.openai.azure.com/openai/',
       apiVersion: '2024-10-21',
     });
-    const spec = azureOpenAiGenerate.build(
-      { input: 'Hi' },
-      { deployment: 'my dep', stream: false },
-      profile,
-    );
+    const spec = azureOpenAiGenerate.build({ input: 'Hi' }, { deployment: 'my dep', stream: false }, profile);
     expect(spec.url).toBe(
       'https://myres.openai.azure.com/openai/deployments/my%20dep/completions?api-version=2024-10-21',
     );
   });
 
   test('the deployment falls back to --model, then to the profile default model; none is a usage error', () => {
-    const byModel = azureOpenAiGenerate.build(
-      { input: 'Hi' },
-      { model: 'gpt-35-instruct', stream: false },
-      azure,
-    );
+    const byModel = azureOpenAiGenerate.build({ input: 'Hi' }, { model: 'gpt-35-instruct', stream: false }, azure);
     expect(byModel.url).toContain('/openai/deployments/gpt-35-instruct/completions');
     expect(bodyOf(byModel).model).toBeUndefined();
     const byDefault = azureOpenAiGenerate.build(
@@ -122,9 +114,7 @@ describe('azure-openai request mapping', () => {
 
   test("random_seed (--seed, --parameters-random-seed) is the body's seed, on both kinds", () => {
     const request = { input: 'Hi', parameters: { random_seed: 42 } };
-    expect(
-      bodyOf(azureOpenAiGenerate.build(request, { deployment: 'd', stream: false }, azure)).seed,
-    ).toBe(42);
+    expect(bodyOf(azureOpenAiGenerate.build(request, { deployment: 'd', stream: false }, azure)).seed).toBe(42);
     expect(
       bodyOf(
         openAiGenerate.build(
@@ -140,16 +130,11 @@ describe('azure-openai request mapping', () => {
   });
 
   test('--extra fields are merged into the body last', () => {
-    const spec = azureOpenAiGenerate.build(
-      { input: 'Hi', parameters: { temperature: 0.5 } },
-      plain,
-      azure,
-      {
-        temperature: 1.2,
-        presence_penalty: 0.5,
-        user: 'me',
-      },
-    );
+    const spec = azureOpenAiGenerate.build({ input: 'Hi', parameters: { temperature: 0.5 } }, plain, azure, {
+      temperature: 1.2,
+      presence_penalty: 0.5,
+      user: 'me',
+    });
     expect(bodyOf(spec)).toEqual({ prompt: 'Hi', temperature: 1.2, presence_penalty: 0.5, user: 'me' });
     expect(schemaErrors(completionsRequestSchema(), bodyOf(spec))).toBe('');
   });
@@ -228,11 +213,7 @@ describe('provider limits are usage errors before anything is sent', () => {
 
 describe('openai request mapping', () => {
   test('the same body on {url}/v1/completions with the model first, no api-version', () => {
-    const spec = openAiGenerate.build(
-      representative,
-      { model: 'gpt-3.5-turbo-instruct', stream: false },
-      openai,
-    );
+    const spec = openAiGenerate.build(representative, { model: 'gpt-3.5-turbo-instruct', stream: false }, openai);
     expect(spec.url).toBe('http://localhost:8000/v1/completions');
     expect(spec.headers).toEqual({ 'content-type': 'application/json', accept: 'application/json' });
     const azureBody = bodyOf(azureOpenAiGenerate.build(representative, plain, azure));
@@ -255,22 +236,15 @@ describe('openai request mapping', () => {
   });
 
   test('the model comes from --model, --id-or-name or defaults.model; none is a usage error', () => {
-    expect(
-      bodyOf(openAiGenerate.build({ input: 'Hi' }, { deployment: 'llama', stream: false }, openai))
-        .model,
-    ).toBe('llama');
+    expect(bodyOf(openAiGenerate.build({ input: 'Hi' }, { deployment: 'llama', stream: false }, openai)).model).toBe(
+      'llama',
+    );
     expect(
       bodyOf(
-        openAiGenerate.build(
-          { input: 'Hi' },
-          { stream: false },
-          testProfile({ ...openai, defaults: { model: 'd' } }),
-        ),
+        openAiGenerate.build({ input: 'Hi' }, { stream: false }, testProfile({ ...openai, defaults: { model: 'd' } })),
       ).model,
     ).toBe('d');
-    expect(() => openAiGenerate.build({ input: 'Hi' }, { stream: false }, openai)).toThrow(
-      /openai needs a model/,
-    );
+    expect(() => openAiGenerate.build({ input: 'Hi' }, { stream: false }, openai)).toThrow(/openai needs a model/);
   });
 });
 

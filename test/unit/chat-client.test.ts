@@ -126,11 +126,7 @@ describe('the wire request of each provider, plain and streamed', () => {
       ['http://localhost:8000', false],
       ['http://localhost:8000/v1/', true],
     ] as const) {
-      const spec = op.build(
-        conversation,
-        { model: 'llama3', stream },
-        testProfile({ provider: 'openai', url }),
-      );
+      const spec = op.build(conversation, { model: 'llama3', stream }, testProfile({ provider: 'openai', url }));
       expect(spec.url).toBe('http://localhost:8000/v1/chat/completions');
       expect(spec.headers).toEqual(stream ? SSE_HEADERS : JSON_HEADERS);
       const body = JSON.parse(spec.body!);
@@ -251,9 +247,7 @@ describe('answers into the canonical result', () => {
       const op = await chatOf(kind);
       expect(() => op.parse({ results: [] }, conversation)).toThrow(UnexpectedAnswer);
       expect(() => op.parse({ choices: [{ index: 0 }] }, conversation)).toThrow(/no "message" object/);
-      expect(() => op.parse({ choices: [{ message: { content: 5 } }] }, conversation)).toThrow(
-        /not a string/,
-      );
+      expect(() => op.parse({ choices: [{ message: { content: 5 } }] }, conversation)).toThrow(/not a string/);
     }
   });
 
