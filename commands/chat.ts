@@ -1,8 +1,9 @@
 import type { CommandSpec, OptionsOf } from '../src/command.js';
+import { defineCommand } from '../src/define-command.js';
 import type { Context } from '../src/context.js';
 import { CHAT_OPTION_SPECS } from '../src/chat/flag-specs.js';
 
-export const spec = {
+const spec = {
   path: ['chat'],
   summary: 'Hold a conversation with a chat model: one turn, a saved conversation, a batch, or interactively',
   description:
@@ -24,7 +25,9 @@ export const spec = {
   ],
 } as const satisfies CommandSpec;
 
-export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
+async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { runChatCommand } = await import('../src/chat/command.js');
   return runChatCommand(options, ctx);
 }
+
+export const command = defineCommand({ spec, helpGroup: 'Generate:', run });

@@ -1,10 +1,11 @@
 import type { CommandSpec, OptionsOf } from '../src/command.js';
+import { defineCommand } from '../src/define-command.js';
 import type { Context } from '../src/context.js';
 import type { GenerationCommand } from '../src/generation/generation-command.js';
 import { COMPLETE_OPTION_SPECS } from '../src/options/complete-flag-specs.js';
 import { BATCH_FLAG_SPECS } from '../src/options/batch-flag-specs.js';
 
-export const spec = {
+const spec = {
   path: ['complete'],
   summary: 'Generate text from a prompt with short flags, against any provider',
   description:
@@ -24,7 +25,7 @@ export const spec = {
   ],
 } as const satisfies CommandSpec;
 
-export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
+async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { UsageError } = await import('../src/contract/errors.js');
   const { COMPLETE_PARAMETER_FLAGS } = await import('../src/options/complete-flag-specs.js');
   const { runGenerationCommand } = await import('../src/generation/generation-command.js');
@@ -78,3 +79,5 @@ export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promis
   }
   return runGenerationCommand(ctx, command);
 }
+
+export const command = defineCommand({ spec, helpGroup: 'Generate:', run });

@@ -1,6 +1,8 @@
-import type { CommandSpec } from '../src/command.js';
+import type { CommandSpec, OptionsOf } from '../src/command.js';
+import type { Context } from '../src/context.js';
+import { defineCommand } from '../src/define-command.js';
 
-export const spec = {
+const spec = {
   path: ['completion'],
   summary: 'Print a shell completion script for bash, zsh or fish',
   description:
@@ -19,4 +21,34 @@ export const spec = {
   ],
 } as const satisfies CommandSpec;
 
-// Its handler is src/completion/command.ts: it reads every command's spec, this one's too, so it cannot live here.
+/** `textgen completion SHELL`, and the hidden `--profiles` the scripts call; the specs come from the context. */
+async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
+  if (options.profiles === true) {
+    const { profileNames } = await import('../src/completion/profile-names.js');
+    const configPath = ctx.globals.config ?? ctx.env.TEXTGEN_CONFIG;
+    const names = await profileNames({
+      cwd: ctx.cwd,
+      env: ctx.env,
+      ...(configPath !== undefined ? { configPath } : {}),
+    });
+    ctx.out.raw(names.map((n) => `${n}\n`).join(''));
+    await ctx.out.flush();
+    return 0;
+  }
+  const { UsageError } = await import('../src/contract/errors.js');
+  const { SHELLS } = await import('../src/completion/model.js');
+  const args = options.args;
+  const shell = SHELLS.find((s) => s === args[0]);
+  if (shell === undefined) {
+    const got = args[0] === undefined ? 'nothing' : `"${args[0]}"`;
+    throw new UsageError(`completion needs a shell: ${SHELLS.join(', ')}; got ${got}`, {
+      hint: 'e.g. textgen completion bash',
+    });
+  }
+  const { completionModel, completionScript } = await import('../src/completion/script.js');
+  ctx.out.raw(completionScript(shell, completionModel(ctx.commands)));
+  await ctx.out.flush();
+  return 0;
+}
+
+export const command = defineCommand({ spec, helpGroup: 'Setup:', run });

@@ -1,7 +1,8 @@
 import type { CommandSpec, OptionsOf } from '../src/command.js';
+import { defineCommand } from '../src/define-command.js';
 import type { Context } from '../src/context.js';
 
-export const spec = {
+const spec = {
   path: ['detokenize'],
   summary: 'Turn token ids back into text',
   description:
@@ -24,7 +25,7 @@ export const spec = {
   ],
 } as const satisfies CommandSpec;
 
-export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
+async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { UsageError } = await import('../src/contract/errors.js');
   const { readStdinText } = await import('../src/options/input.js');
   const { parseTokenIds } = await import('../src/operations/token-ids.js');
@@ -43,3 +44,5 @@ export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promis
     local: options.local === true,
   });
 }
+
+export const command = defineCommand({ spec, helpGroup: 'Embeddings and tokens:', run });

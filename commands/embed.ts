@@ -1,8 +1,9 @@
 import type { CommandSpec, OptionsOf } from '../src/command.js';
+import { defineCommand } from '../src/define-command.js';
 import type { Context } from '../src/context.js';
 import { BATCH_FLAG_SPECS } from '../src/options/batch-flag-specs.js';
 
-export const spec = {
+const spec = {
   path: ['embed'],
   summary: 'Turn texts into embedding vectors (watsonx, Azure OpenAI, OpenAI-compatible, Aleph Alpha)',
   description:
@@ -76,7 +77,7 @@ export const spec = {
   ],
 } as const satisfies CommandSpec;
 
-export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
+async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { parseEmbedSettings } = await import('../src/operations/embed-flags.js');
   const { parseBatchSettings } = await import('../src/batch/settings.js');
   const batch = parseBatchSettings(options);
@@ -114,3 +115,5 @@ export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promis
     multimodal: { images: options.image ?? [], promptJson: options.promptJson },
   });
 }
+
+export const command = defineCommand({ spec, helpGroup: 'Embeddings and tokens:', run });

@@ -1,8 +1,9 @@
 import type { CommandSpec, OptionsOf } from '../src/command.js';
+import { defineCommand } from '../src/define-command.js';
 import type { Context } from '../src/context.js';
 import { MODEL_OPTION, NICE_OPTION, PROMPT_OPTIONS } from '../src/operations/task-flag-specs.js';
 
-export const spec = {
+const spec = {
   path: ['evaluate'],
   summary: 'Score how likely a model is to produce an expected completion (Aleph Alpha)',
   description:
@@ -20,7 +21,7 @@ export const spec = {
   ],
 } as const satisfies CommandSpec;
 
-export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
+async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { missingFlagsError } = await import('../src/options/input.js');
   const t = await import('../src/operations/task-options.js');
   const { runTask } = await import('../src/operations/run-task.js');
@@ -35,3 +36,5 @@ export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promis
     nice,
   }));
 }
+
+export const command = defineCommand({ spec, helpGroup: 'Aleph Alpha tasks:', run });

@@ -1,8 +1,9 @@
 import type { CommandSpec, OptionsOf } from '../src/command.js';
+import { defineCommand } from '../src/define-command.js';
 import type { Context } from '../src/context.js';
 import { MODEL_OPTION, NICE_OPTION, PROMPT_OPTIONS } from '../src/operations/task-flag-specs.js';
 
-export const spec = {
+const spec = {
   path: ['explain'],
   summary: 'Show how much each part of the prompt contributes to a target text (Aleph Alpha)',
   description:
@@ -34,7 +35,7 @@ export const spec = {
 
 const GRANULARITIES = ['token', 'word', 'sentence', 'paragraph', 'custom'] as const;
 
-export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
+async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { UsageError } = await import('../src/contract/errors.js');
   const { missingFlagsError } = await import('../src/options/input.js');
   const { parseBooleanFlag } = await import('../src/options/flag-values.js');
@@ -79,3 +80,5 @@ export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promis
     nice,
   }));
 }
+
+export const command = defineCommand({ spec, helpGroup: 'Aleph Alpha tasks:', run });

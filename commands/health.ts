@@ -1,7 +1,8 @@
 import type { CommandSpec, OptionsOf } from '../src/command.js';
+import { defineCommand } from '../src/define-command.js';
 import type { Context } from '../src/context.js';
 
-export const spec = {
+const spec = {
   path: ['health'],
   summary: 'Check that an endpoint is up: status, version and latency (exit 0 healthy, 4 unhealthy, 5 unreachable)',
   description:
@@ -18,12 +19,12 @@ export const spec = {
   ],
 } as const satisfies CommandSpec;
 
-export async function run(_options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
+async function run(_options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const format = ctx.output().format;
   const { checkHealth, healthExitCode, healthLine, healthProfile, loadHealthOperation } = await import(
     '../src/operations/health.js'
   );
-  const profile = healthProfile(await ctx.profile(), ctx.globals);
+  const profile = healthProfile(await ctx.connect(await ctx.profile()), ctx.globals);
   const op = await loadHealthOperation(profile.provider);
   const { calleeFor } = await import('../src/call/callee.js');
   const callee = await calleeFor(profile.provider);
@@ -39,3 +40,5 @@ export async function run(_options: OptionsOf<typeof spec>, ctx: Context): Promi
   await writeResult(ctx, format, report, () => healthLine(report));
   return healthExitCode(report, authRefused);
 }
+
+export const command = defineCommand({ spec, helpGroup: 'Inspect:', run });

@@ -1,7 +1,8 @@
 import type { CommandSpec, OptionsOf } from '../src/command.js';
+import { defineCommand } from '../src/define-command.js';
 import type { Context } from '../src/context.js';
 
-export const spec = {
+const spec = {
   path: ['models'],
   summary: 'List the models or deployments an endpoint offers, or describe one model',
   description:
@@ -34,7 +35,7 @@ export const spec = {
   ],
 } as const satisfies CommandSpec;
 
-export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
+async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { UsageError } = await import('../src/contract/errors.js');
   const { parseBooleanFlag } = await import('../src/options/flag-values.js');
 
@@ -54,7 +55,7 @@ export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promis
     if (!(pageSize >= 1)) throw new UsageError(`--page-size must be a positive integer, got ${JSON.stringify(v)}`);
   }
 
-  const profile = await ctx.profile();
+  const profile = await ctx.connect(await ctx.profile());
   const kind = profile.provider;
   // Descriptions and names come from the service: on a terminal their control characters are shown, not obeyed.
   const { visibleControls } = await import('../src/output/visible.js');
@@ -117,3 +118,5 @@ export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promis
   );
   return 0;
 }
+
+export const command = defineCommand({ spec, helpGroup: 'Inspect:', run });

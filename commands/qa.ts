@@ -1,8 +1,9 @@
 import type { CommandSpec, OptionsOf } from '../src/command.js';
+import { defineCommand } from '../src/define-command.js';
 import type { Context } from '../src/context.js';
 import { DOCUMENT_HELP, NICE_OPTION } from '../src/operations/task-flag-specs.js';
 
-export const spec = {
+const spec = {
   path: ['qa'],
   summary: 'Answer a question from documents, with a score and the evidence for each answer (Aleph Alpha)',
   description: "The service picks the model itself. -o json gives the service's answers (POST /qa).",
@@ -22,7 +23,7 @@ export const spec = {
   ],
 } as const satisfies CommandSpec;
 
-export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
+async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { UsageError } = await import('../src/contract/errors.js');
   const { missingFlagsError } = await import('../src/options/input.js');
   const t = await import('../src/operations/task-options.js');
@@ -44,3 +45,5 @@ export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promis
     nice,
   }));
 }
+
+export const command = defineCommand({ spec, helpGroup: 'Aleph Alpha tasks:', run });

@@ -1,7 +1,8 @@
 import type { CommandSpec, OptionsOf } from '../src/command.js';
+import { defineCommand } from '../src/define-command.js';
 import type { Context } from '../src/context.js';
 
-export const spec = {
+const spec = {
   path: ['serve'],
   summary: 'Run the embedded local server (all four protocols; deterministic engine, or a GGUF model) until Ctrl-C',
   description:
@@ -163,7 +164,7 @@ async function engineSettings(
   }
 }
 
-export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
+async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { UsageError } = await import('../src/contract/errors.js');
   let port: number;
   let tokenDelayMs: number;
@@ -222,3 +223,5 @@ export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promis
   ctx.reporter.info('textgen serve: stopped');
   return 0;
 }
+
+export const command = defineCommand({ spec, helpGroup: 'Setup:', run });

@@ -1,8 +1,9 @@
 import type { CommandSpec, OptionsOf } from '../src/command.js';
+import { defineCommand } from '../src/define-command.js';
 import type { Context } from '../src/context.js';
 import { DOCUMENT_HELP, NICE_OPTION } from '../src/operations/task-flag-specs.js';
 
-export const spec = {
+const spec = {
   path: ['summarize'],
   summary: 'Summarize a document (Aleph Alpha)',
   description:
@@ -18,7 +19,7 @@ export const spec = {
   ],
 } as const satisfies CommandSpec;
 
-export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
+async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { UsageError } = await import('../src/contract/errors.js');
   const { missingFlagsError } = await import('../src/options/input.js');
   const t = await import('../src/operations/task-options.js');
@@ -39,3 +40,5 @@ export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promis
     return { document: { text: piped }, nice };
   });
 }
+
+export const command = defineCommand({ spec, helpGroup: 'Aleph Alpha tasks:', run });

@@ -1,7 +1,8 @@
 import type { CommandSpec, OptionsOf } from '../src/command.js';
+import { defineCommand } from '../src/define-command.js';
 import type { Context } from '../src/context.js';
 
-export const spec = {
+const spec = {
   path: ['tokenize'],
   summary: 'Split text into tokens: count them, list them, show their ids',
   description:
@@ -33,7 +34,7 @@ export const spec = {
   ],
 } as const satisfies CommandSpec;
 
-export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
+async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { UsageError } = await import('../src/contract/errors.js');
   const { resolveInput } = await import('../src/options/input.js');
   const { runTokenize } = await import('../src/operations/run-tokenize.js');
@@ -69,3 +70,5 @@ export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promis
     local: options.local === true,
   });
 }
+
+export const command = defineCommand({ spec, helpGroup: 'Embeddings and tokens:', run });

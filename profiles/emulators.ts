@@ -9,7 +9,7 @@ import type { ProtocolModule } from '../src/emulator/core/router.js';
 
 type ProtocolLoader = () => Promise<ProtocolModule[]>;
 
-const azureOpenAi: ProtocolLoader = async () => (await import('./azure-openai/server/index.js')).azureOpenAiEmulator();
+const azureOpenAi: ProtocolLoader = async () => (await import('./openai/server/index.js')).azureOpenAiEmulator();
 
 const EMULATORS: Record<ProviderKind, ProtocolLoader> = {
   watsonx: async () => (await import('./watsonx/server/index.js')).watsonxEmulator(),

@@ -5,7 +5,7 @@
  */
 import type { ProviderKind } from '../src/contract/profile.js';
 import { alephAlphaAdapter } from './aleph-alpha/adapter.js';
-import { azureOpenAiAdapter, openAiAdapter } from './azure-openai/adapter.js';
+import { azureOpenAiAdapter, openAiAdapter } from './openai/adapter.js';
 import { openInferenceAdapter } from './open-inference/adapter.js';
 import type { ProviderAdapter } from '../src/contract/adapter.js';
 import { watsonxAdapter } from './watsonx/adapter.js';

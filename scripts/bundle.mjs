@@ -68,6 +68,33 @@ const lazyBuiltins = {
   },
 };
 
+/**
+ * The parser's bundle (dist/cli.cjs) holds the command list (src/cli/commands.ts) but never runs a handler: the
+ * runner's bundle does. Each command file ends in `export const command = defineCommand({ spec, helpGroup: …, run })`;
+ * here its `run` is swapped for a stub, so that esbuild drops the handler and everything only it imports, as it
+ * drops any unused code. The build stops when a command file is written otherwise, rather than guess.
+ */
+const handlersLeftOut = {
+  name: 'handlers-left-out',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]commands[\\/].*\.ts$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const definition = /export const command = defineCommand\(\{ spec, helpGroup: ('[^']+'), run \}\);\n$/;
+      if (!definition.test(source))
+        throw new Error(
+          `${args.path}: end it with export const command = defineCommand({ spec, helpGroup: '…', run });`,
+        );
+      return {
+        loader: 'ts',
+        contents: source.replace(
+          definition,
+          "export const command = defineCommand({ spec, helpGroup: $1, run: async () => { throw new Error('dist/cli.cjs runs no handler'); } });\n",
+        ),
+      };
+    });
+  },
+};
+
 const dist = join(root, 'dist');
 // Nothing stale: bin/textgen.js runs only what this build wrote.
 rmSync(dist, { recursive: true, force: true });
@@ -98,10 +125,13 @@ const common = {
   plugins: [lazyBuiltins],
 };
 
-const bundles = await build({
+const parser = await build({
   ...common,
-  entryPoints: { cli: 'src/cli/launch/cli-entry.ts', run: 'src/cli/launch/run-entry.ts' },
+  entryPoints: { cli: 'src/cli/launch/cli-entry.ts' },
+  plugins: [...common.plugins, handlersLeftOut],
 });
+const runner = await build({ ...common, entryPoints: { run: 'src/cli/launch/run-entry.ts' } });
+const bundles = { metafile: mergeMetafiles(parser.metafile, runner.metafile) };
 for (const name of ['cli', 'run']) asciiOnly(join(dist, `${name}.cjs`));
 const id = (name) =>
   createHash('sha256')
@@ -120,6 +150,11 @@ await build({
 });
 // What went into each bundle, for docs/performance.md and `esbuild --analyze`-style questions.
 writeFileSync(join(dist, 'bundles.meta.json'), JSON.stringify(bundles.metafile));
+
+/** One metafile for both bundles, as one build of two entry points would have written. */
+function mergeMetafiles(a, b) {
+  return { inputs: { ...a.inputs, ...b.inputs }, outputs: { ...a.outputs, ...b.outputs } };
+}
 
 /**
  * esbuild escapes non-ASCII characters everywhere but in regular expression literals; one such character makes V8

@@ -1,6 +1,7 @@
 /**
- * The shape of a command (STYLE.md): plain data, cheap to import, plus a lazily loaded `run`.
- * `src/cli/program.ts` turns these into commander commands; `run` receives the parsed options and a Context.
+ * The shape of a command's spec: plain data, cheap to import (src/define-command.ts puts it together with its help
+ * heading and handler). `src/cli/program.ts` turns specs into commander commands; the handler receives the parsed
+ * options and a Context.
  */
 export interface OptionSpec {
   /** commander flags, e.g. "--parameters-top-k <int>" or "--stream [bool]". */

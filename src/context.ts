@@ -1,3 +1,4 @@
+import type { CommandSpec } from './command.js';
 import type { ColorLevel } from './output/paint.js';
 import type { Authenticator } from './contract/adapter.js';
 import type { ResolvedProfile } from './contract/profile.js';
@@ -62,11 +63,18 @@ export interface Context {
   /** Aborted on Ctrl-C. */
   signal: AbortSignal;
   now(): number;
-  /** The profile after precedence; for `local` the embedded server is started and its URL filled in. */
+  /** The profile after precedence: config only, nothing started. A local profile has no URL until `connect`. */
   profile(): Promise<ResolvedProfile>;
-  /** One HTTP client per invocation, configured from the profile (timeouts, retries, TLS, proxies, trace). */
+  /**
+   * The profile ready to send to: a local profile without a URL gets the embedded server's, started here (once per
+   * profile; with --dry-run, the address `textgen serve` listens on instead); any other profile as it is.
+   */
+  connect(profile: ResolvedProfile): Promise<ResolvedProfile>;
+  /** One HTTP client per profile, configured from it (timeouts, retries, TLS, proxies, trace). */
   http(profile: ResolvedProfile): Promise<HttpClient>;
   authenticator(profile: ResolvedProfile): Promise<Authenticator>;
+  /** Every command's spec, in help order (src/cli/commands.ts): what shell completion is generated from. */
+  commands: readonly CommandSpec[];
   /** Asks on stderr, reads stdin; when `terminal.interactive` is false every question is a usage error. */
   prompter(): Promise<Prompter>;
   /** Release sockets and servers; called once by the top level. */

@@ -1,7 +1,8 @@
 import type { CommandSpec, OptionsOf } from '../../src/command.js';
+import { defineCommand } from '../../src/define-command.js';
 import type { Context } from '../../src/context.js';
 
-export const spec = {
+const spec = {
   path: ['batch', 'merge'],
   summary: 'Merge the outputs of a sharded batch (--shard K/N) into one JSONL file in line order',
   description:
@@ -24,7 +25,7 @@ export const spec = {
 } as const satisfies CommandSpec;
 
 /** `options` is typed from the spec's table (no re-checking of unknown values): `input` a string or absent, `args` the parts. */
-export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
+async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { mergeParts } = await import('../../src/batch/merge.js');
   const { StdoutRecordSink, ReaderGone } = await import('../../src/batch/stdout-sink.js');
   const { Interrupted } = await import('../../src/contract/errors.js');
@@ -65,3 +66,5 @@ export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promis
   );
   return stats.failed > 0 ? 4 : 0;
 }
+
+export const command = defineCommand({ spec, helpGroup: 'Generate:', run });

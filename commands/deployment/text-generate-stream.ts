@@ -1,10 +1,11 @@
 import { type CommandSpec, type OptionsOf, withoutOptions } from '../../src/command.js';
+import { defineCommand } from '../../src/define-command.js';
 import type { Context } from '../../src/context.js';
 import { GENERATE_FLAG_SPECS } from '../../src/options/generate-flag-specs.js';
 import { BATCH_FLAG_SPECS } from '../../src/options/batch-flag-specs.js';
-import { run as runTextGenerate } from './text-generate.js';
+import { runTextGenerate } from './text-generate.js';
 
-export const spec = {
+const spec = {
   path: ['deployment', 'text-generate-stream'],
   summary: 'Same as text-generate, streaming tokens as they are generated (cpd-cli has both)',
   description:
@@ -22,6 +23,8 @@ export const spec = {
 } as const satisfies CommandSpec;
 
 /** Its options are text-generate's without --stream, so they are what text-generate's handler takes. */
-export function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
+function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   return runTextGenerate(options, ctx, { forceStream: true });
 }
+
+export const command = defineCommand({ spec, helpGroup: 'Generate:', run });

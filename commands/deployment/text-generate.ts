@@ -1,9 +1,10 @@
 import type { CommandSpec, OptionsOf } from '../../src/command.js';
+import { defineCommand } from '../../src/define-command.js';
 import type { Context } from '../../src/context.js';
 import { GENERATE_FLAG_SPECS } from '../../src/options/generate-flag-specs.js';
 import { BATCH_FLAG_SPECS } from '../../src/options/batch-flag-specs.js';
 
-export const spec = {
+const spec = {
   path: ['deployment', 'text-generate'],
   summary: 'Infer the next tokens for a deployed model (cpd-cli wx-ai deployment text-generate)',
   description:
@@ -37,7 +38,8 @@ export interface TextGenerateMode {
   forceStream: boolean;
 }
 
-export async function run(
+/** Both deployment commands' handler: text-generate-stream runs it with `forceStream`. */
+export async function runTextGenerate(
   options: OptionsOf<typeof spec>,
   ctx: Context,
   mode: TextGenerateMode = { forceStream: false },
@@ -58,3 +60,9 @@ export async function run(
   const { runGenerationCommand } = await import('../../src/generation/generation-command.js');
   return runGenerationCommand(ctx, command);
 }
+
+function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
+  return runTextGenerate(options, ctx);
+}
+
+export const command = defineCommand({ spec, helpGroup: 'Generate:', run });

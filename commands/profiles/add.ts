@@ -1,7 +1,8 @@
 import type { CommandSpec, OptionsOf } from '../../src/command.js';
+import { defineCommand } from '../../src/define-command.js';
 import type { Context } from '../../src/context.js';
 
-export const spec = {
+const spec = {
   path: ['profiles', 'add'],
   summary: 'Create or replace a profile in the user config file (asks for what is missing on a terminal)',
   description:
@@ -29,7 +30,7 @@ export const spec = {
   ],
 } as const satisfies CommandSpec;
 
-export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
+async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { draftProfile } = await import('../../src/profiles/profile-draft.js');
   const { editableConfigPath, hasProfile, readUserFile, setDefaultProfile, setProfile, updateUserFile } = await import(
     '../../src/config/user-file.js'
@@ -91,3 +92,5 @@ export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promis
   ctx.reporter.info(`saved profile "${name}" in ${uf.shown}${makeDefault ? ' (default)' : ''}`);
   return 0;
 }
+
+export const command = defineCommand({ spec, helpGroup: 'Setup:', run });

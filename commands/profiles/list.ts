@@ -1,7 +1,8 @@
 import type { CommandSpec, OptionsOf } from '../../src/command.js';
+import { defineCommand } from '../../src/define-command.js';
 import type { Context } from '../../src/context.js';
 
-export const spec = {
+const spec = {
   path: ['profiles', 'list'],
   summary: 'List configured profiles (* marks the default) and the built-in local ones',
   description:
@@ -13,7 +14,7 @@ export const spec = {
   examples: ['textgen profiles list', 'textgen profiles list -o json'],
 } as const satisfies CommandSpec;
 
-export async function run(_options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
+async function run(_options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const format = ctx.output().format;
   const { loadConfig, displayPath, homeDir } = await import('../../src/config/load.js');
   const { LOCAL_PROFILES } = await import('../../src/config/resolve.js');
@@ -68,3 +69,5 @@ export async function run(_options: OptionsOf<typeof spec>, ctx: Context): Promi
   });
   return 0;
 }
+
+export const command = defineCommand({ spec, helpGroup: 'Setup:', run });

@@ -1,7 +1,8 @@
 import type { CommandSpec, OptionsOf } from '../../src/command.js';
+import { defineCommand } from '../../src/define-command.js';
 import type { Context } from '../../src/context.js';
 
-export const spec = {
+const spec = {
   path: ['profiles', 'remove'],
   summary: 'Remove a profile from the user config file (asks first on a terminal; --yes for scripts)',
   description:
@@ -13,7 +14,7 @@ export const spec = {
   examples: ['textgen profiles remove old-wx', 'textgen profiles remove old-wx --yes'],
 } as const satisfies CommandSpec;
 
-export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
+async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { UsageError } = await import('../../src/contract/errors.js');
   const { editableConfigPath, hasProfile, readUserFile, removeProfile, updateUserFile } = await import(
     '../../src/config/user-file.js'
@@ -42,3 +43,5 @@ export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promis
   ctx.reporter.info(`removed profile "${name}" from ${uf.shown}${wasDefault ? '; no default profile is set now' : ''}`);
   return 0;
 }
+
+export const command = defineCommand({ spec, helpGroup: 'Setup:', run });

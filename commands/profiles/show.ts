@@ -1,7 +1,8 @@
 import type { CommandSpec, OptionsOf } from '../../src/command.js';
+import { defineCommand } from '../../src/define-command.js';
 import type { Context } from '../../src/context.js';
 
-export const spec = {
+const spec = {
   path: ['profiles', 'show'],
   summary: 'Show one profile as configured, secrets redacted (the default profile when NAME is omitted)',
   description:
@@ -13,7 +14,7 @@ export const spec = {
   examples: ['textgen profiles show wx', 'textgen profiles show -o json'],
 } as const satisfies CommandSpec;
 
-export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
+async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { UsageError } = await import('../../src/contract/errors.js');
   const format = ctx.output().format;
   const { loadConfig, displayPath, homeDir } = await import('../../src/config/load.js');
@@ -45,3 +46,5 @@ export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promis
   await writeResult(ctx, format, value, () => `# ${source}${value.default ? ' (default)' : ''}\n${yaml}`);
   return 0;
 }
+
+export const command = defineCommand({ spec, helpGroup: 'Setup:', run });

@@ -1,7 +1,8 @@
 import type { CommandSpec, OptionsOf } from '../../src/command.js';
+import { defineCommand } from '../../src/define-command.js';
 import type { Context } from '../../src/context.js';
 
-export const spec = {
+const spec = {
   path: ['profiles', 'use'],
   summary: 'Make a profile the default (default_profile in the user config file)',
   description:
@@ -13,7 +14,7 @@ export const spec = {
   examples: ['textgen profiles use wx', 'textgen profiles use local'],
 } as const satisfies CommandSpec;
 
-export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
+async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { UsageError } = await import('../../src/contract/errors.js');
   const { loadConfig } = await import('../../src/config/load.js');
   const { LOCAL_PROFILES, knownProfileNames } = await import('../../src/config/resolve.js');
@@ -46,3 +47,5 @@ export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promis
   }
   return 0;
 }
+
+export const command = defineCommand({ spec, helpGroup: 'Setup:', run });

@@ -71,7 +71,7 @@ export async function runEmbedBatch(
 ): Promise<number> {
   checkBatchFlags(ctx, settings, { inputFlags: command.inputFlags, raw: command.raw, refused: command.refused });
   const query = await compileResultQuery(ctx.output().jmes);
-  const profile = await ctx.profile();
+  const profile = await ctx.connect(await ctx.profile());
   const op = await loadEmbedOperation(profile.provider);
   if (op === undefined)
     throw new UsageError(`embed is not supported by ${profile.provider}; it works with ${embedProviders().join(', ')}`);

@@ -80,7 +80,7 @@ export async function runGenerationBatch(
   let built = await buildCanonicalRequest(rawForBuild, buildOpts);
   if (cmd.target.kind === 'deployment' && cmd.target.idOrName === undefined) throw missingFlagsError(['--id-or-name']);
 
-  const profile = await ctx.profile();
+  const profile = await ctx.connect(await ctx.profile());
   if (profile.defaults.parameters)
     built = await buildCanonicalRequest(rawForBuild, { ...buildOpts, defaults: profile.defaults.parameters });
   const model = cmd.target.kind === 'model' ? (cmd.target.model ?? profile.defaults.model) : undefined;

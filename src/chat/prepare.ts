@@ -39,7 +39,7 @@ export async function prepareChat(
   setup: ChatSetup,
   warn: (message: string) => void = (m) => ctx.reporter.warn(m),
 ): Promise<ChatReady> {
-  const profile = await ctx.profile();
+  const profile = await ctx.connect(await ctx.profile());
   const { adapterFor, kindsWith } = await import('../../profiles/registry.js');
   const adapter = adapterFor(profile.provider);
   if (adapter.chat === undefined) {

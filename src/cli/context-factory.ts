@@ -1,3 +1,4 @@
+import type { CommandSpec } from '../command.js';
 import type { Authenticator } from '../contract/adapter.js';
 import type { Context, OutputChoice, Terminal } from '../context.js';
 import { parseOutputFormat } from '../output/format.js';
@@ -42,10 +43,16 @@ export function detectTerminal(io: ProcessLike, globals: GlobalOptions): Termina
 }
 
 /**
- * Builds the Context a command runs with. Heavy pieces (config loading, undici, the embedded
- * server) are created on first use, so commands that never touch the network stay fast.
+ * Builds the Context a command runs with. Heavy pieces (config loading, undici, the embedded server) are created on
+ * first use, so commands that never touch the network stay fast; the embedded server only when a command connects
+ * to a local profile.
  */
-export function createContext(io: ProcessLike, globals: GlobalOptions, signal: AbortSignal): Context {
+export function createContext(
+  io: ProcessLike,
+  globals: GlobalOptions,
+  signal: AbortSignal,
+  commands: readonly CommandSpec[],
+): Context {
   const terminal = detectTerminal(io, globals);
   // Credentials given directly are known before any profile resolves, so even a failure resolving it is masked.
   const secrets = new KnownSecrets(
@@ -63,59 +70,46 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
   const out = createDataSink(io.stdout, { terminal: terminal.stdoutIsTTY });
   const disposers: Array<() => Promise<void>> = [];
   let profilePromise: Promise<ResolvedProfile> | undefined;
-  let httpPromise: Promise<HttpClient> | undefined;
-  let authPromise: Promise<Authenticator> | undefined;
+  // Keyed by profile: each profile a command passes gets its own client, authenticator and (local) server.
+  const connected = new Map<ResolvedProfile, Promise<ResolvedProfile>>();
+  const clients = new Map<ResolvedProfile, Promise<HttpClient>>();
+  const authenticators = new Map<ResolvedProfile, Promise<Authenticator>>();
   let cache: TokenCache | undefined;
 
+  /** The profile after precedence; reading config only (a local profile's server is started by `connect`). */
   async function resolve(): Promise<ResolvedProfile> {
     const { loadConfig } = await import('../config/load.js');
-    const { resolveProfile, NoProfileSelected } = await import('../config/resolve.js');
+    const { resolveProfile } = await import('../config/resolve.js');
+    const configPath = globals.config ?? io.env.TEXTGEN_CONFIG;
     const config = await loadConfig({
       cwd: io.cwd,
       env: io.env,
-      ...((globals.config ?? io.env.TEXTGEN_CONFIG) ? { configPath: globals.config ?? io.env.TEXTGEN_CONFIG } : {}),
+      ...(configPath ? { configPath } : {}),
       warn: (m) => reporter.warn(m),
     });
-    let profile;
-    try {
-      profile = await resolveProfile({ globals, env: io.env, config, cwd: io.cwd });
-    } catch (e) {
-      if (!(e instanceof NoProfileSelected) || !terminal.interactive || !(await offerNewProfile())) throw e;
-      const again = await loadConfig({
-        cwd: io.cwd,
-        env: io.env,
-        ...((globals.config ?? io.env.TEXTGEN_CONFIG) ? { configPath: globals.config ?? io.env.TEXTGEN_CONFIG } : {}),
-        warn: (m) => reporter.warn(m),
-      });
-      profile = await resolveProfile({ globals, env: io.env, config: again, cwd: io.cwd });
-    }
+    const profile = await resolveProfile({ globals, env: io.env, config, cwd: io.cwd });
     for (const secret of profile.secrets) secrets.add(secret);
-    if (profile.local && !profile.url && globals.dryRun) {
-      // Nothing will be sent: point the curl line at where `textgen serve` listens by default, so it can be run.
-      profile.url = 'http://127.0.0.1:8080';
-      reporter.info(
-        `note: the ${profile.name} profile starts an embedded server; run "textgen serve" to use this command line`,
-      );
-    } else if (profile.local && !profile.url) {
-      const { startServer } = await import('../emulator/core/index.js');
-      const { createEngine } = await import('../emulator/engine/create.js');
-      const server = await startServer({ host: '127.0.0.1', port: 0, engine: await createEngine(profile.engine) });
-      disposers.push(() => server.close());
-      profile.url = server.url;
-      reporter.trace(`* local profile: embedded server on ${server.url}`);
-    }
     if (profile.tls.insecure) {
       reporter.warn('TLS certificate verification is disabled (--insecure)');
     }
     return profile;
   }
 
-  /** docs/design.md §6: with no profile at all, a person at a terminal is offered to create one (it becomes the default). */
-  async function offerNewProfile(): Promise<boolean> {
-    const prompter = await ctx.prompter();
-    if (!(await prompter.confirm('No profile is configured. Create one now?', { default: true }))) return false;
-    const { run: addProfile } = await import('../../commands/profiles/add.js');
-    return (await addProfile({ args: [] }, ctx)) === 0;
+  /** A local profile without a URL gets one: the embedded server's, started now (src/cli/local-server.ts). */
+  async function connect(profile: ResolvedProfile): Promise<ResolvedProfile> {
+    if (!profile.local || profile.url) return profile;
+    if (globals.dryRun) {
+      // Nothing will be sent: point the curl line at where `textgen serve` listens by default, so it can be run.
+      reporter.info(
+        `note: the ${profile.name} profile starts an embedded server; run "textgen serve" to use this command line`,
+      );
+      return { ...profile, url: 'http://127.0.0.1:8080' };
+    }
+    const { startLocalServer } = await import('./local-server.js');
+    const server = await startLocalServer(profile);
+    disposers.push(() => server.close());
+    reporter.trace(`* local profile: embedded server on ${server.url}`);
+    return { ...profile, url: server.url };
   }
 
   let output: OutputChoice | undefined;
@@ -141,12 +135,20 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
     terminal,
     signal,
     now: () => Date.now(),
+    commands,
     profile() {
-      profilePromise ??= resolve();
+      // A failure is not kept: after `profiles add` (src/cli/offer-profile.ts) the next call resolves again.
+      profilePromise ??= resolve().catch((e: unknown) => {
+        profilePromise = undefined;
+        throw e;
+      });
       return profilePromise;
     },
+    connect(profile) {
+      return memo(connected, profile, () => connect(profile));
+    },
     http(profile) {
-      httpPromise ??= (async () => {
+      return memo(clients, profile, async () => {
         const { createHttpClient } = await import('../http/client.js');
         const client = createHttpClient({
           timeoutMs: profile.timeoutMs,
@@ -160,11 +162,10 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
         });
         disposers.push(() => client.close());
         return client;
-      })();
-      return httpPromise;
+      });
     },
     authenticator(profile) {
-      authPromise ??= (async () => {
+      return memo(authenticators, profile, async () => {
         const http = await ctx.http(profile);
         const { adapterFor } = await import('../../profiles/registry.js');
         cache ??= lazyTokenCache(io.env);
@@ -175,8 +176,7 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
           now: ctx.now,
           warn: (m) => reporter.warn(m),
         });
-      })();
-      return authPromise;
+      });
     },
     async prompter() {
       if (!terminal.interactive) return (await import('../prompt/prompter.js')).refusingPrompter();
@@ -196,6 +196,16 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
     },
   };
   return ctx;
+}
+
+/** The value made for `key` the first time it is asked for. */
+function memo<K, V>(made: Map<K, Promise<V>>, key: K, make: () => Promise<V>): Promise<V> {
+  let value = made.get(key);
+  if (value === undefined) {
+    value = make();
+    made.set(key, value);
+  }
+  return value;
 }
 
 /**

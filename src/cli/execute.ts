@@ -3,9 +3,10 @@
  * one error line, output that could not be written, the clean-up. Apart from the parser so that help and usage
  * errors load none of this.
  */
-import { HANDLERS } from '../../commands/handlers.js';
+import { COMMAND_SPECS, commandFor } from './commands.js';
 import { createContext, type ProcessLike } from './context-factory.js';
 import { Interrupted, NetworkError, OutputError, StreamError, UsageError } from '../contract/errors.js';
+import { offerNewProfile } from './offer-profile.js';
 import { reportFailure } from './report-failure.js';
 import type { MainOptions, Selection } from './selection.js';
 
@@ -46,7 +47,7 @@ export async function executeCommand(
   io: ProcessLike,
   options: MainOptions = {},
 ): Promise<number> {
-  const run = HANDLERS[selection.key]?.run;
+  const run = commandFor(selection.key)?.run;
   if (run === undefined) throw new Error(`no handler for the command "${selection.key}"`);
   /*
    * Ctrl-C, and the signals CI cancellation, `timeout`, `docker stop` (SIGTERM) and a closed terminal (SIGHUP) send,
@@ -69,7 +70,7 @@ export async function executeCommand(
   };
   const handlers = SIGNALS.map((signal) => [signal, () => onSignal(signal)] as const);
   if (options.handleSignals) for (const [signal, handler] of handlers) process.on(signal, handler);
-  const ctx = createContext(io, selection.globals, controller.signal);
+  const ctx = createContext(io, selection.globals, controller.signal, COMMAND_SPECS);
   const report = (e: unknown) =>
     reportFailure(e, ctx.reporter, io.stderr, selection.globals.verbose === true, ctx.terminal.colorLevel, (text) =>
       ctx.secrets.redact(text),
@@ -91,7 +92,13 @@ export async function executeCommand(
         controller.abort();
       }, maxTime);
     }
-    code = await run(selection.opts, ctx);
+    try {
+      code = await run(selection.opts, ctx);
+    } catch (e) {
+      // No profile at all: at a terminal, `profiles add` is offered, and the command runs again with the new one.
+      if (!(await offerNewProfile(e, ctx))) throw e;
+      code = await run(selection.opts, ctx);
+    }
   } catch (e) {
     failure = { error: e };
     code = 1;

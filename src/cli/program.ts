@@ -1,42 +1,18 @@
 import { Command, CommanderError, Help, Option } from 'commander';
-import type { CommandSpec } from '../command.js';
 import type { GlobalOptions } from '../global-options.js';
 import type { ProcessLike } from './context-factory.js';
 import type { MainOptions, ParseOutcome, Selection } from './selection.js';
-import { COMMAND_SPECS, commandKey } from '../../commands/index.js';
+import { COMMAND_GROUPS, COMMAND_SPECS, COMMANDS } from './commands.js';
+import { commandKey } from '../define-command.js';
 import { packageVersion } from '../version.js';
 import { GLOBAL_OPTION_SPECS } from '../global-options.js';
 import { routedSpec } from './route.js';
 
-const GROUPS: Record<string, string> = {
-  deployment: 'Generate text with a deployment (mirrors cpd-cli wx-ai deployment)',
-  profiles: 'Manage connection profiles in the user config file',
-  batch: 'Work with the output files of --batch runs (docs/batch.md)',
-};
-
-/** `textgen --help` lists top-level commands under these headings; a command not named here goes under "Commands:". */
-export const HELP_GROUPS: Record<string, string> = {
-  deployment: 'Generate:',
-  batch: 'Generate:',
-  complete: 'Generate:',
-  chat: 'Generate:',
-  embed: 'Embeddings and tokens:',
-  tokenize: 'Embeddings and tokens:',
-  detokenize: 'Embeddings and tokens:',
-  evaluate: 'Aleph Alpha tasks:',
-  explain: 'Aleph Alpha tasks:',
-  qa: 'Aleph Alpha tasks:',
-  summarize: 'Aleph Alpha tasks:',
-  models: 'Inspect:',
-  health: 'Inspect:',
-  profiles: 'Setup:',
-  completion: 'Setup:',
-  serve: 'Setup:',
-};
-
-/** Every command's spec, in COMMANDS order: what shell completion is generated from. */
-export async function loadCommandSpecs(): Promise<CommandSpec[]> {
-  return [...COMMAND_SPECS];
+/** The heading of each top-level word in `textgen --help`: its commands' help group (src/cli/commands.ts). */
+export function helpGroups(): Record<string, string> {
+  const headings: Record<string, string> = {};
+  for (const { spec, helpGroup } of COMMANDS) headings[spec.path[0] as string] ??= helpGroup;
+  return headings;
 }
 
 function addGlobalOptions(program: Command): void {
@@ -50,7 +26,7 @@ function collect(value: string, previous: string[] | undefined): string[] {
 function groupCommand(program: Command, name: string): Command {
   const existing = program.commands.find((c) => c.name() === name);
   if (existing) return existing;
-  const group = program.command(name).description(GROUPS[name] ?? name);
+  const group = program.command(name).description(COMMAND_GROUPS[name] ?? name);
   return group;
 }
 
@@ -63,7 +39,6 @@ export async function parseCommandLine(
   io: ProcessLike,
   { route = true }: { route?: boolean } = {},
 ): Promise<ParseOutcome> {
-  // A reader that goes away (`textgen --help | head`) is not an error; the data sink handles it for command output.
   // A reader that goes away (`textgen --help | head`) is not an error, and a failed write (a full disk) must not end the
   // process with a stack trace: the data sink records command output failures, which src/cli/execute.ts reports.
   io.stdout.on('error', () => undefined);
@@ -119,8 +94,9 @@ export async function parseCommandLine(
       selection = { key, opts, globals: command.optsWithGlobals() as GlobalOptions };
     });
   }
+  const headings = helpGroups();
   for (const group of program.commands) {
-    const heading = HELP_GROUPS[group.name()];
+    const heading = headings[group.name()];
     if (heading !== undefined) group.helpGroup(heading);
     group.exitOverride();
     group.configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });

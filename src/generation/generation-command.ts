@@ -92,7 +92,7 @@ export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand)
     if (missing.length > 0) throw missingFlagsError(missing);
   }
 
-  const profile = await ctx.profile();
+  const profile = await ctx.connect(await ctx.profile());
   if (ask && cmd.target.kind === 'deployment' && idOrName === undefined) {
     const { askTarget } = await import('../prompt/ask-target.js');
     idOrName = await askTarget(ctx, profile, 'deployments');
@@ -117,9 +117,10 @@ export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand)
 
   if (multimodal) {
     const { promptsFor } = await import('../operations/multimodal.js');
+    const { cliFileIo } = await import('../options/file-io.js');
     const prompt = await (await promptsFor(profile)).buildPrompt(
       { text: input, images: multimodal.images, promptJson: multimodal.promptJson },
-      { cwd: ctx.cwd, stdin: readStdin },
+      cliFileIo({ cwd: ctx.cwd, stdin: readStdin }),
     );
     // The items replace the text prompt in the wire body (`extra` is merged last).
     built = { ...built, extra: { ...built.extra, prompt } };

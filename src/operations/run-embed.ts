@@ -48,7 +48,7 @@ export interface PlannedRequest {
 
 export async function runEmbed(ctx: Context, command: EmbedCommand): Promise<number> {
   const format = ctx.output().format;
-  const profile = await ctx.profile();
+  const profile = await ctx.connect(await ctx.profile());
   const op = await loadEmbedOperation(profile.provider);
   if (op === undefined) {
     throw new UsageError(
@@ -79,9 +79,10 @@ export async function runEmbed(ctx: Context, command: EmbedCommand): Promise<num
       );
     const text = command.source.words.length > 0 ? command.source.words.join(' ') : undefined;
     const { promptsFor } = await import('./multimodal.js');
+    const { cliFileIo } = await import('../options/file-io.js');
     prompt = await (await promptsFor(profile)).buildPrompt(
       { text, images: multimodal.images, promptJson: multimodal.promptJson },
-      { cwd: ctx.cwd },
+      cliFileIo({ cwd: ctx.cwd }),
     );
     inputs = [text ?? '(prompt items)'];
   } else {

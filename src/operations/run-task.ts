@@ -24,7 +24,7 @@ export async function runTask<T extends TaskName>(
   prepare: (profile: ResolvedProfile) => Promise<TaskRequestOf<T>>,
 ): Promise<number> {
   const format = ctx.output().format;
-  const profile = await ctx.profile();
+  const profile = await ctx.connect(await ctx.profile());
   const loaded = await loadTaskOperation(task, profile.provider);
   if (loaded === undefined) {
     throw new UsageError(
@@ -57,7 +57,9 @@ export async function runTask<T extends TaskName>(
   const json = answer.json;
   const result: TaskResultOf<T> = readAnswer(() => operation.parseResponse(json, request), answer.context);
   const { stdoutColor } = await import('../output/stdout-color.js');
-  await present(ctx, format, result, () => operation.renderText(result, request, { color: stdoutColor(ctx) }), task);
+  const { COLOUR_HEAT_MAP } = await import('../output/heat-map.js');
+  const view = stdoutColor(ctx) ? { heatMap: COLOUR_HEAT_MAP } : {};
+  await present(ctx, format, result, () => operation.renderText(result, request, view), task);
   return 0;
 }
 

@@ -68,7 +68,7 @@ async function chooseSource(
   // An encoding named outright is the user's choice of tokenizer; the model only labels the result.
   if (choice.encoding !== undefined)
     return { kind: 'encoding', encoding: parseEncodingFlag(choice.encoding), model: choice.model };
-  const profile = await ctx.profile();
+  const profile = await ctx.connect(await ctx.profile());
   const model = choice.model ?? profile.defaults.model;
   const op = await adapterFor(profile.provider).tokenize?.();
   if (op?.tokenizerFileRequest && choice.local) {
@@ -123,9 +123,7 @@ async function tokenizerFromFile(
 ): Promise<OfflineTokenizer | undefined> {
   const { profile } = source;
   const { createByteLevelBpe } = await import('../tokenizers/byte-level-bpe.js');
-  const { readCachedTokenizer, tokenizerCacheFile, writeCachedTokenizer } = await import(
-    '../tokenizers/tokenizer-cache.js'
-  );
+  const { readCachedTokenizer, tokenizerCacheFile, writeCachedTokenizer } = await import('./tokenizer-cache.js');
   const file = tokenizerCacheFile(ctx.env, cacheIdentity(profile), source.model);
   const cached = await readCachedTokenizer(file);
   if (cached !== undefined) {

@@ -8,6 +8,7 @@ import { UsageError } from '../contract/errors.js';
 import { missingFlagsError } from '../options/input.js';
 import { coerceEnum, coerceInt, parseBooleanFlag } from '../options/flag-values.js';
 import { readStdinText } from '../options/input.js';
+import { cliFileIo } from '../options/file-io.js';
 import type { FileIo, MultimodalPrompt, TaskDocument } from '../contract/adapter.js';
 import { promptsFor } from './multimodal.js';
 import type { TaskOptions } from './task-flag-specs.js';
@@ -15,7 +16,7 @@ import type { TaskOptions } from './task-flag-specs.js';
 /** File access for one command run; stdin is read once, however many `@-` there are. */
 export function fileIo(ctx: Context): FileIo {
   let stdin: Promise<string> | undefined;
-  return { cwd: ctx.cwd, stdin: () => (stdin ??= readStdinText(ctx.stdin)) };
+  return cliFileIo({ cwd: ctx.cwd, stdin: () => (stdin ??= readStdinText(ctx.stdin)) });
 }
 
 /** `-m/--model`, else the profile's defaults.model. */

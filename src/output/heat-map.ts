@@ -1,3 +1,4 @@
+import type { HeatMapPainter } from '../contract/adapter.js';
 import { paint, perLine, shade } from './paint.js';
 
 export interface ScoredSpan {
@@ -50,3 +51,10 @@ export function heatScale(range: ScoreRange, color: boolean): string {
   const line = `score ${range.min.toFixed(4)} ${steps}${color ? ' ' : '… '}${range.max.toFixed(4)}`;
   return dim(line);
 }
+
+/** The heat map in colour, as lent to an adapter's `renderText` (src/contract/adapter-operations/tasks.ts). */
+export const COLOUR_HEAT_MAP: HeatMapPainter = {
+  range: scoreRange,
+  paint: (text, spans, range) => renderHeatMap(text, spans, range, true),
+  scale: (range) => heatScale(range, true),
+};

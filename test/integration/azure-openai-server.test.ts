@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { SseParser } from '../../src/http/sse-parser.js';
 import type { SseEvent } from '../../src/contract/http.js';
 import { startServer, type RunningServer } from '../../src/emulator/core/index.js';
-import { azureOpenAiProtocol } from '../../profiles/azure-openai/server/index.js';
+import { azureOpenAiProtocol } from '../../profiles/openai/server/index.js';
 import {
   completionsErrorSchema,
   completionsRequestSchema,

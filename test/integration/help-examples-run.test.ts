@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadCommandSpecs } from '../../src/cli/program.js';
+import { COMMAND_SPECS } from '../../src/cli/commands.js';
 import { makeHome, runInProcess } from '../helpers/run-cli.js';
 
 /** Words of a simple shell line: double and single quotes, backslash-newline continuations; no expansions. */
@@ -36,7 +36,7 @@ function runnable(example: string): { args: string[]; input?: string } | undefin
   return { args: words.slice(1) };
 }
 
-const specs = await loadCommandSpecs();
+const specs = COMMAND_SPECS;
 // serve runs until Ctrl-C, profiles edits the user's config, completion writes into the home directory: run by hand.
 // batch merge needs the part files of a sharded run: test/e2e/batch-merge.test.ts runs it on real ones.
 const NOT_HERE = new Set(['serve', 'profiles', 'completion', 'batch']);

@@ -4,7 +4,7 @@
  * the openai SDK's default request with) is decoded rather than refused.
  */
 import { describe, expect, it } from 'vitest';
-import { parseOpenAiEmbedResponse } from '../../profiles/azure-openai/client/embed.js';
+import { parseOpenAiEmbedResponse } from '../../profiles/openai/client/embed.js';
 import { useServer } from '../helpers/server-fixture.js';
 import { runInProcess } from '../helpers/run-cli.js';
 

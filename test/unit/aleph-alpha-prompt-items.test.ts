@@ -6,6 +6,7 @@ import { UsageError } from '../../src/contract/errors.js';
 import { promptItemProblems } from '../../profiles/aleph-alpha/prompt-item-check.js';
 import { buildAlephAlphaPrompt, MAX_IMAGE_BYTES } from '../../profiles/aleph-alpha/client/prompt-items.js';
 import { readDocument } from '../../profiles/aleph-alpha/client/task-documents.js';
+import { cliFileIo } from '../../src/options/file-io.js';
 import { alephAlphaPromptSchema } from '../contract/aleph-alpha-schemas.js';
 import { alephAlphaDocumentSchema } from '../contract/aleph-alpha-task-schemas.js';
 import { JPEG_START, makeDocx, TINY_PNG, TINY_PNG_BASE64 } from '../helpers/aleph-alpha-task-fixtures.js';
@@ -18,7 +19,7 @@ function file(name: string, content: string | Buffer): string {
   return name;
 }
 
-const io = { cwd: dir };
+const io = cliFileIo({ cwd: dir });
 const png = file('dot.png', TINY_PNG);
 const jpeg = file('photo.jpg', JPEG_START);
 const gif = file('anim.gif', Buffer.from('GIF89a\x01\x00\x01\x00', 'latin1'));
@@ -93,7 +94,10 @@ describe("buildAlephAlphaPrompt: text, images and prompt JSON become the body's 
     expect(await buildAlephAlphaPrompt({ promptJson: '@items.json' }, io)).toEqual(items);
     expect(await buildAlephAlphaPrompt({ promptJson: JSON.stringify(items) }, io)).toEqual(items);
     expect(
-      await buildAlephAlphaPrompt({ promptJson: '@-' }, { ...io, stdin: async () => JSON.stringify(items) }),
+      await buildAlephAlphaPrompt(
+        { promptJson: '@-' },
+        cliFileIo({ cwd: dir, stdin: async () => JSON.stringify(items) }),
+      ),
     ).toEqual(items);
     expect(alephAlphaPromptSchema.safeParse(items).success).toBe(true);
   });
@@ -192,7 +196,7 @@ describe("buildAlephAlphaPrompt: text, images and prompt JSON become the body's 
   test(`an image over ${MAX_IMAGE_BYTES / 1024 / 1024} MB is refused before it is encoded into a request`, async () => {
     const big = Buffer.concat([TINY_PNG, Buffer.alloc(MAX_IMAGE_BYTES)]);
     const error = await usageError(
-      buildAlephAlphaPrompt({ images: ['@big.png'] }, { cwd: dir, readBytes: async () => big }),
+      buildAlephAlphaPrompt({ images: ['@big.png'] }, cliFileIo({ cwd: dir, readBytes: async () => big })),
     );
     expect(error.message).toBe('--image: big.png is 5.0 MB; an image may be at most 5.0 MB');
     expect(error.hint).toMatch(/scale it down/);
@@ -201,7 +205,10 @@ describe("buildAlephAlphaPrompt: text, images and prompt JSON become the body's 
   test('an unreadable image names the reason', async () => {
     const denied = Object.assign(new Error('EACCES'), { code: 'EACCES' });
     const error = await usageError(
-      buildAlephAlphaPrompt({ images: ['@secret.png'] }, { cwd: dir, readBytes: async () => Promise.reject(denied) }),
+      buildAlephAlphaPrompt(
+        { images: ['@secret.png'] },
+        cliFileIo({ cwd: dir, readBytes: async () => Promise.reject(denied) }),
+      ),
     );
     expect(error.message).toBe('--image: cannot read secret.png: permission denied');
   });
@@ -228,7 +235,7 @@ describe('readDocument: --document values become Documents', () => {
   });
 
   test('@- reads stdin', async () => {
-    expect(await readDocument('--document', '@-', { ...io, stdin: async () => 'From a pipe.' })).toEqual({
+    expect(await readDocument('--document', '@-', cliFileIo({ cwd: dir, stdin: async () => 'From a pipe.' }))).toEqual({
       text: 'From a pipe.',
     });
   });
@@ -249,7 +256,7 @@ describe('readDocument: --document values become Documents', () => {
     ['a file of blanks', '@blank.txt', /^--document: blank\.txt holds no text$/],
     ['an empty stdin', '@-', /^--document: stdin is empty$/],
   ])('%s is a usage error', async (_name, value, message) => {
-    const error = await usageError(readDocument('--document', value, { ...io, stdin: async () => '' }));
+    const error = await usageError(readDocument('--document', value, cliFileIo({ cwd: dir, stdin: async () => '' })));
     expect(error.message).toMatch(message);
   });
 });

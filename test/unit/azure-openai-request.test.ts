@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { CanonicalRequest } from '../../src/contract/canonical.js';
 import { UsageError } from '../../src/contract/errors.js';
-import { azureOpenAiGenerate, openAiGenerate } from '../../profiles/azure-openai/client/generate.js';
+import { azureOpenAiGenerate, openAiGenerate } from '../../profiles/openai/client/generate.js';
 import type { GenerateTarget } from '../../src/contract/adapter.js';
 import { testProfile } from '../helpers/profile.js';
 import { completionsRequestSchema, schemaErrors } from '../contract/azure-openapi.js';

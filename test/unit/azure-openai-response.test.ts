@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { CanonicalRequest } from '../../src/contract/canonical.js';
 import { formatApiMessage } from '../../src/contract/errors.js';
-import { azureOpenAiGenerate, openAiGenerate } from '../../profiles/azure-openai/client/generate.js';
+import { azureOpenAiGenerate, openAiGenerate } from '../../profiles/openai/client/generate.js';
 
 /** The spec page's answer. */
 const specAnswer = {

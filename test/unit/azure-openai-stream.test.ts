@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { CanonicalRequest } from '../../src/contract/canonical.js';
 import { StreamAggregator } from '../../src/generation/aggregate.js';
 import type { SseEvent } from '../../src/contract/http.js';
-import { azureOpenAiGenerate, openAiGenerate } from '../../profiles/azure-openai/client/generate.js';
+import { azureOpenAiGenerate, openAiGenerate } from '../../profiles/openai/client/generate.js';
 import type { StreamStep } from '../../src/contract/adapter.js';
 
 const message = (data: unknown): SseEvent => ({

@@ -3,42 +3,25 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { type CommandSpec, type OptionsOf, type OptionValues, optionKey } from '../../src/command.js';
 import type { GlobalOptions } from '../../src/global-options.js';
 import type { GLOBAL_OPTION_SPECS } from '../../src/global-options.js';
-import type { spec as mergeSpec } from '../../commands/batch/merge.js';
-import { COMMAND_SPECS, commandKey } from '../../commands/index.js';
-import { HANDLERS } from '../../commands/handlers.js';
-import type * as textGenerate from '../../commands/deployment/text-generate.js';
-import type * as textGenerateStream from '../../commands/deployment/text-generate-stream.js';
-import type * as complete from '../../commands/complete.js';
-import type * as chat from '../../commands/chat.js';
-import type * as models from '../../commands/models.js';
-import type * as health from '../../commands/health.js';
-import type * as evaluate from '../../commands/evaluate.js';
-import type * as explain from '../../commands/explain.js';
-import type * as qa from '../../commands/qa.js';
-import type * as summarize from '../../commands/summarize.js';
-import type * as tokenize from '../../commands/tokenize.js';
-import type * as detokenize from '../../commands/detokenize.js';
-import type * as embed from '../../commands/embed.js';
-import type * as serve from '../../commands/serve.js';
-import type * as profilesList from '../../commands/profiles/list.js';
-import type * as profilesShow from '../../commands/profiles/show.js';
-import type * as profilesAdd from '../../commands/profiles/add.js';
-import type * as profilesRemove from '../../commands/profiles/remove.js';
-import type * as profilesUse from '../../commands/profiles/use.js';
-import type * as batchMerge from '../../commands/batch/merge.js';
-import type { spec as completionSpec } from '../../commands/completion.js';
-import type { runCompletion } from '../../src/completion/command.js';
+import { COMMAND_SPECS, COMMANDS } from '../../src/cli/commands.js';
+import { commandKey, HELP_GROUPS } from '../../src/define-command.js';
 import { runInProcess } from '../helpers/run-cli.js';
 
 describe('the command list', () => {
-  it('has one handler for every spec and no handler without a spec', () => {
+  it('names each command once, each with its handler', () => {
     const keys = COMMAND_SPECS.map(commandKey);
     expect(new Set(keys).size).toBe(keys.length);
-    expect(Object.keys(HANDLERS).sort()).toEqual([...keys].sort());
+    for (const c of COMMANDS) expect(typeof c.run, commandKey(c.spec)).toBe('function');
   });
 
-  it("types each handler from the spec listed under its key (not another command's)", () => {
-    for (const spec of COMMAND_SPECS) expect(HANDLERS[commandKey(spec)]?.spec, commandKey(spec)).toBe(spec);
+  it('gives the commands of one top-level word one help group', () => {
+    const groups = new Map<string, Set<string>>();
+    for (const c of COMMANDS) {
+      const top = c.spec.path[0] as string;
+      groups.set(top, (groups.get(top) ?? new Set()).add(c.helpGroup));
+    }
+    for (const [top, headings] of groups) expect([...headings], top).toHaveLength(1);
+    expect(new Set(COMMANDS.map((c) => c.helpGroup))).toEqual(new Set(HELP_GROUPS));
   });
 
   it('declares each flag of a command once', () => {
@@ -128,59 +111,61 @@ describe('OptionsOf (checked by the type checker: npm run typecheck)', () => {
         args: string[];
       }
     >();
-    expectTypeOf<OptionsOf<typeof mergeSpec>>().toEqualTypeOf<{ input?: string } & { args: string[] }>();
+    expectTypeOf<OptionsOf<SpecOf<'batch merge'>>>().toEqualTypeOf<{ input?: string } & { args: string[] }>();
   });
 });
 
 /*
  * Each handler's options are exactly what its spec derives: a handler that names a flag its spec does not declare,
- * or gives one another type, fails `npm run typecheck` here (typed() alone would let a handler ask for an extra
- * optional key). Checked by the type checker; vitest runs the bodies, which assert nothing at run time.
+ * or gives one another type, fails `npm run typecheck` here (defineCommand alone would let a handler ask for an extra
+ * optional key). Read from the one list (src/cli/commands.ts): a new command is checked without a line here.
  */
+type Definition = (typeof COMMANDS)[number];
+/** The words of a command key: "batch merge" → ["batch", "merge"]. */
+type Words<K extends string> = K extends `${infer A} ${infer B}` ? readonly [A, B] : readonly [K];
+/** The spec of the command with these words. */
+type SpecOf<K extends string> = Extract<Definition, { spec: { path: Words<K> } }>['spec'];
+type KeyOf<S extends CommandSpec> = S['path'] extends readonly [infer A extends string]
+  ? A
+  : S['path'] extends readonly [infer A extends string, infer B extends string]
+    ? `${A} ${B}`
+    : never;
+/** Whether two types are the same (not merely assignable either way). */
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+/** The key of each command whose handler's options are not exactly its spec's OptionsOf. */
+type Mistyped = {
+  [I in keyof typeof COMMANDS]: (typeof COMMANDS)[I] extends { spec: infer S extends CommandSpec; handler: infer H }
+    ? H extends (options: infer O, ...rest: never[]) => unknown
+      ? Same<O, OptionsOf<S>> extends true
+        ? never
+        : KeyOf<S>
+      : KeyOf<S>
+    : 'not a definition';
+}[number];
+
 describe("every handler's options are its spec's OptionsOf (checked by the type checker)", () => {
-  it('handler by handler', () => {
-    expectTypeOf<Parameters<typeof textGenerate.run>[0]>().toEqualTypeOf<OptionsOf<typeof textGenerate.spec>>();
-    expectTypeOf<Parameters<typeof textGenerateStream.run>[0]>().toEqualTypeOf<
-      OptionsOf<typeof textGenerateStream.spec>
-    >();
-    expectTypeOf<Parameters<typeof complete.run>[0]>().toEqualTypeOf<OptionsOf<typeof complete.spec>>();
-    expectTypeOf<Parameters<typeof chat.run>[0]>().toEqualTypeOf<OptionsOf<typeof chat.spec>>();
-    expectTypeOf<Parameters<typeof models.run>[0]>().toEqualTypeOf<OptionsOf<typeof models.spec>>();
-    expectTypeOf<Parameters<typeof health.run>[0]>().toEqualTypeOf<OptionsOf<typeof health.spec>>();
-    expectTypeOf<Parameters<typeof evaluate.run>[0]>().toEqualTypeOf<OptionsOf<typeof evaluate.spec>>();
-    expectTypeOf<Parameters<typeof explain.run>[0]>().toEqualTypeOf<OptionsOf<typeof explain.spec>>();
-    expectTypeOf<Parameters<typeof qa.run>[0]>().toEqualTypeOf<OptionsOf<typeof qa.spec>>();
-    expectTypeOf<Parameters<typeof summarize.run>[0]>().toEqualTypeOf<OptionsOf<typeof summarize.spec>>();
-    expectTypeOf<Parameters<typeof tokenize.run>[0]>().toEqualTypeOf<OptionsOf<typeof tokenize.spec>>();
-    expectTypeOf<Parameters<typeof detokenize.run>[0]>().toEqualTypeOf<OptionsOf<typeof detokenize.spec>>();
-    expectTypeOf<Parameters<typeof embed.run>[0]>().toEqualTypeOf<OptionsOf<typeof embed.spec>>();
-    expectTypeOf<Parameters<typeof serve.run>[0]>().toEqualTypeOf<OptionsOf<typeof serve.spec>>();
-    expectTypeOf<Parameters<typeof profilesList.run>[0]>().toEqualTypeOf<OptionsOf<typeof profilesList.spec>>();
-    expectTypeOf<Parameters<typeof profilesShow.run>[0]>().toEqualTypeOf<OptionsOf<typeof profilesShow.spec>>();
-    expectTypeOf<Parameters<typeof profilesAdd.run>[0]>().toEqualTypeOf<OptionsOf<typeof profilesAdd.spec>>();
-    expectTypeOf<Parameters<typeof profilesRemove.run>[0]>().toEqualTypeOf<OptionsOf<typeof profilesRemove.spec>>();
-    expectTypeOf<Parameters<typeof profilesUse.run>[0]>().toEqualTypeOf<OptionsOf<typeof profilesUse.spec>>();
-    expectTypeOf<Parameters<typeof batchMerge.run>[0]>().toEqualTypeOf<OptionsOf<typeof batchMerge.spec>>();
-    expectTypeOf<Parameters<typeof runCompletion>[0]>().toEqualTypeOf<OptionsOf<typeof completionSpec>>();
+  it('command by command, from the list', () => {
+    expectTypeOf<Mistyped>().toEqualTypeOf<never>();
+    expectTypeOf<KeyOf<SpecOf<'tokenize'>>>().toEqualTypeOf<'tokenize'>();
   });
 
   it('a key the spec does not declare is a type error; shared tables keep their keys and value types', () => {
-    const tokenizeOptions = {} as OptionsOf<typeof tokenize.spec>;
+    const tokenizeOptions = {} as OptionsOf<SpecOf<'tokenize'>>;
     // @ts-expect-error tokenize declares no --temperature
     void tokenizeOptions.temperature;
     expectTypeOf(tokenizeOptions.tokens).toEqualTypeOf<boolean | undefined>();
-    const streamOptions = {} as OptionsOf<typeof textGenerateStream.spec>;
+    const streamOptions = {} as OptionsOf<SpecOf<'deployment text-generate-stream'>>;
     // @ts-expect-error text-generate-stream takes every flag of text-generate but --stream
     void streamOptions.stream;
     expectTypeOf(streamOptions.parametersStopSequences).toEqualTypeOf<string[] | undefined>();
     expectTypeOf(streamOptions.parametersIncludeStopSequence).toEqualTypeOf<string | true | undefined>();
     expectTypeOf(streamOptions.concurrency).toEqualTypeOf<string | undefined>();
-    const completeOptions = {} as OptionsOf<typeof complete.spec>;
+    const completeOptions = {} as OptionsOf<SpecOf<'complete'>>;
     expectTypeOf(completeOptions.temperature).toEqualTypeOf<string | undefined>();
     expectTypeOf(completeOptions.stop).toEqualTypeOf<string[] | undefined>();
     expectTypeOf(completeOptions.logprobs).toEqualTypeOf<string | true | undefined>();
     expectTypeOf(completeOptions.stream).toEqualTypeOf<boolean | undefined>();
-    const chatOptions = {} as OptionsOf<typeof chat.spec>;
+    const chatOptions = {} as OptionsOf<SpecOf<'chat'>>;
     expectTypeOf(chatOptions.choices).toEqualTypeOf<string | undefined>();
     expectTypeOf(chatOptions.failFast).toEqualTypeOf<string | true | undefined>();
     expectTypeOf(chatOptions.batch).toEqualTypeOf<string | undefined>();

@@ -14,7 +14,7 @@ import { UnexpectedAnswer } from '../../src/contract/errors.js';
 import type { EmbedRequest } from '../../src/contract/adapter.js';
 import { planEmbedRequests } from '../../src/operations/run-embed.js';
 import { alephAlphaEmbed } from '../../profiles/aleph-alpha/client/embed.js';
-import { azureOpenAiEmbed, openAiEmbed } from '../../profiles/azure-openai/client/embed.js';
+import { azureOpenAiEmbed, openAiEmbed } from '../../profiles/openai/client/embed.js';
 import { watsonxEmbed } from '../../profiles/watsonx/client/embed.js';
 import { testProfile } from '../helpers/profile.js';
 

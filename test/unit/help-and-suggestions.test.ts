@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { HELP_GROUPS, loadCommandSpecs } from '../../src/cli/program.js';
+import { COMMAND_SPECS } from '../../src/cli/commands.js';
+import { helpGroups } from '../../src/cli/program.js';
 import { runInProcess } from '../helpers/run-cli.js';
 
-const specs = await loadCommandSpecs();
+const specs = COMMAND_SPECS;
 
 describe('textgen --help', () => {
   it('groups the commands under headings, each command once', async () => {
@@ -12,7 +13,7 @@ describe('textgen --help', () => {
     const at = headings.map((h) => r.stdout.indexOf(`\n${h}\n`));
     expect(at.every((i) => i > 0)).toBe(true);
     for (const top of new Set(specs.map((s) => s.path[0] as string))) {
-      const heading = HELP_GROUPS[top];
+      const heading = helpGroups()[top];
       expect(heading, `${top} has a help group`).toBeDefined();
       const section = r.stdout.slice(r.stdout.indexOf(`\n${heading}\n`)).split('\n\n')[0] as string;
       expect(section).toMatch(new RegExp(`\\n  ${top}\\b`));

@@ -12,7 +12,7 @@ import {
   deploymentListingVersion,
   openAiModelEntry,
   openAiModelsRequest,
-} from '../../profiles/azure-openai/client/models.js';
+} from '../../profiles/openai/client/models.js';
 import { alephAlphaModelEntry, alephAlphaModels } from '../../profiles/aleph-alpha/client/models.js';
 import {
   modelMetadataRequest,

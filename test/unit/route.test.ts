@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { COMMAND_SPECS } from '../../commands/index.js';
+import { COMMAND_SPECS } from '../../src/cli/commands.js';
 import { parseCommandLine } from '../../src/cli/program.js';
 import { GLOBAL_OPTION_SPECS } from '../../src/global-options.js';
 import { routedSpec } from '../../src/cli/route.js';

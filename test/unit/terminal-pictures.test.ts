@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Explanation } from '../../src/contract/adapter.js';
 import { renderExplanations } from '../../profiles/aleph-alpha/client/explain-lines.js';
 import { renderGenerationSummary } from '../../src/output/generation-summary.js';
-import { heatScale, renderHeatMap, scoreRange } from '../../src/output/heat-map.js';
+import { COLOUR_HEAT_MAP, heatScale, renderHeatMap, scoreRange } from '../../src/output/heat-map.js';
 import { colourByLogprob, logprobLegend } from '../../src/output/logprob-colors.js';
 import { cosineSimilarity, renderSimilarityMatrix, similarityMatrix } from '../../src/output/similarity-matrix.js';
 import { stdoutColor } from '../../src/output/stdout-color.js';
@@ -149,9 +149,9 @@ describe('heat map', () => {
         { type: 'target', scores: [] },
       ],
     };
-    const colored = renderExplanations([explanation], 'An apple day', ' x', true);
+    const colored = renderExplanations([explanation], 'An apple day', ' x', COLOUR_HEAT_MAP);
     expect(colored).toBe(`${renderHeatMap('An apple day', spans, range, true)}\n${heatScale(range, true)}\n`);
-    expect(renderExplanations([explanation], 'An apple day', ' x', false)).toBe(
+    expect(renderExplanations([explanation], 'An apple day', ' x')).toBe(
       '  0.0000  "An"\n  1.0000  "apple"\n  0.5000  "day"\n',
     );
   });

@@ -2,8 +2,7 @@
  * An explanation for people: one `score  span` line per scored piece of the prompt, in prompt order; on a colour
  * terminal, a heat map of the prompt (and target) text instead, with lines only for pieces that are not text.
  */
-import type { Explanation, ExplanationItem } from '../../../src/contract/adapter.js';
-import { heatScale, renderHeatMap, scoreRange } from '../../../src/output/heat-map.js';
+import type { Explanation, ExplanationItem, HeatMapPainter } from '../../../src/contract/adapter.js';
 import type { AlephAlphaPrompt, AlephAlphaPromptItem } from '../prompt-item-check.js';
 
 const SCORE_WIDTH = 8;
@@ -75,31 +74,39 @@ export function explanationLines(explanation: Explanation, prompt: AlephAlphaPro
  * One explanation as a heat map: each text item of the prompt, then the target if it was scored, coloured on one
  * scale (printed last); images and token ids keep their lines.
  */
-export function explanationHeatMap(explanation: Explanation, prompt: AlephAlphaPrompt, target: string): string[] {
-  const range = scoreRange(
+export function explanationHeatMap(
+  explanation: Explanation,
+  prompt: AlephAlphaPrompt,
+  target: string,
+  heatMap: HeatMapPainter,
+): string[] {
+  const range = heatMap.range(
     explanation.items.flatMap((item) => (item.type === 'text' || item.type === 'target' ? [item.scores] : [])),
   );
   const lines = eachItem(explanation, prompt, (item, source, image) => {
-    if (item.type === 'text' && source?.type === 'text') return [renderHeatMap(source.data, item.scores, range, true)];
+    if (item.type === 'text' && source?.type === 'text') return [heatMap.paint(source.data, item.scores, range)];
     if (item.type === 'target')
-      return item.scores.length === 0 ? [] : [`target: ${renderHeatMap(target, item.scores, range, true)}`];
+      return item.scores.length === 0 ? [] : [`target: ${heatMap.paint(target, item.scores, range)}`];
     return itemLines(item, source, target, image);
   });
   // Nothing scored: nothing to print, as without colour.
-  return lines.length === 0 ? [] : [...lines, heatScale(range, true)];
+  return lines.length === 0 ? [] : [...lines, heatMap.scale(range)];
 }
 
 /**
  * Every explanation; several (target_granularity token) each get a heading naming the target piece explained.
- * `color`: stdout is a colour terminal, so the heat maps replace the lines.
+ * `heatMap` (given on a colour terminal): the heat maps replace the lines.
  */
 export function renderExplanations(
   explanations: Explanation[],
   prompt: AlephAlphaPrompt,
   target: string,
-  color = false,
+  heatMap?: HeatMapPainter,
 ): string {
-  const view = color ? explanationHeatMap : explanationLines;
+  const view =
+    heatMap === undefined
+      ? explanationLines
+      : (e: Explanation, p: AlephAlphaPrompt, t: string) => explanationHeatMap(e, p, t, heatMap);
   if (explanations.length === 1) return joinLines(view(explanations[0]!, prompt, target));
   return explanations
     .map((e) => joinLines([`explanation of ${JSON.stringify(e.target)}:`, ...view(e, prompt, target)]))

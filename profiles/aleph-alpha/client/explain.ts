@@ -38,6 +38,6 @@ export const alephAlphaExplain: TaskOperation<ExplainRequest, ExplainResult> = {
   },
 
   renderText(result, req, view) {
-    return renderExplanations(result.explanations, req.prompt, req.target, view?.color === true);
+    return renderExplanations(result.explanations, req.prompt, req.target, view?.heatMap);
   },
 };

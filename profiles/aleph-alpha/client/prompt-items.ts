@@ -4,7 +4,6 @@
  * `--prompt-json @items.json`. Files are read here; the result is exactly what goes into the body's `prompt`.
  */
 import { UsageError } from '../../../src/contract/errors.js';
-import { readJsonOption } from '../../../src/options/json-option.js';
 import {
   imageKind,
   promptItemProblems,
@@ -80,12 +79,7 @@ function megabytes(bytes: number): string {
 
 async function readPromptJson(value: string, io: FileIo): Promise<AlephAlphaPromptItem[]> {
   const flag = '--prompt-json';
-  const json = await readJsonOption(flag, value, {
-    cwd: io.cwd,
-    ...(io.homeDir !== undefined ? { homeDir: io.homeDir } : {}),
-    ...(io.stdin ? { stdin: io.stdin } : {}),
-    ...(io.readBytes ? { readFile: async (p: string) => Buffer.from(await io.readBytes!(p)).toString('utf8') } : {}),
-  });
+  const json = await io.readJson(flag, value);
   const problems = promptItemProblems(json);
   if (problems.length > 0) {
     const listed = problems.slice(0, MAX_LISTED).map((p) => `${flag}${p.path} ${p.message}`);

@@ -1,6 +1,4 @@
-import { readFile } from 'node:fs/promises';
 import { UsageError } from '../../../src/contract/errors.js';
-import { readUserFile } from '../../../src/options/read-text-file.js';
 import type { FileIo } from '../../../src/contract/adapter-operations/prompts.js';
 
 export type { FileIo } from '../../../src/contract/adapter-operations/prompts.js';
@@ -10,13 +8,7 @@ export type { FileIo } from '../../../src/contract/adapter-operations/prompts.js
  * to cwd, "no such file", "permission denied"): the bytes travel as base64, which is what the wire wants anyway.
  */
 export async function readUserBytes(flag: string, path: string, io: FileIo): Promise<Buffer> {
-  const read = io.readBytes ?? ((p: string) => readFile(p));
-  const base64 = await readUserFile(flag, path, {
-    cwd: io.cwd,
-    ...(io.homeDir !== undefined ? { homeDir: io.homeDir } : {}),
-    readFile: async (p) => Buffer.from(await read(p)).toString('base64'),
-  });
-  return Buffer.from(base64, 'base64');
+  return Buffer.from(await io.readFile(flag, path));
 }
 
 /** `@path` → path. For a flag whose value can only be a file, a value without "@" is taken as a path too. */

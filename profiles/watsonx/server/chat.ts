@@ -5,14 +5,8 @@
  */
 import * as z from 'zod';
 import { randomUUID } from 'node:crypto';
-import {
-  chatFinishReason,
-  chatLogprob,
-  finishAll,
-  interleave,
-  startChatTurn,
-  type ChatSampling,
-} from '../../../src/emulator/engine/conversation.js';
+import { finishAll, interleave, startChatTurn, type ChatSampling } from '../../../src/emulator/engine/conversation.js';
+import { chatFinishReason, chatLogprob } from '../../server-common/openai-chat.js';
 import type { GenerationSummary } from '../../../src/emulator/engine/index.js';
 import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
 import { EventStream, type StreamFaultWording } from '../../../src/emulator/core/event-stream.js';

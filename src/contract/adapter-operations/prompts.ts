@@ -32,12 +32,15 @@ export type MultimodalPrompt = string | PromptItem[];
 /** A document for `qa` and `summarize`: a Word file, text, or a multimodal prompt. */
 export type TaskDocument = { docx: string } | { text: string } | { prompt: PromptItem[] };
 
-/** How files named on the command line are read; tests inject `readBytes`. */
+/**
+ * How an adapter reads what the command line names: the CLI lends it (src/options/file-io.ts), with the CLI's path
+ * rules and messages, so the adapter holds no flag or file conventions of its own.
+ */
 export interface FileIo {
-  cwd: string;
-  homeDir?: string;
-  /** Reads a file by absolute path; errors carry Node's `code`. Default fs.readFile. */
-  readBytes?: (absolutePath: string) => Promise<Uint8Array>;
+  /** The bytes of the file `path` given to `flag` (`~/`, relative to cwd); a UsageError naming the flag when unreadable. */
+  readFile(flag: string, path: string): Promise<Uint8Array>;
+  /** A JSON option's value: inline JSON, `@file` or `@-` (stdin); a UsageError naming the flag when it is not JSON. */
+  readJson(flag: string, value: string): Promise<unknown>;
   /** All of stdin as text, for `@-`. */
   stdin?: () => Promise<string>;
 }

@@ -117,10 +117,30 @@ export interface TaskOperation<Request, Result> {
   /** The provider's JSON answer → the result; throws an Error naming what is missing from a malformed answer. */
   parseResponse(body: unknown, request: Request): Result;
   /**
-   * The result for people (`-o text`): lines ending in a newline, or "" when there is nothing to show. `view.color`:
-   * stdout is a colour terminal, so a picture may replace the lines.
+   * The result for people (`-o text`): lines ending in a newline, or "" when there is nothing to show. `view.heatMap`
+   * is given when stdout is a colour terminal: a picture drawn with it may then replace the lines.
    */
-  renderText(result: Result, request: Request, view?: { color: boolean }): string;
+  renderText(result: Result, request: Request, view?: TextView): string;
+}
+
+/** What the CLI lends `renderText` (an adapter holds no terminal code). */
+export interface TextView {
+  heatMap?: HeatMapPainter;
+}
+
+/** A heat map of scored text spans, drawn by the CLI's output code (src/output/heat-map.ts) in the terminal's colours. */
+export interface HeatMapPainter {
+  /** One colour scale (the lowest and highest finite score) for several lists of spans. */
+  range(spanLists: ReadonlyArray<readonly TextSpanScore[]>): ScoreRange;
+  /** `text` with each scored span on its colour. */
+  paint(text: string, spans: readonly TextSpanScore[], range: ScoreRange): string;
+  /** The scale printed under a heat map: what pale and red stand for. */
+  scale(range: ScoreRange): string;
+}
+
+export interface ScoreRange {
+  min: number;
+  max: number;
 }
 
 export interface TaskOperations {

@@ -1,19 +1,13 @@
 /**
  * Chat for the local model, protocol-neutral: every chat route of `serve` (watsonx, Azure OpenAI, OpenAI-compatible,
  * Aleph Alpha) lays its conversation out with `conversationPrompt`, maps its sampling fields with
- * `chatEngineParameters`, and words the engine's stop reason with `chatFinishReason`. The answer is written from the
+ * `chatEngineParameters`, and runs the answers with `startChatTurn`, `interleave` and `finishAll`; the OpenAI-shaped wire words (finish
+ * reasons, logprobs, usage, streamed choices) are profiles/server-common/openai-chat.ts. The answer is written from the
  * whole conversation, so a different history gives a different answer, and the same one at temperature 0 the same.
  */
-import type { CanonicalParameters, StopReason } from '../../contract/canonical.js';
+import type { CanonicalParameters } from '../../contract/canonical.js';
 import type { Engine } from './engine.js';
-import type {
-  ConversationMessage,
-  EngineOptions,
-  EngineToken,
-  Generation,
-  GenerationStep,
-  GenerationSummary,
-} from './types.js';
+import type { ConversationMessage, EngineOptions, Generation, GenerationStep, GenerationSummary } from './types.js';
 
 export type { ConversationMessage } from './types.js';
 
@@ -68,40 +62,6 @@ export function chatEngineParameters(s: ChatSampling, choice = 0): CanonicalPara
   return p;
 }
 
-/** The engine's stop reason in the chat APIs' words. */
-export function chatFinishReason(reason: StopReason): string {
-  switch (reason) {
-    case 'max_tokens':
-    case 'token_limit':
-      return 'length';
-    case 'eos_token':
-    case 'stop_sequence':
-      return 'stop';
-    default:
-      return reason;
-  }
-}
-
-export interface ChatLogprobEntry {
-  token: string;
-  logprob: number;
-  bytes: number[];
-  top_logprobs: Array<{ token: string; logprob: number; bytes: number[] }>;
-}
-
-/** One generated token as OpenAI's `ChatCompletionTokenLogprob`. */
-export function chatLogprob(token: EngineToken, top: number): ChatLogprobEntry {
-  const bytes = (text: string) => [...Buffer.from(text, 'utf8')];
-  return {
-    token: token.text,
-    logprob: token.logprob ?? 0,
-    bytes: bytes(token.text),
-    top_logprobs: (token.topTokens ?? [])
-      .slice(0, top)
-      .map((t) => ({ token: t.text, logprob: t.logprob, bytes: bytes(t.text) })),
-  };
-}
-
 /** The `n` answers of one chat request, each from the same prompt (the engine's chat template). */
 export async function startChatTurn(
   engine: Engine,
@@ -140,62 +100,4 @@ export async function* interleave(
 export async function finishAll(generations: readonly Generation[]): Promise<GenerationSummary[]> {
   for (const g of generations) for await (const step of g) void step;
   return generations.map((g) => g.summary());
-}
-
-/** The `usage` of a chat answer in the chat APIs' words: the prompt once, the tokens of every choice. */
-export function chatUsage(summaries: readonly GenerationSummary[], promptTokens: number) {
-  const completion = summaries.reduce((sum, s) => sum + s.generatedTokenCount, 0);
-  return { prompt_tokens: promptTokens, completion_tokens: completion, total_tokens: promptTokens + completion };
-}
-
-/** How a server's `chat.completion.chunk` choices differ from the plain OpenAI shape. */
-export interface ChatChunkShape {
-  /** Per-token logprobs with this many alternatives; undefined when the request did not ask for them. */
-  logprobsTop: number | undefined;
-  /** Fields added to each logprobs object (OpenAI: `refusal: null`). */
-  logprobsExtra?: Record<string, unknown>;
-  /** Fields added to each content delta's choice (Azure: its content-filter results). */
-  choiceExtra?: Record<string, unknown>;
-  /** A step with a token but no text yet (part of a character) still gets its delta, as OpenAI sends one. */
-  emptyDeltas: boolean;
-  /** `stream_options.include_usage`: a last chunk with no choices and the usage (the prompt's tokens given here). */
-  usage?: { promptTokens: number } | undefined;
-}
-
-/**
- * The choices of a streamed chat answer, one chunk at a time, as the OpenAI-shaped chat APIs stream them: each
- * choice's role, then the steps of all choices taking turns (text, and its logprob when asked), then each choice's
- * finish reason, and the usage when asked. `chunk` sends one chunk (its choices, and the usage on the last) and says
- * whether the client is still there; so does the result.
- */
-export async function streamChatChoices(
-  generations: readonly Generation[],
-  chunk: (choices: unknown[], usage?: unknown) => Promise<boolean>,
-  shape: ChatChunkShape,
-): Promise<boolean> {
-  for (let index = 0; index < generations.length; index++) {
-    if (!(await chunk([{ index, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }])))
-      return false;
-  }
-  for await (const { index, step } of interleave(generations)) {
-    if (step.text !== '' || (shape.emptyDeltas && step.token)) {
-      const logprobs =
-        shape.logprobsTop !== undefined && step.token
-          ? { content: [chatLogprob(step.token, shape.logprobsTop)], ...shape.logprobsExtra }
-          : null;
-      const choice = { index, delta: { content: step.text }, logprobs, finish_reason: null, ...shape.choiceExtra };
-      if (!(await chunk([choice]))) return false;
-    }
-    if (step.stopReason === undefined) continue;
-    const last = { index, delta: {}, logprobs: null, finish_reason: chatFinishReason(step.stopReason) };
-    if (!(await chunk([last]))) return false;
-  }
-  if (shape.usage === undefined) return true;
-  return chunk(
-    [],
-    chatUsage(
-      generations.map((g) => g.summary()),
-      shape.usage.promptTokens,
-    ),
-  );
 }

@@ -6,15 +6,8 @@
  */
 import * as z from 'zod';
 import { randomUUID } from 'node:crypto';
-import {
-  chatFinishReason,
-  chatLogprob,
-  chatUsage,
-  finishAll,
-  startChatTurn,
-  streamChatChoices,
-  type ChatSampling,
-} from '../../../src/emulator/engine/conversation.js';
+import { finishAll, startChatTurn, type ChatSampling } from '../../../src/emulator/engine/conversation.js';
+import { chatFinishReason, chatLogprob, chatUsage, streamChatChoices } from '../../server-common/openai-chat.js';
 import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
 import { EventStream, type StreamFaultWording } from '../../../src/emulator/core/event-stream.js';
 import { takeFault } from '../../../src/emulator/core/take-fault.js';

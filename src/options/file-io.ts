@@ -1,0 +1,41 @@
+/**
+ * The FileIo the CLI lends an adapter (src/contract/adapter-operations/prompts.ts): files and JSON values named on
+ * the command line, read with the CLI's rules and messages (`~/`, relative to cwd, "no such file", `@file`, `@-`).
+ */
+import type { FileIo } from '../contract/adapter.js';
+import { readJsonOption } from './json-option.js';
+import { readUserFile } from './read-text-file.js';
+
+export interface FileIoOptions {
+  cwd: string;
+  homeDir?: string;
+  /** All of stdin as text, for `@-`. */
+  stdin?: () => Promise<string>;
+  /** Reads a file by absolute path; errors carry Node's `code`. Default fs.readFile; tests inject one. */
+  readBytes?: (absolutePath: string) => Promise<Uint8Array>;
+}
+
+export function cliFileIo(opts: FileIoOptions): FileIo {
+  const read = opts.readBytes ?? (async (p: string) => (await import('node:fs/promises')).readFile(p));
+  const where = { cwd: opts.cwd, ...(opts.homeDir !== undefined ? { homeDir: opts.homeDir } : {}) };
+  const stdin = opts.stdin ? { stdin: opts.stdin } : {};
+  return {
+    ...stdin,
+    async readFile(flag, path) {
+      // readUserFile reads text with the CLI's path rules and messages; base64 carries the bytes through unchanged.
+      const base64 = await readUserFile(flag, path, {
+        ...where,
+        readFile: async (p) => Buffer.from(await read(p)).toString('base64'),
+      });
+      return Buffer.from(base64, 'base64');
+    },
+    readJson(flag, value) {
+      const readBytes = opts.readBytes;
+      return readJsonOption(flag, value, {
+        ...where,
+        ...stdin,
+        ...(readBytes ? { readFile: async (p: string) => Buffer.from(await readBytes(p)).toString('utf8') } : {}),
+      });
+    },
+  };
+}
