@@ -31,7 +31,7 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
       env: ctx.env,
       ...(configPath !== undefined ? { configPath } : {}),
     });
-    ctx.out.write(names.map((n) => `${n}\n`).join(''));
+    ctx.out.raw(names.map((n) => `${n}\n`).join(''));
     await ctx.out.flush();
     return 0;
   }
@@ -46,7 +46,7 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
     });
   }
   const { completionModel, completionScript } = await import('../src/completion/script.js');
-  ctx.out.write(completionScript(shell, completionModel(ctx.commands)));
+  ctx.out.raw(completionScript(shell, completionModel(ctx.commands)));
   await ctx.out.flush();
   return 0;
 }

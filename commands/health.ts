@@ -20,28 +20,24 @@ const spec = {
 } as const satisfies CommandSpec;
 
 async function run(_options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
-  const { parseOutputFormat } = await import('../src/output/format.js');
-  const format = parseOutputFormat(ctx.globals.output);
+  const format = ctx.output().format;
   const { checkHealth, healthExitCode, healthLine, healthProfile, loadHealthOperation } = await import(
     '../src/operations/health.js'
   );
   const profile = healthProfile(await ctx.connect(await ctx.profile()), ctx.globals);
   const op = await loadHealthOperation(profile.provider);
-  const { adapterFor } = await import('../profiles/registry.js');
-  const callee = await adapterFor(profile.provider).generate();
+  const { calleeFor } = await import('../src/call/callee.js');
+  const callee = await calleeFor(profile.provider);
 
   if (ctx.globals.dryRun) {
-    const { printDryRun } = await import('../src/requests/send.js');
+    const { printDryRun } = await import('../src/call/send.js');
     for (const probe of op.probes(profile)) await printDryRun(ctx, profile, probe.request);
     return 0;
   }
   const { report, authRefused } = await checkHealth(ctx, profile, callee, op);
   const { writeResult } = await import('../src/operations/write-result.js');
-  // The version and status words come from the service: shown, not obeyed, on a terminal.
-  const { visibleControls } = await import('../src/output/visible.js');
-  await writeResult(ctx, format, report, () =>
-    ctx.terminal.stdoutIsTTY ? visibleControls(healthLine(report)) : healthLine(report),
-  );
+  // The version and status words come from the service: writeResult's text is escaped on a terminal.
+  await writeResult(ctx, format, report, () => healthLine(report));
   return healthExitCode(report, authRefused);
 }
 

@@ -38,9 +38,8 @@ const spec = {
 async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { UsageError } = await import('../src/contract/errors.js');
   const { parseBooleanFlag } = await import('../src/options/flag-values.js');
-  const { parseOutputFormat } = await import('../src/output/format.js');
 
-  const format = parseOutputFormat(ctx.globals.output);
+  const format = ctx.output().format;
   const raw = parseBooleanFlag('--raw', options.raw) === true;
   const deployments = parseBooleanFlag('--deployments', options.deployments) === true;
   const name = options.args[0];
@@ -87,10 +86,10 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
     ...(pageSize !== undefined ? { pageSize } : {}),
   };
 
-  const { adapterFor } = await import('../profiles/registry.js');
-  const callee = await adapterFor(kind).generate();
+  const { calleeFor } = await import('../src/call/callee.js');
+  const callee = await calleeFor(kind);
   if (ctx.globals.dryRun) {
-    const { printDryRun } = await import('../src/requests/send.js');
+    const { printDryRun } = await import('../src/call/send.js');
     // Later pages and fallback routes depend on the answers; the first request is the one to try by hand.
     const first =
       name !== undefined ? op.describe!.request(profile, name, version) : op.listRequests(profile, query)[0]!;
@@ -110,7 +109,7 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
   }
   const { listModels } = await import('../src/operations/models.js');
   const listing = await listModels(ctx, profile, callee, op, query);
-  if (listing.entries.length === 0 && format === 'text' && !ctx.globals.jmesQuery && !raw) {
+  if (listing.entries.length === 0 && format === 'text' && !ctx.output().jmes && !raw) {
     ctx.reporter.info(`${kind} lists no ${query.scope}`);
     return 0;
   }

@@ -6,6 +6,7 @@ import type { GlobalOptions } from './global-options.js';
 import type { HttpClient } from './contract/http.js';
 import type { KnownSecrets } from './contract/redact.js';
 import type { DataSink } from './output/safe-write.js';
+import type { OutputFormat } from './output/format.js';
 import type { Prompter } from './prompt/prompter.js';
 
 /** Terminal policy in one place (STYLE: gh's IOStreams). */
@@ -31,6 +32,15 @@ export interface Reporter {
   readonly verbose: boolean;
 }
 
+/** `-o`, `-j` and `-r` as given, resolved once for every command that writes a value (src/output/format.ts). */
+export interface OutputChoice {
+  format: OutputFormat;
+  /** `-j EXPR`: a JMESPath query over the result; then the value is written structured. */
+  jmes: string | undefined;
+  /** `-r`: a string result bare, like `jq -r`. */
+  rawOutput: boolean;
+}
+
 /** What a command may touch. A command never reads process.* itself. */
 export interface Context {
   globals: GlobalOptions;
@@ -39,6 +49,8 @@ export interface Context {
   stdin: NodeJS.ReadableStream;
   /** stdout, for data only. */
   out: DataSink;
+  /** `-o/-j/-r`, parsed once (a bad `-o` is a UsageError from the first command that asks). */
+  output(): OutputChoice;
   /** The raw stderr stream, for spinners and prompts (terminal policy decides when they appear). */
   stderr: NodeJS.WritableStream;
   reporter: Reporter;

@@ -15,8 +15,7 @@ const spec = {
 } as const satisfies CommandSpec;
 
 async function run(_options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
-  const { parseOutputFormat } = await import('../../src/output/format.js');
-  const format = parseOutputFormat(ctx.globals.output);
+  const format = ctx.output().format;
   const { loadConfig, displayPath, homeDir } = await import('../../src/config/load.js');
   const { LOCAL_PROFILES } = await import('../../src/config/resolve.js');
   const { redactUrl } = await import('../../src/contract/redact.js');

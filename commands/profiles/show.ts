@@ -16,8 +16,7 @@ const spec = {
 
 async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { UsageError } = await import('../../src/contract/errors.js');
-  const { parseOutputFormat } = await import('../../src/output/format.js');
-  const format = parseOutputFormat(ctx.globals.output);
+  const format = ctx.output().format;
   const { loadConfig, displayPath, homeDir } = await import('../../src/config/load.js');
   const { LOCAL_PROFILES, knownProfileNames } = await import('../../src/config/resolve.js');
   const { redactProfile } = await import('../../src/profiles/redact-profile.js');

@@ -13,6 +13,7 @@ export const alephAlphaAdapter: ProviderAdapter = {
       (await import('../common/static-auth.js')).createStaticAuthenticator(profile, 'TEXTGEN_TOKEN'),
   },
   local: { profile: 'local-aa', model: 'luminous-base', chat: true },
+  errors: async () => ({ parseError: (await import('./client/response.js')).parseAlephAlphaError }),
   generate: async () => (await import('./client/generate.js')).alephAlphaGenerate,
   models: async () => (await import('./client/models.js')).alephAlphaModels,
   health: async () => (await import('./client/health.js')).alephAlphaHealth,

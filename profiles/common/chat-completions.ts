@@ -162,10 +162,12 @@ export function parseChatCompletion(kind: string, body: unknown): ChatResult {
 export function createChatCompletionsDecoder(kind: string, errorOf: ErrorReader): (event: SseEvent) => ChatStreamStep {
   return (event) => {
     const step = readJsonEvent(event, errorOf);
-    if (step.type === 'chunk') return { type: 'ignore' };
     if (step.type !== 'json') return step;
     const body = step.body;
-    if (!isRecord(body) || !Array.isArray(body.choices)) return { type: 'ignore' };
+    // Another protocol's event (a completions or watsonx event where chat was asked for): a stream of only these
+    // ends in UnexpectedAnswer (exit 4), as for generations.
+    if (!isRecord(body) || !Array.isArray(body.choices))
+      return { type: 'ignore', unexpected: 'the event has no "choices" array' };
     const usage = readUsage(body.usage);
     const choices: ChatChunkChoice[] = [];
     let warnings: ServiceWarning[] | undefined;

@@ -1,6 +1,6 @@
 import type { SseEvent } from '../../src/contract/http.js';
 import { jsonDepthExceededAt, MAX_ANSWER_DEPTH } from '../../src/contract/json-depth.js';
-import type { StreamStep } from '../../src/contract/adapter.js';
+import type { StreamStepOf } from '../../src/contract/adapter.js';
 
 /** How a protocol words a failure inside its own body, or undefined when the body is not one. */
 export type ErrorReader = (body: unknown) => { message: string; code?: string } | undefined;
@@ -17,7 +17,7 @@ export function readJsonEvent(
   event: SseEvent,
   errorOf: ErrorReader,
   parse: JsonParse = JSON.parse,
-): StreamStep | { type: 'json'; body: unknown } {
+): StreamStepOf<never> | { type: 'json'; body: unknown } {
   const data = event.data.trim();
   if (event.event === 'close') return { type: 'end' };
   // Nested deeper than any answer: what would walk it later (the output writers) must never see it.

@@ -15,6 +15,7 @@ export const openInferenceAdapter: ProviderAdapter = {
   local: { profile: 'local-oip', model: 'demo' },
   missingChatHint:
     'Triton and KServe serve chat through their OpenAI-compatible front ends: point a profile with provider openai at it, e.g. textgen --provider openai --url http://HOST:9000 chat -m MODEL "Hello" (KServe: --url http://HOST/openai)',
+  errors: async () => ({ parseError: (await import('./client/response.js')).parseOpenInferenceError }),
   generate: async () => (await import('./client/generate.js')).openInferenceGenerate,
   models: async () => (await import('./client/models.js')).openInferenceModels,
   health: async () => (await import('./client/health.js')).openInferenceHealth,

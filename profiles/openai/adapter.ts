@@ -1,5 +1,13 @@
 import type { ProviderAdapter } from '../../src/contract/adapter.js';
 
+/** Both adapters word errors alike; the kind names the service in the message. */
+const errors =
+  (kind: 'azure-openai' | 'openai'): ProviderAdapter['errors'] =>
+  async () => {
+    const { parseCompletionsError } = await import('./client/errors.js');
+    return { parseError: (status, bodyText, headers) => parseCompletionsError(kind, status, bodyText, headers) };
+  };
+
 const staticAuth =
   (keyVariable: string): ProviderAdapter['auth']['create'] =>
   async ({ profile }) =>
@@ -16,6 +24,7 @@ export const azureOpenAiAdapter: ProviderAdapter = {
     create: staticAuth('AZURE_OPENAI_API_KEY'),
   },
   local: { profile: 'local-azure', model: 'gpt-35-turbo-instruct' },
+  errors: errors('azure-openai'),
   generate: async () => (await import('./client/generate.js')).azureOpenAiGenerate,
   models: async () => (await import('./client/models.js')).azureOpenAiModels,
   health: async () => (await import('./client/health.js')).azureOpenAiHealth,
@@ -34,6 +43,7 @@ export const openAiAdapter: ProviderAdapter = {
     create: staticAuth('TEXTGEN_TOKEN'),
   },
   local: { profile: 'local-openai', model: 'gpt-3.5-turbo-instruct' },
+  errors: errors('openai'),
   generate: async () => (await import('./client/generate.js')).openAiGenerate,
   models: async () => (await import('./client/models.js')).openAiModels,
   health: async () => (await import('./client/health.js')).openAiHealth,

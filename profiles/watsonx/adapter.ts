@@ -12,6 +12,7 @@ export const watsonxAdapter: ProviderAdapter = {
   },
   local: { profile: 'local', model: 'ibm/granite-4-h-small', spaceId: 'local-space' },
   missingModelHint: 'give a foundation model id, or use "deployment text-generate --id-or-name" for a deployment',
+  errors: async () => ({ parseError: (await import('./client/response.js')).parseWatsonxError }),
   generate: async () => (await import('./client/generate.js')).watsonxGenerate,
   models: async () => (await import('./client/models.js')).watsonxModels,
   health: async () => (await import('./client/health.js')).watsonxHealth,

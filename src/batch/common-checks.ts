@@ -3,7 +3,6 @@
  * stdin can be read once, and the records are JSONL whatever -o says.
  */
 import { UsageError } from '../contract/errors.js';
-import { parseOutputFormat } from '../output/format.js';
 import type { Context } from '../context.js';
 import type { BatchSettings } from './settings.js';
 
@@ -18,7 +17,7 @@ export function checkBatchFlags(
     );
   }
   for (const flag of given.refused ?? []) throw new UsageError(`${flag} cannot be used with --batch`);
-  if (parseOutputFormat(ctx.globals.output) === 'yaml') {
+  if (ctx.output().format === 'yaml') {
     throw new UsageError('--batch writes JSONL records (one per line); -o yaml cannot be used with it', {
       hint: 'drop -o, or use -o jsonl',
     });

@@ -6,17 +6,17 @@
  */
 import type { Context } from '../context.js';
 import { UsageError } from '../contract/errors.js';
-import { answerJson, readAnswer } from '../requests/answer.js';
+import { answerContext, answerJson, readAnswer } from '../call/answer.js';
 import { parseEmbedSettings } from '../operations/embed-flags.js';
 import { checkEmbedSettings, combineAnswers, embedProviders, loadEmbedOperation } from '../operations/embed.js';
 import { UnexpectedAnswer } from '../contract/errors.js';
 import type { EmbedRequest, EmbedSetting, EmbedSettings } from '../contract/adapter.js';
-import { printDryRun } from '../requests/send.js';
+import { printDryRun } from '../call/send.js';
 import { parseBatchLine } from './batch-line.js';
 import { checkBatchFlags } from './common-checks.js';
 import { compileResultQuery, resultJson } from './json-query.js';
 import { runBatch } from './run-batch.js';
-import { createLineSender } from './send-line.js';
+import { createLineSender } from '../call/line-sender.js';
 import type { BatchSettings } from './settings.js';
 
 export interface EmbedBatchCommand {
@@ -70,7 +70,7 @@ export async function runEmbedBatch(
   settings: BatchSettings,
 ): Promise<number> {
   checkBatchFlags(ctx, settings, { inputFlags: command.inputFlags, raw: command.raw, refused: command.refused });
-  const query = await compileResultQuery(ctx.globals.jmesQuery);
+  const query = await compileResultQuery(ctx.output().jmes);
   const profile = await ctx.connect(await ctx.profile());
   const op = await loadEmbedOperation(profile.provider);
   if (op === undefined)
@@ -83,8 +83,8 @@ export async function runEmbedBatch(
     });
   // A line's own settings are checked against what the provider understands, then its combination rules.
   const known = new Set(op.settings);
-  const { adapterFor } = await import('../../profiles/registry.js');
-  const callee = await adapterFor(profile.provider).generate();
+  const { calleeFor } = await import('../call/callee.js');
+  const callee = await calleeFor(profile.provider);
   const sender = await createLineSender(ctx, profile, callee);
 
   const specOf = (line: EmbedLine) => op.buildRequest(line.request.inputs, line.request, profile);
@@ -125,7 +125,7 @@ export async function runEmbedBatch(
     async run(line, signal) {
       const res = await sender.send(specOf(line), signal);
       const text = await res.text();
-      const context = { provider: callee.kind, status: res.status, body: text, secrets: profile.secrets };
+      const context = answerContext(callee.kind, res.status, text, profile.secrets);
       const json = answerJson(text, context);
       const answer = readAnswer(() => op.parseResponse(json, line.request.inputs, line.request), context);
       if (answer.embeddings.length !== 1)

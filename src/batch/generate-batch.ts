@@ -7,17 +7,18 @@
  */
 import type { CanonicalParameters, CanonicalRequest, GenerateResult } from '../contract/canonical.js';
 import type { Context } from '../context.js';
-import { answerJson, readAnswer } from '../requests/answer.js';
-import { Interrupted, NetworkError, StreamError, UsageError, isTextgenError } from '../contract/errors.js';
+import { readWhole, type WholeAnswer } from '../call/answer.js';
+import { CallGuards } from '../call/guards.js';
+import { readStream } from '../call/stream.js';
+import { Interrupted, UsageError } from '../contract/errors.js';
 import type { HttpRequestSpec, HttpResponse } from '../contract/http.js';
 import { buildCanonicalRequest } from '../options/generate-request.js';
 import { parseBooleanFlag } from '../options/flag-values.js';
 import { deepMerge } from '../contract/deep-merge.js';
 import { missingFlagsError } from '../options/input.js';
 import { readStdinText } from '../options/input.js';
-import { printDryRun } from '../requests/send.js';
+import { printDryRun } from '../call/send.js';
 import { inCanonicalOrder, StreamAggregator } from '../generation/aggregate.js';
-import { StreamShape } from '../generation/stream-shape.js';
 import type { GenerationCommand } from '../generation/generation-command.js';
 import { checkSupport, fillPromptVariables, type CheckedRequest } from '../generation/support.js';
 import type { GenerateTarget, GenerateOperation } from '../contract/adapter.js';
@@ -25,7 +26,7 @@ import { parseBatchLine } from './batch-line.js';
 import { checkBatchFlags } from './common-checks.js';
 import { compileResultQuery, resultJson } from './json-query.js';
 import { runBatch } from './run-batch.js';
-import { createLineSender } from './send-line.js';
+import { createLineSender } from '../call/line-sender.js';
 import type { BatchSettings } from './settings.js';
 
 interface GenerateLine {
@@ -65,7 +66,7 @@ export async function runGenerationBatch(
   checkBatchFlags(ctx, settings, { inputFlags, raw: cmd.raw, refused });
   const raw = parseBooleanFlag('--raw', cmd.raw.raw) === true;
   const ignoreUnsupported = parseBooleanFlag('--ignore-unsupported', cmd.raw.ignoreUnsupported) === true;
-  const query = await compileResultQuery(ctx.globals.jmesQuery);
+  const query = await compileResultQuery(ctx.output().jmes);
 
   let stdinText: Promise<string> | undefined;
   const buildOpts = {
@@ -134,7 +135,7 @@ export async function runGenerationBatch(
     if (checked.client.promptVariables) request.input = fillPromptVariables(line.input, checked.client.promptVariables);
     const deadlineMs = checked.client.timeLimitMs;
     const wireStream = canStream && deadlineMs !== undefined;
-    const spec = provider.buildGenerateRequest(request, { ...target, stream: wireStream }, profile, built.extra);
+    const spec = provider.build(request, { ...target, stream: wireStream }, profile, built.extra);
     return { request, spec, secrets: profile.secrets, ...(deadlineMs !== undefined ? { deadlineMs } : {}) };
   };
   // The flags' own request goes through the provider once too (its limits are usage errors, before any line).
@@ -162,11 +163,18 @@ export async function runGenerationBatch(
     async run(line, signal) {
       const call = (line.call ??= prepare(line));
       if (call.deadlineMs !== undefined)
-        return generateWithDeadline(call, provider, target, signal, call.deadlineMs, toJson, (spec, s) =>
-          sender.send(spec, s),
+        return generateWithDeadline(
+          call,
+          provider,
+          target,
+          signal,
+          call.deadlineMs,
+          profile.timeoutMs,
+          toJson,
+          (spec, s) => sender.send(spec, s),
         );
       const res = await sender.send(call.spec, signal);
-      const { result, json } = await readWhole(res, provider, call, target);
+      const { result, json } = await readWholeLine(res, provider, call, target);
       return toJson(result, json);
     },
     wireRequest: (line) => prepare(line).spec,
@@ -174,16 +182,15 @@ export async function runGenerationBatch(
   });
 }
 
-async function readWhole(
+function readWholeLine(
   res: HttpResponse,
   provider: GenerateOperation,
   call: LineCall,
   target: GenerateTarget,
-): Promise<{ result: GenerateResult; json: unknown }> {
-  const text = await res.text();
-  const context = { provider: provider.kind, status: res.status, body: text, secrets: call.secrets };
-  const json = answerJson(text, context);
-  return { result: readAnswer(() => provider.parseGenerateResponse(json, call.request, target), context), json };
+): Promise<WholeAnswer<GenerateResult>> {
+  return readWhole(res, { kind: provider.kind, secrets: call.secrets }, (json) =>
+    provider.parse(json, call.request, target),
+  );
 }
 
 const TIMED_OUT_EMPTY: GenerateResult = {
@@ -197,73 +204,52 @@ async function generateWithDeadline(
   target: GenerateTarget,
   signal: AbortSignal,
   deadlineMs: number,
+  silenceMs: number,
   toJson: (result: GenerateResult, rawBody: unknown) => string,
   send: (spec: HttpRequestSpec, signal: AbortSignal) => Promise<HttpResponse>,
 ): Promise<string> {
-  const deadline = new AbortController();
-  const both = AbortSignal.any([signal, deadline.signal]);
-  const timer = setTimeout(() => deadline.abort(), deadlineMs);
-  const timedOut = (e: unknown) => e instanceof Interrupted && deadline.signal.aborted && !signal.aborted;
+  const guards = new CallGuards({ user: [signal], limitMs: deadlineMs, silenceMs });
+  const timedOut = (e: unknown) => e instanceof Interrupted && guards.timedOut();
+  guards.start();
   try {
     let res: HttpResponse;
     try {
-      res = await send(call.spec, both);
+      res = await send(call.spec, guards.signal);
     } catch (e) {
       if (timedOut(e)) return toJson(TIMED_OUT_EMPTY, null);
       throw e;
     }
     if (!(res.headers['content-type'] ?? '').includes('text/event-stream')) {
       try {
-        const { result, json } = await readWhole(res, provider, call, { ...target, stream: true });
+        const { result, json } = await readWholeLine(res, provider, call, { ...target, stream: true });
         return toJson(result, json);
       } catch (e) {
         if (timedOut(e)) return toJson(TIMED_OUT_EMPTY, null);
         throw e;
       }
     }
-    const { parseSse } = await import('../http/sse-parser.js');
-    const decode = provider.createStreamDecoder(call.request, { ...target, stream: true });
     const aggregator = new StreamAggregator();
-    const shape = new StreamShape();
     const events: unknown[] = [];
-    let ended = false;
-    try {
-      for await (const event of parseSse(res.body)) {
-        const step = decode(event);
-        shape.see(event, step);
-        if (step.type === 'ignore') continue;
-        if (step.type === 'end') {
-          ended = true;
-          break;
-        }
-        if (step.type === 'error')
-          throw new StreamError(
-            `${provider.kind} stream broke off:${step.code ? ` ${step.code}` : ''} ${step.message}`,
-          );
-        events.push(step.raw);
-        aggregator.add(step.chunk);
-      }
-    } catch (e) {
-      if (timedOut(e)) {
-        aggregator.markStopped('time_limit');
-        return toJson(aggregator.result(), events);
-      }
-      if (e instanceof StreamError || e instanceof Interrupted) throw e;
-      const why = isTextgenError(e) ? e.message : (e as Error).message;
-      throw new StreamError(`${provider.kind} stream broke off: ${why}`, {
-        cause: e,
-        ...(e instanceof NetworkError && e.hint ? { hint: e.hint } : {}),
-      });
-    }
-    const unexpected = shape.verdict(
-      { provider: provider.kind, status: res.status, secrets: call.secrets },
-      ended,
-      provider.capabilities.statesStopReason,
-    );
-    if (unexpected) throw unexpected;
-    aggregator.settle(call.request);
+    const end = await readStream({
+      kind: provider.kind,
+      res,
+      decode: provider.decoder(call.request, { ...target, stream: true }),
+      secrets: call.secrets,
+      guards,
+      stopReason: provider.capabilities.statesStopReason ? 'without-end-marker' : 'never',
+      what: 'generation',
+      onChunk(chunk, raw) {
+        events.push(raw);
+        aggregator.add(chunk);
+      },
+      unfinished: () => aggregator.unfinished(),
+      // A line's record holds an error, not the text so far.
+      stopped: () => undefined,
+    });
+    if (end === 'time_limit') aggregator.markStopped('time_limit');
+    else aggregator.settle(call.request);
     return toJson(aggregator.result(), events);
   } finally {
-    clearTimeout(timer);
+    guards.dispose();
   }
 }

@@ -44,7 +44,7 @@ export class StdoutRecordSink implements RecordSink {
     const chunk = this.#parts.join('');
     this.#parts = [];
     this.#size = 0;
-    this.out.write(chunk);
+    this.out.json(chunk);
     this.#unflushed += chunk.length;
     if (this.#unflushed < FLUSH_EVERY) return undefined;
     this.#unflushed = 0;

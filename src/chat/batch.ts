@@ -7,12 +7,12 @@
  */
 import type { Context } from '../context.js';
 import { UsageError } from '../contract/errors.js';
-import { answerJson, readAnswer } from '../requests/answer.js';
-import { printDryRun } from '../requests/send.js';
+import { readWhole } from '../call/answer.js';
+import { printDryRun } from '../call/send.js';
 import { checkBatchFlags } from '../batch/common-checks.js';
 import { compileResultQuery, resultJson } from '../batch/json-query.js';
 import { runBatch } from '../batch/run-batch.js';
-import { createLineSender } from '../batch/send-line.js';
+import { createLineSender } from '../call/line-sender.js';
 import type { BatchSettings } from '../batch/settings.js';
 import type { HttpRequestSpec } from '../contract/http.js';
 import type { ChatRequest } from '../contract/chat.js';
@@ -48,7 +48,7 @@ export async function runChatBatch(
   flags: ChatBatchFlags,
 ): Promise<number> {
   checkBatchFlags(ctx, settings, { inputFlags: flags.given, raw: flags.raw });
-  const query = await compileResultQuery(ctx.globals.jmesQuery);
+  const query = await compileResultQuery(ctx.output().jmes);
   const warned = new Set<string>();
   const warnOnce = (m: string) => {
     if (warned.has(m)) return;
@@ -59,7 +59,7 @@ export async function runChatBatch(
   const { profile, op } = ready;
   const target = { ...ready.target, stream: false };
   const sender = await createLineSender(ctx, profile, op);
-  const specOf = (line: ChatLine) => (line.spec ??= op.buildChatRequest(line.request, target, profile, setup.extra));
+  const specOf = (line: ChatLine) => (line.spec ??= op.build(line.request, target, profile, setup.extra));
   // What the profile lacks (a space, a project) would fail every line: a usage error now, before any line is read.
   specOf({ request: { messages: [{ role: 'user', content: 'x' }], parameters: ready.parameters } });
 
@@ -112,10 +112,9 @@ export async function runChatBatch(
     },
     async run(line, signal) {
       const res = await sender.send(specOf(line), signal);
-      const body = await res.text();
-      const context = { provider: op.kind, status: res.status, body };
-      const json = answerJson(body, context);
-      const result = readAnswer(() => op.parseChatResponse(json, line.request), context);
+      const { result, json } = await readWhole(res, { kind: op.kind, secrets: profile.secrets }, (body) =>
+        op.parse(body, line.request),
+      );
       return resultJson(setup.present.raw ? json : chatInCanonicalOrder(result), query);
     },
     wireRequest: (line) => specOf(line),

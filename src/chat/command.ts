@@ -8,7 +8,6 @@ import type { Context } from '../context.js';
 import { UsageError } from '../contract/errors.js';
 import { readStdinText } from '../options/input.js';
 import { readJsonOption, type JsonOptionIo } from '../options/json-option.js';
-import { parseOutputFormat } from '../output/format.js';
 import type { ChatMessage } from '../contract/chat.js';
 import type { ChatOptions } from './flag-specs.js';
 import { assembleConversation, checkMessageList, parseMessageFlag } from './messages.js';
@@ -26,7 +25,7 @@ const AT_STDIN = (['--messages', '--parameters', '--extra'] as const).map((flag)
 export async function runChatCommand(options: ChatOptions & { args: string[] }, ctx: Context): Promise<number> {
   const { parseBatchSettings } = await import('../batch/settings.js');
   const batch = parseBatchSettings(options);
-  const format = parseOutputFormat(ctx.globals.output);
+  const format = ctx.output().format;
   const readers = AT_STDIN.filter(([, key]) => options[key] === '@-').map(([flag]) => `${flag} @-`);
   if (readers.length > 1) throw new UsageError(`only one option can read stdin, but ${readers.join(' and ')} both do`);
   let stdinText: Promise<string> | undefined;
@@ -45,8 +44,8 @@ export async function runChatCommand(options: ChatOptions & { args: string[] }, 
     deployment,
     present: {
       format,
-      jmes: ctx.globals.jmesQuery,
-      rawOutput: ctx.globals.rawOutput === true,
+      jmes: ctx.output().jmes,
+      rawOutput: ctx.output().rawOutput,
       raw: options.raw === true,
     },
     ignoreUnsupported: options.ignoreUnsupported === true,
@@ -90,7 +89,7 @@ export async function runChatCommand(options: ChatOptions & { args: string[] }, 
     ctx.terminal.interactive &&
     ctx.terminal.stdoutIsTTY &&
     format === 'text' &&
-    !ctx.globals.jmesQuery &&
+    !ctx.output().jmes &&
     !setup.present.raw
   ) {
     const { runInteractiveChat } = await import('./interactive.js');
@@ -115,7 +114,7 @@ export async function runChatCommand(options: ChatOptions & { args: string[] }, 
 
   const ready = await prepareChat(ctx, setup);
   const stream =
-    setup.stream === 'auto' ? ctx.terminal.stdoutIsTTY && format === 'text' && !ctx.globals.jmesQuery : setup.stream;
+    setup.stream === 'auto' ? ctx.terminal.stdoutIsTTY && format === 'text' && !ctx.output().jmes : setup.stream;
   const { runChatTurn } = await import('./run-chat.js');
   const result = await runChatTurn(ctx, {
     op: ready.op,

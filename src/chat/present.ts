@@ -39,19 +39,20 @@ export class ChatPresenter {
 
   private writeText(text: string): void {
     if (!text) return;
-    this.ctx.out.write(text);
+    // The service's words: escaped on a terminal by the sink (src/output/safe-write.ts).
+    this.ctx.out.text(text);
     this.wroteText = true;
     this.lastChar = text[text.length - 1] as string;
   }
 
   chunk(chunk: ChatChunk, rawEvent: unknown): void {
     if (this.opts.raw) {
-      if (this.streamsLines) this.ctx.out.write(`${JSON.stringify(rawEvent)}\n`);
+      if (this.streamsLines) this.ctx.out.json(`${JSON.stringify(rawEvent)}\n`);
       else this.rawEvents.push(rawEvent);
     } else if (this.streamsText) {
       for (const c of chunk.choices) if (c.index === 0) this.writeText(c.content);
     } else if (this.streamsLines) {
-      this.ctx.out.write(`${JSON.stringify(chunk)}\n`);
+      this.ctx.out.json(`${JSON.stringify(chunk)}\n`);
     }
   }
 
@@ -61,7 +62,7 @@ export class ChatPresenter {
     if (this.opts.raw) {
       if (rawBody === undefined && this.streamsLines) return;
       if (rawBody !== undefined && !jmes && format === 'text') {
-        this.ctx.out.write(rawBody.text.endsWith('\n') ? rawBody.text : `${rawBody.text}\n`);
+        this.ctx.out.text(rawBody.text.endsWith('\n') ? rawBody.text : `${rawBody.text}\n`);
         return;
       }
       await this.structured(rawBody ? rawBody.json : this.rawEvents, jmes, format, rawOutput);
@@ -71,15 +72,15 @@ export class ChatPresenter {
       const [first, ...rest] = result.choices;
       if (!this.wroteText) this.writeText(first?.message.content ?? '');
       for (const c of rest) {
-        if (this.wroteText && this.lastChar !== '\n') this.ctx.out.write('\n');
+        if (this.wroteText && this.lastChar !== '\n') this.ctx.out.raw('\n');
         this.writeText(c.message.content);
       }
-      if (this.wroteText && this.lastChar !== '\n') this.ctx.out.write('\n');
+      if (this.wroteText && this.lastChar !== '\n') this.ctx.out.raw('\n');
       return;
     }
     if (this.streamsLines) {
       // An answer that came whole (a server that does not stream) still owes its one line.
-      if (rawBody !== undefined) this.ctx.out.write(`${JSON.stringify(chatInCanonicalOrder(result))}\n`);
+      if (rawBody !== undefined) this.ctx.out.json(`${JSON.stringify(chatInCanonicalOrder(result))}\n`);
       return;
     }
     await this.structured(chatInCanonicalOrder(result), jmes, format, rawOutput);
@@ -91,7 +92,7 @@ export class ChatPresenter {
     format: OutputFormat,
     rawOutput: boolean,
   ): Promise<void> {
-    const { structuredText } = await import('../output/structured.js');
-    this.ctx.out.write(await structuredText(value, jmes, format, rawOutput));
+    const { structuredText, writeStructured } = await import('../output/structured.js');
+    writeStructured(this.ctx.out, await structuredText(value, jmes, format, rawOutput), format, rawOutput);
   }
 }

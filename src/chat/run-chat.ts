@@ -1,17 +1,19 @@
 /**
  * One chat turn, from the checked request to stdout: --dry-run's curl line, or the request sent with the profile's
  * credentials and the answer shown whole or as it streams. A stream that breaks off keeps the text it brought
- * (exit 6); Ctrl-C keeps it too (exit 130). Used by `chat`, its interactive loop and nothing else: batches read
- * whole answers with src/chat/batch.ts.
+ * (exit 6); Ctrl-C keeps it too (exit 130). Sending and reading go through the call pipeline (src/call/), as for
+ * generations. Used by `chat`, its interactive loop and nothing else: batches read whole answers with
+ * src/chat/batch.ts.
  */
 import type { Context } from '../context.js';
 import type { ResolvedProfile } from '../contract/profile.js';
-import { Interrupted, NetworkError, StreamError, isTextgenError } from '../contract/errors.js';
 import type { HttpResponse } from '../contract/http.js';
 import { renderGenerationSummary } from '../output/generation-summary.js';
 import { startSpinner, type Spinner } from '../output/spinner.js';
-import { answerJson, readAnswer } from '../requests/answer.js';
-import { failFromResponse, printDryRun, sendAuthorized } from '../requests/send.js';
+import { readWhole } from '../call/answer.js';
+import { CallGuards } from '../call/guards.js';
+import { printDryRun, sendOk } from '../call/send.js';
+import { readStream } from '../call/stream.js';
 import type { ChatOperation, ChatTarget } from '../contract/adapter.js';
 import { ChatAggregator } from './aggregate.js';
 import type { ChatRequest, ChatResult } from '../contract/chat.js';
@@ -39,12 +41,15 @@ interface Timing {
 /** The answer, or undefined after --dry-run. */
 export async function runChatTurn(ctx: Context, turn: ChatTurn): Promise<ChatResult | undefined> {
   const { op, profile, target } = turn;
-  const spec = op.buildChatRequest(turn.request, target, profile, turn.extra);
+  const spec = op.build(turn.request, target, profile, turn.extra);
   if (ctx.globals.dryRun) {
     await printDryRun(ctx, profile, spec);
     return undefined;
   }
-  const signal = turn.signal ? AbortSignal.any([ctx.signal, turn.signal]) : ctx.signal;
+  const guards = new CallGuards({
+    user: turn.signal ? [ctx.signal, turn.signal] : [ctx.signal],
+    silenceMs: profile.timeoutMs,
+  });
   const presenter = new ChatPresenter(ctx, { ...turn.present, live: target.stream });
   const spinner = await startSpinner(
     ctx,
@@ -52,16 +57,16 @@ export async function runChatTurn(ctx: Context, turn: ChatTurn): Promise<ChatRes
   );
   const timing: Timing = { started: ctx.now() };
   try {
-    const res = await sendAuthorized(ctx, profile, op, spec, signal);
-    if (res.status < 200 || res.status >= 300) await failFromResponse(op, res);
+    const res = await sendOk(ctx, profile, op, spec, guards.signal);
     const streamed = target.stream && (res.headers['content-type'] ?? '').includes('text/event-stream');
     const result = streamed
-      ? await readStream(ctx, turn, res, presenter, spinner, timing, signal)
-      : await readWhole(ctx, turn, res, presenter, spinner);
+      ? await presentStream(ctx, turn, res, presenter, spinner, timing, guards)
+      : await presentWhole(ctx, turn, res, presenter, spinner);
     spinner.stop();
     await writeSummary(ctx, result, timing);
     return result;
   } finally {
+    guards.dispose();
     spinner.stop();
   }
 }
@@ -70,76 +75,56 @@ function warnAll(ctx: Context, result: { warnings?: Array<{ id?: string; message
   for (const w of result.warnings ?? []) ctx.reporter.warn(w.id ? `[${w.id}] ${w.message}` : w.message);
 }
 
-async function readWhole(
+async function presentWhole(
   ctx: Context,
   turn: ChatTurn,
   res: HttpResponse,
   presenter: ChatPresenter,
   spinner: Spinner,
 ): Promise<ChatResult> {
-  const text = await res.text();
+  const answer = await readWhole(res, { kind: turn.op.kind, secrets: turn.profile.secrets }, (json) =>
+    turn.op.parse(json, turn.request),
+  );
   spinner.stop();
-  const answer = { provider: turn.op.kind, status: res.status, body: text };
-  const json = answerJson(text, answer);
-  const result = readAnswer(() => turn.op.parseChatResponse(json, turn.request), answer);
-  warnAll(ctx, result);
-  await presenter.finish(result, { text, json });
-  return result;
+  warnAll(ctx, answer.result);
+  await presenter.finish(answer.result, { text: answer.text, json: answer.json });
+  return answer.result;
 }
 
-async function readStream(
+async function presentStream(
   ctx: Context,
   turn: ChatTurn,
   res: HttpResponse,
   presenter: ChatPresenter,
   spinner: Spinner,
   timing: Timing,
-  signal: AbortSignal,
+  guards: CallGuards,
 ): Promise<ChatResult> {
   const { op } = turn;
-  const { parseSse } = await import('../http/sse-parser.js');
-  const decode = op.createChatStreamDecoder(turn.request);
   const aggregator = new ChatAggregator(op.kind);
-  const brokenOff = async (reason: 'error' | 'cancelled'): Promise<void> => {
-    aggregator.markStopped(reason);
-    const partial = aggregator.result();
-    await presenter.finish(partial);
-    turn.onPartial?.(partial);
-  };
-  try {
-    for await (const event of parseSse(res.body)) {
-      const step = decode(event);
-      if (step.type === 'ignore') continue;
-      if (step.type === 'end') break;
+  await readStream({
+    kind: op.kind,
+    res,
+    decode: op.decoder(turn.request),
+    secrets: turn.profile.secrets,
+    guards,
+    stopReason: 'always',
+    what: 'answer',
+    onChunk(chunk, raw) {
       spinner.stop();
       timing.firstTokenAt ??= ctx.now();
-      if (step.type === 'error') {
-        await brokenOff('error');
-        throw new StreamError(`${op.kind} stream broke off:${step.code ? ` ${step.code}` : ''} ${step.message}`);
-      }
-      for (const w of aggregator.add(step.chunk)) ctx.reporter.warn(w.id ? `[${w.id}] ${w.message}` : w.message);
-      presenter.chunk(step.chunk, step.raw);
-    }
-  } catch (e) {
-    if (e instanceof StreamError) throw e;
-    if (e instanceof Interrupted || signal.aborted) {
-      await brokenOff('cancelled');
-      throw e instanceof Interrupted ? e : new Interrupted();
-    }
-    await brokenOff('error');
-    const why = isTextgenError(e) ? e.message : (e as Error).message;
-    throw new StreamError(`${op.kind} stream broke off: ${why}`, {
-      cause: e,
-      ...(e instanceof NetworkError && e.hint ? { hint: e.hint } : {}),
-    });
-  }
-  // Some services end a stream without a closing marker; every answer must then have said why it ended.
-  if (aggregator.unfinished()) {
-    await brokenOff('error');
-    throw new StreamError(
-      `${op.kind} stream broke off: the stream ended before the service said the answer was finished`,
-    );
-  }
+      for (const w of aggregator.add(chunk)) ctx.reporter.warn(w.id ? `[${w.id}] ${w.message}` : w.message);
+      presenter.chunk(chunk, raw);
+    },
+    unfinished: () => aggregator.unfinished(),
+    async stopped(reason) {
+      spinner.stop();
+      aggregator.markStopped(reason);
+      const partial = aggregator.result();
+      await presenter.finish(partial);
+      turn.onPartial?.(partial);
+    },
+  });
   const result = aggregator.result();
   await presenter.finish(result);
   return result;

@@ -1,6 +1,7 @@
 import type { CommandSpec } from '../command.js';
 import type { Authenticator } from '../contract/adapter.js';
-import type { Context, Terminal } from '../context.js';
+import type { Context, OutputChoice, Terminal } from '../context.js';
+import { parseOutputFormat } from '../output/format.js';
 import type { ResolvedProfile } from '../contract/profile.js';
 import type { GlobalOptions } from '../global-options.js';
 import type { HttpClient } from '../contract/http.js';
@@ -66,7 +67,7 @@ export function createContext(
     color: terminal.colorLevel,
     redact: (text) => secrets.redact(text),
   });
-  const out = createDataSink(io.stdout);
+  const out = createDataSink(io.stdout, { terminal: terminal.stdoutIsTTY });
   const disposers: Array<() => Promise<void>> = [];
   let profilePromise: Promise<ResolvedProfile> | undefined;
   // Keyed by profile: each profile a command passes gets its own client, authenticator and (local) server.
@@ -111,6 +112,7 @@ export function createContext(
     return { ...profile, url: server.url };
   }
 
+  let output: OutputChoice | undefined;
   const ctx: Context = {
     globals,
     env: io.env,
@@ -119,6 +121,14 @@ export function createContext(
       return io.stdin;
     },
     out,
+    output() {
+      output ??= {
+        format: parseOutputFormat(globals.output),
+        jmes: globals.jmesQuery,
+        rawOutput: globals.rawOutput === true,
+      };
+      return output;
+    },
     stderr: io.stderr,
     reporter,
     secrets,

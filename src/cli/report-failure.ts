@@ -13,8 +13,12 @@ export function printable(text: string): string {
   const source = /^[^:]+: /.exec(lines[0] ?? '')?.[0];
   const keepBreaks = lines.length > 1 && source !== undefined && lines.every((line) => line.startsWith(source));
   const visible = (s: string) =>
-    s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) =>
-      c === '\n' ? '\\n' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+    s.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200d\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g, (c) =>
+      c === '\n'
+        ? '\\n'
+        : c.charCodeAt(0) > 0xff
+          ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}` // bidi and zero-width (src/output/visible.ts)
+          : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
     );
   return keepBreaks ? lines.map(visible).join('\n') : visible(text);
 }

@@ -9,7 +9,7 @@
 import type { HttpClient } from './http.js';
 import type { TokenCache } from './token-cache.js';
 import type { AuthType, ProviderKind, ResolvedProfile } from './profile.js';
-import type { Authenticator, GenerateOperation } from './adapter-operations/generate.js';
+import type { Authenticator, ErrorDialect, GenerateOperation } from './adapter-operations/generate.js';
 import type { ChatOperation } from './adapter-operations/chat.js';
 import type { EmbedOperation } from './adapter-operations/embed.js';
 import type { HealthOperation } from './adapter-operations/health.js';
@@ -78,6 +78,11 @@ export interface ProviderAdapter {
   local: LocalFlavour;
   /** What to say when `complete` has no model (watsonx: deployments are a different command). */
   missingModelHint?: string;
+  /**
+   * How the service words its error answers, for every operation (src/call/ turns a non-2xx answer into AuthError
+   * or ApiError with it): loaded alone, so `models`, `health`, `embed`, … need not load generation to read errors.
+   */
+  errors: Loader<ErrorDialect>;
   /** Text generation, plain and streamed; its capabilities say which canonical parameters it carries. */
   generate: Loader<GenerateOperation>;
   /** `models`: every provider can list something. */

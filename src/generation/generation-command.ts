@@ -30,17 +30,16 @@ export interface GenerationCommand {
 export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand): Promise<number> {
   const { UsageError } = await import('../contract/errors.js');
   const { parseBooleanFlag } = await import('../options/flag-values.js');
-  const { parseOutputFormat } = await import('../output/format.js');
   const { buildCanonicalRequest } = await import('../options/generate-request.js');
   const { resolveInput, missingFlagsError, readStdinText } = await import('../options/input.js');
 
-  const format = parseOutputFormat(ctx.globals.output);
+  const format = ctx.output().format;
   const raw = parseBooleanFlag('--raw', cmd.raw.raw) === true;
   const ignoreUnsupported = parseBooleanFlag('--ignore-unsupported', cmd.raw.ignoreUnsupported) === true;
   const showLogprobs = parseBooleanFlag('--show-logprobs', cmd.raw.showLogprobs) === true;
   // complete streams by default where a person watches the text arrive.
   const stream =
-    cmd.stream === 'auto' ? ctx.terminal.stdoutIsTTY && format === 'text' && !ctx.globals.jmesQuery : cmd.stream;
+    cmd.stream === 'auto' ? ctx.terminal.stdoutIsTTY && format === 'text' && !ctx.output().jmes : cmd.stream;
 
   let stdinText: Promise<string> | undefined;
   const readStdin = () => (stdinText ??= readStdinText(ctx.stdin));
@@ -148,7 +147,7 @@ export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand)
       stream,
     },
     extra: built.extra,
-    present: { format, jmes: ctx.globals.jmesQuery, rawOutput: ctx.globals.rawOutput === true, raw, showLogprobs },
+    present: { format, jmes: ctx.output().jmes, rawOutput: ctx.output().rawOutput, raw, showLogprobs },
     ignoreUnsupported,
   });
 }

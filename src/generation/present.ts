@@ -46,22 +46,22 @@ export class GenerationPresenter {
     this.paintLogprobs = opts.showLogprobs === true && !opts.raw && stdoutColor(ctx);
     this.streamsText = opts.live && opts.format === 'text' && !opts.jmes && !opts.raw;
     this.streamsLines = opts.live && !opts.jmes && (opts.format === 'jsonl' || (opts.raw && opts.format === 'text'));
-    this.onTerminal = ctx.terminal.stdoutIsTTY;
+    this.onTerminal = ctx.out.onTerminal;
   }
 
   private writeText(raw: string, rawTokens?: TokenInfo[]): void {
     if (!raw) return;
     // On a terminal the service's control characters are shown, not obeyed; a pipe gets the text as it is.
     const text = this.onTerminal ? visibleControls(raw) : raw;
-    const tokens =
-      this.onTerminal && rawTokens
+    if (this.paintLogprobs && rawTokens !== undefined && rawTokens.length > 0) {
+      const tokens = this.onTerminal
         ? rawTokens.map((t) => (t.text === undefined ? t : { ...t, text: visibleControls(t.text) }))
         : rawTokens;
-    if (this.paintLogprobs && tokens !== undefined && tokens.length > 0) {
-      this.ctx.out.write(colourByLogprob(text, tokens, true));
+      // Escaped above; the colour codes are textgen's own.
+      this.ctx.out.raw(colourByLogprob(text, tokens, true));
       this.painted = true;
     } else {
-      this.ctx.out.write(text);
+      this.ctx.out.text(raw);
     }
     this.wroteText = true;
     this.lastChar = text[text.length - 1] as string;
@@ -70,13 +70,13 @@ export class GenerationPresenter {
   /** One streamed chunk: canonical delta plus the provider's own event. */
   chunk(chunk: GenerateResult, rawEvent: unknown): void {
     if (this.opts.raw) {
-      if (this.streamsLines) this.ctx.out.write(`${JSON.stringify(rawEvent)}\n`);
+      if (this.streamsLines) this.ctx.out.json(`${JSON.stringify(rawEvent)}\n`);
       else this.rawEvents.push(rawEvent);
     } else if (this.streamsText) {
       // With several choices only the first streams; the others follow at the end, so texts never interleave.
       this.writeText(chunk.results[0]?.generated_text ?? '', chunk.results[0]?.generated_tokens);
     } else if (this.streamsLines) {
-      this.ctx.out.write(`${JSON.stringify(inCanonicalOrder(chunk))}\n`);
+      this.ctx.out.json(`${JSON.stringify(inCanonicalOrder(chunk))}\n`);
     }
   }
 
@@ -89,7 +89,7 @@ export class GenerationPresenter {
     if (this.opts.raw) {
       if (rawBody === undefined && this.streamsLines) return; // events already written
       if (rawBody !== undefined && !jmes && format === 'text') {
-        this.ctx.out.write(rawBody.text.endsWith('\n') ? rawBody.text : `${rawBody.text}\n`);
+        this.ctx.out.text(rawBody.text.endsWith('\n') ? rawBody.text : `${rawBody.text}\n`);
         return;
       }
       await this.structured(rawBody ? rawBody.json : this.rawEvents, jmes, format, rawOutput);
@@ -99,10 +99,10 @@ export class GenerationPresenter {
       const [first, ...rest] = result.results;
       if (!this.wroteText) this.writeText(first?.generated_text ?? '', first?.generated_tokens);
       for (const item of rest) {
-        if (this.wroteText && this.lastChar !== '\n') this.ctx.out.write('\n');
+        if (this.wroteText && this.lastChar !== '\n') this.ctx.out.raw('\n');
         this.writeText(item.generated_text, item.generated_tokens);
       }
-      if (this.wroteText && this.lastChar !== '\n') this.ctx.out.write('\n');
+      if (this.wroteText && this.lastChar !== '\n') this.ctx.out.raw('\n');
       // The key goes after the text, so it never splits a line of it; with -q a person asked for the text alone.
       // A key without its colours says nothing, so none when stderr is not coloured.
       if (this.painted && !this.ctx.reporter.quiet && this.ctx.terminal.color) {
@@ -113,7 +113,7 @@ export class GenerationPresenter {
     }
     if (this.streamsLines) {
       // A stream that delivered no chunk (the provider answered whole) still owes its one line.
-      if (rawBody !== undefined) this.ctx.out.write(`${JSON.stringify(inCanonicalOrder(result))}\n`);
+      if (rawBody !== undefined) this.ctx.out.json(`${JSON.stringify(inCanonicalOrder(result))}\n`);
       return;
     }
     await this.structured(inCanonicalOrder(result), jmes, format, rawOutput);
@@ -125,7 +125,7 @@ export class GenerationPresenter {
     format: OutputFormat,
     rawOutput: boolean,
   ): Promise<void> {
-    const { structuredText } = await import('../output/structured.js');
-    this.ctx.out.write(await structuredText(value, jmes, format, rawOutput));
+    const { structuredText, writeStructured } = await import('../output/structured.js');
+    writeStructured(this.ctx.out, await structuredText(value, jmes, format, rawOutput), format, rawOutput);
   }
 }

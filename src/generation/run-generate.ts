@@ -3,12 +3,13 @@ import type { ResolvedProfile } from '../contract/profile.js';
 import type { Context } from '../context.js';
 import type { HttpResponse } from '../contract/http.js';
 import type { GenerateTarget, GenerateOperation } from '../contract/adapter.js';
-import { answerJson, readAnswer } from '../requests/answer.js';
-import { Interrupted, NetworkError, StreamError, isTextgenError } from '../contract/errors.js';
-import { failFromResponse, printDryRun, sendAuthorized } from '../requests/send.js';
+import { readWhole, type WholeAnswer } from '../call/answer.js';
+import { CallGuards } from '../call/guards.js';
+import { printDryRun, sendOk } from '../call/send.js';
+import { readStream } from '../call/stream.js';
+import { Interrupted } from '../contract/errors.js';
 import { GenerationPresenter, type PresentOptions } from './present.js';
 import { StreamAggregator } from './aggregate.js';
-import { StreamShape } from './stream-shape.js';
 import { checkSupport, fillPromptVariables } from './support.js';
 import { startSpinner, type Spinner } from '../output/spinner.js';
 import { renderGenerationSummary, type GenerationStats } from '../output/generation-summary.js';
@@ -28,12 +29,7 @@ export interface GenerateInvocation {
 interface Call {
   inv: GenerateInvocation;
   request: CanonicalRequest;
-  wireStream: boolean;
-  signal: AbortSignal;
-  /** Aborted by the stream watchdog: no event for --timeout (keep-alive comments do not count). */
-  silence: AbortController;
-  /** Set when the client-side time limit (not the user) cut the call short. */
-  timedOut(): boolean;
+  guards: CallGuards;
   /** The time limit was the service's, and it did not keep it: say so when the CLI stops waiting. */
   backstop: boolean;
   /** ctx.now() when the request was sent, and when the first streamed text arrived: for the summary line. */
@@ -62,7 +58,7 @@ export async function runGenerate(ctx: Context, inv: GenerateInvocation): Promis
   const canStream = provider.capabilities.streaming === 'native' || profile.streaming;
   // A client-side time limit is kept by streaming, so the text generated in time is not lost.
   const wireStream = canStream && (target.stream || deadlineMs !== undefined);
-  const spec = provider.buildGenerateRequest(request, { ...target, stream: wireStream }, profile, inv.extra);
+  const spec = provider.build(request, { ...target, stream: wireStream }, profile, inv.extra);
   if (ctx.globals.dryRun) {
     await printDryRun(ctx, profile, spec);
     return 0;
@@ -70,17 +66,10 @@ export async function runGenerate(ctx: Context, inv: GenerateInvocation): Promis
 
   // The time limit the CLI keeps itself, or the backstop behind the one the service keeps.
   const limitMs = deadlineMs ?? checked.client.timeLimitBackstopMs;
-  const deadline = new AbortController();
-  // A stream that sends nothing but keep-alive comments for --timeout is silent: the watchdog ends it.
-  const silence = new AbortController();
-  const signal = AbortSignal.any([ctx.signal, deadline.signal, silence.signal]);
   const call: Call = {
     inv,
     request,
-    wireStream,
-    signal,
-    silence,
-    timedOut: () => deadline.signal.aborted && !ctx.signal.aborted,
+    guards: new CallGuards({ user: [ctx.signal], limitMs, silenceMs: profile.timeoutMs }),
     started: ctx.now(),
     backstop: deadlineMs === undefined && limitMs !== undefined,
   };
@@ -91,19 +80,16 @@ export async function runGenerate(ctx: Context, inv: GenerateInvocation): Promis
       ? `waiting for the first token from ${provider.displayName}…`
       : `waiting for ${provider.displayName}…`,
   );
-  let timer: NodeJS.Timeout | undefined;
   try {
     call.started = ctx.now();
-    if (limitMs !== undefined)
-      timer = setTimeout(() => deadline.abort(), Math.max(0, limitMs - (ctx.now() - call.started)));
+    call.guards.start();
     let res: HttpResponse;
     try {
-      res = await sendAuthorized(ctx, profile, provider, spec, call.signal);
+      res = await sendOk(ctx, profile, provider, spec, call.guards.signal);
     } catch (e) {
-      if (e instanceof Interrupted && call.timedOut()) return await timedOutBeforeAnswer(ctx, presenter, call);
+      if (e instanceof Interrupted && call.guards.timedOut()) return await timedOutBeforeAnswer(ctx, presenter, call);
       throw e;
     }
-    if (res.status < 200 || res.status >= 300) await failFromResponse(provider, res);
     const contentType = res.headers['content-type'] ?? '';
     const code =
       wireStream && contentType.includes('text/event-stream')
@@ -113,7 +99,7 @@ export async function runGenerate(ctx: Context, inv: GenerateInvocation): Promis
     await writeSummary(ctx, call);
     return code;
   } finally {
-    if (timer) clearTimeout(timer);
+    call.guards.dispose();
     spinner.stop();
   }
 }
@@ -135,23 +121,19 @@ async function presentWhole(
   spinner: Spinner,
 ): Promise<number> {
   const provider = call.inv.provider;
-  let text: string;
+  let answer: WholeAnswer<GenerateResult>;
   try {
-    text = await res.text();
+    answer = await readWhole(res, { kind: provider.kind, secrets: call.inv.profile.secrets }, (json) =>
+      provider.parse(json, call.request, call.inv.target),
+    );
   } catch (e) {
-    if (e instanceof Interrupted && call.timedOut()) return timedOutBeforeAnswer(ctx, presenter, call);
+    if (e instanceof Interrupted && call.guards.timedOut()) return timedOutBeforeAnswer(ctx, presenter, call);
     throw e;
   }
   spinner.stop();
-  const answer = { provider: provider.kind, status: res.status, body: text, secrets: call.inv.profile.secrets };
-  const json = answerJson(text, answer);
-  const result: GenerateResult = readAnswer(
-    () => provider.parseGenerateResponse(json, call.request, call.inv.target),
-    answer,
-  );
-  warnAll(ctx, result.system?.warnings);
-  await presenter.finish(result, { text, json });
-  call.result = result;
+  warnAll(ctx, answer.result.system?.warnings);
+  await presenter.finish(answer.result, { text: answer.text, json: answer.json });
+  call.result = answer.result;
   return 0;
 }
 
@@ -163,84 +145,34 @@ async function presentStream(
   spinner: Spinner,
 ): Promise<number> {
   const provider = call.inv.provider;
-  const { parseSse } = await import('../http/sse-parser.js');
-  const decode = provider.createStreamDecoder(call.request, call.inv.target);
   const aggregator = new StreamAggregator();
-  const shape = new StreamShape();
-  let ended = false;
-  const timeoutMs = call.inv.profile.timeoutMs;
-  let watchdog: NodeJS.Timeout | undefined;
-  const rearm = () => {
-    clearTimeout(watchdog);
-    if (timeoutMs > 0) watchdog = setTimeout(() => call.silence.abort(), timeoutMs);
-  };
-  rearm();
-  try {
-    for await (const event of parseSse(res.body)) {
-      rearm();
-      const step = decode(event);
-      shape.see(event, step);
-      if (step.type === 'ignore') continue;
-      if (step.type === 'end') {
-        ended = true;
-        break;
-      }
+  const end = await readStream({
+    kind: provider.kind,
+    res,
+    decode: provider.decoder(call.request, call.inv.target),
+    secrets: call.inv.profile.secrets,
+    guards: call.guards,
+    stopReason: provider.capabilities.statesStopReason ? 'without-end-marker' : 'never',
+    what: 'generation',
+    onChunk(chunk, raw) {
       spinner.stop();
       call.firstTokenAt ??= ctx.now();
-      if (step.type === 'error') {
-        aggregator.markStopped('error');
-        await presenter.finish(aggregator.result());
-        const code = step.code ? ` ${step.code}` : '';
-        throw new StreamError(`${provider.kind} stream broke off:${code} ${step.message}`);
-      }
-      warnAll(ctx, aggregator.add(step.chunk));
-      presenter.chunk(step.chunk, step.raw);
-    }
-  } catch (e) {
-    if (e instanceof StreamError) throw e;
-    if (e instanceof Interrupted && call.silence.signal.aborted && !ctx.signal.aborted) {
-      aggregator.markStopped('error');
+      warnAll(ctx, aggregator.add(chunk));
+      presenter.chunk(chunk, raw);
+    },
+    unfinished: () => aggregator.unfinished(),
+    async stopped(reason) {
+      spinner.stop();
+      aggregator.markStopped(reason);
       await presenter.finish(aggregator.result());
-      throw new StreamError(
-        `${provider.kind} stream broke off: ${provider.kind} sent nothing for ${timeoutMs / 1000} s but keep-alive comments, no event (--timeout)`,
-      );
-    }
-    if (e instanceof Interrupted && call.timedOut()) {
-      warnBackstop(ctx, call);
-      aggregator.markStopped('time_limit');
-      call.result = aggregator.result();
-      await presenter.finish(call.result);
-      return 0;
-    }
-    if (e instanceof Interrupted) {
-      aggregator.markStopped('cancelled');
-      await presenter.finish(aggregator.result());
-      throw e;
-    }
-    aggregator.markStopped('error');
-    await presenter.finish(aggregator.result());
-    const why = isTextgenError(e) ? e.message : (e as Error).message;
-    throw new StreamError(`${provider.kind} stream broke off: ${why}`, {
-      cause: e,
-      ...(e instanceof NetworkError && e.hint ? { hint: e.hint } : {}),
-    });
-  } finally {
-    clearTimeout(watchdog);
+    },
+  });
+  if (end === 'time_limit') {
+    warnBackstop(ctx, call);
+    aggregator.markStopped('time_limit');
+  } else {
+    aggregator.settle(call.request);
   }
-  const unexpected = shape.verdict(
-    { provider: provider.kind, status: res.status, secrets: call.inv.profile.secrets },
-    ended,
-    provider.capabilities.statesStopReason,
-  );
-  if (unexpected) throw unexpected;
-  if (!ended && provider.capabilities.statesStopReason && aggregator.unfinished()) {
-    aggregator.markStopped('error');
-    await presenter.finish(aggregator.result());
-    throw new StreamError(
-      `${provider.kind} stream broke off: the stream ended before the service said the generation was finished`,
-    );
-  }
-  aggregator.settle(call.request);
   call.result = aggregator.result();
   await presenter.finish(call.result);
   return 0;

@@ -88,15 +88,21 @@ export function wrapResponse(data: Dispatcher.ResponseData, ctx: ResponseContext
     w?.();
   };
   let received = 0;
+  const tooLarge = () =>
+    new ApiError({
+      provider: ctx.failure.service,
+      status: statusCode,
+      message: `the answer is larger than ${MAX_ANSWER_BYTES / (1024 * 1024)} MiB; textgen reads at most that much of an answer`,
+    });
+  // An event stream is read event by event, never held whole: the SSE parser bounds each line and event (16 MiB),
+  // and the stream itself may go on as long as the service generates. What is buffered is bounded: a whole answer
+  // here, and text() below.
+  const bounded = !(flattenHeaders(data.headers)['content-type'] ?? '').includes('text/event-stream');
   source.on('data', (chunk: Uint8Array) => {
     received += chunk.length;
-    if (received > MAX_ANSWER_BYTES && failure === undefined) {
-      // Read no further: what came so far still reaches the reader (a stream's text), then this error.
-      failure = new ApiError({
-        provider: ctx.failure.service,
-        status: statusCode,
-        message: `the answer is larger than ${MAX_ANSWER_BYTES / (1024 * 1024)} MiB; textgen reads at most that much of an answer`,
-      });
+    if (bounded && received > MAX_ANSWER_BYTES && failure === undefined) {
+      // Read no further: what came so far still reaches the reader, then this error.
+      failure = tooLarge();
       source.destroy();
       notify();
       return;
@@ -160,7 +166,12 @@ export function wrapResponse(data: Dispatcher.ResponseData, ctx: ResponseContext
 
   async function text(): Promise<string> {
     const parts: Uint8Array[] = [];
-    for await (const part of body) parts.push(part);
+    let size = 0;
+    for await (const part of body) {
+      size += part.length;
+      if (size > MAX_ANSWER_BYTES) throw tooLarge();
+      parts.push(part);
+    }
     return new TextDecoder().decode(Buffer.concat(parts));
   }
 

@@ -7,7 +7,8 @@ import type { ProviderKind, ResolvedProfile } from '../contract/profile.js';
 import type { Context } from '../context.js';
 import { AuthError, formatApiMessage, NetworkError, UnexpectedAnswer, type AnswerContext } from '../contract/errors.js';
 import { redactUrl } from '../contract/redact.js';
-import { sendAuthorized, type Callee } from '../requests/send.js';
+import { answerContext } from '../call/answer.js';
+import { sendAuthorized, type Callee } from '../call/send.js';
 import { adapterFor } from '../../profiles/registry.js';
 import type { HealthOperation, HealthProbe } from '../contract/adapter.js';
 
@@ -134,7 +135,7 @@ export async function checkHealth(
       };
       report.latency_ms += check.latency_ms;
       const wrongShape = check.ok
-        ? shapeProblem(probe, text, { provider: callee.kind, status: res.status, body: text, secrets: profile.secrets })
+        ? shapeProblem(probe, text, answerContext(callee.kind, res.status, text, profile.secrets))
         : undefined;
       if (wrongShape !== undefined) {
         check.ok = false;

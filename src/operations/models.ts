@@ -8,8 +8,8 @@ import type { ProviderKind, ResolvedProfile } from '../contract/profile.js';
 import type { Context } from '../context.js';
 import { ApiError, UnexpectedAnswer } from '../contract/errors.js';
 import type { HttpRequestSpec } from '../contract/http.js';
-import { requestJson, type Callee, type JsonAnswer } from '../requests/send.js';
-import { readAnswer } from '../requests/answer.js';
+import { requestJson, type Callee, type JsonAnswer } from '../call/send.js';
+import { readAnswer } from '../call/answer.js';
 import { adapterFor } from '../../profiles/registry.js';
 import type { ModelEntry, ModelsOperation, ListQuery } from '../contract/adapter.js';
 

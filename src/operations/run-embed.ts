@@ -7,9 +7,9 @@
 import type { ResolvedProfile } from '../contract/profile.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../contract/errors.js';
-import { readAnswer } from '../requests/answer.js';
+import { readAnswer } from '../call/answer.js';
 import type { HttpRequestSpec } from '../contract/http.js';
-import { printDryRun, requestJson, type Callee } from '../requests/send.js';
+import { printDryRun, requestJson, type Callee } from '../call/send.js';
 import { mapBounded } from './bounded-map.js';
 import { MISSING_TEXT, readEmbedInputs, type EmbedInputSource } from './embed-inputs.js';
 import {
@@ -47,8 +47,7 @@ export interface PlannedRequest {
 }
 
 export async function runEmbed(ctx: Context, command: EmbedCommand): Promise<number> {
-  const { parseOutputFormat } = await import('../output/format.js');
-  const format = parseOutputFormat(ctx.globals.output);
+  const format = ctx.output().format;
   const profile = await ctx.connect(await ctx.profile());
   const op = await loadEmbedOperation(profile.provider);
   if (op === undefined) {
@@ -116,9 +115,9 @@ export async function runEmbed(ctx: Context, command: EmbedCommand): Promise<num
     return 0;
   }
 
-  const { adapterFor } = await import('../../profiles/registry.js');
+  const { calleeFor } = await import('../call/callee.js');
   const { startSpinner } = await import('../output/spinner.js');
-  const callee = await adapterFor(profile.provider).generate();
+  const callee = await calleeFor(profile.provider);
   const spinner = await startSpinner(
     ctx,
     `embedding ${inputs.length === 1 ? '1 text' : `${inputs.length} texts`} with ${callee.displayName}…`,

@@ -6,7 +6,7 @@
 import type { ResolvedProfile } from '../contract/profile.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../contract/errors.js';
-import { readAnswer } from '../requests/answer.js';
+import { readAnswer } from '../call/answer.js';
 import type { OutputFormat } from '../output/format.js';
 import { loadTaskOperation, providersWith } from './tasks.js';
 import type { TaskName, TaskOperation, TaskOperations } from '../contract/adapter.js';
@@ -23,8 +23,7 @@ export async function runTask<T extends TaskName>(
   task: T,
   prepare: (profile: ResolvedProfile) => Promise<TaskRequestOf<T>>,
 ): Promise<number> {
-  const { parseOutputFormat } = await import('../output/format.js');
-  const format = parseOutputFormat(ctx.globals.output);
+  const format = ctx.output().format;
   const profile = await ctx.connect(await ctx.profile());
   const loaded = await loadTaskOperation(task, profile.provider);
   if (loaded === undefined) {
@@ -39,15 +38,15 @@ export async function runTask<T extends TaskName>(
   const operation = loaded as unknown as TaskOperation<TaskRequestOf<T>, TaskResultOf<T>>;
   const request = await prepare(profile);
   const spec = operation.buildRequest(request, profile);
-  const { printDryRun, requestJson } = await import('../requests/send.js');
+  const { printDryRun, requestJson } = await import('../call/send.js');
   if (ctx.globals.dryRun) {
     await printDryRun(ctx, profile, spec);
     return 0;
   }
 
-  const { adapterFor } = await import('../../profiles/registry.js');
+  const { calleeFor } = await import('../call/callee.js');
   const { startSpinner } = await import('../output/spinner.js');
-  const provider = await adapterFor(profile.provider).generate();
+  const provider = await calleeFor(profile.provider);
   const spinner = await startSpinner(ctx, `waiting for ${provider.displayName}…`);
   let answer: Awaited<ReturnType<typeof requestJson>>;
   try {

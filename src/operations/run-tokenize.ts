@@ -6,9 +6,9 @@
 import type { ResolvedProfile } from '../contract/profile.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../contract/errors.js';
-import { readAnswer } from '../requests/answer.js';
+import { readAnswer } from '../call/answer.js';
 import type { HttpRequestSpec } from '../contract/http.js';
-import { requestJson, printDryRun, type Callee } from '../requests/send.js';
+import { requestJson, printDryRun, type Callee } from '../call/send.js';
 import {
   encodingForModel,
   OPENAI_ENCODINGS,
@@ -21,6 +21,8 @@ import { renderTokenBoundaries, tokensAsText } from '../output/token-boundaries.
 import { stdoutColor } from '../output/stdout-color.js';
 import { renderDetokenizeText, renderTokenizeText, type TokenizeShow } from './tokenize-text.js';
 import { adapterFor } from '../../profiles/registry.js';
+import { visibleControls } from '../output/visible.js';
+import { calleeFor } from '../call/callee.js';
 import type { DetokenizeResult, TokenizeOperation, TokenizeResult } from '../contract/adapter.js';
 
 export interface TokenizerChoice {
@@ -92,9 +94,8 @@ async function chooseSource(
   return { kind: 'encoding', encoding, model };
 }
 
-async function calleeFor(profile: ResolvedProfile): Promise<Callee> {
-  const { adapterFor } = await import('../../profiles/registry.js');
-  return adapterFor(profile.provider).generate();
+function calleeOf(profile: ResolvedProfile): Promise<Callee> {
+  return calleeFor(profile.provider);
 }
 
 /** One request to the service → its parsed answer; a 2xx without the needed fields is the provider's error. */
@@ -104,7 +105,7 @@ async function ask<T>(
   spec: HttpRequestSpec,
   parse: (body: unknown) => T,
 ): Promise<T> {
-  const callee = await calleeFor(profile);
+  const callee = await calleeOf(profile);
   const answer = await requestJson(ctx, profile, callee, spec);
   const json = answer.json;
   return readAnswer(() => parse(json), answer.context);
@@ -142,7 +143,7 @@ async function tokenizerFromFile(
     await printDryRun(ctx, profile, source.fileRequest);
     return undefined;
   }
-  const callee = await calleeFor(profile);
+  const callee = await calleeOf(profile);
   const answer = await requestJson(ctx, profile, callee, source.fileRequest);
   const tokenizer = createByteLevelBpe(answer.json);
   try {
@@ -182,11 +183,11 @@ function labelled<T extends { model?: string; encoding?: string }>(
 
 /** stdout: the text rendering, or the value as JSON/YAML/JSONL (after -j). */
 async function present(ctx: Context, value: unknown, text: () => string): Promise<void> {
-  const { parseOutputFormat, renderStructured } = await import('../output/format.js');
-  const format = parseOutputFormat(ctx.globals.output);
-  const jmes = ctx.globals.jmesQuery;
+  const { renderStructured } = await import('../output/format.js');
+  const format = ctx.output().format;
+  const jmes = ctx.output().jmes;
   if (format === 'text' && !jmes) {
-    ctx.out.write(text());
+    ctx.out.text(text());
     return;
   }
   let v = value;
@@ -194,19 +195,23 @@ async function present(ctx: Context, value: unknown, text: () => string): Promis
     const { applyJmesQuery } = await import('../output/jmes.js');
     v = await applyJmesQuery(value, jmes);
   }
-  ctx.out.write(
-    await renderStructured(v, format === 'text' ? 'json' : format, { rawOutput: ctx.globals.rawOutput === true }),
+  const rawOutput = ctx.output().rawOutput;
+  const { writeStructured } = await import('../output/structured.js');
+  writeStructured(
+    ctx.out,
+    await renderStructured(v, format === 'text' ? 'json' : format, { rawOutput }),
+    format,
+    rawOutput,
   );
 }
 
 export async function runTokenize(ctx: Context, cmd: TokenizeCommand): Promise<number> {
-  const { parseOutputFormat } = await import('../output/format.js');
-  const format = parseOutputFormat(ctx.globals.output); // a bad -o is reported before anything is sent
+  const format = ctx.output().format; // a bad -o is reported before anything is sent
   // The count alone, for a person at a colour terminal, becomes a picture of the token boundaries: that needs tokens.
   const picture =
-    format === 'text' && !ctx.globals.jmesQuery && !cmd.count && !cmd.show.tokens && !cmd.show.ids && stdoutColor(ctx);
+    format === 'text' && !ctx.output().jmes && !cmd.count && !cmd.show.tokens && !cmd.show.ids && stdoutColor(ctx);
   // -o json|jsonl|yaml and -j give the whole result, {model, encoding, token_count, tokens, ids}, as the help says.
-  const structured = format !== 'text' || ctx.globals.jmesQuery !== undefined;
+  const structured = format !== 'text' || ctx.output().jmes !== undefined;
   const wantTokens = cmd.show.tokens || picture || (structured && !cmd.count);
   const source = await chooseSource(ctx, 'tokenize', cmd);
   let result: TokenizeResult;
@@ -237,14 +242,16 @@ export async function runTokenize(ctx: Context, cmd: TokenizeCommand): Promise<n
   }
   if (cmd.count) await present(ctx, result.token_count, () => `${result.token_count}\n`);
   else if (picture && result.tokens !== undefined)
-    ctx.out.write(renderTokenBoundaries(tokensAsText(result.tokens, cmd.text), result.token_count, true));
+    // The tokens are the service's: escaped before textgen's own colour codes go around them.
+    ctx.out.raw(
+      renderTokenBoundaries(tokensAsText(result.tokens, cmd.text).map(visibleControls), result.token_count, true),
+    );
   else await present(ctx, result, () => renderTokenizeText(result, cmd.show));
   return 0;
 }
 
 export async function runDetokenize(ctx: Context, cmd: DetokenizeCommand): Promise<number> {
-  const { parseOutputFormat } = await import('../output/format.js');
-  parseOutputFormat(ctx.globals.output);
+  ctx.output().format;
   const source = await chooseSource(ctx, 'detokenize', cmd);
   let result: DetokenizeResult;
   if (source.kind === 'service') {

@@ -11,9 +11,9 @@ export async function writeResult(
   value: unknown,
   text: () => string,
 ): Promise<void> {
-  const jmes = ctx.globals.jmesQuery;
+  const jmes = ctx.output().jmes;
   if (format === 'text' && !jmes) {
-    ctx.out.write(text());
+    ctx.out.text(text());
     return;
   }
   const { renderStructured } = await import('../output/format.js');
@@ -22,10 +22,17 @@ export async function writeResult(
     const { applyJmesQuery } = await import('../output/jmes.js');
     v = await applyJmesQuery(value, jmes);
   }
-  const rawOutput = ctx.globals.rawOutput === true;
+  const rawOutput = ctx.output().rawOutput;
+  const { writeStructured } = await import('../output/structured.js');
   if (format === 'jsonl' && Array.isArray(v)) {
-    for (const item of v) ctx.out.write(await renderStructured(item, 'jsonl', { rawOutput }));
+    for (const item of v)
+      writeStructured(ctx.out, await renderStructured(item, 'jsonl', { rawOutput }), format, rawOutput);
     return;
   }
-  ctx.out.write(await renderStructured(v, format === 'text' ? 'json' : format, { rawOutput }));
+  writeStructured(
+    ctx.out,
+    await renderStructured(v, format === 'text' ? 'json' : format, { rawOutput }),
+    format,
+    rawOutput,
+  );
 }

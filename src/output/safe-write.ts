@@ -7,9 +7,25 @@
  * quietly and drops what follows.
  */
 
+import { visibleControls, visibleInJson } from './visible.js';
+
 export interface DataSink {
-  /** Queues text; never throws, and does nothing once the sink is closed. */
-  write(text: string): void;
+  /**
+   * Text from a service (an answer, a model's name, a token): on a terminal its control characters — C0/C1,
+   * bidi controls, zero-width characters — are shown escaped, not obeyed (src/output/visible.ts); a pipe gets it
+   * as it is. The default way to write: queues text, never throws, does nothing once the sink is closed.
+   */
+  text(untrusted: string): void;
+  /**
+   * The explicit opt-out, for text that is not the service's or is already made safe: textgen's own words, JSON
+   * and YAML (whose writers quote controls), text painted with textgen's own colour codes after escaping. Grep
+   * `out.raw(` to review every place that writes unescaped.
+   */
+  raw(text: string): void;
+  /** JSON or JSONL text (batch records, -o json): on a terminal what JSON leaves raw is written as `\\u` escapes. */
+  json(text: string): void;
+  /** stdout is a terminal: what `text` escapes for. */
+  readonly onTerminal: boolean;
   /**
    * Hands over everything queued and resolves when the stream has accepted all that was written before
    * this call (or the reader has gone away); later writes do not hold it up. Rejects only when the stream failed for another reason (e.g. ENOSPC), so that
@@ -34,6 +50,7 @@ function isReaderGone(error: unknown): boolean {
 
 class StreamDataSink implements DataSink {
   readonly #stream: NodeJS.WritableStream;
+  readonly onTerminal: boolean;
   #pending: string[] = [];
   #pendingLength = 0;
   /** Open while the current tick's writes are being gathered; its end hands them over. */
@@ -46,8 +63,9 @@ class StreamDataSink implements DataSink {
   #failure: unknown;
   #waiters: Array<{ upTo: number; resolve: () => void; reject: (error: unknown) => void }> = [];
 
-  constructor(stream: NodeJS.WritableStream) {
+  constructor(stream: NodeJS.WritableStream, onTerminal: boolean) {
     this.#stream = stream;
+    this.onTerminal = onTerminal;
     // Without a listener an EPIPE 'error' event would crash the process with a stack trace.
     stream.on('error', (error) => this.#fail(error));
   }
@@ -61,7 +79,15 @@ class StreamDataSink implements DataSink {
     return this.#written;
   }
 
-  write(text: string): void {
+  text(untrusted: string): void {
+    this.raw(this.onTerminal ? visibleControls(untrusted) : untrusted);
+  }
+
+  json(text: string): void {
+    this.raw(this.onTerminal ? visibleInJson(text) : text);
+  }
+
+  raw(text: string): void {
     if (this.#closed || text.length === 0) return;
     this.#written += text.length;
     this.#queued += 1;
@@ -158,6 +184,10 @@ class StreamDataSink implements DataSink {
   }
 }
 
-export function createDataSink(stream: NodeJS.WritableStream): DataSink {
-  return new StreamDataSink(stream);
+/** `terminal`: stdout is a TTY, so service text is escaped (default: the stream's own isTTY). */
+export function createDataSink(
+  stream: NodeJS.WritableStream & { isTTY?: boolean },
+  options: { terminal?: boolean } = {},
+): DataSink {
+  return new StreamDataSink(stream, options.terminal ?? stream.isTTY === true);
 }

@@ -24,7 +24,7 @@ export async function checkProfile(
   const { checkHealth, healthExitCode, healthLine, healthProfile, loadHealthOperation } = await import(
     '../operations/health.js'
   );
-  const { adapterFor } = await import('../../profiles/registry.js');
+  const { calleeFor } = await import('../call/callee.js');
   const config: LoadedConfig = { profiles: { [name]: profile }, sources: { profiles: { [name]: userFile }, userFile } };
   const g = ctx.globals;
   // Only the connection flags: the credential and URL flags are already in the profile.
@@ -38,7 +38,7 @@ export async function checkProfile(
   try {
     const resolved = healthProfile(await resolveProfile({ globals, env: ctx.env, config, cwd: ctx.cwd }), g);
     const op = await loadHealthOperation(resolved.provider);
-    const callee = await adapterFor(resolved.provider).generate();
+    const callee = await calleeFor(resolved.provider);
     const { report, authRefused } = await checkHealth(ctx, resolved, callee, op);
     const exitCode = healthExitCode(report, authRefused);
     return { ok: exitCode === 0, exitCode, summary: healthLine(report).trimEnd() };

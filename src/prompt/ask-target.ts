@@ -22,11 +22,11 @@ export async function askTarget(ctx: Context, profile: ResolvedProfile, scope: M
 
 async function listIds(ctx: Context, profile: ResolvedProfile, scope: ModelsScope): Promise<string[]> {
   const { listModels, loadModelsOperation } = await import('../operations/models.js');
-  const { adapterFor } = await import('../../profiles/registry.js');
+  const { calleeFor } = await import('../call/callee.js');
   try {
     const op = await loadModelsOperation(profile.provider);
     if (!op.scopes.includes(scope)) return [];
-    const listing = await listModels(ctx, profile, await adapterFor(profile.provider).generate(), op, { scope });
+    const listing = await listModels(ctx, profile, await calleeFor(profile.provider), op, { scope });
     return [...new Set(listing.entries.map((e) => e.serving_name ?? e.id))];
   } catch (e) {
     if (e instanceof Interrupted || ctx.signal.aborted) throw e;

@@ -154,6 +154,34 @@ describe('answers that crashed the CLI (built CLI)', () => {
     );
   }, 60_000);
 
+  it('a stream of 132 MiB in 1 MiB events is not cut at 128 MiB: each event is bounded, not the whole stream', async () => {
+    const text = 'a'.repeat(1024 * 1024);
+    const url = await serve((res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      let sent = 0;
+      const more = () => {
+        while (sent < 132) {
+          sent++;
+          const reason = sent === 132 ? 'eos_token' : 'not_finished';
+          const event = `event: message\ndata: {"model_id":"m","results":[{"generated_text":"${text}","generated_token_count":${sent},"input_token_count":1,"stop_reason":"${reason}"}]}\n\n`;
+          if (!res.write(event)) return void res.once('drain', more);
+        }
+        res.end();
+      };
+      res.on('close', () => {
+        sent = 1_000;
+      });
+      more();
+    });
+    const r = await runBin([...WX(url), ...TG, '--stream', '-o', 'json', '-j', 'results[0].stop_reason'], {
+      env: home.env,
+      timeout: 50_000,
+    });
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.trim()).toBe('"eos_token"');
+  }, 60_000);
+
   it.each([
     [
       'a full disk (> /dev/full)',

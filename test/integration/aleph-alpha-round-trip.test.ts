@@ -55,7 +55,7 @@ async function roundTrip(
   target: GenerateTarget,
   streaming = false,
 ): Promise<GenerateResult> {
-  const spec = alephAlphaGenerate.buildGenerateRequest(
+  const spec = alephAlphaGenerate.build(
     request,
     target,
     testProfile({ provider: 'aleph-alpha', url: server.url, streaming }),
@@ -68,11 +68,11 @@ async function roundTrip(
   expect(res.status).toBe(200);
   if (!(res.headers.get('content-type') ?? '').includes('text/event-stream')) {
     const body = alephAlphaCompletionResponseSchema.parse(await res.json());
-    return alephAlphaGenerate.parseGenerateResponse(body, request, target);
+    return alephAlphaGenerate.parse(body, request, target);
   }
   const parser = new SseParser();
   const text = await res.text();
-  const decode = alephAlphaGenerate.createStreamDecoder(request, target);
+  const decode = alephAlphaGenerate.decoder(request, target);
   const aggregator = new StreamAggregator();
   for (const event of [...parser.push(text), ...parser.end()]) {
     if (event.data !== '[DONE]') alephAlphaStreamEventSchema.parse(JSON.parse(event.data));

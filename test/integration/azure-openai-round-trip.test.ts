@@ -38,7 +38,7 @@ async function roundTrip(
   const auth: ResolvedAuth =
     profile.kind === 'azure-openai' ? { type: 'api-key', key: 'local-key' } : { type: 'bearer', token: 'local-key' };
   const resolved = testProfile({ provider: profile.kind as 'azure-openai' | 'openai', url: server.url, auth });
-  const spec = profile.buildGenerateRequest(request, target, resolved, extra);
+  const spec = profile.build(request, target, resolved, extra);
   const headers = { ...spec.headers, ...(await createStaticAuthenticator(resolved, 'AZURE_OPENAI_API_KEY').headers()) };
   const res = await fetch(spec.url, { method: spec.method, headers, body: spec.body ?? null });
   if (res.status !== 200) {
@@ -48,10 +48,10 @@ async function roundTrip(
   if (!target.stream) {
     const body: unknown = await res.json();
     expect(schemaErrors(completionsResponseSchema(), body)).toBe('');
-    return { ok: true, result: profile.parseGenerateResponse(body, request), raw: [body] };
+    return { ok: true, result: profile.parse(body, request), raw: [body] };
   }
   expect(res.headers.get('content-type')).toBe('text/event-stream');
-  const decode = profile.createStreamDecoder(request);
+  const decode = profile.decoder(request);
   const aggregator = new StreamAggregator();
   const raw: unknown[] = [];
   for await (const event of parseSse(res.body!)) {
@@ -204,11 +204,7 @@ describe.each([
 
 test("a wrong key is a 401 the client reads in Azure's words", async () => {
   const resolved = testProfile({ provider: 'azure-openai', url: server.url });
-  const spec = azureOpenAiGenerate.buildGenerateRequest(
-    { input: 'Hi' },
-    { deployment: 'demo', stream: false },
-    resolved,
-  );
+  const spec = azureOpenAiGenerate.build({ input: 'Hi' }, { deployment: 'demo', stream: false }, resolved);
   const res = await fetch(spec.url, {
     method: 'POST',
     headers: { ...spec.headers, 'api-key': 'wrong' },

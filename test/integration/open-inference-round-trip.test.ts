@@ -36,12 +36,10 @@ async function generate(
   target: Omit<GenerateTarget, 'stream'>,
   extra?: Record<string, unknown>,
 ): Promise<GenerateResult> {
-  const res = await send(
-    openInferenceGenerate.buildGenerateRequest(request, { ...target, stream: false }, profile(), extra),
-  );
+  const res = await send(openInferenceGenerate.build(request, { ...target, stream: false }, profile(), extra));
   expect(res.status).toBe(200);
   const body = assertValid(v.generateResponse, await res.json(), 'server answer');
-  return openInferenceGenerate.parseGenerateResponse(body, request);
+  return openInferenceGenerate.parse(body, request);
 }
 
 /** Streamed: every message through the SSE parser and the decoder, folded as the CLI folds them. */
@@ -49,11 +47,11 @@ async function generateStream(
   request: CanonicalRequest,
   target: Omit<GenerateTarget, 'stream'>,
 ): Promise<{ result: GenerateResult; steps: StreamStep[] }> {
-  const res = await send(openInferenceGenerate.buildGenerateRequest(request, { ...target, stream: true }, profile()));
+  const res = await send(openInferenceGenerate.build(request, { ...target, stream: true }, profile()));
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toBe('text/event-stream');
   const parser = new SseParser();
-  const decode = openInferenceGenerate.createStreamDecoder(request);
+  const decode = openInferenceGenerate.decoder(request);
   const aggregator = new StreamAggregator();
   const steps: StreamStep[] = [];
   for await (const chunk of res.body!) {
@@ -157,11 +155,7 @@ describe('round trip through the local server', () => {
 
   test('an error answer: status, code, message and the request id as trace', async () => {
     server.faults.push({ kind: 'status', status: 429 });
-    const spec = openInferenceGenerate.buildGenerateRequest(
-      { input: 'Hi' },
-      { model: 'demo', stream: false },
-      profile(),
-    );
+    const spec = openInferenceGenerate.build({ input: 'Hi' }, { model: 'demo', stream: false }, profile());
     const res = await send({ ...spec, headers: { ...spec.headers, 'x-request-id': 'rt-1' } });
     const headers = Object.fromEntries(res.headers);
     expect(openInferenceGenerate.parseError(res.status, await res.text(), headers)).toEqual({

@@ -46,7 +46,7 @@ describe('createDataSink', () => {
     const sink = createDataSink(stream);
     const tokens = Array.from({ length: 500 }, (_, i) => `t${i} `);
     for (const [i, token] of tokens.entries()) {
-      sink.write(token);
+      sink.raw(token);
       if (i % 50 === 0) await new Promise((resolve) => setImmediate(resolve));
     }
     await sink.flush();
@@ -57,11 +57,11 @@ describe('createDataSink', () => {
   it('writes the first text of a tick at once and coalesces the rest of that tick into one chunk', async () => {
     const { stream, chunks, nextChunk } = recordingStream();
     const sink = createDataSink(stream);
-    sink.write('Hel');
+    sink.raw('Hel');
     expect(chunks).toEqual(['Hel']);
     const arrived = nextChunk();
-    sink.write('lo');
-    sink.write(', world');
+    sink.raw('lo');
+    sink.raw(', world');
     expect(chunks).toEqual(['Hel']);
     await arrived;
     expect(chunks).toEqual(['Hel', 'lo, world']);
@@ -70,12 +70,12 @@ describe('createDataSink', () => {
   it('a later tick starts again with a write at once', async () => {
     const { stream, chunks } = recordingStream();
     const sink = createDataSink(stream);
-    sink.write('a');
-    sink.write('b');
+    sink.raw('a');
+    sink.raw('b');
     await new Promise((resolve) => setImmediate(resolve));
     expect(chunks).toEqual(['a', 'b']);
     await new Promise((resolve) => setImmediate(resolve));
-    sink.write('c');
+    sink.raw('c');
     expect(chunks).toEqual(['a', 'b', 'c']);
   });
 
@@ -84,7 +84,7 @@ describe('createDataSink', () => {
     const sink = createDataSink(stream);
     // As when parsed events are already queued: the loop below never yields to the event loop.
     for (let i = 0; i < 2_000; i += 1) {
-      sink.write('0123456789');
+      sink.raw('0123456789');
       await Promise.resolve();
     }
     expect(chunks[0]).toBe('0123456789');
@@ -97,17 +97,17 @@ describe('createDataSink', () => {
   it('hands over at once when about 16 KiB have gathered', () => {
     const { stream, chunks } = recordingStream();
     const sink = createDataSink(stream);
-    sink.write('first');
-    sink.write('a'.repeat(10_000));
+    sink.raw('first');
+    sink.raw('a'.repeat(10_000));
     expect(chunks).toEqual(['first']);
-    sink.write('b'.repeat(7_000));
+    sink.raw('b'.repeat(7_000));
     expect(chunks).toEqual(['first', 'a'.repeat(10_000) + 'b'.repeat(7_000)]);
   });
 
   it('flush hands over at once and resolves when the stream has accepted everything', async () => {
     const { stream, chunks, callbacks } = recordingStream({ manual: true });
     const sink = createDataSink(stream);
-    sink.write('one');
+    sink.raw('one');
     let flushed = false;
     const flushing = sink.flush().then(() => {
       flushed = true;
@@ -128,12 +128,12 @@ describe('createDataSink', () => {
   it('waits for drain before handing over more, and keeps the order', async () => {
     const { stream, chunks, callbacks } = recordingStream({ highWaterMark: 4, manual: true });
     const sink = createDataSink(stream);
-    sink.write('first');
+    sink.raw('first');
     const firstFlush = sink.flush();
     expect(chunks).toEqual(['first']);
     expect(stream.writableNeedDrain).toBe(true);
-    sink.write('second');
-    sink.write('third');
+    sink.raw('second');
+    sink.raw('third');
     const secondFlush = sink.flush();
     // Held back until 'drain': the stream has seen only the first chunk.
     expect(chunks).toEqual(['first']);
@@ -161,10 +161,10 @@ describe('createDataSink', () => {
       },
     });
     const sink = createDataSink(stream);
-    sink.write('lost');
+    sink.raw('lost');
     await expect(sink.flush()).resolves.toBeUndefined();
     expect(sink.closed).toBe(true);
-    expect(() => sink.write('more')).not.toThrow();
+    expect(() => sink.raw('more')).not.toThrow();
     await expect(sink.flush()).resolves.toBeUndefined();
   });
 
@@ -177,9 +177,9 @@ describe('createDataSink', () => {
       },
     });
     const sink = createDataSink(stream);
-    sink.write('a');
+    sink.raw('a');
     await sink.flush();
-    for (let i = 0; i < 100; i += 1) sink.write('b'.repeat(1_000));
+    for (let i = 0; i < 100; i += 1) sink.raw('b'.repeat(1_000));
     await sink.flush();
     expect(writes).toBe(1);
   });
@@ -187,8 +187,8 @@ describe('createDataSink', () => {
   it('an EPIPE error event while a write waits for drain resolves flush', async () => {
     const { stream } = recordingStream({ highWaterMark: 1, manual: true });
     const sink = createDataSink(stream);
-    sink.write('x');
-    sink.write('y'.repeat(20_000));
+    sink.raw('x');
+    sink.raw('y'.repeat(20_000));
     const flushing = sink.flush();
     stream.destroy(codeError('EPIPE'));
     await expect(flushing).resolves.toBeUndefined();
@@ -199,7 +199,7 @@ describe('createDataSink', () => {
     const { stream } = recordingStream();
     stream.destroy();
     const sink = createDataSink(stream);
-    sink.write('x');
+    sink.raw('x');
     await expect(sink.flush()).resolves.toBeUndefined();
     expect(sink.closed).toBe(true);
   });
@@ -214,11 +214,11 @@ describe('createDataSink', () => {
     const stdin = child.stdin;
     if (stdin === null) throw new Error('no stdin pipe');
     const sink = createDataSink(stdin);
-    sink.write('first line\n');
+    sink.raw('first line\n');
     await sink.flush();
     await exited;
     for (let i = 0; i < 20 && !sink.closed; i += 1) {
-      sink.write('x'.repeat(64 * 1024));
+      sink.raw('x'.repeat(64 * 1024));
       await sink.flush();
     }
     expect(sink.closed).toBe(true);
@@ -233,9 +233,9 @@ describe('createDataSink', () => {
       },
     });
     const sink = createDataSink(stream);
-    sink.write('data');
+    sink.raw('data');
     await expect(sink.flush()).rejects.toBe(failure);
     expect(sink.closed).toBe(true);
-    expect(() => sink.write('more')).not.toThrow();
+    expect(() => sink.raw('more')).not.toThrow();
   });
 });

@@ -26,7 +26,7 @@ function build(
   profile = aaProfile(),
   extra?: Record<string, unknown>,
 ) {
-  const spec = alephAlphaGenerate.buildGenerateRequest(request, target, profile, extra);
+  const spec = alephAlphaGenerate.build(request, target, profile, extra);
   const body = JSON.parse(spec.body!) as Record<string, unknown>;
   const parsed = alephAlphaCompletionRequestSchema.safeParse(body);
   expect(parsed.success, parsed.success ? '' : JSON.stringify(parsed.error.issues)).toBe(true);
@@ -234,13 +234,13 @@ describe('provider limits are usage errors before anything is sent', () => {
       /minimum_tokens \(65\) at most maximum_tokens \(64\)/,
     ],
   ])('%s', (_name, request, extra, message) => {
-    expect(() => alephAlphaGenerate.buildGenerateRequest(request, plain, aaProfile(), extra)).toThrow(UsageError);
-    expect(() => alephAlphaGenerate.buildGenerateRequest(request, plain, aaProfile(), extra)).toThrow(message);
+    expect(() => alephAlphaGenerate.build(request, plain, aaProfile(), extra)).toThrow(UsageError);
+    expect(() => alephAlphaGenerate.build(request, plain, aaProfile(), extra)).toThrow(message);
   });
 
   test('the default-maximum case says how to raise it', () => {
     try {
-      alephAlphaGenerate.buildGenerateRequest(withParameters({ min_new_tokens: 65 }), plain, aaProfile());
+      alephAlphaGenerate.build(withParameters({ min_new_tokens: 65 }), plain, aaProfile());
       expect.unreachable();
     } catch (e) {
       expect((e as UsageError).hint).toMatch(/maximum_tokens defaults to 64/);

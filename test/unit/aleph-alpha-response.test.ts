@@ -4,7 +4,7 @@ import { alephAlphaGenerate } from '../../profiles/aleph-alpha/client/generate.j
 import { UnexpectedAnswer } from '../../src/contract/errors.js';
 
 const parse = (body: unknown, request?: CanonicalRequest) =>
-  alephAlphaGenerate.parseGenerateResponse(body, request ?? { input: 'An apple a day' });
+  alephAlphaGenerate.parse(body, request ?? { input: 'An apple a day' });
 
 const answer = (completion: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
   model_version: '2022-04',
@@ -48,13 +48,11 @@ describe('CompletionResponse → canonical result', () => {
 
   test('model_id is the model the request was sent to', () => {
     const body = answer({ completion: 'y', finish_reason: 'end_of_text' });
+    expect(alephAlphaGenerate.parse(body, { input: 'x' }, { model: 'luminous-supreme', stream: false }).model_id).toBe(
+      'luminous-supreme',
+    );
     expect(
-      alephAlphaGenerate.parseGenerateResponse(body, { input: 'x' }, { model: 'luminous-supreme', stream: false })
-        .model_id,
-    ).toBe('luminous-supreme');
-    expect(
-      alephAlphaGenerate.parseGenerateResponse(body, { input: 'x' }, { deployment: 'luminous-base', stream: false })
-        .model_id,
+      alephAlphaGenerate.parse(body, { input: 'x' }, { deployment: 'luminous-base', stream: false }).model_id,
     ).toBe('luminous-base');
     expect(parse(body, { input: 'x' }).model_id).toBeUndefined();
   });

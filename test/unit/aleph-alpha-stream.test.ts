@@ -16,7 +16,7 @@ const data = (...payloads: unknown[]) =>
 
 /** Decodes a whole stream the way the CLI does: up to `end` or an error; returns the steps and the aggregate. */
 function decode(text: string, request: CanonicalRequest = { input: 'An apple a day' }, target?: GenerateTarget) {
-  const decoder = alephAlphaGenerate.createStreamDecoder(request, target);
+  const decoder = alephAlphaGenerate.decoder(request, target);
   const aggregator = new StreamAggregator();
   const steps: StreamStep[] = [];
   for (const event of events(text)) {

@@ -30,7 +30,7 @@ function bodyOf(spec: { body?: string }): Record<string, unknown> {
 
 describe('azure-openai request mapping', () => {
   test('a representative flag set becomes exactly this wire request, valid against the OpenAPI document', () => {
-    const spec = azureOpenAiGenerate.buildGenerateRequest(representative, plain, azure);
+    const spec = azureOpenAiGenerate.build(representative, plain, azure);
     expect(spec).toEqual({
       method: 'POST',
       url: 'https://myres.openai.azure.com/openai/deployments/davinci-prod/completions?api-version=2022-03-01-preview',
@@ -50,7 +50,7 @@ describe('azure-openai request mapping', () => {
   });
 
   test('streaming adds stream: true and asks for an event stream', () => {
-    const spec = azureOpenAiGenerate.buildGenerateRequest(
+    const spec = azureOpenAiGenerate.build(
       { input: 'Hi', parameters: { max_new_tokens: 5 } },
       { ...plain, stream: true },
       azure,
@@ -61,7 +61,7 @@ describe('azure-openai request mapping', () => {
   });
 
   test('greedy decoding is temperature 0 and drops top_p', () => {
-    const spec = azureOpenAiGenerate.buildGenerateRequest(
+    const spec = azureOpenAiGenerate.build(
       { input: 'Hi', parameters: { decoding_method: 'greedy', temperature: 0.9, top_p: 0.5 } },
       plain,
       azure,
@@ -78,7 +78,7 @@ describe('azure-openai request mapping', () => {
     { options: { input_text: true }, logprobs: undefined, echo: true },
   ])('return options $options → logprobs $logprobs, echo $echo', ({ options, logprobs, echo }) => {
     const body = bodyOf(
-      azureOpenAiGenerate.buildGenerateRequest({ input: 'Hi', parameters: { return_options: options } }, plain, azure),
+      azureOpenAiGenerate.build({ input: 'Hi', parameters: { return_options: options } }, plain, azure),
     );
     expect(body.logprobs).toBe(logprobs);
     expect(body.echo).toBe(echo);
@@ -91,43 +91,33 @@ describe('azure-openai request mapping', () => {
       url: 'https://myres.openai.azure.com/openai/',
       apiVersion: '2024-10-21',
     });
-    const spec = azureOpenAiGenerate.buildGenerateRequest(
-      { input: 'Hi' },
-      { deployment: 'my dep', stream: false },
-      profile,
-    );
+    const spec = azureOpenAiGenerate.build({ input: 'Hi' }, { deployment: 'my dep', stream: false }, profile);
     expect(spec.url).toBe(
       'https://myres.openai.azure.com/openai/deployments/my%20dep/completions?api-version=2024-10-21',
     );
   });
 
   test('the deployment falls back to --model, then to the profile default model; none is a usage error', () => {
-    const byModel = azureOpenAiGenerate.buildGenerateRequest(
-      { input: 'Hi' },
-      { model: 'gpt-35-instruct', stream: false },
-      azure,
-    );
+    const byModel = azureOpenAiGenerate.build({ input: 'Hi' }, { model: 'gpt-35-instruct', stream: false }, azure);
     expect(byModel.url).toContain('/openai/deployments/gpt-35-instruct/completions');
     expect(bodyOf(byModel).model).toBeUndefined();
-    const byDefault = azureOpenAiGenerate.buildGenerateRequest(
+    const byDefault = azureOpenAiGenerate.build(
       { input: 'Hi' },
       { stream: false },
       testProfile({ ...azure, defaults: { model: 'dflt' } }),
     );
     expect(byDefault.url).toContain('/openai/deployments/dflt/completions');
-    expect(() => azureOpenAiGenerate.buildGenerateRequest({ input: 'Hi' }, { stream: false }, azure)).toThrow(
+    expect(() => azureOpenAiGenerate.build({ input: 'Hi' }, { stream: false }, azure)).toThrow(
       /azure-openai needs a deployment/,
     );
   });
 
   test("random_seed (--seed, --parameters-random-seed) is the body's seed, on both kinds", () => {
     const request = { input: 'Hi', parameters: { random_seed: 42 } };
-    expect(
-      bodyOf(azureOpenAiGenerate.buildGenerateRequest(request, { deployment: 'd', stream: false }, azure)).seed,
-    ).toBe(42);
+    expect(bodyOf(azureOpenAiGenerate.build(request, { deployment: 'd', stream: false }, azure)).seed).toBe(42);
     expect(
       bodyOf(
-        openAiGenerate.buildGenerateRequest(
+        openAiGenerate.build(
           request,
           { model: 'm', stream: true },
           testProfile({ provider: 'openai', url: 'http://h' }),
@@ -135,27 +125,22 @@ describe('azure-openai request mapping', () => {
       ).seed,
     ).toBe(42);
     expect(
-      bodyOf(azureOpenAiGenerate.buildGenerateRequest({ input: 'Hi' }, { deployment: 'd', stream: false }, azure)),
+      bodyOf(azureOpenAiGenerate.build({ input: 'Hi' }, { deployment: 'd', stream: false }, azure)),
     ).not.toHaveProperty('seed');
   });
 
   test('--extra fields are merged into the body last', () => {
-    const spec = azureOpenAiGenerate.buildGenerateRequest(
-      { input: 'Hi', parameters: { temperature: 0.5 } },
-      plain,
-      azure,
-      {
-        temperature: 1.2,
-        presence_penalty: 0.5,
-        user: 'me',
-      },
-    );
+    const spec = azureOpenAiGenerate.build({ input: 'Hi', parameters: { temperature: 0.5 } }, plain, azure, {
+      temperature: 1.2,
+      presence_penalty: 0.5,
+      user: 'me',
+    });
     expect(bodyOf(spec)).toEqual({ prompt: 'Hi', temperature: 1.2, presence_penalty: 0.5, user: 'me' });
     expect(schemaErrors(completionsRequestSchema(), bodyOf(spec))).toBe('');
   });
 
   test('no auth headers are set by the mapping (the authenticator adds them)', () => {
-    const spec = azureOpenAiGenerate.buildGenerateRequest(
+    const spec = azureOpenAiGenerate.build(
       representative,
       plain,
       testProfile({ ...azure, auth: { type: 'api-key', key: 'secret' } }),
@@ -197,19 +182,19 @@ describe('provider limits are usage errors before anything is sent', () => {
       message: 'azure-openai needs best_of to be at least n: best_of is 2, n is 4',
     },
   ])('$what', ({ request, target, extra, message }) => {
-    const build = () => azureOpenAiGenerate.buildGenerateRequest(request, target, azure, extra);
+    const build = () => azureOpenAiGenerate.build(request, target, azure, extra);
     expect(build).toThrow(UsageError);
     expect(build).toThrow(message);
   });
 
   test('four stop sequences, and best_of 1 with streaming, are fine', () => {
-    const four = azureOpenAiGenerate.buildGenerateRequest(
+    const four = azureOpenAiGenerate.build(
       { input: 'Hi', parameters: { stop_sequences: ['a', 'b', 'c', 'd'] } },
       plain,
       azure,
     );
     expect(bodyOf(four).stop).toEqual(['a', 'b', 'c', 'd']);
-    const bestOfOne = azureOpenAiGenerate.buildGenerateRequest({ input: 'Hi' }, { ...plain, stream: true }, azure, {
+    const bestOfOne = azureOpenAiGenerate.build({ input: 'Hi' }, { ...plain, stream: true }, azure, {
       best_of: 1,
     });
     expect(bodyOf(bestOfOne)).toMatchObject({ stream: true, best_of: 1 });
@@ -217,7 +202,7 @@ describe('provider limits are usage errors before anything is sent', () => {
 
   test('the openai kind names itself in its limits', () => {
     expect(() =>
-      openAiGenerate.buildGenerateRequest(
+      openAiGenerate.build(
         { input: 'Hi', parameters: { stop_sequences: ['a', 'b', 'c', 'd', 'e'] } },
         { model: 'm', stream: false },
         openai,
@@ -228,14 +213,10 @@ describe('provider limits are usage errors before anything is sent', () => {
 
 describe('openai request mapping', () => {
   test('the same body on {url}/v1/completions with the model first, no api-version', () => {
-    const spec = openAiGenerate.buildGenerateRequest(
-      representative,
-      { model: 'gpt-3.5-turbo-instruct', stream: false },
-      openai,
-    );
+    const spec = openAiGenerate.build(representative, { model: 'gpt-3.5-turbo-instruct', stream: false }, openai);
     expect(spec.url).toBe('http://localhost:8000/v1/completions');
     expect(spec.headers).toEqual({ 'content-type': 'application/json', accept: 'application/json' });
-    const azureBody = bodyOf(azureOpenAiGenerate.buildGenerateRequest(representative, plain, azure));
+    const azureBody = bodyOf(azureOpenAiGenerate.build(representative, plain, azure));
     expect(spec.body).toBe(JSON.stringify({ model: 'gpt-3.5-turbo-instruct', ...azureBody }));
     expect(schemaErrors(completionsRequestSchema(), bodyOf(spec))).toBe('');
   });
@@ -246,7 +227,7 @@ describe('openai request mapping', () => {
     ['https://api.openai.com', 'https://api.openai.com/v1/completions'],
     ['http://localhost:11434/ollama', 'http://localhost:11434/ollama/v1/completions'],
   ])('base URL %s → %s', (url, expected) => {
-    const spec = openAiGenerate.buildGenerateRequest(
+    const spec = openAiGenerate.build(
       { input: 'Hi' },
       { model: 'm', stream: false },
       testProfile({ provider: 'openai', url }),
@@ -255,22 +236,15 @@ describe('openai request mapping', () => {
   });
 
   test('the model comes from --model, --id-or-name or defaults.model; none is a usage error', () => {
-    expect(
-      bodyOf(openAiGenerate.buildGenerateRequest({ input: 'Hi' }, { deployment: 'llama', stream: false }, openai))
-        .model,
-    ).toBe('llama');
+    expect(bodyOf(openAiGenerate.build({ input: 'Hi' }, { deployment: 'llama', stream: false }, openai)).model).toBe(
+      'llama',
+    );
     expect(
       bodyOf(
-        openAiGenerate.buildGenerateRequest(
-          { input: 'Hi' },
-          { stream: false },
-          testProfile({ ...openai, defaults: { model: 'd' } }),
-        ),
+        openAiGenerate.build({ input: 'Hi' }, { stream: false }, testProfile({ ...openai, defaults: { model: 'd' } })),
       ).model,
     ).toBe('d');
-    expect(() => openAiGenerate.buildGenerateRequest({ input: 'Hi' }, { stream: false }, openai)).toThrow(
-      /openai needs a model/,
-    );
+    expect(() => openAiGenerate.build({ input: 'Hi' }, { stream: false }, openai)).toThrow(/openai needs a model/);
   });
 });
 

@@ -16,7 +16,7 @@ const specAnswer = {
 };
 
 const parse = (body: unknown, request: CanonicalRequest = { input: 'Negate: the price increased.' }) =>
-  azureOpenAiGenerate.parseGenerateResponse(body, request);
+  azureOpenAiGenerate.parse(body, request);
 
 describe('completion answer → canonical result', () => {
   test('the spec page answer', () => {
@@ -58,7 +58,7 @@ describe('completion answer → canonical result', () => {
         message: expect.stringContaining("Azure OpenAI's content filter cut the output of choice 0 short"),
       },
     ]);
-    expect(openAiGenerate.parseGenerateResponse(body, { input: 'x' }).system?.warnings?.[0]?.message).toMatch(
+    expect(openAiGenerate.parse(body, { input: 'x' }).system?.warnings?.[0]?.message).toMatch(
       /^the service's content filter/,
     );
   });

@@ -23,7 +23,7 @@ function decodeAll(
   request: CanonicalRequest = { input: 'Say hello' },
   profile = azureOpenAiGenerate,
 ): StreamStep[] {
-  const decode = profile.createStreamDecoder(request);
+  const decode = profile.decoder(request);
   return events.map(decode);
 }
 

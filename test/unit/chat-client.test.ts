@@ -58,7 +58,7 @@ describe('the wire request of each provider, plain and streamed', () => {
     const profile = testProfile({ url: 'https://us-south.ml.cloud.ibm.com', spaceId: 'sp-1' });
     const body = { model_id: 'ibm/granite-3-8b-instruct', space_id: 'sp-1', messages: MESSAGES, ...SAMPLING };
     for (const stream of [false, true]) {
-      const spec = op.buildChatRequest(conversation, { model: 'ibm/granite-3-8b-instruct', stream }, profile);
+      const spec = op.build(conversation, { model: 'ibm/granite-3-8b-instruct', stream }, profile);
       expect(spec).toEqual({
         method: 'POST',
         url: `https://us-south.ml.cloud.ibm.com/ml/v1/text/${stream ? 'chat_stream' : 'chat'}?version=2024-05-01`,
@@ -73,7 +73,7 @@ describe('the wire request of each provider, plain and streamed', () => {
     const op = await chatOf('watsonx');
     const profile = testProfile({ url: 'https://cpd.example', projectId: 'p-1', apiVersion: '2025-02-11' });
     for (const stream of [false, true]) {
-      const spec = op.buildChatRequest(conversation, { deployment: 'my chat/bot', stream }, profile);
+      const spec = op.build(conversation, { deployment: 'my chat/bot', stream }, profile);
       expect(spec.url).toBe(
         `https://cpd.example/ml/v1/deployments/my%20chat%2Fbot/text/${stream ? 'chat_stream' : 'chat'}?version=2025-02-11`,
       );
@@ -85,7 +85,7 @@ describe('the wire request of each provider, plain and streamed', () => {
 
   test('watsonx without a space or project is a usage error before anything is sent', async () => {
     const op = await chatOf('watsonx');
-    expect(() => op.buildChatRequest(conversation, { model: 'm', stream: false }, testProfile())).toThrow(UsageError);
+    expect(() => op.build(conversation, { model: 'm', stream: false }, testProfile())).toThrow(UsageError);
   });
 
   test('azure-openai: the deployment in the path, the chat api-version, stream_options on streams', async () => {
@@ -96,7 +96,7 @@ describe('the wire request of each provider, plain and streamed', () => {
       apiVersion: '2022-03-01-preview',
     });
     for (const stream of [false, true]) {
-      const spec = op.buildChatRequest(conversation, { model: 'gpt-4o', stream }, profile);
+      const spec = op.build(conversation, { model: 'gpt-4o', stream }, profile);
       // The profile's api_version is for completions: chat keeps its own default.
       expect(spec.url).toBe(
         'https://myres.openai.azure.com/openai/deployments/gpt-4o/chat/completions?api-version=2024-10-21',
@@ -115,7 +115,7 @@ describe('the wire request of each provider, plain and streamed', () => {
   test('azure-openai: --api-version (chatApiVersion) wins; before 2024-08-01 a stream asks for no usage', async () => {
     const op = await chatOf('azure-openai');
     const profile = testProfile({ provider: 'azure-openai', url: 'https://r.example', chatApiVersion: '2024-02-01' });
-    const spec = op.buildChatRequest(conversation, { model: 'd', stream: true }, profile);
+    const spec = op.build(conversation, { model: 'd', stream: true }, profile);
     expect(spec.url).toBe('https://r.example/openai/deployments/d/chat/completions?api-version=2024-02-01');
     expect(JSON.parse(spec.body!).stream_options).toBeUndefined();
   });
@@ -126,11 +126,7 @@ describe('the wire request of each provider, plain and streamed', () => {
       ['http://localhost:8000', false],
       ['http://localhost:8000/v1/', true],
     ] as const) {
-      const spec = op.buildChatRequest(
-        conversation,
-        { model: 'llama3', stream },
-        testProfile({ provider: 'openai', url }),
-      );
+      const spec = op.build(conversation, { model: 'llama3', stream }, testProfile({ provider: 'openai', url }));
       expect(spec.url).toBe('http://localhost:8000/v1/chat/completions');
       expect(spec.headers).toEqual(stream ? SSE_HEADERS : JSON_HEADERS);
       const body = JSON.parse(spec.body!);
@@ -148,7 +144,7 @@ describe('the wire request of each provider, plain and streamed', () => {
     const op = await chatOf('aleph-alpha');
     const profile = testProfile({ provider: 'aleph-alpha', url: 'https://api.aleph-alpha.com', chat: true });
     for (const stream of [false, true]) {
-      const spec = op.buildChatRequest(conversation, { model: 'llama-3.1-8b-instruct', stream }, profile);
+      const spec = op.build(conversation, { model: 'llama-3.1-8b-instruct', stream }, profile);
       expect(spec.url).toBe('https://api.aleph-alpha.com/chat/completions');
       expect(spec.headers).toEqual(stream ? SSE_HEADERS : JSON_HEADERS);
       const body = JSON.parse(spec.body!);
@@ -179,7 +175,7 @@ describe('the wire request of each provider, plain and streamed', () => {
 describe('answers into the canonical result', () => {
   test('an OpenAI chat.completion, choices sorted, logprobs, usage and time', async () => {
     const op = await chatOf('openai');
-    const result = op.parseChatResponse(
+    const result = op.parse(
       {
         id: 'chatcmpl-1',
         object: 'chat.completion',
@@ -227,7 +223,7 @@ describe('answers into the canonical result', () => {
 
   test('a watsonx answer names its model model_id and has created_at', async () => {
     const op = await chatOf('watsonx');
-    const result = op.parseChatResponse(
+    const result = op.parse(
       {
         id: 'chat-1',
         model_id: 'ibm/granite',
@@ -249,17 +245,15 @@ describe('answers into the canonical result', () => {
   test('a 2xx of the wrong shape is an UnexpectedAnswer naming what is missing', async () => {
     for (const kind of ['watsonx', 'azure-openai', 'openai', 'aleph-alpha'] as const) {
       const op = await chatOf(kind);
-      expect(() => op.parseChatResponse({ results: [] }, conversation)).toThrow(UnexpectedAnswer);
-      expect(() => op.parseChatResponse({ choices: [{ index: 0 }] }, conversation)).toThrow(/no "message" object/);
-      expect(() => op.parseChatResponse({ choices: [{ message: { content: 5 } }] }, conversation)).toThrow(
-        /not a string/,
-      );
+      expect(() => op.parse({ results: [] }, conversation)).toThrow(UnexpectedAnswer);
+      expect(() => op.parse({ choices: [{ index: 0 }] }, conversation)).toThrow(/no "message" object/);
+      expect(() => op.parse({ choices: [{ message: { content: 5 } }] }, conversation)).toThrow(/not a string/);
     }
   });
 
   test('an Azure content-filter finish becomes a warning', async () => {
     const op = await chatOf('azure-openai');
-    const r = op.parseChatResponse(
+    const r = op.parse(
       { choices: [{ index: 0, message: { role: 'assistant', content: 'Par' }, finish_reason: 'content_filter' }] },
       conversation,
     );
@@ -271,7 +265,7 @@ describe('stream events into canonical chunks', () => {
   const event = (data: string, name = 'message') => ({ event: name, data, id: undefined, retry: undefined });
 
   test('OpenAI-shaped: role delta, content deltas, finish, usage chunk, [DONE]', async () => {
-    const decode = (await chatOf('openai')).createChatStreamDecoder(conversation);
+    const decode = (await chatOf('openai')).decoder(conversation);
     const base = { id: 'c1', object: 'chat.completion.chunk', created: 1700000000, model: 'llama3' };
     expect(
       decode(
@@ -312,7 +306,7 @@ describe('stream events into canonical chunks', () => {
   });
 
   test("Azure's prompt-filter annotation is ignored; an error payload in the stream is an error step", async () => {
-    const decode = (await chatOf('azure-openai')).createChatStreamDecoder(conversation);
+    const decode = (await chatOf('azure-openai')).decoder(conversation);
     expect(
       decode(
         event(JSON.stringify({ id: '', object: '', created: 0, model: '', prompt_filter_results: [], choices: [] })),
@@ -327,7 +321,7 @@ describe('stream events into canonical chunks', () => {
   });
 
   test('watsonx: event: error with its errors array; the model_id names the model', async () => {
-    const decode = (await chatOf('watsonx')).createChatStreamDecoder(conversation);
+    const decode = (await chatOf('watsonx')).decoder(conversation);
     expect(
       decode(
         event(

@@ -8,7 +8,7 @@ import { testProfile } from '../helpers/profile.js';
 
 const profile = testProfile({ provider: 'open-inference', url: 'http://triton.test:8000' });
 const build = (request: CanonicalRequest, target: GenerateTarget, extra?: Record<string, unknown>, p = profile) =>
-  openInferenceGenerate.buildGenerateRequest(request, target, p, extra);
+  openInferenceGenerate.build(request, target, p, extra);
 /** The body, after checking it against the document's request schema. */
 const wireBody = (spec: { body?: string }) =>
   assertValid(oipValidators().generateRequest, JSON.parse(spec.body!), 'request body');

@@ -4,7 +4,7 @@ import { ApiError } from '../../src/contract/errors.js';
 import { openInferenceGenerate } from '../../profiles/open-inference/client/generate.js';
 
 const parse = (body: unknown, request: CanonicalRequest = { input: 'Hello' }) =>
-  openInferenceGenerate.parseGenerateResponse(body, request);
+  openInferenceGenerate.parse(body, request);
 const token = (id: number, text: string, logprob: number, extra: Record<string, unknown> = {}) => ({
   id,
   text,

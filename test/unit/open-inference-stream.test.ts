@@ -8,7 +8,7 @@ import type { StreamStep } from '../../src/contract/adapter.js';
 /** A whole stream body through the real SSE parser and one decoder, chunk by chunk as the CLI does it. */
 function decode(body: string, request: CanonicalRequest = { input: 'Q' }, chunkSize = body.length): StreamStep[] {
   const parser = new SseParser();
-  const decoder = openInferenceGenerate.createStreamDecoder(request);
+  const decoder = openInferenceGenerate.decoder(request);
   const events = [];
   for (let i = 0; i < body.length; i += chunkSize) events.push(...parser.push(body.slice(i, i + chunkSize)));
   events.push(...parser.end());

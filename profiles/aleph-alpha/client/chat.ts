@@ -52,8 +52,8 @@ export const alephAlphaChat: ChatOperation = {
           message: `profile "${profile.name}" does not say its Aleph Alpha server has the chat route (/chat/completions)`,
           hint: 'servers with it (PhariaInference) take chat: true in the profile; older luminous-only servers have no chat',
         },
-  buildChatRequest: buildAlephAlphaChatRequest,
-  parseChatResponse: (body) => parseChatCompletion('aleph-alpha', body),
-  createChatStreamDecoder: () => createChatCompletionsDecoder('aleph-alpha', openAiStyleError),
+  build: buildAlephAlphaChatRequest,
+  parse: (body) => parseChatCompletion('aleph-alpha', body),
+  decoder: () => createChatCompletionsDecoder('aleph-alpha', openAiStyleError),
   parseError: parseAlephAlphaError,
 };

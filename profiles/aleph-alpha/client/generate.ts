@@ -12,8 +12,8 @@ export const alephAlphaGenerate: GenerateOperation = {
   kind: 'aleph-alpha',
   displayName: 'Aleph Alpha',
   capabilities: alephAlphaCapabilities,
-  buildGenerateRequest: buildAlephAlphaGenerateRequest,
-  parseGenerateResponse: parseAlephAlphaGenerateResponse,
-  createStreamDecoder: createAlephAlphaStreamDecoder,
+  build: buildAlephAlphaGenerateRequest,
+  parse: parseAlephAlphaGenerateResponse,
+  decoder: createAlephAlphaStreamDecoder,
   parseError: parseAlephAlphaError,
 };

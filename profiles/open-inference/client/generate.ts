@@ -9,8 +9,8 @@ export const openInferenceGenerate: GenerateOperation = {
   kind: 'open-inference',
   displayName: 'Open Inference',
   capabilities: openInferenceCapabilities,
-  buildGenerateRequest: buildOpenInferenceGenerateRequest,
-  parseGenerateResponse: parseOpenInferenceGenerateResponse,
-  createStreamDecoder: createOpenInferenceStreamDecoder,
+  build: buildOpenInferenceGenerateRequest,
+  parse: parseOpenInferenceGenerateResponse,
+  decoder: createOpenInferenceStreamDecoder,
   parseError: parseOpenInferenceError,
 };

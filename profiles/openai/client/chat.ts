@@ -95,9 +95,9 @@ export const azureOpenAiChat: ChatOperation = {
   kind: 'azure-openai',
   displayName: 'Azure OpenAI',
   capabilities,
-  buildChatRequest: buildAzureChatRequest,
-  parseChatResponse: (body) => parseChatCompletion('azure-openai', body),
-  createChatStreamDecoder: () => createChatCompletionsDecoder('azure-openai', openAiStyleError),
+  build: buildAzureChatRequest,
+  parse: (body) => parseChatCompletion('azure-openai', body),
+  decoder: () => createChatCompletionsDecoder('azure-openai', openAiStyleError),
   parseError: (status, bodyText, headers) => parseCompletionsError('azure-openai', status, bodyText, headers),
 };
 
@@ -105,8 +105,8 @@ export const openAiChat: ChatOperation = {
   kind: 'openai',
   displayName: 'OpenAI-compatible',
   capabilities,
-  buildChatRequest: buildOpenAiChatRequest,
-  parseChatResponse: (body) => parseChatCompletion('openai', body),
-  createChatStreamDecoder: () => createChatCompletionsDecoder('openai', openAiStyleError),
+  build: buildOpenAiChatRequest,
+  parse: (body) => parseChatCompletion('openai', body),
+  decoder: () => createChatCompletionsDecoder('openai', openAiStyleError),
   parseError: (status, bodyText, headers) => parseCompletionsError('openai', status, bodyText, headers),
 };

@@ -11,9 +11,9 @@ export const azureOpenAiGenerate: GenerateOperation = {
   displayName: 'Azure OpenAI',
   defaultApiVersion: AZURE_DEFAULT_API_VERSION,
   capabilities: azureOpenAiCapabilities,
-  buildGenerateRequest: buildAzureCompletionsRequest,
-  parseGenerateResponse: (body, request) => parseCompletionResponse('azure-openai', body, request),
-  createStreamDecoder: (request) => createCompletionsStreamDecoder('azure-openai', request),
+  build: buildAzureCompletionsRequest,
+  parse: (body, request) => parseCompletionResponse('azure-openai', body, request),
+  decoder: (request) => createCompletionsStreamDecoder('azure-openai', request),
   parseError: (status, bodyText, headers) => parseCompletionsError('azure-openai', status, bodyText, headers),
 };
 
@@ -25,8 +25,8 @@ export const openAiGenerate: GenerateOperation = {
   kind: 'openai',
   displayName: 'OpenAI-compatible',
   capabilities: azureOpenAiCapabilities,
-  buildGenerateRequest: buildOpenAiCompletionsRequest,
-  parseGenerateResponse: (body, request) => parseCompletionResponse('openai', body, request),
-  createStreamDecoder: (request) => createCompletionsStreamDecoder('openai', request),
+  build: buildOpenAiCompletionsRequest,
+  parse: (body, request) => parseCompletionResponse('openai', body, request),
+  decoder: (request) => createCompletionsStreamDecoder('openai', request),
   parseError: (status, bodyText, headers) => parseCompletionsError('openai', status, bodyText, headers),
 };

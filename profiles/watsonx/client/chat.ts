@@ -59,8 +59,8 @@ export const watsonxChat: ChatOperation = {
   displayName: 'watsonx.ai',
   // time_limit is watsonx's own; the rest are the OpenAI-shaped fields the chat API shares.
   capabilities: { parameters: { ...OPENAI_CHAT_PARAMETERS, time_limit: 'native' } },
-  buildChatRequest: buildWatsonxChatRequest,
-  parseChatResponse: (body) => parseChatCompletion('watsonx', body),
-  createChatStreamDecoder: () => createChatCompletionsDecoder('watsonx', errorFromBody),
+  build: buildWatsonxChatRequest,
+  parse: (body) => parseChatCompletion('watsonx', body),
+  decoder: () => createChatCompletionsDecoder('watsonx', errorFromBody),
   parseError: parseWatsonxError,
 };

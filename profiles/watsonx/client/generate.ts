@@ -10,8 +10,8 @@ export const watsonxGenerate: GenerateOperation = {
   displayName: 'watsonx.ai',
   defaultApiVersion: WATSONX_DEFAULT_API_VERSION,
   capabilities: watsonxCapabilities,
-  buildGenerateRequest: buildWatsonxGenerateRequest,
-  parseGenerateResponse: parseWatsonxGenerateResponse,
-  createStreamDecoder: createWatsonxStreamDecoder,
+  build: buildWatsonxGenerateRequest,
+  parse: parseWatsonxGenerateResponse,
+  decoder: createWatsonxStreamDecoder,
   parseError: parseWatsonxError,
 };

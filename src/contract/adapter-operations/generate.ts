@@ -46,44 +46,52 @@ export interface ProviderCapabilities {
 }
 
 /**
- * One SSE event, decoded by a profile. `ignore` with `unexpected` is an event that is not the protocol's (a
- * chat-completions chunk where completions were asked for): the stream may still hold good events, but one that
- * holds none ends in an UnexpectedAnswer (exit 4) quoting the first such event, never in an empty success.
+ * One SSE event, decoded by a profile — the same shape for every streamed operation (generation, chat). `ignore`
+ * with `unexpected` is an event that is not the protocol's (a chat-completions chunk where completions were asked
+ * for): the stream may still hold good events, but one that holds none ends in an UnexpectedAnswer (exit 4) quoting
+ * the first such event, never in an empty success (src/call/stream.ts).
  */
-export type StreamStep =
-  | { type: 'chunk'; chunk: GenerateResult; raw: unknown }
+export type StreamStepOf<Chunk> =
+  | { type: 'chunk'; chunk: Chunk; raw: unknown }
   | { type: 'end' }
   | { type: 'error'; message: string; code?: string; raw: unknown }
   | { type: 'ignore'; unexpected?: string };
 
+/** A generation stream's step. */
+export type StreamStep = StreamStepOf<GenerateResult>;
+
+/** How a provider words its error answers: the adapter's dialect, shared by all its operations. */
+export interface ErrorDialect {
+  /** Turns an error answer into the fields of ApiError (code, message, trace id). */
+  parseError(status: number, bodyText: string, headers: Record<string, string>): ApiErrorDetails;
+}
+
 /**
- * Generation in one wire protocol. Pure functions over plain objects: no terminal, no sockets. The command
- * layer sends what `buildGenerateRequest` returns through the HTTP client and hands the answer back.
+ * The one shape of a call a provider maps (generation, chat): request in, wire request out; a whole answer, or a
+ * stream of steps, back. Pure functions over plain objects: no terminal, no sockets. src/call/ sends what `build`
+ * returns, reads the answer and hands it to `parse` or the `decoder`.
  */
-export interface GenerateOperation {
+export interface WireOperation<Req, Target, Chunk, Result> extends ErrorDialect {
   kind: string;
   /** Human name for messages ("watsonx.ai"). */
   displayName: string;
+  /**
+   * Canonical request → wire request. The request has been checked against the capabilities already. `extra`
+   * (--extra) is merged into the body last. Throws UsageError for what the service would refuse.
+   */
+  build(request: Req, target: Target, profile: ResolvedProfile, extra?: Record<string, unknown>): HttpRequestSpec;
+  /** Wire answer → canonical result; UnexpectedAnswer when it is not the protocol's shape. */
+  parse(body: unknown, request: Req, target?: Target): Result;
+  /** A fresh decoder per stream: some protocols need state across events. */
+  decoder(request: Req, target?: Target): (event: SseEvent) => StreamStepOf<Chunk>;
+}
+
+/** Generation in one wire protocol: the call shape, with what only generation has. */
+export interface GenerateOperation
+  extends WireOperation<CanonicalRequest, GenerateTarget, GenerateResult, GenerateResult> {
   /** Default API version when the profile sets none. */
   defaultApiVersion?: string;
   capabilities: ProviderCapabilities;
-  /**
-   * Canonical request → wire request. The request has been checked against `capabilities` already: client-side
-   * and unsupported parameters are gone, `extra` ones are present only when the profile allows them. Throws
-   * UsageError for provider limits (e.g. Azure best_of with streaming).
-   */
-  buildGenerateRequest(
-    request: CanonicalRequest,
-    target: GenerateTarget,
-    profile: ResolvedProfile,
-    extra?: Record<string, unknown>,
-  ): HttpRequestSpec;
-  /** Wire answer → canonical result (stop reasons and token counts normalised). `request`/`target` are the ones sent. */
-  parseGenerateResponse(body: unknown, request: CanonicalRequest, target?: GenerateTarget): GenerateResult;
-  /** A fresh decoder per stream: some protocols need state across events. */
-  createStreamDecoder(request: CanonicalRequest, target?: GenerateTarget): (event: SseEvent) => StreamStep;
-  /** Turns an error answer into the fields of ApiError (code, message, trace id). */
-  parseError(status: number, bodyText: string, headers: Record<string, string>): ApiErrorDetails;
 }
 
 /** Adds credentials to requests for one profile; owns the token exchange and the token cache. */

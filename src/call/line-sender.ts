@@ -7,8 +7,8 @@ import type { ResolvedProfile } from '../contract/profile.js';
 import type { Context } from '../context.js';
 import type { HttpRequestSpec, HttpResponse } from '../contract/http.js';
 import { isRetryableStatus, retryAfterMs } from '../http/retry.js';
-import { failFromResponse, type Callee } from '../requests/send.js';
-import { isRetryableNetworkError, RetryableFailure } from './retryable.js';
+import { failFromResponse, type Callee } from './send.js';
+import { isRetryableNetworkError, RetryableFailure } from '../batch/retryable.js';
 import type { TextgenError } from '../contract/errors.js';
 
 export interface LineSender {

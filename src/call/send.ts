@@ -1,14 +1,14 @@
 import type { ResolvedProfile } from '../contract/profile.js';
 import type { Context } from '../context.js';
-import type { AnswerContext, ApiErrorDetails } from '../contract/errors.js';
+import type { AnswerContext } from '../contract/errors.js';
+import type { ErrorDialect } from '../contract/adapter.js';
 import { ApiError, AuthError, formatApiMessage } from '../contract/errors.js';
-import { answerJson } from './answer.js';
+import { answerContext, answerJson } from './answer.js';
 import type { HttpRequestSpec, HttpResponse } from '../contract/http.js';
 
-/** Who is being called: the provider's kind (for messages) and how it words its errors. */
-export interface Callee {
+/** Who is being called: the provider's kind (for messages) and how it words its errors (its ErrorDialect). */
+export interface Callee extends ErrorDialect {
   kind: string;
-  parseError(status: number, bodyText: string, headers: Record<string, string>): ApiErrorDetails;
 }
 
 async function discard(res: HttpResponse): Promise<void> {
@@ -44,6 +44,19 @@ export async function sendAuthorized(
   }
 }
 
+/** Sends with the profile's credentials (and the one 401 refresh); a non-2xx answer becomes its error. */
+export async function sendOk(
+  ctx: Context,
+  profile: ResolvedProfile,
+  callee: Callee,
+  spec: HttpRequestSpec,
+  signal: AbortSignal = ctx.signal,
+): Promise<HttpResponse> {
+  const res = await sendAuthorized(ctx, profile, callee, spec, signal);
+  if (res.status < 200 || res.status >= 300) await failFromResponse(callee, res);
+  return res;
+}
+
 /** A non-2xx answer → AuthError (401/403, exit 3) or ApiError (exit 4) with the provider's code, message and trace. */
 export async function failFromResponse(callee: Callee, res: HttpResponse): Promise<never> {
   let text = '';
@@ -74,7 +87,7 @@ export async function printDryRun(ctx: Context, profile: ResolvedProfile, spec: 
     { ...spec, url: redactUrl(spec.url), headers: { ...spec.headers, ...auth.dryRunHeaders() } },
     { insecure: profile.tls.insecure, ...(profile.tls.caCert ? { caCertPath: profile.tls.caCert } : {}) },
   );
-  ctx.out.write(`${ctx.secrets.redact(line)}\n`);
+  ctx.out.raw(`${ctx.secrets.redact(line)}\n`);
 }
 
 export interface JsonAnswer {
@@ -96,10 +109,9 @@ export async function requestJson(
   callee: Callee,
   spec: HttpRequestSpec,
 ): Promise<JsonAnswer> {
-  const res = await sendAuthorized(ctx, profile, callee, spec);
-  if (res.status < 200 || res.status >= 300) await failFromResponse(callee, res);
+  const res = await sendOk(ctx, profile, callee, spec);
   const text = await res.text();
-  const context: AnswerContext = { provider: callee.kind, status: res.status, body: text, secrets: profile.secrets };
+  const context = answerContext(callee.kind, res.status, text, profile.secrets);
   const json = answerJson(text, context, { emptyIsNull: true });
   return { status: res.status, headers: res.headers, text, json, context };
 }

@@ -6,7 +6,7 @@
  */
 import { UnexpectedAnswer, type AnswerContext } from '../contract/errors.js';
 import type { SseEvent } from '../contract/http.js';
-import type { StreamStep } from '../contract/adapter.js';
+import type { StreamStepOf } from '../contract/adapter.js';
 
 /** Characters of event data kept for the excerpt. */
 const KEPT = 400;
@@ -17,7 +17,7 @@ export class StreamShape {
   private seen = '';
 
   /** Records one decoded event. */
-  see(event: SseEvent, step: StreamStep): void {
+  see(event: SseEvent, step: StreamStepOf<unknown>): void {
     if (step.type === 'chunk') {
       this.chunks += 1;
       return;
