@@ -24,6 +24,7 @@ import { run as profilesShow, spec as profilesShowSpec } from './profiles/show.j
 import { run as profilesAdd, spec as profilesAddSpec } from './profiles/add.js';
 import { run as profilesRemove, spec as profilesRemoveSpec } from './profiles/remove.js';
 import { run as profilesUse, spec as profilesUseSpec } from './profiles/use.js';
+import { run as trust, spec as trustSpec } from './trust.js';
 import { runCompletion as completion } from '../src/completion/command.js';
 import { spec as completionSpec } from './completion.js';
 import { run as batchMerge, spec as batchMergeSpec } from './batch/merge.js';
@@ -67,6 +68,7 @@ export const HANDLERS: Readonly<Record<string, TypedHandler>> = {
   'profiles add': typed(profilesAddSpec, profilesAdd),
   'profiles remove': typed(profilesRemoveSpec, profilesRemove),
   'profiles use': typed(profilesUseSpec, profilesUse),
+  trust: typed(trustSpec, trust),
   completion: typed(completionSpec, completion),
   'batch merge': typed(batchMergeSpec, batchMerge),
 };

@@ -23,6 +23,7 @@ import { spec as profilesShow } from './profiles/show.js';
 import { spec as profilesAdd } from './profiles/add.js';
 import { spec as profilesRemove } from './profiles/remove.js';
 import { spec as profilesUse } from './profiles/use.js';
+import { spec as trust } from './trust.js';
 import { spec as completion } from './completion.js';
 import { spec as batchMerge } from './batch/merge.js';
 
@@ -46,6 +47,7 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
   profilesAdd,
   profilesRemove,
   profilesUse,
+  trust,
   completion,
   batchMerge,
 ];

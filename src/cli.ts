@@ -30,6 +30,7 @@ export const HELP_GROUPS: Record<string, string> = {
   models: 'Inspect:',
   health: 'Inspect:',
   profiles: 'Setup:',
+  trust: 'Setup:',
   completion: 'Setup:',
   serve: 'Setup:',
 };

@@ -58,6 +58,14 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
     color: terminal.colorLevel,
     redact: (text) => secrets.redact(text),
   });
+  // What -q must not hide: a config file skipped for its owner, credentials or TLS settings held back.
+  const alerts = createReporter({
+    stderr: io.stderr,
+    quiet: false,
+    verbose: false,
+    color: terminal.colorLevel,
+    redact: (text) => secrets.redact(text),
+  });
   const out = createDataSink(io.stdout);
   const disposers: Array<() => Promise<void>> = [];
   let profilePromise: Promise<ResolvedProfile> | undefined;
@@ -73,10 +81,11 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
       env: io.env,
       ...((globals.config ?? io.env.TEXTGEN_CONFIG) ? { configPath: globals.config ?? io.env.TEXTGEN_CONFIG } : {}),
       warn: (m) => reporter.warn(m),
+      alert: (m) => alerts.warn(m),
     });
     let profile;
     try {
-      profile = await resolveProfile({ globals, env: io.env, config, cwd: io.cwd });
+      profile = await resolveProfile({ globals, env: io.env, config, cwd: io.cwd, alert: (m) => alerts.warn(m) });
     } catch (e) {
       if (!(e instanceof NoProfileSelected) || !terminal.interactive || !(await offerNewProfile())) throw e;
       const again = await loadConfig({
@@ -85,7 +94,7 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
         ...((globals.config ?? io.env.TEXTGEN_CONFIG) ? { configPath: globals.config ?? io.env.TEXTGEN_CONFIG } : {}),
         warn: (m) => reporter.warn(m),
       });
-      profile = await resolveProfile({ globals, env: io.env, config: again, cwd: io.cwd });
+      profile = await resolveProfile({ globals, env: io.env, config: again, cwd: io.cwd, alert: (m) => alerts.warn(m) });
     }
     for (const secret of profile.secrets) secrets.add(secret);
     if (profile.local && !profile.url && globals.dryRun) {
@@ -103,7 +112,14 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
       reporter.trace(`* local profile: embedded server on ${server.url}`);
     }
     if (profile.tls.insecure) {
-      reporter.warn('TLS certificate verification is disabled (--insecure)');
+      // Say who turned it off: the flag, or the file that holds the profile (a project file's, even with -q).
+      const file = config.sources.profiles[profile.name];
+      if (globals.insecure === true || file === undefined)
+        reporter.warn('TLS certificate verification is disabled (--insecure)');
+      else
+        (file === config.sources.projectFile ? alerts : reporter).warn(
+          `TLS certificate verification is disabled by tls.insecure in profile "${profile.name}" of ${profile.source}`,
+        );
     }
     return profile;
   }

@@ -25,6 +25,7 @@ import type * as profilesShow from '../../commands/profiles/show.js';
 import type * as profilesAdd from '../../commands/profiles/add.js';
 import type * as profilesRemove from '../../commands/profiles/remove.js';
 import type * as profilesUse from '../../commands/profiles/use.js';
+import type * as trust from '../../commands/trust.js';
 import type * as batchMerge from '../../commands/batch/merge.js';
 import type { spec as completionSpec } from '../../commands/completion.js';
 import type { runCompletion } from '../../src/completion/command.js';
@@ -160,6 +161,7 @@ describe("every handler's options are its spec's OptionsOf (checked by the type 
     expectTypeOf<Parameters<typeof profilesAdd.run>[0]>().toEqualTypeOf<OptionsOf<typeof profilesAdd.spec>>();
     expectTypeOf<Parameters<typeof profilesRemove.run>[0]>().toEqualTypeOf<OptionsOf<typeof profilesRemove.spec>>();
     expectTypeOf<Parameters<typeof profilesUse.run>[0]>().toEqualTypeOf<OptionsOf<typeof profilesUse.spec>>();
+    expectTypeOf<Parameters<typeof trust.run>[0]>().toEqualTypeOf<OptionsOf<typeof trust.spec>>();
     expectTypeOf<Parameters<typeof batchMerge.run>[0]>().toEqualTypeOf<OptionsOf<typeof batchMerge.spec>>();
     expectTypeOf<Parameters<typeof runCompletion>[0]>().toEqualTypeOf<OptionsOf<typeof completionSpec>>();
   });
