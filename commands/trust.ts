@@ -7,7 +7,7 @@ export const spec = {
   description:
     'A project file (.textgenrc*, textgen.config.*, package.json#textgen) is untrusted until you trust it: ' +
     'then it may set only defaults, never a URL, credentials, TLS settings or code. PATH defaults to the ' +
-    'file the search picks from here. The trust is recorded in the user config file with the file\'s ' +
+    "file the search picks from here. The trust is recorded in the user config file with the file's " +
     'sha256, so an edited file is untrusted again. In CI, name the files in TEXTGEN_TRUST instead.',
   args: '[path]',
   options: [

@@ -94,7 +94,13 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
         ...((globals.config ?? io.env.TEXTGEN_CONFIG) ? { configPath: globals.config ?? io.env.TEXTGEN_CONFIG } : {}),
         warn: (m) => reporter.warn(m),
       });
-      profile = await resolveProfile({ globals, env: io.env, config: again, cwd: io.cwd, alert: (m) => alerts.warn(m) });
+      profile = await resolveProfile({
+        globals,
+        env: io.env,
+        config: again,
+        cwd: io.cwd,
+        alert: (m) => alerts.warn(m),
+      });
     }
     for (const secret of profile.secrets) secrets.add(secret);
     if (profile.local && !profile.url && globals.dryRun) {

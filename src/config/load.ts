@@ -163,7 +163,8 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig>
   const { restrictUntrusted } = await import('./untrusted.js');
   const restricted = restrictUntrusted(project.config, new Set(Object.keys(user?.config.profiles ?? {})));
   ignored.push(...restricted.ignored);
-  if (ignored.length > 0) (restricted.alarming ? alert : opts.warn)(`${notTrusted}: ignored ${ignored.join(', ')}; ${hint}`);
+  if (ignored.length > 0)
+    (restricted.alarming ? alert : opts.warn)(`${notTrusted}: ignored ${ignored.join(', ')}; ${hint}`);
   layers.push({ file: project.file, config: restricted.config });
   return withProject(merge(layers, userFile, found.file), found.file, false);
 }

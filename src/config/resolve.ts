@@ -199,12 +199,7 @@ export async function resolveProfile(opts: ResolveProfileOptions): Promise<Resol
 }
 
 /** The line saying a project profile's credentials are not sent, or undefined when the URL is the profile's own. */
-function heldBackCredentials(
-  name: string,
-  p: ProfileConfig,
-  urlIn: Sourced<string>,
-  file: string,
-): string | undefined {
+function heldBackCredentials(name: string, p: ProfileConfig, urlIn: Sourced<string>, file: string): string | undefined {
   const trim = (u: string) => u.replace(/\/+$/, '');
   if (p.url !== undefined && trim(p.url) === trim(urlIn.value)) return undefined;
   const fields = Object.keys(p.auth ?? {}).filter((k) => k !== 'type' && k !== 'username');
