@@ -14,7 +14,7 @@ export const spec = {
     { flags: '--list', description: 'list the trusted files and whether each is unchanged' },
     { flags: '--revoke', description: 'take back the trust of PATH (default: the file the search picks)' },
   ],
-  examples: ['textgen trust', 'textgen trust ./.textgenrc.yaml', 'textgen trust --list', 'textgen trust --revoke'],
+  examples: ['textgen trust ./.textgenrc.yaml', 'textgen trust --list', 'textgen trust --revoke'],
 } as const satisfies CommandSpec;
 
 export async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
