@@ -30,8 +30,6 @@ export { PROJECT_SEARCH_PLACES, isCodeConfig, isProjectFileName };
 export interface LoadedConfig {
   default_profile?: string;
   profiles: Record<string, ProfileConfig>;
-  /** `trusted_files` of the user file (the only file whose say counts). */
-  trusted?: Array<{ path: string; sha256: string; trusted_at?: string | undefined }>;
   sources: {
     /** Profile name → absolute path of the file it came from. */
     profiles: Record<string, string>;
@@ -198,8 +196,6 @@ function merge(layers: LoadedFile[], userFile: string, projectFile: string | und
   const loaded: LoadedConfig = { profiles, sources: { profiles: sources, userFile } };
   if (defaultProfile !== undefined) loaded.default_profile = defaultProfile;
   if (projectFile !== undefined) loaded.sources.projectFile = projectFile;
-  const trusted = layers[0]?.config.trusted_files;
-  if (trusted !== undefined) loaded.trusted = trusted;
   return loaded;
 }
 
