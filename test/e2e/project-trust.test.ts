@@ -263,6 +263,18 @@ describe('an untrusted project file', () => {
   });
 });
 
+describe('a planted FIFO', () => {
+  it('at a search place does not block the command: skipped with a line', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const fifo = join(proj, '.textgenrc.yaml');
+    if (spawnSync('mkfifo', [fifo]).status !== 0) return expect.fail('mkfifo is not available');
+    tally.planted++;
+    const r = await run(['--profile', 'local', ...GENERATE]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`skipped ${fifo}: it is not a regular file`);
+  });
+});
+
 describe('textgen trust', () => {
   it('makes the file load; an edit un-trusts it; --list and --revoke', async () => {
     const evil = await listener();
@@ -455,6 +467,15 @@ describe.skipIf(!ROOT)('files another local user could have written (staged as r
     const t = await run(['trust'], { cwd });
     expect(t.exitCode).toBe(2);
     expect(t.stderr).toMatch(/^error: cannot trust /m);
+  });
+
+  it('a group-writable file of your own private group (Debian/Fedora umask 002) is read', async () => {
+    const file = plant(proj, '.textgenrc.yaml', 'default_profile: local-aa\n', 0o664);
+    chownSync(file, 0, 0);
+    chmodSync(file, 0o664);
+    const r = await run(['-o', 'json', 'complete', 'Hi', '--max-tokens', '2']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
   });
 
   it('your own file in a sticky shared directory is read', async () => {
