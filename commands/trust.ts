@@ -5,8 +5,8 @@ export const spec = {
   path: ['trust'],
   summary: "Trust a project's config file, so its profiles, URLs and credentials are used (by content hash)",
   description:
-    'A project file (.textgenrc*, textgen.config.*, package.json#textgen) is untrusted until you trust it: ' +
-    'then it may set only defaults, never a URL, credentials, TLS settings or code. PATH defaults to the ' +
+    'Until you trust it, a project file (.textgenrc*, textgen.config.*, package.json#textgen) may set only ' +
+    'defaults: never a URL, credentials, TLS settings or code. PATH defaults to the ' +
     "file the search picks from here. The trust is recorded in the user config file with the file's " +
     'sha256, so an edited file is untrusted again. In CI, name the files in TEXTGEN_TRUST instead.',
   args: '[path]',
