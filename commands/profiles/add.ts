@@ -37,6 +37,9 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
   );
   const g = ctx.globals;
   const file = editableConfigPath({ configPath: g.config ?? ctx.env.TEXTGEN_CONFIG, cwd: ctx.cwd, env: ctx.env });
+  const { isProjectFileName } = await import('../../src/config/load.js');
+  // The loader's own rule: a file with a project file's name gets committed, and a literal secret in it is refused.
+  const projectFile = isProjectFileName(file);
   const uf = await readUserFile(file, ctx.env);
   const prompter = ctx.terminal.interactive ? await ctx.prompter() : undefined;
   const { name, profile } = await draftProfile(
@@ -51,6 +54,7 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
       token: g.token,
       username: options.username,
       apiVersion: g.apiVersion,
+      ...(projectFile ? { projectFile: uf.shown } : {}),
     },
     prompter,
   );
@@ -64,14 +68,12 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
   }
 
   if (options.check !== false) {
-    const { checkProfile } = await import('../../src/profiles/check-profile.js');
+    const { checkProfile, ConnectionTestFailed } = await import('../../src/profiles/check-profile.js');
     const check = await checkProfile(ctx, name, profile, file);
     if (!check.ok) {
+      if (!prompter) throw new ConnectionTestFailed(check);
       ctx.reporter.warn(`connection test failed: ${check.summary}`);
-      if (!prompter) {
-        ctx.reporter.info('hint: nothing was saved; fix the profile, or pass --no-check to save it untested');
-        return check.exitCode;
-      }
+      if (check.hint !== undefined) ctx.reporter.info(`hint: ${check.hint}`);
       if (!(await prompter.confirm('Save the profile anyway?'))) {
         ctx.reporter.info('nothing was saved');
         return check.exitCode;

@@ -37,7 +37,8 @@ export const openAiAdapter: ProviderAdapter = {
   kind: 'openai',
   displayName: 'OpenAI-compatible',
   auth: {
-    types: ['api-key', 'bearer', 'none'],
+    // OpenAI and the servers that copy it take `Authorization: Bearer`; an api-key header only behind some proxies.
+    types: ['bearer', 'api-key', 'none'],
     bareKey: 'bearer',
     otherTypesHint: 'use api-key or bearer, or pass --api-key / --token',
     create: staticAuth('TEXTGEN_TOKEN'),

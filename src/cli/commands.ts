@@ -25,6 +25,7 @@ import { command as profilesShow } from '../../commands/profiles/show.js';
 import { command as profilesAdd } from '../../commands/profiles/add.js';
 import { command as profilesRemove } from '../../commands/profiles/remove.js';
 import { command as profilesUse } from '../../commands/profiles/use.js';
+import { command as trust } from '../../commands/trust.js';
 import { command as completion } from '../../commands/completion.js';
 import { command as batchMerge } from '../../commands/batch/merge.js';
 
@@ -48,6 +49,7 @@ export const COMMANDS = [
   profilesAdd,
   profilesRemove,
   profilesUse,
+  trust,
   completion,
   batchMerge,
 ] as const satisfies readonly Command[];

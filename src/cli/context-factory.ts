@@ -67,6 +67,14 @@ export function createContext(
     color: terminal.colorLevel,
     redact: (text) => secrets.redact(text),
   });
+  // What -q must not hide: a config file skipped for its owner, credentials or TLS settings held back.
+  const alerts = createReporter({
+    stderr: io.stderr,
+    quiet: false,
+    verbose: false,
+    color: terminal.colorLevel,
+    redact: (text) => secrets.redact(text),
+  });
   const out = createDataSink(io.stdout, { terminal: terminal.stdoutIsTTY });
   const disposers: Array<() => Promise<void>> = [];
   let profilePromise: Promise<ResolvedProfile> | undefined;
@@ -86,11 +94,19 @@ export function createContext(
       env: io.env,
       ...(configPath ? { configPath } : {}),
       warn: (m) => reporter.warn(m),
+      alert: (m) => alerts.warn(m),
     });
-    const profile = await resolveProfile({ globals, env: io.env, config, cwd: io.cwd });
+    const profile = await resolveProfile({ globals, env: io.env, config, cwd: io.cwd, alert: (m) => alerts.warn(m) });
     for (const secret of profile.secrets) secrets.add(secret);
     if (profile.tls.insecure) {
-      reporter.warn('TLS certificate verification is disabled (--insecure)');
+      // Say who turned it off: the flag, or the file that holds the profile (a project file's, even with -q).
+      const file = config.sources.profiles[profile.name];
+      if (globals.insecure === true || file === undefined)
+        reporter.warn('TLS certificate verification is disabled (--insecure)');
+      else
+        (file === config.sources.projectFile ? alerts : reporter).warn(
+          `TLS certificate verification is disabled by tls.insecure in profile "${profile.name}" of ${profile.source}`,
+        );
     }
     return profile;
   }

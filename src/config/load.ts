@@ -1,7 +1,12 @@
 /**
- * Finds and reads config files (docs/design.md §2): the user file, then a project file found with cosmiconfig and merged
- * over it profile by profile; or exactly the one file named by --config / TEXTGEN_CONFIG.
- * yaml, cosmiconfig and zod (via ./schema.js) are imported lazily: `textgen --help` reads no config.
+ * Finds and reads config files (docs/design.md §2): the user file, then a project file found upwards from the working
+ * directory and merged over it profile by profile; or exactly the one file named by --config / TEXTGEN_CONFIG.
+ * Where the search looks and which files it reads: ./project-search.ts; what an untrusted project file may do:
+ * ./trust.ts and ./untrusted.ts (README, "Trusting a project's config").
+ * The files are read here, not by cosmiconfig: cosmiconfig runs `$import` (a YAML file importing a .cjs) and reads
+ * its own "meta" config from the working directory with its code loaders (a cloned repository's .config/config.js
+ * ran at set-up), neither of which can be switched off.
+ * yaml and zod (via ./schema.js) are imported lazily: `textgen --help` reads no config.
  */
 // node:fs/promises (with readline and fs watchers behind it) is imported where a file is read, not at start-up.
 import { readFileSync } from 'node:fs';
@@ -10,6 +15,17 @@ import path from 'node:path';
 import { UsageError } from '../contract/errors.js';
 import type { ConfigFile, ProfileConfig } from './schema.js';
 import { literalSecrets } from './secrets.js';
+import {
+  PROJECT_SEARCH_PLACES,
+  isCodeConfig,
+  isProjectFileName,
+  isSkipped,
+  readCandidate,
+  searchDirectories,
+  type FoundFile,
+} from './project-search.js';
+
+export { PROJECT_SEARCH_PLACES, isCodeConfig, isProjectFileName };
 
 export interface LoadedConfig {
   default_profile?: string;
@@ -20,6 +36,8 @@ export interface LoadedConfig {
     /** The file `profiles add` writes: the user file, or the --config file when one is given. */
     userFile: string;
     projectFile?: string;
+    /** Whether the project file is trusted (recorded with `textgen trust`, named in TEXTGEN_TRUST, or in $HOME). */
+    projectTrusted?: boolean;
     /** A code config (textgen.config.js …) that was found and not run, because the caller said not to. */
     skippedCode?: string;
   };
@@ -32,25 +50,17 @@ export interface LoadConfigOptions {
   configPath?: string;
   warn: (msg: string) => void;
   /**
+   * For what must be seen even with -q: a file skipped because someone else could have written it, and credentials
+   * or TLS settings an untrusted file tried to set. Defaults to `warn`.
+   */
+  alert?: (msg: string) => void;
+  /**
    * false: a code config (textgen.config.{js,mjs,cjs,ts}) is found but not run, as if absent. For what runs on its
    * own without a command asking for a service (TAB completion, `profiles list`): a repository's code must not run
    * because someone pressed Tab in it.
    */
   runCode?: boolean;
 }
-
-/** cosmiconfig's places for the name `textgen`, minus the `.config/` ones docs/design.md §2 does not list. */
-export const PROJECT_SEARCH_PLACES = [
-  'package.json',
-  '.textgenrc',
-  '.textgenrc.json',
-  '.textgenrc.yaml',
-  '.textgenrc.yml',
-  'textgen.config.js',
-  'textgen.config.mjs',
-  'textgen.config.cjs',
-  'textgen.config.ts',
-];
 
 export function homeDir(env: Record<string, string | undefined>): string {
   return env.HOME || os.homedir();
@@ -72,7 +82,7 @@ export function displayPath(file: string, home: string): string {
   return file;
 }
 
-interface LoadedFile {
+export interface LoadedFile {
   file: string;
   config: ConfigFile;
 }
@@ -80,6 +90,7 @@ interface LoadedFile {
 export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig> {
   const home = homeDir(opts.env);
   const show = (file: string) => displayPath(file, home);
+  const alert = opts.alert ?? opts.warn;
   // The zod schema is built only when there is a file to check (docs/performance.md).
   const schema = () => import('./schema.js');
 
@@ -88,8 +99,11 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig>
     const file = path.resolve(opts.cwd, opts.configPath);
     if (!runCode && isCodeConfig(file))
       return { profiles: {}, sources: { profiles: {}, userFile: file, skippedCode: file } };
-    const data = await loadExplicitFile(file, show);
-    const loaded = { file, config: (await schema()).parseConfigFile(data, show(file)) };
+    const { parseConfigFile, fieldPath } = await schema();
+    const data = dropImport(await loadExplicitFile(file, show), file, show, opts.warn);
+    const loaded = { file, config: parseConfigFile(data, show(file)) };
+    // Named on purpose, so trusted; but a file with a project file's name gets committed: no literal secrets in it.
+    if (isProjectFileName(file)) rejectLiteralSecrets(loaded, show, fieldPath);
     await warnIfExposed(loaded, show, opts.warn);
     return merge([loaded], file, undefined);
   }
@@ -97,27 +111,74 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig>
   const userFile = userConfigPath(opts.env);
   const layers: LoadedFile[] = [];
   const userText = await readIfExists(userFile, show);
+  let user: LoadedFile | undefined;
   if (userText !== undefined) {
-    const user = {
+    user = {
       file: userFile,
       config: (await schema()).parseConfigFile(await parseYaml(userText, userFile, show), show(userFile)),
     };
     await warnIfExposed(user, show, opts.warn);
     layers.push(user);
   }
-  const found = await searchProjectFile(opts.cwd, home, show, runCode);
-  if (found?.skipped) {
-    const loaded = merge(layers, userFile, undefined);
-    loaded.sources.skippedCode = found.file;
-    return loaded;
+  const found = searchProjectFile(opts.cwd, home, (file, reason) =>
+    alert(`skipped ${show(file)}: it ${reason} (textgen reads only project files that only you can change)`),
+  );
+  if (found === undefined) return merge(layers, userFile, undefined);
+
+  const { trustOf, shellQuote } = await import('./trust.js');
+  const trust = trustOf(found.file, found.bytes, {
+    records: user?.config.trusted_files ?? [],
+    env: opts.env,
+    cwd: opts.cwd,
+    home,
+  });
+  const trusted = trust.state === 'trusted';
+  const hint = `run textgen trust ${shellQuote(found.file)} to use it`;
+  const notTrusted = `${show(found.file)} is ${trust.state === 'changed' ? 'not trusted (changed since you trusted it)' : 'not trusted'}`;
+  let data: unknown;
+  if (isCodeConfig(found.file)) {
+    if (!trusted) {
+      opts.warn(`${notTrusted}: it is code and was not run; ${hint}`);
+      return withProject(merge(layers, userFile, undefined), found.file, false);
+    }
+    if (!runCode) {
+      const loaded = merge(layers, userFile, undefined);
+      loaded.sources.skippedCode = found.file;
+      return loaded;
+    }
+    data = await withLoadErrors(found.file, show, () => loadCode(found.file, show));
+  } else {
+    data = await parseData(found, show);
   }
-  if (found !== undefined) {
-    const { parseConfigFile, fieldPath } = await schema();
-    const project = { file: found.file, config: parseConfigFile(found.data, show(found.file)) };
-    rejectLiteralSecrets(project, show, fieldPath);
-    layers.push(project);
+  const ignored: string[] = [];
+  if (hasImport(data)) ignored.push('$import (never run: it would load files the trust does not cover)');
+  const project = await checkProjectData(found.file, data, show);
+  if (trusted) {
+    if (ignored.length > 0) opts.warn(`${show(found.file)}: ignored ${ignored.join(', ')}`);
+    layers.push({ file: project.file, config: { ...project.config, trusted_files: undefined } });
+    return withProject(merge(layers, userFile, found.file), found.file, true);
   }
-  return merge(layers, userFile, found?.file);
+  const { restrictUntrusted } = await import('./untrusted.js');
+  const restricted = restrictUntrusted(project.config, new Set(Object.keys(user?.config.profiles ?? {})));
+  ignored.push(...restricted.ignored);
+  if (ignored.length > 0)
+    (restricted.alarming ? alert : opts.warn)(`${notTrusted}: ignored ${ignored.join(', ')}; ${hint}`);
+  layers.push({ file: project.file, config: restricted.config });
+  return withProject(merge(layers, userFile, found.file), found.file, false);
+}
+
+/** A project file's contents as a config: validated, `$import` dropped, no literal secret (project files get committed). */
+export async function checkProjectData(file: string, data: unknown, show: (f: string) => string): Promise<LoadedFile> {
+  const { parseConfigFile, fieldPath } = await import('./schema.js');
+  const project = { file, config: parseConfigFile(hasImport(data) ? withoutImport(data) : data, show(file)) };
+  rejectLiteralSecrets(project, show, fieldPath);
+  return project;
+}
+
+function withProject(loaded: LoadedConfig, file: string, trusted: boolean): LoadedConfig {
+  loaded.sources.projectFile = file;
+  loaded.sources.projectTrusted = trusted;
+  return loaded;
 }
 
 function merge(layers: LoadedFile[], userFile: string, projectFile: string | undefined): LoadedConfig {
@@ -164,12 +225,9 @@ async function warnIfExposed(
   const { stat } = await import('node:fs/promises');
   const mode = (await stat(layer.file)).mode;
   if ((mode & 0o077) !== 0) {
+    const { shellQuote } = await import('./trust.js');
     warn(`${show(layer.file)} holds a secret and is readable by others; run chmod 600 ${shellQuote(layer.file)}`);
   }
-}
-
-function shellQuote(s: string): string {
-  return /^[A-Za-z0-9_./@%+=:,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 async function readIfExists(file: string, show: (f: string) => string): Promise<string | undefined> {
@@ -192,44 +250,88 @@ async function loadExplicitFile(file: string, show: (f: string) => string): Prom
   }
   if (!isFile)
     throw new UsageError(`config file ${show(file)} is not a file`, { hint: 'check --config or TEXTGEN_CONFIG' });
-  const explorer = await createExplorer(show);
-  const result = await withLoadErrors(file, show, () => explorer.load(file));
-  return result?.config;
+  if (isCodeConfig(file)) return withLoadErrors(file, show, () => loadCode(file, show));
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (e) {
+    throw new UsageError(`${show(file)}: cannot read: ${(e as Error).message}`);
+  }
+  return parseData({ file, bytes }, show);
 }
 
-/** textgen.config.js and its kin: JavaScript or TypeScript that runs when loaded. */
-export function isCodeConfig(file: string): boolean {
-  return /\.(c|m)?[jt]s$/.test(file);
+/** `$import` is cosmiconfig's: textgen never follows it (a YAML file must not run a .cjs); said once, then dropped. */
+function dropImport(data: unknown, file: string, show: (f: string) => string, warn: (m: string) => void): unknown {
+  if (!hasImport(data)) return data;
+  warn(`${show(file)}: ignored $import (textgen does not load other files from a config file)`);
+  return withoutImport(data);
 }
 
-/** What a code config loads as when it must not run. */
-const NOT_RUN = Symbol('code config not run');
+function hasImport(data: unknown): data is Record<string, unknown> {
+  return data !== null && typeof data === 'object' && !Array.isArray(data) && Object.hasOwn(data, '$import');
+}
+
+function withoutImport(data: Record<string, unknown>): Record<string, unknown> {
+  const { $import: _dropped, ...rest } = data;
+  return rest;
+}
 
 /**
- * Walks up from cwd to the home directory (inclusive) or the root, returning the first project file; a code config
- * found where code must not run comes back as `skipped`, unloaded.
+ * The first project file of the search (./project-search.ts), read once; files passed over are reported through
+ * `skipped`. An empty file counts as none (the search goes on upwards), as it did with cosmiconfig.
  */
-async function searchProjectFile(
+function searchProjectFile(
   cwd: string,
   home: string,
-  show: (f: string) => string,
-  runCode = true,
-): Promise<{ file: string; data: unknown; skipped?: boolean } | undefined> {
-  const stop = path.resolve(home);
-  // Most directories hold none of the files cosmiconfig would read: then it is not loaded at all.
-  if (!(await mayHoldProjectConfig(cwd, stop, process.cwd()))) return undefined;
-  const explorer = await createExplorer(show, runCode);
-  let dir = path.resolve(cwd);
-  for (;;) {
-    const here = dir;
-    // searchStrategy "none" looks in one directory: we do the walk so it stops at home, not at a package.json.
-    const result = await withLoadErrors(here, show, () => explorer.search(here));
-    if (result !== null && result.config === NOT_RUN) return { file: result.filepath, data: undefined, skipped: true };
-    if (result !== null && !result.isEmpty) return { file: result.filepath, data: result.config };
-    const parent = path.dirname(dir);
-    if (dir === stop || parent === dir) return undefined;
-    dir = parent;
+  skipped: (file: string, reason: string) => void,
+): FoundFile | undefined {
+  for (const dir of searchDirectories(cwd, home)) {
+    for (const place of PROJECT_SEARCH_PLACES) {
+      const found = readCandidate(path.join(dir, place));
+      if (found === undefined) continue;
+      if (isSkipped(found)) {
+        skipped(found.file, found.reason);
+        continue;
+      }
+      if (found.bytes.toString('utf8').trim() === '') continue;
+      return found;
+    }
   }
+  return undefined;
+}
+
+/** The file the search would pick from `cwd`, or why there is none (for `textgen trust` with no PATH). */
+export function findProjectFile(
+  cwd: string,
+  env: Record<string, string | undefined>,
+): { found?: FoundFile; skipped: Array<{ file: string; reason: string }>; searched: string[] } {
+  const skipped: Array<{ file: string; reason: string }> = [];
+  const home = homeDir(env);
+  const found = searchProjectFile(cwd, home, (file, reason) => skipped.push({ file, reason }));
+  return { ...(found ? { found } : {}), skipped, searched: searchDirectories(cwd, home) };
+}
+
+/** A data file's contents: package.json's "textgen" key, JSON, or YAML (`.textgenrc` without an extension too). */
+export async function parseData(found: FoundFile, show: (f: string) => string): Promise<unknown> {
+  const text = found.bytes.toString('utf8');
+  if (text.trim() === '') return undefined;
+  const base = path.basename(found.file);
+  if (base === 'package.json') {
+    const data = parseJson(text, found.file, show);
+    return data !== null && typeof data === 'object' && !Array.isArray(data)
+      ? (data as Record<string, unknown>).textgen
+      : undefined;
+  }
+  if (path.extname(base) === '.json') return parseJson(text, found.file, show);
+  return parseYaml(text, found.file, show);
+}
+
+async function loadCode(file: string, show: (f: string) => string): Promise<unknown> {
+  if (file.endsWith('.ts')) {
+    const { readFile } = await import('node:fs/promises');
+    return importTypeScript(file, await readFile(file, 'utf8'), show);
+  }
+  return importModule(file);
 }
 
 async function withLoadErrors<T>(where: string, show: (f: string) => string, load: () => Promise<T>): Promise<T> {
@@ -271,82 +373,6 @@ function firstLine(message: string): string {
       .map((l) => l.trim())
       .find((l) => l !== '') ?? 'unknown error';
   return line.length > 200 ? `${line.slice(0, 197)}...` : line;
-}
-
-/**
- * Whether the search could find anything: a search place in a directory of the walk other than a package.json
- * without a "textgen" key, or a file that configures cosmiconfig itself in the process's directory (its "meta"
- * config: a "cosmiconfig" key in package.json or package.yaml, .config/config.*). Otherwise the answer is "no project
- * file" without loading cosmiconfig, its loaders and their dependencies (docs/performance.md). Anything unclear
- * (unreadable, not JSON) is left to cosmiconfig, which reports it as before.
- */
-async function mayHoldProjectConfig(cwd: string, stop: string, processCwd: string): Promise<boolean> {
-  const { existsSync, readdirSync } = await import('node:fs');
-  const packageKeys = (file: string): string[] | undefined => {
-    try {
-      const data: unknown = JSON.parse(readFileSync(file, 'utf8'));
-      return data !== null && typeof data === 'object' && !Array.isArray(data) ? Object.keys(data) : undefined;
-    } catch (e) {
-      return (e as NodeJS.ErrnoException).code === 'ENOENT' ? [] : undefined;
-    }
-  };
-  const meta = path.resolve(processCwd);
-  if (existsSync(path.join(meta, 'package.yaml'))) return true;
-  try {
-    if (readdirSync(path.join(meta, '.config')).some((name) => /^config(\.|$)/.test(name))) return true;
-  } catch {
-    // No .config directory.
-  }
-  const metaKeys = packageKeys(path.join(meta, 'package.json'));
-  if (metaKeys === undefined || metaKeys.includes('cosmiconfig')) return true;
-  let dir = path.resolve(cwd);
-  for (;;) {
-    for (const place of PROJECT_SEARCH_PLACES) {
-      const file = path.join(dir, place);
-      if (place === 'package.json') {
-        const keys = packageKeys(file);
-        if (keys === undefined || keys.includes('textgen')) return true;
-      } else if (existsSync(file)) {
-        return true;
-      }
-    }
-    const parent = path.dirname(dir);
-    if (dir === stop || parent === dir) return false;
-    dir = parent;
-  }
-}
-
-async function createExplorer(show: (f: string) => string, runCode = true) {
-  // `.default` (module.exports of this CommonJS package) works in Node and in the bundle (scripts/bundle.mjs) alike.
-  const { cosmiconfig, defaultLoaders } = (await import('cosmiconfig')).default;
-  const yamlLoader = (file: string, content: string) => parseYaml(content, file, show);
-  const code = <T>(load: T): T | (() => typeof NOT_RUN) => (runCode ? load : () => NOT_RUN);
-  const options = {
-    searchPlaces: PROJECT_SEARCH_PLACES,
-    searchStrategy: 'none' as const,
-    cache: false,
-    // Our own loaders give messages with the file and the line (YAML, JSON, TypeScript) or the module's own error
-    // (JavaScript: cosmiconfig's loader retries a failed import with require(), whose error hides the real one).
-    loaders: {
-      ...defaultLoaders,
-      '.yaml': yamlLoader,
-      '.yml': yamlLoader,
-      noExt: yamlLoader,
-      '.json': (file: string, content: string) => parseJson(content, file, show),
-      '.js': code(importModule),
-      '.mjs': code(importModule),
-      '.cjs': code(importModule),
-      '.ts': code((file: string, content: string) => importTypeScript(file, content, show)),
-      default: yamlLoader,
-    },
-  };
-  try {
-    return cosmiconfig('textgen', options);
-  } catch (e) {
-    // cosmiconfig reads its own "meta" config (package.json, .config/config.{json,yaml}…) from the process's
-    // working directory while it is being set up; a broken one is the user's file, not our bug.
-    throw await loadError(e, path.join(process.cwd(), 'package.json'), show);
-  }
 }
 
 /** The default export of a JavaScript config file; the file's modification time keeps an edited file from being served from the module cache. */

@@ -54,6 +54,8 @@ export interface ResolveProfileOptions {
   config: LoadedConfig;
   /** Base for a relative --ca-cert; without it the path is passed on as given. */
   cwd?: string;
+  /** Told when a project profile's credentials are held back (their URL was overridden); not hidden by -q. */
+  alert?: (message: string) => void;
 }
 
 /** Configured profile names plus the built-in `local`, sorted. */
@@ -130,9 +132,22 @@ export async function resolveProfile(opts: ResolveProfileOptions): Promise<Resol
   )?.value;
 
   const credential = credentialOverride(globals, env, base.builtIn);
-  const auth = credential
+  // A project file's credentials go only to its own URL: a --url or TEXTGEN_URL elsewhere does not get them.
+  const heldBack =
+    !credential &&
+    urlIn &&
+    p?.auth &&
+    p.auth.type !== 'none' &&
+    base.file !== undefined &&
+    base.file === config.sources.projectFile
+      ? heldBackCredentials(base.name, p, urlIn, displayPath(base.file, home))
+      : undefined;
+  if (heldBack !== undefined) opts.alert?.(heldBack);
+  const auth: ResolvedAuth = credential
     ? authFromCredential(credential, provider, p?.auth, env)
-    : authFromProfile(provider, p?.auth, opts.env, env, base.name);
+    : heldBack !== undefined
+      ? { type: 'none' }
+      : authFromProfile(provider, p?.auth, opts.env, env, base.name);
 
   const resolved: ResolvedProfile = {
     name: base.name,
@@ -181,6 +196,15 @@ export async function resolveProfile(opts: ResolveProfileOptions): Promise<Resol
   const caCert = caCertOf(globals.caCert, opts.cwd, p?.tls?.ca_cert, base.file, home);
   if (caCert !== undefined) resolved.tls.caCert = caCert;
   return resolved;
+}
+
+/** The line saying a project profile's credentials are not sent, or undefined when the URL is the profile's own. */
+function heldBackCredentials(name: string, p: ProfileConfig, urlIn: Sourced<string>, file: string): string | undefined {
+  const trim = (u: string) => u.replace(/\/+$/, '');
+  if (p.url !== undefined && trim(p.url) === trim(urlIn.value)) return undefined;
+  const fields = Object.keys(p.auth ?? {}).filter((k) => k !== 'type' && k !== 'username');
+  const what = fields.length > 0 ? ` (${fields.map((k) => `auth.${k}`).join(', ')})` : '';
+  return `profile "${name}" from ${file}: its credentials${what} are for ${p.url === undefined ? 'no url of its own' : `its url ${p.url}`}, so they are not sent to the url from ${urlIn.from}; pass --api-key or --token for that url`;
 }
 
 function lookUp(named: Sourced<string>, config: LoadedConfig, home: string): Base {

@@ -119,6 +119,16 @@ export const configFileSchema = z
     default_profile: text.optional(),
     // `profiles:` with nothing under it is how a fresh file looks, not a mistake.
     profiles: z.record(z.string(), profileSchema).nullish(),
+    // Project files you trust (`textgen trust`): read from the user file only (src/config/trust.ts).
+    trusted_files: z
+      .array(
+        z.strictObject({
+          path: text,
+          sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha256 in hex (64 characters)'),
+          trusted_at: text.optional(),
+        }),
+      )
+      .optional(),
   })
   .superRefine((file, ctx) => {
     for (const name of Object.keys(file.profiles ?? {})) {

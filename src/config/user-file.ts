@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { isMap, parseDocument, type Document } from 'yaml';
+import { isMap, isSeq, parseDocument, type Document } from 'yaml';
 import { UsageError } from '../contract/errors.js';
 import { displayPath, homeDir, userConfigPath } from './load.js';
 import { followLinks, makePrivateDirs, writePrivateFile } from './private-file.js';
@@ -122,4 +122,31 @@ export async function updateUserFile<T>(
     },
     displayPath(file, homeDir(env)),
   );
+}
+
+/**
+ * Records (or renews) the trust of one project file under `trusted_files`, editing that list in place so the rest of
+ * the document keeps its comments and layout.
+ */
+export function setTrust(uf: UserFile, record: { path: string; sha256: string; trusted_at: string }): void {
+  const list = uf.doc.get('trusted_files');
+  if (!isSeq(list)) {
+    uf.doc.set('trusted_files', uf.doc.createNode([record]));
+    return;
+  }
+  const at = list.items.findIndex((item) => isMap(item) && item.get('path') === record.path);
+  const node = uf.doc.createNode(record);
+  if (at >= 0) list.set(at, node);
+  else list.add(node);
+}
+
+/** Removes the trust of one file; whether there was one. An emptied list is removed with it. */
+export function removeTrust(uf: UserFile, file: string): boolean {
+  const list = uf.doc.get('trusted_files');
+  if (!isSeq(list)) return false;
+  const at = list.items.findIndex((item) => isMap(item) && item.get('path') === file);
+  if (at < 0) return false;
+  list.delete(at);
+  if (list.items.length === 0) uf.doc.delete('trusted_files');
+  return true;
 }

@@ -4,7 +4,7 @@
 import type { LoadedConfig } from '../config/load.js';
 import type { ProfileConfig } from '../config/schema.js';
 import type { Context } from '../context.js';
-import { isTextgenError } from '../contract/errors.js';
+import { isTextgenError, TextgenError } from '../contract/errors.js';
 
 export interface ProfileCheck {
   ok: boolean;
@@ -12,6 +12,8 @@ export interface ProfileCheck {
   exitCode: number;
   /** One line: the verdict, or why the check could not run. */
   summary: string;
+  /** What to do about a failure (the health check's hint), said after the verdict rather than before it. */
+  hint?: string;
 }
 
 export async function checkProfile(
@@ -39,12 +41,38 @@ export async function checkProfile(
     const resolved = healthProfile(await resolveProfile({ globals, env: ctx.env, config, cwd: ctx.cwd }), g);
     const op = await loadHealthOperation(resolved.provider);
     const callee = await calleeFor(resolved.provider);
-    const { report, authRefused } = await checkHealth(ctx, resolved, callee, op);
+    // The health check says its hint as it goes; here it belongs after the verdict, so it is kept for the caller.
+    const hints: string[] = [];
+    const checkCtx: Context = Object.create(ctx);
+    checkCtx.reporter = {
+      ...ctx.reporter,
+      info: (m) => (m.startsWith('hint: ') ? hints.push(m.slice('hint: '.length)) : ctx.reporter.info(m)),
+      warn: (m) => ctx.reporter.warn(m),
+      trace: (m) => ctx.reporter.trace(m),
+    };
+    const { report, authRefused } = await checkHealth(checkCtx, resolved, callee, op);
     const exitCode = healthExitCode(report, authRefused);
-    return { ok: exitCode === 0, exitCode, summary: healthLine(report).trimEnd() };
+    return {
+      ok: exitCode === 0,
+      exitCode,
+      summary: healthLine(report).trimEnd(),
+      ...(hints.length > 0 ? { hint: hints.join('; ') } : {}),
+    };
   } catch (e) {
     // A credential variable that is not set yet, say: the check cannot run, which is a failed check.
-    if (isTextgenError(e) && e.exitCode !== 130) return { ok: false, exitCode: e.exitCode, summary: e.message };
+    if (isTextgenError(e) && e.exitCode !== 130)
+      return { ok: false, exitCode: e.exitCode, summary: e.message, ...(e.hint !== undefined ? { hint: e.hint } : {}) };
     throw e;
+  }
+}
+
+/** The connection test failed where nothing can ask whether to save anyway: the command fails with the check's code. */
+export class ConnectionTestFailed extends TextgenError {
+  readonly exitCode: number;
+  constructor(check: ProfileCheck) {
+    super(`connection test failed: ${check.summary}`, {
+      hint: `${check.hint !== undefined ? `${check.hint}; ` : ''}nothing was saved: fix the profile, or pass --no-check to save it untested`,
+    });
+    this.exitCode = check.exitCode;
   }
 }

@@ -22,10 +22,22 @@ export interface AddFlags {
   token?: string | undefined;
   username?: string | undefined;
   apiVersion?: string | undefined;
+  /** Set (to its name) when the file to write is a project file: no literal secret may go into it. */
+  projectFile?: string | undefined;
 }
 
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** C0 and C1 controls and DEL: a pasted newline would be saved and break every later request with this profile. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+function checkSecret(what: string, value: string): string {
+  if (CONTROL.test(value))
+    throw new UsageError(`${what} must not contain a newline or other control character`, {
+      hint: 'paste the secret alone on one line, without a trailing newline',
+    });
+  return value;
+}
 
 /** The auth types each provider speaks, the usual one first. */
 export function authTypesFor(provider: ProviderKind): AuthType[] {
@@ -94,6 +106,14 @@ export async function draftProfile(
   if (given.length > 1)
     throw new UsageError(`${given.join(' and ')} cannot be used together: give the credential one way`);
   if (literal === '') throw new UsageError(`${given[0]} must not be empty`);
+  if (literal !== undefined) checkSecret(given[0]!, literal);
+  if (literal !== undefined && flags.projectFile !== undefined)
+    throw new UsageError(
+      `${given[0]} would write a literal secret into ${flags.projectFile}, a project config file, which textgen refuses to load with one`,
+      {
+        hint: `give ${given[0] === '--token' ? '--token-env' : '--apikey-env'} VAR instead, or drop --config to save it in the user file`,
+      },
+    );
 
   if (!prompter) {
     const missing = [
@@ -134,10 +154,11 @@ export async function draftProfile(
       throw new UsageError(`--auth-type for ${provider} must be one of ${types.join(', ')}, got "${flags.authType}"`);
     type = t;
   } else if (flags.token !== undefined || flags.tokenEnv !== undefined) type = 'bearer';
-  else if (flags.apiKey !== undefined || flags.apikeyEnv !== undefined)
-    type =
-      adapterFor(provider).auth.bareKey === 'exchanged' ? (flags.username !== undefined ? 'cpd' : 'iam') : types[0]!;
-  else if (prompter)
+  else if (flags.apiKey !== undefined || flags.apikeyEnv !== undefined) {
+    // A key is sent the way the provider takes a bare key (OpenAI: Authorization: Bearer; Azure: its api-key header).
+    const { bareKey } = adapterFor(provider).auth;
+    type = bareKey === 'exchanged' ? (flags.username !== undefined ? 'cpd' : 'iam') : bareKey;
+  } else if (prompter)
     type = await prompter.select(
       'Authentication:',
       types.map((t) => ({ value: t, name: AUTH_LABELS[t] })),
@@ -161,6 +182,11 @@ export async function draftProfile(
     auth[`${field}_env`] = checkEnvName(given[0]!, envRef);
   } else if (literal !== undefined) {
     auth[field] = literal;
+  } else if (prompter && flags.projectFile !== undefined) {
+    // A project file may name the variable only (the loader refuses a literal secret in it).
+    auth[`${field}_env`] = await prompter.text('Variable that holds the secret:', {
+      validate: (v) => ENV_NAME.test(v) || 'letters, digits and _',
+    });
   } else if (prompter) {
     const how = await prompter.select('Where is the secret kept?', [
       { value: 'env', name: 'in an environment variable (recommended)' },
@@ -170,7 +196,11 @@ export async function draftProfile(
       auth[`${field}_env`] = await prompter.text('Variable name:', {
         validate: (v) => ENV_NAME.test(v) || 'letters, digits and _',
       });
-    else auth[field] = await prompter.password(type === 'bearer' ? 'Token:' : 'API key:');
+    else
+      auth[field] = checkSecret(
+        type === 'bearer' ? 'the token' : 'the API key',
+        await prompter.password(type === 'bearer' ? 'Token:' : 'API key:'),
+      );
   } else {
     throw new UsageError(
       `missing credentials for auth type ${type}: give --apikey-env VAR or --token-env VAR (or --api-key / --token)`,

@@ -621,11 +621,6 @@ export function handPickedCases(): HandPickedCase[] {
       /package\.json: line 1, column 14: invalid JSON/,
     ],
     [
-      ".config/config.yaml (cosmiconfig's own settings) that is not YAML",
-      { '.config/config.yaml': 'cosmiconfig: [\n' },
-      /\.config\/config\.yaml: cannot load/,
-    ],
-    [
       'textgen.config.js with a syntax error',
       { 'textgen.config.js': 'export default { profiles: ' },
       /textgen\.config\.js: cannot load: Unexpected end of input/,

@@ -485,9 +485,16 @@ describe('auth with requireAuth', () => {
   test.each<{ what: string; headers: Record<string, string> }>([
     { what: 'api-key', headers: { 'api-key': 'k2' } },
     { what: 'a bearer token', headers: { authorization: 'Bearer k1' } },
-  ])('$what with a known key is served', async ({ headers }) => {
+  ])('$what with a known key is served on the Azure routes', async ({ headers }) => {
     expect((await call(AZURE, headers)).status).toBe(200);
-    expect((await call(V1, headers, { model: 'm', prompt: 'Hi', max_tokens: 2 })).status).toBe(200);
+  });
+
+  test("the OpenAI /v1 routes take only Authorization: Bearer, as OpenAI does: Azure's api-key header is a 401", async () => {
+    const body = { model: 'm', prompt: 'Hi', max_tokens: 2 };
+    expect((await call(V1, { authorization: 'Bearer k1' }, body)).status).toBe(200);
+    const refused = await call(V1, { 'api-key': 'k2' }, body);
+    expect(refused.status).toBe(401);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('invalid_api_key');
   });
 
   test.each<{ what: string; headers: Record<string, string> }>([

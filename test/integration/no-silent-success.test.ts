@@ -143,7 +143,8 @@ async function run(kind: ProviderKind, command: Command, url: string) {
       `profiles:\n  s:\n    provider: ${kind}\n    url: ${url}\n    streaming: true\n    auth: { type: bearer, token_env: S_TOKEN }\n`,
     );
     return runInProcess(['--profile', 's', '--retries', '0', ...argsFor(command)], {
-      env: { ...env, S_TOKEN: SECRET },
+      // A project file outside this HOME, so trusted by name (README, "Trusting a project's config").
+      env: { ...env, S_TOKEN: SECRET, TEXTGEN_TRUST: join(streamingHome.dir, '.textgenrc.yaml') },
       cwd: streamingHome.dir,
     });
   }

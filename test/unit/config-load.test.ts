@@ -124,6 +124,7 @@ describe('project config discovery', () => {
 
   it.each(cases)('finds %s in a parent directory of the working directory', async (place, content) => {
     const file = await put(path.join(home, 'work', 'proj', place), content);
+    env.TEXTGEN_TRUST = file;
     const config = await load();
     expect(config.sources.projectFile).toBe(file);
     expect(config.profiles.p).toEqual(WX);
@@ -139,6 +140,7 @@ describe('project config discovery', () => {
       path.join(cwd, '.textgenrc.yaml'),
       'profiles:\n  near: { provider: openai, url: "https://near" }\n',
     );
+    env.TEXTGEN_TRUST = near;
     const config = await load();
     expect(config.sources.projectFile).toBe(near);
     expect(Object.keys(config.profiles)).toEqual(['near']);
@@ -162,11 +164,24 @@ describe('project config discovery', () => {
     expect(config.profiles).toEqual({});
   });
 
-  it('walks up to the root when the working directory is outside home', async () => {
+  it('outside home reads only the working directory when it is in no repository', async () => {
     const outside = path.join(root, 'elsewhere', 'deep');
     await mkdir(outside, { recursive: true });
-    const file = await put(path.join(root, 'elsewhere', '.textgenrc.yaml'), 'default_profile: x\n');
-    expect((await load({ cwd: outside })).sources.projectFile).toBe(file);
+    await put(path.join(root, 'elsewhere', '.textgenrc.yaml'), 'default_profile: x\n');
+    expect((await load({ cwd: outside })).sources.projectFile).toBeUndefined();
+    const here = await put(path.join(outside, '.textgenrc.yaml'), 'default_profile: y\n');
+    expect((await load({ cwd: outside })).sources.projectFile).toBe(here);
+  });
+
+  it('outside home walks up to the git repository root, and no further', async () => {
+    const repo = path.join(root, 'srv', 'repo');
+    const deep = path.join(repo, 'a', 'b');
+    await mkdir(path.join(repo, '.git'), { recursive: true });
+    await mkdir(deep, { recursive: true });
+    await put(path.join(root, 'srv', '.textgenrc.yaml'), 'default_profile: above\n');
+    expect((await load({ cwd: deep })).sources.projectFile).toBeUndefined();
+    const top = await put(path.join(repo, '.textgenrc.yaml'), 'default_profile: top\n');
+    expect((await load({ cwd: deep })).sources.projectFile).toBe(top);
   });
 });
 
@@ -177,6 +192,7 @@ describe('merging the project file over the user file', () => {
       path.join(cwd, '.textgenrc.yaml'),
       'profiles:\n  wx:\n    provider: watsonx\n    url: https://eu-de.ml.cloud.ibm.com\n',
     );
+    env.TEXTGEN_TRUST = project;
     const config = await load();
     // space_id and auth of the user's wx are gone: the project's wx is taken as written.
     expect(config.profiles.wx).toEqual({ provider: 'watsonx', url: 'https://eu-de.ml.cloud.ibm.com' });

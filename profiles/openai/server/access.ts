@@ -54,7 +54,7 @@ export function accessProblem(
   dialect: Dialect,
   example: string,
 ): { status: number; error: CompletionsError } | undefined {
-  if (!completionsAuthorized(ctx)) return { status: 401, error: unauthorized(dialect) };
+  if (!completionsAuthorized(ctx, dialect)) return { status: 401, error: unauthorized(dialect) };
   if (dialect === 'openai') return undefined;
   const version = apiVersionOf(ctx, example);
   return 'error' in version ? { status: 400, error: version.error } : undefined;

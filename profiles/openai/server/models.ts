@@ -51,8 +51,9 @@ function withServed<T>(engine: Engine, list: readonly T[], served: (name: string
 
 function authorized(ctx: RouteContext): boolean {
   stampRequestId(ctx);
-  if (completionsAuthorized(ctx)) return true;
-  sendCompletionsError(ctx, 401, unauthorized(ctx.request.path.startsWith('/openai/') ? 'azure' : 'openai'));
+  const dialect = ctx.request.path.startsWith('/openai/') ? 'azure' : 'openai';
+  if (completionsAuthorized(ctx, dialect)) return true;
+  sendCompletionsError(ctx, 401, unauthorized(dialect));
   return false;
 }
 
