@@ -88,10 +88,8 @@ async function lstatOrUndefined(p: string, shown: string, flag: string): Promise
   try {
     return await lstat(p);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
-    if (code === 'ENOTDIR') throw new UsageError(`${flag}: cannot write ${shown}: ${fsCause(e)}`);
-    throw new UsageError(`${flag}: cannot use ${shown}: ${fsCause(e)}`);
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new UsageError(`${flag}: cannot write ${shown}: ${fsCause(e)}`);
   }
 }
 
@@ -112,6 +110,7 @@ export async function checkDestination(
   let s: Stats | undefined;
   for (let hops = 0; ; hops++) {
     if (hops > MAX_HOPS) throw new UsageError(`${flag}: cannot use ${shown}: ${WORDS.ELOOP} (ELOOP)`);
+    checkName(flag, shown, current);
     s = await lstatOrUndefined(current, shown, flag);
     if (s === undefined || !s.isSymbolicLink()) break;
     if (uid !== undefined && s.uid !== uid && s.uid !== 0) {
@@ -123,12 +122,6 @@ export async function checkDestination(
     current = path.resolve(path.dirname(current), await readlink(current));
   }
   if (s !== undefined && !s.isFile()) throw notRegular(flag, shown, s, current);
-  const name = path.basename(current);
-  if (Buffer.byteLength(name) > NAME_MAX - SUFFIX_ROOM || Buffer.byteLength(current) >= PATH_MAX - SUFFIX_ROOM) {
-    throw new UsageError(
-      `${flag}: cannot write ${shown}: the name is too long (${Buffer.byteLength(name)} bytes; at most ${NAME_MAX - SUFFIX_ROOM}, leaving room for the temporary file written next to it)`,
-    );
-  }
   await checkWritableDirectory(flag, shown, path.dirname(current));
   if (s !== undefined) {
     try {
@@ -138,6 +131,18 @@ export async function checkDestination(
     }
   }
   return { flag, shown, target: current, exists: s !== undefined };
+}
+
+/** The name must leave room for the temporary and lock files textgen writes next to it. */
+function checkName(flag: string, shown: string, file: string): void {
+  const bytes = Buffer.byteLength(path.basename(file));
+  if (bytes > NAME_MAX - SUFFIX_ROOM) {
+    throw new UsageError(
+      `${flag}: cannot write ${shown}: the name is too long (${bytes} bytes; at most ${NAME_MAX - SUFFIX_ROOM}, leaving room for the temporary file written next to it)`,
+    );
+  }
+  if (Buffer.byteLength(file) >= PATH_MAX - SUFFIX_ROOM)
+    throw new UsageError(`${flag}: cannot write ${shown}: the path is too long (ENAMETOOLONG)`);
 }
 
 function notRegular(flag: string, shown: string, s: Stats, target: string): UsageError {
