@@ -84,10 +84,13 @@ export async function runBatch<P>(ctx: Context, settings: BatchSettings, job: Ba
   // read under the lock, so it is what the last run left.
   let lock: { release(): void } | undefined;
   if (settings.resume !== undefined) {
-    const { checkDestination } = await import('../config/destination.js');
+    const { checkDestination, makeDestinationDir } = await import('../config/destination.js');
     const dest = await checkDestination('--resume', settings.resume, { cwd: ctx.cwd });
-    if (!ctx.globals.dryRun)
+    if (!ctx.globals.dryRun) {
+      // The lock lives next to the output: a directory that does not exist yet is created now (0700).
+      await makeDestinationDir(dest);
       lock = await (await import('../config/file-lock.js')).holdFileLock(dest.target, settings.resume);
+    }
   }
   let file: OpenedFile | undefined;
   try {

@@ -9,7 +9,13 @@
  * answering and one turn being lost. The history is read under the lock, so it is what the last writer left.
  */
 import { holdFileLock, type HeldLock } from '../config/file-lock.js';
-import { checkDestination, lateFailure, recheckDestination, type Destination } from '../config/destination.js';
+import {
+  checkDestination,
+  lateFailure,
+  makeDestinationDir,
+  recheckDestination,
+  type Destination,
+} from '../config/destination.js';
 import { writePrivateFile } from '../config/private-file.js';
 import { UsageError } from '../errors.js';
 import { readTextFile } from '../options/input.js';
@@ -38,6 +44,8 @@ export async function openConversationFile(
       hint: `to add this turn to it, use --continue ${file}; to replace it, add --force`,
     });
   }
+  // The lock lives next to the file: a directory that --save would create is created now (0700, as at the write).
+  await makeDestinationDir(dest);
   const lock: HeldLock = await holdFileLock(dest.target, file);
   return { dest, release: () => lock.release() };
 }

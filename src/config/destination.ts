@@ -25,6 +25,7 @@ import { access, lstat, readlink, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { OutputError, UsageError } from '../errors.js';
 import { resolveUserPath } from '../options/read-text-file.js';
+import { makePrivateDirs } from './private-file.js';
 
 /** NAME_MAX on every file system textgen meets (ext4, xfs, btrfs, tmpfs, APFS): bytes of one path component. */
 const NAME_MAX = 255;
@@ -171,6 +172,18 @@ async function checkWritableDirectory(flag: string, shown: string, dir: string):
       throw new UsageError(`${flag}: cannot write ${shown}: ${d}: ${fsCause(e)}`);
     }
     return;
+  }
+}
+
+/**
+ * Creates the target's missing directories (0700, as the write would) before sending: the lock lives next to the
+ * file, and a directory that cannot be made is better found now than after the answer.
+ */
+export async function makeDestinationDir(dest: Destination): Promise<void> {
+  try {
+    await makePrivateDirs(path.dirname(dest.target));
+  } catch (e) {
+    throw new UsageError(`${dest.flag}: cannot write ${dest.shown}: ${fsCause(e)}`);
   }
 }
 

@@ -259,6 +259,18 @@ describe('a path that is not a regular file is refused before anything is sent (
     expect(conversation(real)).toHaveLength(4);
   });
 
+  it('a --save or --resume in a directory that does not exist yet: it is made (0700), and the file written', async () => {
+    const d = fresh();
+    const saved = await run([...CHAT(), '--save', 'new/deeper/c.jsonl', 'Hi'], d);
+    expect(saved.exitCode, saved.stderr).toBe(0);
+    expect(conversation(join(d, 'new', 'deeper', 'c.jsonl'))).toHaveLength(2);
+    expect(statSync(join(d, 'new')).mode & 0o777).toBe(0o700);
+    const resumed = await run([...CHAT(), '--batch', batchInput(d, 2), '--resume', 'out/o.jsonl'], d);
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect(records(join(d, 'out', 'o.jsonl'))).toEqual([1, 2]);
+    expect(existsSync(join(d, 'out', 'o.jsonl.lock'))).toBe(false);
+  });
+
   it.skipIf(!isRoot)(
     'a directory the user cannot write is refused before sending (run as uid 65534, since root writes anywhere)',
     async () => {
