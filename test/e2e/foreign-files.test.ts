@@ -27,8 +27,11 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BIN, baseEnv, makeHome, runBin } from '../helpers/run-cli.js';
+
+// Several CLI runs per case: on a loaded 2-core machine one run can take seconds.
+vi.setConfig({ testTimeout: 120_000 });
 
 const dir = mkdtempSync(join(tmpdir(), 'textgen-foreign-files-'));
 const home = makeHome();
