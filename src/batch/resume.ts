@@ -10,10 +10,11 @@
  * half of it. A run killed before that merge leaves the two parts, which the next run reads as they are and merges
  * first. Each line keeps its first successful record, else its latest error.
  */
-import { appendFileSync, closeSync, createReadStream, openSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { appendFileSync, closeSync, constants, createReadStream, openSync, unlinkSync, writeSync } from 'node:fs';
 import { lstat, readdir, rename, truncate, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { UsageError } from '../contract/errors.js';
+import { fsCause, kindOf } from '../config/destination.js';
+import { OutputError, UsageError } from '../contract/errors.js';
 import { inShard, type Shard } from './settings.js';
 import { LineBitmap } from './line-bitmap.js';
 import { readLineSpans } from './line-reader.js';
@@ -22,17 +23,6 @@ import type { RecordSink } from './scheduler.js';
 const LINE_NUMBER = /^\{"line":(\d+)[,}]/;
 /** Records are handed to the file at least this often (bytes), and at the end of every tick in any case. */
 const WRITE_EVERY = 64 * 1024;
-
-/** What a path that is not a regular file is, for the message refusing it. */
-function kindOf(s: Stats): string {
-  if (s.isDirectory()) return 'a directory';
-  if (s.isSymbolicLink()) return 'a symbolic link';
-  if (s.isCharacterDevice()) return 'a character device';
-  if (s.isBlockDevice()) return 'a block device';
-  if (s.isFIFO()) return 'a named pipe';
-  if (s.isSocket()) return 'a socket';
-  return 'not a regular file';
-}
 
 /**
  * Whether OUTPUT exists. Anything there that is not a regular file is refused before the batch starts: the output
@@ -268,13 +258,16 @@ export class ResumeFileSink implements RecordSink {
         else if (state.tail === 'record') appendFileSync(path, '\n');
         earlierBytes = (await lstat(path)).size;
       }
-      const fd = openSync(path, 'a');
+      // O_NOFOLLOW: the file checked before the run is appended to, never a link swapped in since.
+      const fd = openSync(
+        path,
+        constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW,
+        0o666,
+      );
       return new ResumeFileSink(path, fd, earlierBytes);
     } catch (e) {
       if (e instanceof UsageError) throw e;
-      throw new UsageError(
-        `--resume: cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-      );
+      throw new UsageError(`--resume: cannot write ${path}: ${fsCause(e)}`);
     }
   }
 
@@ -283,7 +276,14 @@ export class ResumeFileSink implements RecordSink {
     this.#pending.push(record);
     this.#pendingBytes += record.length;
     if (this.#pendingBytes >= WRITE_EVERY) this.#flush();
-    else this.#flushScheduled ??= setImmediate(() => this.#flush());
+    else
+      this.#flushScheduled ??= setImmediate(() => {
+        try {
+          this.#flush();
+        } catch {
+          // Kept in #failure: the next write, or finish, reports it (exit 7), not an uncaught exception.
+        }
+      });
   }
 
   /** Hands what has gathered to the file: synchronously, so a record written is in the file before the next tick. */
@@ -297,8 +297,9 @@ export class ResumeFileSink implements RecordSink {
     try {
       for (let at = 0; at < chunk.length; ) at += writeSync(this.#fd, chunk, at);
     } catch (e) {
-      this.#failure ??= e;
-      throw e;
+      // The records were paid for: a failure to keep them is exit 7, naming the file and the cause.
+      this.#failure ??= new OutputError(`--resume: cannot write ${this.#path}: ${fsCause(e)}`, { cause: e });
+      throw this.#failure;
     }
   }
 
@@ -316,12 +317,17 @@ export class ResumeFileSink implements RecordSink {
   async finish(): Promise<void> {
     this.#close();
     if (this.#failure !== undefined) throw this.#failure;
-    const size = (await lstat(this.#path)).size;
-    if (size > this.#earlierBytes && this.#earlierBytes > 0) {
-      await mergeRuns(this.#path, [
-        [0, this.#earlierBytes],
-        [this.#earlierBytes, size],
-      ]);
+    try {
+      const size = (await lstat(this.#path)).size;
+      if (size > this.#earlierBytes && this.#earlierBytes > 0) {
+        await mergeRuns(this.#path, [
+          [0, this.#earlierBytes],
+          [this.#earlierBytes, size],
+        ]);
+      }
+    } catch (e) {
+      if (e instanceof UsageError || e instanceof OutputError) throw e;
+      throw new OutputError(`--resume: cannot write ${this.#path}: ${fsCause(e)}`, { cause: e });
     }
   }
 

@@ -79,9 +79,22 @@ function plural(n: number, word: string): string {
 
 export async function runBatch<P>(ctx: Context, settings: BatchSettings, job: BatchJob<P>): Promise<number> {
   const fromStdin = settings.source === '-';
+  // The output is checked (a regular file or none, no other user's link) and locked before the input is opened:
+  // a second batch on the same --resume file is refused (exit 2) instead of both appending to it. Its state is
+  // read under the lock, so it is what the last run left.
+  let lock: { release(): void } | undefined;
+  if (settings.resume !== undefined) {
+    const { checkDestination, makeDestinationDir } = await import('../config/destination.js');
+    const dest = await checkDestination('--resume', settings.resume, { cwd: ctx.cwd });
+    if (!ctx.globals.dryRun) {
+      // The lock lives next to the output: a directory that does not exist yet is created now (0700).
+      await makeDestinationDir(dest);
+      lock = await (await import('../config/file-lock.js')).holdFileLock(dest.target, settings.resume);
+    }
+  }
   let file: OpenedFile | undefined;
-  if (!fromStdin) file = await openInput('--batch', settings.source);
   try {
+    if (!fromStdin) file = await openInput('--batch', settings.source);
     const state = settings.resume !== undefined ? await readResumeState(settings.resume, settings.shard) : undefined;
     if (state !== undefined && state.lastLine > 0 && !fromStdin) {
       const lines = await countLines(settings.source);
@@ -94,6 +107,7 @@ export async function runBatch<P>(ctx: Context, settings: BatchSettings, job: Ba
     await job.begin();
     return await execute(ctx, settings, job, source, counters, state);
   } finally {
+    lock?.release();
     await file?.close();
     // Stopped or interrupted before the end of stdin: an open stdin would keep the process alive.
     if (fromStdin) (ctx.stdin as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();

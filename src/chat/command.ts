@@ -8,7 +8,9 @@ import type { Context } from '../context.js';
 import { UsageError } from '../contract/errors.js';
 import { readStdinText } from '../options/input.js';
 import { readJsonOption, type JsonOptionIo } from '../options/json-option.js';
+import type { OutputFormat } from '../output/format.js';
 import type { ChatMessage } from '../contract/chat.js';
+import type { ConversationFile } from './conversation-file.js';
 import type { ChatOptions } from './flag-specs.js';
 import { assembleConversation, checkMessageList, parseMessageFlag } from './messages.js';
 import { buildChatParameters } from './parameters.js';
@@ -79,9 +81,48 @@ export async function runChatCommand(options: ChatOptions & { args: string[] }, 
   for (const m of options.message ?? []) added.push(parseMessageFlag(m));
   if (words.length > 0) added.push({ role: 'user', content: words.join(' ') });
 
-  const { readConversation } = await import('./conversation-file.js');
-  const history = resume !== undefined ? await readConversation('--continue', resume, ctx.cwd) : [];
+  // Checked and locked before anything is sent or asked: a file textgen may not replace is refused now, not after
+  // the answer was paid for, and a second chat on the same file is refused instead of losing a turn.
+  const files = await import('./conversation-file.js');
+  const held: Array<{ release(): void }> = [];
+  try {
+    const continued =
+      resume !== undefined ? await files.openConversationFile('--continue', resume, ctx.cwd) : undefined;
+    if (continued) held.push(continued);
+    let saved = continued;
+    if (save !== undefined) {
+      const { checkDestination } = await import('../config/destination.js');
+      const same =
+        continued !== undefined &&
+        (await checkDestination('--save', save, { cwd: ctx.cwd })).target === continued.dest.target;
+      if (!same) {
+        saved = await files.openConversationFile('--save', save, ctx.cwd, { refuseExisting: options.force !== true });
+        held.push(saved);
+      }
+    } else if (options.force === true) {
+      throw new UsageError('--force only applies to --save', { hint: 'drop --force, or give --save FILE' });
+    }
+    const history = continued !== undefined ? await files.readConversation(continued.dest, ctx.cwd) : [];
+    return await runOneChat(ctx, setup, { added, history, system, readers, readStdin, format, saveTo: saved });
+  } finally {
+    for (const h of held) h.release();
+  }
+}
 
+async function runOneChat(
+  ctx: Context,
+  setup: ChatSetup,
+  o: {
+    added: ChatMessage[];
+    history: ChatMessage[];
+    system: string | undefined;
+    readers: string[];
+    readStdin: () => Promise<string>;
+    format: OutputFormat;
+    saveTo: ConversationFile | undefined;
+  },
+): Promise<number> {
+  const { added, history, system, readers, readStdin, format } = o;
   const stdinFree = readers.length === 0;
   if (
     added.length === 0 &&
@@ -95,7 +136,7 @@ export async function runChatCommand(options: ChatOptions & { args: string[] }, 
     const { runInteractiveChat } = await import('./interactive.js');
     return runInteractiveChat(ctx, setup, {
       history: assembleConversation(history, system, []),
-      saveTo: save ?? resume,
+      saveTo: o.saveTo?.dest,
     });
   }
   if (added.length === 0 && stdinFree && !ctx.terminal.stdinIsTTY) {
@@ -124,11 +165,12 @@ export async function runChatCommand(options: ChatOptions & { args: string[] }, 
     extra: setup.extra,
     present: setup.present,
   });
-  const file = save ?? resume;
-  if (result !== undefined && file !== undefined) {
+  if (result !== undefined && o.saveTo !== undefined) {
     const { writeConversation } = await import('./conversation-file.js');
     const answer = result.choices[0]?.message.content ?? '';
-    await writeConversation(file, ctx.cwd, [...conversation, { role: 'assistant', content: answer }]);
+    // The answer is on stdout already; what cannot be written now is exit 7, naming the file and the cause.
+    await ctx.out.flush();
+    await writeConversation(o.saveTo.dest, [...conversation, { role: 'assistant', content: answer }]);
   }
   return 0;
 }

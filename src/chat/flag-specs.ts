@@ -132,6 +132,7 @@ export const CHAT_OPTION_SPECS = [
     flags: '--continue <file.jsonl>',
     description: 'resume the conversation saved in this file and append the new turns to it',
   },
+  { flags: '--force', description: 'let --save replace a file that exists (without it, an existing file is refused)' },
   {
     flags: '--batch <file.jsonl|->',
     description:

@@ -9,6 +9,8 @@ import type { Interface as ReadlineInterface } from 'node:readline';
 import type { Context } from '../context.js';
 import { Interrupted, isTextgenError } from '../contract/errors.js';
 import type { ChatMessage, ChatResult } from '../contract/chat.js';
+import { checkDestination, type Destination } from '../config/destination.js';
+import { holdFileLock } from '../config/file-lock.js';
 import { writeConversation } from './conversation-file.js';
 import { prepareChat, type ChatSetup } from './prepare.js';
 import { runChatTurn } from './run-chat.js';
@@ -16,15 +18,15 @@ import { runChatTurn } from './run-chat.js';
 export interface InteractiveOptions {
   /** The conversation so far (--continue, --system). */
   history: ChatMessage[];
-  /** Where each finished turn is written (--save, or the --continue file). */
-  saveTo?: string | undefined;
+  /** Where each finished turn is written (--save, or the --continue file): checked, and locked by the caller. */
+  saveTo?: Destination | undefined;
 }
 
 const HELP = [
   'Enter sends the message; end a line with \\ to go on to the next, or put a long message between lines of """.',
   '/system TEXT  set the system message (/system alone shows it)',
   '/reset        forget the conversation (the system message stays)',
-  '/save FILE    write the conversation to FILE (JSONL, one message per line)',
+  '/save FILE    write the conversation to FILE (JSONL, one message per line); /save --force FILE replaces one',
   '/exit         leave (or Ctrl-D); Ctrl-C stops an answer, and leaves at the prompt',
 ].join('\n');
 
@@ -49,8 +51,35 @@ export async function runInteractiveChat(ctx: Context, setup: ChatSetup, opts: I
     if (conversation.length > 0)
       say(`(${conversation.length} message${conversation.length === 1 ? '' : 's'} of history)`);
   }
-  const save = async (file: string) => {
-    await writeConversation(file, ctx.cwd, conversation);
+  /** Set while the session's own file could not be written: the session goes on, and ends with exit 7. */
+  let unsaved: string | undefined;
+  const saveTurn = async (dest: Destination) => {
+    try {
+      await writeConversation(dest, conversation);
+      unsaved = undefined;
+    } catch (e) {
+      unsaved = (e as Error).message;
+      say(`error: ${unsaved}\nhint: /save ANOTHER_FILE keeps the conversation`);
+    }
+  };
+  /** `/save [--force] FILE`: checked as --save is; an existing file (other than the session's own) needs --force. */
+  const saveAs = async (words: string) => {
+    const force = /^--force(\s|$)/.test(words);
+    const name = force ? words.slice('--force'.length).trim() : words;
+    if (name === '') return say('/save needs a file name, e.g. /save chat.jsonl');
+    const dest = await checkDestination('/save', name, { cwd: ctx.cwd });
+    if (opts.saveTo !== undefined && dest.target === opts.saveTo.target) {
+      await writeConversation(opts.saveTo, conversation);
+    } else {
+      if (dest.exists && !force) return say(`/save: ${name} exists already; /save --force ${name} replaces it`);
+      const lock = await holdFileLock(dest.target, name);
+      try {
+        await writeConversation(dest, conversation);
+      } finally {
+        lock.release();
+      }
+    }
+    say(`(saved ${conversation.length} messages to ${name})`);
   };
 
   for (;;) {
@@ -58,18 +87,18 @@ export async function runInteractiveChat(ctx: Context, setup: ChatSetup, opts: I
     const read = await readMessage(ctx);
     if (read.kind === 'eof') {
       ctx.stderr.write('\n');
-      return 0;
+      return unsaved === undefined ? 0 : 7;
     }
     if (read.kind === 'interrupt') throw new Interrupted();
     const input = read.text;
     if (input.trim() === '') continue;
     if (input.startsWith('/')) {
-      const [command = '', ...rest] = input.trim().split(/\s+/);
+      const [command = ''] = input.trim().split(/\s+/);
       const arg = input.trim().slice(command.length).trim();
       switch (command) {
         case '/exit':
         case '/quit':
-          return 0;
+          return unsaved === undefined ? 0 : 7;
         case '/help':
           say(HELP);
           continue;
@@ -90,15 +119,10 @@ export async function runInteractiveChat(ctx: Context, setup: ChatSetup, opts: I
           }
           continue;
         case '/save':
-          if (rest.length === 0) {
-            say('/save needs a file name, e.g. /save chat.jsonl');
-            continue;
-          }
           try {
-            await save(arg);
-            say(`(saved ${conversation.length} messages to ${arg})`);
+            await saveAs(arg);
           } catch (e) {
-            say(`error: cannot write ${arg}: ${(e as Error).message}`);
+            say(`error: ${(e as Error).message}`);
           }
           continue;
         default:
@@ -118,7 +142,7 @@ export async function runInteractiveChat(ctx: Context, setup: ChatSetup, opts: I
       else conversation.pop();
       say(outcome.message);
     }
-    if (opts.saveTo !== undefined && outcome.kind === 'answered') await save(opts.saveTo);
+    if (opts.saveTo !== undefined && outcome.kind === 'answered') await saveTurn(opts.saveTo);
   }
 }
 

@@ -9,7 +9,10 @@ import { CHAT_ROLES, type ChatMessage, type ChatRole } from '../contract/chat.js
 
 const messageSchema = z.strictObject({ role: z.enum(CHAT_ROLES), content: z.string() });
 
-function describe(value: unknown): string {
+/** What a value is, for a message; `quote: false` names only its kind (for file content, never shown back). */
+function describe(value: unknown, quote = true): string {
+  if (!quote)
+    return value === null ? 'null' : Array.isArray(value) ? 'a list' : `a ${typeof value}`.replace(/^a o/, 'an o');
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 37)}...` : value);
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
@@ -19,25 +22,30 @@ function describe(value: unknown): string {
 
 /**
  * One message, checked: `where` names it for messages ("--messages[2]", "history.jsonl line 3"). Unknown roles and
- * fields are refused, as the services refuse them.
+ * fields are refused, as the services refuse them. `quote: false` (a file's lines) never repeats what the value
+ * holds: a --continue aimed at a file that is not a conversation must not print that file's contents.
  */
-export function checkMessage(value: unknown, where: string): ChatMessage {
+export function checkMessage(value: unknown, where: string, { quote = true }: { quote?: boolean } = {}): ChatMessage {
   const parsed = messageSchema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   if (issue.code === 'unrecognized_keys') {
-    throw new UsageError(`${where}: unknown field "${issue.keys[0]}" (a message has role and content)`);
+    throw new UsageError(
+      quote
+        ? `${where}: unknown field "${issue.keys[0]}" (a message has role and content)`
+        : `${where}: a field other than role and content (a message has only those two)`,
+    );
   }
   const field = issue.path[0];
   if (field === undefined)
-    throw new UsageError(`${where}: a message must be an object {"role", "content"}, got ${describe(value)}`);
+    throw new UsageError(`${where}: a message must be an object {"role", "content"}, got ${describe(value, quote)}`);
   const got = (value as Record<string, unknown>)[String(field)];
   // `--messages[2].role`, but `talk.jsonl line 3: role`.
   const at = (name: string) => (where.endsWith(']') ? `${where}.${name}` : `${where}: ${name}`);
   if (got === undefined) throw new UsageError(`${where}: "${String(field)}" is missing`);
   if (field === 'role')
-    throw new UsageError(`${at('role')} must be one of ${CHAT_ROLES.join(', ')}, got ${describe(got)}`);
-  throw new UsageError(`${at('content')} must be a string, got ${describe(got)}`);
+    throw new UsageError(`${at('role')} must be one of ${CHAT_ROLES.join(', ')}, got ${describe(got, quote)}`);
+  throw new UsageError(`${at('content')} must be a string, got ${describe(got, quote)}`);
 }
 
 /** `--messages`' value, parsed: a non-empty JSON array of messages. */

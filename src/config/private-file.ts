@@ -9,10 +9,17 @@ import path from 'node:path';
  * Directories are made 0700 only when textgen creates them now: one that already exists belongs to whoever made
  * it (a shared 1777 cache, a project folder holding a --config file, a symlink to elsewhere), and its mode is left
  * alone; nothing is ever chmodded through a symbolic link. A file that is a symbolic link is written where the link
- * points, so the link stays a link (a dotfiles repository keeps owning the real file).
+ * points, so the link stays a link (a dotfiles repository keeps owning the real file). Files a user names on the
+ * command line are checked first (./destination.ts: no links of other users, nothing but a regular file) and then
+ * written with `followLinks: false`: the checked target itself is replaced, and a link swapped in since is replaced
+ * rather than written through (the temporary file is made with O_EXCL, and rename never follows the last component).
  */
-export async function writePrivateFile(file: string, text: string): Promise<void> {
-  const target = await followLinks(file);
+export async function writePrivateFile(
+  file: string,
+  text: string,
+  { followLinks: follow = true }: { followLinks?: boolean } = {},
+): Promise<void> {
+  const target = follow ? await followLinks(file) : path.resolve(file);
   await makePrivateDirs(path.dirname(target));
   const temp = `${target}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   try {

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { isMap, isSeq, parseDocument, type Document } from 'yaml';
 import { UsageError } from '../contract/errors.js';
 import { displayPath, homeDir, userConfigPath } from './load.js';
+import { checkDestination } from './destination.js';
 import { followLinks, makePrivateDirs, writePrivateFile } from './private-file.js';
 import { withFileLock } from './file-lock.js';
 import type { ConfigFile, ProfileConfig } from './schema.js';
@@ -37,6 +38,8 @@ export function editableConfigPath(opts: {
 
 export async function readUserFile(file: string, env: Record<string, string | undefined>): Promise<UserFile> {
   const shown = displayPath(file, homeDir(env));
+  // It is replaced when saved: a FIFO, a device or another user's link is refused before it is read (or blocks).
+  await checkDestination('config file', shown, { cwd: path.dirname(file), homeDir: homeDir(env) });
   let text = '';
   try {
     text = await readFile(file, 'utf8');

@@ -3,8 +3,8 @@
  * Also the bounded, strict reader for text the user points the CLI at (files and stdin), shared with
  * json-option.ts: both kinds of input obey the same limits (docs/hostile-input.md).
  */
-import { createReadStream } from 'node:fs';
 import { UsageError } from '../contract/errors.js';
+import { openForReading } from './open-for-reading.js';
 import { stripBom } from './read-stream.js';
 import { readUserFile, type FileReadOptions } from './read-text-file.js';
 
@@ -95,7 +95,7 @@ export async function readTextFile(flag: string, path: string, io: FileReadOptio
   try {
     return await readUserFile(flag, path, {
       ...io,
-      readFile: async (absolute) => decodeUtf8(await readBounded(createReadStream(absolute))),
+      readFile: async (absolute) => decodeUtf8(await readBounded(await openForReading(absolute))),
     });
   } catch (e) {
     if (e instanceof UsageError && e.cause instanceof TextProblem) {

@@ -67,7 +67,9 @@ describe('--save and --continue', () => {
     writeFileSync(join(dir, 'bad.jsonl'), '{"role":"user","content":"Hi"}\n{"role":"robot","content":"x"}\n');
     const r = await chat(['--continue', 'bad.jsonl', 'Go on']);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toMatch(/--continue bad\.jsonl line 2: role must be one of system, user, assistant, got "robot"/);
+    // What the file holds is never repeated: only the line and what was expected.
+    expect(r.stderr).toMatch(/--continue bad\.jsonl line 2: role must be one of system, user, assistant, got a string/);
+    expect(r.stderr).not.toContain('robot');
     expect(fixture.server.requests).toHaveLength(0);
   });
 

@@ -4,7 +4,8 @@
  * answer and keeps the session; Ctrl-C at the prompt leaves with 130 and Ctrl-D with 0; /system, /reset, /save and
  * continued lines; and, without a terminal, no waiting for input that was not given.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { lstatSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/emulator/core/index.js';
@@ -120,6 +121,26 @@ describe('an interactive conversation', () => {
       .map((l) => JSON.parse(l) as Message);
     expect(saved.map((m) => m.role)).toEqual(['system', 'user', 'assistant']);
     expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('/save refuses a named pipe and an existing file (the session goes on); /save --force replaces the file', async () => {
+    const fifo = join(home.dir, 'pipe.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    const kept = join(home.dir, 'kept.jsonl');
+    writeFileSync(kept, '{"role":"user","content":"old"}\n');
+    const r = await onTerminal(
+      ['--max-tokens', '4'],
+      [
+        { waitFor: 'you> ', keys: 'Hello\r' },
+        { waitFor: SUMMARY, keys: `/save ${fifo}\r` },
+        { waitFor: /is a named pipe, not a regular file[^\n]*[\r\n]+you> /, keys: `/save ${kept}\r` },
+        { waitFor: /exists already; \/save --force [^\n]*[\r\n]+you> /, keys: `/save --force ${kept}\r` },
+        { waitFor: /saved 2 messages[^\n]*[\r\n]+you> /, keys: '/exit\r' },
+      ],
+    );
+    expect(r.exitCode).toBe(0);
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+    expect(readFileSync(kept, 'utf8').trim().split('\n')).toHaveLength(2);
   });
 });
 
