@@ -122,7 +122,7 @@ async function tokenizerFromFile(
 ): Promise<OfflineTokenizer | undefined> {
   const { profile } = source;
   const { createByteLevelBpe } = await import('../tokenizers/byte-level-bpe.js');
-  const { readCachedTokenizer, tokenizerCacheFile, writeCachedTokenizer } = await import(
+  const { forgetCachedTokenizer, readCachedTokenizer, tokenizerCacheFile, writeCachedTokenizer } = await import(
     '../tokenizers/tokenizer-cache.js'
   );
   const file = tokenizerCacheFile(ctx.env, cacheIdentity(profile), source.model);
@@ -137,7 +137,8 @@ async function tokenizerFromFile(
       ctx.reporter.trace(`* tokenizer of ${source.model} from the cache: ${file}`);
       return tokenizer;
     } catch {
-      ctx.reporter.trace(`* the cached tokenizer ${file} is unreadable; fetching it again`);
+      ctx.reporter.trace(`* the cached tokenizer ${file} is unusable; removed, fetching it again`);
+      await forgetCachedTokenizer(file).catch(() => {});
     }
   }
   if (ctx.globals.dryRun) {
@@ -146,6 +147,7 @@ async function tokenizerFromFile(
   }
   const callee = await calleeFor(profile);
   const answer = await requestJson(ctx, profile, callee, source.fileRequest);
+  // Checked before it is cached: a file textgen cannot use (exit 4) must not fail every later run too.
   const tokenizer = createByteLevelBpe(answer.json);
   try {
     await writeCachedTokenizer(file, answer.text);
