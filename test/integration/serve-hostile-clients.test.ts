@@ -91,12 +91,20 @@ const ROUTES: Array<{
   },
 ];
 
+/** The figures docs/reliability.md quotes ("serve under hostile clients"), printed as one line. */
+const figures = { refused: 0, deepRoutes: 0, bombMs: 0, bombRssMb: 0, floodHeapMb: 0 };
+
 let server: RunningServer;
 beforeAll(async () => {
   server = await startServer();
 });
 afterAll(async () => {
   await server.close();
+  console.log(
+    `serve under hostile clients: ${figures.refused} foreign or mistyped requests refused in the protocol's words, ` +
+      `${figures.deepRoutes} POST routes answered 400 to 200 000 levels, a 512 MB docx bomb refused in ${figures.bombMs} ms ` +
+      `(+${figures.bombRssMb} MB RSS), 5 000 requests of 20 KB: heap +${figures.floodHeapMb} MB, 0 kept`,
+  );
 });
 
 describe('cross-origin pages and DNS rebinding', () => {
@@ -111,6 +119,7 @@ describe('cross-origin pages and DNS rebinding', () => {
       body: JSON.stringify(route.body),
     });
     expect(res.status).toBe(403);
+    figures.refused++;
     expect(route.code(res.json)).toMatch(/^(forbidden_host|FORBIDDEN_HOST|string)$/);
     expect(res.text).toContain('Host');
   });
@@ -121,6 +130,7 @@ describe('cross-origin pages and DNS rebinding', () => {
       body: JSON.stringify(route.body),
     });
     expect(res.status).toBe(403);
+    figures.refused++;
     expect(route.code(res.json)).toMatch(/^(forbidden_origin|FORBIDDEN_ORIGIN|string)$/);
   });
 
@@ -130,6 +140,7 @@ describe('cross-origin pages and DNS rebinding', () => {
       body: JSON.stringify(route.body),
     });
     expect(res.status).toBe(415);
+    figures.refused++;
     expect(route.code(res.json)).toMatch(/^(unsupported_media_type|UNSUPPORTED_MEDIA_TYPE|string)$/);
   });
 
@@ -197,6 +208,7 @@ describe('deeply nested bodies', () => {
       const res = await raw(server, `${path}?version=2024-05-01&api-version=2024-06-01`, { headers: JSON_TYPE, body });
       expect(res.status, `${route.pattern}: ${res.text.slice(0, 200)}`).toBe(400);
       expect(res.text).toContain('nests deeper than 256 levels');
+      figures.deepRoutes++;
     }
   });
 
@@ -232,6 +244,7 @@ describe('a zip bomb in an Aleph Alpha document', () => {
     const bomb = (await docxBomb(512 * 1024 * 1024)).toString('base64');
     expect(bomb.length).toBeLessThan(2 * 1024 * 1024);
     const before = process.memoryUsage().rss;
+    const started = Date.now();
     const qa = raw(server, '/qa', {
       headers: JSON_TYPE,
       body: JSON.stringify({ query: 'Who?', documents: [{ docx: bomb }, { docx: bomb }] }),
@@ -242,6 +255,8 @@ describe('a zip bomb in an Aleph Alpha document', () => {
     });
     const other = raw(server, '/v1/models', { method: 'GET' });
     const [a, b, c] = await Promise.all([qa, summarize, other]);
+    figures.bombMs = Date.now() - started;
+    figures.bombRssMb = Math.max(0, Math.round((process.memoryUsage().rss - before) / 2 ** 20));
     expect(c.status).toBe(200);
     for (const res of [a, b]) {
       expect(res.status, res.text).toBe(413);
@@ -288,6 +303,7 @@ describe('the request log', () => {
       }
       collect();
       const grown = getHeapStatistics().used_heap_size - before;
+      figures.floodHeapMb = Math.round(grown / 2 ** 20);
       expect(guarded.requests).toHaveLength(0);
       expect(grown).toBeLessThan(50 * 1024 * 1024);
     } finally {
