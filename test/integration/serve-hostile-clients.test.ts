@@ -167,8 +167,17 @@ describe('cross-origin pages and DNS rebinding', () => {
     expect(res.status, res.text).toBe(200);
   });
 
-  test('the right name with another port is foreign', async () => {
+  test('a loopback Host with another port (a reverse proxy that keeps the client’s Host) is accepted', async () => {
     const res = await raw(server, '/v1/models', { method: 'GET', headers: { host: 'localhost:1' } });
+    expect(res.status).toBe(200);
+  });
+
+  test('an Origin of this host on another port (another local web app) is refused', async () => {
+    const port = new URL(server.url).port;
+    const res = await raw(server, '/v1/models', {
+      method: 'GET',
+      headers: { host: `localhost:${port}`, origin: 'http://localhost:3000' },
+    });
     expect(res.status).toBe(403);
   });
 

@@ -84,7 +84,7 @@ function listen(options: ServerOptions, protocols: readonly ProtocolModule[]): P
   const resolved = resolveServerOptions(options);
   const requests: RecordedRequest[] = [];
   const log = options.requestLog ? new RequestLog(requests, options.requestLog) : undefined;
-  // Set once the server listens: the names and port a Host header must give.
+  // Set once the server listens: the names a Host header must give.
   let guard: Parameters<typeof foreignRequest>[1] | undefined;
   let draining = false;
   const settled = new Set<() => void>();
@@ -232,7 +232,7 @@ function listen(options: ServerOptions, protocols: readonly ProtocolModule[]): P
         return;
       }
       const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-      guard = { names: acceptedHostNames(resolved.host), port: address.port, scheme: options.tls ? 'https' : 'http' };
+      guard = { names: acceptedHostNames(resolved.host), scheme: options.tls ? 'https' : 'http' };
       let closing: Promise<void> | undefined;
       let closed: Promise<void> | undefined;
       resolve({

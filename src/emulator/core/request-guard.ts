@@ -2,7 +2,7 @@
  * What `serve` refuses before a route sees a request, so that a web page the user happens to visit cannot use the
  * server: a browser lets any page send "simple" cross-origin requests (a `text/plain` POST, no preflight) and, by DNS
  * rebinding, even same-origin ones to a name the attacker controls that resolves to 127.0.0.1. So:
- * - the `Host` must name this server: a loopback form (`localhost`, 127.0.0.0/8, `::1`), the address it is bound to,
+ * - the `Host` must name this server (any port): a loopback form (`localhost`, 127.0.0.0/8, `::1`), the address it is bound to,
  *   or, bound to every interface, one of this machine's addresses or its host name — a rebound DNS name is none of
  *   these, and an IP literal cannot be rebound;
  * - a request with an `Origin` must come from the server's own origin (browsers send `Origin` on every
@@ -52,15 +52,16 @@ function splitHost(host: string): { name: string; port: string | undefined } | u
 /** The refusal for a request whose Host or Origin is not this server's, or undefined when both are fine. */
 export function foreignRequest(
   headers: Record<string, string | string[] | undefined>,
-  server: { names: ReadonlySet<string>; port: number; scheme: 'http' | 'https' },
+  server: { names: ReadonlySet<string>; scheme: 'http' | 'https' },
 ): Refusal | undefined {
   const host = headers.host;
   // HTTP/1.0 clients may send no Host (Node itself refuses HTTP/1.1 without one); no browser does.
   if (host !== undefined) {
     const parts = typeof host === 'string' ? splitHost(host.trim()) : undefined;
-    const defaultPort = server.scheme === 'https' ? 443 : 80;
-    const port = parts?.port === undefined ? defaultPort : Number(parts.port);
-    if (!parts || port !== server.port || !(server.names.has(parts.name) || isLoopbackV4(parts.name)))
+    // The port is not checked: a browser sends the authority of the URL it targets, so a page can only make a request
+    // here carry another port by going through something else on this machine — a reverse proxy that keeps the
+    // client's Host, which must keep working. A rebound name is caught by the name; another page by its Origin.
+    if (!parts || !(server.names.has(parts.name) || isLoopbackV4(parts.name)))
       return {
         status: 403,
         code: 'forbidden_host',
