@@ -212,6 +212,10 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
   }
   server.faults.push(...faults);
   ctx.reporter.info(`textgen serve: listening on ${server.url} (Ctrl-C to stop)`);
+  if (!isLoopbackHost(host) && options.requireAuth !== true)
+    ctx.reporter.warn(
+      `textgen serve listens on ${host}, reachable from other machines, and without --require-auth anyone who reaches it is served; add --require-auth, or bind 127.0.0.1`,
+    );
   if (settings.kind === 'llama')
     ctx.reporter.info(`textgen serve: serving ${settings.modelPath} as "${engine.modelName}" (llama engine)`);
   if (faults.length > 0) ctx.reporter.info(`textgen serve: faults queued: ${faults.map(formatFault).join('; ')}`);
@@ -219,9 +223,33 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
     if (ctx.signal.aborted) resolve();
     ctx.signal.addEventListener('abort', () => resolve(), { once: true });
   });
+  /*
+   * Ctrl-C or SIGTERM (docker stop, systemd, CI) drains: no new connection is taken, and the requests in flight,
+   * streams included, get DRAIN_MS to finish before they are cut (a second signal ends it at once). A stop that cut
+   * nothing is the stop that was asked for: exit 0, as nginx or a Go server after Shutdown. One that had to cut
+   * answers reports it with the signal's exit code (130, 143, 129), so a supervisor can tell clients lost answers.
+   */
+  ctx.reporter.info(`textgen serve: stopping; requests in flight get up to ${DRAIN_MS / 1000} s to finish`);
+  const cut = await server.drain(DRAIN_MS);
   await server.close();
+  if (cut > 0) {
+    ctx.reporter.warn(
+      `textgen serve: stopped; ${cut} request${cut === 1 ? '' : 's'} still running after ${DRAIN_MS / 1000} s ${cut === 1 ? 'was' : 'were'} cut`,
+    );
+    // 130 is how a command reports an interruption; the exit code then names the signal that really came.
+    return 130;
+  }
   ctx.reporter.info('textgen serve: stopped');
   return 0;
+}
+
+/** How long a stopping server lets requests in flight finish. */
+const DRAIN_MS = 5_000;
+
+/** Loopback binds are reachable from this machine only; anything else (0.0.0.0, a LAN address) from others too. */
+function isLoopbackHost(host: string): boolean {
+  const name = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return name === 'localhost' || name === '::1' || /^127\.\d+\.\d+\.\d+$/.test(name);
 }
 
 export const command = defineCommand({ spec, helpGroup: 'Setup:', run });

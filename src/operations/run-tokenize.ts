@@ -123,7 +123,9 @@ async function tokenizerFromFile(
 ): Promise<OfflineTokenizer | undefined> {
   const { profile } = source;
   const { createByteLevelBpe } = await import('../tokenizers/byte-level-bpe.js');
-  const { readCachedTokenizer, tokenizerCacheFile, writeCachedTokenizer } = await import('./tokenizer-cache.js');
+  const { forgetCachedTokenizer, readCachedTokenizer, tokenizerCacheFile, writeCachedTokenizer } = await import(
+    './tokenizer-cache.js'
+  );
   const file = tokenizerCacheFile(ctx.env, cacheIdentity(profile), source.model);
   const cached = await readCachedTokenizer(file);
   if (cached !== undefined) {
@@ -136,7 +138,8 @@ async function tokenizerFromFile(
       ctx.reporter.trace(`* tokenizer of ${source.model} from the cache: ${file}`);
       return tokenizer;
     } catch {
-      ctx.reporter.trace(`* the cached tokenizer ${file} is unreadable; fetching it again`);
+      ctx.reporter.trace(`* the cached tokenizer ${file} is unusable; removed, fetching it again`);
+      await forgetCachedTokenizer(file).catch(() => {});
     }
   }
   if (ctx.globals.dryRun) {
@@ -145,6 +148,7 @@ async function tokenizerFromFile(
   }
   const callee = await calleeOf(profile);
   const answer = await requestJson(ctx, profile, callee, source.fileRequest);
+  // Checked before it is cached: a file textgen cannot use (exit 4) must not fail every later run too.
   const tokenizer = createByteLevelBpe(answer.json);
   try {
     await writeCachedTokenizer(file, answer.text);

@@ -4,7 +4,7 @@
  * directories it creates are 0700 and files 0600 whatever the umask, and a write goes through a temporary file and a
  * rename, so a reader never sees half a file. An unreadable file is a miss.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { tokenCacheDir } from '../config/token-cache.js';
 import { tokenCacheKey } from '../contract/token-cache.js';
@@ -24,4 +24,9 @@ export async function readCachedTokenizer(file: string): Promise<string | undefi
 
 export async function writeCachedTokenizer(file: string, text: string): Promise<void> {
   await writePrivateFile(file, text);
+}
+
+/** Drops a cached file textgen cannot use, so the next run fetches it again instead of failing on it for ever. */
+export async function forgetCachedTokenizer(file: string): Promise<void> {
+  await rm(file, { force: true });
 }

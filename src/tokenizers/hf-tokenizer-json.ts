@@ -4,9 +4,10 @@
  * pre-tokenizer (alone, or after Split regexes) and a ByteLevel decoder; anything else is a usage error that says
  * what the file holds.
  */
-import { UsageError } from '../contract/errors.js';
+import { UnexpectedAnswer, UsageError } from '../contract/errors.js';
 import { isRecord } from '../contract/wire-fields.js';
 import { GPT2_SPLIT_PATTERN, toByteLevel } from './byte-level.js';
+import { isKnownSplitPattern } from './known-split-patterns.js';
 import { compileSplitPattern, SPLIT_BEHAVIORS, splitPiece, type SplitBehavior } from './split-regex.js';
 
 export interface AddedToken {
@@ -95,6 +96,11 @@ function readPreTokenizer(p: unknown, steps: PreTokenizeStep[]): { byteLevel: bo
           `a Split pre-tokenizer with behavior ${JSON.stringify(behavior)} (supported: ${SPLIT_BEHAVIORS.join(', ')})`,
         );
       }
+      // The file comes from a service: only the public patterns run (known-split-patterns.ts says why).
+      if (!isKnownSplitPattern(p.pattern))
+        throw new UnexpectedAnswer(
+          'the tokenizer file has a Split pre-tokenizer pattern that is not one of the public patterns textgen runs (a pattern can make pre-tokenizing take forever)',
+        );
       const regex = compileSplitPattern(p.pattern, 'Split pre-tokenizer');
       const invert = p.invert === true;
       steps.push((pieces) => pieces.flatMap((piece) => splitPiece(piece, regex, behavior as SplitBehavior, invert)));

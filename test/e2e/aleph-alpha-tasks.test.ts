@@ -11,7 +11,7 @@ const home = makeHome();
 let server: RunningServer;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startServer({ requestLog: { max: 1000 } });
   mkdirSync(join(home.dir, 'config', 'textgen'), { recursive: true });
   writeFileSync(
     join(home.dir, 'config', 'textgen', 'config.yaml'),

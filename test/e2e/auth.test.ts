@@ -10,7 +10,12 @@ let server: RunningServer;
 let home: ReturnType<typeof makeHome>;
 
 beforeEach(async () => {
-  server = await startServer({ requireAuth: true, apiKeys: [KEY], users: { admin: 'pa55word' } });
+  server = await startServer({
+    requestLog: { max: 1000 },
+    requireAuth: true,
+    apiKeys: [KEY],
+    users: { admin: 'pa55word' },
+  });
   home = makeHome();
 });
 afterEach(async () => {
@@ -65,7 +70,7 @@ describe('IBM Cloud IAM', () => {
 
   it('a token close to expiry is renewed before use', async () => {
     await server.close();
-    server = await startServer({ requireAuth: true, apiKeys: [KEY], tokenTtlSeconds: 30 });
+    server = await startServer({ requestLog: { max: 1000 }, requireAuth: true, apiKeys: [KEY], tokenTtlSeconds: 30 });
     expect((await generate(iamEnv())).exitCode).toBe(0);
     expect((await generate(iamEnv())).exitCode).toBe(0);
     // 30 s tokens are inside the 60 s refresh margin: each run exchanges, none gets a 401.

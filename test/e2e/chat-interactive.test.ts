@@ -17,7 +17,7 @@ const home = makeHome();
 let server: RunningServer;
 beforeAll(async () => {
   // Slow enough that an answer is still arriving when the test presses Ctrl-C.
-  server = await startServer({ tokenDelayMs: 40 });
+  server = await startServer({ requestLog: { max: 1000 }, tokenDelayMs: 40 });
 });
 afterAll(async () => {
   await expectValidWire(server.requests);

@@ -244,7 +244,7 @@ describe('a stream that breaks off', () => {
 
 describe('Ctrl-C', () => {
   it('stops the answer, keeps the text that came with a newline, and exits 130', async () => {
-    const slow = await startServer({ tokenDelayMs: 50 });
+    const slow = await startServer({ requestLog: { max: 1000 }, tokenDelayMs: 50 });
     try {
       const child = execa(
         'node',

@@ -128,7 +128,7 @@ describe('no profile at all', PTY, () => {
     const { startServer } = await import('../../src/emulator/core/index.js');
     const { readFileSync, statSync } = await import('node:fs');
     const { join } = await import('node:path');
-    const server = await startServer();
+    const server = await startServer({ requestLog: { max: 1000 } });
     const fresh = makeHome();
     try {
       const DOWN = '\u001b[B';

@@ -292,7 +292,7 @@ describe('what the CLI does itself for providers that cannot', () => {
   it.each(['azure', 'aa', 'oip'])(
     '%s: time_limit is a client deadline: the text so far, stop_reason time_limit, exit 0',
     async (p) => {
-      const slow = await startServer({ tokenDelayMs: 40 });
+      const slow = await startServer({ requestLog: { max: 1000 }, tokenDelayMs: 40 });
       try {
         const cfg = join(home.dir, `slow-${p}.yaml`);
         const kind = KIND[p as keyof typeof KIND];

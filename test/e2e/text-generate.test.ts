@@ -230,7 +230,7 @@ describe('streaming', () => {
   });
 
   it('Ctrl-C aborts, flushes the partial text, writes a newline and exits 130', async () => {
-    const slow = await startServer({ tokenDelayMs: 50 });
+    const slow = await startServer({ requestLog: { max: 1000 }, tokenDelayMs: 50 });
     try {
       const child = execa(
         'node',
@@ -291,7 +291,7 @@ describe('--dry-run and --verbose never show a secret', () => {
   });
 
   it('-v traces the exchange and the request with secrets redacted', async () => {
-    const authed = await startServer({ requireAuth: true, apiKeys: [secret] });
+    const authed = await startServer({ requestLog: { max: 1000 }, requireAuth: true, apiKeys: [secret] });
     try {
       const r = await runBin(['--url', authed.url, ...TG, '--input', 'Hi', '-v'], {
         env: { ...home.env, TEXTGEN_API_KEY: secret, TEXTGEN_IAM_URL: `${authed.url}/identity/token` },

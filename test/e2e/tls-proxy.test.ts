@@ -14,7 +14,10 @@ const home = makeHome();
 
 beforeAll(async () => {
   certs = makeTestCerts();
-  [secure, plain] = await Promise.all([startServer({ tls: certs.serverTls() }), startServer()]);
+  [secure, plain] = await Promise.all([
+    startServer({ requestLog: { max: 1000 }, tls: certs.serverTls() }),
+    startServer({ requestLog: { max: 1000 } }),
+  ]);
 });
 
 afterAll(async () => {

@@ -18,7 +18,8 @@ export function useServer(options: ServerOptions = {}): ServerFixture {
   const home = makeHome();
   let server: RunningServer | undefined;
   beforeAll(async () => {
-    server = await startServer(options);
+    // The wire check below reads every request, so this server keeps them (a ring far larger than any file needs).
+    server = await startServer({ requestLog: { max: 10_000 }, ...options });
   });
   afterAll(async () => {
     await server?.close();

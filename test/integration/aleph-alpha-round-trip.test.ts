@@ -21,7 +21,12 @@ let server: RunningServer;
 const home = makeHome();
 
 beforeAll(async () => {
-  server = await startServer({ protocols: [alephAlphaProtocol], requireAuth: true, apiKeys: [TOKEN] });
+  server = await startServer({
+    requestLog: { max: 1000 },
+    protocols: [alephAlphaProtocol],
+    requireAuth: true,
+    apiKeys: [TOKEN],
+  });
   const dir = join(home.dir, 'config', 'textgen');
   mkdirSync(dir, { recursive: true });
   const profile = (streaming: boolean) =>

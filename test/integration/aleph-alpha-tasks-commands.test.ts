@@ -28,8 +28,8 @@ let secured: RunningServer;
 const TASK_PATHS = ['/evaluate', '/explain', '/qa', '/summarize'];
 
 beforeAll(async () => {
-  server = await startServer();
-  secured = await startServer({ requireAuth: true, apiKeys: ['aa-token'] });
+  server = await startServer({ requestLog: { max: 1000 } });
+  secured = await startServer({ requestLog: { max: 1000 }, requireAuth: true, apiKeys: ['aa-token'] });
   const url = server.url;
   mkdirSync(join(home.dir, 'config', 'textgen'), { recursive: true });
   writeFileSync(

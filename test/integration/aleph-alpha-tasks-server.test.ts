@@ -578,21 +578,24 @@ describe('Word documents', () => {
     const { deflateRawSync } = await import('node:zlib');
     const xml =
       '<w:document><w:body><w:p><w:r><w:t>A &amp; B</w:t><w:tab/><w:t xml:space="preserve"> C&#x21;</w:t><w:br/><w:t>D</w:t></w:r></w:p><w:p><w:r><w:t>E</w:t></w:r></w:p></w:body></w:document>';
-    expect(docxText(zip({ 'word/document.xml': xml }))).toBe('A & B\t C!\nD\n\nE');
+    const budget = { remaining: 1024 };
+    expect(await docxText(zip({ 'word/document.xml': xml }), budget)).toEqual({ ok: true, text: 'A & B\t C!\nD\n\nE' });
     // A deflated entry: swap the stored data for deflated bytes and fix the sizes and method.
     const deflated = deflateRawSync(Buffer.from(xml));
     const archive = zip({ 'word/document.xml': deflated });
     archive.writeUInt16LE(8, 8);
     const central = archive.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
     archive.writeUInt16LE(8, central + 10);
-    expect(docxText(archive)).toBe('A & B\t C!\nD\n\nE');
+    expect(await docxText(archive, budget)).toEqual({ ok: true, text: 'A & B\t C!\nD\n\nE' });
+    // Each document takes its share of what one request may unpack.
+    expect(budget.remaining).toBe(1024 - 2 * xml.length);
   });
 
   test.each<[string, Buffer]>([
     ['not a zip', Buffer.from('hello')],
     ['a zip without word/document.xml', zip({ 'other.xml': '<x/>' })],
     ['a truncated zip', makeDocx(['x']).subarray(0, 40)],
-  ])('%s is not a Word document', (_name, bytes) => {
-    expect(docxText(bytes)).toBeUndefined();
+  ])('%s is not a Word document', async (_name, bytes) => {
+    expect(await docxText(bytes, { remaining: 1024 })).toEqual({ ok: false, reason: 'not-a-document' });
   });
 });

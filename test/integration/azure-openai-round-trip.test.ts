@@ -14,7 +14,12 @@ import { completionsRequestSchema, completionsResponseSchema, schemaErrors } fro
 
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startServer({ protocols: [azureOpenAiProtocol], requireAuth: true, apiKeys: ['local-key'] });
+  server = await startServer({
+    requestLog: { max: 1000 },
+    protocols: [azureOpenAiProtocol],
+    requireAuth: true,
+    apiKeys: ['local-key'],
+  });
 });
 afterAll(async () => {
   await server.close();

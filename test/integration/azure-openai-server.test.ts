@@ -15,7 +15,7 @@ const V1 = '/v1/completions';
 
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startServer({ protocols: [azureOpenAiProtocol] });
+  server = await startServer({ requestLog: { max: 1000 }, protocols: [azureOpenAiProtocol] });
 });
 afterAll(async () => {
   await server.close();
@@ -466,7 +466,12 @@ describe('fault switches', () => {
 describe('auth with requireAuth', () => {
   let secured: RunningServer;
   beforeAll(async () => {
-    secured = await startServer({ protocols: [azureOpenAiProtocol], requireAuth: true, apiKeys: ['k1', 'k2'] });
+    secured = await startServer({
+      requestLog: { max: 1000 },
+      protocols: [azureOpenAiProtocol],
+      requireAuth: true,
+      apiKeys: ['k1', 'k2'],
+    });
   });
   afterAll(async () => {
     await secured.close();
@@ -503,9 +508,10 @@ describe('auth with requireAuth', () => {
     { what: 'an unknown bearer token', headers: { authorization: 'Bearer nope' } },
     { what: 'a key under the wrong scheme', headers: { authorization: 'Basic k1' } },
   ])("$what is a 401 in Azure's shape (before any other check)", async ({ headers }) => {
+    // A JSON content type: serve refuses other types (415) before a route, and so before its auth, looks at them.
     const res = await fetch(`${secured.url}/openai/deployments/d/completions`, {
       method: 'POST',
-      headers,
+      headers: { 'content-type': 'application/json', ...headers },
       body: 'not json',
     });
     const error = await expectError(res, 401, { code: '401' });

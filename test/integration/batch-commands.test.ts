@@ -281,7 +281,7 @@ describe('a client-side time limit in a batch', () => {
 describe('credentials in a batch', () => {
   it('the IAM token is fetched once for the whole batch and shared by every line', async () => {
     const key = 'batch-apikey-0123456789';
-    const server = await startServer({ requireAuth: true, apiKeys: [key] });
+    const server = await startServer({ requestLog: { max: 1000 }, requireAuth: true, apiKeys: [key] });
     const home = makeHome();
     try {
       const r = await runInProcess(
@@ -317,7 +317,7 @@ describe('credentials in a batch', () => {
   });
 
   it('a refused API key stops the batch before any line is sent (exit 3)', async () => {
-    const server = await startServer({ requireAuth: true, apiKeys: ['the-right-key-0123'] });
+    const server = await startServer({ requestLog: { max: 1000 }, requireAuth: true, apiKeys: ['the-right-key-0123'] });
     const home = makeHome();
     try {
       const r = await runInProcess(

@@ -18,7 +18,10 @@ import type { z } from 'zod';
 let server: RunningServer;
 let authed: RunningServer;
 beforeAll(async () => {
-  [server, authed] = await Promise.all([startServer(), startServer({ requireAuth: true })]);
+  [server, authed] = await Promise.all([
+    startServer({ requestLog: { max: 1000 } }),
+    startServer({ requestLog: { max: 1000 }, requireAuth: true }),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([server.close(), authed.close()]);

@@ -12,7 +12,7 @@ import { embedRequests, expectValidEmbedWire } from '../helpers/embed-wire.js';
 let server: RunningServer;
 const home = makeHome();
 beforeAll(async () => {
-  server = await startServer();
+  server = await startServer({ requestLog: { max: 1000 } });
 });
 afterAll(async () => {
   await server.close();
@@ -597,7 +597,7 @@ describe("a 2xx answer embed cannot use is the provider's error (exit 4), with n
     sendError: (ctx, status, code, message) => sendJson(ctx.res, status, { errors: [{ code, message }] }),
   };
   beforeAll(async () => {
-    odd = await startServer({ protocols: [oddWatsonx] });
+    odd = await startServer({ requestLog: { max: 1000 }, protocols: [oddWatsonx] });
   });
   afterAll(async () => {
     await odd.close();

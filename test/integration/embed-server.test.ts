@@ -15,8 +15,8 @@ import { watsonxErrorSchema } from '../contract/watsonx-schemas.js';
 let server: RunningServer;
 let guarded: RunningServer;
 beforeAll(async () => {
-  server = await startServer();
-  guarded = await startServer({ requireAuth: true });
+  server = await startServer({ requestLog: { max: 1000 } });
+  guarded = await startServer({ requestLog: { max: 1000 }, requireAuth: true });
 });
 afterAll(async () => {
   await Promise.all([server.close(), guarded.close()]);

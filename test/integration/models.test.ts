@@ -411,6 +411,7 @@ describe('models: watsonx paging', () => {
 describe('models: Open Inference servers without a list call of their own', () => {
   it('a KServe-style server: the repository index answers 404, GET /v2/models lists', async () => {
     const kserve = await startServer({
+      requestLog: { max: 1000 },
       protocols: [
         openInferenceProtocol,
         {
@@ -437,7 +438,7 @@ describe('models: Open Inference servers without a list call of their own', () =
   });
 
   it('a server with neither: exit 4 naming both routes, with a hint', async () => {
-    const bare = await startServer({ protocols: [openInferenceProtocol] });
+    const bare = await startServer({ requestLog: { max: 1000 }, protocols: [openInferenceProtocol] });
     try {
       const r = await runInProcess(['--provider', 'open-inference', '--url', bare.url, 'models'], { env: home.env });
       expect(r.exitCode).toBe(4);

@@ -12,7 +12,7 @@ import { testProfile } from '../helpers/profile.js';
 
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startServer({ protocols: [openInferenceProtocol] });
+  server = await startServer({ requestLog: { max: 1000 }, protocols: [openInferenceProtocol] });
 });
 afterAll(async () => {
   await server.close();

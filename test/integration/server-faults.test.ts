@@ -15,7 +15,7 @@ const LONG = { input: 'Tell me a long story', parameters: { random_seed: 1, max_
 
 let server: RunningServer;
 beforeEach(async () => {
-  server = await startServer();
+  server = await startServer({ requestLog: { max: 1000 } });
 });
 afterEach(async () => {
   await server.close();

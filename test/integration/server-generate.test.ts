@@ -18,7 +18,7 @@ const MODEL_STREAM = `/ml/v1/text/generation_stream${V}`;
 
 let server: RunningServer;
 beforeEach(async () => {
-  server = await startServer();
+  server = await startServer({ requestLog: { max: 1000 } });
 });
 afterEach(async () => {
   await server.close();
@@ -582,7 +582,7 @@ describe('validation, as the service does it', () => {
 describe('limits', () => {
   test('time_limit ends a slow generation with the text so far', async () => {
     await server.close();
-    server = await startServer({ tokenDelayMs: 10 });
+    server = await startServer({ requestLog: { max: 1000 }, tokenDelayMs: 10 });
     const body = watsonxTextGenResponseSchema.parse(
       await (
         await post(DEPLOY, { input: 'Hi', parameters: { max_new_tokens: 1000, min_new_tokens: 1000, time_limit: 80 } })
@@ -603,7 +603,7 @@ describe('limits', () => {
 describe('lifecycle', () => {
   test('close() with a stream still open does not hang', async () => {
     await server.close();
-    server = await startServer({ tokenDelayMs: 50 });
+    server = await startServer({ requestLog: { max: 1000 }, tokenDelayMs: 50 });
     const res = await post(
       DEPLOY_STREAM,
       { input: 'Hi', parameters: { max_new_tokens: 1000, min_new_tokens: 1000 } },
@@ -623,7 +623,11 @@ describe('lifecycle', () => {
     await server.close();
     let noticed!: () => void;
     const closed = new Promise<void>((resolve) => (noticed = resolve));
-    server = await startServer({ tokenDelayMs: 20, log: (line) => line.includes('connection closed') && noticed() });
+    server = await startServer({
+      requestLog: { max: 1000 },
+      tokenDelayMs: 20,
+      log: (line) => line.includes('connection closed') && noticed(),
+    });
     const res = await post(
       DEPLOY_STREAM,
       { input: 'Hi', parameters: { max_new_tokens: 1000, min_new_tokens: 1000 } },

@@ -518,7 +518,11 @@ describe('Open Inference repository index and model list', () => {
     ['[1]', /must be a JSON object/],
     ['not json', /must be a JSON object/],
   ])('the repository index rejects %s with 400', async (body, message) => {
-    const a = await call(open, '/v2/repository/index', { method: 'POST', body });
+    const a = await call(open, '/v2/repository/index', {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(a.status).toBe(400);
     expect(a.body.error).toMatch(message);
   });

@@ -14,7 +14,7 @@ let server: RunningServer;
 let home = makeHome();
 
 beforeAll(async () => {
-  server = await startServer({ requireAuth: true, apiKeys: [KEY] });
+  server = await startServer({ requestLog: { max: 1000 }, requireAuth: true, apiKeys: [KEY] });
 });
 afterAll(async () => {
   await server.close();

@@ -20,7 +20,12 @@ const EXPECTED = `textgen/${VERSION} (node/${process.versions.node}; ${process.p
 let server: RunningServer;
 const home = makeHome();
 beforeAll(async () => {
-  server = await startServer({ requireAuth: true, apiKeys: [KEY], users: { admin: 'pa55word' } });
+  server = await startServer({
+    requestLog: { max: 1000 },
+    requireAuth: true,
+    apiKeys: [KEY],
+    users: { admin: 'pa55word' },
+  });
 });
 afterAll(async () => {
   await server.close();

@@ -29,7 +29,7 @@ describe.skipIf(!available)('serve with the llama engine, through the SDKs', () 
     model = successorModelDir();
     const { createLlamaEngine } = await import('../../src/emulator/engine/llama/engine.js');
     engine = await createLlamaEngine({ modelPath: model.path, ...TEST_ENGINE });
-    server = await startServer({ engine });
+    server = await startServer({ requestLog: { max: 1000 }, engine });
     openai = new OpenAI({ apiKey: 'local', baseURL: `${server.url}/v1`, maxRetries: 0 });
     wx = WatsonXAI.newInstance({ serviceUrl: server.url, spaceId: 'sp', authenticator: new NoAuthAuthenticator() });
   });

@@ -31,7 +31,7 @@ describe.skipIf(!run)(`a user model (${file ?? 'TEXTGEN_GGUF unset'})`, () => {
       gpu: 'off',
       parallel: 2,
     });
-    server = await startServer({ engine });
+    server = await startServer({ requestLog: { max: 1000 }, engine });
     openai = new OpenAI({ apiKey: 'local', baseURL: `${server.url}/v1`, maxRetries: 0 });
   }, 300_000);
   afterAll(async () => {

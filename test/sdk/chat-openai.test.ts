@@ -11,7 +11,7 @@ import { expectValidWire } from '../helpers/wire.js';
 
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startServer({ requireAuth: true });
+  server = await startServer({ requestLog: { max: 1000 }, requireAuth: true });
 });
 /** Requests a test makes wrong on purpose carry this header, and are left out of the contract check. */
 const ON_PURPOSE = { 'x-test-invalid': 'on purpose' };

@@ -13,7 +13,7 @@ import { chatRequests, expectValidWire } from '../helpers/wire.js';
 let server: RunningServer;
 let service: WatsonXAI;
 beforeAll(async () => {
-  server = await startServer({ requireAuth: true });
+  server = await startServer({ requestLog: { max: 1000 }, requireAuth: true });
   service = WatsonXAI.newInstance({
     version: '2024-05-31',
     serviceUrl: server.url,

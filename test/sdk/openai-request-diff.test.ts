@@ -20,7 +20,7 @@ const PROMPT = 'Write a haiku about rivers';
 let server: RunningServer;
 const home = makeHome();
 beforeAll(async () => {
-  server = await startServer({ requireAuth: true, apiKeys: [KEY] });
+  server = await startServer({ requestLog: { max: 1000 }, requireAuth: true, apiKeys: [KEY] });
 });
 afterAll(async () => {
   await server.close();

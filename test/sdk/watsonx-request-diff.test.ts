@@ -68,8 +68,8 @@ const home = makeHome();
 
 beforeAll(async () => {
   [sdkServer, cliServer] = await Promise.all([
-    startServer({ requireAuth: true, apiKeys: [KEY], users: { admin: 'diff-password' } }),
-    startServer({ requireAuth: true, apiKeys: [KEY], users: { admin: 'diff-password' } }),
+    startServer({ requestLog: { max: 1000 }, requireAuth: true, apiKeys: [KEY], users: { admin: 'diff-password' } }),
+    startServer({ requestLog: { max: 1000 }, requireAuth: true, apiKeys: [KEY], users: { admin: 'diff-password' } }),
   ]);
 });
 afterAll(async () => {

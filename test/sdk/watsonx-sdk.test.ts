@@ -77,6 +77,7 @@ describe.each<[Auth, boolean]>([
 
   beforeAll(async () => {
     server = await startServer({
+      requestLog: { max: 1000 },
       requireAuth,
       apiKeys: [KEY],
       users: { admin: 'sdk-password' },
@@ -374,7 +375,7 @@ describe.each<[Auth, boolean]>([
 describe('the SDK against serve with requireAuth and no credentials', () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startServer({ requireAuth: true, apiKeys: [KEY] });
+    server = await startServer({ requestLog: { max: 1000 }, requireAuth: true, apiKeys: [KEY] });
   });
   afterAll(async () => {
     await server.close();

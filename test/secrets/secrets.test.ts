@@ -206,6 +206,7 @@ let profilesHome: ReturnType<typeof makeHome>;
 
 const newServer = async () => {
   const server = await startServer({
+    requestLog: { max: 1000 },
     requireAuth: true,
     apiKeys: [
       SECRET.iamKey,

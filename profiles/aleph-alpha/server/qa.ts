@@ -5,8 +5,8 @@
  * document order among equals; at most `max_answers` (30 by default). Deterministic.
  */
 import type { Engine } from '../../../src/emulator/engine/index.js';
-import { badRequest, round, success, type TaskAnswer } from './task-answer.js';
-import { documentText } from './task-text.js';
+import { badRequest, tooLarge, round, success, type TaskAnswer } from './task-answer.js';
+import { documentText, unpackBudget } from './task-text.js';
 import type { ValidQaRequest } from './task-validate.js';
 import { MODEL_VERSION } from './models.js';
 import { isFunctionWord, sentenceSpans, spanText, stem, termsOf } from './text-spans.js';
@@ -36,9 +36,10 @@ export async function qa(body: ValidQaRequest, _signal: AbortSignal, engine: Eng
   const tokenizer = await engine.tokenizer();
   const query = termsOf(body.query);
   const found: Array<{ answer: string; score: number; evidence: string }> = [];
+  const budget = unpackBudget();
   for (const [i, document] of body.documents.entries()) {
-    const text = documentText(tokenizer, document, `documents[${i}]`);
-    if (!text.ok) return badRequest(text.message);
+    const text = await documentText(tokenizer, document, `documents[${i}]`, budget);
+    if (!text.ok) return text.status === 413 ? tooLarge(text.message) : badRequest(text.message);
     for (const span of sentenceSpans(text.text)) {
       const evidence = spanText(text.text, span);
       const terms = termsOf(evidence);

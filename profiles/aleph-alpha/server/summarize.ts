@@ -4,8 +4,8 @@
  * with "a bulleted list of summaries for sections"). Deterministic.
  */
 import type { Engine } from '../../../src/emulator/engine/index.js';
-import { badRequest, success, type TaskAnswer } from './task-answer.js';
-import { documentText } from './task-text.js';
+import { badRequest, tooLarge, success, type TaskAnswer } from './task-answer.js';
+import { documentText, unpackBudget } from './task-text.js';
 import type { ValidSummarizationRequest } from './task-validate.js';
 import { MODEL_VERSION } from './models.js';
 import { paragraphSpans, sentenceSpans, spanText } from './text-spans.js';
@@ -21,8 +21,8 @@ export async function summarize(
   _signal: AbortSignal,
   engine: Engine,
 ): Promise<TaskAnswer> {
-  const document = documentText(await engine.tokenizer(), body.document, 'document');
-  if (!document.ok) return badRequest(document.message);
+  const document = await documentText(await engine.tokenizer(), body.document, 'document', unpackBudget());
+  if (!document.ok) return document.status === 413 ? tooLarge(document.message) : badRequest(document.message);
   const paragraphs = paragraphSpans(document.text).map((p) => spanText(document.text, p));
   if (paragraphs.length === 0) return badRequest('Invalid request: the document holds no text to summarize');
   const summary =

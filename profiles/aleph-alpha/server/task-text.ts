@@ -4,13 +4,18 @@
  */
 import type { Tokenizer } from '../../../src/emulator/engine/index.js';
 import type { AlephAlphaPrompt, AlephAlphaPromptItem } from '../prompt-item-check.js';
-import { docxText } from './docx.js';
+import { docxText, MAX_RATIO, MAX_UNPACKED_BYTES, type UnpackBudget } from './docx.js';
 import type { AlephAlphaDocument } from '../prompt-item-check.js';
 
 /** Each image in a multimodal prompt counts as this many tokens. */
 export const IMAGE_TOKENS = 144;
 
-export type TextResult = { ok: true; text: string; imageTokens: number } | { ok: false; message: string };
+export type TextResult = { ok: true; text: string; imageTokens: number } | { ok: false; message: string; status?: 413 };
+
+/** What one request may unpack of its Word documents, together (docx.ts). */
+export function unpackBudget(): UnpackBudget {
+  return { remaining: MAX_UNPACKED_BYTES };
+}
 
 export function promptItems(prompt: AlephAlphaPrompt): AlephAlphaPromptItem[] {
   return typeof prompt === 'string' ? [{ type: 'text', data: prompt }] : prompt;
@@ -42,12 +47,22 @@ export function promptText(tokenizer: Tokenizer, prompt: AlephAlphaPrompt, name:
   return { ok: true, text, imageTokens };
 }
 
-/** A document's text; `name` is where it sits in the request (`documents[1]`). */
-export function documentText(tokenizer: Tokenizer, document: AlephAlphaDocument, name: string): TextResult {
+/** A document's text; `name` is where it sits in the request (`documents[1]`); Word files draw on `budget`. */
+export async function documentText(
+  tokenizer: Tokenizer,
+  document: AlephAlphaDocument,
+  name: string,
+  budget: UnpackBudget,
+): Promise<TextResult> {
   if ('text' in document) return { ok: true, text: document.text, imageTokens: 0 };
   if ('prompt' in document) return promptText(tokenizer, document.prompt, `${name}.prompt`);
-  const text = docxText(Buffer.from(document.docx, 'base64'));
-  if (text === undefined)
+  const docx = await docxText(Buffer.from(document.docx, 'base64'), budget);
+  if (docx.ok) return { ok: true, text: docx.text, imageTokens: 0 };
+  if (docx.reason === 'not-a-document')
     return { ok: false, message: `Invalid request: '${name}.docx' is not a Word document (.docx)` };
-  return { ok: true, text, imageTokens: 0 };
+  const why =
+    docx.bound === 'ratio'
+      ? `unpacks to more than ${MAX_RATIO} times its compressed size`
+      : `would take the request's Word text past ${MAX_UNPACKED_BYTES} bytes`;
+  return { ok: false, status: 413, message: `Invalid request: '${name}.docx' ${why}` };
 }

@@ -23,7 +23,7 @@ export const watsonxProtocol: ProtocolModule = {
     },
     { method: 'POST', pattern: '/ml/v1/text/generation', handler: generationRoute('foundation', false) },
     { method: 'POST', pattern: '/ml/v1/text/generation_stream', handler: generationRoute('foundation', true) },
-    { method: 'POST', pattern: '/identity/token', handler: iamToken },
+    { method: 'POST', pattern: '/identity/token', handler: iamToken, body: 'form' },
     { method: 'POST', pattern: '/icp4d-api/v1/authorize', handler: cpdAuthorize },
   ],
   sendError(ctx, status, code, message, headers) {

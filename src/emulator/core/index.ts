@@ -17,14 +17,24 @@ import { CONTROL_PREFIX, handleControl, requestFault } from './fault-control.js'
 import { FaultQueue } from './fault-queue.js';
 import { Router, type ProtocolModule, type RouteContext, type ServerServices } from './router.js';
 import { TokenStore } from './token-store.js';
+import { jsonDepthExceededAt } from '../../contract/json-depth.js';
+import { RequestLog, type RequestLogOptions } from './request-log.js';
+import { acceptedHostNames, foreignRequest, wrongContentType } from './request-guard.js';
+import { sendJson } from './respond.js';
 import type { Fault, RecordedRequest, ResolvedServerOptions, RunningServer } from './types.js';
 
 export type { Fault, MalformedAs, RecordedRequest, RunningServer, StatusFault, StreamFault } from './types.js';
 export { FaultSpecError, formatFault, parseFaultSpec } from './fault-spec.js';
 export type { ProtocolModule, Route, RouteContext, RouteHandler } from './router.js';
+export type { RequestLogOptions } from './request-log.js';
 
 /** Larger bodies get 413: no real prompt comes near it. */
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
+/**
+ * Deeper JSON bodies get 400 before anything walks them (validators and engines recurse; 200 000 levels overflowed
+ * the stack on one route and answered 500). Real requests nest a handful of levels; the CLI's own answers allow 256.
+ */
+const MAX_BODY_DEPTH = 256;
 
 /** The embedded server's options; docs/faults.md and README.md describe them for users. */
 export interface ServerOptions {
@@ -49,6 +59,8 @@ export interface ServerOptions {
   tls?: { cert: string; key: string };
   /** The model behind every route; default the deterministic engine. The server closes it on close(). */
   engine?: Engine;
+  /** Keep the requests received in `RunningServer.requests` (tests only), bounded; default none are kept. */
+  requestLog?: RequestLogOptions;
 }
 
 export function resolveServerOptions(options: ServerOptions = {}): ResolvedServerOptions {
@@ -71,6 +83,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 function listen(options: ServerOptions, protocols: readonly ProtocolModule[]): Promise<RunningServer> {
   const resolved = resolveServerOptions(options);
   const requests: RecordedRequest[] = [];
+  const log = options.requestLog ? new RequestLog(requests, options.requestLog) : undefined;
+  // Set once the server listens: the names a Host header must give.
+  let guard: Parameters<typeof foreignRequest>[1] | undefined;
+  let draining = false;
+  const settled = new Set<() => void>();
   const faults: Fault[] = [];
   const services: ServerServices = {
     options: resolved,
@@ -87,10 +104,13 @@ function listen(options: ServerOptions, protocols: readonly ProtocolModule[]): P
   const listener: RequestListener = (req, res) => {
     const controller = new AbortController();
     inFlight.add(controller);
+    // While draining, a request on a kept-alive connection is still answered, but its connection then closes.
+    if (draining) res.shouldKeepAlive = false;
     res.on('close', () => {
       // Only a request that did not finish has anyone waiting on its signal; an abort costs a DOMException.
       if (!res.writableFinished) controller.abort();
       inFlight.delete(controller);
+      if (inFlight.size === 0) for (const done of settled) done();
     });
     void handle(req, res, controller.signal);
   };
@@ -107,22 +127,34 @@ function listen(options: ServerOptions, protocols: readonly ProtocolModule[]): P
   async function handle(req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> {
     const started = Date.now();
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const read = await readBody(req);
+    const method = req.method ?? 'GET';
+    const foreign = guard ? foreignRequest(req.headers, guard) : undefined;
+    const found = router.dispatch(method, url.pathname);
+    // A body of the wrong type is refused before it is read (nor kept): the refusal does not depend on it.
+    const mistyped =
+      found.kind === 'route' ? wrongContentType(req.headers['content-type'], found.body, hasBody(req)) : undefined;
+    const refused = foreign ?? mistyped;
+    const read = refused ? discardBody(req) : await readBody(req);
     // The switches themselves are not protocol traffic: neither recorded nor faulted.
     if (url.pathname.startsWith(CONTROL_PREFIX)) {
-      handleControl(req.method ?? 'GET', url.pathname, read.text, res, services.faults, resolved.log);
+      if (foreign) sendJson(res, foreign.status, { error: foreign.message });
+      else handleControl(method, url.pathname, read.text, res, services.faults, resolved.log);
       return;
     }
     const request: RecordedRequest = {
-      method: req.method ?? 'GET',
+      method,
       path: url.pathname,
       query: Object.fromEntries(url.searchParams),
       headers: flattenHeaders(req.headers),
       body: read.text,
     };
-    const json = parseJson(read.text);
-    if (json.ok) request.json = json.value;
-    requests.push(request);
+    const tooDeep =
+      found.kind === 'route' && found.body === 'json' && jsonDepthExceededAt(read.text, MAX_BODY_DEPTH) !== undefined;
+    if (!tooDeep) {
+      const json = parseJson(read.text);
+      if (json.ok) request.json = json.value;
+    }
+    log?.record(request);
     res.on('close', () => {
       const took = `${Date.now() - started} ms`;
       if (res.writableFinished) resolved.log(`${request.method} ${request.path} → ${res.statusCode} (${took})`);
@@ -130,7 +162,6 @@ function listen(options: ServerOptions, protocols: readonly ProtocolModule[]): P
         resolved.log(`${request.method} ${request.path} → connection closed before the answer was complete (${took})`);
     });
 
-    const found = router.dispatch(request.method, request.path);
     const ctx: RouteContext = {
       request,
       params: found.kind === 'route' ? found.params : {},
@@ -141,7 +172,8 @@ function listen(options: ServerOptions, protocols: readonly ProtocolModule[]): P
     const own = requestFault(req, url.searchParams);
     if (own.fault) ctx.requestFault = own.fault;
     try {
-      if (own.error !== undefined) found.module.sendError(ctx, 400, 'invalid_fault_spec', own.error);
+      if (refused) found.module.sendError(ctx, refused.status, refused.code, refused.message);
+      else if (own.error !== undefined) found.module.sendError(ctx, 400, 'invalid_fault_spec', own.error);
       else if (read.tooLarge)
         found.module.sendError(
           ctx,
@@ -155,6 +187,13 @@ function listen(options: ServerOptions, protocols: readonly ProtocolModule[]): P
         found.module.sendError(ctx, 405, 'method_not_allowed', `${request.method} is not allowed on ${request.path}`, {
           allow: found.allowed.join(', '),
         });
+      else if (tooDeep)
+        found.module.sendError(
+          ctx,
+          400,
+          'invalid_request',
+          `The request body nests deeper than ${MAX_BODY_DEPTH} levels`,
+        );
       else await found.handler(ctx);
     } catch (error) {
       resolved.log(`${request.method} ${request.path}: ${(error as Error).stack ?? String(error)}`);
@@ -162,6 +201,19 @@ function listen(options: ServerOptions, protocols: readonly ProtocolModule[]): P
         found.module.sendError(ctx, 500, 'internal_server_error', 'The local server failed to answer this request');
       else res.destroy();
     }
+  }
+
+  /** Resolves when no request is in flight any more, or after `ms`, whichever comes first. */
+  function allSettledWithin(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        settled.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      settled.add(done);
+    });
   }
 
   // For HTTPS this is the raw TCP socket too, so close() still cuts every connection.
@@ -180,23 +232,48 @@ function listen(options: ServerOptions, protocols: readonly ProtocolModule[]): P
         return;
       }
       const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      guard = { names: acceptedHostNames(resolved.host), scheme: options.tls ? 'https' : 'http' };
       let closing: Promise<void> | undefined;
+      let closed: Promise<void> | undefined;
       resolve({
         url: `${options.tls ? 'https' : 'http'}://${host}:${address.port}`,
         requests,
         faults,
         expireTokens: () => services.tokens.expireAll(),
+        async drain(graceMs) {
+          draining = true;
+          // Stops listening; kept-alive connections with nothing in flight go now, the rest as their answers end.
+          closed ??= new Promise<void>((done) => server.close(() => done()));
+          server.closeIdleConnections();
+          if (inFlight.size > 0) await allSettledWithin(graceMs);
+          return inFlight.size;
+        },
         close() {
-          closing ??= new Promise<void>((done) => {
-            server.close(() => done());
+          closing ??= (async () => {
+            draining = true;
+            closed ??= new Promise<void>((done) => server.close(() => done()));
             for (const controller of inFlight) controller.abort();
             for (const socket of sockets) socket.destroy();
-          }).then(() => services.engine.close());
+            await closed;
+            await services.engine.close();
+          })();
           return closing;
         },
       });
     });
   });
+}
+
+/** Whether the request says it carries a body (a length above 0, or chunked). */
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
+/** A refused request's body is read and dropped, so the connection stays usable; nothing of it is kept. */
+function discardBody(req: IncomingMessage): { text: string; tooLarge: boolean } {
+  req.resume();
+  return { text: '', tooLarge: false };
 }
 
 async function readBody(req: IncomingMessage): Promise<{ text: string; tooLarge: boolean }> {

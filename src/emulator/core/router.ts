@@ -5,6 +5,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Engine } from '../engine/engine.js';
 import type { FaultQueue } from './fault-queue.js';
+import type { BodyKind } from './request-guard.js';
 import type { TokenStore } from './token-store.js';
 import type { Fault, RecordedRequest, ResolvedServerOptions } from './types.js';
 
@@ -37,6 +38,8 @@ export interface Route {
   /** Segments; `:name` captures one segment, e.g. "/ml/v1/deployments/:id/text/generation". */
   pattern: string;
   handler: RouteHandler;
+  /** What its body must be (checked on the Content-Type before the route runs); default JSON. */
+  body?: BodyKind;
 }
 
 export interface ProtocolModule {
@@ -53,10 +56,11 @@ interface CompiledRoute {
   method: string;
   segments: string[];
   handler: RouteHandler;
+  body: BodyKind;
 }
 
 export type Dispatch =
-  | { kind: 'route'; module: ProtocolModule; handler: RouteHandler; params: Record<string, string> }
+  | { kind: 'route'; module: ProtocolModule; handler: RouteHandler; body: BodyKind; params: Record<string, string> }
   | { kind: 'not-found'; module: ProtocolModule }
   | { kind: 'method-not-allowed'; module: ProtocolModule; allowed: string[] };
 
@@ -67,7 +71,13 @@ export class Router {
   register(module: ProtocolModule): this {
     this.modules.push(module);
     for (const r of module.routes)
-      this.routes.push({ module, method: r.method.toUpperCase(), segments: split(r.pattern), handler: r.handler });
+      this.routes.push({
+        module,
+        method: r.method.toUpperCase(),
+        segments: split(r.pattern),
+        handler: r.handler,
+        body: r.body ?? 'json',
+      });
     return this;
   }
 
@@ -86,7 +96,7 @@ export class Router {
       const params = match(route.segments, segments);
       if (!params) continue;
       if (route.method === method.toUpperCase())
-        return { kind: 'route', module: route.module, handler: route.handler, params };
+        return { kind: 'route', module: route.module, handler: route.handler, body: route.body, params };
       allowed.push(route.method);
       pathOwner ??= route.module;
     }

@@ -7,8 +7,10 @@ export interface RecordedRequest {
   /** Lower-case names; repeated headers joined with ", ". */
   headers: Record<string, string>;
   body: string;
-  /** The body parsed, when it is JSON. */
+  /** The body parsed, when it is JSON (and, in a request log, when the body was not cut). */
   json?: unknown;
+  /** Set in a request log when the body was longer than the log keeps. */
+  bodyTruncated?: true;
 }
 
 /**
@@ -66,7 +68,10 @@ export type StreamFault =
 export interface RunningServer {
   /** http://HOST:PORT, or https://HOST:PORT when `tls` was given. */
   url: string;
-  /** Every request, in order. */
+  /**
+   * The requests received, in order, when the server was started with `requestLog` (tests): at most its `max`, the
+   * oldest dropped first. Without `requestLog` (serve, the local profiles) it stays empty.
+   */
   requests: RecordedRequest[];
   /**
    * Queue: the first applicable fault applies to the next operation request; `times` (default 1) counts down.
@@ -75,7 +80,12 @@ export interface RunningServer {
   faults: Fault[];
   /** Makes every token issued so far expired (401 authentication_token_expired). */
   expireTokens(): void;
-  /** Closes open sockets too; never hangs. */
+  /**
+   * Stops listening and lets the requests in flight (streams included) finish for up to `graceMs`; resolves to how
+   * many are still running, which close() then cuts. A request that arrives meanwhile is answered on a closing connection.
+   */
+  drain(graceMs: number): Promise<number>;
+  /** Stops listening and closes every connection, cutting what is in flight; never hangs. */
   close(): Promise<void>;
 }
 
