@@ -40,6 +40,8 @@ export interface FileIo {
   readBytes?: (absolutePath: string) => Promise<Uint8Array>;
   /** All of stdin as text, for `@-`. */
   stdin?: () => Promise<string>;
+  /** The command's abort signal: Ctrl-C ends a file read that is under way. */
+  signal?: AbortSignal;
 }
 
 export interface PromptOptions {

@@ -82,7 +82,7 @@ export async function runEmbed(ctx: Context, command: EmbedCommand): Promise<num
     const { promptsFor } = await import('./multimodal.js');
     prompt = await (await promptsFor(profile)).buildPrompt(
       { text, images: multimodal.images, promptJson: multimodal.promptJson },
-      { cwd: ctx.cwd },
+      { cwd: ctx.cwd, signal: ctx.signal },
     );
     inputs = [text ?? '(prompt items)'];
   } else {

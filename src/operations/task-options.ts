@@ -15,7 +15,7 @@ import type { TaskOptions } from './task-flag-specs.js';
 /** File access for one command run; stdin is read once, however many `@-` there are. */
 export function fileIo(ctx: Context): FileIo {
   let stdin: Promise<string> | undefined;
-  return { cwd: ctx.cwd, stdin: () => (stdin ??= readStdinText(ctx.stdin)) };
+  return { cwd: ctx.cwd, stdin: () => (stdin ??= readStdinText(ctx.stdin)), signal: ctx.signal };
 }
 
 /** `-m/--model`, else the profile's defaults.model. */

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
-import { UsageError } from '../errors.js';
+import { TextgenError, UsageError } from '../errors.js';
 import { stripBom } from './read-stream.js';
 
 export interface FileReadOptions {
@@ -28,6 +28,8 @@ export async function readUserFile(flag: string, path: string, opts: FileReadOpt
   try {
     return stripBom(await read(absolute));
   } catch (err) {
+    // A reader's own verdict (Ctrl-C, a bound it enforces) is already the error to show.
+    if (err instanceof TextgenError) throw err;
     const code = (err as NodeJS.ErrnoException | undefined)?.code;
     const where = absolute === path ? undefined : `looked for ${absolute}`;
     const reason =

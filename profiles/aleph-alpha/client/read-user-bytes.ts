@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { UsageError } from '../../../src/errors.js';
+import { readFileBounded, sizeText, TooLarge } from '../../../src/options/read-bounded.js';
 import { readUserFile } from '../../../src/options/read-text-file.js';
 import type { FileIo } from '../../operations/prompts.js';
 
@@ -8,15 +8,37 @@ export type { FileIo } from '../../operations/prompts.js';
 /**
  * A binary file named on the command line, through the same path rules and messages as text files (`~/`, relative
  * to cwd, "no such file", "permission denied"): the bytes travel as base64, which is what the wire wants anyway.
+ * At most `limit` bytes are read (a larger file, `/dev/zero` or an endless FIFO is a usage error naming the flag and
+ * the limit), and Ctrl-C (`io.signal`) ends the read.
  */
-export async function readUserBytes(flag: string, path: string, io: FileIo): Promise<Buffer> {
-  const read = io.readBytes ?? ((p: string) => readFile(p));
+export async function readUserBytes(
+  flag: string,
+  path: string,
+  io: FileIo,
+  limit: number,
+  hint: string,
+): Promise<Buffer> {
+  const read = io.readBytes ?? ((p: string) => readFileBounded(p, limit, io.signal));
   const base64 = await readUserFile(flag, path, {
     cwd: io.cwd,
     ...(io.homeDir !== undefined ? { homeDir: io.homeDir } : {}),
-    readFile: async (p) => Buffer.from(await read(p)).toString('base64'),
+    readFile: async (p) => {
+      try {
+        return Buffer.from(await read(p)).toString('base64');
+      } catch (e) {
+        // readUserFile passes a UsageError through as it is.
+        throw e instanceof TooLarge ? tooLarge(flag, path, limit, hint) : e;
+      }
+    },
   });
-  return Buffer.from(base64, 'base64');
+  const bytes = Buffer.from(base64, 'base64');
+  // An injected reader (tests) is not bounded by itself.
+  if (bytes.length > limit) throw tooLarge(flag, path, limit, hint);
+  return bytes;
+}
+
+function tooLarge(flag: string, path: string, limit: number, hint: string): UsageError {
+  return new UsageError(`${flag}: ${path} is larger than ${sizeText(limit)}, the most ${flag} reads`, { hint });
 }
 
 /** `@path` → path. For a flag whose value can only be a file, a value without "@" is taken as a path too. */

@@ -1,0 +1,113 @@
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { afterAll, describe, expect, it } from 'vitest';
+import { TINY_PNG } from '../helpers/aleph-alpha-task-fixtures.js';
+import { baseEnv, BIN, makeHome, runBin } from '../helpers/run-cli.js';
+
+/**
+ * Hostile files, URLs and answers on the client side (docs/reliability.md, "Hostile answers and inputs, client
+ * side"): each case through the built CLI, exit code, stdout and stderr apart.
+ */
+const home = makeHome();
+afterAll(() => home.cleanup());
+
+const run = (args: string[], env: Record<string, string> = {}) =>
+  runBin(args, { env: { ...home.env, ...env }, cwd: home.dir, timeout: 30_000 });
+
+/** One `error:` line (and maybe a hint), nothing on stdout, no stack trace. */
+function expectOneError(r: { stdout: string; stderr: string }, pattern: RegExp): void {
+  expect(r.stdout).toBe('');
+  expect(r.stderr).toMatch(pattern);
+  expect(r.stderr).not.toMatch(/\n\s+at /);
+  expect(r.stderr.split('\n').filter((l) => l.startsWith('error:'))).toHaveLength(1);
+}
+
+/** Whether process `pid` has `path` open. */
+function holdsOpen(pid: number, path: string): boolean {
+  try {
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      try {
+        return readlinkSync(`/proc/${pid}/fd/${fd}`) === path;
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return false;
+  }
+}
+
+/** Polls a condition the test cannot be told about (another process's state), every 20 ms, up to 20 s. */
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 1000 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  if (!condition()) throw new Error('condition never held');
+}
+
+describe('files given to --image and --document are read up to a bound', () => {
+  it('--image @/dev/zero stops at 5 MiB with a usage error naming the flag and the limit', async () => {
+    const r = await run(['--profile', 'local-aa', 'complete', '--image', '@/dev/zero', 'What is this?']);
+    expectOneError(r, /^error: --image: \/dev\/zero is larger than 5 MiB, the most --image reads\n/);
+    expect(r.exitCode).toBe(2);
+  });
+
+  it('a 4 GiB sparse file as --document is refused without reading it whole', async () => {
+    const big = join(home.dir, 'big.txt');
+    writeFileSync(big, 'a');
+    truncateSync(big, 4 * 1024 ** 3);
+    const r = await run(['--profile', 'local-aa', 'qa', '--query', 'Where?', '--document', `@${big}`]);
+    expectOneError(r, /^error: --document: .*big\.txt is larger than 5 MiB, the most --document reads\n/);
+    expect(r.exitCode).toBe(2);
+  });
+
+  it('--document @/dev/zero on summarize stops at the bound too', async () => {
+    const r = await run(['--profile', 'local-aa', 'summarize', '--document', '@/dev/zero']);
+    expectOneError(r, /^error: --document: \/dev\/zero is larger than 5 MiB/);
+    expect(r.exitCode).toBe(2);
+  });
+
+  it.skipIf(process.platform !== 'linux')('a FIFO that nobody writes to: Ctrl-C ends the wait (exit 130)', async () => {
+    const fifo = join(home.dir, 'nobody.png');
+    execFileSync('mkfifo', [fifo]);
+    const child = execa('node', [BIN, '--profile', 'local-aa', 'complete', '--image', `@${fifo}`, 'x'], {
+      env: { ...baseEnv(), CI: 'true', ...home.env },
+      extendEnv: false,
+      reject: false,
+      stdin: 'ignore',
+      cwd: home.dir,
+      timeout: 30_000,
+    });
+    // The CLI is ready for the signal once it holds the FIFO open (Linux: one of its descriptors points at it).
+    // Opening the FIFO for writing to find out would connect a writer, which is not the case under test.
+    await until(() => holdsOpen(child.pid!, fifo));
+    child.kill('SIGINT');
+    const r = await child;
+    expect(r.timedOut).toBe(false);
+    expect(r.exitCode).toBe(130);
+    expect(r.stdout).toBe('');
+  });
+
+  it('a FIFO that trickles bytes: Ctrl-C mid-read ends the command (exit 130)', async () => {
+    const fifo = join(home.dir, 'trickle.png');
+    execFileSync('mkfifo', [fifo]);
+    const child = execa('node', [BIN, '--profile', 'local-aa', 'complete', '--image', `@${fifo}`, 'x'], {
+      env: { ...baseEnv(), CI: 'true', ...home.env },
+      extendEnv: false,
+      reject: false,
+      stdin: 'ignore',
+      cwd: home.dir,
+      timeout: 30_000,
+    });
+    // Opening for writing completes once the CLI opened the FIFO for reading.
+    const writer = await open(fifo, 'w');
+    await writer.write(TINY_PNG.subarray(0, 16));
+    child.kill('SIGINT');
+    const r = await child;
+    await writer.close().catch(() => undefined);
+    expect(r.timedOut).toBe(false);
+    expect(r.exitCode).toBe(130);
+    expect(r.stdout).toBe('');
+  });
+});
