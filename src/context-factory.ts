@@ -64,6 +64,8 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
   let httpPromise: Promise<HttpClient> | undefined;
   let authPromise: Promise<Authenticator> | undefined;
   let cache: TokenCache | undefined;
+  /** host:port of the embedded server a local profile started, once started. */
+  let embeddedHost: string | undefined;
 
   async function resolve(): Promise<ResolvedProfile> {
     const { loadConfig } = await import('./config/load.js');
@@ -100,6 +102,7 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
       const server = await startServer({ host: '127.0.0.1', port: 0, engine: await createEngine(profile.engine) });
       disposers.push(() => server.close());
       profile.url = server.url;
+      embeddedHost = new URL(server.url).host;
       reporter.trace(`* local profile: embedded server on ${server.url}`);
     }
     if (profile.tls.insecure) {
@@ -145,7 +148,7 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
           trace: reporter.verbose ? (line) => reporter.trace(line) : undefined,
           notice: (line) => reporter.info(line),
           secrets,
-          env: io.env,
+          env: embeddedHost === undefined ? io.env : bypassProxyFor(io.env, embeddedHost),
         });
         disposers.push(() => client.close());
         return client;
@@ -185,6 +188,16 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
     },
   };
   return ctx;
+}
+
+/**
+ * `env` with `host` added to NO_PROXY: the embedded server of a local profile is in this process, so its traffic
+ * (the prompt included) must never leave through HTTP(S)_PROXY; anything else keeps the user's proxy settings.
+ */
+function bypassProxyFor(env: Record<string, string | undefined>, host: string): Record<string, string | undefined> {
+  // The lower-case spelling wins where both are set (curl, undici): extend it, and set both to one value.
+  const noProxy = [env.no_proxy ?? env.NO_PROXY, host].filter((v) => v !== undefined && v.trim() !== '').join(',');
+  return { ...env, no_proxy: noProxy, NO_PROXY: noProxy };
 }
 
 /**

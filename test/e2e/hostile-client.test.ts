@@ -3,8 +3,9 @@ import { readdirSync, readlinkSync, truncateSync, writeFileSync } from 'node:fs'
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TINY_PNG } from '../helpers/aleph-alpha-task-fixtures.js';
+import { startRecordingProxy, type RecordingProxy } from '../helpers/recording-proxy.js';
 import { baseEnv, BIN, makeHome, runBin } from '../helpers/run-cli.js';
 
 /**
@@ -110,4 +111,29 @@ describe('files given to --image and --document are read up to a bound', () => {
     expect(r.exitCode).toBe(130);
     expect(r.stdout).toBe('');
   });
+});
+
+describe('the embedded server of the local profiles is never reached through a proxy', () => {
+  let proxy: RecordingProxy;
+  beforeAll(async () => {
+    proxy = await startRecordingProxy();
+  });
+  afterAll(() => proxy.close());
+
+  it.each(['local', 'local-azure', 'local-openai', 'local-aa', 'local-oip'])(
+    '--profile %s with HTTP_PROXY and HTTPS_PROXY set: answered, the proxy sees nothing',
+    async (profile) => {
+      const proxyEnv = {
+        HTTP_PROXY: proxy.url,
+        HTTPS_PROXY: proxy.url,
+        http_proxy: proxy.url,
+        NO_PROXY: 'example.com',
+      };
+      const r = await run(['--profile', profile, 'complete', '--max-tokens', '3', 'Tell me about rivers'], proxyEnv);
+      expect(r.stderr).toBe('');
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).not.toBe('');
+      expect(proxy.uses).toEqual([]);
+    },
+  );
 });
