@@ -160,13 +160,17 @@ export function createContext(io: ProcessLike, globals: GlobalOptions, signal: A
         const http = await ctx.http(profile);
         const { adapterFor } = await import('../profiles/registry.js');
         cache ??= lazyTokenCache(io.env);
-        return adapterFor(profile.provider).auth.create({
+        const auth = await adapterFor(profile.provider).auth.create({
           profile,
           http,
           cache,
           now: ctx.now,
           warn: (m) => reporter.warn(m),
         });
+        // user:password@ in the URL (README, "Profiles and configuration"); most URLs have no "@" at all.
+        if (!profile.url.includes('@')) return auth;
+        const { withUrlCredentials } = await import('./requests/url-credentials.js');
+        return withUrlCredentials(profile, auth, (value) => secrets.add(value));
       })();
       return authPromise;
     },

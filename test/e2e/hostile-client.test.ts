@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TINY_PNG } from '../helpers/aleph-alpha-task-fixtures.js';
 import { startRecordingProxy, type RecordingProxy } from '../helpers/recording-proxy.js';
 import { baseEnv, BIN, makeHome, runBin } from '../helpers/run-cli.js';
+import { json, useTinyServers } from '../helpers/tiny-server.js';
 
 /**
  * Hostile files, URLs and answers on the client side (docs/reliability.md, "Hostile answers and inputs, client
@@ -136,4 +137,144 @@ describe('the embedded server of the local profiles is never reached through a p
       expect(proxy.uses).toEqual([]);
     },
   );
+});
+
+describe('user:password@ in --url', () => {
+  const tiny = useTinyServers();
+  const completion = {
+    id: 'cmpl-1',
+    object: 'text_completion',
+    created: 0,
+    model: 'm',
+    choices: [{ text: 'hello there', index: 0, finish_reason: 'stop', logprobs: null }],
+    usage: { prompt_tokens: 2, completion_tokens: 2, total_tokens: 4 },
+  };
+  const withUser = (url: string) => url.replace('http://', 'http://us%40er:p%3As5word@');
+
+  it('is sent as HTTP Basic auth when it is the only credential; -v shows neither the password nor the header', async () => {
+    const seen: Array<string | undefined> = [];
+    const server = await tiny((req, res) => {
+      seen.push(req.headers.authorization);
+      json(res, 200, completion);
+    });
+    const r = await run([
+      '-v',
+      '--provider',
+      'openai',
+      '--url',
+      withUser(`${server.url}/v1`),
+      'complete',
+      '-m',
+      'm',
+      'Hi',
+    ]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe('hello there\n');
+    expect(seen).toEqual([`Basic ${Buffer.from('us@er:p:s5word').toString('base64')}`]);
+    const basic = Buffer.from('us@er:p:s5word').toString('base64');
+    for (const secret of ['p:s5word', 'p%3As5word', basic]) expect(r.stderr).not.toContain(secret);
+    expect(r.stderr).toContain('us%40er:***@');
+  });
+
+  it('--dry-run keeps it in the curl line with the password masked (curl sends it as Basic auth too)', async () => {
+    const server = await tiny((_req, res) => json(res, 200, completion));
+    const r = await run([
+      '--provider',
+      'openai',
+      '--url',
+      withUser(`${server.url}/v1`),
+      'complete',
+      '-m',
+      'm',
+      'Hi',
+      '--dry-run',
+    ]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain(`'http://us%40er:***@127.0.0.1:`);
+    expect(r.stdout).not.toContain('s5word');
+    expect(server.seen).toEqual([]);
+  });
+
+  it('with --token as well: refused before anything is sent (exit 2), naming both', async () => {
+    const server = await tiny((_req, res) => json(res, 200, completion));
+    const r = await run([
+      '--provider',
+      'openai',
+      '--url',
+      withUser(`${server.url}/v1`),
+      '--token',
+      'tok-123456',
+      'complete',
+      '-m',
+      'm',
+      'Hi',
+    ]);
+    expectOneError(
+      r,
+      /^error: the URL http:\/\/us%40er:\*\*\*@127\.0\.0\.1:\d+\/v1 carries user:password@, and profile ".*" has a credential too \(bearer\): give one of them\nhint: /,
+    );
+    expect(r.stderr).not.toContain('s5word');
+    expect(r.exitCode).toBe(2);
+    expect(server.seen).toEqual([]);
+  });
+
+  it('a failing request names the URL without the password', async () => {
+    const server = await tiny((_req, res) => json(res, 500, { error: { message: 'boom', type: 'server_error' } }));
+    const r = await run([
+      '--retries',
+      '0',
+      '--provider',
+      'openai',
+      '--url',
+      withUser(`${server.url}/v1`),
+      'complete',
+      '-m',
+      'm',
+      'Hi',
+    ]);
+    expect(r.exitCode).toBe(4);
+    expect(r.stderr).not.toContain('s5word');
+  });
+});
+
+describe('a "__proto__" key in --extra', () => {
+  it.each([
+    [
+      'deployment text-generate',
+      ['--profile', 'local', 'deployment', 'text-generate', '--id-or-name', 'demo', '--input', 'Hi'],
+      '{"__proto__":{"x":1}}',
+      '__proto__',
+    ],
+    [
+      'complete',
+      ['--profile', 'local-openai', 'complete', '-m', 'm', 'Hi'],
+      '{"logit_bias":{"__proto__":{"1":2}}}',
+      'logit_bias.__proto__',
+    ],
+    ['chat', ['--profile', 'local-openai', 'chat', '-m', 'm', 'Hi'], '{"__proto__":{"seed":1}}', '__proto__'],
+  ])(
+    'is refused like an unknown field of --parameters (%s, exit 2, nothing sent)',
+    async (_name, args, extra, field) => {
+      const r = await run([...args, '--extra', extra]);
+      expectOneError(r, new RegExp(`^error: --extra: unknown field "${field.replace(/\./g, '\\.')}"\\nhint: `));
+      expect(r.exitCode).toBe(2);
+    },
+  );
+
+  it('--parameters already refused it in the same words', async () => {
+    const r = await run([
+      '--profile',
+      'local',
+      'deployment',
+      'text-generate',
+      '--id-or-name',
+      'demo',
+      '--input',
+      'Hi',
+      '--parameters',
+      '{"__proto__":{"top_k":1}}',
+    ]);
+    expectOneError(r, /^error: --parameters: unknown field "__proto__"/);
+    expect(r.exitCode).toBe(2);
+  });
 });
