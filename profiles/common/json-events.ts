@@ -1,4 +1,5 @@
 import type { SseEvent } from '../../src/http/sse-parser.js';
+import { answerNumberProblem } from '../../src/answer-numbers.js';
 import { jsonDepthExceededAt, MAX_ANSWER_DEPTH } from '../../src/json-depth.js';
 import type { StreamStep } from '../types.js';
 
@@ -60,6 +61,15 @@ export function readJsonEvent(
   }
   const failure = errorOf(body);
   if (failure) return { type: 'error', ...failure, raw: body };
+  // `1e400`, a negative token count: an event the output cannot carry faithfully (src/answer-numbers.ts).
+  const problem = answerNumberProblem(body);
+  if (problem !== undefined)
+    return {
+      type: 'error',
+      message: `malformed event from the service: ${problem}`,
+      code: 'malformed_event',
+      raw: body,
+    };
   return { type: 'json', body };
 }
 

@@ -2,6 +2,7 @@
  * Reading a 2xx answer: the body as JSON, then the adapter's parse. Whatever is not the protocol's shape becomes one
  * UnexpectedAnswer that names the provider, the status, what was wrong and the start of what came.
  */
+import { answerNumberProblem } from '../answer-numbers.js';
 import { inAnswer, UnexpectedAnswer, type AnswerContext } from '../errors.js';
 
 /** The body as JSON; an empty body is `null` when `emptyIsNull` (listings), else not JSON. */
@@ -16,9 +17,14 @@ export function answerJson(text: string, context: AnswerContext, options: { empt
 
 /** `parse()`, with an UnexpectedAnswer from the adapter completed by who sent the answer and what it said. */
 export function readAnswer<T>(parse: () => T, context: AnswerContext): T {
+  let result: T;
   try {
-    return parse();
+    result = parse();
   } catch (e) {
     throw inAnswer(e, context);
   }
+  // Every provider's answer passes here on its way to the canonical result: one check of its numbers for all.
+  const problem = answerNumberProblem(result);
+  if (problem !== undefined) throw new UnexpectedAnswer(problem, context);
+  return result;
 }

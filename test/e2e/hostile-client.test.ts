@@ -278,3 +278,139 @@ describe('a "__proto__" key in --extra', () => {
     expect(r.exitCode).toBe(2);
   });
 });
+
+describe('numbers in answers the output cannot carry', () => {
+  const tiny = useTinyServers();
+  const raw = (res: import('node:http').ServerResponse, text: string, type = 'application/json') => {
+    res.writeHead(200, { 'content-type': type, 'content-length': String(Buffer.byteLength(text)) });
+    res.end(text);
+  };
+  const watsonx = (url: string, more: string[] = []) => [
+    '--provider',
+    'watsonx',
+    '--url',
+    url,
+    '--token',
+    'tok-123456',
+    '--retries',
+    '0',
+    'deployment',
+    'text-generate',
+    '--id-or-name',
+    'demo',
+    '--input',
+    'Hi',
+    ...more,
+  ];
+
+  it.each([
+    [
+      '1e400 as a token count',
+      '{"model_id":"m","results":[{"generated_text":"hi","generated_token_count":2,"input_token_count":1e400,"stop_reason":"eos_token"}]}',
+      /"results\[0\]\.input_token_count" is not a finite number/,
+    ],
+    [
+      'a negative token count',
+      '{"model_id":"m","results":[{"generated_text":"hi","generated_token_count":-3,"input_token_count":2,"stop_reason":"eos_token"}]}',
+      /"results\[0\]\.generated_token_count" is -3, not a count/,
+    ],
+    [
+      'a fractional token count',
+      '{"model_id":"m","results":[{"generated_text":"hi","generated_token_count":2.5,"input_token_count":2,"stop_reason":"eos_token"}]}',
+      /"results\[0\]\.generated_token_count" is 2\.5, not a count/,
+    ],
+    [
+      '-1e400 as a log-probability',
+      '{"model_id":"m","results":[{"generated_text":"hi","generated_token_count":1,"input_token_count":2,"stop_reason":"eos_token","generated_tokens":[{"text":"hi","logprob":-1e400}]}]}',
+      /"results\[0\]\.generated_tokens\[0\]\.logprob" is not a finite number/,
+    ],
+  ])('%s: exit 4 naming the field, for -o json and for text', async (_name, body, pattern) => {
+    const server = await tiny((_req, res) => raw(res, body));
+    for (const output of [['-o', 'json'], []]) {
+      const r = await run(watsonx(server.url, output));
+      expectOneError(r, new RegExp(`^error: watsonx returned HTTP 200: unexpected answer: ${pattern.source}`));
+      expect(r.exitCode).toBe(4);
+    }
+  });
+
+  it('chat usage from an OpenAI-compatible server: a negative count is exit 4 naming it', async () => {
+    const server = await tiny((_req, res) =>
+      raw(
+        res,
+        '{"id":"c","object":"chat.completion","created":0,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":-7,"total_tokens":-6}}',
+      ),
+    );
+    const r = await run([
+      '--provider',
+      'openai',
+      '--url',
+      `${server.url}/v1`,
+      '--retries',
+      '0',
+      'chat',
+      '-m',
+      'm',
+      'Hi',
+      '-o',
+      'json',
+    ]);
+    expectOneError(r, /^error: openai returned HTTP 200: unexpected answer: "usage\.\w+" is -\d, not a count/);
+    expect(r.exitCode).toBe(4);
+  });
+
+  it('embed: 1e400 inside a vector is exit 4 naming it', async () => {
+    const server = await tiny((_req, res) =>
+      raw(
+        res,
+        '{"object":"list","data":[{"object":"embedding","index":0,"embedding":[0.1,1e400]}],"model":"m","usage":{"prompt_tokens":1,"total_tokens":1}}',
+      ),
+    );
+    const r = await run([
+      '--provider',
+      'openai',
+      '--url',
+      `${server.url}/v1`,
+      '--retries',
+      '0',
+      'embed',
+      '-m',
+      'm',
+      'Hi',
+      '-o',
+      'json',
+    ]);
+    expectOneError(r, /^error: openai returned HTTP 200: unexpected answer: ".*\[1\]" is not a finite number/);
+    expect(r.exitCode).toBe(4);
+  });
+
+  it('a streamed event with a negative count ends the stream as malformed, naming the field', async () => {
+    const server = await tiny((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(
+        'id: 1\nevent: message\ndata: {"model_id":"m","results":[{"generated_text":"hi","generated_token_count":1,"input_token_count":2,"stop_reason":"not_finished"}]}\n\n',
+      );
+      res.end(
+        'id: 2\nevent: message\ndata: {"model_id":"m","results":[{"generated_text":"","generated_token_count":-1,"input_token_count":2,"stop_reason":"eos_token"}]}\n\n',
+      );
+    });
+    const r = await run([
+      '--provider',
+      'watsonx',
+      '--url',
+      server.url,
+      '--token',
+      'tok-123456',
+      '--retries',
+      '0',
+      'deployment',
+      'text-generate-stream',
+      '--id-or-name',
+      'demo',
+      '--input',
+      'Hi',
+    ]);
+    expect(r.stderr).toMatch(/"results\[0\]\.generated_token_count" is -1, not a count/);
+    expect(r.stdout).toBe('hi\n');
+    expect(r.exitCode).toBe(6);
+  });
+});
