@@ -414,3 +414,84 @@ describe('numbers in answers the output cannot carry', () => {
     expect(r.exitCode).toBe(6);
   });
 });
+
+describe('an IAM URL where no token service answers', () => {
+  const tiny = useTinyServers();
+  const generate = (url: string, iamUrl: string) =>
+    run(
+      [
+        '--provider',
+        'watsonx',
+        '--url',
+        url,
+        '--retries',
+        '0',
+        'deployment',
+        'text-generate',
+        '--id-or-name',
+        'demo',
+        '--input',
+        'Hi',
+      ],
+      {
+        TEXTGEN_API_KEY: 'local-apikey',
+        TEXTGEN_IAM_URL: iamUrl,
+      },
+    );
+
+  it('serve --require-auth prints the IAM URL to use, and that URL works; its base URL is "no token service" (exit 3)', async () => {
+    const serve = execa('node', [BIN, 'serve', '--port', '0', '--require-auth'], {
+      env: { ...baseEnv(), CI: 'true', ...home.env },
+      extendEnv: false,
+      reject: false,
+      stdin: 'ignore',
+      cwd: home.dir,
+      timeout: 60_000,
+    });
+    try {
+      const iamUrl = await new Promise<string>((resolve, reject) => {
+        let seen = '';
+        serve.stderr!.on('data', (chunk: Buffer) => {
+          seen += chunk.toString();
+          const found =
+            /^textgen serve: IAM token URL (http:\/\/\S+) \(a watsonx profile's auth\.iam_url, or TEXTGEN_IAM_URL\)$/m.exec(
+              seen,
+            );
+          if (found) resolve(found[1]!);
+        });
+        serve.once('exit', () => reject(new Error(`serve ended: ${seen}`)));
+      });
+      const base = iamUrl.replace(/\/identity\/token$/, '');
+      expect(iamUrl).toBe(`${base}/identity/token`);
+      const works = await generate(base, iamUrl);
+      expect(works.stderr).not.toMatch(/^error:/m);
+      expect(works.exitCode).toBe(0);
+      const wrong = await generate(base, base);
+      expectOneError(
+        wrong,
+        new RegExp(
+          `^error: no token service at ${base.replace(/\./g, '\\.')} \\(IBM Cloud IAM token exchange: HTTP 404\\)\\nhint: .*identity/token`,
+        ),
+      );
+      expect(wrong.stderr).not.toMatch(/rejected/);
+      expect(wrong.exitCode).toBe(3);
+    } finally {
+      serve.kill('SIGINT');
+      await serve;
+    }
+  });
+
+  it('a web page in answer to the exchange (a 200 login page) is "no token service" too', async () => {
+    const page = await tiny((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end('<!DOCTYPE html><html><body>Sign in</body></html>');
+    });
+    const r = await generate(page.url, `${page.url}/login`);
+    expectOneError(
+      r,
+      /^error: no token service at http:\/\/127\.0\.0\.1:\d+\/login \(IBM Cloud IAM token exchange: HTTP 200 with a web page\)/,
+    );
+    expect(r.exitCode).toBe(3);
+    expect(page.seen).toEqual(['POST /login']);
+  });
+});
