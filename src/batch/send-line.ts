@@ -7,6 +7,7 @@ import type { ResolvedProfile } from '../config/types.js';
 import type { Context } from '../context.js';
 import type { HttpRequestSpec, HttpResponse } from '../http/types.js';
 import { isRetryableStatus, retryAfterMs } from '../http/retry.js';
+import { rememberRequest } from '../requests/missing-route.js';
 import { failFromResponse, type Callee } from '../requests/send.js';
 import { isRetryableNetworkError, RetryableFailure } from './retryable.js';
 import type { TextgenError } from '../errors.js';
@@ -48,6 +49,7 @@ export async function createLineSender(ctx: Context, profile: ResolvedProfile, c
           throw e;
         }
         if (res.status >= 200 && res.status < 300) return res;
+        rememberRequest(res, spec);
         if (res.status === 401 && attempt === 0 && (await auth.invalidate())) {
           await discard(res);
           continue;

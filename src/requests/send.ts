@@ -3,6 +3,7 @@ import type { Context } from '../context.js';
 import type { AnswerContext, ApiErrorDetails } from '../errors.js';
 import { ApiError, AuthError, formatApiMessage } from '../errors.js';
 import { answerJson } from './answer.js';
+import { rememberRequest, withMissingRoute } from './missing-route.js';
 import type { HttpRequestSpec, HttpResponse } from '../http/types.js';
 
 /** Who is being called: the provider's kind (for messages) and how it words its errors. */
@@ -35,6 +36,7 @@ export async function sendAuthorized(
   for (let attempt = 0; ; attempt++) {
     const headers = { ...spec.headers, ...(await auth.headers(signal)) };
     const res = await http.send({ ...spec, headers }, { signal, service: callee.kind });
+    rememberRequest(res, spec);
     if (res.status === 401 && attempt === 0 && (await auth.invalidate())) {
       ctx.reporter.trace('* 401: refreshing the token and retrying once');
       await discard(res);
@@ -52,7 +54,7 @@ export async function failFromResponse(callee: Callee, res: HttpResponse): Promi
   } catch {
     // Keep the status even when the error body could not be read.
   }
-  const details = callee.parseError(res.status, text, res.headers);
+  const details = withMissingRoute(callee.parseError(res.status, text, res.headers), res);
   if (res.status === 401 || res.status === 403) {
     throw new AuthError(formatApiMessage(details), {
       status: res.status,

@@ -495,3 +495,37 @@ describe('an IAM URL where no token service answers', () => {
     expect(page.seen).toEqual(['POST /login']);
   });
 });
+
+describe('a server that has only chat', () => {
+  const tiny = useTinyServers();
+  const chatOnly = () =>
+    tiny((req, res) => {
+      if (req.url === '/v1/chat/completions')
+        return json(res, 200, {
+          id: 'c',
+          object: 'chat.completion',
+          created: 0,
+          model: 'm',
+          choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }],
+          usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+        });
+      // FastAPI's answer for a route it does not have (vLLM and many OpenAI-compatible servers).
+      json(res, 404, { detail: 'Not Found' });
+    });
+
+  it.each([
+    ['complete', ['complete', '-m', 'm', 'Hi'], 'POST /v1/completions'],
+    ['complete --stream', ['complete', '--stream', '-m', 'm', 'Hi'], 'POST /v1/completions'],
+    ['embed', ['embed', '-m', 'm', 'Hi'], 'POST /v1/embeddings'],
+  ])('%s: the 404 names the missing route and hints at chat (exit 4)', async (_name, args, route) => {
+    const server = await chatOnly();
+    const r = await run(['--provider', 'openai', '--url', `${server.url}/v1`, '--retries', '0', ...args]);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      `error: openai returned HTTP 404: Not Found (the server has no ${route})\nhint: the server may offer only chat: try "textgen chat", or check the profile's url and provider\n`,
+    );
+    expect(r.exitCode).toBe(4);
+    const chat = await run(['--provider', 'openai', '--url', `${server.url}/v1`, 'chat', '-m', 'm', 'Hi']);
+    expect(chat.exitCode).toBe(0);
+  });
+});
