@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -527,5 +528,39 @@ describe('a server that has only chat', () => {
     expect(r.exitCode).toBe(4);
     const chat = await run(['--provider', 'openai', '--url', `${server.url}/v1`, 'chat', '-m', 'm', 'Hi']);
     expect(chat.exitCode).toBe(0);
+  });
+});
+
+describe('an answer with more header bytes than can be read', () => {
+  it('is reported as what it is (exit 4), not as "cannot connect", and not retried', async () => {
+    let connections = 0;
+    const sockets = new Set<import('node:net').Socket>();
+    const server = createNetServer((socket) => {
+      connections += 1;
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.once('data', () => {
+        socket.write(
+          `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nx-padding: ${'a'.repeat(20 * 1024)}\r\ncontent-length: 2\r\n\r\n{}`,
+        );
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}`;
+    try {
+      const r = await run(['--provider', 'openai', '--url', `${url}/v1`, 'complete', '-m', 'm', 'Hi']);
+      expectOneError(
+        r,
+        new RegExp(
+          `^error: unexpected answer: openai at ${url.replace(/\./g, '\\.')} answered with headers too large to read \\(more than 16 KiB\\)\\n`,
+        ),
+      );
+      expect(r.stderr).not.toMatch(/cannot connect/);
+      expect(r.exitCode).toBe(4);
+      expect(connections).toBe(1);
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
