@@ -239,7 +239,13 @@ describe("an error answer in a shape of its own shows the server's words", () =>
       /: 404 Not Found \(the server has no (?:GET|POST) \/\S*\)$/m,
       /nginx|<html>/,
     ],
-    ["FastAPI's detail", 'application/json', JSON.stringify({ detail: 'Not Found' }), /: Not Found \(the server has no (?:GET|POST) \/\S*\)$/m, /detail/],
+    [
+      "FastAPI's detail",
+      'application/json',
+      JSON.stringify({ detail: 'Not Found' }),
+      /: Not Found \(the server has no (?:GET|POST) \/\S*\)$/m,
+      /detail/,
+    ],
     ['a long line', 'text/plain', `${'x'.repeat(500)}\n`, /: x{200}…$/m, /x{201}/],
   ];
   const kinds = allAdapters().map((a) => a.kind);
