@@ -216,6 +216,11 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
     ctx.reporter.warn(
       `textgen serve listens on ${host}, reachable from other machines, and without --require-auth anyone who reaches it is served; add --require-auth, or bind 127.0.0.1`,
     );
+  // A watsonx profile exchanges its API key at IBM Cloud unless told otherwise: say where this server's IAM is.
+  if (options.requireAuth === true)
+    ctx.reporter.info(
+      `textgen serve: IAM token URL ${server.url}/identity/token (a watsonx profile's auth.iam_url, or TEXTGEN_IAM_URL)`,
+    );
   if (settings.kind === 'llama')
     ctx.reporter.info(`textgen serve: serving ${settings.modelPath} as "${engine.modelName}" (llama engine)`);
   if (faults.length > 0) ctx.reporter.info(`textgen serve: faults queued: ${faults.map(formatFault).join('; ')}`);

@@ -1,4 +1,5 @@
 import type { SseEvent } from '../../src/contract/http.js';
+import { answerNumberProblem } from '../../src/contract/answer-numbers.js';
 import { jsonDepthExceededAt, MAX_ANSWER_DEPTH } from '../../src/contract/json-depth.js';
 import type { StreamStepOf } from '../../src/contract/adapter.js';
 
@@ -60,6 +61,15 @@ export function readJsonEvent(
   }
   const failure = errorOf(body);
   if (failure) return { type: 'error', ...failure, raw: body };
+  // `1e400`, a negative token count: an event the output cannot carry faithfully (src/contract/answer-numbers.ts).
+  const problem = answerNumberProblem(body);
+  if (problem !== undefined)
+    return {
+      type: 'error',
+      message: `malformed event from the service: ${problem}`,
+      code: 'malformed_event',
+      raw: body,
+    };
   return { type: 'json', body };
 }
 

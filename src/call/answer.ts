@@ -3,6 +3,7 @@
  * UnexpectedAnswer that names the provider, the status, what was wrong and the start of what came (the profile's
  * secrets masked). Also the one wording of a stream that broke off.
  */
+import { answerNumberProblem } from '../contract/answer-numbers.js';
 import { inAnswer, StreamError, UnexpectedAnswer, type AnswerContext } from '../contract/errors.js';
 import type { HttpResponse } from '../contract/http.js';
 
@@ -18,11 +19,16 @@ export function answerJson(text: string, context: AnswerContext, options: { empt
 
 /** `parse()`, with an UnexpectedAnswer from the adapter completed by who sent the answer and what it said. */
 export function readAnswer<T>(parse: () => T, context: AnswerContext): T {
+  let result: T;
   try {
-    return parse();
+    result = parse();
   } catch (e) {
     throw inAnswer(e, context);
   }
+  // Every provider's answer passes here on its way to the canonical result: one check of its numbers for all.
+  const problem = answerNumberProblem(result);
+  if (problem !== undefined) throw new UnexpectedAnswer(problem, context);
+  return result;
 }
 
 /** Who answered what: the one way an AnswerContext is made, so the profile's secrets are never left out. */

@@ -7,6 +7,7 @@ import type { ResolvedProfile } from '../contract/profile.js';
 import type { Context } from '../context.js';
 import type { HttpRequestSpec, HttpResponse } from '../contract/http.js';
 import { isRetryableStatus, retryAfterMs } from '../http/retry.js';
+import { rememberRequest } from './missing-route.js';
 import { failFromResponse, type Callee } from './send.js';
 import { isRetryableNetworkError, RetryableFailure } from '../batch/retryable.js';
 import type { TextgenError } from '../contract/errors.js';
@@ -48,6 +49,7 @@ export async function createLineSender(ctx: Context, profile: ResolvedProfile, c
           throw e;
         }
         if (res.status >= 200 && res.status < 300) return res;
+        rememberRequest(res, spec);
         if (res.status === 401 && attempt === 0 && (await auth.invalidate())) {
           await discard(res);
           continue;

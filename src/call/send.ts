@@ -5,6 +5,7 @@ import type { ErrorDialect } from '../contract/adapter.js';
 import { ApiError, AuthError, formatApiMessage } from '../contract/errors.js';
 import { answerContext, answerJson } from './answer.js';
 import type { HttpRequestSpec, HttpResponse } from '../contract/http.js';
+import { rememberRequest, withMissingRoute } from './missing-route.js';
 
 /** Who is being called: the provider's kind (for messages) and how it words its errors (its ErrorDialect). */
 export interface Callee extends ErrorDialect {
@@ -35,6 +36,7 @@ export async function sendAuthorized(
   for (let attempt = 0; ; attempt++) {
     const headers = { ...spec.headers, ...(await auth.headers(signal)) };
     const res = await http.send({ ...spec, headers }, { signal, service: callee.kind });
+    rememberRequest(res, spec);
     if (res.status === 401 && attempt === 0 && (await auth.invalidate())) {
       ctx.reporter.trace('* 401: refreshing the token and retrying once');
       await discard(res);
@@ -65,7 +67,7 @@ export async function failFromResponse(callee: Callee, res: HttpResponse): Promi
   } catch {
     // Keep the status even when the error body could not be read.
   }
-  const details = callee.parseError(res.status, text, res.headers);
+  const details = withMissingRoute(callee.parseError(res.status, text, res.headers), res);
   if (res.status === 401 || res.status === 403) {
     throw new AuthError(formatApiMessage(details), {
       status: res.status,

@@ -7,7 +7,7 @@ import { optionKey } from '../command.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../contract/errors.js';
 import { readStdinText } from '../options/input.js';
-import { readJsonOption, type JsonOptionIo } from '../options/json-option.js';
+import { readJsonOption, refusePrototypeKeys, type JsonOptionIo } from '../options/json-option.js';
 import type { OutputFormat } from '../output/format.js';
 import type { ChatMessage } from '../contract/chat.js';
 import type { ConversationFile } from './conversation-file.js';
@@ -179,5 +179,6 @@ async function readExtra(value: string, io: JsonOptionIo): Promise<Record<string
   const parsed = await readJsonOption('--extra', value, io);
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
     throw new UsageError('--extra must be a JSON object of body fields');
+  refusePrototypeKeys('--extra', parsed);
   return parsed as Record<string, unknown>;
 }

@@ -111,6 +111,9 @@ export function createContext(
     return profile;
   }
 
+  /** host:port of each embedded server a local profile started. */
+  const embeddedHosts = new Set<string>();
+
   /** A local profile without a URL gets one: the embedded server's, started now (src/cli/local-server.ts). */
   async function connect(profile: ResolvedProfile): Promise<ResolvedProfile> {
     if (!profile.local || profile.url) return profile;
@@ -124,8 +127,20 @@ export function createContext(
     const { startLocalServer } = await import('./local-server.js');
     const server = await startLocalServer(profile);
     disposers.push(() => server.close());
+    embeddedHosts.add(new URL(server.url).host);
     reporter.trace(`* local profile: embedded server on ${server.url}`);
     return { ...profile, url: server.url };
+  }
+
+  /** The environment an HTTP client for `url` reads its proxy settings from: never a proxy for an embedded server. */
+  function embeddedEnv(url: string): Record<string, string | undefined> {
+    let host: string;
+    try {
+      host = new URL(url).host;
+    } catch {
+      return io.env;
+    }
+    return embeddedHosts.has(host) ? bypassProxyFor(io.env, host) : io.env;
   }
 
   let output: OutputChoice | undefined;
@@ -174,7 +189,7 @@ export function createContext(
           trace: reporter.verbose ? (line) => reporter.trace(line) : undefined,
           notice: (line) => reporter.info(line),
           secrets,
-          env: io.env,
+          env: embeddedEnv(profile.url),
         });
         disposers.push(() => client.close());
         return client;
@@ -185,13 +200,17 @@ export function createContext(
         const http = await ctx.http(profile);
         const { adapterFor } = await import('../../profiles/registry.js');
         cache ??= lazyTokenCache(io.env);
-        return adapterFor(profile.provider).auth.create({
+        const auth = await adapterFor(profile.provider).auth.create({
           profile,
           http,
           cache,
           now: ctx.now,
           warn: (m) => reporter.warn(m),
         });
+        // user:password@ in the URL (README, "Profiles and configuration"); most URLs have no "@" at all.
+        if (!profile.url.includes('@')) return auth;
+        const { withUrlCredentials } = await import('../call/url-credentials.js');
+        return withUrlCredentials(profile, auth, (value) => secrets.add(value));
       });
     },
     async prompter() {
@@ -222,6 +241,16 @@ function memo<K, V>(made: Map<K, Promise<V>>, key: K, make: () => Promise<V>): P
     made.set(key, value);
   }
   return value;
+}
+
+/**
+ * `env` with `host` added to NO_PROXY: the embedded server of a local profile is in this process, so its traffic
+ * (the prompt included) must never leave through HTTP(S)_PROXY; anything else keeps the user's proxy settings.
+ */
+function bypassProxyFor(env: Record<string, string | undefined>, host: string): Record<string, string | undefined> {
+  // The lower-case spelling wins where both are set (curl, undici): extend it, and set both to one value.
+  const noProxy = [env.no_proxy ?? env.NO_PROXY, host].filter((v) => v !== undefined && v.trim() !== '').join(',');
+  return { ...env, no_proxy: noProxy, NO_PROXY: noProxy };
 }
 
 /**

@@ -120,7 +120,7 @@ export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand)
     const { cliFileIo } = await import('../options/file-io.js');
     const prompt = await (await promptsFor(profile)).buildPrompt(
       { text: input, images: multimodal.images, promptJson: multimodal.promptJson },
-      cliFileIo({ cwd: ctx.cwd, stdin: readStdin }),
+      cliFileIo({ cwd: ctx.cwd, stdin: readStdin, signal: ctx.signal }),
     );
     // The items replace the text prompt in the wire body (`extra` is merged last).
     built = { ...built, extra: { ...built.extra, prompt } };

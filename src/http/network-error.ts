@@ -3,7 +3,13 @@
  * into one line a user can act on, naming the service and the origin it tried to reach.
  * Cheap to import: no dependencies beyond errors.ts.
  */
-import { NetworkError, UsageError, type TextgenError } from '../contract/errors.js';
+import { maxHeaderSize } from 'node:http';
+import { NetworkError, UnexpectedAnswer, UsageError, type TextgenError } from '../contract/errors.js';
+
+/** undici reads at most node:http's maxHeaderSize of an answer's headers; "16 KiB" unless Node was told otherwise. */
+function headerLimitText(): string {
+  return maxHeaderSize % 1024 === 0 ? `${maxHeaderSize / 1024} KiB` : `${maxHeaderSize} bytes`;
+}
 
 export interface FailureContext {
   /** Label such as "watsonx" or "IBM Cloud IAM". */
@@ -110,6 +116,17 @@ export function describeRequestFailure(err: unknown, ctx: FailureContext): Failu
       `no response from ${service} at ${origin} within ${formatSeconds(ctx.timeoutMs)} (--timeout)`,
       'timeout',
     );
+  }
+  if (has('UND_ERR_HEADERS_OVERFLOW')) {
+    // The service did answer, with more header bytes than Node reads (--max-http-header-size, 16 KiB by default):
+    // an answer that cannot be read is an UnexpectedAnswer (exit 4), and no retry will shrink it.
+    return {
+      error: new UnexpectedAnswer(
+        `${service} at ${origin} answered with headers too large to read (more than ${headerLimitText()})`,
+      ),
+      retryable: false,
+      reason: 'headers too large',
+    };
   }
   if (has('ECONNRESET') || has('EPIPE')) {
     return fail(`connection to ${service} at ${origin} was reset before the answer`, 'connection reset', true);

@@ -82,7 +82,7 @@ export async function runEmbed(ctx: Context, command: EmbedCommand): Promise<num
     const { cliFileIo } = await import('../options/file-io.js');
     prompt = await (await promptsFor(profile)).buildPrompt(
       { text, images: multimodal.images, promptJson: multimodal.promptJson },
-      cliFileIo({ cwd: ctx.cwd }),
+      cliFileIo({ cwd: ctx.cwd, signal: ctx.signal }),
     );
     inputs = [text ?? '(prompt items)'];
   } else {

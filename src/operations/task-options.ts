@@ -16,7 +16,7 @@ import type { TaskOptions } from './task-flag-specs.js';
 /** File access for one command run; stdin is read once, however many `@-` there are. */
 export function fileIo(ctx: Context): FileIo {
   let stdin: Promise<string> | undefined;
-  return cliFileIo({ cwd: ctx.cwd, stdin: () => (stdin ??= readStdinText(ctx.stdin)) });
+  return cliFileIo({ cwd: ctx.cwd, stdin: () => (stdin ??= readStdinText(ctx.stdin)), signal: ctx.signal });
 }
 
 /** `-m/--model`, else the profile's defaults.model. */

@@ -4,7 +4,9 @@
  */
 import type { FileIo } from '../contract/adapter.js';
 import { readJsonOption } from './json-option.js';
+import { readFileBounded, sizeText, TooLarge } from './read-bounded.js';
 import { readUserFile } from './read-text-file.js';
+import { UsageError } from '../contract/errors.js';
 
 export interface FileIoOptions {
   cwd: string;
@@ -13,6 +15,8 @@ export interface FileIoOptions {
   stdin?: () => Promise<string>;
   /** Reads a file by absolute path; errors carry Node's `code`. Default fs.readFile; tests inject one. */
   readBytes?: (absolutePath: string) => Promise<Uint8Array>;
+  /** The command's abort signal: Ctrl-C ends a bounded read under way (exit 130). */
+  signal?: AbortSignal;
 }
 
 export function cliFileIo(opts: FileIoOptions): FileIo {
@@ -21,11 +25,26 @@ export function cliFileIo(opts: FileIoOptions): FileIo {
   const stdin = opts.stdin ? { stdin: opts.stdin } : {};
   return {
     ...stdin,
-    async readFile(flag, path) {
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    async readFile(flag, path, bound) {
+      // At most bound.limit bytes, chunk by chunk: `@/dev/zero`, an endless FIFO or a huge sparse file stop there.
+      const readOne =
+        bound === undefined || opts.readBytes !== undefined
+          ? read
+          : async (p: string) => {
+              try {
+                return await readFileBounded(p, bound.limit, opts.signal);
+              } catch (e) {
+                if (!(e instanceof TooLarge)) throw e;
+                throw new UsageError(`${flag}: ${path} is larger than ${sizeText(bound.limit)}, the most ${flag} reads`, {
+                  hint: bound.hint,
+                });
+              }
+            };
       // readUserFile reads text with the CLI's path rules and messages; base64 carries the bytes through unchanged.
       const base64 = await readUserFile(flag, path, {
         ...where,
-        readFile: async (p) => Buffer.from(await read(p)).toString('base64'),
+        readFile: async (p) => Buffer.from(await readOne(p)).toString('base64'),
       });
       return Buffer.from(base64, 'base64');
     },

@@ -20,7 +20,7 @@ import {
   GRANULAR_PARAMETER_FLAGS,
   type ParameterFlagMapping,
 } from './generate-flag-specs.js';
-import { readJsonOption, type JsonOptionIo } from './json-option.js';
+import { readJsonOption, refusePrototypeKeys, type JsonOptionIo } from './json-option.js';
 import type { Locator } from './validate-option.js';
 
 type TextGenerateOptions = OptionValues<typeof GENERATE_FLAG_SPECS>;
@@ -119,6 +119,7 @@ export async function buildCanonicalRequest(raw: RawGenerateOptions, opts: Build
   const built: BuiltRequest = { request };
   if (raw.extra !== undefined) {
     const value = await readJsonOption('--extra', jsonText('--extra', raw.extra), opts);
+    refusePrototypeKeys('--extra', value);
     built.extra = validateOption(extraSchema(), value, within('--extra'));
   }
   return built;

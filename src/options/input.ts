@@ -5,6 +5,7 @@
  */
 import { UsageError } from '../contract/errors.js';
 import { openForReading } from './open-for-reading.js';
+import { readStreamBounded, TooLarge } from './read-bounded.js';
 import { stripBom } from './read-stream.js';
 import { readUserFile, type FileReadOptions } from './read-text-file.js';
 
@@ -112,22 +113,12 @@ function hintFor(problem: TextProblem): string {
 }
 
 async function readBounded(stream: NodeJS.ReadableStream): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    const bytes =
-      typeof chunk === 'string'
-        ? Buffer.from(chunk, 'utf8')
-        : Buffer.isBuffer(chunk)
-          ? chunk
-          : Buffer.from(chunk as Uint8Array);
-    size += bytes.length;
-    // Leaving the loop destroys the stream: the writer gets EPIPE, as with `… | head -c N`.
-    if (size > MAX_TEXT_BYTES)
-      throw new TextProblem(`holds more than ${MAX_TEXT_BYTES / (1024 * 1024)} MiB; textgen reads at most that much`);
-    chunks.push(bytes);
+  try {
+    return await readStreamBounded(stream, MAX_TEXT_BYTES);
+  } catch (e) {
+    if (e instanceof TooLarge) throw new TextProblem(`${e.message}; textgen reads at most that much`);
+    throw e;
   }
-  return Buffer.concat(chunks, size);
 }
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });

@@ -82,3 +82,25 @@ export function parseJsonText(flag: string, text: string, source: string | undef
   }
   return value;
 }
+
+/**
+ * A `"__proto__"` key anywhere in a JSON object of body fields (`--extra`): refused with the words `--parameters`
+ * uses for a field it does not know. JSON.parse keeps it as a plain key, but the first spread, assignment or schema
+ * that copies the object turns it into the object's prototype, so the field was dropped without a word.
+ */
+export function refusePrototypeKeys(flag: string, value: unknown, path: readonly string[] = []): void {
+  if (typeof value !== 'object' || value === null) return;
+  if (Array.isArray(value)) {
+    value.forEach((item, i) => refusePrototypeKeys(flag, item, [...path, `[${i}]`]));
+    return;
+  }
+  for (const key of Object.keys(value)) {
+    const at = [...path, key];
+    if (key === '__proto__') {
+      throw new UsageError(`${flag}: unknown field "${at.join('.').replace(/\.\[/g, '[')}"`, {
+        hint: 'a "__proto__" key cannot be sent: JavaScript would take it for the object\'s prototype, not a field',
+      });
+    }
+    refusePrototypeKeys(flag, (value as Record<string, unknown>)[key], at);
+  }
+}

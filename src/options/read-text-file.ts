@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
-import { Interrupted, UsageError } from '../contract/errors.js';
+import { TextgenError, UsageError } from '../contract/errors.js';
 import { stripBom } from './read-stream.js';
 
 export interface FileReadOptions {
@@ -28,8 +28,8 @@ export async function readUserFile(flag: string, path: string, opts: FileReadOpt
   try {
     return stripBom(await read(absolute));
   } catch (err) {
-    // Ctrl-C or SIGTERM while a named pipe was read (./open-for-reading.ts): an interruption, not a bad file.
-    if (err instanceof Interrupted) throw err;
+    // A reader's own verdict (Ctrl-C, a bound it enforces) is already the error to show.
+    if (err instanceof TextgenError) throw err;
     const code = (err as NodeJS.ErrnoException | undefined)?.code;
     const where = absolute === path ? undefined : `looked for ${absolute}`;
     const reason =

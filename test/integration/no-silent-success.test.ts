@@ -230,17 +230,23 @@ describe("an error answer in a shape of its own shows the server's words", () =>
       'a plain-text 404',
       'text/plain',
       '404 page not found\nrouted by the mesh\n',
-      /: 404 page not found$/m,
+      /: 404 page not found \(the server has no (?:GET|POST) \/\S*\)$/m,
       /routed by the mesh/,
     ],
     [
       'an HTML page',
       'text/html',
       '<html>\r\n<head><title>404 Not Found</title></head>\r\n<body><center><h1>404 Not Found</h1></center><hr><center>nginx</center></body></html>',
-      /: 404 Not Found$/m,
+      /: 404 Not Found \(the server has no (?:GET|POST) \/\S*\)$/m,
       /nginx|<html>/,
     ],
-    ["FastAPI's detail", 'application/json', JSON.stringify({ detail: 'Not Found' }), /: Not Found$/m, /detail/],
+    [
+      "FastAPI's detail",
+      'application/json',
+      JSON.stringify({ detail: 'Not Found' }),
+      /: Not Found \(the server has no (?:GET|POST) \/\S*\)$/m,
+      /detail/,
+    ],
     ['a long line', 'text/plain', `${'x'.repeat(500)}\n`, /: x{200}…$/m, /x{201}/],
   ];
   const kinds = allAdapters().map((a) => a.kind);

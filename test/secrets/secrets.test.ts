@@ -556,8 +556,8 @@ describe('secrets never leak (docs/design.md §2)', () => {
       expect(r.result.exitCode, r.result.stderr).toBe(4);
       expect(r.result.stderr).toMatch(/^error: .*you sent/m);
     }
-    // The credential-bearing runs show the mask where the credential was (the password URL sends none).
-    expect(echoed.filter((r) => /you sent "[^"]*\*\*\*/.test(r.result.stderr))).toHaveLength(4);
+    // Every run shows the mask where the credential was; the password URL's is the Basic auth built from it.
+    expect(echoed.filter((r) => /you sent "[^"]*\*\*\*/.test(r.result.stderr))).toHaveLength(5);
     const records = runs.filter((r) => r.kind === 'echo' && r.label === 'echoed into batch records');
     for (const r of records)
       expect(

@@ -198,7 +198,7 @@ describe("buildAlephAlphaPrompt: text, images and prompt JSON become the body's 
     const error = await usageError(
       buildAlephAlphaPrompt({ images: ['@big.png'] }, cliFileIo({ cwd: dir, readBytes: async () => big })),
     );
-    expect(error.message).toBe('--image: big.png is 5.0 MB; an image may be at most 5.0 MB');
+    expect(error.message).toBe('--image: big.png is larger than 5 MiB, the most --image reads');
     expect(error.hint).toMatch(/scale it down/);
   });
 

@@ -386,8 +386,18 @@ describe('token exchange failures', () => {
     ],
     [
       'IAM 200 that is not JSON',
-      { status: 200, body: '<html>' },
+      { status: 200, body: 'plain text' },
       'IBM Cloud IAM token exchange failed: the reply has no access_token',
+    ],
+    [
+      'IAM 200 with a web page',
+      { status: 200, body: '<html>' },
+      `no token service at ${IAM_URL} (IBM Cloud IAM token exchange: HTTP 200 with a web page)`,
+    ],
+    [
+      'IAM 404',
+      { status: 404, body: '{"errors":[{"code":"not_found","message":"Not Found"}]}' },
+      `no token service at ${IAM_URL} (IBM Cloud IAM token exchange: HTTP 404)`,
     ],
   ])('%s is an AuthError', async (_case, reply, message) => {
     const error = await authenticator(IAM_AUTH, new FakeHttp(() => reply))

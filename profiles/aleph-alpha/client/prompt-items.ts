@@ -17,8 +17,10 @@ export type { AlephAlphaPrompt, AlephAlphaPromptItem } from '../prompt-item-chec
 export type { FileIo } from './read-user-bytes.js';
 
 /**
- * Images larger than this are refused before anything is sent: the base64 text is a third larger again, and the
- * whole body has to fit the 8 MiB a request may carry to the local server.
+ * Images larger than this are refused before anything is sent, and reading stops here (`@/dev/zero`, an endless
+ * FIFO): the base64 text is a third larger again (6.7 MiB), and the whole body has to fit the 8 MiB a request may
+ * carry to `serve`; Aleph Alpha publishes no larger bound, and its models see an image as a small square anyway
+ * (README, "Aleph Alpha tasks").
  */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 /** Problems listed in one message before "…and N more". */
@@ -55,26 +57,20 @@ export async function buildAlephAlphaPrompt(options: PromptOptions, io: FileIo):
 export async function readImage(value: string, io: FileIo): Promise<AlephAlphaPromptItem> {
   const flag = '--image';
   const path = filePathOf(flag, value, 'picture.png');
-  const bytes = await readUserBytes(flag, path, io);
+  const bytes = await readUserBytes(
+    flag,
+    path,
+    io,
+    MAX_IMAGE_BYTES,
+    'scale it down first: the model sees a small square of it anyway',
+  );
   if (bytes.length === 0) throw new UsageError(`${flag}: ${path} is empty`);
-  if (bytes.length > MAX_IMAGE_BYTES) {
-    throw new UsageError(
-      `${flag}: ${path} is ${megabytes(bytes.length)}; an image may be at most ${megabytes(MAX_IMAGE_BYTES)}`,
-      {
-        hint: 'scale it down first: the model sees a small square of it anyway',
-      },
-    );
-  }
   if (imageKind(bytes) === undefined) {
     throw new UsageError(`${flag}: ${path} is not a PNG or JPEG image`, {
       hint: 'Aleph Alpha prompts take PNG and JPEG images; convert it first',
     });
   }
   return { type: 'image', data: bytes.toString('base64') };
-}
-
-function megabytes(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
 async function readPromptJson(value: string, io: FileIo): Promise<AlephAlphaPromptItem[]> {

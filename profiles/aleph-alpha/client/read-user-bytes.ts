@@ -6,9 +6,20 @@ export type { FileIo } from '../../../src/contract/adapter-operations/prompts.js
 /**
  * A binary file named on the command line, through the same path rules and messages as text files (`~/`, relative
  * to cwd, "no such file", "permission denied"): the bytes travel as base64, which is what the wire wants anyway.
+ * At most `limit` bytes are read (a larger file, `/dev/zero` or an endless FIFO is a usage error naming the flag and
+ * the limit), and Ctrl-C (`io.signal`) ends the read.
  */
-export async function readUserBytes(flag: string, path: string, io: FileIo): Promise<Buffer> {
-  return Buffer.from(await io.readFile(flag, path));
+export async function readUserBytes(
+  flag: string,
+  path: string,
+  io: FileIo,
+  limit: number,
+  hint: string,
+): Promise<Buffer> {
+  const bytes = Buffer.from(await io.readFile(flag, path, { limit, hint }));
+  // An injected reader (tests) is not bounded by itself.
+  if (bytes.length > limit) throw new UsageError(`${flag}: ${path} is larger than the most ${flag} reads (${limit} bytes)`, { hint });
+  return bytes;
 }
 
 /** `@path` → path. For a flag whose value can only be a file, a value without "@" is taken as a path too. */

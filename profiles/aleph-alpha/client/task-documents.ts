@@ -7,6 +7,13 @@ import { UsageError } from '../../../src/contract/errors.js';
 import type { AlephAlphaDocument } from '../prompt-item-check.js';
 import { readUserBytes, utf8Text, type FileIo } from './read-user-bytes.js';
 
+/**
+ * The most a `--document @file` reads; reading stops there (`@/dev/zero`, an endless FIFO). As for images: the base64
+ * of a .docx (6.7 MiB) must fit the 8 MiB body `serve` accepts, and text that size is already far past what a
+ * Luminous model reads (its context is 2 048 tokens, about 8 KB). README, "Aleph Alpha tasks".
+ */
+export const MAX_DOCUMENT_BYTES = 5 * 1024 * 1024;
+
 export async function readDocument(flag: string, value: string, io: FileIo): Promise<AlephAlphaDocument> {
   if (!value.startsWith('@')) {
     if (value.trim() === '')
@@ -23,7 +30,13 @@ export async function readDocument(flag: string, value: string, io: FileIo): Pro
     if (text.trim() === '') throw new UsageError(`${flag}: stdin is empty`);
     return { text };
   }
-  const bytes = await readUserBytes(flag, path, io);
+  const bytes = await readUserBytes(
+    flag,
+    path,
+    io,
+    MAX_DOCUMENT_BYTES,
+    'a document that size is beyond what a model reads in one request; cut it down or split it into several --document',
+  );
   if (bytes.length === 0) throw new UsageError(`${flag}: ${path} is empty`);
   if (extname(path).toLowerCase() === '.docx') return { docx: bytes.toString('base64') };
   const text = utf8Text(bytes);

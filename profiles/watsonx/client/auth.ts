@@ -9,6 +9,7 @@ import { tokenCacheKey, type CachedToken, type TokenCache } from '../../../src/c
 import { AuthError, UsageError } from '../../../src/contract/errors.js';
 import type { HttpClient, HttpRequestSpec, HttpResponse } from '../../../src/contract/http.js';
 import type { Authenticator } from '../../../src/contract/adapter.js';
+import { redactUrl } from '../../../src/contract/redact.js';
 
 const HOUR = 3_600_000;
 /** CPD tokens that are not JWTs carry no expiry; CPD documents about 12 hours. */
@@ -172,7 +173,7 @@ async function exchangeIam(
   };
   const res = await http.send(request, { ...(signal ? { signal } : {}), retries: EXCHANGE_RETRIES, service });
   const body = await readBody(res);
-  if (res.status >= 200 && res.status < 300) {
+  if (res.status >= 200 && res.status < 300 && !isHtml(res, body.text)) {
     const token = stringField(body.json, 'access_token');
     if (token === undefined)
       throw new AuthError(`${service} token exchange failed: the reply has no access_token`, { status: res.status });
@@ -189,6 +190,7 @@ async function exchangeIam(
           : (jwtClaims(token)?.expMs ?? obtainedAt + IAM_DEFAULT_LIFETIME_MS);
     return { token, expiresAt, obtainedAt };
   }
+  if (noServiceHere(res, body)) throw noTokenService(service, auth.iamUrl, res.status, IAM_URL_HINT);
   const code = stringField(body.json, 'errorCode');
   const message = stringField(body.json, 'errorMessage') ?? stringField(body.json, 'message') ?? summary(body.text);
   const context =
@@ -217,7 +219,7 @@ async function exchangeCpd(
   };
   const res = await http.send(request, { ...(signal ? { signal } : {}), retries: EXCHANGE_RETRIES, service });
   const body = await readBody(res);
-  if (res.status >= 200 && res.status < 300) {
+  if (res.status >= 200 && res.status < 300 && !isHtml(res, body.text)) {
     // Newer CPD releases answer `token`, some older ones `accessToken`.
     const token = stringField(body.json, 'token') ?? stringField(body.json, 'accessToken');
     if (token === undefined)
@@ -228,6 +230,7 @@ async function exchangeCpd(
     const obtainedAt = now();
     return { token, expiresAt: jwtClaims(token)?.expMs ?? obtainedAt + CPD_DEFAULT_LIFETIME_MS, obtainedAt };
   }
+  if (noServiceHere(res, body)) throw noTokenService(service, request.url, res.status, CPD_URL_HINT);
   const json = body.json;
   const firstError = Array.isArray((json as { errors?: unknown } | null)?.errors)
     ? (json as { errors: unknown[] }).errors[0]
@@ -270,6 +273,32 @@ function checkToken(token: string, service: string, field: string, status: numbe
 /** A header-safe token: visible ASCII, no spaces (RFC 6750's b64token and every JWT fit). */
 export function isUsableToken(token: string): boolean {
   return /^[\x21-\x7e]+$/.test(token);
+}
+
+const IAM_URL_HINT =
+  'the IAM URL is the token endpoint itself: https://iam.cloud.ibm.com/identity/token, or for "textgen serve --require-auth" http://HOST:PORT/identity/token (profile auth.iam_url, or TEXTGEN_IAM_URL)';
+const CPD_URL_HINT = "the profile's url must be the Cloud Pak for Data route that serves /icp4d-api/v1/authorize";
+
+/**
+ * A 404, or a web page, is not a token service turning the credential down: nothing at that URL exchanges tokens
+ * (a base URL where the token endpoint belongs, a typo, a web server). Saying "rejected the API key" sent people
+ * to check a key that was never looked at.
+ */
+function noServiceHere(res: HttpResponse, body: { text: string }): boolean {
+  return res.status === 404 || isHtml(res, body.text);
+}
+
+function isHtml(res: HttpResponse, text: string): boolean {
+  return /^text\/html\b/i.test(res.headers['content-type'] ?? '') || /^\s*<(?:!doctype|html)\b/i.test(text);
+}
+
+/**
+ * Exit 3 like every failed token exchange (the exit-code table's "token exchange failed"): something answered, so it
+ * is no network failure (5), and what has to change is where the credential goes.
+ */
+function noTokenService(service: string, url: string, status: number, hint: string): AuthError {
+  const what = status === 404 ? 'HTTP 404' : `HTTP ${status} with a web page`;
+  return new AuthError(`no token service at ${redactUrl(url)} (${service} token exchange: ${what})`, { status, hint });
 }
 
 /** 4xx: the credential was refused; anything else left after the client's retries: the exchange failed. */

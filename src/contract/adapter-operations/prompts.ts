@@ -36,13 +36,21 @@ export type TaskDocument = { docx: string } | { text: string } | { prompt: Promp
  * How an adapter reads what the command line names: the CLI lends it (src/options/file-io.ts), with the CLI's path
  * rules and messages, so the adapter holds no flag or file conventions of its own.
  */
+/** At most `limit` bytes of a file: a larger file, `/dev/zero` or an endless FIFO is a UsageError with `hint`. */
+export interface ReadBound {
+  limit: number;
+  hint: string;
+}
+
 export interface FileIo {
   /** The bytes of the file `path` given to `flag` (`~/`, relative to cwd); a UsageError naming the flag when unreadable. */
-  readFile(flag: string, path: string): Promise<Uint8Array>;
+  readFile(flag: string, path: string, bound?: ReadBound): Promise<Uint8Array>;
   /** A JSON option's value: inline JSON, `@file` or `@-` (stdin); a UsageError naming the flag when it is not JSON. */
   readJson(flag: string, value: string): Promise<unknown>;
   /** All of stdin as text, for `@-`. */
   stdin?: () => Promise<string>;
+  /** The command's abort signal: Ctrl-C ends a file read that is under way. */
+  signal?: AbortSignal;
 }
 
 export interface PromptOptions {
