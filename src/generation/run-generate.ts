@@ -4,7 +4,7 @@ import type { Context } from '../context.js';
 import type { HttpResponse } from '../http/types.js';
 import type { GenerateTarget, GenerateOperation } from '../../profiles/types.js';
 import { answerJson, readAnswer } from '../requests/answer.js';
-import { Interrupted, NetworkError, StreamError, isTextgenError } from '../errors.js';
+import { Interrupted, NetworkError, StreamError, UsageError, isTextgenError } from '../errors.js';
 import { failFromResponse, printDryRun, sendAuthorized } from '../requests/send.js';
 import { GenerationPresenter, type PresentOptions } from './present.js';
 import { StreamAggregator } from './aggregate.js';
@@ -55,7 +55,12 @@ export async function runGenerate(ctx: Context, inv: GenerateInvocation): Promis
     warn: (m) => ctx.reporter.warn(m),
   });
   const request = checked.request;
-  if (checked.client.promptVariables && request.input !== undefined) {
+  if (checked.client.promptVariables) {
+    // Here the client fills the {{name}} placeholders: only a service that keeps prompt templates does without input.
+    if (request.input === undefined)
+      throw new UsageError(
+        `missing required option: --input (the prompt whose {{name}} placeholders the prompt variables fill; ${profile.provider} keeps no prompt templates)`,
+      );
     request.input = fillPromptVariables(request.input, checked.client.promptVariables);
   }
   const deadlineMs = checked.client.timeLimitMs;
