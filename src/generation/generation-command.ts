@@ -107,7 +107,7 @@ export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand)
   let model = cmd.target.kind === 'model' ? (cmd.target.model ?? profile.defaults.model) : undefined;
   if (ask && cmd.target.kind === 'model' && model === undefined) {
     const { askTarget } = await import('../prompt/ask-target.js');
-    model = await askTarget(ctx, profile, 'models');
+    model = await askTarget(ctx, profile, 'models', 'text_generation');
   }
   if (ask && needsInput) {
     const text = await (await ctx.prompter()).multiline('Prompt');
