@@ -89,7 +89,12 @@ export async function runGenerate(ctx: Context, inv: GenerateInvocation): Promis
     started: ctx.now(),
     backstop: deadlineMs === undefined && limitMs !== undefined,
   };
-  const presenter = new GenerationPresenter(ctx, { ...inv.present, live: target.stream });
+  const echo = request.parameters?.return_options?.input_text === true && request.input !== undefined;
+  const presenter = new GenerationPresenter(ctx, {
+    ...inv.present,
+    live: target.stream,
+    ...(echo ? { echoPrompt: request.input } : {}),
+  });
   const spinner = await startSpinner(
     ctx,
     target.stream
