@@ -114,9 +114,17 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
     return 0;
   }
   await writeResult(ctx, format, raw ? listing.raw : listing.entries, () =>
-    shown(raw ? `${JSON.stringify(listing.raw, null, 2)}\n` : modelsTable(listing.entries)),
+    shown(raw ? `${JSON.stringify(listing.raw, null, 2)}\n` : modelsTable(listing.entries, terminalWidth(ctx))),
   );
   return 0;
+}
+
+/** The terminal's width when stdout is one (COLUMNS, as the shell exports it, else the tty's own), else undefined. */
+function terminalWidth(ctx: Context): number | undefined {
+  if (!ctx.terminal.stdoutIsTTY) return undefined;
+  const fromEnv = Number(ctx.env.COLUMNS);
+  if (Number.isInteger(fromEnv) && fromEnv > 0) return fromEnv;
+  return process.stdout.columns || 80;
 }
 
 export const command = defineCommand({ spec, helpGroup: 'Inspect:', run });

@@ -15,7 +15,7 @@ const spec = {
     'header. See docs/faults.md. With --engine llama --model FILE.gguf a real model answers every route ' +
     'instead (node-llama-cpp, installed apart: see docs/local-model.md).',
   options: [
-    { flags: '--port <port>', description: 'port to listen on (0 = any free port)' },
+    { flags: '--port <port>', description: 'port to listen on (default 8080; 0 = any free port)' },
     { flags: '--host <host>', description: 'address to bind (default 127.0.0.1)' },
     { flags: '--require-auth', description: 'demand credentials: IAM token, CPD token or ZenApiKey' },
     { flags: '--token-delay-ms <ms>', description: 'pause per generated token, to watch streaming (default 0)' },

@@ -53,7 +53,12 @@ export async function prepareChat(
   const op = await adapter.chat();
   const why = op.unavailable?.(profile);
   if (why) throw new UsageError(why.message, why.hint ? { hint: why.hint } : {});
-  const model = setup.model ?? (setup.deployment === undefined ? profile.defaults.model : undefined);
+  let model = setup.model ?? (setup.deployment === undefined ? profile.defaults.model : undefined);
+  if (model === undefined && setup.deployment === undefined && ctx.terminal.interactive) {
+    // On a terminal a missing model is asked for, from the models that can chat (as complete does).
+    const { askTarget } = await import('../prompt/ask-target.js');
+    model = await askTarget(ctx, profile, 'models', 'text_chat');
+  }
   if (model === undefined && setup.deployment === undefined) {
     throw new UsageError(`missing required option: --model (profile "${profile.name}" has no defaults.model)`, {
       hint: 'give the model with -m, or a watsonx deployment with --id-or-name',

@@ -7,6 +7,10 @@ import { commandKey } from '../define-command.js';
 import { packageVersion } from '../version.js';
 import { GLOBAL_OPTION_SPECS } from '../global-options.js';
 import { routedSpec } from './route.js';
+import { examplesText, GLOBALS_POINTER, GROUP_EXAMPLES, globalsHelp, wrapCommandLine } from './help-text.js';
+
+/** Help is laid out for 80 columns, examples included. */
+const HELP_WIDTH = 80;
 
 /** The heading of each top-level word in `textgen --help`: its commands' help group (src/cli/commands.ts). */
 export function helpGroups(): Record<string, string> {
@@ -49,14 +53,22 @@ export async function parseCommandLine(
     .helpOption('-h, --help', 'show help')
     .showSuggestionAfterError(true)
     .configureHelp({
-      showGlobalOptions: true,
+      // The global options are listed once (`textgen help globals`); each command's help points there.
+      showGlobalOptions: false,
       sortSubcommands: true,
+      helpWidth: HELP_WIDTH,
+      // The long flag names of text-generate leave ~32 columns for descriptions: wrap those too (commander's 40).
+      minWidthToWrap: 24,
       // Descriptions are written as paragraphs (commands/*.ts) and wrapped here, once, to the width; an indented
-      // line is an example command, kept whole so that it can be copied.
+      // line is an example command, broken with shell continuations so that it can still be copied.
       boxWrap(this: Help, text: string, width: number): string {
         return text
           .split('\n')
-          .map((line) => (/^\s/.test(line) ? line : Help.prototype.boxWrap.call(this, line, width)))
+          .map((line) =>
+            /^\s/.test(line)
+              ? wrapCommandLine(line, width, `${/^\s*/.exec(line)?.[0] ?? ''}    `)
+              : Help.prototype.boxWrap.call(this, line, width),
+          )
           .join('\n');
       },
     })
@@ -83,9 +95,8 @@ export async function parseCommandLine(
       if (o.hidden) opt.hideHelp();
       cmd.addOption(opt);
     }
-    if (spec.examples.length > 0) {
-      cmd.addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}\n`);
-    }
+    if (spec.examples.length > 0) cmd.addHelpText('after', examplesText(spec.examples, HELP_WIDTH));
+    cmd.addHelpText('after', `\n${GLOBALS_POINTER}\n`);
     cmd.exitOverride();
     const key = commandKey(spec);
     cmd.action((...args: unknown[]) => {
@@ -94,14 +105,29 @@ export async function parseCommandLine(
       selection = { key, opts, globals: command.optsWithGlobals() as GlobalOptions };
     });
   }
+  program.addHelpText('after', examplesText(GROUP_EXAMPLES[''] ?? [], HELP_WIDTH));
   const headings = helpGroups();
   for (const group of program.commands) {
     const heading = headings[group.name()];
     if (heading !== undefined) group.helpGroup(heading);
+    const examples = group.commands.length > 0 ? GROUP_EXAMPLES[group.name()] : undefined;
+    if (examples) group.addHelpText('after', `${examplesText(examples, HELP_WIDTH)}\n${GLOBALS_POINTER}\n`);
     group.exitOverride();
     group.configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
   }
 
+  // Bare `textgen` is `textgen --help` (as gh does): the help on stdout, exit 0. A usage error goes to stderr, exit 2.
+  if (argv.length === 0) {
+    program.outputHelp();
+    return { exitCode: 0 };
+  }
+  if (argv.length === 2 && argv[0] === 'help' && argv[1] === 'globals') {
+    globalsHelp()
+      .configureHelp({ helpWidth: HELP_WIDTH })
+      .configureOutput({ writeOut: (s) => io.stdout.write(s) })
+      .outputHelp();
+    return { exitCode: 0 };
+  }
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (e) {

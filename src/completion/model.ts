@@ -6,7 +6,7 @@ import type { CommandSpec, OptionSpec } from '../command.js';
 import { PROVIDER_KINDS } from '../contract/profile.js';
 
 /** Where a flag's value comes from when completing it. */
-export type ValueKind = 'profile' | 'output' | 'provider' | 'file' | 'free';
+export type ValueKind = 'profile' | 'output' | 'provider' | 'file' | 'choice' | 'free';
 
 export interface CompletionFlag {
   /** Every spelling, e.g. ["-o", "--output"]. */
@@ -14,6 +14,8 @@ export interface CompletionFlag {
   description: string;
   /** Set when the next word is the flag's value; optional values (`[bool]`) count as no value. */
   value?: ValueKind;
+  /** The words of a `choice` value: the placeholder lists them, `<greedy|sample>`. */
+  choices?: string[];
 }
 
 export interface CompletionNode {
@@ -48,7 +50,10 @@ export function parseFlag(option: OptionSpec): CompletionFlag {
   const names = (option.flags.split(/[<[]/)[0] ?? '').split(/[\s,|]+/).filter((w) => /^--?[A-Za-z0-9]/.test(w));
   const required = /<([^>]+)>/.exec(option.flags);
   const flag: CompletionFlag = { names, description: option.description };
-  if (required) flag.value = kindOf(names, required[1] ?? '');
+  if (required) {
+    flag.value = kindOf(names, required[1] ?? '');
+    if (flag.value === 'choice') flag.choices = (required[1] ?? '').split('|');
+  }
   return flag;
 }
 
@@ -58,6 +63,10 @@ function kindOf(names: string[], placeholder: string): ValueKind {
   if (names.includes('--provider')) return 'provider';
   // The placeholder says it: <path>, <file>, <path|->.
   if (/^(path|file)\b/.test(placeholder)) return 'file';
+  // Words to pick from: <greedy|sample>; not the forms <json|@file>, <text|@file>, <path|->.
+  const words = placeholder.split('|');
+  if (words.length > 1 && words.every((w) => /^[a-z][a-z0-9_-]*$/.test(w) && !['json', 'text'].includes(w)))
+    return 'choice';
   return 'free';
 }
 

@@ -84,7 +84,11 @@ export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand)
   // On a terminal what is missing is asked for (docs/design.md §6), once the profile says what there is to pick from.
   const ask = ctx.terminal.interactive;
   let idOrName = cmd.target.kind === 'deployment' ? cmd.target.idOrName : undefined;
-  const needsInput = input === undefined && multimodal?.promptJson === undefined && !multimodal?.images.length;
+  // A deployment given prompt variables may have a prompt template, which the service fills instead of an input
+  // (watsonx ignores input then): the client cannot tell, so it sends none and lets the service decide.
+  const templateFill = cmd.target.kind === 'deployment' && built.request.parameters?.prompt_variables !== undefined;
+  const needsInput =
+    input === undefined && !templateFill && multimodal?.promptJson === undefined && !multimodal?.images.length;
   if (!ask) {
     const missing: string[] = [];
     if (cmd.target.kind === 'deployment' && idOrName === undefined) missing.push('--id-or-name');
@@ -102,7 +106,7 @@ export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand)
   let model = cmd.target.kind === 'model' ? (cmd.target.model ?? profile.defaults.model) : undefined;
   if (ask && cmd.target.kind === 'model' && model === undefined) {
     const { askTarget } = await import('../prompt/ask-target.js');
-    model = await askTarget(ctx, profile, 'models');
+    model = await askTarget(ctx, profile, 'models', 'text_generation');
   }
   if (ask && needsInput) {
     const text = await (await ctx.prompter()).multiline('Prompt');
@@ -140,7 +144,11 @@ export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand)
   return runGenerate(ctx, {
     provider,
     profile,
-    request: { ...built.request, input: input ?? '', ...(cmd.choices !== undefined ? { n: cmd.choices } : {}) },
+    request: {
+      ...built.request,
+      ...(input !== undefined || !templateFill ? { input: input ?? '' } : {}),
+      ...(cmd.choices !== undefined ? { n: cmd.choices } : {}),
+    },
     target: {
       ...(cmd.target.kind === 'deployment' ? { deployment: idOrName as string } : { model: model as string }),
       ...(modelVersion ? { modelVersion } : {}),

@@ -19,6 +19,8 @@ export interface PresentOptions {
    * CLI may still stream on the wire (a client-side time limit) but prints only the aggregated result.
    */
   live: boolean;
+  /** complete --echo (return_options.input_text): the prompt, which text output shows before the answer. */
+  echoPrompt?: string | undefined;
 }
 
 /**
@@ -50,6 +52,12 @@ export class GenerationPresenter {
   }
 
   private writeText(raw: string, rawTokens?: TokenInfo[]): void {
+    if (!this.wroteText && this.opts.echoPrompt) {
+      // --echo: the prompt first, then the answer that continues it, as the service's input_text + generated_text.
+      const prompt = this.opts.echoPrompt;
+      this.wroteText = true;
+      this.writeText(prompt);
+    }
     if (!raw) return;
     // On a terminal the service's control characters are shown, not obeyed; a pipe gets the text as it is.
     const text = this.onTerminal ? visibleControls(raw) : raw;

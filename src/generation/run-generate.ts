@@ -7,7 +7,7 @@ import { readWhole, type WholeAnswer } from '../call/answer.js';
 import { CallGuards } from '../call/guards.js';
 import { printDryRun, sendOk } from '../call/send.js';
 import { readStream } from '../call/stream.js';
-import { Interrupted } from '../contract/errors.js';
+import { Interrupted, UsageError } from '../contract/errors.js';
 import { GenerationPresenter, type PresentOptions } from './present.js';
 import { StreamAggregator } from './aggregate.js';
 import { checkSupport, fillPromptVariables } from './support.js';
@@ -51,7 +51,12 @@ export async function runGenerate(ctx: Context, inv: GenerateInvocation): Promis
     warn: (m) => ctx.reporter.warn(m),
   });
   const request = checked.request;
-  if (checked.client.promptVariables && request.input !== undefined) {
+  if (checked.client.promptVariables) {
+    // Here the client fills the {{name}} placeholders: only a service that keeps prompt templates does without input.
+    if (request.input === undefined)
+      throw new UsageError(
+        `missing required option: --input (the prompt whose {{name}} placeholders the prompt variables fill; ${profile.provider} keeps no prompt templates)`,
+      );
     request.input = fillPromptVariables(request.input, checked.client.promptVariables);
   }
   const deadlineMs = checked.client.timeLimitMs;
@@ -73,7 +78,12 @@ export async function runGenerate(ctx: Context, inv: GenerateInvocation): Promis
     started: ctx.now(),
     backstop: deadlineMs === undefined && limitMs !== undefined,
   };
-  const presenter = new GenerationPresenter(ctx, { ...inv.present, live: target.stream });
+  const echo = request.parameters?.return_options?.input_text === true && request.input !== undefined;
+  const presenter = new GenerationPresenter(ctx, {
+    ...inv.present,
+    live: target.stream,
+    ...(echo ? { echoPrompt: request.input } : {}),
+  });
   const spinner = await startSpinner(
     ctx,
     target.stream

@@ -2,7 +2,7 @@
  * `models` as text, for people: a table with the columns some entry fills (ID always), descriptions cut short;
  * one model's metadata as aligned `key  value` lines. Everything in full is `-o json`.
  */
-import { alignColumns, renderTable, truncate } from '../output/text-table.js';
+import { alignColumns, fitColumns, renderTable, truncate } from '../output/text-table.js';
 import type { ModelEntry, TensorSpec } from '../contract/adapter.js';
 
 /** Long descriptions would push every row off the screen. */
@@ -24,12 +24,13 @@ const COLUMNS: ReadonlyArray<{ header: string; cell(e: ModelEntry): string | und
   },
 ];
 
-export function modelsTable(entries: readonly ModelEntry[]): string {
+/** `maxWidth`: a terminal's width, which the table is fitted into (cells cut with "…"); piped, it is shown whole. */
+export function modelsTable(entries: readonly ModelEntry[], maxWidth?: number): string {
   const shown = COLUMNS.filter((c, i) => i === 0 || entries.some((e) => c.cell(e) !== undefined));
-  return renderTable(
-    shown.map((c) => c.header),
-    entries.map((e) => shown.map((c) => c.cell(e) ?? '')),
-  );
+  const rows = [shown.map((c) => c.header), ...entries.map((e) => shown.map((c) => c.cell(e) ?? ''))];
+  if (maxWidth === undefined) return renderTable(rows[0]!, rows.slice(1));
+  const fitted = fitColumns(rows, maxWidth);
+  return renderTable(fitted[0]!, fitted.slice(1));
 }
 
 function tensorText(t: TensorSpec): string {

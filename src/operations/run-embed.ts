@@ -65,7 +65,12 @@ export async function runEmbed(ctx: Context, command: EmbedCommand): Promise<num
   ) {
     throw new UsageError('--similarity compares one vector per text: give one --layers value and one --pooling value');
   }
-  const model = command.model ?? (profile.defaults.model || undefined);
+  let model = command.model ?? (profile.defaults.model || undefined);
+  if (model === undefined && ctx.terminal.interactive) {
+    // On a terminal a missing model is asked for, from the models that can embed (as complete does).
+    const { askTarget } = await import('../prompt/ask-target.js');
+    model = await askTarget(ctx, profile, 'models', 'embedding');
+  }
   const multimodal =
     command.multimodal && (command.multimodal.images.length > 0 || command.multimodal.promptJson !== undefined)
       ? command.multimodal

@@ -173,7 +173,7 @@ export const GENERATE_FLAG_SPECS = [
   { flags: '--input-file <path|->', description: 'read the prompt from a file, or - for stdin' },
   {
     flags: '--moderations <json|@file>',
-    description: 'HAP/PII filters as JSON or @file, e.g. {"hap":{"input":{"enabled":true,"threshold":0.5}}}',
+    description: 'HAP/PII filters as JSON or @file, e.g. {"hap": {"input": {"enabled": true, "threshold": 0.5}}}',
   },
   {
     flags: '--parameters <json|@file>',

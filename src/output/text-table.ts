@@ -31,3 +31,28 @@ export function truncate(text: string, max: number): string {
   const chars = [...text];
   return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
 }
+
+/**
+ * Rows fitted into `maxWidth` columns (a terminal's width): the widest cut-able column gives up a character at a time,
+ * down to `minWidth`, its cells ending in "…"; then the last columns are left out. The first `keep` columns are never
+ * cut. Piped output is not fitted.
+ */
+export function fitColumns(
+  rows: readonly (readonly string[])[],
+  maxWidth: number,
+  { keep = 1, minWidth = 8 }: { keep?: number; minWidth?: number } = {},
+): string[][] {
+  const columns = Math.max(0, ...rows.map((r) => r.length));
+  const widths = Array.from({ length: columns }, (_, i) => Math.max(0, ...rows.map((r) => width(r[i] ?? ''))));
+  const total = () => widths.reduce((a, b) => a + b, 0) + 2 * Math.max(0, widths.length - 1);
+  while (total() > maxWidth) {
+    let widest = -1;
+    for (let i = keep; i < columns; i++)
+      if (widths[i]! > minWidth && (widest < 0 || widths[i]! > widths[widest]!)) widest = i;
+    if (widest < 0) break;
+    widths[widest]! -= 1;
+  }
+  // Still too wide with every column at its least: the last columns go (-o json has them all).
+  while (total() > maxWidth && widths.length > keep + 1) widths.pop();
+  return rows.map((r) => r.slice(0, widths.length).map((cell, i) => (i < keep ? cell : truncate(cell, widths[i]!))));
+}

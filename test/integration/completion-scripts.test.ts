@@ -102,10 +102,11 @@ describe('generated scripts are valid', () => {
     execFileSync('fish', ['--no-execute', join(home.dir, 'textgen.fish')]);
   });
 
-  it('the zsh script is the bash script under bashcompinit', () => {
+  it("the zsh script runs the bash script's walk with zsh's own compadd and _files (no bashcompinit)", () => {
     expect(scripts.zsh).toMatch(/^#compdef textgen\n/);
-    expect(scripts.zsh).toContain('bashcompinit');
-    expect(scripts.zsh).toContain(scripts.bash as string);
+    expect(scripts.zsh).not.toContain('bashcompinit');
+    expect(scripts.zsh).toContain('_textgen_walk() {');
+    expect(scripts.zsh).toContain('compadd -- ');
   });
 
   it.each([
@@ -164,6 +165,17 @@ describe('bash completion completes', () => {
     ['files for --input-file', ['textgen', 'complete', '--input-file', 'pr'], ['prompt.txt']],
     ['files for --config', ['textgen', '--config', 'par'], ['params.json']],
     ['files after @', ['textgen', 'deployment', 'text-generate', '--parameters', '@par'], ['@params.json']],
+    // bash splits "@par" at COMP_WORDBREAKS; readline still replaces from the "@", so the candidates keep it.
+    [
+      'files after @, split off',
+      ['textgen', 'deployment', 'text-generate', '--parameters', '@', 'par'],
+      ['@params.json'],
+    ],
+    [
+      '--parameters-decoding-method values',
+      ['textgen', 'deployment', 'text-generate', '--parameters-decoding-method', ''],
+      ['greedy', 'sample'],
+    ],
   ])('%s', (_case, words, expected) => {
     const { reply } = complete(words);
     for (const word of expected) expect(reply).toContain(word);

@@ -211,16 +211,24 @@ describe('generation summary', () => {
     const stats = {
       stopReasons: ['max_tokens'],
       inputTokens: 4,
-      generatedTokens: 11,
+      generatedTokens: 21,
       firstTokenMs: 250,
-      totalMs: 1250,
+      totalMs: 2250,
     };
     expect(renderGenerationSummary(stats, false)).toBe(
-      'stop: max_tokens · 4 input tokens · 11 generated · first token 250 ms · 10.0 tokens/s\n',
+      'stop: max_tokens · 4 input tokens · 21 generated · first token 250 ms · 10.0 tokens/s\n',
     );
     expect(renderGenerationSummary(stats, true)).toBe(
-      `${E}2mstop: max_tokens · 4 input tokens · 11 generated · first token 250 ms · 10.0 tokens/s${E}22m\n`,
+      `${E}2mstop: max_tokens · 4 input tokens · 21 generated · first token 250 ms · 10.0 tokens/s${E}22m\n`,
     );
+  });
+
+  it('no rate where it would mean nothing: under 20 tokens, or under 500 ms after the first', () => {
+    // 10 tokens in one read 2 ms after the first: the old line said 4500.0 tokens/s.
+    const few = { stopReasons: ['max_tokens'], generatedTokens: 10, firstTokenMs: 300, totalMs: 302 };
+    expect(renderGenerationSummary(few, false)).toBe('stop: max_tokens · 10 generated · first token 300 ms\n');
+    const quick = { stopReasons: ['max_tokens'], generatedTokens: 200, firstTokenMs: 300, totalMs: 700 };
+    expect(renderGenerationSummary(quick, false)).not.toContain('tokens/s');
   });
 
   it('a whole answer: the time to it, the speed over all of it; repeated stop reasons once', () => {

@@ -861,6 +861,11 @@ export interface DeploymentFacts {
   description: string;
   /** A prompt-template deployment points at its prompt template. */
   promptTemplate?: string;
+  /**
+   * The template's text, `{name}` placeholders filled from `prompt_variables`: what the service generates from when
+   * the request has no `input` (IBM: input is ignored when the deployment has a prompt template).
+   */
+  templateText?: string;
   baseModel: string;
   assetType: 'foundation_model' | 'custom_foundation_model';
 }
@@ -883,6 +888,7 @@ export const DEPLOYMENTS: readonly DeploymentFacts[] = [
     servingName: 'classification_serving',
     description: 'A prompt template that classifies questions',
     promptTemplate: 'prompt-template-classification',
+    templateText: 'Classify this question: {question}',
     baseModel: 'ibm/granite-3-3-8b-instruct',
     assetType: 'foundation_model',
   },
@@ -892,6 +898,7 @@ export const DEPLOYMENTS: readonly DeploymentFacts[] = [
     servingName: 'summarize_serving',
     description: 'A prompt template that summarises a {document}',
     promptTemplate: 'prompt-template-summarize',
+    templateText: 'Summarise: {document}',
     baseModel: 'ibm/granite-3-3-8b-instruct',
     assetType: 'foundation_model',
   },

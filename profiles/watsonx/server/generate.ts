@@ -72,13 +72,15 @@ export function generationRoute(kind: GenerateKind, streamRoute: boolean): Route
     const prelude = watsonxPrelude(ctx, { field: 'input' });
     if (!prelude) return;
     let modelId = LOCAL_DEPLOYMENT_MODEL;
+    let templateText: string | undefined;
     if (kind === 'deployment') {
       const idOrName = ctx.params.id ?? '';
       const deployment = findDeployment(idOrName, ctx.server.engine);
       if (!deployment) return sendWatsonxError(ctx.res, 404, [deploymentDoesNotExist(idOrName)]);
       modelId = deployment.baseModel;
+      templateText = deployment.templateText;
     }
-    const validation = await validateGenerateBody(prelude.json, kind);
+    const validation = await validateGenerateBody(prelude.json, kind, { inputOptional: templateText !== undefined });
     if (!validation.ok) return sendWatsonxError(ctx.res, 400, validation.errors);
     const body = validation.body;
     if (kind === 'foundation') {
@@ -98,7 +100,9 @@ export function generationRoute(kind: GenerateKind, streamRoute: boolean): Route
     const { chat, ...parameters } = body.parameters ?? {};
     const generation = await ctx.server.engine.startGeneration(
       {
-        input: withChat(fillPromptVariables(body.input, parameters.prompt_variables), chat),
+        // The service ignores input when the deployment has a template; this one takes a given input as the
+        // template to fill (as IBM's SDK examples send it), and the deployment's own template when there is none.
+        input: withChat(fillPromptVariables(body.input || (templateText ?? ''), parameters.prompt_variables), chat),
         parameters,
         moderations: body.moderations,
         scoreInput: parameters.return_options?.input_tokens === true,

@@ -19,7 +19,8 @@ export interface ChatProperties {
 }
 
 export interface ValidGenerateBody {
-  input: string;
+  /** Absent only for a prompt-template deployment. */
+  input?: string;
   model_id?: string;
   project_id?: string;
   space_id?: string;
@@ -108,7 +109,15 @@ async function buildSchemas() {
   return { deployment, foundation };
 }
 
-export async function validateGenerateBody(json: unknown, kind: GenerateKind): Promise<Validation> {
+/**
+ * `inputOptional`: the deployment has a prompt template, which the service generates from when `input` is absent
+ * (IBM documents `input` as ignored then), so a body without it is valid.
+ */
+export async function validateGenerateBody(
+  json: unknown,
+  kind: GenerateKind,
+  options: { inputOptional?: boolean } = {},
+): Promise<Validation> {
   schemas ??= buildSchemas();
   const parsed = (await schemas)[kind].safeParse(json);
   if (!parsed.success) {
@@ -130,7 +139,7 @@ export async function validateGenerateBody(json: unknown, kind: GenerateKind): P
       ],
     };
   }
-  if (body.input === undefined || body.input === '') {
+  if ((body.input === undefined || body.input === '') && options.inputOptional !== true) {
     return {
       ok: false,
       errors: [
