@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { chmod, lstat, mkdir, readlink, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -14,7 +13,7 @@ import path from 'node:path';
 export async function writePrivateFile(file: string, text: string): Promise<void> {
   const target = await followLinks(file);
   await makePrivateDirs(path.dirname(target));
-  const temp = `${target}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  const temp = `${target}.${process.pid}.${process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex')}.tmp`;
   try {
     await writeFile(temp, text, { mode: 0o600, flag: 'wx' });
     await chmod(temp, 0o600);

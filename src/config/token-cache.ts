@@ -3,7 +3,6 @@
  * (default `$HOME/.cache/textgen`). Directories it creates are 0700 and files 0600 whatever the umask; writes go through a
  * temporary file and a rename, so a reader never sees half a token. Anything unreadable is a miss.
  */
-import { createHash } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,7 +31,9 @@ export function tokenCacheDir(env: Record<string, string | undefined>): string {
 
 /** sha256 of the credential parts, hex. JSON framing keeps ["ab","c"] and ["a","bc"] apart. */
 export function tokenCacheKey(parts: string[]): string {
-  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+  // node:crypto on first use, not when this module loads: a watsonx request with --token (no exchange) would
+  // otherwise load crypto's 14 modules for nothing (13 M instructions; docs/performance.md).
+  return process.getBuiltinModule('node:crypto').createHash('sha256').update(JSON.stringify(parts)).digest('hex');
 }
 
 export function createTokenCache(opts: { env: Record<string, string | undefined> }): TokenCache {
