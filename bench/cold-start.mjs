@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bin, envNumber, hasCommand, median, quick, root, startHelper } from './lib.mjs';
+import { bin, cleanEnv, envNumber, hasCommand, median, quick, root, startHelper } from './lib.mjs';
 
 const CURL = '/usr/bin/curl';
 
@@ -32,18 +32,16 @@ export async function benchColdStart() {
       join(home, 'config', 'textgen', 'config.yaml'),
       `profiles:\n  bench:\n    provider: azure-openai\n    url: ${server.url}\n    auth:\n      type: api-key\n      key_env: BENCH_KEY\n`,
     );
-    const env = {
-      ...process.env,
-      CI: 'true',
+    const env = cleanEnv({
       HOME: home,
       XDG_CONFIG_HOME: join(home, 'config'),
       XDG_CACHE_HOME: join(home, 'cache'),
       BENCH_KEY: 'bench',
-    };
-    for (const name of Object.keys(env))
-      if (name.startsWith('TEXTGEN_') || /^(https?|no|all)_proxy$/i.test(name)) delete env[name];
+    });
     const completions = `${server.url}/openai/deployments/demo/completions?api-version=2024-10-21`;
     const adHoc = ['--provider', 'azure-openai', '--url', server.url, '--api-key', 'bench'];
+    // watsonx with a bearer token: the same fake server answers in watsonx's shape, no IAM exchange.
+    const watsonx = ['--provider', 'watsonx', '--url', server.url, '--token', 'bench'];
     const request = [
       'deployment',
       'text-generate',
@@ -101,6 +99,13 @@ export async function benchColdStart() {
     for (const b of builds) {
       const tg = (args, extra = {}) => ({ cmd: process.execPath, args: [b.bin, ...args], env: { ...env, ...extra } });
       rows.push(
+        {
+          key: `watsonx${b.label}`,
+          name: `whole watsonx request (\`--provider watsonx --token …\`)${b.label}`,
+          target: 2.0,
+          ...tg([...watsonx, ...request]),
+          expect: ' ok.',
+        },
         {
           key: `request${b.label}`,
           name: `\`deployment text-generate … --parameters-max-new-tokens 1\` (whole request)${b.label}`,

@@ -9,6 +9,30 @@ export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const bin = process.env.BENCH_BIN ?? join(root, 'bin', 'textgen.js');
 export const quick = process.env.BENCH_QUICK === '1';
 
+/**
+ * The environment every measured process runs with: this process's, without what changes how Node or textgen
+ * start. NODE_EXTRA_CA_CERTS makes Node parse a whole CA bundle at every start (~30 ms here), NODE_OPTIONS adds
+ * flags (and preloads), TEXTGEN_* and proxies change what a command does. `extra` is added on top.
+ */
+export function cleanEnv(extra = {}) {
+  const env = { ...process.env };
+  for (const name of Object.keys(env))
+    if (
+      /^NODE_/.test(name) ||
+      name.startsWith('TEXTGEN_') ||
+      /^(https?|no|all)_proxy$/i.test(name) ||
+      name === 'UV_THREADPOOL_SIZE'
+    )
+      delete env[name];
+  return { ...env, CI: 'true', ...extra };
+}
+
+/** Names of the variables cleanEnv takes out that are set here (for the results header). */
+export function removedEnvNames() {
+  const kept = cleanEnv();
+  return Object.keys(process.env).filter((name) => !(name in kept));
+}
+
 export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
@@ -36,7 +60,7 @@ export function runTimed(
 ) {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    const child = spawn(command, args, { stdio: [stdin, 'pipe', 'pipe'], env: { ...process.env, CI: 'true', ...env } });
+    const child = spawn(command, args, { stdio: [stdin, 'pipe', 'pipe'], env: cleanEnv(env) });
     let firstByteMs;
     let lastByteMs;
     let bytes = 0;
@@ -86,7 +110,7 @@ export function startHelper(script, args = [], env = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, ...args], {
       stdio: ['ignore', 'pipe', 'inherit'],
-      env: { ...process.env, ...env },
+      env: cleanEnv(env),
     });
     let out = '';
     let ready = false;

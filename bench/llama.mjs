@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { bin, envNumber, median, quick, root } from './lib.mjs';
+import { bin, cleanEnv, envNumber, median, quick, root } from './lib.mjs';
 
 const TOKENS = envNumber('BENCH_LLAMA_TOKENS', quick ? 100 : 400);
 const RUNS = envNumber('BENCH_LLAMA_RUNS', quick ? 3 : 7);
@@ -122,7 +122,7 @@ function startServe(modelPath) {
         '--model-name',
         'bench',
       ],
-      { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, CI: 'true' } },
+      { stdio: ['ignore', 'ignore', 'pipe'], env: cleanEnv() },
     );
     let err = '';
     child.stderr.on('data', (chunk) => {

@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 // `npm run bench`: cold start, streaming throughput, time to first token, batch throughput and memory. Every
-// figure is a ratio against a baseline measured in the same run. Prints the table and writes bench/results.md.
+// figure is a ratio against a baseline measured in the same run. Prints the table and writes it to
+// bench/results.local.md (untracked); `npm run bench -- --write-results` writes the tracked bench/results.md.
+// Every measured process runs with a clean environment (lib.mjs cleanEnv). No verdict (met / not met) is printed
+// when the machine was busy at the start or the end (load average, BENCH_BUSY_LOAD): the figures say so instead.
 // Knobs (docs/performance.md): BENCH_QUICK=1 (smaller sizes, under a minute or two), BENCH_ONLY=cold,stream,batch,
 // BENCH_RUNS, BENCH_EVENTS, BENCH_STREAM_RUNS, BENCH_CHUNK, BENCH_BATCH_LINES, BENCH_LATENCY_MS, BENCH_MEMORY_LINES,
 // BENCH_OUT (another results file, e.g. to keep a "before" run), BENCH_LLAMA_TOKENS, BENCH_LLAMA_RUNS.
@@ -10,14 +13,22 @@ import { join } from 'node:path';
 import { benchBatch } from './batch.mjs';
 import { benchColdStart } from './cold-start.mjs';
 import { benchLlama } from './llama.mjs';
-import { quick, root } from './lib.mjs';
+import { quick, removedEnvNames, root } from './lib.mjs';
 import { benchStreaming } from './streaming.mjs';
 
 const only = new Set((process.env.BENCH_ONLY ?? 'cold,stream,batch,llama').split(',').map((s) => s.trim()));
 const started = Date.now();
 const n = (x, digits = 0) =>
   x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-const verdict = (ok) => (ok ? 'met' : '**not met**');
+const cores = availableParallelism();
+/** A 1-minute load average at or above this (default: a quarter of the cores) means other work shares the machine. */
+const busyLoad = Number(process.env.BENCH_BUSY_LOAD ?? cores / 4);
+const loadAtStart = loadavg();
+let busy = loadAtStart[0] >= busyLoad;
+const verdict = (ok) => (busy ? 'no verdict (machine busy)' : ok ? 'met' : '**not met**');
+const resultsPath =
+  process.env.BENCH_OUT ??
+  join(root, 'bench', process.argv.includes('--write-results') ? 'results.md' : 'results.local.md');
 
 const out = [
   '# Benchmark results',
@@ -25,9 +36,9 @@ const out = [
   `${new Date().toISOString()} · node ${process.version} · ${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}) · ${quick ? 'BENCH_QUICK=1' : 'full sizes'}`,
   '',
   // Other work on the machine slows every client alike, so ratios hold up better than absolute figures; say how busy it was.
-  `Load average at start: ${loadavg()
-    .map((l) => l.toFixed(2))
-    .join(', ')}.`,
+  `Load average at start: ${loadAtStart.map((l) => l.toFixed(2)).join(', ')} (busy from ${busyLoad.toFixed(2)}: ${busy ? 'busy' : 'quiet'}).`,
+  '',
+  `Clean environment for every measured process: ${removedEnvNames().length === 0 ? 'nothing to remove' : `removed ${removedEnvNames().join(', ')}`} (NODE_EXTRA_CA_CERTS alone adds ~30 ms to every Node start).`,
   '',
 ];
 
@@ -138,12 +149,26 @@ if (only.has('llama')) {
   }
 }
 
+const loadAtEnd = loadavg();
+const busyAtEnd = loadAtEnd[0] >= busyLoad;
 out.push(
-  `Whole bench: ${n((Date.now() - started) / 1000, 1)} s; load average at the end: ${loadavg()
+  `Whole bench: ${n((Date.now() - started) / 1000, 1)} s; load average at the end: ${loadAtEnd
     .map((l) => l.toFixed(2))
     .join(', ')}.`,
   '',
 );
-const text = out.join('\n');
-writeFileSync(process.env.BENCH_OUT ?? join(root, 'bench', 'results.md'), text);
+if (busy || busyAtEnd) {
+  busy = true;
+  out.push(
+    `**No verdict: the machine was busy** (1-minute load average ${loadAtStart[0].toFixed(2)} at the start, ${loadAtEnd[0].toFixed(2)} at the end, against ${busyLoad.toFixed(2)} for ${cores} cores). Other work slows textgen and its baselines unevenly; run again on a quiet machine (\`uptime\`) for pass/fail against the targets.`,
+    '',
+  );
+}
+// Verdicts were written as rows were made; a machine that became busy during the run takes them back.
+let text = out.join('\n');
+if (busy)
+  text = text
+    .replaceAll('**not met**', 'no verdict (machine busy)')
+    .replaceAll('| met |', '| no verdict (machine busy) |');
+writeFileSync(resultsPath, text);
 console.log(text);

@@ -7,6 +7,8 @@
 //     (so time-to-first-token is not hidden behind a big write); the rest in BENCH_CHUNK-byte writes that do not
 //     respect event boundaries, as TCP would deliver them.
 //   - otherwise a short non-streamed `text_completion` (for batch runs: a two-token answer, after BENCH_DELAY_MS).
+// A watsonx text generation (`/ml/v1/…/text/generation`, bearer token, no IAM exchange) gets the same short answer in
+// watsonx's shape, so the start-up rows can measure a whole watsonx request.
 // Prints `{"url": "http://127.0.0.1:PORT", "events": N, "textBytes": N}` on stdout once listening.
 import { createServer } from 'node:http';
 import { reportCpuOnTerm } from './lib.mjs';
@@ -68,6 +70,14 @@ const whole = Buffer.from(
   }),
 );
 
+const wholeWatsonx = Buffer.from(
+  JSON.stringify({
+    model_id: 'demo',
+    created_at: '2025-11-30T00:00:00.000Z',
+    results: [{ generated_text: ' ok.', generated_token_count: 2, input_token_count: 3, stop_reason: 'eos_token' }],
+  }),
+);
+
 async function sendStream(res) {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   res.write(stream.first);
@@ -94,9 +104,10 @@ const server = createServer((req, res) => {
     if (wantsStream) {
       void sendStream(res);
     } else {
+      const body = req.url.startsWith('/ml/v1/') ? wholeWatsonx : whole;
       const answer = () => {
-        res.writeHead(200, { 'content-type': 'application/json', 'content-length': whole.length });
-        res.end(whole);
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
+        res.end(body);
       };
       if (delayMs > 0) setTimeout(answer, delayMs);
       else answer();

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { chmod, lstat, mkdir, readlink, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -21,7 +20,7 @@ export async function writePrivateFile(
 ): Promise<void> {
   const target = follow ? await followLinks(file) : path.resolve(file);
   await makePrivateDirs(path.dirname(target));
-  const temp = `${target}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  const temp = `${target}.${process.pid}.${process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex')}.tmp`;
   try {
     await writeFile(temp, text, { mode: 0o600, flag: 'wx' });
     await chmod(temp, 0o600);

@@ -2,8 +2,6 @@
  * What an authenticator may keep between runs (an exchanged token and its lifetime) and the key it is kept under;
  * the store itself (files under the user's cache directory) is src/config/token-cache.ts.
  */
-import { createHash } from 'node:crypto';
-
 export interface CachedToken {
   token: string;
   /** Epoch ms. */
@@ -20,5 +18,8 @@ export interface TokenCache {
 
 /** sha256 of the credential parts, hex. JSON framing keeps ["ab","c"] and ["a","bc"] apart. */
 export function tokenCacheKey(parts: string[]): string {
-  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+  // node:crypto on first use, not when this module loads: a watsonx request with --token (no exchange) would
+  // otherwise load crypto's 14 modules for nothing (13 M instructions; docs/performance.md).
+  return process.getBuiltinModule('node:crypto')
+    .createHash('sha256').update(JSON.stringify(parts)).digest('hex');
 }

@@ -56,6 +56,30 @@ describe('what a run loads of Node itself', () => {
       expect(loaded, off).not.toContain(off);
   });
 
+  it('a watsonx request with a bearer token: no node:crypto (nothing is hashed or exchanged)', async () => {
+    const loaded = await builtinsLoadedBy(
+      [
+        '--provider',
+        'watsonx',
+        '--url',
+        fixture.server.url,
+        '--token',
+        'test-token',
+        'deployment',
+        'text-generate',
+        '--id-or-name',
+        'summarize',
+        '--input',
+        'Hello',
+        '--parameters-max-new-tokens',
+        '1',
+      ],
+      'watsonx',
+    );
+    expect(loaded).toContain('net');
+    expect(loaded).not.toContain('crypto');
+  });
+
   // (net is there: stdout is a pipe, which Node itself opens as a socket.)
   it('--help: no HTTP client nor V8 flags', async () => {
     const loaded = await builtinsLoadedBy(['--help'], 'help');

@@ -17,6 +17,9 @@ import { compileCacheDir, loadBundle } from './compile-cache.js';
 /** The content hashes of dist/cli.cjs and dist/run.cjs, filled in by scripts/bundle.mjs (`define`). */
 declare const TEXTGEN_BUNDLE_IDS: { cli: string; run: string };
 
+/** Node's modules that every request to a service loads (undici, the trace's status texts, the response reader). */
+const SERVICE_BUILTINS = ['node:net', 'node:http', 'node:diagnostics_channel', 'node:fs/promises'] as const;
+
 interface CliBundle {
   parseCommandLine(argv: string[], io: ProcessLike): Promise<ParseOutcome>;
 }
@@ -60,13 +63,14 @@ export async function launch(argv: string[], dist: string): Promise<void> {
   // The baseline compiler parses HTTP framing fast enough. Set before anything compiles WebAssembly, and before
   // run.cjs is read (V8 keeps a cache only for the flags it was made with); not earlier, because loading node:v8
   // costs help and --version about 2 ms.
+  // Any V8 flag set at run time also makes V8 refuse Node's own code cache for every built-in module loaded after
+  // it, which then compiles from source: the built-ins a request to a service loads anyway are loaded first, from
+  // that cache (a watsonx request: 330 → 289 M instructions, docs/performance.md).
   // process.getBuiltinModule, not import(): a dynamic import loads Node's ES module loader first (about 2 ms).
+  for (const name of SERVICE_BUILTINS) process.getBuiltinModule(name);
   const v8 = process.getBuiltinModule('node:v8');
   v8.setFlagsFromString('--liftoff-only');
-  // Nearly everything allocated while a command starts lives on (code, modules, schemas), so each scavenge of the
-  // 1 MB young generation copies it all; growing that generation in bigger steps halves the scavenges before the
-  // first byte (5 → 3 on a request; about 4% of its CPU). Its maximum size, and so memory, is unchanged.
-  v8.setFlagsFromString('--semi-space-growth-factor=8');
+  // (No --semi-space-growth-factor any more: with it a request took 44 M instructions more, not fewer.)
   // One cache per command: each run deserialises the code of its own command, not of every command ever run.
   const run = loadBundle<RunBundle>(join(dist, 'run.cjs'), TEXTGEN_BUNDLE_IDS.run, cacheDir, outcome.selection.key);
   process.exitCode = await run.exports.executeCommand(outcome.selection, io, { handleSignals: true });
