@@ -20,6 +20,5 @@ export interface TokenCache {
 export function tokenCacheKey(parts: string[]): string {
   // node:crypto on first use, not when this module loads: a watsonx request with --token (no exchange) would
   // otherwise load crypto's 14 modules for nothing (13 M instructions; docs/performance.md).
-  return process.getBuiltinModule('node:crypto')
-    .createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+  return process.getBuiltinModule('node:crypto').createHash('sha256').update(JSON.stringify(parts)).digest('hex');
 }

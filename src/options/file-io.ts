@@ -36,9 +36,12 @@ export function cliFileIo(opts: FileIoOptions): FileIo {
                 return await readFileBounded(p, bound.limit, opts.signal);
               } catch (e) {
                 if (!(e instanceof TooLarge)) throw e;
-                throw new UsageError(`${flag}: ${path} is larger than ${sizeText(bound.limit)}, the most ${flag} reads`, {
-                  hint: bound.hint,
-                });
+                throw new UsageError(
+                  `${flag}: ${path} is larger than ${sizeText(bound.limit)}, the most ${flag} reads`,
+                  {
+                    hint: bound.hint,
+                  },
+                );
               }
             };
       // readUserFile reads text with the CLI's path rules and messages; base64 carries the bytes through unchanged.

@@ -18,7 +18,8 @@ export async function readUserBytes(
 ): Promise<Buffer> {
   const bytes = Buffer.from(await io.readFile(flag, path, { limit, hint }));
   // An injected reader (tests) is not bounded by itself.
-  if (bytes.length > limit) throw new UsageError(`${flag}: ${path} is larger than the most ${flag} reads (${limit} bytes)`, { hint });
+  if (bytes.length > limit)
+    throw new UsageError(`${flag}: ${path} is larger than the most ${flag} reads (${limit} bytes)`, { hint });
   return bytes;
 }
 
