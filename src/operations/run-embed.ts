@@ -137,10 +137,16 @@ export async function runEmbed(ctx: Context, command: EmbedCommand): Promise<num
   if (command.similarity) {
     const { similarityMatrix, renderSimilarityMatrix } = await import('../output/similarity-matrix.js');
     const { stdoutColor } = await import('../output/stdout-color.js');
+    const { visibleControls } = await import('../output/visible.js');
     const matrix = similarityMatrix(result.embeddings.map((e, i) => vectorOf(e.embedding, i)));
     const texts = inputs;
-    await writeResult(ctx, format, { ...result, similarity: matrix }, () =>
-      renderSimilarityMatrix(texts, matrix, stdoutColor(ctx)),
+    const color = stdoutColor(ctx);
+    await writeResult(
+      ctx,
+      format,
+      { ...result, similarity: matrix },
+      () => renderSimilarityMatrix(texts.map(visibleControls), matrix, color),
+      { painted: color },
     );
     return 0;
   }

@@ -59,7 +59,14 @@ export async function runTask<T extends TaskName>(
   const { stdoutColor } = await import('../output/stdout-color.js');
   const { COLOUR_HEAT_MAP } = await import('../output/heat-map.js');
   const view = stdoutColor(ctx) ? { heatMap: COLOUR_HEAT_MAP } : {};
-  await present(ctx, format, result, () => operation.renderText(result, request, view), task);
+  await present(
+    ctx,
+    format,
+    result,
+    () => operation.renderText(result, request, view),
+    task,
+    view.heatMap !== undefined,
+  );
   return 0;
 }
 
@@ -70,12 +77,19 @@ async function present(
   result: unknown,
   text: () => string,
   task: TaskName,
+  painted = false,
 ): Promise<void> {
   const { writeResult } = await import('./write-result.js');
-  await writeResult(ctx, format, result, () => {
-    const shown = text();
-    // Nothing on stdout is right for a script; a person should still learn that the call worked.
-    if (shown === '') ctx.reporter.info(`${task}: the answer holds no results`);
-    return shown;
-  });
+  await writeResult(
+    ctx,
+    format,
+    result,
+    () => {
+      const shown = text();
+      // Nothing on stdout is right for a script; a person should still learn that the call worked.
+      if (shown === '') ctx.reporter.info(`${task}: the answer holds no results`);
+      return shown;
+    },
+    { painted },
+  );
 }

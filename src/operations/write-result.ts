@@ -10,10 +10,13 @@ export async function writeResult(
   format: OutputFormat,
   value: unknown,
   text: () => string,
+  opts: { painted?: boolean } = {},
 ): Promise<void> {
   const jmes = ctx.output().jmes;
   if (format === 'text' && !jmes) {
-    ctx.out.text(text());
+    // A picture (heat map, shaded matrix) carries textgen's own colour codes around the user's own text: raw.
+    if (opts.painted === true) ctx.out.raw(text());
+    else ctx.out.text(text());
     return;
   }
   const { renderStructured } = await import('../output/format.js');

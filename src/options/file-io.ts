@@ -3,6 +3,7 @@
  * the command line, read with the CLI's rules and messages (`~/`, relative to cwd, "no such file", `@file`, `@-`).
  */
 import type { FileIo } from '../contract/adapter.js';
+import type { ReadBound } from '../contract/adapter-operations/prompts.js';
 import { readJsonOption } from './json-option.js';
 import { readFileBounded, sizeText, TooLarge } from './read-bounded.js';
 import { readUserFile } from './read-text-file.js';
@@ -49,7 +50,10 @@ export function cliFileIo(opts: FileIoOptions): FileIo {
         ...where,
         readFile: async (p) => Buffer.from(await readOne(p)).toString('base64'),
       });
-      return Buffer.from(base64, 'base64');
+      const bytes = Buffer.from(base64, 'base64');
+      // An injected reader (tests) is not bounded by itself.
+      if (bound !== undefined && bytes.length > bound.limit) throw tooLarge(flag, path, bound);
+      return bytes;
     },
     readJson(flag, value) {
       const readBytes = opts.readBytes;
@@ -60,4 +64,10 @@ export function cliFileIo(opts: FileIoOptions): FileIo {
       });
     },
   };
+}
+
+function tooLarge(flag: string, path: string, bound: ReadBound): UsageError {
+  return new UsageError(`${flag}: ${path} is larger than ${sizeText(bound.limit)}, the most ${flag} reads`, {
+    hint: bound.hint,
+  });
 }
