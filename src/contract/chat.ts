@@ -7,12 +7,50 @@
 import type { ServiceWarning } from './canonical.js';
 
 export const CHAT_ROLES = ['system', 'user', 'assistant'] as const;
+/** The roles a user writes with `--message ROLE=TEXT`; `tool` messages carry a call id (`--tool-result`). */
 export type ChatRole = (typeof CHAT_ROLES)[number];
 
 export interface ChatMessage {
-  role: ChatRole;
+  role: ChatRole | 'tool';
   content: string;
+  /** An assistant turn that asked for tools (its `content` may then be empty). */
+  tool_calls?: ToolCall[];
+  /** A `tool` message: the id of the call it answers. */
+  tool_call_id?: string;
 }
+
+/**
+ * A function the model may call: the shape OpenAI, Azure, watsonx and Aleph Alpha all take on the wire
+ * (`tools: [{type: "function", function: {...}}]`). `parameters` is a JSON Schema object.
+ */
+export interface ChatTool {
+  type: 'function';
+  function: { name: string; description?: string; parameters?: Record<string, unknown>; strict?: boolean };
+}
+
+/** `--tool-choice`: one of the three words, or the name of one function the model must call. */
+export type ToolChoice = 'auto' | 'none' | 'required' | { function: string };
+
+/** One call the model asked for; `arguments` is the JSON text exactly as the service sent it. */
+export interface ToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+/** A streamed piece of a tool call: the first piece of an `index` carries id and name, later ones argument text. */
+export interface ToolCallDelta {
+  index: number;
+  id?: string;
+  name?: string;
+  arguments?: string;
+}
+
+/** `--response-format` / `--json-schema`. */
+export type ResponseFormat =
+  | { type: 'text' }
+  | { type: 'json_object' }
+  | { type: 'json_schema'; json_schema: { name: string; schema: Record<string, unknown>; strict?: boolean } };
 
 /** The parameters `chat` carries; each provider's capabilities say which of them its wire takes. */
 export interface ChatParameters {
@@ -37,6 +75,10 @@ export type ChatParameterName = keyof ChatParameters;
 export interface ChatRequest {
   messages: ChatMessage[];
   parameters: ChatParameters;
+  tools?: ChatTool[];
+  tool_choice?: ToolChoice;
+  parallel_tool_calls?: boolean;
+  response_format?: ResponseFormat;
 }
 
 /**
@@ -68,7 +110,7 @@ export interface ChatTokenLogprob {
 
 export interface ChatChoice {
   index: number;
-  message: { role: 'assistant'; content: string };
+  message: { role: 'assistant'; content: string; tool_calls?: ToolCall[] };
   finish_reason: FinishReason;
   /** Present when log-probabilities were asked for and the service sent them. */
   logprobs?: ChatTokenLogprob[];
@@ -98,6 +140,8 @@ export interface ChatChunkChoice {
   index: number;
   /** The text added by this chunk (may be empty). */
   content: string;
+  /** Tool-call pieces in this chunk, assembled by index before they are printed. */
+  tool_calls?: ToolCallDelta[];
   /** Set on the chunk that ends this answer. */
   finish_reason?: FinishReason;
   logprobs?: ChatTokenLogprob[];
