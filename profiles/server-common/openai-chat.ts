@@ -4,7 +4,9 @@
  * `chat.completion.chunk` choices. Server-side, shared by more than one protocol; the engine stays protocol-neutral.
  */
 import type { StopReason } from '../../src/contract/canonical.js';
+import type { ToolCall } from '../../src/contract/chat.js';
 import { interleave } from '../../src/emulator/engine/conversation.js';
+import { choicePieces, type StructuredChoice, type TurnPiece } from '../../src/emulator/engine/structured-answer.js';
 import type { EngineToken, Generation, GenerationSummary } from '../../src/emulator/engine/types.js';
 
 /** The engine's stop reason in the chat APIs' words. */
@@ -97,4 +99,59 @@ export async function streamChatChoices(
       shape.usage.promptTokens,
     ),
   );
+}
+
+/** A structured choice's `message` in the OpenAI-shaped chat APIs: `content` null when it calls tools. */
+export function structuredMessage(choice: StructuredChoice): {
+  role: 'assistant';
+  content: string | null;
+  tool_calls?: ToolCall[];
+} {
+  if (choice.tool_calls.length === 0) return { role: 'assistant', content: choice.content };
+  return { role: 'assistant', content: null, tool_calls: choice.tool_calls };
+}
+
+/** The usage of a structured answer: the prompt once, the tokens of every choice. */
+export function structuredUsage(plan: { choices: readonly StructuredChoice[]; prompt_tokens: number }) {
+  const completion = plan.choices.reduce((sum, c) => sum + c.completion_tokens, 0);
+  return {
+    prompt_tokens: plan.prompt_tokens,
+    completion_tokens: completion,
+    total_tokens: plan.prompt_tokens + completion,
+  };
+}
+
+/** One streamed piece as an OpenAI-shaped delta: content text, or one `tool_calls` entry. */
+export function pieceDelta(piece: TurnPiece): Record<string, unknown> {
+  if (piece.type === 'text') return { content: piece.text };
+  const { index, id, name, arguments: args } = piece.delta;
+  const call: Record<string, unknown> = { index };
+  if (id !== undefined) Object.assign(call, { id, type: 'function' });
+  call.function = name !== undefined ? { name, arguments: args ?? '' } : { arguments: args ?? '' };
+  return { tool_calls: [call] };
+}
+
+/**
+ * The choices of a streamed structured answer (JSON or tool calls) as the OpenAI-shaped chat APIs stream them: per
+ * choice its role (content '' for JSON, null for calls), then its pieces (JSON fragments, or per call a first delta
+ * with index, id, type, name and empty arguments, then argument fragments), then its finish reason; then the usage
+ * when asked. `chunk` says whether the client is still there; so does the result.
+ */
+export async function streamStructuredChoices(
+  plan: { choices: readonly StructuredChoice[]; prompt_tokens: number },
+  chunk: (choices: unknown[], usage?: unknown) => Promise<boolean>,
+  shape: Pick<ChatChunkShape, 'choiceExtra' | 'usage'>,
+): Promise<boolean> {
+  for (const [index, choice] of plan.choices.entries()) {
+    const content = choice.tool_calls.length > 0 ? null : '';
+    if (!(await chunk([{ index, delta: { role: 'assistant', content }, logprobs: null, finish_reason: null }])))
+      return false;
+    for (const piece of choicePieces(choice)) {
+      const delta = pieceDelta(piece);
+      if (!(await chunk([{ index, delta, logprobs: null, finish_reason: null, ...shape.choiceExtra }]))) return false;
+    }
+    if (!(await chunk([{ index, delta: {}, logprobs: null, finish_reason: choice.finish_reason }]))) return false;
+  }
+  if (shape.usage === undefined) return true;
+  return chunk([], structuredUsage(plan));
 }

@@ -6,7 +6,17 @@
 import * as z from 'zod';
 import { randomUUID } from 'node:crypto';
 import { finishAll, startChatTurn, type ChatSampling } from '../../../src/emulator/engine/conversation.js';
-import { chatFinishReason, chatLogprob, chatUsage, streamChatChoices } from '../../server-common/openai-chat.js';
+import {
+  chatFinishReason,
+  chatLogprob,
+  chatUsage,
+  streamChatChoices,
+  streamStructuredChoices,
+  structuredMessage,
+  structuredUsage,
+} from '../../server-common/openai-chat.js';
+import { readMessages, readToolFields, type ToolFieldProblem } from '../../server-common/chat-tools.js';
+import { conversationMessages, planTurn } from '../../../src/emulator/engine/structured-answer.js';
 import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
 import { EventStream, type StreamFaultWording } from '../../../src/emulator/core/event-stream.js';
 import { takeFault } from '../../../src/emulator/core/take-fault.js';
@@ -20,7 +30,12 @@ export const CHAT_MODELS = ['llama-3.1-8b-instruct', 'llama-3.1-70b-instruct', '
 
 interface ChatBody extends ChatSampling {
   model: string;
-  messages: Array<{ role: 'system' | 'user' | 'assistant'; content: string }>;
+  messages: Array<{
+    role: 'system' | 'user' | 'assistant' | 'tool';
+    content?: string | null;
+    tool_calls?: unknown;
+    tool_call_id?: string;
+  }>;
   n?: number;
   stream?: boolean;
   stream_options?: { include_usage: boolean };
@@ -35,9 +50,11 @@ async function buildSchema() {
     messages: z
       .array(
         z.strictObject({
-          role: z.enum(['system', 'user', 'assistant']),
-          content: z.string(),
+          role: z.enum(['system', 'user', 'assistant', 'tool']),
+          content: z.string().nullable().optional(),
           name: z.string().optional(),
+          tool_calls: z.array(z.unknown()).optional(),
+          tool_call_id: z.string().optional(),
         }),
       )
       .min(1),
@@ -53,21 +70,45 @@ async function buildSchema() {
     stream_options: z.strictObject({ include_usage: z.boolean() }).optional(),
     temperature: z.number().min(0).max(2).optional(),
     top_p: z.number().min(0).max(1).optional(),
+    tools: z.array(z.unknown()).optional(),
+    tool_choice: z.unknown().optional(),
+    response_format: z.unknown().optional(),
   });
 }
 
-/** The reference's order rule, or undefined when the conversation keeps it. */
+/**
+ * The reference's order rule, or undefined when the conversation keeps it: `tool` results belong to the assistant
+ * turn that called for them, so they follow it and may end the conversation.
+ */
 function orderProblem(messages: ChatBody['messages']): string | undefined {
   const offset = messages[0]?.role === 'system' ? 1 : 0;
-  const rest = messages.slice(offset);
-  if (rest.length === 0) return "'messages' must hold a user message";
-  for (const [i, m] of rest.entries()) {
-    const expected = i % 2 === 0 ? 'user' : 'assistant';
-    if (m.role !== expected)
-      return `'messages[${i + offset}]' is a ${m.role} message where a ${expected} message must be: after an optional system message, user and assistant messages alternate`;
+  const turns: Array<{ role: string; at: number }> = [];
+  for (const [i, m] of messages.slice(offset).entries()) {
+    if (m.role === 'tool') {
+      const previous = turns.at(-1);
+      if (previous?.role !== 'assistant' && previous?.role !== 'tool')
+        return `'messages[${i + offset}]' is a tool message that follows no assistant message`;
+      turns.push({ role: 'tool', at: i + offset });
+      continue;
+    }
+    turns.push({ role: m.role, at: i + offset });
   }
-  if (rest[rest.length - 1]!.role !== 'user') return "the last of 'messages' must be a user message";
+  const spoken = turns.filter((t) => t.role !== 'tool');
+  if (spoken.length === 0) return "'messages' must hold a user message";
+  for (const [i, t] of spoken.entries()) {
+    const expected = i % 2 === 0 ? 'user' : 'assistant';
+    if (t.role !== expected)
+      return `'messages[${t.at}]' is a ${t.role} message where a ${expected} message must be: after an optional system message, user and assistant messages alternate`;
+  }
+  const last = turns.at(-1)!.role;
+  if (last !== 'user' && last !== 'tool') return "the last of 'messages' must be a user or tool message";
   return undefined;
+}
+
+function toolWording(problem: ToolFieldProblem): string {
+  return problem.kind === 'missing'
+    ? `Invalid request: '${problem.param}' is required`
+    : `Invalid request: '${problem.param}' ${problem.reason}`;
 }
 
 const streamWording: StreamFaultWording = {
@@ -102,6 +143,10 @@ export async function chatRoute(ctx: RouteContext): Promise<void> {
   const body = parsed.data as ChatBody;
   const problem = orderProblem(body.messages);
   if (problem) return fail(400, 'BAD_REQUEST', `Invalid request: ${problem}`);
+  const history = readMessages(body.messages);
+  if (!history.ok) return fail(400, 'BAD_REQUEST', toolWording(history.problem));
+  const tools = await readToolFields(parsed.data);
+  if (!tools.ok) return fail(400, 'BAD_REQUEST', toolWording(tools.problem));
   if (!isKnownModel(ctx.server.engine, body.model) && !(CHAT_MODELS as readonly string[]).includes(body.model)) {
     return fail(
       404,
@@ -116,17 +161,53 @@ export async function chatRoute(ctx: RouteContext): Promise<void> {
   const n = body.n ?? 1;
   const top = body.top_logprobs ?? 0;
   const wantLogprobs = body.logprobs === true;
-  const generations = await startChatTurn(ctx.server.engine, body.messages, body, n, {
-    signal: ctx.signal,
-    tokenDelayMs: ctx.server.options.tokenDelayMs,
-  });
-  const promptTokens = generations[0]!.inputTokenCount;
+  const engineOptions = { signal: ctx.signal, tokenDelayMs: ctx.server.options.tokenDelayMs };
   const envelope = {
     id: `chat-${randomUUID()}`,
     created: Math.floor(Date.now() / 1000),
     model: body.model,
     system_fingerprint: 'textgen-local',
   };
+  const plan = await planTurn(
+    ctx.server.engine,
+    { messages: history.value, sampling: body, ...tools.value },
+    { ...engineOptions, n },
+  );
+  if (plan.kind !== 'text') {
+    if (!stream) {
+      if (ctx.signal.aborted) return;
+      const choices = plan.choices.map((c, index) => ({
+        index,
+        message: structuredMessage(c),
+        logprobs: null,
+        finish_reason: c.finish_reason,
+      }));
+      return sendAnswer(ctx, fault, { ...envelope, object: 'chat.completion', choices, usage: structuredUsage(plan) });
+    }
+    const events = new EventStream(ctx, fault, streamWording);
+    events.open();
+    const chunk = (choices: unknown[], usage?: unknown) =>
+      events.send({
+        data: JSON.stringify({
+          ...envelope,
+          object: 'chat.completion.chunk',
+          choices,
+          ...(usage !== undefined ? { usage } : {}),
+        }),
+      });
+    const usage = body.stream_options?.include_usage ? { promptTokens: plan.prompt_tokens } : undefined;
+    if (!(await streamStructuredChoices(plan, chunk, { usage }))) return;
+    if (!(await events.send({ data: '[DONE]' }))) return;
+    return events.end();
+  }
+  const generations = await startChatTurn(
+    ctx.server.engine,
+    conversationMessages(history.value),
+    body,
+    n,
+    engineOptions,
+  );
+  const promptTokens = generations[0]!.inputTokenCount;
 
   if (!stream) {
     const summaries = await finishAll(generations);

@@ -7,7 +7,22 @@
 import * as z from 'zod';
 import { randomUUID } from 'node:crypto';
 import { finishAll, startChatTurn, type ChatSampling } from '../../../src/emulator/engine/conversation.js';
-import { chatFinishReason, chatLogprob, chatUsage, streamChatChoices } from '../../server-common/openai-chat.js';
+import {
+  conversationMessages,
+  planTurn,
+  type TurnMessage,
+  type TurnPlan,
+} from '../../../src/emulator/engine/structured-answer.js';
+import {
+  chatFinishReason,
+  chatLogprob,
+  chatUsage,
+  streamChatChoices,
+  streamStructuredChoices,
+  structuredMessage,
+  structuredUsage,
+} from '../../server-common/openai-chat.js';
+import { openAiWording, readMessages, readToolFields, type ToolFields } from '../../server-common/chat-tools.js';
 import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
 import { EventStream, type StreamFaultWording } from '../../../src/emulator/core/event-stream.js';
 import { takeFault } from '../../../src/emulator/core/take-fault.js';
@@ -27,7 +42,7 @@ import {
 
 interface ChatBody extends ChatSampling {
   model?: string;
-  messages: Array<{ role: string; content: string }>;
+  messages: Array<{ role: string; content?: unknown; tool_calls?: unknown; tool_call_id?: unknown }>;
   n?: number | null;
   max_completion_tokens?: number | null;
   stream?: boolean | null;
@@ -45,7 +60,10 @@ async function buildSchema() {
   const n = <T extends import('zod').ZodType>(s: T) => s.nullable().optional();
   const message = z.looseObject({
     role: z.enum(['system', 'user', 'assistant', 'developer', 'tool']),
-    content: z.string(),
+    content: z
+      .union([z.string(), z.array(z.unknown())])
+      .nullable()
+      .optional(),
   });
   return z.strictObject({
     model: z.string().min(1).optional(),
@@ -58,7 +76,7 @@ async function buildSchema() {
     max_completion_tokens: n(z.int().min(1)),
     n: n(z.int().min(1).max(128)),
     presence_penalty: n(z.number().min(-2).max(2)),
-    response_format: z.looseObject({ type: z.string() }).optional(),
+    response_format: n(z.unknown()),
     seed: n(z.int()),
     stop: n(z.union([z.string(), z.array(z.string()).max(4)])),
     stream: n(z.boolean()),
@@ -66,8 +84,9 @@ async function buildSchema() {
     temperature: n(z.number().min(0).max(2)),
     top_p: n(z.number().min(0).max(1)),
     user: z.string().optional(),
-    tools: z.array(z.unknown()).optional(),
-    tool_choice: z.unknown().optional(),
+    tools: n(z.array(z.unknown())),
+    tool_choice: n(z.unknown()),
+    parallel_tool_calls: n(z.boolean()),
   });
 }
 
@@ -75,7 +94,9 @@ async function buildSchema() {
 async function validate(
   json: unknown,
   dialect: Dialect,
-): Promise<{ ok: true; body: ChatBody } | { ok: false; error: CompletionsError }> {
+): Promise<
+  { ok: true; body: ChatBody; messages: TurnMessage[]; tools: ToolFields } | { ok: false; error: CompletionsError }
+> {
   schemas ??= buildSchema();
   const parsed = (await schemas).safeParse(json);
   if (!parsed.success) {
@@ -97,7 +118,12 @@ async function validate(
       error: invalidRequest('logprobs must be set to true when top_logprobs is given', 'top_logprobs'),
     };
   }
-  return { ok: true, body };
+  const messages = readMessages(body.messages);
+  if (!messages.ok)
+    return { ok: false, error: invalidRequest(openAiWording(messages.problem), messages.problem.param) };
+  const tools = await readToolFields(json as Record<string, unknown>);
+  if (!tools.ok) return { ok: false, error: invalidRequest(openAiWording(tools.problem), tools.problem.param) };
+  return { ok: true, body, messages: messages.value, tools: tools.value };
 }
 
 function streamWording(dialect: Dialect): StreamFaultWording {
@@ -145,7 +171,7 @@ function chatRoute(dialect: Dialect): RouteHandler {
     const checked = await validate(ctx.request.json, dialect);
     if (!checked.ok) return sendCompletionsError(ctx, 400, checked.error);
     const body = checked.body;
-    if (dialect === 'azure' && body.messages.some((m) => promptIsFiltered(m.content))) {
+    if (dialect === 'azure' && checked.messages.some((m) => promptIsFiltered(m.content ?? ''))) {
       return sendCompletionsError(ctx, 400, {
         code: 'content_filter',
         message: PROMPT_FILTERED_MESSAGE,
@@ -161,10 +187,12 @@ function chatRoute(dialect: Dialect): RouteHandler {
     const top = body.top_logprobs ?? 0;
     const wantLogprobs = body.logprobs === true;
     const sampling: ChatSampling = { ...body, max_tokens: body.max_completion_tokens ?? body.max_tokens };
-    const generations = await startChatTurn(ctx.server.engine, body.messages, sampling, n, {
-      signal: ctx.signal,
-      tokenDelayMs: ctx.server.options.tokenDelayMs,
-    });
+    const engineOptions = { signal: ctx.signal, tokenDelayMs: ctx.server.options.tokenDelayMs };
+    const turn = { messages: checked.messages, sampling, ...checked.tools };
+    const plan = await planTurn(ctx.server.engine, turn, { ...engineOptions, n });
+    if (plan.kind !== 'text') return answerStructured(ctx, dialect, body, plan, fault);
+    const messages = conversationMessages(checked.messages);
+    const generations = await startChatTurn(ctx.server.engine, messages, sampling, n, engineOptions);
     const promptTokens = generations[0]!.inputTokenCount;
     const model = dialect === 'azure' ? ctx.params.deployment! : body.model!;
     const envelope = {
@@ -224,6 +252,59 @@ function chatRoute(dialect: Dialect): RouteHandler {
     if (!(await events.send({ data: '[DONE]' }))) return;
     await events.end();
   };
+}
+
+/** A JSON or tool-call answer (structured-answer.ts), whole or streamed, in the same envelope as a text answer. */
+async function answerStructured(
+  ctx: RouteContext,
+  dialect: Dialect,
+  body: ChatBody,
+  plan: Exclude<TurnPlan, { kind: 'text' }>,
+  fault: ReturnType<typeof takeFault>,
+): Promise<void> {
+  const envelope = {
+    id: `chatcmpl-${randomUUID().replaceAll('-', '').slice(0, 24)}`,
+    created: Math.floor(Date.now() / 1000),
+    model: dialect === 'azure' ? ctx.params.deployment! : body.model!,
+  };
+  const azureFilter = dialect === 'azure' ? { content_filter_results: contentFilterResults(false) } : {};
+  if (body.stream !== true) {
+    if (ctx.signal.aborted) return;
+    const choices = plan.choices.map((c, index) => ({
+      index,
+      message: { ...structuredMessage(c), refusal: null },
+      logprobs: null,
+      finish_reason: c.finish_reason,
+      ...azureFilter,
+    }));
+    const filterAnnotation =
+      dialect === 'azure'
+        ? { prompt_filter_results: [{ prompt_index: 0, content_filter_results: contentFilterResults(false) }] }
+        : {};
+    await sendAnswer(ctx, fault, {
+      ...envelope,
+      object: 'chat.completion',
+      ...filterAnnotation,
+      choices,
+      usage: structuredUsage(plan),
+    });
+    return;
+  }
+  const events = new EventStream(ctx, fault, streamWording(dialect));
+  events.open();
+  const send = (data: unknown) => events.send({ data: JSON.stringify(data) });
+  const includeUsage = body.stream_options?.include_usage === true;
+  const chunk = (choices: unknown[], usage: unknown = null) =>
+    send({ ...envelope, object: 'chat.completion.chunk', choices, ...(includeUsage ? { usage } : {}) });
+  if (dialect === 'azure') {
+    const annotation = [{ prompt_index: 0, content_filter_results: contentFilterResults(false) }];
+    if (!(await send({ id: '', object: '', created: 0, model: '', prompt_filter_results: annotation, choices: [] })))
+      return;
+  }
+  const usage = includeUsage ? { promptTokens: plan.prompt_tokens } : undefined;
+  if (!(await streamStructuredChoices(plan, chunk, { choiceExtra: azureFilter, usage }))) return;
+  if (!(await events.send({ data: '[DONE]' }))) return;
+  await events.end();
 }
 
 export const azureOpenAiChatProtocol: ProtocolModule = {

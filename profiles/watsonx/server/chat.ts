@@ -6,7 +6,26 @@
 import * as z from 'zod';
 import { randomUUID } from 'node:crypto';
 import { finishAll, interleave, startChatTurn, type ChatSampling } from '../../../src/emulator/engine/conversation.js';
-import { chatFinishReason, chatLogprob } from '../../server-common/openai-chat.js';
+import {
+  chatFinishReason,
+  chatLogprob,
+  pieceDelta,
+  structuredMessage,
+  structuredUsage,
+} from '../../server-common/openai-chat.js';
+import {
+  readMessages,
+  readToolFields,
+  type ToolFieldProblem,
+  type ToolFields,
+} from '../../server-common/chat-tools.js';
+import {
+  choicePieces,
+  conversationMessages,
+  planTurn,
+  type TurnMessage,
+  type TurnPlan,
+} from '../../../src/emulator/engine/structured-answer.js';
 import type { GenerationSummary } from '../../../src/emulator/engine/index.js';
 import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
 import { EventStream, type StreamFaultWording } from '../../../src/emulator/core/event-stream.js';
@@ -22,8 +41,13 @@ type ChatKind = 'foundation' | 'deployment';
 interface ChatBody extends ChatSampling {
   model_id?: string;
   max_completion_tokens?: number;
-  messages: Array<{ role: string; content: string }>;
+  messages: Array<{ role: string; content?: unknown; tool_calls?: unknown; tool_call_id?: unknown }>;
   n?: number;
+  tools?: unknown;
+  tool_choice?: unknown;
+  tool_choice_option?: string;
+  response_format?: unknown;
+  guided_json?: unknown;
 }
 
 const PREFIX = 'Json document validation error: ';
@@ -36,7 +60,10 @@ let schemas: Promise<Schemas> | undefined;
 async function buildSchemas() {
   const message = z.looseObject({
     role: z.enum(['system', 'user', 'assistant', 'tool', 'control']),
-    content: z.string(),
+    content: z
+      .union([z.string(), z.array(z.unknown())])
+      .nullable()
+      .optional(),
   });
   const sampling = {
     tools: z.array(z.unknown()),
@@ -50,7 +77,7 @@ async function buildSchemas() {
     max_completion_tokens: z.int().min(0),
     n: z.int().min(1).max(16),
     presence_penalty: z.number().min(-2).max(2),
-    response_format: z.looseObject({ type: z.string() }),
+    response_format: z.unknown(),
     seed: z.int(),
     stop: z.array(z.string()).max(4),
     temperature: z.number().min(0).max(2),
@@ -113,7 +140,16 @@ function describe(issue: Issue): string[] {
   }
 }
 
-type Checked = { ok: true; body: ChatBody } | { ok: false; errors: { code: string; message: string }[] };
+type Checked =
+  | { ok: true; body: ChatBody; messages: TurnMessage[]; tools: ToolFields }
+  | { ok: false; errors: { code: string; message: string }[] };
+
+/** A tools or messages problem in watsonx's words. */
+function toolProblem(problem: ToolFieldProblem): Checked {
+  const message =
+    problem.kind === 'missing' ? `'${problem.param}' is required` : `'${problem.param}' ${problem.reason}`;
+  return { ok: false, errors: [{ code: 'json_validation_error', message: PREFIX + message }] };
+}
 
 async function validateChatBody(json: unknown, kind: ChatKind): Promise<Checked> {
   schemas ??= buildSchemas();
@@ -139,7 +175,31 @@ async function validateChatBody(json: unknown, kind: ChatKind): Promise<Checked>
       ],
     };
   }
-  return { ok: true, body };
+  if (body.tool_choice !== undefined && body.tool_choice_option !== undefined) {
+    return {
+      ok: false,
+      errors: [
+        {
+          code: 'json_validation_error',
+          message: `${PREFIX}only one of 'tool_choice_option' or 'tool_choice' may be given in the request body`,
+        },
+      ],
+    };
+  }
+  const messages = readMessages(body.messages);
+  if (!messages.ok) return toolProblem(messages.problem);
+  // guided_json (a JSON Schema the answer must follow) is watsonx's older way to ask for what json_schema asks.
+  const guided =
+    body.guided_json !== undefined && body.response_format === undefined
+      ? { type: 'json_schema', json_schema: { name: 'guided_json', schema: body.guided_json } }
+      : body.response_format;
+  const tools = await readToolFields({
+    tools: body.tools,
+    tool_choice: body.tool_choice ?? body.tool_choice_option,
+    response_format: guided,
+  });
+  if (!tools.ok) return toolProblem(tools.problem);
+  return { ok: true, body, messages: messages.value, tools: tools.value };
 }
 
 const streamWording: StreamFaultWording = {
@@ -176,11 +236,7 @@ function chatRoute(kind: ChatKind, streamRoute: boolean): RouteHandler {
     const sampling: ChatSampling = { ...body, max_tokens: body.max_completion_tokens ?? body.max_tokens };
     const top = body.top_logprobs ?? 0;
     const wantLogprobs = body.logprobs === true;
-    const generations = await startChatTurn(ctx.server.engine, body.messages, sampling, n, {
-      signal: ctx.signal,
-      tokenDelayMs: ctx.server.options.tokenDelayMs,
-    });
-    const promptTokens = generations[0]!.inputTokenCount;
+    const engineOptions = { signal: ctx.signal, tokenDelayMs: ctx.server.options.tokenDelayMs };
     const envelope = {
       id: `chat-${randomUUID()}`,
       model_id: body.model_id ?? LOCAL_DEPLOYMENT_MODEL,
@@ -188,6 +244,12 @@ function chatRoute(kind: ChatKind, streamRoute: boolean): RouteHandler {
       created: Math.floor(Date.now() / 1000),
       created_at: new Date().toISOString(),
     };
+    const turn = { messages: checked.messages, sampling, ...checked.tools };
+    const plan = await planTurn(ctx.server.engine, turn, { ...engineOptions, n });
+    if (plan.kind !== 'text') return answerStructured(ctx, envelope, plan, fault, streamRoute);
+    const messages = conversationMessages(checked.messages);
+    const generations = await startChatTurn(ctx.server.engine, messages, sampling, n, engineOptions);
+    const promptTokens = generations[0]!.inputTokenCount;
 
     if (!streamRoute) {
       const summaries = await finishAll(generations);
@@ -233,6 +295,47 @@ function chatRoute(kind: ChatKind, streamRoute: boolean): RouteHandler {
     }
     await events.end();
   };
+}
+
+/**
+ * A JSON or tool-call answer in watsonx's chat shape (the SDK's TextChatResultMessage has OpenAI's `tool_calls`);
+ * streamed, each event one delta (the first of a call with index, id, type and name), the last with the usage.
+ */
+async function answerStructured(
+  ctx: RouteContext,
+  envelope: Record<string, unknown>,
+  plan: Exclude<TurnPlan, { kind: 'text' }>,
+  fault: ReturnType<typeof takeFault>,
+  streamRoute: boolean,
+): Promise<void> {
+  if (!streamRoute) {
+    if (ctx.signal.aborted) return;
+    const choices = plan.choices.map((c, index) => {
+      const message = structuredMessage(c);
+      // watsonx leaves content out, rather than null, when the model calls tools.
+      return {
+        index,
+        message: message.content === null ? { role: message.role, tool_calls: message.tool_calls } : message,
+        finish_reason: c.finish_reason,
+      };
+    });
+    await sendAnswer(ctx, fault, { ...envelope, choices, usage: structuredUsage(plan) });
+    return;
+  }
+  const events = new EventStream(ctx, fault, streamWording);
+  events.open();
+  let id = 0;
+  const send = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+    events.send({ id: String(++id), event: 'message', data: JSON.stringify({ ...envelope, choices, ...extra }) });
+  for (const [index, choice] of plan.choices.entries()) {
+    if (!(await send([{ index, delta: { role: 'assistant', content: '' }, finish_reason: null }]))) return;
+    for (const piece of choicePieces(choice)) {
+      if (!(await send([{ index, delta: { role: 'assistant', ...pieceDelta(piece) }, finish_reason: null }]))) return;
+    }
+    const last = index === plan.choices.length - 1 ? { usage: structuredUsage(plan) } : {};
+    if (!(await send([{ index, delta: { role: 'assistant' }, finish_reason: choice.finish_reason }], last))) return;
+  }
+  await events.end();
 }
 
 export const watsonxChatProtocol: ProtocolModule = {
