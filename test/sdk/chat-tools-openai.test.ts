@@ -169,6 +169,7 @@ describe.each([0, 1, 2])('chat.completions with tools against serve (%i)', (i) =
             type: 'function',
             function: {
               name: 'get_weather',
+              description: 'The weather in a city',
               parameters: weatherSchema,
               function: (args: unknown) => {
                 seen.push(args);

@@ -189,9 +189,18 @@ async function validateChatBody(json: unknown, kind: ChatKind): Promise<Checked>
   const messages = readMessages(body.messages);
   if (!messages.ok) return toolProblem(messages.problem);
   // guided_json (a JSON Schema the answer must follow) is watsonx's older way to ask for what json_schema asks.
+  // IBM's SDK types it as a string (the schema's JSON text); the REST API takes the object too.
+  let guidedSchema = body.guided_json;
+  if (typeof guidedSchema === 'string') {
+    try {
+      guidedSchema = JSON.parse(guidedSchema);
+    } catch {
+      return toolProblem({ kind: 'invalid', param: 'guided_json', reason: 'is not a JSON document' });
+    }
+  }
   const guided =
-    body.guided_json !== undefined && body.response_format === undefined
-      ? { type: 'json_schema', json_schema: { name: 'guided_json', schema: body.guided_json } }
+    guidedSchema !== undefined && body.response_format === undefined
+      ? { type: 'json_schema', json_schema: { name: 'guided_json', schema: guidedSchema } }
       : body.response_format;
   const tools = await readToolFields({
     tools: body.tools,
