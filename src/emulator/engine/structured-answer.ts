@@ -64,6 +64,8 @@ export type TurnPiece = { type: 'text'; text: string } | { type: 'tool_call'; de
 
 /** The answer a json_object request gets from the deterministic engine. */
 const JSON_OBJECT_SCHEMA = { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] };
+/** How long a structured answer may get when the request does not say (JSON runs longer than a chat line). */
+export const STRUCTURED_MAX_TOKENS = 512;
 /** Characters per streamed fragment of a structured answer. */
 const PIECE_LENGTH = 8;
 
@@ -137,7 +139,8 @@ export async function planTurn(
 
   for (let i = 0; i < n; i++) {
     const draw = createRng(mix(seed, i));
-    const parameters = chatEngineParameters(request.sampling, i);
+    const sampling = { ...request.sampling, max_tokens: request.sampling.max_tokens ?? STRUCTURED_MAX_TOKENS };
+    const parameters = chatEngineParameters(sampling, i);
     if (decision.kind === 'json') {
       if (engine.generateJson) {
         const answer = await engine.generateJson({ messages, schema: decision.schema, parameters }, options);

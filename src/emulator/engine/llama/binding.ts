@@ -28,8 +28,27 @@ export interface LlamaContextSequence {
   controlledEvaluate(
     input: Array<Token | [Token, { generateNext?: { probabilities?: boolean; options?: Record<string, number> } }]>,
   ): Promise<Array<ProbabilityOutput | undefined>>;
+  /** Generates after `tokens` with llama.cpp's own sampler (used under a grammar); ends at an end-of-generation token. */
+  evaluate(
+    tokens: Token[],
+    options: {
+      temperature?: number;
+      topK?: number;
+      topP?: number;
+      seed?: number;
+      grammarEvaluationState?: LlamaGrammarEvaluationState;
+    },
+  ): AsyncGenerator<Token, void, void>;
   dispose(): void;
 }
+
+/** A grammar made from a JSON Schema (`llama.createGrammarForJsonSchema`); opaque to textgen. */
+export interface LlamaGrammar {
+  readonly grammar: string;
+}
+
+/** Where generation stands in a grammar; one per generated answer. */
+export type LlamaGrammarEvaluationState = object;
 
 export interface LlamaContext {
   readonly contextSize: number;
@@ -71,6 +90,7 @@ export interface LlamaModel {
 
 export interface Llama {
   loadModel(options: { modelPath: string }): Promise<LlamaModel>;
+  createGrammarForJsonSchema(schema: Record<string, unknown>): Promise<LlamaGrammar>;
   dispose(): Promise<void>;
 }
 
@@ -85,6 +105,10 @@ export interface NodeLlamaCpp {
   LlamaLogLevel: { error: unknown };
   readGgufFileInfo(path: string, options?: { readTensorInfo?: boolean }): Promise<{ version: number }>;
   resolveChatWrapper(model: LlamaModel): ChatWrapperLike | null;
+  LlamaGrammarEvaluationState: new (options: {
+    model: LlamaModel;
+    grammar: LlamaGrammar;
+  }) => LlamaGrammarEvaluationState;
 }
 
 let loading: Promise<NodeLlamaCpp> | undefined;

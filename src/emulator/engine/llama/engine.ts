@@ -21,6 +21,7 @@ import {
   type Token,
 } from './binding.js';
 import { distribution, LlamaGeneration, type LlamaRuntime, NEUTRAL } from './generation.js';
+import { generateJsonWithGrammar, type JsonGrammarRuntime } from './json-grammar.js';
 import { checkModelFile } from './model-file.js';
 import { SequencePool } from './sequence-pool.js';
 
@@ -115,6 +116,7 @@ class LlamaEngine implements Engine {
   /** Embedding requests one at a time: one embedding context. */
   private embedQueue: Promise<unknown> = Promise.resolve();
   private readonly threads: number;
+  private readonly jsonRuntime: JsonGrammarRuntime;
 
   constructor(
     private readonly llamaCpp: NodeLlamaCpp,
@@ -131,6 +133,14 @@ class LlamaEngine implements Engine {
     this.vocabularySize = vocabularySizeOf(model);
     const tokenText = (id: Token, before: readonly Token[]) => model.detokenize([id], false, before);
     this.runtime = { model, pool: new SequencePool(sequences), contextSize: options.contextSize, tokenText };
+    this.jsonRuntime = {
+      llamaCpp,
+      llama,
+      model,
+      pool: this.runtime.pool,
+      contextSize: options.contextSize,
+      promptTokens: (messages) => this.withBos(this.chatTokens(messages)),
+    };
     const checked = (ids: readonly number[]) => {
       const bad = ids.find((id) => !Number.isInteger(id) || id < 0 || id >= this.vocabularySize);
       if (bad !== undefined) throw new UsageError(`token id ${bad} is not in the model's vocabulary`);
@@ -163,9 +173,8 @@ class LlamaEngine implements Engine {
       inputText = this.model.detokenize(ids, !!request.messages);
     }
     const bos = this.model.tokens.bos;
-    const withBos = bos !== null && this.model.tokens.shouldPrependBosToken && ids[0] !== bos;
-    const prompt = withBos ? [bos, ...ids] : ids;
-    const promptIds = withBos || ids[0] !== bos ? ids : ids.slice(1);
+    const prompt = this.withBos(ids);
+    const promptIds = prompt !== ids || ids[0] !== bos ? ids : ids.slice(1);
     const inputTokens = request.scoreInput
       ? await this.scored(prompt, promptIds, options.signal)
       : promptIds.map((id, i) => ({ id, text: this.runtime.tokenText(id, promptIds.slice(Math.max(0, i - 4), i)) }));
@@ -173,6 +182,16 @@ class LlamaEngine implements Engine {
     const seed = p.random_seed ?? (greedy ? undefined : freshSeed());
     return new LlamaGeneration(this.runtime, request, options, prompt, inputText, inputTokens, seed);
   };
+
+  /** JSON under the schema's grammar (json-grammar.ts): structured output and tool-call arguments. */
+  generateJson: NonNullable<Engine['generateJson']> = (request, options) =>
+    generateJsonWithGrammar(this.jsonRuntime, request, options);
+
+  /** The tokens with BOS in front when the model wants it and they do not start with it (the same array otherwise). */
+  private withBos(ids: Token[]): Token[] {
+    const bos = this.model.tokens.bos;
+    return bos !== null && this.model.tokens.shouldPrependBosToken && ids[0] !== bos ? [bos, ...ids] : ids;
+  }
 
   /** The chat's tokens through the model's chat template (node-llama-cpp's wrapper for the model, else a generic one). */
   private chatTokens(messages: readonly ConversationMessage[]): Token[] {
