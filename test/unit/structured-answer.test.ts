@@ -160,6 +160,25 @@ describe('schemaValue: a value the schema accepts', () => {
   });
 });
 
+describe('schemaValue under hostile schemas: small values, made quickly', () => {
+  it.each<[string, Record<string, unknown>]>([
+    ['a billion items', { type: 'array', items: { type: 'string' }, minItems: 1e9 }],
+    [
+      'two required self-references',
+      { type: 'object', properties: { a: { $ref: '#' }, b: { $ref: '#' } }, required: ['a', 'b'] },
+    ],
+    ['a $ref to itself', { $ref: '#' }],
+    ['a long minimum length', { type: 'string', minLength: 50_000 }],
+    ['a billion properties', { type: 'object', minProperties: 1e9 }],
+    ['a pattern with a huge count', { type: 'string', pattern: '^a{100000000}$' }],
+  ])('%s', (_name, schema) => {
+    const started = performance.now();
+    const value = schemaValue(schema, createRng(1));
+    expect(JSON.stringify(value).length).toBeLessThan(2_000_000);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});
+
 const weather: ChatTool = {
   type: 'function',
   function: {

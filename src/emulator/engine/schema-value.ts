@@ -15,6 +15,14 @@ type SchemaObject = Record<string, unknown>;
 const SHALLOW_DEPTH = 4;
 /** A $ref chain deeper than this is taken to be a loop: the value there is null. */
 const MAX_DEPTH = 32;
+/**
+ * Values made for one document at most, and items, properties and characters per value: a schema comes from the
+ * client, and `minItems: 1e9` or two required self-references must not keep the server busy. Past a bound the value
+ * stays small (and may then break the schema: no service answers such a schema either).
+ */
+const MAX_VALUES = 20_000;
+const MAX_ITEMS = 1_000;
+const MAX_STRING = 100_000;
 
 const WORD_POOL: readonly string[] = [...WORDS.noun, ...WORDS.adj, ...WORDS.verb];
 
@@ -24,6 +32,8 @@ export function schemaValue(schema: JsonSchema, draw: () => number): unknown {
 }
 
 class ValueMaker {
+  private made = 0;
+
   constructor(
     private readonly root: SchemaObject,
     private readonly draw: () => number,
@@ -31,7 +41,7 @@ class ValueMaker {
 
   value(input: JsonSchema, depth: number): unknown {
     if (input === true) return this.words(1, 3);
-    if (input === false || depth > MAX_DEPTH) return null;
+    if (input === false || depth > MAX_DEPTH || ++this.made > MAX_VALUES) return null;
     const schema = this.flatten(input, depth);
     if ('const' in schema) return schema.const;
     if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[this.index(schema.enum.length)];
@@ -88,7 +98,7 @@ class ValueMaker {
     }
     const extraSchema: JsonSchema = isObject(extra) ? (extra as SchemaObject) : true;
     for (const name of required) if (!(name in out)) out[name] = this.value(properties[name] ?? extraSchema, depth + 1);
-    const minProperties = nonNegative(schema.minProperties) ?? 0;
+    const minProperties = Math.min(nonNegative(schema.minProperties) ?? 0, MAX_ITEMS);
     if (extra !== false) {
       for (let k = 1; Object.keys(out).length < minProperties; k++) {
         const name = `${this.pick(WORD_POOL)}_${k}`;
@@ -120,7 +130,7 @@ class ValueMaker {
     // `items: false` after a tuple: nothing past its positions.
     const max = items === false ? Math.min(declared, prefix.length) : declared;
     const wanted = depth < SHALLOW_DEPTH ? Math.max(min, Math.min(max, min + 1 + this.index(2))) : min;
-    const count = Math.min(wanted, max);
+    const count = Math.min(wanted, max, MAX_ITEMS);
     const out: unknown[] = [];
     const seen = new Set<string>();
     for (let i = 0, tries = 0; out.length < count && tries < count * 20 + 20; tries++) {
@@ -171,7 +181,7 @@ class ValueMaker {
   }
 
   private string(schema: SchemaObject): string {
-    const min = nonNegative(schema.minLength) ?? 0;
+    const min = Math.min(nonNegative(schema.minLength) ?? 0, MAX_STRING);
     const max = nonNegative(schema.maxLength) ?? Math.max(min, 40);
     if (typeof schema.pattern === 'string') {
       const made = this.patterned(schema.pattern, min, max);
@@ -180,8 +190,10 @@ class ValueMaker {
     const formatted = typeof schema.format === 'string' ? this.formatted(schema.format) : undefined;
     if (formatted !== undefined && length(formatted) >= min && length(formatted) <= max) return formatted;
     let text = this.words(1, 3);
-    while (length(text) < min) text += ` ${this.pick(WORD_POOL)}`;
-    return [...text].slice(0, max).join('');
+    for (let i = 0; length(text) < min && i < 8; i++) text += ` ${this.pick(WORD_POOL)}`;
+    // A long minimum is met by repeating the words, not by drawing thousands of them.
+    if (length(text) < min) text = `${text} `.repeat(Math.ceil(min / (length(text) + 1)));
+    return [...text].slice(0, Math.max(min, Math.min(max, length(text)))).join('');
   }
 
   private patterned(pattern: string, min: number, max: number): string | undefined {
@@ -208,7 +220,8 @@ class ValueMaker {
         let text = node.items.map((n) => this.fromPattern(n, 0)).join('');
         // Grow the last repeatable part until the minimum length is met.
         const last = [...node.items].reverse().find((n) => n.kind === 'repeat' && n.max > n.min);
-        for (let i = 0; last && length(text) < min && i < min; i++) text += this.fromPattern(last, 0);
+        for (let i = 0; last && length(text) < min && i < Math.min(min, MAX_ITEMS); i++)
+          text += this.fromPattern(last, 0);
         return text;
       }
       case 'alternatives':
@@ -441,6 +454,7 @@ function parsePattern(pattern: string): PatternNode | undefined {
       if (!m) return fail();
       min = Number(m[1]);
       max = m[2] === undefined ? min : m[3] === '' ? min + 4 : Number(m[3]);
+      if (min > MAX_ITEMS) return fail();
       at = close;
     } else return item;
     at++;
