@@ -164,8 +164,7 @@ export async function planTurn(
       const schema = tool.function.parameters ?? { type: 'object', properties: {} };
       let args: string;
       if (engine.generateJson) {
-        const hint = { role: 'system', content: `Call the function ${tool.function.name} with JSON arguments.` };
-        const answer = await engine.generateJson({ messages: [...messages, hint], schema, parameters }, options);
+        const answer = await engine.generateJson({ messages: withHint(messages, tool), schema, parameters }, options);
         promptTokens = answer.promptTokens;
         tokens += answer.generatedTokens;
         cut ||= answer.stopReason === 'max_tokens' || answer.stopReason === 'token_limit';
@@ -189,6 +188,17 @@ export async function planTurn(
   }
   if (!engine.generateJson) promptTokens = count(prompt);
   return { kind: decision.kind, choices, prompt_tokens: promptTokens };
+}
+
+/**
+ * The conversation with a system line asking for the call's arguments: added to the first system message, or as one
+ * in front (chat templates take a system message only there).
+ */
+function withHint(messages: readonly ConversationMessage[], tool: ChatTool): ConversationMessage[] {
+  const hint = `Call the function ${tool.function.name}${tool.function.description ? ` (${tool.function.description})` : ''}: answer with its arguments as JSON.`;
+  const [first, ...rest] = messages;
+  if (first?.role === 'system') return [{ role: 'system', content: `${first.content}\n\n${hint}` }, ...rest];
+  return [{ role: 'system', content: hint }, ...messages];
 }
 
 /** `call_` and 24 letters and digits, as OpenAI's ids look, from the seed. */
