@@ -269,6 +269,20 @@ describe('the checks, in each dialect', () => {
     });
   });
 
+  test('watsonx: tool_choice_option without tools names that field', async () => {
+    const res = await post(`/ml/v1/text/chat${V}`, {
+      model_id: 'm',
+      space_id: 's',
+      messages: ASK,
+      tool_choice_option: 'required',
+    });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { errors: Array<{ message: string }> };
+    expect(body.errors[0]!.message).toBe(
+      "Json document validation error: 'tool_choice_option' is only allowed when 'tools' are specified",
+    );
+  });
+
   test('watsonx and Aleph Alpha refuse parallel_tool_calls as an unknown field; OpenAI takes it', async () => {
     const wx = await post(`/ml/v1/text/chat${V}`, {
       model_id: 'm',

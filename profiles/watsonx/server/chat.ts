@@ -207,7 +207,12 @@ async function validateChatBody(json: unknown, kind: ChatKind): Promise<Checked>
     tool_choice: body.tool_choice ?? body.tool_choice_option,
     response_format: guided,
   });
-  if (!tools.ok) return toolProblem(tools.problem);
+  if (!tools.ok) {
+    // The choice words came as tool_choice_option: name the field the request used.
+    const { param } = tools.problem;
+    const asOption = body.tool_choice_option !== undefined && param === 'tool_choice';
+    return toolProblem(asOption ? { ...tools.problem, param: 'tool_choice_option' } : tools.problem);
+  }
   return { ok: true, body, messages: messages.value, tools: tools.value };
 }
 
