@@ -6,7 +6,7 @@
  */
 import type { PoolingKind, VectorSpace } from './embedding.js';
 import type { Tokenizer } from './tokenizer.js';
-import type { EngineOptions, EngineRequest, Generation, GenerationSummary } from './types.js';
+import type { EngineOptions, EngineRequest, Generation, GenerationSummary, JsonAnswer, JsonRequest } from './types.js';
 
 export type EngineKind = 'deterministic' | 'llama';
 
@@ -38,6 +38,11 @@ export interface Engine {
   /** A generation to iterate: its steps stream, its summary holds the whole answer. */
   startGeneration(request: EngineRequest, options?: EngineOptions): Promise<Generation>;
   embed(request: EmbeddingRequest): Promise<EmbeddingResult>;
+  /**
+   * A model engine's JSON under the grammar of a schema (llama: node-llama-cpp's JSON-schema grammar). Absent on the
+   * deterministic engine, whose structured answers structured-answer.ts makes up from the schema itself.
+   */
+  generateJson?(request: JsonRequest, options?: EngineOptions): Promise<JsonAnswer>;
   /** Frees the model (native memory, threads); the server calls it on close. */
   close(): Promise<void>;
 }

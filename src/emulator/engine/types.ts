@@ -76,3 +76,21 @@ export interface Generation extends AsyncIterable<GenerationStep> {
   /** The whole result; throws until iteration has finished. */
   summary(): GenerationSummary;
 }
+
+/**
+ * A JSON document asked of a model engine (structured-answer.ts): the conversation, the JSON Schema its answer must
+ * follow (undefined: any JSON object) and the sampling parameters. The engine enforces the schema while it generates.
+ */
+export interface JsonRequest {
+  messages: readonly ConversationMessage[];
+  schema: Record<string, unknown> | undefined;
+  parameters: CanonicalParameters;
+}
+
+export interface JsonAnswer {
+  /** The document as generated (complete JSON unless the stop reason is a limit). */
+  text: string;
+  promptTokens: number;
+  generatedTokens: number;
+  stopReason: StopReason;
+}
