@@ -6,6 +6,7 @@
  * answer and event is checked against test/contract/responses-schemas.ts, every request by the wire check.
  */
 import OpenAI, { type APIError, AzureOpenAI } from 'openai';
+import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startServer, type RunningServer } from '../../src/emulator/core/index.js';
 import { responseObjectSchema, responsesStreamEventSchema } from '../contract/responses-schemas.js';
@@ -273,6 +274,109 @@ describe('openai responses against serve /v1/responses', () => {
     await expect(stranger.responses.create({ model: 'gpt-4o', input: 'Hi' }, ON_PURPOSE)).rejects.toBeInstanceOf(
       OpenAI.AuthenticationError,
     );
+  });
+});
+
+const WEATHER_TOOL = {
+  type: 'function' as const,
+  name: 'get_weather',
+  description: 'The weather in a city',
+  parameters: {
+    type: 'object',
+    properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['c', 'f'] } },
+    required: ['city', 'unit'],
+    additionalProperties: false,
+  },
+  strict: true,
+};
+const PERSON_SCHEMA = {
+  type: 'object',
+  properties: { name: { type: 'string' }, age: { type: 'integer', minimum: 0 } },
+  required: ['name', 'age'],
+  additionalProperties: false,
+};
+const ajv = new Ajv({ strict: false });
+
+describe('tools and text.format on /v1/responses', () => {
+  test('tool_choice required: one function_call item whose arguments fit the parameters schema', async () => {
+    const response = await openai().responses.create({
+      model: 'gpt-4o',
+      input: 'What is the weather in Paris?',
+      tools: [WEATHER_TOOL],
+      tool_choice: 'required',
+    });
+    expectValidResponse(response);
+    expect(response.status).toBe('completed');
+    expect(response.output).toHaveLength(1);
+    const call = response.output[0]!;
+    expect(call.type).toBe('function_call');
+    if (call.type !== 'function_call') return;
+    expect(call.name).toBe('get_weather');
+    expect(call.call_id).toMatch(/^call_/);
+    expect(ajv.validate(WEATHER_TOOL.parameters, JSON.parse(call.arguments)), ajv.errorsText()).toBe(true);
+    expect(response.tools).toEqual([WEATHER_TOOL]);
+  });
+
+  test('streamed call: argument deltas add up to .done and to the completed item', async () => {
+    const stream = await openai().responses.create({
+      model: 'gpt-4o',
+      input: 'Call get_weather for Paris.',
+      tools: [WEATHER_TOOL],
+      stream: true,
+    });
+    const events: OpenAI.Responses.ResponseStreamEvent[] = [];
+    for await (const event of stream) events.push(event);
+    for (const event of events) expect(responsesStreamEventSchema.safeParse(event).success, event.type).toBe(true);
+    const types = events.map((e) => e.type);
+    expect(types.slice(0, 3)).toEqual(['response.created', 'response.in_progress', 'response.output_item.added']);
+    expect(types.slice(-3)).toEqual([
+      'response.function_call_arguments.done',
+      'response.output_item.done',
+      'response.completed',
+    ]);
+    const args = events.flatMap((e) => (e.type === 'response.function_call_arguments.delta' ? [e.delta] : [])).join('');
+    const done = events.find((e) => e.type === 'response.function_call_arguments.done');
+    expect(done?.type === 'response.function_call_arguments.done' && done.arguments).toBe(args);
+    const completed = events.at(-1)!;
+    if (completed.type !== 'response.completed') throw new Error('no response.completed');
+    const item = completed.response.output[0]!;
+    expect(item.type === 'function_call' && item.arguments).toBe(args);
+  });
+
+  test('a tool loop: the function_call_output through previous_response_id is answered in words', async () => {
+    const client = openai();
+    const first = await client.responses.create({
+      model: 'gpt-4o',
+      input: 'Use get_weather for Paris.',
+      tools: [WEATHER_TOOL],
+    });
+    const call = first.output[0]!;
+    if (call.type !== 'function_call') throw new Error('expected a function call');
+    const second = await client.responses.create({
+      model: 'gpt-4o',
+      previous_response_id: first.id,
+      input: [{ type: 'function_call_output', call_id: call.call_id, output: '{"temperature":21}' }],
+      tools: [WEATHER_TOOL],
+    });
+    expect(second.output[0]!.type).toBe('message');
+    expect(second.output_text.length).toBeGreaterThan(0);
+  });
+
+  test('text.format json_schema: the output text is JSON the schema accepts, plain and streamed alike', async () => {
+    const client = openai();
+    const request = {
+      model: 'gpt-4o',
+      input: 'Invent a person.',
+      text: { format: { type: 'json_schema' as const, name: 'person', schema: PERSON_SCHEMA, strict: true } },
+    };
+    const response = await client.responses.create(request);
+    expectValidResponse(response);
+    expect(ajv.validate(PERSON_SCHEMA, JSON.parse(response.output_text)), ajv.errorsText()).toBe(true);
+    expect(response.text?.format).toEqual(request.text.format);
+    const final = await client.responses.stream(request).finalResponse();
+    expect(textOf(final)).toBe(response.output_text);
+    const object = await client.responses.create({ ...request, text: { format: { type: 'json_object' } } });
+    expect(typeof JSON.parse(object.output_text)).toBe('object');
   });
 });
 

@@ -1,12 +1,12 @@
 /**
- * A Responses request's `input` as the conversation the engine reads: a string is one user message; items are
+ * A Responses request's `input` as the conversation of a chat turn (structured-answer.ts's `TurnMessage`): a string is one user message; items are
  * messages (`{role, content}`, content a string or `input_text` / `output_text` parts), `function_call` and
  * `function_call_output` items, and `item_reference`s to output items `serve` kept. What `previous_response_id`
  * names comes first; `instructions` go before it all as a system message, and are not carried to the next response
  * (OpenAI's rule: "instructions from a previous response will not be carried over").
  */
 import { isRecord } from '../../../src/contract/wire-fields.js';
-import type { ConversationMessage } from '../../../src/emulator/engine/conversation.js';
+import type { TurnMessage } from '../../../src/emulator/engine/structured-answer.js';
 import type { CompletionsError } from './errors.js';
 import type { ResponsesStore } from './responses-store.js';
 
@@ -47,7 +47,7 @@ function itemMessages(
   item: Record<string, unknown>,
   at: string,
   store: ResponsesStore,
-): ConversationMessage[] | CompletionsError {
+): TurnMessage[] | CompletionsError {
   const type = item.type ?? 'message';
   if (type === 'message') {
     if (typeof item.role !== 'string' || !MESSAGE_ROLES.has(item.role))
@@ -66,14 +66,19 @@ function itemMessages(
         at,
         'missing_required_parameter',
       );
-    return [{ role: 'assistant', content: `Call ${item.name} (${item.call_id}) with ${item.arguments}` }];
+    const call = {
+      id: item.call_id,
+      type: 'function' as const,
+      function: { name: item.name, arguments: item.arguments },
+    };
+    return [{ role: 'assistant', content: null, tool_calls: [call] }];
   }
   if (type === 'function_call_output') {
     if (typeof item.call_id !== 'string')
       return invalid(`Missing required parameter: '${at}.call_id'.`, `${at}.call_id`, 'missing_required_parameter');
     const output = contentText(item.output, `${at}.output`);
     if (typeof output !== 'string') return output;
-    return [{ role: 'tool', content: `Result of ${item.call_id}: ${output}` }];
+    return [{ role: 'tool', content: output, tool_call_id: item.call_id }];
   }
   if (type === 'item_reference') {
     const found = typeof item.id === 'string' ? store.item(item.id) : undefined;
@@ -91,10 +96,10 @@ function itemMessages(
 export function inputMessages(
   input: string | Record<string, unknown>[] | undefined | null,
   store: ResponsesStore,
-): ConversationMessage[] | CompletionsError {
+): TurnMessage[] | CompletionsError {
   if (input === undefined || input === null) return [];
   if (typeof input === 'string') return [{ role: 'user', content: input }];
-  const out: ConversationMessage[] = [];
+  const out: TurnMessage[] = [];
   for (const [i, item] of input.entries()) {
     if (!isRecord(item))
       return invalid(`Invalid type for 'input[${i}]': expected an object.`, `input[${i}]`, 'invalid_type');

@@ -4,7 +4,7 @@
  * In memory, one store per running server, bounded: past `MAX_STORED_RESPONSES` the least recently used goes.
  */
 import type { ServerServices } from '../../../src/emulator/core/router.js';
-import type { ConversationMessage } from '../../../src/emulator/engine/conversation.js';
+import type { TurnMessage } from '../../../src/emulator/engine/structured-answer.js';
 
 /** Enough for any test or session; a long-running `serve` does not grow without bound. */
 export const MAX_STORED_RESPONSES = 1000;
@@ -13,7 +13,7 @@ export interface StoredResponse {
   /** The Response object as it was answered (and as GET answers it). */
   response: Record<string, unknown>;
   /** The conversation up to and including this response's answer, as the engine read it. */
-  conversation: ConversationMessage[];
+  conversation: TurnMessage[];
   /** The output items by id, for `item_reference` inputs. */
   items: Map<string, Record<string, unknown>>;
 }

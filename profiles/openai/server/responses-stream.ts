@@ -21,7 +21,7 @@ import {
   type ResponseHead,
   type ResponseUsage,
 } from './responses-object.js';
-import { responseStatusOf, type PlannedCall } from './responses-answer.js';
+import { argumentPieces, responseStatusOf } from './responses-answer.js';
 
 /** The in-stream error OpenAI sends (`event: error`), and a data line that is not JSON, for the stream faults. */
 function wording(sequence: () => number): StreamFaultWording {
@@ -43,15 +43,69 @@ function wording(sequence: () => number): StreamFaultWording {
   };
 }
 
-/** What a response answers: the engine's text, or a function call planned before (with its usage). */
+/**
+ * What a response answers: the engine's text as it is generated, or a finished structured answer (a JSON document,
+ * or function calls) streamed in pieces, with its status and usage.
+ */
 export type ResponseAnswer =
   | { kind: 'text'; generation: Generation; messageId: string }
-  | { kind: 'call'; call: PlannedCall; inputTokens: number; outputTokens: number };
+  | {
+      kind: 'structured';
+      /** A message with the JSON text, or the function calls. */
+      output: OutputItem[];
+      status: 'completed' | 'incomplete';
+      usage: ResponseUsage;
+    };
 
 export interface StreamedAnswer {
   status: 'completed' | 'incomplete';
   output: OutputItem[];
   response: Record<string, unknown>;
+}
+
+type Send = (type: string, fields: Record<string, unknown>) => Promise<boolean>;
+
+/** One message item's events around its text pieces; the finished item, or undefined when the stream ended. */
+async function streamMessage(
+  send: Send,
+  outputIndex: number,
+  id: string,
+  pieces: AsyncIterable<string> | Iterable<string>,
+  finalStatus: () => 'completed' | 'incomplete',
+): Promise<MessageItem | undefined> {
+  const at = { output_index: outputIndex };
+  const message: MessageItem = { id, type: 'message', status: 'in_progress', role: 'assistant', content: [] };
+  if (!(await send('response.output_item.added', { ...at, item: message }))) return undefined;
+  const part = { item_id: id, ...at, content_index: 0 };
+  if (!(await send('response.content_part.added', { ...part, part: outputText('') }))) return undefined;
+  let text = '';
+  for await (const delta of pieces) {
+    if (delta === '') continue;
+    text += delta;
+    if (!(await send('response.output_text.delta', { ...part, delta, logprobs: [] }))) return undefined;
+  }
+  if (!(await send('response.output_text.done', { ...part, text, logprobs: [] }))) return undefined;
+  if (!(await send('response.content_part.done', { ...part, part: outputText(text) }))) return undefined;
+  const item: MessageItem = { ...message, status: finalStatus(), content: [outputText(text)] };
+  if (!(await send('response.output_item.done', { ...at, item }))) return undefined;
+  return item;
+}
+
+/** One function call's events: the item, its arguments in pieces, their whole text, the finished item. */
+async function streamCall(send: Send, outputIndex: number, call: FunctionCallItem): Promise<boolean> {
+  const at = { output_index: outputIndex };
+  if (!(await send('response.output_item.added', { ...at, item: { ...call, status: 'in_progress', arguments: '' } })))
+    return false;
+  const where = { item_id: call.id, ...at };
+  for (const delta of argumentPieces(call.arguments))
+    if (!(await send('response.function_call_arguments.delta', { ...where, delta }))) return false;
+  if (!(await send('response.function_call_arguments.done', { ...where, name: call.name, arguments: call.arguments })))
+    return false;
+  return send('response.output_item.done', { ...at, item: call });
+}
+
+async function* generatedText(generation: Generation): AsyncGenerator<string> {
+  for await (const step of generation) yield step.text;
 }
 
 /** Streams `answer` and returns what was answered, or undefined when the stream ended early (client gone, a fault). */
@@ -67,55 +121,38 @@ export async function streamResponse(
     fault,
     wording(() => sequence),
   );
-  const send = (type: string, fields: Record<string, unknown>) =>
+  const send: Send = (type, fields) =>
     events.send({ event: type, data: JSON.stringify({ type, ...fields, sequence_number: sequence++ }) });
   events.open();
   const opening = responseObject(head, 'in_progress', [], null);
   if (!(await send('response.created', { response: opening }))) return undefined;
   if (!(await send('response.in_progress', { response: opening }))) return undefined;
 
-  const at = { output_index: 0 };
-  let item: OutputItem;
-  let status: 'completed' | 'incomplete' = 'completed';
+  let output: OutputItem[];
+  let status: 'completed' | 'incomplete';
   let usage: ResponseUsage;
   if (answer.kind === 'text') {
-    const message: MessageItem = {
-      id: answer.messageId,
-      type: 'message',
-      status: 'in_progress',
-      role: 'assistant',
-      content: [],
-    };
-    if (!(await send('response.output_item.added', { ...at, item: message }))) return undefined;
-    const part = { item_id: message.id, ...at, content_index: 0 };
-    if (!(await send('response.content_part.added', { ...part, part: outputText('') }))) return undefined;
-    let text = '';
-    for await (const step of answer.generation) {
-      if (step.text === '') continue;
-      text += step.text;
-      if (!(await send('response.output_text.delta', { ...part, delta: step.text, logprobs: [] }))) return undefined;
-    }
-    if (ctx.signal.aborted) return undefined;
-    const summary = answer.generation.summary();
-    status = responseStatusOf(summary.stopReason);
-    if (!(await send('response.output_text.done', { ...part, text, logprobs: [] }))) return undefined;
-    if (!(await send('response.content_part.done', { ...part, part: outputText(text) }))) return undefined;
-    item = { ...message, status: status === 'completed' ? 'completed' : 'incomplete', content: [outputText(text)] };
+    const generation = answer.generation;
+    const statusNow = () => responseStatusOf(generation.summary().stopReason);
+    const item = await streamMessage(send, 0, answer.messageId, generatedText(generation), statusNow);
+    if (item === undefined || ctx.signal.aborted) return undefined;
+    const summary = generation.summary();
+    output = [item];
+    status = statusNow();
     usage = responseUsage(summary.inputTokenCount, summary.generatedTokenCount);
   } else {
-    const call = answer.call;
-    const opened: FunctionCallItem = { ...call.item, status: 'in_progress', arguments: '' };
-    if (!(await send('response.output_item.added', { ...at, item: opened }))) return undefined;
-    const where = { item_id: opened.id, ...at };
-    for (const delta of call.pieces)
-      if (!(await send('response.function_call_arguments.delta', { ...where, delta }))) return undefined;
-    const done = { ...where, name: call.item.name, arguments: call.item.arguments };
-    if (!(await send('response.function_call_arguments.done', done))) return undefined;
-    item = { ...call.item, status: 'completed' };
-    usage = responseUsage(answer.inputTokens, answer.outputTokens);
+    output = answer.output;
+    status = answer.status;
+    usage = answer.usage;
+    for (const [index, item] of output.entries()) {
+      const ok =
+        item.type === 'message'
+          ? (await streamMessage(send, index, item.id, argumentPieces(item.content[0]?.text ?? ''), () => status)) !==
+            undefined
+          : await streamCall(send, index, item);
+      if (!ok) return undefined;
+    }
   }
-  if (!(await send('response.output_item.done', { ...at, item }))) return undefined;
-  const output = [item];
   const response = responseObject(head, status, output, usage);
   if (!(await send(status === 'completed' ? 'response.completed' : 'response.incomplete', { response })))
     return undefined;

@@ -9,12 +9,13 @@ import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.j
 import { sendJson } from '../../../src/emulator/core/respond.js';
 import type { ProtocolModule, RouteContext, RouteHandler } from '../../../src/emulator/core/router.js';
 import { takeFault } from '../../../src/emulator/core/take-fault.js';
-import { finishAll, startChatTurn, type ConversationMessage } from '../../../src/emulator/engine/conversation.js';
+import { finishAll } from '../../../src/emulator/engine/conversation.js';
+import type { TurnMessage } from '../../../src/emulator/engine/structured-answer.js';
 import { unauthorized } from './access.js';
 import { completionsAuthorized } from './auth.js';
 import { azureV1Access } from './azure-v1-access.js';
 import { completionsFaultWording, invalidRequest, sendCompletionsError, stampRequestId } from './errors.js';
-import { responseStatusOf } from './responses-answer.js';
+import { planResponse, responseStatusOf } from './responses-answer.js';
 import { inputMessages } from './responses-input.js';
 import {
   outputText,
@@ -26,7 +27,7 @@ import {
   type ResponseHead,
 } from './responses-object.js';
 import { responsesStoreOf } from './responses-store.js';
-import { streamResponse, type ResponseAnswer } from './responses-stream.js';
+import { streamResponse } from './responses-stream.js';
 import { validateResponsesBody, type ResponsesBody } from './responses-validate.js';
 
 /** `/v1/responses` (OpenAI-compatible) or `/openai/v1/responses` (Azure's v1 API). */
@@ -40,18 +41,22 @@ function accessOk(ctx: RouteContext, flavour: ResponsesFlavour): boolean {
   return false;
 }
 
-/** The engine's view of one conversation message: the answer's text, or the call it made. */
-function answerMessage(item: OutputItem): ConversationMessage {
+/** One output item as the next turn reads it: the answer's text, or the call it made. */
+function answerMessage(item: OutputItem): TurnMessage {
   return item.type === 'message'
     ? { role: 'assistant', content: item.content.map((c) => c.text).join('') }
-    : { role: 'assistant', content: `Call ${item.name} (${item.call_id}) with ${item.arguments}` };
+    : {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: item.call_id, type: 'function', function: { name: item.name, arguments: item.arguments } }],
+      };
 }
 
 function keep(
   ctx: RouteContext,
   body: ResponsesBody,
   response: Record<string, unknown>,
-  conversation: ConversationMessage[],
+  conversation: TurnMessage[],
   output: OutputItem[],
 ) {
   if (body.store === false) return;
@@ -104,7 +109,7 @@ function createRoute(flavour: ResponsesFlavour): RouteHandler {
         param: 'input',
         code: 'empty_array',
       });
-    const messages: ConversationMessage[] = body.instructions
+    const turn: TurnMessage[] = body.instructions
       ? [{ role: 'system', content: body.instructions }, ...conversation]
       : conversation;
 
@@ -112,41 +117,44 @@ function createRoute(flavour: ResponsesFlavour): RouteHandler {
     const fault = takeFault(ctx, stream);
     if (await applyFault(fault, ctx, completionsFaultWording(ctx, ctx.request.query['api-version']))) return;
 
-    const sampling = { max_tokens: body.max_output_tokens, temperature: body.temperature, top_p: body.top_p };
-    const [generation] = await startChatTurn(ctx.server.engine, messages, sampling, 1, {
-      signal: ctx.signal,
-      tokenDelayMs: ctx.server.options.tokenDelayMs,
-    });
     const head: ResponseHead = {
       id: responsesId('resp'),
       created_at: Math.floor(Date.now() / 1000),
       model: body.model!,
       body,
     };
-    const answer: ResponseAnswer = { kind: 'text', generation: generation!, messageId: responsesId('msg') };
+    const answer = await planResponse(ctx, body, turn);
 
     if (stream) {
       const streamed = await streamResponse(ctx, fault, head, answer);
       if (streamed) keep(ctx, body, streamed.response, conversation, streamed.output);
       return;
     }
-    const [summary] = await finishAll([generation!]);
-    if (ctx.signal.aborted) return;
-    const status = responseStatusOf(summary!.stopReason);
-    const item: MessageItem = {
-      id: answer.messageId,
-      type: 'message',
-      status: status === 'completed' ? 'completed' : 'incomplete',
-      role: 'assistant',
-      content: [outputText(summary!.generatedText)],
-    };
-    const response = responseObject(
-      head,
-      status,
-      [item],
-      responseUsage(summary!.inputTokenCount, summary!.generatedTokenCount),
-    );
-    keep(ctx, body, response, conversation, [item]);
+    let response: Record<string, unknown>;
+    let output: OutputItem[];
+    if (answer.kind === 'structured') {
+      output = answer.output;
+      response = responseObject(head, answer.status, output, answer.usage);
+    } else {
+      const [summary] = await finishAll([answer.generation]);
+      if (ctx.signal.aborted) return;
+      const status = responseStatusOf(summary!.stopReason);
+      const item: MessageItem = {
+        id: answer.messageId,
+        type: 'message',
+        status: status === 'completed' ? 'completed' : 'incomplete',
+        role: 'assistant',
+        content: [outputText(summary!.generatedText)],
+      };
+      output = [item];
+      response = responseObject(
+        head,
+        status,
+        output,
+        responseUsage(summary!.inputTokenCount, summary!.generatedTokenCount),
+      );
+    }
+    keep(ctx, body, response, conversation, output);
     await sendAnswer(ctx, fault, response);
   };
 }
