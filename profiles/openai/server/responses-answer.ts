@@ -7,22 +7,11 @@
  * "max_output_tokens"`), any other end `completed`.
  */
 import type { ChatTool, ResponseFormat, ToolChoice } from '../../../src/contract/chat.js';
-import type { StopReason } from '../../../src/contract/canonical.js';
 import type { RouteContext } from '../../../src/emulator/core/router.js';
 import { startChatTurn } from '../../../src/emulator/engine/conversation.js';
 import { conversationMessages, planTurn, type TurnMessage } from '../../../src/emulator/engine/structured-answer.js';
-import { outputText, responseUsage, responsesId, type OutputItem } from './responses-object.js';
-import type { ResponseAnswer } from './responses-stream.js';
+import { outputText, responseUsage, responsesId, type OutputItem, type ResponseAnswer } from './responses-object.js';
 import type { ResponsesBody, ResponsesToolChoice } from './responses-validate.js';
-
-export function responseStatusOf(stop: StopReason): 'completed' | 'incomplete' {
-  return stop === 'max_tokens' || stop === 'token_limit' ? 'incomplete' : 'completed';
-}
-
-/** Text in pieces of a few characters, as the service streams deltas of an answer made whole beforehand. */
-export function argumentPieces(text: string, size = 8): string[] {
-  return text.match(new RegExp(`[^]{1,${size}}`, 'gu')) ?? [];
-}
 
 function chatTools(body: ResponsesBody): ChatTool[] {
   return (body.tools ?? []).map((t) => ({

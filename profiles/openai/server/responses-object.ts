@@ -4,6 +4,8 @@
  * defaults, the output items, status, `incomplete_details` and usage. `output_text` is left out: the SDKs add it.
  */
 import { randomBytes } from 'node:crypto';
+import type { StopReason } from '../../../src/contract/canonical.js';
+import type { Generation } from '../../../src/emulator/engine/types.js';
 import type { ResponsesBody } from './responses-validate.js';
 
 /** OpenAI's ids: a prefix and 48 hex digits (`resp_…`, `msg_…`, `fc_…`, `call_…`). */
@@ -113,3 +115,26 @@ export function responseObject(
     metadata: b.metadata ?? {},
   };
 }
+
+export function responseStatusOf(stop: StopReason): 'completed' | 'incomplete' {
+  return stop === 'max_tokens' || stop === 'token_limit' ? 'incomplete' : 'completed';
+}
+
+/** Text in pieces of a few characters, as the service streams deltas of an answer made whole beforehand. */
+export function argumentPieces(text: string, size = 8): string[] {
+  return text.match(new RegExp(`[^]{1,${size}}`, 'gu')) ?? [];
+}
+
+/**
+ * What a response answers: the engine's text as it is generated, or a finished structured answer (a JSON document,
+ * or function calls) streamed in pieces, with its status and usage.
+ */
+export type ResponseAnswer =
+  | { kind: 'text'; generation: Generation; messageId: string }
+  | {
+      kind: 'structured';
+      /** A message with the JSON text, or the function calls. */
+      output: OutputItem[];
+      status: 'completed' | 'incomplete';
+      usage: ResponseUsage;
+    };

@@ -20,8 +20,10 @@ import {
   type OutputItem,
   type ResponseHead,
   type ResponseUsage,
+  argumentPieces,
+  responseStatusOf,
+  type ResponseAnswer,
 } from './responses-object.js';
-import { argumentPieces, responseStatusOf } from './responses-answer.js';
 
 /** The in-stream error OpenAI sends (`event: error`), and a data line that is not JSON, for the stream faults. */
 function wording(sequence: () => number): StreamFaultWording {
@@ -42,20 +44,6 @@ function wording(sequence: () => number): StreamFaultWording {
     }),
   };
 }
-
-/**
- * What a response answers: the engine's text as it is generated, or a finished structured answer (a JSON document,
- * or function calls) streamed in pieces, with its status and usage.
- */
-export type ResponseAnswer =
-  | { kind: 'text'; generation: Generation; messageId: string }
-  | {
-      kind: 'structured';
-      /** A message with the JSON text, or the function calls. */
-      output: OutputItem[];
-      status: 'completed' | 'incomplete';
-      usage: ResponseUsage;
-    };
 
 export interface StreamedAnswer {
   status: 'completed' | 'incomplete';

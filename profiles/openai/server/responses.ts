@@ -15,11 +15,12 @@ import { unauthorized } from './access.js';
 import { completionsAuthorized } from './auth.js';
 import { azureV1Access } from './azure-v1-access.js';
 import { completionsFaultWording, invalidRequest, sendCompletionsError, stampRequestId } from './errors.js';
-import { planResponse, responseStatusOf } from './responses-answer.js';
+import { planResponse } from './responses-answer.js';
 import { inputMessages } from './responses-input.js';
 import {
   outputText,
   responseObject,
+  responseStatusOf,
   responseUsage,
   responsesId,
   type MessageItem,
