@@ -25,7 +25,11 @@ const KEY = 'local-apikey';
 
 /** The models under test: each provider's default language model, with the path it must call. */
 const models = () => [
-  { name: '@ai-sdk/openai default', model: createOpenAI({ apiKey: KEY, baseURL: `${server.url}/v1` })('gpt-4o'), path: '/v1/responses' },
+  {
+    name: '@ai-sdk/openai default',
+    model: createOpenAI({ apiKey: KEY, baseURL: `${server.url}/v1` })('gpt-4o'),
+    path: '/v1/responses',
+  },
   {
     name: '@ai-sdk/azure default (baseURL …/openai/v1)',
     model: createAzure({ apiKey: KEY, baseURL: `${server.url}/openai/v1` })('my-gpt-4o'),

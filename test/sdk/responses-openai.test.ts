@@ -212,6 +212,14 @@ describe('openai responses against serve /v1/responses', () => {
     expect(withResult.usage!.input_tokens).toBeGreaterThan(without.usage!.input_tokens);
   });
 
+  test('responses.delete forgets a kept response: retrieve is then a 404', async () => {
+    const client = openai();
+    const kept = await client.responses.create({ model: 'gpt-4o', input: 'Hi', temperature: 0 });
+    await client.responses.delete(kept.id);
+    await expect(client.responses.retrieve(kept.id, {}, ON_PURPOSE)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+    await expect(client.responses.delete(kept.id, ON_PURPOSE)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+  });
+
   test('store: false keeps nothing: retrieve is 404 and previous_response_id is 400', async () => {
     const client = openai();
     const unkept = await client.responses.create({ model: 'gpt-4o', input: 'Hi', store: false, temperature: 0 });

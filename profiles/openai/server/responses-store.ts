@@ -47,6 +47,11 @@ export class ResponsesStore {
     while (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value as string);
   }
 
+  /** True when there was one to delete. */
+  delete(id: string): boolean {
+    return this.entries.delete(id);
+  }
+
   get size(): number {
     return this.entries.size;
   }

@@ -1,5 +1,5 @@
 /**
- * OpenAI's Responses API in `serve` (docs/protocols/responses.md): `POST /v1/responses` and `GET
+ * OpenAI's Responses API in `serve` (docs/protocols/responses.md): `POST /v1/responses`, `GET` and `DELETE
  * /v1/responses/{id}`, and the same on Azure's v1 API (`/openai/v1/responses`, the deployment name as `model`).
  * Checks in the service's order (credentials, body, previous response), then the engine's answer through the shared
  * chat turn (src/emulator/engine/conversation.ts): one `response` object, or typed events (responses-stream.ts).
@@ -175,14 +175,31 @@ function retrieveRoute(flavour: ResponsesFlavour): RouteHandler {
   };
 }
 
+/** `DELETE /v1/responses/{id}`: `{id, object: "response", deleted: true}`, or the 404 of an unknown id. */
+function deleteRoute(flavour: ResponsesFlavour): RouteHandler {
+  return (ctx) => {
+    if (!accessOk(ctx, flavour)) return;
+    if (!responsesStoreOf(ctx.server).delete(ctx.params.id!))
+      return sendCompletionsError(ctx, 404, {
+        message: `Response with id '${ctx.params.id}' not found.`,
+        type: 'invalid_request_error',
+        param: null,
+        code: null,
+      });
+    sendJson(ctx.res, 200, { id: ctx.params.id, object: 'response', deleted: true });
+  };
+}
+
 export const responsesProtocol: ProtocolModule = {
   name: 'openai-responses',
   prefixes: ['/v1/responses', '/openai/v1/'],
   routes: [
     { method: 'POST', pattern: '/v1/responses', handler: createRoute('openai') },
     { method: 'GET', pattern: '/v1/responses/:id', handler: retrieveRoute('openai') },
+    { method: 'DELETE', pattern: '/v1/responses/:id', handler: deleteRoute('openai') },
     { method: 'POST', pattern: '/openai/v1/responses', handler: createRoute('azure-v1') },
     { method: 'GET', pattern: '/openai/v1/responses/:id', handler: retrieveRoute('azure-v1') },
+    { method: 'DELETE', pattern: '/openai/v1/responses/:id', handler: deleteRoute('azure-v1') },
   ],
   sendError(ctx, status, code, message, headers) {
     sendCompletionsError(ctx, status, { code, message }, headers);
