@@ -130,6 +130,19 @@ describe('chat over the Responses API', () => {
     expect(r.stderr).toMatch(/^error: openai stream broke off: server_error /m);
   });
 
+  it.each([
+    [{ kind: 'malformed', afterEvents: 6 } as const, 6, /^error: openai stream broke off: malformed_event /m],
+    [{ kind: 'drop', afterEvents: 6 } as const, 6, /^error: openai stream broke off: /m],
+    [{ kind: 'truncate', afterEvents: 3 } as const, 6, /^error: openai stream broke off: /m],
+    [{ kind: 'status', status: 503 } as const, 4, /^error: openai /m],
+  ])('a stream fault %j ends as every stream does (exit %i)', async (fault, code, message) => {
+    fixture.server.faults.push(fault);
+    const r = await run('openaiR', ['--retries', '0', 'chat', ...ASK, '--stream']);
+    expect(r.exitCode, r.stderr).toBe(code);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
   it('a 400 from the service is exit 4 in its words', async () => {
     const r = await run('openaiR', ['chat', ...ASK, '--extra', '{"seed": 1}']);
     expect(r.exitCode).toBe(4);
