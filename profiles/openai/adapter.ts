@@ -28,7 +28,11 @@ export const azureOpenAiAdapter: ProviderAdapter = {
   generate: async () => (await import('./client/generate.js')).azureOpenAiGenerate,
   models: async () => (await import('./client/models.js')).azureOpenAiModels,
   health: async () => (await import('./client/health.js')).azureOpenAiHealth,
-  chat: async () => (await import('./client/chat.js')).azureOpenAiChat,
+  chat: async (api) =>
+    api === 'responses'
+      ? (await import('./client/responses.js')).azureOpenAiResponsesChat
+      : (await import('./client/chat.js')).azureOpenAiChat,
+  chatApis: ['chat-completions', 'responses'],
   embed: async () => (await import('./client/embed.js')).azureOpenAiEmbed,
 };
 
@@ -48,6 +52,10 @@ export const openAiAdapter: ProviderAdapter = {
   generate: async () => (await import('./client/generate.js')).openAiGenerate,
   models: async () => (await import('./client/models.js')).openAiModels,
   health: async () => (await import('./client/health.js')).openAiHealth,
-  chat: async () => (await import('./client/chat.js')).openAiChat,
+  chat: async (api) =>
+    api === 'responses'
+      ? (await import('./client/responses.js')).openAiResponsesChat
+      : (await import('./client/chat.js')).openAiChat,
+  chatApis: ['chat-completions', 'responses'],
   embed: async () => (await import('./client/embed.js')).openAiEmbed,
 };

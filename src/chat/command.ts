@@ -10,6 +10,7 @@ import { readStdinText } from '../options/input.js';
 import { readJsonOption, refusePrototypeKeys, type JsonOptionIo } from '../options/json-option.js';
 import type { OutputFormat } from '../output/format.js';
 import type { ChatMessage } from '../contract/chat.js';
+import { CHAT_APIS, type ChatApi } from '../contract/profile.js';
 import type { ConversationFile } from './conversation-file.js';
 import type { ChatOptions } from './flag-specs.js';
 import { assembleConversation, checkMessageList, parseMessageFlag } from './messages.js';
@@ -52,6 +53,7 @@ export async function runChatCommand(options: ChatOptions & { args: string[] }, 
     },
     ignoreUnsupported: options.ignoreUnsupported === true,
     stream: options.stream ?? 'auto',
+    api: chatApiOf(options.api),
   };
   const words = options.args;
   const system = options.system;
@@ -181,4 +183,11 @@ async function readExtra(value: string, io: JsonOptionIo): Promise<Record<string
     throw new UsageError('--extra must be a JSON object of body fields');
   refusePrototypeKeys('--extra', parsed);
   return parsed as Record<string, unknown>;
+}
+
+/** `--api`: one of the chat APIs, by name. */
+function chatApiOf(value: string | undefined): ChatApi | undefined {
+  if (value === undefined) return undefined;
+  if ((CHAT_APIS as readonly string[]).includes(value)) return value as ChatApi;
+  throw new UsageError(`--api must be one of ${CHAT_APIS.join(', ')}, got ${JSON.stringify(value)}`);
 }

@@ -98,6 +98,11 @@ export const CHAT_OPTION_SPECS = [
     description: 'a watsonx deployment to chat with (/ml/v1/deployments/{id_or_name}/text/chat) instead of a model',
   },
   {
+    flags: '--api <chat-completions|responses>',
+    description:
+      "the chat API to call where a provider has both (openai, azure-openai: responses calls /v1/responses); default: the profile's api:, else chat-completions",
+  },
+  {
     flags: '--system <text>',
     description: 'the system message, first in the conversation (replaces one from --continue)',
   },

@@ -3,7 +3,7 @@
  * command line (`ChatSetup`), then the profile's chat ready to use (`prepareChat`).
  */
 import type { Context } from '../context.js';
-import type { ResolvedProfile } from '../contract/profile.js';
+import type { ChatApi, ResolvedProfile } from '../contract/profile.js';
 import { UsageError } from '../contract/errors.js';
 import type { ChatOperation, ChatTarget } from '../contract/adapter.js';
 import type { ChatParameters } from '../contract/chat.js';
@@ -20,6 +20,8 @@ export interface ChatSetup {
   ignoreUnsupported: boolean;
   /** The user's --stream / --no-stream, or 'auto'. */
   stream: boolean | 'auto';
+  /** `--api`: which chat API to call; absent: the profile's `api:`, else the provider's first. */
+  api?: ChatApi | undefined;
 }
 
 /** The profile's chat, ready: the operation, the target and the parameters the provider carries. */
@@ -50,7 +52,14 @@ export async function prepareChat(
       },
     );
   }
-  const op = await adapter.chat();
+  const api = setup.api ?? profile.chatApi;
+  if (api !== undefined && !(adapter.chatApis ?? ['chat-completions']).includes(api)) {
+    throw new UsageError(
+      `${profile.provider} has no ${api} API for chat (${adapter.displayName}); ${api} works with ${kindsWith((a) => a.chatApis?.includes(api) === true).join(', ')}`,
+      setup.api === undefined ? { hint: `remove api: from profile "${profile.name}"` } : {},
+    );
+  }
+  const op = await adapter.chat(api);
   const why = op.unavailable?.(profile);
   if (why) throw new UsageError(why.message, why.hint ? { hint: why.hint } : {});
   let model = setup.model ?? (setup.deployment === undefined ? profile.defaults.model : undefined);

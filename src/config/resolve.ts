@@ -186,6 +186,7 @@ export async function resolveProfile(opts: ResolveProfileOptions): Promise<Resol
   )?.value;
   if (chatApiVersion !== undefined) resolved.chatApiVersion = chatApiVersion;
   if (p?.chat === true) resolved.chat = true;
+  if (p?.api !== undefined) resolved.chatApi = p.api;
   const spaceId = env('TEXTGEN_SPACE_ID') ?? p?.space_id;
   const projectId = env('TEXTGEN_PROJECT_ID') ?? p?.project_id;
   // A profile served in-process needs no real space; it gets the one the built-in local profile uses.

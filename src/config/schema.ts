@@ -7,7 +7,13 @@ import { UsageError } from '../contract/errors.js';
 import { ENGINE_KINDS } from '../contract/local-engine.js';
 import { NOT_HTTP_URL, urlProblem } from './base-url.js';
 import { MAX_RETRIES } from './limits.js';
-import { AUTH_TYPES, PROVIDER_KINDS, SERVER_PARAMETER_NAMES, type ProviderKind } from '../contract/profile.js';
+import {
+  AUTH_TYPES,
+  CHAT_APIS,
+  PROVIDER_KINDS,
+  SERVER_PARAMETER_NAMES,
+  type ProviderKind,
+} from '../contract/profile.js';
 
 const text = z.string().min(1);
 const envName = z
@@ -91,6 +97,8 @@ export const profileSchema = z.strictObject({
   chat: z.boolean().optional(),
   // The api-version of chat requests (Azure OpenAI), apart from api_version: chat needs a newer one than completions.
   chat_api_version: text.optional(),
+  // Which chat API `chat` calls (OpenAI and Azure OpenAI have chat completions and the Responses API).
+  api: z.enum(CHAT_APIS).optional(),
   defaults: z
     .strictObject({
       model: text.optional(),

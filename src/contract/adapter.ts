@@ -8,7 +8,7 @@
  */
 import type { HttpClient } from './http.js';
 import type { TokenCache } from './token-cache.js';
-import type { AuthType, ProviderKind, ResolvedProfile } from './profile.js';
+import type { AuthType, ChatApi, ProviderKind, ResolvedProfile } from './profile.js';
 import type { Authenticator, ErrorDialect, GenerateOperation } from './adapter-operations/generate.js';
 import type { ChatOperation } from './adapter-operations/chat.js';
 import type { EmbedOperation } from './adapter-operations/embed.js';
@@ -89,8 +89,13 @@ export interface ProviderAdapter {
   models: Loader<ModelsOperation>;
   /** `health`: every provider has a cheap check. */
   health: Loader<HealthOperation>;
-  /** `chat`, when the service has a chat API (docs/protocols/chat.md). */
-  chat?: Loader<ChatOperation>;
+  /**
+   * `chat`, when the service has a chat API (docs/protocols/chat.md); `api` picks one of `chatApis` (absent: the
+   * first).
+   */
+  chat?: (api?: ChatApi) => Promise<ChatOperation>;
+  /** The chat APIs `chat` can call (`api:` in a profile, `chat --api`); absent: chat completions only. */
+  chatApis?: readonly ChatApi[];
   /** What `chat` says on a provider without a chat API: where the conversation can go instead. */
   missingChatHint?: string;
   /** `embed`, when the service has an embeddings endpoint. */

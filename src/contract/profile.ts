@@ -13,6 +13,10 @@ export const AUTH_TYPES = ['iam', 'cpd', 'zenapikey', 'bearer', 'api-key', 'none
 /** What a profile's `auth.type` may be; which of them a provider takes is its adapter's `auth` policy. */
 export type AuthType = (typeof AUTH_TYPES)[number];
 
+/** Which chat API a profile's `chat` calls (`api:` in the profile, `chat --api`): where a provider has both. */
+export const CHAT_APIS = ['chat-completions', 'responses'] as const;
+export type ChatApi = (typeof CHAT_APIS)[number];
+
 /** The provider of a profile that names none: the CLI mirrors cpd-cli, a watsonx client. */
 export const DEFAULT_PROVIDER: ProviderKind = 'watsonx';
 
@@ -59,6 +63,8 @@ export interface ResolvedProfile {
   streaming: boolean;
   /** Aleph Alpha: the server has the chat route (`chat: true`). Other providers ignore it. */
   chat?: boolean;
+  /** The profile's `api:` — which chat API `chat` calls; absent: the provider's first (chat completions). */
+  chatApi?: ChatApi;
   /** The `api-version` of chat requests: --api-version, TEXTGEN_API_VERSION or the profile's chat_api_version. */
   chatApiVersion?: string;
   /** Every secret value in play, for redaction. */

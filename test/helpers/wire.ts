@@ -78,6 +78,7 @@ export async function expectValidWire(requests: RecordedRequest[]): Promise<void
   for (const r of requests) {
     const where = `${r.method} ${r.path}`;
     if (await isValidChatRequest(r)) continue;
+    if (await isValidResponsesOrAzureV1Request(r)) continue;
     if (AZURE_COMPLETIONS.test(r.path) || OPENAI_COMPLETIONS.test(r.path)) {
       expect(r.method, where).toBe('POST');
       if (AZURE_COMPLETIONS.test(r.path)) expect(r.query['api-version'], `${where}: api-version`).toBeTruthy();
@@ -155,4 +156,35 @@ export function chatRequests(requests: RecordedRequest[]): RecordedRequest[] {
       r.path === '/v1/chat/completions' ||
       r.path === '/chat/completions',
   );
+}
+
+const AZURE_V1 = /^\/openai\/v1\/(chat\/completions|completions|embeddings|models|responses(\/[^/]+)?)$/;
+
+/**
+ * The Responses API (`/v1/responses`, test/contract/responses-schemas.ts) and Azure's v1 routes (`/openai/v1/…`: the
+ * model in the body, no dated api-version); true when `r` is one of them and valid.
+ */
+async function isValidResponsesOrAzureV1Request(r: RecordedRequest): Promise<boolean> {
+  const responses = /^\/(openai\/)?v1\/responses(\/[^/]+)?$/.exec(r.path);
+  if (!responses && !AZURE_V1.test(r.path)) return false;
+  const where = `${r.method} ${r.path}`;
+  if (r.path.startsWith('/openai/v1/')) {
+    const version = r.query['api-version'];
+    if (version !== undefined) expect(['v1', 'preview', 'latest'], `${where}: api-version`).toContain(version);
+  }
+  if (r.method === 'GET' || (r.method === 'DELETE' && responses?.[2] !== undefined)) return true;
+  expect(r.method, where).toBe('POST');
+  if (responses) {
+    const { responsesRequestSchema } = await import('../contract/responses-schemas.js');
+    const parsed = responsesRequestSchema.safeParse(r.json);
+    expect(parsed.success, `${where}: ${parsed.success ? '' : JSON.stringify(parsed.error.issues)}`).toBe(true);
+    return true;
+  }
+  expect(typeof (r.json as { model?: unknown }).model, `${where}: model`).toBe('string');
+  if (r.path === '/openai/v1/chat/completions') {
+    const { openAiChatRequestSchema } = await import('../contract/chat-schemas.js');
+    const parsed = openAiChatRequestSchema.safeParse(r.json);
+    expect(parsed.success, `${where}: ${parsed.success ? '' : JSON.stringify(parsed.error.issues)}`).toBe(true);
+  }
+  return true;
 }

@@ -103,6 +103,8 @@ async function capture(act: () => Promise<unknown>): Promise<Seen> {
 }
 
 const openai = () => new OpenAI({ apiKey: KEY, baseURL: `${server.url}/v1`, maxRetries: 0 });
+/** Azure's v1 API as Microsoft documents it for this SDK: the OpenAI client on `{endpoint}/openai/v1/`. */
+const azureV1 = () => new OpenAI({ apiKey: KEY, baseURL: `${server.url}/openai/v1/`, maxRetries: 0 });
 const azure = (bearer: boolean) =>
   bearer
     ? new AzureOpenAI({
@@ -302,6 +304,123 @@ const CASES: Case[] = [
     expected: [...HEADERS_ALWAYS, 'path', 'query api-version'],
   },
 ];
+
+/** One chat turn, as the Responses API takes it and as `chat` flags say it. */
+const RESPONSES_INPUT = {
+  input: [
+    { role: 'system' as const, content: 'Answer briefly.' },
+    { role: 'user' as const, content: PROMPT },
+  ],
+  max_output_tokens: 20,
+  temperature: 0.7,
+  top_p: 0.9,
+  // textgen keeps the conversation itself, so it asks the service to keep nothing.
+  store: false,
+};
+const CHAT_FLAGS = ['--system', 'Answer briefly.', '--max-tokens', '20', '-t', '0.7', '--top-p', '0.9'];
+
+CASES.push(
+  {
+    name: 'OpenAI responses',
+    sdk: () => openai().responses.create({ model: MODEL, ...RESPONSES_INPUT }),
+    textgen: [
+      '--provider',
+      'openai',
+      '--token',
+      KEY,
+      'chat',
+      '--api',
+      'responses',
+      '-m',
+      MODEL,
+      ...CHAT_FLAGS,
+      '--no-stream',
+      PROMPT,
+    ],
+    expected: HEADERS_ALWAYS,
+  },
+  {
+    name: 'OpenAI responses, streamed',
+    sdk: async () => drain(await openai().responses.create({ model: MODEL, ...RESPONSES_INPUT, stream: true })),
+    textgen: [
+      '--provider',
+      'openai',
+      '--token',
+      KEY,
+      'chat',
+      '--api',
+      'responses',
+      '-m',
+      MODEL,
+      ...CHAT_FLAGS,
+      '--stream',
+      PROMPT,
+    ],
+    expected: [...HEADERS_ALWAYS, 'header accept'],
+  },
+  {
+    name: 'Azure v1 responses (bearer)',
+    sdk: () => azureV1().responses.create({ model: DEPLOYMENT, ...RESPONSES_INPUT }),
+    textgen: [
+      '--provider',
+      'azure-openai',
+      '--token',
+      KEY,
+      'chat',
+      '--api',
+      'responses',
+      '-m',
+      DEPLOYMENT,
+      ...CHAT_FLAGS,
+      '--no-stream',
+      PROMPT,
+    ],
+    expected: HEADERS_ALWAYS,
+  },
+  {
+    name: 'Azure v1 chat completions (bearer)',
+    sdk: () =>
+      azureV1().chat.completions.create({
+        model: DEPLOYMENT,
+        messages: RESPONSES_INPUT.input,
+        max_tokens: 20,
+        temperature: 0.7,
+        top_p: 0.9,
+      }),
+    textgen: [
+      '--provider',
+      'azure-openai',
+      '--token',
+      KEY,
+      '--api-version',
+      'v1',
+      'chat',
+      '-m',
+      DEPLOYMENT,
+      ...CHAT_FLAGS,
+      '--no-stream',
+      PROMPT,
+    ],
+    expected: HEADERS_ALWAYS,
+  },
+  {
+    name: 'Azure v1 embeddings (bearer)',
+    sdk: () => azureV1().embeddings.create({ model: EMBEDDING, input: ['Rivers carry water.'] }),
+    textgen: [
+      '--provider',
+      'azure-openai',
+      '--token',
+      KEY,
+      '--api-version',
+      'v1',
+      'embed',
+      '-m',
+      EMBEDDING,
+      'Rivers carry water.',
+    ],
+    expected: [...HEADERS_ALWAYS, 'body encoding_format'],
+  },
+);
 
 describe('what the SDK sends and what textgen sends agree, apart from the deliberate differences', () => {
   it.each(CASES.map((c) => [c.name, c] as const))('%s', async (_, c) => {

@@ -19,6 +19,7 @@ import {
 import { pathSegment } from '../../common/path-segment.js';
 import { AZURE_MAX_STOP_SEQUENCES } from '../capabilities.js';
 import { parseCompletionsError } from './errors.js';
+import { azureChatUsesV1, azureV1Url } from './azure-v1.js';
 
 /**
  * The newest generally available data-plane inference version when this was written (Azure OpenAI REST reference:
@@ -53,6 +54,16 @@ export function buildAzureChatRequest(
     throw new UsageError(
       `azure-openai needs a deployment: give --model (or --id-or-name), or set defaults.model in profile "${profile.name}"`,
     );
+  if (azureChatUsesV1(profile)) {
+    const body = {
+      model: deployment,
+      ...chatCompletionsFields(request),
+      ...streamFields(target.stream, true),
+      ...extra,
+    };
+    const url = azureV1Url(profile, '/chat/completions');
+    return { method: 'POST', url, headers: chatHeaders(target.stream), body: JSON.stringify(body) };
+  }
   const version = azureChatApiVersion(profile);
   const body = {
     ...chatCompletionsFields(request),

@@ -11,6 +11,7 @@ import { UnexpectedAnswer } from '../../../src/contract/errors.js';
 import type { EmbedBatchAnswer, EmbedOperation, EmbedRequest } from '../../../src/contract/adapter.js';
 import { AZURE_DEFAULT_API_VERSION } from './request.js';
 import { pathSegment } from '../../common/path-segment.js';
+import { azureUsesV1, azureV1Url } from './azure-v1.js';
 
 /** `input` holds at most this many strings (the OpenAPI document's maxItems). */
 export const MAX_EMBED_INPUTS = 2048;
@@ -22,6 +23,13 @@ export function buildAzureEmbedRequest(
   request: EmbedRequest,
   profile: ResolvedProfile,
 ): HttpRequestSpec {
+  if (azureUsesV1(profile))
+    return {
+      method: 'POST',
+      url: azureV1Url(profile, '/embeddings'),
+      headers: { ...HEADERS },
+      body: JSON.stringify({ model: request.model, input: [...batch] }),
+    };
   // Users paste the endpoint with or without Azure's `/openai` segment; either way it appears once.
   const base = profile.url.replace(/\/+$/, '').replace(/\/openai$/, '');
   const version = profile.apiVersion ?? AZURE_DEFAULT_API_VERSION;

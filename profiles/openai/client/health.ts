@@ -2,7 +2,7 @@
 import type { HealthOperation } from '../../../src/contract/adapter.js';
 import { jsonText } from '../../common/json-text.js';
 import {
-  azureDeploymentEntry,
+  azureEntry,
   azureDeploymentsRequest,
   dataPage,
   deploymentListingVersion,
@@ -16,7 +16,7 @@ export const azureOpenAiHealth: HealthOperation = {
       name: 'deployments',
       request: azureDeploymentsRequest(profile),
       required: true,
-      check: (text) => void dataPage(jsonText(text), azureDeploymentEntry),
+      check: (text) => void dataPage(jsonText(text), azureEntry),
     },
   ],
   apiVersion: deploymentListingVersion,

@@ -11,6 +11,7 @@ import { modelEntry } from '../../../src/contract/model-entry.js';
 import type { ModelEntry, ModelPage, ModelsOperation } from '../../../src/contract/adapter.js';
 import { fieldAt, isRecord, textOf } from '../../../src/contract/wire-fields.js';
 import { UnexpectedAnswer } from '../../../src/contract/errors.js';
+import { AZURE_V1_API_VERSION, azureUsesV1, azureV1Url } from './azure-v1.js';
 
 /** API versions whose data plane still lists deployments. */
 export const DEPLOYMENT_LISTING_VERSIONS: readonly string[] = [
@@ -25,12 +26,15 @@ export const DEPLOYMENT_LISTING_VERSION = '2022-12-01';
 /** The profile's api-version when it still lists deployments, else the last GA version that does. */
 export function deploymentListingVersion(profile: ResolvedProfile): string {
   const own = profile.apiVersion;
+  if (azureUsesV1(profile)) return AZURE_V1_API_VERSION;
   return own !== undefined && DEPLOYMENT_LISTING_VERSIONS.includes(own) ? own : DEPLOYMENT_LISTING_VERSION;
 }
 
 const ACCEPT_JSON = { accept: 'application/json' };
 
+/** Azure's listing: the deployments (dated versions), or the v1 API's `GET /openai/v1/models`. */
 export function azureDeploymentsRequest(profile: ResolvedProfile): HttpRequestSpec {
+  if (azureUsesV1(profile)) return { method: 'GET', url: azureV1Url(profile, '/models'), headers: ACCEPT_JSON };
   // As for completions: the endpoint is pasted with or without Azure's `/openai` segment.
   const base = profile.url.replace(/\/+$/, '').replace(/\/openai$/, '');
   return {
@@ -68,6 +72,11 @@ export function azureDeploymentEntry(item: unknown): ModelEntry | undefined {
   });
 }
 
+/** An item of either Azure listing: a deployment (it has `model`), or a model of the v1 API's list. */
+export function azureEntry(item: unknown): ModelEntry | undefined {
+  return fieldAt(item, 'object') === 'model' ? openAiModelEntry(item) : azureDeploymentEntry(item);
+}
+
 export function openAiModelEntry(item: unknown): ModelEntry | undefined {
   const id = textOf(fieldAt(item, 'id'));
   if (id === undefined) return undefined;
@@ -78,7 +87,7 @@ export const azureOpenAiModels: ModelsOperation = {
   // An Azure resource is addressed by deployment, so its list is the deployments, with or without --deployments.
   scopes: ['deployments'],
   listRequests: (profile) => [azureDeploymentsRequest(profile)],
-  parsePage: (body) => dataPage(body, azureDeploymentEntry),
+  parsePage: (body) => dataPage(body, azureEntry),
 };
 
 export const openAiModels: ModelsOperation = {

@@ -5,6 +5,7 @@ import type { HttpRequestSpec } from '../../../src/contract/http.js';
 import type { GenerateTarget } from '../../../src/contract/adapter.js';
 import { AZURE_MAX_STOP_SEQUENCES } from '../capabilities.js';
 import { pathSegment } from '../../common/path-segment.js';
+import { azureUsesV1, azureV1Url } from './azure-v1.js';
 
 /** The seed's version (docs/protocols/azure-openai.md); later GA versions keep the same paths and fields. */
 export const AZURE_DEFAULT_API_VERSION = '2022-03-01-preview';
@@ -81,6 +82,16 @@ export function buildAzureCompletionsRequest(
     throw new UsageError(
       `azure-openai needs a deployment: give --id-or-name (or --model), or set defaults.model in profile "${profile.name}"`,
     );
+  }
+  if (azureUsesV1(profile)) {
+    const body = { model: deployment, ...completionBody(request, target.stream), ...extra };
+    checkLimits('azure-openai', body);
+    return {
+      method: 'POST',
+      url: azureV1Url(profile, '/completions'),
+      headers: headers(target.stream),
+      body: JSON.stringify(body),
+    };
   }
   const body = { ...completionBody(request, target.stream), ...extra };
   checkLimits('azure-openai', body);

@@ -18,12 +18,31 @@ export const azureOpenAiProtocol: ProtocolModule = {
   },
 };
 
-/** Every route `serve` answers for Azure OpenAI and OpenAI-compatible clients (`/openai/…` and `/v1/…`). */
+/**
+ * Every route `serve` answers for Azure OpenAI and OpenAI-compatible clients (`/openai/…` and `/v1/…`): completions,
+ * listings, embeddings, chat, the Responses API, and Azure's v1 API over the deployment routes.
+ */
 export async function azureOpenAiEmulator(): Promise<ProtocolModule[]> {
-  const [{ azureOpenAiModelsProtocol }, { azureOpenAiEmbedProtocol }, { azureOpenAiChatProtocol }] = await Promise.all([
+  const [
+    { azureOpenAiModelsProtocol },
+    { azureOpenAiEmbedProtocol },
+    { azureOpenAiChatProtocol },
+    { responsesProtocol },
+    { azureV1Protocol },
+  ] = await Promise.all([
     import('./models.js'),
     import('./embed.js'),
     import('./chat.js'),
+    import('./responses.js'),
+    import('./azure-v1.js'),
   ]);
-  return [azureOpenAiProtocol, azureOpenAiModelsProtocol, azureOpenAiEmbedProtocol, azureOpenAiChatProtocol];
+  const deploymentRoutes = [azureOpenAiProtocol, azureOpenAiEmbedProtocol, azureOpenAiChatProtocol];
+  return [
+    azureOpenAiProtocol,
+    azureOpenAiModelsProtocol,
+    azureOpenAiEmbedProtocol,
+    azureOpenAiChatProtocol,
+    responsesProtocol,
+    azureV1Protocol(deploymentRoutes),
+  ];
 }

@@ -83,6 +83,15 @@ function azureModel([id, kind]: [string, 'completion' | 'embeddings']): Record<s
   };
 }
 
+/**
+ * `GET /openai/v1/models`: the models of the resource in OpenAI's list shape (`created`, `owned_by`), with Azure's
+ * own fields beside them, as the v1 API answers.
+ */
+export function azureV1ModelList(engine: Engine): Record<string, unknown>[] {
+  const models = withServed(engine, AZURE_MODELS, (name): [string, 'completion'] => [name, 'completion']);
+  return models.map((m) => ({ ...azureModel(m), created: CREATED, owned_by: 'system' }));
+}
+
 const azureModels: RouteHandler = (ctx) => {
   if (!authorized(ctx) || !versionOk(ctx)) return;
   const models = withServed(ctx.server.engine, AZURE_MODELS, (name): [string, 'completion'] => [name, 'completion']);
