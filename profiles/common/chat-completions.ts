@@ -8,17 +8,20 @@ import type {
   ChatChoice,
   ChatChunk,
   ChatChunkChoice,
+  ChatMessage,
   ChatParameters,
   ChatRequest,
   ChatResult,
   ChatTokenLogprob,
   ChatUsage,
   FinishReason,
+  ToolCall,
+  ToolCallDelta,
 } from '../../src/contract/chat.js';
 import type { ServiceWarning } from '../../src/contract/canonical.js';
 import { UnexpectedAnswer } from '../../src/contract/errors.js';
 import type { SseEvent } from '../../src/contract/http.js';
-import type { ChatStreamStep } from '../../src/contract/adapter-operations/chat.js';
+import type { ChatFeature, ChatFeatureSupport, ChatStreamStep } from '../../src/contract/adapter-operations/chat.js';
 import { readJsonEvent, type ErrorReader } from './json-events.js';
 import { isRecord } from '../../src/contract/wire-fields.js';
 
@@ -47,11 +50,51 @@ const PARAMETER_ORDER: readonly (keyof ChatParameters)[] = [
   'time_limit',
 ];
 
-/** `messages` and the parameters, in a stable order; `top_logprobs` brings `logprobs: true` with it, as the APIs require. */
-export function chatCompletionsFields(request: ChatRequest): Record<string, unknown> {
-  const body: Record<string, unknown> = {
-    messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
-  };
+/**
+ * One message as the chat APIs take it: a tool result is `{role: "tool", tool_call_id, content}`; an assistant turn
+ * that called tools carries `tool_calls` and leaves `content` out when it is empty (OpenAI's
+ * `ChatCompletionAssistantMessageParam` and watsonx's `TextChatMessageAssistant` both make it optional then).
+ */
+export function wireMessage(m: ChatMessage): Record<string, unknown> {
+  if (m.role === 'tool') return { role: 'tool', tool_call_id: m.tool_call_id ?? '', content: m.content };
+  if (m.role === 'assistant' && m.tool_calls !== undefined && m.tool_calls.length > 0) {
+    return {
+      role: 'assistant',
+      ...(m.content !== '' ? { content: m.content } : {}),
+      tool_calls: m.tool_calls.map((c) => ({
+        id: c.id,
+        type: 'function',
+        function: { name: c.function.name, arguments: c.function.arguments },
+      })),
+    };
+  }
+  return { role: m.role, content: m.content };
+}
+
+/**
+ * How a dialect carries `tool_choice`: OpenAI, Azure and Aleph Alpha take the word or `{type: "function",
+ * function: {name}}` in `tool_choice`; watsonx takes the word in `tool_choice_option` and the object in
+ * `tool_choice`, never both (the SDK's `TextChatParameters`).
+ */
+export type ToolChoiceDialect = 'openai' | 'watsonx';
+
+function toolChoiceFields(request: ChatRequest, dialect: ToolChoiceDialect): Record<string, unknown> {
+  const choice = request.tool_choice;
+  if (choice === undefined) return {};
+  if (typeof choice === 'string')
+    return dialect === 'watsonx' ? { tool_choice_option: choice } : { tool_choice: choice };
+  return { tool_choice: { type: 'function', function: { name: choice.function } } };
+}
+
+/**
+ * `messages`, the parameters in a stable order (`top_logprobs` brings `logprobs: true` with it, as the APIs
+ * require), then tools, the tool choice in the dialect's field, `parallel_tool_calls` and `response_format`.
+ */
+export function chatCompletionsFields(
+  request: ChatRequest,
+  dialect: ToolChoiceDialect = 'openai',
+): Record<string, unknown> {
+  const body: Record<string, unknown> = { messages: request.messages.map(wireMessage) };
   const p: ChatParameters =
     request.parameters.top_logprobs !== undefined ? { ...request.parameters, logprobs: true } : request.parameters;
   for (const key of PARAMETER_ORDER) {
@@ -59,7 +102,65 @@ export function chatCompletionsFields(request: ChatRequest): Record<string, unkn
     if (value === undefined) continue;
     body[key] = Array.isArray(value) ? [...value] : value;
   }
+  if (request.tools !== undefined && request.tools.length > 0) {
+    body.tools = request.tools.map((t) => ({ type: 'function', function: { ...t.function } }));
+  }
+  Object.assign(body, toolChoiceFields(request, dialect));
+  if (request.parallel_tool_calls !== undefined) body.parallel_tool_calls = request.parallel_tool_calls;
+  if (request.response_format !== undefined) body.response_format = responseFormatField(request);
   return body;
+}
+
+function responseFormatField(request: ChatRequest): Record<string, unknown> {
+  const f = request.response_format!;
+  if (f.type !== 'json_schema') return { type: f.type };
+  const { name, schema, strict } = f.json_schema;
+  return { type: 'json_schema', json_schema: { name, schema, ...(strict !== undefined ? { strict } : {}) } };
+}
+
+/**
+ * `message.tool_calls` of an answer → canonical calls. `arguments` is JSON text on every documented wire; a server
+ * that sends an object (some OpenAI-compatible ones do) gets it re-serialised. A call without an id is given
+ * `call_<index>` so a tool result can still name it.
+ */
+export function readToolCalls(value: unknown, where: string): ToolCall[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value)) throw new UnexpectedAnswer(`${where}: "tool_calls" is not an array`);
+  const calls: ToolCall[] = value.map((c, i) => {
+    if (!isRecord(c) || !isRecord(c.function) || typeof c.function.name !== 'string')
+      throw new UnexpectedAnswer(`${where}: tool call ${i} has no function name`);
+    const args = c.function.arguments;
+    return {
+      id: typeof c.id === 'string' && c.id !== '' ? c.id : `call_${i}`,
+      type: 'function',
+      function: {
+        name: c.function.name,
+        arguments: typeof args === 'string' ? args : args === undefined || args === null ? '' : JSON.stringify(args),
+      },
+    };
+  });
+  return calls.length > 0 ? calls : undefined;
+}
+
+/** `delta.tool_calls` of a chunk → canonical pieces; watsonx's stream items may omit `index` (their position then). */
+function readToolCallDeltas(value: unknown): ToolCallDelta[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const out: ToolCallDelta[] = [];
+  value.forEach((c, position) => {
+    if (!isRecord(c)) return;
+    const piece: ToolCallDelta = { index: num(c, 'index') ?? position };
+    const id = str(c, 'id');
+    if (id) piece.id = id;
+    if (isRecord(c.function)) {
+      const name = str(c.function, 'name');
+      if (name) piece.name = name;
+      const args = c.function.arguments;
+      if (typeof args === 'string' && args !== '') piece.arguments = args;
+      else if (isRecord(args)) piece.arguments = JSON.stringify(args);
+    }
+    out.push(piece);
+  });
+  return out.length > 0 ? out : undefined;
 }
 
 export function isoFromEpoch(value: unknown): string | undefined {
@@ -140,6 +241,14 @@ export function parseChatCompletion(kind: string, body: unknown): ChatResult {
       message: { role: 'assistant', content: typeof message.content === 'string' ? message.content : '' },
       finish_reason: finishReasonOf(c.finish_reason),
     };
+    const calls = readToolCalls(message.tool_calls, `choice ${position}`);
+    if (calls) {
+      choice.message.tool_calls = calls;
+      // Some servers (older watsonx models, vLLM's parsers) say `stop` on an answer that is tool calls; the
+      // canonical result says what the answer is.
+      if (choice.finish_reason === 'stop' || choice.finish_reason === 'not_finished')
+        choice.finish_reason = 'tool_calls';
+    }
     const logprobs = readChatLogprobs(c.logprobs);
     if (logprobs) choice.logprobs = logprobs;
     if (c.finish_reason === 'content_filter') warnings.push(contentFilterWarning(index));
@@ -176,6 +285,8 @@ export function createChatCompletionsDecoder(kind: string, errorOf: ErrorReader)
       const index = num(c, 'index') ?? position;
       const delta = isRecord(c.delta) ? c.delta : {};
       const choice: ChatChunkChoice = { index, content: typeof delta.content === 'string' ? delta.content : '' };
+      const calls = readToolCallDeltas(delta.tool_calls);
+      if (calls) choice.tool_calls = calls;
       if (typeof c.finish_reason === 'string' && c.finish_reason !== '') choice.finish_reason = c.finish_reason;
       const logprobs = readChatLogprobs(c.logprobs);
       if (logprobs && logprobs.length > 0) choice.logprobs = logprobs;
@@ -213,6 +324,18 @@ export const OPENAI_CHAT_PARAMETERS: Record<keyof ChatParameters, 'native' | 'un
   frequency_penalty: 'native',
   presence_penalty: 'native',
   time_limit: 'unsupported',
+};
+
+/**
+ * Tools and structured output on the OpenAI-shaped wire ([O] `ChatCompletionCreateParamsBase`: `tools`,
+ * `tool_choice`, `parallel_tool_calls`, `response_format` json_object / json_schema); adapters say where they differ.
+ */
+export const OPENAI_CHAT_FEATURES: Record<ChatFeature, ChatFeatureSupport> = {
+  tools: 'native',
+  tool_choice: 'native',
+  parallel_tool_calls: 'native',
+  json_object: 'native',
+  json_schema: 'native',
 };
 
 export function chatHeaders(stream: boolean): Record<string, string> {

@@ -20,14 +20,27 @@ import { chatInCanonicalOrder } from './aggregate.js';
 import { prepareChat, type ChatSetup } from './prepare.js';
 import { assembleConversation, checkMessageList } from './messages.js';
 import { checkChatParameterObject } from './parameters.js';
-import { checkChatSupport } from './support.js';
+import { checkChatFeatures, checkChatSupport, type ChatFeatureRequest } from './support.js';
+import { checkToolResults } from './messages.js';
+import type { SchemaCompiler } from './json-schema.js';
+import { checkToolChoiceValue, checkToolsWith } from './tools.js';
+import { jsonSchemaFormatWith } from './response-format.js';
+import { isRecord } from '../contract/wire-fields.js';
 
 interface ChatLine {
   request: ChatRequest;
   spec?: HttpRequestSpec;
 }
 
-const KEYS = new Set(['messages', 'parameters', 'id']);
+const KEYS = new Set([
+  'messages',
+  'parameters',
+  'id',
+  'tools',
+  'tool_choice',
+  'parallel_tool_calls',
+  'response_format',
+]);
 
 function describe(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
@@ -61,7 +74,10 @@ export async function runChatBatch(
   const sender = await createLineSender(ctx, profile, op);
   const specOf = (line: ChatLine) => (line.spec ??= op.build(line.request, target, profile, setup.extra));
   // What the profile lacks (a space, a project) would fail every line: a usage error now, before any line is read.
-  specOf({ request: { messages: [{ role: 'user', content: 'x' }], parameters: ready.parameters } });
+  specOf({ request: { messages: [{ role: 'user', content: 'x' }], parameters: ready.parameters, ...ready.features } });
+  // Lines are parsed synchronously by the batch machinery: a line's tool schemas are compiled here, once ajv is in.
+  const { loadSchemaCompiler } = await import('./json-schema.js');
+  const compile = await loadSchemaCompiler();
 
   return runBatch<ChatLine>(ctx, settings, {
     retries: profile.retries,
@@ -87,7 +103,10 @@ export async function runChatBatch(
         throw Object.assign(new UsageError(message), { lineId: idJson });
       };
       for (const key of Object.keys(obj))
-        if (!KEYS.has(key)) fail(`unknown field "${key}" on the line (a line has messages, parameters and id)`);
+        if (!KEYS.has(key))
+          fail(
+            `unknown field "${key}" on the line (a line has messages, parameters, id, tools, tool_choice, parallel_tool_calls and response_format)`,
+          );
       if (obj.messages === undefined) fail('the line has no "messages"');
       let request: ChatRequest | undefined;
       try {
@@ -104,7 +123,12 @@ export async function runChatBatch(
                   warn: warnOnce,
                 },
               );
-        request = { messages, parameters };
+        const features = checkChatFeatures(lineFeatures(obj, ready.features, compile), op.capabilities, op.kind, {
+          ignoreUnsupported: setup.ignoreUnsupported,
+          warn: warnOnce,
+        });
+        checkToolResults(messages);
+        request = { messages, parameters, ...features };
       } catch (e) {
         fail((e as Error).message);
       }
@@ -120,4 +144,34 @@ export async function runChatBatch(
     wireRequest: (line) => specOf(line),
     printRequest: (spec) => printDryRun(ctx, profile, spec),
   });
+}
+
+/**
+ * A line's own tools, tool choice, parallel_tool_calls and response_format (OpenAI's shapes), over the flags'. A
+ * line's `tools` replace the flags' (a choice naming a tool is checked against the line's tools).
+ */
+function lineFeatures(
+  obj: Record<string, unknown>,
+  flags: ChatFeatureRequest,
+  compile: SchemaCompiler,
+): ChatFeatureRequest {
+  const out: ChatFeatureRequest = { ...flags };
+  if (obj.tools !== undefined) out.tools = checkToolsWith(obj.tools, '"tools"', compile);
+  if (obj.tool_choice !== undefined)
+    out.tool_choice = checkToolChoiceValue(obj.tool_choice, out.tools, '"tool_choice"');
+  if (obj.parallel_tool_calls !== undefined) {
+    if (typeof obj.parallel_tool_calls !== 'boolean')
+      throw new UsageError('"parallel_tool_calls" must be true or false');
+    out.parallel_tool_calls = obj.parallel_tool_calls;
+  }
+  if (obj.response_format !== undefined) {
+    const f = obj.response_format;
+    if (!isRecord(f) || (f.type !== 'text' && f.type !== 'json_object' && f.type !== 'json_schema'))
+      throw new UsageError('"response_format" must be {"type": "text" | "json_object" | "json_schema", ...}');
+    out.response_format =
+      f.type === 'json_schema'
+        ? jsonSchemaFormatWith(f.json_schema, undefined, '"response_format.json_schema"', compile)
+        : { type: f.type };
+  }
+  return out;
 }
