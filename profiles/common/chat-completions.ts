@@ -103,7 +103,11 @@ export function chatCompletionsFields(
     body[key] = Array.isArray(value) ? [...value] : value;
   }
   if (request.tools !== undefined && request.tools.length > 0) {
-    body.tools = request.tools.map((t) => ({ type: 'function', function: { ...t.function } }));
+    // watsonx's `TextChatParameterFunction` is {name, description, parameters}: no `strict`.
+    body.tools = request.tools.map((t) => {
+      const { strict, ...fn } = t.function;
+      return { type: 'function', function: dialect === 'watsonx' || strict === undefined ? fn : { ...fn, strict } };
+    });
   }
   Object.assign(body, toolChoiceFields(request, dialect));
   if (request.parallel_tool_calls !== undefined) body.parallel_tool_calls = request.parallel_tool_calls;
