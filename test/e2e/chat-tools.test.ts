@@ -11,13 +11,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  alephAlphaChatRequestSchema,
-  azureChatRequestSchema,
-  openAiChatRequestSchema,
-  watsonxChatRequestSchema,
-  watsonxDeploymentChatRequestSchema,
-} from '../contract/chat-schemas.js';
-import { type FakeChatServer, type FakeReply, type FakeRequest, useChatFakes } from '../helpers/chat-fake.js';
+  answer,
+  type Call,
+  expectValidChat,
+  type FakeChatServer,
+  type FakeReply,
+  type FakeRequest,
+  KINDS,
+  type Kind,
+  streamed,
+  useChatFakes,
+  wireCall,
+} from '../helpers/chat-fake.js';
 import { makeHome, runBin } from '../helpers/run-cli.js';
 
 const fake = useChatFakes();
@@ -27,9 +32,6 @@ afterAll(() => {
   home.cleanup();
   rmSync(dir, { recursive: true, force: true });
 });
-
-export const KINDS = ['watsonx', 'azure-openai', 'openai', 'aleph-alpha'] as const;
-export type Kind = (typeof KINDS)[number];
 
 const WEATHER = [
   {
@@ -67,99 +69,10 @@ const cli = (kind: Kind, args: string[], opts: { input?: string; env?: Record<st
     ...(opts.input !== undefined ? { input: opts.input } : {}),
   });
 
-async function serve(kind: Kind, script: FakeReply[] | ((req: FakeRequest, n: number) => FakeReply)) {
+async function serve(_kind: Kind, script: FakeReply[] | ((req: FakeRequest, n: number) => FakeReply)) {
   const server = await fake(script);
   profiles(server.url);
   return server;
-}
-
-// ---- answers as each dialect words them ----
-
-interface Call {
-  id: string;
-  name: string;
-  arguments: string;
-}
-
-const wireCall = (c: Call) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } });
-
-/** A whole answer: watsonx's `TextChatResponse`, or OpenAI's `ChatCompletion` (Azure and Aleph Alpha share it). */
-export function answer(kind: Kind, content: string | null, calls: Call[] = []): FakeReply {
-  const message = { role: 'assistant', content, ...(calls.length > 0 ? { tool_calls: calls.map(wireCall) } : {}) };
-  const choice = { index: 0, message, finish_reason: calls.length > 0 ? 'tool_calls' : 'stop' };
-  const usage = { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 };
-  if (kind === 'watsonx')
-    return {
-      json: {
-        id: 'chat-1',
-        model_id: 'm',
-        created: 1_700_000_000,
-        created_at: '2025-01-01T00:00:00.000Z',
-        choices: [{ ...choice, message: { ...message, content: content ?? '' } }],
-        usage,
-      },
-    };
-  return {
-    json: {
-      id: 'chatcmpl-1',
-      object: 'chat.completion',
-      created: 1_700_000_000,
-      model: 'm',
-      choices: [{ ...choice, logprobs: null }],
-      usage,
-    },
-  };
-}
-
-/** The same calls streamed: id and name first, then the arguments in pieces, one event each, then the finish. */
-function streamed(kind: Kind, calls: Call[], pieces = 3): FakeReply {
-  const envelope =
-    kind === 'watsonx'
-      ? { id: 'chat-1', model_id: 'm', created: 1_700_000_000 }
-      : { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1_700_000_000, model: 'm' };
-  const events: unknown[] = [];
-  const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
-    events.push({ ...envelope, choices: [{ index: 0, delta, finish_reason: finish }] });
-  chunk({ role: 'assistant', content: '' });
-  calls.forEach((c, index) => {
-    chunk({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: '' } }] });
-    const size = Math.ceil(c.arguments.length / pieces);
-    for (let at = 0; at < c.arguments.length; at += size)
-      chunk({ tool_calls: [{ index, function: { arguments: c.arguments.slice(at, at + size) } }] });
-  });
-  chunk({}, 'tool_calls');
-  events.push({ ...envelope, choices: [], usage: { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 } });
-  return kind === 'watsonx' ? { sse: events, done: false, event: 'message' } : { sse: events };
-}
-
-// ---- the contracts ----
-
-const CHAT_PATH: Record<Kind, RegExp> = {
-  watsonx: /^\/ml\/v1\/(text|deployments\/[^/]+\/text)\/chat(_stream)?$/,
-  'azure-openai': /^\/openai\/deployments\/m\/chat\/completions$/,
-  openai: /^\/v1\/chat\/completions$/,
-  'aleph-alpha': /^\/chat\/completions$/,
-};
-
-/** Every request against its dialect's contract (test/contract/chat-schemas.ts). */
-export function expectValidChat(kind: Kind, requests: FakeRequest[]): void {
-  for (const r of requests) {
-    expect(r.path, `${kind} path`).toMatch(CHAT_PATH[kind]);
-    const schema =
-      kind === 'watsonx'
-        ? r.path.startsWith('/ml/v1/deployments/')
-          ? watsonxDeploymentChatRequestSchema
-          : watsonxChatRequestSchema
-        : kind === 'azure-openai'
-          ? azureChatRequestSchema
-          : kind === 'openai'
-            ? openAiChatRequestSchema
-            : alephAlphaChatRequestSchema;
-    const parsed = schema.safeParse(r.json);
-    expect(parsed.success, `${kind} ${r.path}: ${parsed.success ? '' : JSON.stringify(parsed.error.issues)}`).toBe(
-      true,
-    );
-  }
 }
 
 const body = (server: FakeChatServer, n = 0) => server.requests[n]!.json as Record<string, unknown>;
@@ -245,9 +158,9 @@ describe('--tool-choice per dialect', () => {
       const r = await cli('watsonx', ['--tools', TOOLS, '--tool-choice', choice, 'Hi']);
       expect(r.exitCode, r.stderr).toBe(0);
       const sent = body(server);
+      const both: Record<string, unknown> = { tool_choice_option: undefined, tool_choice: undefined };
       expect({ tool_choice_option: sent.tool_choice_option, tool_choice: sent.tool_choice }).toEqual({
-        tool_choice_option: undefined,
-        tool_choice: undefined,
+        ...both,
         ...expected,
       });
       expectValidChat('watsonx', server.requests);
