@@ -78,7 +78,7 @@ export async function runAnswerRounds(
         throw new AnswerRejected(problem, {
           hint:
             rounds.schemaRetries > 0
-              ? `still wrong after ${rounds.schemaRetries} retries`
+              ? `still wrong after ${rounds.schemaRetries} ${rounds.schemaRetries === 1 ? 'retry' : 'retries'}`
               : '--schema-retries N asks again with the errors',
         });
       }
