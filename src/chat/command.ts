@@ -94,8 +94,9 @@ export async function runChatCommand(options: ChatOptions & { args: string[] }, 
       added.push(await parseToolResult(r, (path) => readTextFile('--tool-result', path, { cwd: ctx.cwd })));
   }
   if (words.length > 0) added.push({ role: 'user', content: words.join(' ') });
-  // Without a terminal nothing can ask before a tool runs: refused now, before a request is paid for.
-  if (chatFeatures.runTools.size > 0 && !chatFeatures.yes && !ctx.terminal.interactive) {
+  // Without a terminal nothing can ask before a tool runs: refused now, before a request is paid for (--dry-run
+  // sends nothing and runs nothing, so it may show the first request).
+  if (chatFeatures.runTools.size > 0 && !chatFeatures.yes && !ctx.terminal.interactive && !ctx.globals.dryRun) {
     throw new UsageError(
       '--run-tool runs commands the model asks for; without a terminal to confirm each run, give --yes',
       {
