@@ -6,7 +6,7 @@
  * conversation; a line's parameters override the flags for that line. Answers are never streamed.
  */
 import type { Context } from '../context.js';
-import { UsageError } from '../contract/errors.js';
+import { AnswerRejected, UsageError } from '../contract/errors.js';
 import { readWhole } from '../call/answer.js';
 import { printDryRun } from '../call/send.js';
 import { checkBatchFlags } from '../batch/common-checks.js';
@@ -24,12 +24,14 @@ import { checkChatFeatures, checkChatSupport, type ChatFeatureRequest } from './
 import { checkToolResults } from './messages.js';
 import type { SchemaCompiler } from './json-schema.js';
 import { checkToolChoiceValue, checkToolsWith } from './tools.js';
-import { jsonSchemaFormatWith } from './response-format.js';
+import { type AnswerCheck, answerCheckerWith, jsonSchemaFormatWith } from './response-format.js';
 import { isRecord } from '../contract/wire-fields.js';
 
 interface ChatLine {
   request: ChatRequest;
   spec?: HttpRequestSpec;
+  /** A structured answer's check (--json-schema, a line's response_format): a bad answer is the line's error. */
+  check?: AnswerCheck | undefined;
 }
 
 const KEYS = new Set([
@@ -132,13 +134,18 @@ export async function runChatBatch(
       } catch (e) {
         fail((e as Error).message);
       }
-      return { payload: { request: request! }, idJson };
+      return { payload: { request: request!, check: answerCheckerWith(request!.response_format, compile) }, idJson };
     },
     async run(line, signal) {
       const res = await sender.send(specOf(line), signal);
       const { result, json } = await readWhole(res, { kind: op.kind, secrets: profile.secrets }, (body) =>
         op.parse(body, line.request),
       );
+      const problem =
+        line.check && !result.choices[0]?.message.tool_calls
+          ? line.check(result.choices[0]?.message.content ?? '')
+          : undefined;
+      if (problem !== undefined) throw new AnswerRejected(problem);
       return resultJson(setup.present.raw ? json : chatInCanonicalOrder(result), query);
     },
     wireRequest: (line) => specOf(line),

@@ -73,6 +73,7 @@ export async function runChatCommand(options: ChatOptions & { args: string[] }, 
       ...(save !== undefined ? ['--save'] : []),
       ...(options.toolResult !== undefined ? ['--tool-result'] : []),
       ...(chatFeatures.runTools.size > 0 ? ['--run-tool'] : []),
+      ...(options.schemaRetries !== undefined ? ['--schema-retries'] : []),
     ];
     const { runChatBatch } = await import('./batch.js');
     return runChatBatch(ctx, setup, batch, {

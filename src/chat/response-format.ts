@@ -66,16 +66,23 @@ export function wantsJson(format: ResponseFormat | undefined): boolean {
   return format !== undefined && format.type !== 'text';
 }
 
-/** A checker for the answers of `format`: the problem in words, or undefined when the answer is good. */
-export async function answerChecker(
+/** What an answer check says: the problem in words, or undefined when the answer is good. */
+export type AnswerCheck = (content: string) => string | undefined;
+
+/** A checker for the answers of `format` (ajv loaded when a schema needs it). */
+export async function answerChecker(format: ResponseFormat | undefined): Promise<AnswerCheck | undefined> {
+  if (!wantsJson(format)) return undefined;
+  const { loadSchemaCompiler } = await import('./json-schema.js');
+  return answerCheckerWith(format, await loadSchemaCompiler());
+}
+
+export function answerCheckerWith(
   format: ResponseFormat | undefined,
-): Promise<((content: string) => string | undefined) | undefined> {
-  if (!wantsJson(format) || format === undefined) return undefined;
-  let check: SchemaCheck | undefined;
-  if (format.type === 'json_schema') {
-    const { compileSchema } = await import('./json-schema.js');
-    check = await compileSchema(format.json_schema.schema, '--json-schema');
-  }
+  compile: SchemaCompiler,
+): AnswerCheck | undefined {
+  if (format === undefined || format.type === 'text') return undefined;
+  const check: SchemaCheck | undefined =
+    format.type === 'json_schema' ? compile(format.json_schema.schema, '--json-schema') : undefined;
   return (content) => {
     let doc: unknown;
     try {

@@ -150,6 +150,52 @@ describe('the answer is checked', () => {
   });
 });
 
+describe('--batch', () => {
+  it("a line's answer is checked against its format: one that is not JSON is the line's error, exit code 4", async () => {
+    await serve([answer('openai', GOOD), answer('openai', 'no JSON here')]);
+    const lines = [
+      JSON.stringify({ id: 'a', messages: [{ role: 'user', content: 'A city?' }] }),
+      JSON.stringify({
+        id: 'b',
+        messages: [{ role: 'user', content: 'A city?' }],
+        response_format: { type: 'json_object' },
+      }),
+    ].join('\n');
+    const r = await runBin(
+      [
+        '--profile',
+        'openai',
+        '--retries',
+        '0',
+        'chat',
+        '-m',
+        'm',
+        '--json-schema',
+        '@city.json',
+        '--batch',
+        '-',
+        '--concurrency',
+        '1',
+      ],
+      { env: home.env, cwd: dir, input: `${lines}\n` },
+    );
+    const records = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(records[0].result.choices[0].message.content).toBe(GOOD);
+    expect(records[1].error).toMatchObject({ exit_code: 4, message: expect.stringMatching(/^the answer is not JSON/) });
+  });
+
+  it('--schema-retries is refused with --batch', async () => {
+    const server = await serve([answer('openai', GOOD)]);
+    const r = await cli('openai', ['--json-schema', '@city.json', '--schema-retries', '1', '--batch', 'none.jsonl']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/--schema-retries/);
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
 describe('usage errors before anything is sent (exit 2)', () => {
   const cases: Array<[string, string[], RegExp]> = [
     [
