@@ -94,7 +94,7 @@ export function checkChatFeatures(
 ): ChatFeatureRequest {
   const kept: ChatFeatureRequest = { ...features };
   for (const feature of usedFeatures(features)) {
-    if (caps.features[feature] !== 'unsupported') continue;
+    if ((caps.features?.[feature] ?? 'unsupported') !== 'unsupported') continue;
     if (feature === 'parallel_tool_calls' && opts.ignoreUnsupported) {
       opts.warn(`ignoring --parallel-tool-calls: it is not supported by ${kind} chat`);
       delete kept.parallel_tool_calls;

@@ -8,9 +8,12 @@ import { ChatAggregator } from '../../src/chat/aggregate.js';
 import { toolCallLine } from '../../src/chat/present.js';
 import { splitCommand } from '../../src/chat/tool-runner.js';
 import { checkToolResults } from '../../src/chat/messages.js';
+import { checkChatFeatures } from '../../src/chat/support.js';
 import {
   chatCompletionsFields,
   createChatCompletionsDecoder,
+  OPENAI_CHAT_FEATURES,
+  OPENAI_CHAT_PARAMETERS,
   openAiStyleError,
   parseChatCompletion,
 } from '../../profiles/common/chat-completions.js';
@@ -133,5 +136,33 @@ describe('tool calls in answers', () => {
   test('a tool result must answer a call of the assistant turn before it', () => {
     expect(() => checkToolResults(request.messages)).not.toThrow();
     expect(() => checkToolResults([{ role: 'tool', tool_call_id: 'x', content: '' }])).toThrow(/answers no call/);
+  });
+});
+
+describe('the capability matrix', () => {
+  const tools = request.tools;
+  const quiet = { ignoreUnsupported: false, warn: () => undefined };
+  test('a chat operation that does not list its features takes none: tools are a usage error naming it', () => {
+    expect(() => checkChatFeatures({ tools }, { parameters: OPENAI_CHAT_PARAMETERS }, 'acme', quiet)).toThrow(
+      /tools \(--tools\) are not supported by acme chat/,
+    );
+  });
+  test('native features pass; an unsupported parallel_tool_calls is dropped only with --ignore-unsupported', () => {
+    const caps = {
+      parameters: OPENAI_CHAT_PARAMETERS,
+      features: { ...OPENAI_CHAT_FEATURES, parallel_tool_calls: 'unsupported' as const },
+    };
+    expect(checkChatFeatures({ tools, tool_choice: 'auto' }, caps, 'x', quiet)).toEqual({ tools, tool_choice: 'auto' });
+    expect(() => checkChatFeatures({ tools, parallel_tool_calls: true }, caps, 'x', quiet)).toThrow(
+      /--parallel-tool-calls is not supported by x chat/,
+    );
+    const warned: string[] = [];
+    expect(
+      checkChatFeatures({ tools, parallel_tool_calls: true }, caps, 'x', {
+        ignoreUnsupported: true,
+        warn: (m) => warned.push(m),
+      }),
+    ).toEqual({ tools });
+    expect(warned).toEqual(['ignoring --parallel-tool-calls: it is not supported by x chat']);
   });
 });

@@ -23,8 +23,11 @@ export type ChatFeature = 'tools' | 'tool_choice' | 'parallel_tool_calls' | 'jso
 export interface ChatCapabilities {
   /** 'native': put on the wire; 'unsupported': a usage error naming it, or dropped with --ignore-unsupported. */
   parameters: Record<ChatParameterName, 'native' | 'unsupported'>;
-  /** Tools and response formats, per feature (docs/protocols/chat.md has the matrix and its sources). */
-  features: Record<ChatFeature, ChatFeatureSupport>;
+  /**
+   * Tools and response formats, per feature (docs/protocols/chat.md has the matrix and its sources). An operation
+   * that does not say takes none of them: each is a usage error naming the provider.
+   */
+  features?: Record<ChatFeature, ChatFeatureSupport>;
   /** Most stop sequences the service takes. */
   maxStop?: number;
   /** Most alternatives per token (`top_logprobs`). */
