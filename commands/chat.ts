@@ -14,7 +14,13 @@ const spec = {
     'Conversations as files: --save FILE.jsonl writes the conversation with the answer (one message per line, mode ' +
     '0600); --continue FILE.jsonl resumes one and appends the new turns. --batch FILE.jsonl runs one chat per line ' +
     '({"messages": [...], "parameters"?: {...}, "id"?: ...}) with the ordering, concurrency, --resume and --shard of ' +
-    'complete --batch (docs/batch.md). Providers: watsonx (models, or deployments with --id-or-name), azure-openai, ' +
+    'complete --batch (docs/batch.md).\n\n' +
+    'Tools: --tools (functions the model may call), --tool-choice, --[no-]parallel-tool-calls; each call prints as one ' +
+    'JSON line {"id", "name", "arguments"}; --tool-result ID=TEXT answers one in the next turn, and --run-tool ' +
+    'NAME=COMMAND runs it (confirmed on a terminal; --yes without one) and goes on, up to --max-tool-rounds. ' +
+    'Structured output: --response-format json_object, or --json-schema FILE; the answer is checked (exit 4 when it ' +
+    'does not match; --schema-retries N asks again) and printed alone, so it pipes into jq.\n\n' +
+    'Providers: watsonx (models, or deployments with --id-or-name), azure-openai, ' +
     'openai, aleph-alpha (profiles with chat: true); the wire facts are in docs/protocols/chat.md.',
   args: '[message...]',
   options: CHAT_OPTION_SPECS,

@@ -112,9 +112,10 @@ const common = {
   logLevel: 'warning',
   // Left to Node, loaded only where used: typescript (textgen.config.ts, optional), node-llama-cpp (serve --engine
   // llama; installed apart, engines/llama) and gpt-tokenizer (megabytes
-  // of BPE ranks, offline tokenizing). ES-module-only packages (ora, @inquirer/prompts) and config files come in
-  // through src/import-esm.ts, never seen by the bundler.
-  external: ['typescript', 'gpt-tokenizer', 'node-llama-cpp'],
+  // of BPE ranks, offline tokenizing), ajv (165 kB minified, for chat's --tools and --json-schema only: bundled, every
+  // command would carry it in dist/run.cjs). ES-module-only packages (ora, @inquirer/prompts) and config files come
+  // in through src/import-esm.ts, never seen by the bundler.
+  external: ['typescript', 'gpt-tokenizer', 'node-llama-cpp', 'ajv'],
   // The bundles run as vm scripts, which cannot import() in Node 20: import() of what is left outside becomes
   // require() (builtins, typescript, gpt-tokenizer's CommonJS build).
   supported: { 'dynamic-import': false },

@@ -18,8 +18,16 @@ import type {
 import type { ServiceWarning } from '../../src/contract/canonical.js';
 import { UnexpectedAnswer } from '../../src/contract/errors.js';
 import type { SseEvent } from '../../src/contract/http.js';
-import type { ChatStreamStep } from '../../src/contract/adapter-operations/chat.js';
+import type { ChatFeature, ChatFeatureSupport, ChatStreamStep } from '../../src/contract/adapter-operations/chat.js';
 import { readJsonEvent, type ErrorReader } from './json-events.js';
+import {
+  readToolCallDeltas,
+  readToolCalls,
+  responseFormatField,
+  type ToolChoiceDialect,
+  toolChoiceFields,
+  wireMessage,
+} from './chat-tool-fields.js';
 import { isRecord } from '../../src/contract/wire-fields.js';
 
 function num(record: Record<string, unknown>, key: string): number | undefined {
@@ -47,11 +55,15 @@ const PARAMETER_ORDER: readonly (keyof ChatParameters)[] = [
   'time_limit',
 ];
 
-/** `messages` and the parameters, in a stable order; `top_logprobs` brings `logprobs: true` with it, as the APIs require. */
-export function chatCompletionsFields(request: ChatRequest): Record<string, unknown> {
-  const body: Record<string, unknown> = {
-    messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
-  };
+/**
+ * `messages`, the parameters in a stable order (`top_logprobs` brings `logprobs: true` with it, as the APIs
+ * require), then tools, the tool choice in the dialect's field, `parallel_tool_calls` and `response_format`.
+ */
+export function chatCompletionsFields(
+  request: ChatRequest,
+  dialect: ToolChoiceDialect = 'openai',
+): Record<string, unknown> {
+  const body: Record<string, unknown> = { messages: request.messages.map(wireMessage) };
   const p: ChatParameters =
     request.parameters.top_logprobs !== undefined ? { ...request.parameters, logprobs: true } : request.parameters;
   for (const key of PARAMETER_ORDER) {
@@ -59,6 +71,16 @@ export function chatCompletionsFields(request: ChatRequest): Record<string, unkn
     if (value === undefined) continue;
     body[key] = Array.isArray(value) ? [...value] : value;
   }
+  if (request.tools !== undefined && request.tools.length > 0) {
+    // watsonx's `TextChatParameterFunction` is {name, description, parameters}: no `strict`.
+    body.tools = request.tools.map((t) => {
+      const { strict, ...fn } = t.function;
+      return { type: 'function', function: dialect === 'watsonx' || strict === undefined ? fn : { ...fn, strict } };
+    });
+  }
+  Object.assign(body, toolChoiceFields(request, dialect));
+  if (request.parallel_tool_calls !== undefined) body.parallel_tool_calls = request.parallel_tool_calls;
+  if (request.response_format !== undefined) body.response_format = responseFormatField(request);
   return body;
 }
 
@@ -140,6 +162,14 @@ export function parseChatCompletion(kind: string, body: unknown): ChatResult {
       message: { role: 'assistant', content: typeof message.content === 'string' ? message.content : '' },
       finish_reason: finishReasonOf(c.finish_reason),
     };
+    const calls = readToolCalls(message.tool_calls, `choice ${position}`);
+    if (calls) {
+      choice.message.tool_calls = calls;
+      // Some servers (older watsonx models, vLLM's parsers) say `stop` on an answer that is tool calls; the
+      // canonical result says what the answer is.
+      if (choice.finish_reason === 'stop' || choice.finish_reason === 'not_finished')
+        choice.finish_reason = 'tool_calls';
+    }
     const logprobs = readChatLogprobs(c.logprobs);
     if (logprobs) choice.logprobs = logprobs;
     if (c.finish_reason === 'content_filter') warnings.push(contentFilterWarning(index));
@@ -176,6 +206,8 @@ export function createChatCompletionsDecoder(kind: string, errorOf: ErrorReader)
       const index = num(c, 'index') ?? position;
       const delta = isRecord(c.delta) ? c.delta : {};
       const choice: ChatChunkChoice = { index, content: typeof delta.content === 'string' ? delta.content : '' };
+      const calls = readToolCallDeltas(delta.tool_calls);
+      if (calls) choice.tool_calls = calls;
       if (typeof c.finish_reason === 'string' && c.finish_reason !== '') choice.finish_reason = c.finish_reason;
       const logprobs = readChatLogprobs(c.logprobs);
       if (logprobs && logprobs.length > 0) choice.logprobs = logprobs;
@@ -213,6 +245,18 @@ export const OPENAI_CHAT_PARAMETERS: Record<keyof ChatParameters, 'native' | 'un
   frequency_penalty: 'native',
   presence_penalty: 'native',
   time_limit: 'unsupported',
+};
+
+/**
+ * Tools and structured output on the OpenAI-shaped wire ([O] `ChatCompletionCreateParamsBase`: `tools`,
+ * `tool_choice`, `parallel_tool_calls`, `response_format` json_object / json_schema); adapters say where they differ.
+ */
+export const OPENAI_CHAT_FEATURES: Record<ChatFeature, ChatFeatureSupport> = {
+  tools: 'native',
+  tool_choice: 'native',
+  parallel_tool_calls: 'native',
+  json_object: 'native',
+  json_schema: 'native',
 };
 
 export function chatHeaders(stream: boolean): Record<string, string> {

@@ -1,11 +1,50 @@
 /** Folds streamed canonical chat chunks into one canonical result (what `-o json` prints after a stream). */
 import type { ServiceWarning } from '../contract/canonical.js';
-import type { ChatChoice, ChatChunk, ChatResult, ChatTokenLogprob, ChatUsage, FinishReason } from '../contract/chat.js';
+import type {
+  ChatChoice,
+  ChatChunk,
+  ChatResult,
+  ChatTokenLogprob,
+  ChatUsage,
+  FinishReason,
+  ToolCall,
+  ToolCallDelta,
+} from '../contract/chat.js';
+
+/** One tool call being streamed: the first piece of its index brings id and name, the rest argument text. */
+interface CallState {
+  id?: string;
+  name?: string;
+  args: string[];
+}
 
 interface ChoiceState {
   text: string[];
   finish: FinishReason;
   logprobs: ChatTokenLogprob[];
+  calls: Map<number, CallState>;
+}
+
+function addCallPiece(calls: Map<number, CallState>, piece: ToolCallDelta): void {
+  let call = calls.get(piece.index);
+  if (!call) {
+    call = { args: [] };
+    calls.set(piece.index, call);
+  }
+  call.id ??= piece.id;
+  call.name ??= piece.name;
+  if (piece.arguments) call.args.push(piece.arguments);
+}
+
+/** The assembled calls of one answer, in index order. */
+function assembled(calls: Map<number, CallState>): ToolCall[] {
+  return [...calls.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([index, c]) => ({
+      id: c.id ?? `call_${index}`,
+      type: 'function',
+      function: { name: c.name ?? '', arguments: c.args.join('') },
+    }));
 }
 
 export class ChatAggregator {
@@ -26,10 +65,11 @@ export class ChatAggregator {
     for (const c of chunk.choices) {
       let s = this.choices.get(c.index);
       if (!s) {
-        s = { text: [], finish: 'not_finished', logprobs: [] };
+        s = { text: [], finish: 'not_finished', logprobs: [], calls: new Map() };
         this.choices.set(c.index, s);
       }
       if (c.content) s.text.push(c.content);
+      for (const piece of c.tool_calls ?? []) addCallPiece(s.calls, piece);
       if (c.finish_reason !== undefined) s.finish = c.finish_reason;
       if (c.logprobs) s.logprobs.push(...c.logprobs);
     }
@@ -49,19 +89,25 @@ export class ChatAggregator {
 
   /** A stream that broke off or was interrupted: answers that had not ended end with `reason`. */
   markStopped(reason: FinishReason): void {
-    if (this.choices.size === 0) this.choices.set(0, { text: [], finish: reason, logprobs: [] });
+    if (this.choices.size === 0) this.choices.set(0, { text: [], finish: reason, logprobs: [], calls: new Map() });
     for (const s of this.choices.values()) if (s.finish === 'not_finished') s.finish = reason;
   }
 
   result(): ChatResult {
     const choices: ChatChoice[] = [...this.choices.entries()]
       .sort((a, b) => a[0] - b[0])
-      .map(([index, s]) => ({
-        index,
-        message: { role: 'assistant', content: s.text.join('') },
-        finish_reason: s.finish,
-        ...(s.logprobs.length > 0 ? { logprobs: s.logprobs } : {}),
-      }));
+      .map(([index, s]): ChatChoice => {
+        const message: ChatChoice['message'] = { role: 'assistant', content: s.text.join('') };
+        if (s.calls.size > 0) message.tool_calls = assembled(s.calls);
+        // As for whole answers (profiles/common/chat-completions.ts): an answer of tool calls ends in tool_calls.
+        const finish = s.calls.size > 0 && s.finish === 'stop' ? 'tool_calls' : s.finish;
+        return {
+          index,
+          message,
+          finish_reason: finish,
+          ...(s.logprobs.length > 0 ? { logprobs: s.logprobs } : {}),
+        };
+      });
     const out: ChatResult = { provider: this.provider, ...this.envelope, choices };
     if (this.usage) out.usage = this.usage;
     if (this.warnings.length > 0) out.warnings = this.warnings;

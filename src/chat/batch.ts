@@ -6,7 +6,7 @@
  * conversation; a line's parameters override the flags for that line. Answers are never streamed.
  */
 import type { Context } from '../context.js';
-import { UsageError } from '../contract/errors.js';
+import { AnswerRejected, UsageError } from '../contract/errors.js';
 import { readWhole } from '../call/answer.js';
 import { printDryRun } from '../call/send.js';
 import { checkBatchFlags } from '../batch/common-checks.js';
@@ -20,14 +20,29 @@ import { chatInCanonicalOrder } from './aggregate.js';
 import { prepareChat, type ChatSetup } from './prepare.js';
 import { assembleConversation, checkMessageList } from './messages.js';
 import { checkChatParameterObject } from './parameters.js';
-import { checkChatSupport } from './support.js';
+import { checkChatFeatures, checkChatSupport, type ChatFeatureRequest } from './support.js';
+import { checkToolResults } from './messages.js';
+import type { SchemaCompiler } from './json-schema.js';
+import { checkToolChoiceValue, checkToolsWith } from './tools.js';
+import { type AnswerCheck, answerCheckerWith, jsonSchemaFormatWith } from './response-format.js';
+import { isRecord } from '../contract/wire-fields.js';
 
 interface ChatLine {
   request: ChatRequest;
   spec?: HttpRequestSpec;
+  /** A structured answer's check (--json-schema, a line's response_format): a bad answer is the line's error. */
+  check?: AnswerCheck | undefined;
 }
 
-const KEYS = new Set(['messages', 'parameters', 'id']);
+const KEYS = new Set([
+  'messages',
+  'parameters',
+  'id',
+  'tools',
+  'tool_choice',
+  'parallel_tool_calls',
+  'response_format',
+]);
 
 function describe(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
@@ -61,7 +76,10 @@ export async function runChatBatch(
   const sender = await createLineSender(ctx, profile, op);
   const specOf = (line: ChatLine) => (line.spec ??= op.build(line.request, target, profile, setup.extra));
   // What the profile lacks (a space, a project) would fail every line: a usage error now, before any line is read.
-  specOf({ request: { messages: [{ role: 'user', content: 'x' }], parameters: ready.parameters } });
+  specOf({ request: { messages: [{ role: 'user', content: 'x' }], parameters: ready.parameters, ...ready.features } });
+  // Lines are parsed synchronously by the batch machinery: a line's tool schemas are compiled here, once ajv is in.
+  const { loadSchemaCompiler } = await import('./json-schema.js');
+  const compile = await loadSchemaCompiler();
 
   return runBatch<ChatLine>(ctx, settings, {
     retries: profile.retries,
@@ -87,7 +105,10 @@ export async function runChatBatch(
         throw Object.assign(new UsageError(message), { lineId: idJson });
       };
       for (const key of Object.keys(obj))
-        if (!KEYS.has(key)) fail(`unknown field "${key}" on the line (a line has messages, parameters and id)`);
+        if (!KEYS.has(key))
+          fail(
+            `unknown field "${key}" on the line (a line has messages, parameters, id, tools, tool_choice, parallel_tool_calls and response_format)`,
+          );
       if (obj.messages === undefined) fail('the line has no "messages"');
       let request: ChatRequest | undefined;
       try {
@@ -104,20 +125,60 @@ export async function runChatBatch(
                   warn: warnOnce,
                 },
               );
-        request = { messages, parameters };
+        const features = checkChatFeatures(lineFeatures(obj, ready.features, compile), op.capabilities, op.kind, {
+          ignoreUnsupported: setup.ignoreUnsupported,
+          warn: warnOnce,
+        });
+        checkToolResults(messages);
+        request = { messages, parameters, ...features };
       } catch (e) {
         fail((e as Error).message);
       }
-      return { payload: { request: request! }, idJson };
+      return { payload: { request: request!, check: answerCheckerWith(request!.response_format, compile) }, idJson };
     },
     async run(line, signal) {
       const res = await sender.send(specOf(line), signal);
       const { result, json } = await readWhole(res, { kind: op.kind, secrets: profile.secrets }, (body) =>
         op.parse(body, line.request),
       );
+      const problem =
+        line.check && !result.choices[0]?.message.tool_calls
+          ? line.check(result.choices[0]?.message.content ?? '')
+          : undefined;
+      if (problem !== undefined) throw new AnswerRejected(problem);
       return resultJson(setup.present.raw ? json : chatInCanonicalOrder(result), query);
     },
     wireRequest: (line) => specOf(line),
     printRequest: (spec) => printDryRun(ctx, profile, spec),
   });
+}
+
+/**
+ * A line's own tools, tool choice, parallel_tool_calls and response_format (OpenAI's shapes), over the flags'. A
+ * line's `tools` replace the flags' (a choice naming a tool is checked against the line's tools).
+ */
+function lineFeatures(
+  obj: Record<string, unknown>,
+  flags: ChatFeatureRequest,
+  compile: SchemaCompiler,
+): ChatFeatureRequest {
+  const out: ChatFeatureRequest = { ...flags };
+  if (obj.tools !== undefined) out.tools = checkToolsWith(obj.tools, '"tools"', compile);
+  if (obj.tool_choice !== undefined)
+    out.tool_choice = checkToolChoiceValue(obj.tool_choice, out.tools, '"tool_choice"');
+  if (obj.parallel_tool_calls !== undefined) {
+    if (typeof obj.parallel_tool_calls !== 'boolean')
+      throw new UsageError('"parallel_tool_calls" must be true or false');
+    out.parallel_tool_calls = obj.parallel_tool_calls;
+  }
+  if (obj.response_format !== undefined) {
+    const f = obj.response_format;
+    if (!isRecord(f) || (f.type !== 'text' && f.type !== 'json_object' && f.type !== 'json_schema'))
+      throw new UsageError('"response_format" must be {"type": "text" | "json_object" | "json_schema", ...}');
+    out.response_format =
+      f.type === 'json_schema'
+        ? jsonSchemaFormatWith(f.json_schema, undefined, '"response_format.json_schema"', compile)
+        : { type: f.type };
+  }
+  return out;
 }

@@ -12,6 +12,7 @@ import type { OutputFormat } from '../output/format.js';
 import type { ChatMessage } from '../contract/chat.js';
 import { CHAT_APIS, type ChatApi } from '../contract/profile.js';
 import type { ConversationFile } from './conversation-file.js';
+import type { ChatFeatureSetup } from './features.js';
 import type { ChatOptions } from './flag-specs.js';
 import { assembleConversation, checkMessageList, parseMessageFlag } from './messages.js';
 import { buildChatParameters } from './parameters.js';
@@ -23,7 +24,9 @@ function nonEmpty(value: string | undefined): string | undefined {
 }
 
 /** Flags that read stdin when their value is `@-`. */
-const AT_STDIN = (['--messages', '--parameters', '--extra'] as const).map((flag) => [flag, optionKey(flag)] as const);
+const AT_STDIN = (['--messages', '--parameters', '--extra', '--tools', '--json-schema'] as const).map(
+  (flag) => [flag, optionKey(flag)] as const,
+);
 
 export async function runChatCommand(options: ChatOptions & { args: string[] }, ctx: Context): Promise<number> {
   const { parseBatchSettings } = await import('../batch/settings.js');
@@ -40,8 +43,11 @@ export async function runChatCommand(options: ChatOptions & { args: string[] }, 
   if (model !== undefined && deployment !== undefined) {
     throw new UsageError('give the target once: -m/--model for a model, or --id-or-name for a deployment');
   }
+  const { buildChatFeatures } = await import('./features.js');
+  const chatFeatures = await buildChatFeatures(options, io);
   const setup: ChatSetup = {
     parameters: await buildChatParameters(options, io),
+    features: chatFeatures.features,
     extra: options.extra === undefined ? undefined : await readExtra(options.extra, io),
     model,
     deployment,
@@ -67,6 +73,9 @@ export async function runChatCommand(options: ChatOptions & { args: string[] }, 
       ...(options.messages !== undefined ? ['--messages'] : []),
       ...(resume !== undefined ? ['--continue'] : []),
       ...(save !== undefined ? ['--save'] : []),
+      ...(options.toolResult !== undefined ? ['--tool-result'] : []),
+      ...(chatFeatures.runTools.size > 0 ? ['--run-tool'] : []),
+      ...(options.schemaRetries !== undefined ? ['--schema-retries'] : []),
     ];
     const { runChatBatch } = await import('./batch.js');
     return runChatBatch(ctx, setup, batch, {
@@ -81,7 +90,23 @@ export async function runChatCommand(options: ChatOptions & { args: string[] }, 
     added.push(...checkMessageList(await readJsonOption('--messages', options.messages, io), '--messages'));
   }
   for (const m of options.message ?? []) added.push(parseMessageFlag(m));
+  if (options.toolResult !== undefined) {
+    const { parseToolResult } = await import('./messages.js');
+    const { readTextFile } = await import('../options/input.js');
+    for (const r of options.toolResult)
+      added.push(await parseToolResult(r, (path) => readTextFile('--tool-result', path, { cwd: ctx.cwd })));
+  }
   if (words.length > 0) added.push({ role: 'user', content: words.join(' ') });
+  // Without a terminal nothing can ask before a tool runs: refused now, before a request is paid for (--dry-run
+  // sends nothing and runs nothing, so it may show the first request).
+  if (chatFeatures.runTools.size > 0 && !chatFeatures.yes && !ctx.terminal.interactive && !ctx.globals.dryRun) {
+    throw new UsageError(
+      '--run-tool runs commands the model asks for; without a terminal to confirm each run, give --yes',
+      {
+        hint: 'add --yes to run them without asking',
+      },
+    );
+  }
 
   // Checked and locked before anything is sent or asked: a file textgen may not replace is refused now, not after
   // the answer was paid for, and a second chat on the same file is refused instead of losing a turn.
@@ -105,7 +130,16 @@ export async function runChatCommand(options: ChatOptions & { args: string[] }, 
       throw new UsageError('--force only applies to --save', { hint: 'drop --force, or give --save FILE' });
     }
     const history = continued !== undefined ? await files.readConversation(continued.dest, ctx.cwd) : [];
-    return await runOneChat(ctx, setup, { added, history, system, readers, readStdin, format, saveTo: saved });
+    return await runOneChat(ctx, setup, {
+      added,
+      history,
+      system,
+      readers,
+      readStdin,
+      format,
+      saveTo: saved,
+      features: chatFeatures,
+    });
   } finally {
     for (const h of held) h.release();
   }
@@ -122,6 +156,7 @@ async function runOneChat(
     readStdin: () => Promise<string>;
     format: OutputFormat;
     saveTo: ConversationFile | undefined;
+    features: ChatFeatureSetup;
   },
 ): Promise<number> {
   const { added, history, system, readers, readStdin, format } = o;
@@ -135,6 +170,13 @@ async function runOneChat(
     !ctx.output().jmes &&
     !setup.present.raw
   ) {
+    if (o.features.runTools.size > 0 || o.features.schemaRetries > 0)
+      throw new UsageError(
+        '--run-tool and --schema-retries need a message: the interactive conversation sends the tools but runs none',
+        {
+          hint: 'give the message as words after chat, or with --message',
+        },
+      );
     const { runInteractiveChat } = await import('./interactive.js');
     return runInteractiveChat(ctx, setup, {
       history: assembleConversation(history, system, []),
@@ -155,24 +197,41 @@ async function runOneChat(
     );
   }
 
+  if (conversation.some((m) => m.role === 'tool')) {
+    const { checkToolResults } = await import('./messages.js');
+    checkToolResults(conversation);
+  }
+
   const ready = await prepareChat(ctx, setup);
   const stream =
     setup.stream === 'auto' ? ctx.terminal.stdoutIsTTY && format === 'text' && !ctx.output().jmes : setup.stream;
-  const { runChatTurn } = await import('./run-chat.js');
-  const result = await runChatTurn(ctx, {
-    op: ready.op,
-    profile: ready.profile,
-    request: { messages: conversation, parameters: ready.parameters },
-    target: { ...ready.target, stream },
-    extra: setup.extra,
-    present: setup.present,
-  });
-  if (result !== undefined && o.saveTo !== undefined) {
+  const { runAnswerRounds } = await import('./answer-rounds.js');
+  const { answerChecker, wantsJson } = await import('./response-format.js');
+  const f = o.features;
+  const outcome = await runAnswerRounds(
+    ctx,
+    {
+      op: ready.op,
+      profile: ready.profile,
+      request: { messages: conversation, parameters: ready.parameters, ...ready.features },
+      target: { ...ready.target, stream },
+      extra: setup.extra,
+      present: { ...setup.present, json: wantsJson(ready.features.response_format) },
+    },
+    {
+      runTools: f.runTools,
+      maxToolRounds: f.maxToolRounds,
+      toolTimeoutMs: f.toolTimeoutMs,
+      yes: f.yes,
+      check: await answerChecker(ready.features.response_format),
+      schemaRetries: f.schemaRetries,
+    },
+  );
+  if (outcome !== undefined && o.saveTo !== undefined) {
     const { writeConversation } = await import('./conversation-file.js');
-    const answer = result.choices[0]?.message.content ?? '';
     // The answer is on stdout already; what cannot be written now is exit 7, naming the file and the cause.
     await ctx.out.flush();
-    await writeConversation(o.saveTo.dest, [...conversation, { role: 'assistant', content: answer }]);
+    await writeConversation(o.saveTo.dest, [...conversation, ...outcome.added]);
   }
   return 0;
 }

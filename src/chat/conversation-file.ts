@@ -1,6 +1,7 @@
 /**
  * Conversations as files (`--save FILE.jsonl`, `--continue FILE.jsonl`, `/save FILE`): one message per line,
- * `{"role": …, "content": …}`, the same shape `--messages` takes in an array. Written whole through a temporary file
+ * `{"role": …, "content": …}` (with `tool_calls` on an assistant turn that called tools, and `{"role": "tool",
+ * "tool_call_id", "content"}` for a tool's result), the same shapes `--messages` takes in an array. Written whole through a temporary file
  * and a rename, readable by its owner only (0600): a conversation may hold what others must not read.
  *
  * Before anything is sent the file is checked as every file textgen replaces is (src/config/destination.ts: a
@@ -73,8 +74,20 @@ export async function readConversation(dest: Destination, cwd: string): Promise<
   return messages;
 }
 
+/**
+ * One line per message. Plain messages stay `{"role", "content"}`, as before tools (old files load, and files
+ * without tools are what they always were); an assistant turn that called tools adds `tool_calls`, a tool result
+ * is `{"role": "tool", "tool_call_id", "content"}` — the shapes `--messages` and the chat APIs take.
+ */
 export function conversationText(messages: readonly ChatMessage[]): string {
-  return messages.map((m) => `${JSON.stringify({ role: m.role, content: m.content })}\n`).join('');
+  return messages.map((m) => `${JSON.stringify(fileMessage(m))}\n`).join('');
+}
+
+function fileMessage(m: ChatMessage): Record<string, unknown> {
+  if (m.role === 'tool') return { role: 'tool', tool_call_id: m.tool_call_id, content: m.content };
+  if (m.tool_calls !== undefined && m.tool_calls.length > 0)
+    return { role: m.role, content: m.content, tool_calls: m.tool_calls };
+  return { role: m.role, content: m.content };
 }
 
 /**

@@ -87,6 +87,46 @@ export const CHAT_PARAMETER_FLAGS = [
   },
 ] as const satisfies readonly ChatParameterFlag[];
 
+/** Tools and structured output (issue 24; docs/protocols/chat.md has each dialect's fields). */
+export const CHAT_TOOL_OPTION_SPECS = [
+  {
+    flags: '--tools <json|@file>',
+    description:
+      'functions the model may call: a JSON array of {"type": "function", "function": {"name", "description"?, "parameters"?}}',
+  },
+  { flags: '--tool-choice <choice>', description: 'auto, none, required, or the name of one of the tools' },
+  {
+    flags: '--parallel-tool-calls',
+    description: 'let the model call several tools in one turn (where the API has it)',
+  },
+  { flags: '--no-parallel-tool-calls', description: 'at most one tool call per turn (where the API has it)' },
+  {
+    flags: '--run-tool <name=command>',
+    description:
+      "run COMMAND (no shell; the call's arguments as JSON on stdin, its stdout the result) when the model calls NAME, and go on (repeatable)",
+    repeatable: true,
+  },
+  { flags: '--max-tool-rounds <n>', description: 'most requests of a --run-tool conversation (default 8)' },
+  { flags: '--tool-timeout <ms>', description: 'how long a --run-tool command may run (default 60000)' },
+  { flags: '-y, --yes', description: 'run --run-tool commands without asking (needed without a terminal)' },
+  {
+    flags: '--response-format <type>',
+    description: 'text, json_object or json_schema (the answer is checked; text output prints the JSON alone)',
+  },
+  {
+    flags: '--json-schema <json|@file>',
+    description: 'the JSON Schema the answer must match (or {"name", "schema", "strict"}); implies json_schema',
+  },
+  {
+    flags: '--schema-name <name>',
+    description: 'the schema\'s name on the wire (default: from the file, or "response")',
+  },
+  {
+    flags: '--schema-retries <n>',
+    description: 'ask again this many times, with the validation errors, when the answer does not match (default 0)',
+  },
+] as const satisfies readonly OptionSpec[];
+
 export const CHAT_OPTION_SPECS = [
   {
     flags: '-m, --model <name>',
@@ -115,12 +155,18 @@ export const CHAT_OPTION_SPECS = [
     flags: '--messages <json|@file|@->',
     description: 'the conversation as a JSON array of {"role", "content"} (@- reads stdin)',
   },
+  {
+    flags: '--tool-result <id=text|id=@file>',
+    description: 'a tool message answering the tool call ID of the last assistant turn (repeatable)',
+    repeatable: true,
+  },
   ...optionSpecs(CHAT_PARAMETER_FLAGS),
   {
     flags: '--parameters <json|@file>',
     description:
       'chat parameters as JSON (max_tokens, temperature, top_p, stop, seed, n, logprobs, top_logprobs, frequency_penalty, presence_penalty, time_limit); the flags above override its fields',
   },
+  ...CHAT_TOOL_OPTION_SPECS,
   { flags: '--extra <json|@file>', description: 'provider-specific body fields merged into the wire request' },
   { flags: '--stream', description: 'stream the answer as it arrives (default on a terminal)' },
   { flags: '--no-stream', description: 'wait for the whole answer' },

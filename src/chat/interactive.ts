@@ -170,7 +170,7 @@ async function answer(
     const result = await runChatTurn(ctx, {
       op: ready.op,
       profile: ready.profile,
-      request: { messages: [...conversation], parameters: ready.parameters },
+      request: { messages: [...conversation], parameters: ready.parameters, ...ready.features },
       target: { ...ready.target, stream },
       extra: setup.extra,
       present: setup.present,

@@ -5,7 +5,8 @@
  */
 import * as z from 'zod';
 import { UsageError } from '../contract/errors.js';
-import { CHAT_ROLES, type ChatMessage, type ChatRole } from '../contract/chat.js';
+import { CHAT_ROLES, type ChatMessage, type ChatRole, type ToolCall } from '../contract/chat.js';
+import { isRecord } from '../contract/wire-fields.js';
 
 const messageSchema = z.strictObject({ role: z.enum(CHAT_ROLES), content: z.string() });
 
@@ -26,6 +27,8 @@ function describe(value: unknown, quote = true): string {
  * holds: a --continue aimed at a file that is not a conversation must not print that file's contents.
  */
 export function checkMessage(value: unknown, where: string, { quote = true }: { quote?: boolean } = {}): ChatMessage {
+  if (isRecord(value) && (value.role === 'tool' || (value.role === 'assistant' && value.tool_calls !== undefined)))
+    return checkToolMessage(value, where);
   const parsed = messageSchema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
@@ -80,4 +83,93 @@ export function assembleConversation(
 ): ChatMessage[] {
   const rest = system !== undefined && history[0]?.role === 'system' ? history.slice(1) : [...history];
   return [...(system !== undefined ? [{ role: 'system' as const, content: system }] : []), ...rest, ...added];
+}
+
+const toolCallSchema = z.strictObject({
+  id: z.string().min(1),
+  type: z.literal('function'),
+  function: z.strictObject({ name: z.string().min(1), arguments: z.string() }),
+});
+const toolResultSchema = z.strictObject({
+  role: z.literal('tool'),
+  content: z.string(),
+  tool_call_id: z.string().min(1),
+});
+const callingSchema = z.strictObject({
+  role: z.literal('assistant'),
+  // OpenAI's own messages say `"content": null` beside tool calls.
+  content: z.string().nullable().optional(),
+  tool_calls: z.array(toolCallSchema),
+});
+
+/**
+ * A `tool` message (`{"role": "tool", "tool_call_id", "content"}`) or an assistant turn with `tool_calls`, as the
+ * chat APIs and `--save` files write them. What is wrong is named by field, never by quoting the value.
+ */
+function checkToolMessage(value: Record<string, unknown>, where: string): ChatMessage {
+  if (value.role === 'tool') {
+    const parsed = toolResultSchema.safeParse(value);
+    if (!parsed.success)
+      throw new UsageError(
+        `${where}: a tool message is {"role": "tool", "tool_call_id", "content"} (${issueText(parsed.error.issues[0])})`,
+      );
+    return { role: 'tool', content: parsed.data.content, tool_call_id: parsed.data.tool_call_id };
+  }
+  const parsed = callingSchema.safeParse(value);
+  if (!parsed.success)
+    throw new UsageError(
+      `${where}: an assistant message with tool_calls has {"id", "type": "function", "function": {"name", "arguments"}} calls (${issueText(parsed.error.issues[0])})`,
+    );
+  const calls: ToolCall[] = parsed.data.tool_calls.map((c) => ({
+    id: c.id,
+    type: 'function',
+    function: { name: c.function.name, arguments: c.function.arguments },
+  }));
+  return { role: 'assistant', content: parsed.data.content ?? '', ...(calls.length > 0 ? { tool_calls: calls } : {}) };
+}
+
+function issueText(issue: z.core.$ZodIssue | undefined): string {
+  if (issue === undefined) return 'invalid';
+  if (issue.code === 'unrecognized_keys') return `unknown field "${issue.keys[0]}"`;
+  const at = issue.path.map(String).join('.');
+  return at === ''
+    ? issue.message
+    : `${at}: ${issue.code === 'invalid_type' ? 'missing or of the wrong type' : 'invalid'}`;
+}
+
+/**
+ * `--tool-result ID=TEXT` or `ID=@file`: a tool message answering call ID. When the conversation continues a file,
+ * ID must be a call of its last assistant turn (a result for no call is refused by every service).
+ */
+export async function parseToolResult(
+  value: string,
+  readFile: (path: string) => Promise<string>,
+): Promise<ChatMessage> {
+  const at = value.indexOf('=');
+  const id = at === -1 ? '' : value.slice(0, at).trim();
+  if (id === '')
+    throw new UsageError(`--tool-result takes ID=TEXT or ID=@file, got ${describe(value)}`, {
+      hint: 'the ID is the "id" of the tool call the answer printed',
+    });
+  const rest = value.slice(at + 1);
+  const content = rest.startsWith('@') && rest.length > 1 ? await readFile(rest.slice(1)) : rest;
+  return { role: 'tool', content, tool_call_id: id };
+}
+
+/** Every tool result must answer a call of the last assistant turn before it (history, then what was added). */
+export function checkToolResults(conversation: readonly ChatMessage[]): void {
+  let calls: Set<string> | undefined;
+  for (const m of conversation) {
+    if (m.role === 'assistant') calls = new Set((m.tool_calls ?? []).map((c) => c.id));
+    else if (m.role === 'tool') {
+      if (calls === undefined || calls.size === 0)
+        throw new UsageError(
+          `the tool result for "${m.tool_call_id}" answers no call: the assistant turn before it called no tool`,
+        );
+      if (!calls.has(m.tool_call_id ?? ''))
+        throw new UsageError(
+          `the tool result for "${m.tool_call_id}" answers no call of the last assistant turn (its calls: ${[...calls].join(', ')})`,
+        );
+    }
+  }
 }

@@ -8,11 +8,13 @@ import { UsageError } from '../contract/errors.js';
 import type { ChatOperation, ChatTarget } from '../contract/adapter.js';
 import type { ChatParameters } from '../contract/chat.js';
 import type { ChatPresentOptions } from './present.js';
-import { checkChatSupport } from './support.js';
+import { checkChatFeatures, checkChatSupport, type ChatFeatureRequest } from './support.js';
 
 /** Everything the command line says, checked; shared by the single turn, the batch and the interactive loop. */
 export interface ChatSetup {
   parameters: ChatParameters;
+  /** Tools and the response format (src/chat/features.ts), checked against the provider by prepareChat. */
+  features: ChatFeatureRequest;
   extra?: Record<string, unknown> | undefined;
   model?: string | undefined;
   deployment?: string | undefined;
@@ -30,6 +32,7 @@ export interface ChatReady {
   op: ChatOperation;
   target: Omit<ChatTarget, 'stream'>;
   parameters: ChatParameters;
+  features: ChatFeatureRequest;
 }
 
 /**
@@ -77,9 +80,14 @@ export async function prepareChat(
     ignoreUnsupported: setup.ignoreUnsupported,
     warn,
   });
+  const features = checkChatFeatures(setup.features, op.capabilities, op.kind, {
+    ignoreUnsupported: setup.ignoreUnsupported,
+    warn,
+  });
   return {
     profile,
     op,
+    features,
     target: {
       ...(model !== undefined ? { model } : {}),
       ...(setup.deployment !== undefined ? { deployment: setup.deployment } : {}),

@@ -5,7 +5,7 @@
  */
 import type { Context } from '../context.js';
 import type { OutputFormat } from '../output/format.js';
-import type { ChatChunk, ChatResult } from '../contract/chat.js';
+import type { ChatChoice, ChatChunk, ChatResult, ToolCall } from '../contract/chat.js';
 import { chatInCanonicalOrder } from './aggregate.js';
 
 export interface ChatPresentOptions {
@@ -15,6 +15,27 @@ export interface ChatPresentOptions {
   raw: boolean;
   /** The user asked for a stream: pieces go out as they arrive. */
   live: boolean;
+  /** The answer is a JSON document (--response-format json_*): text output prints it alone, trimmed. */
+  json?: boolean;
+}
+
+/**
+ * A tool call as text output prints it: `{"id", "name", "arguments"}` with the arguments parsed. Arguments that are
+ * not JSON are kept as the string the service sent, with a warning (the line still parses).
+ */
+export function toolCallLine(call: ToolCall): { line: string; warning?: string } {
+  const text = call.function.arguments;
+  let args: unknown = text;
+  let warning: string | undefined;
+  try {
+    args = text.trim() === '' ? {} : JSON.parse(text);
+  } catch {
+    warning = `the arguments of tool call ${call.id} (${call.function.name}) are not JSON; printed as a string`;
+  }
+  return {
+    line: JSON.stringify({ id: call.id, name: call.function.name, arguments: args }),
+    ...(warning ? { warning } : {}),
+  };
 }
 
 export class ChatPresenter {
@@ -28,7 +49,8 @@ export class ChatPresenter {
     private readonly ctx: Context,
     private readonly opts: ChatPresentOptions,
   ) {
-    this.streamsText = opts.live && opts.format === 'text' && !opts.jmes && !opts.raw;
+    // A JSON answer is printed whole, trimmed, once it is known to be one (src/chat/answer-rounds.ts checks it).
+    this.streamsText = opts.live && opts.format === 'text' && !opts.jmes && !opts.raw && opts.json !== true;
     this.streamsLines = opts.live && !opts.jmes && (opts.format === 'jsonl' || (opts.raw && opts.format === 'text'));
   }
 
@@ -70,10 +92,13 @@ export class ChatPresenter {
     }
     if (this.streamsText || (format === 'text' && !jmes)) {
       const [first, ...rest] = result.choices;
-      if (!this.wroteText) this.writeText(first?.message.content ?? '');
+      if (!this.wroteText)
+        this.writeText(this.opts.json ? (first?.message.content ?? '').trim() : (first?.message.content ?? ''));
+      this.writeCalls(first);
       for (const c of rest) {
         if (this.wroteText && this.lastChar !== '\n') this.ctx.out.raw('\n');
-        this.writeText(c.message.content);
+        this.writeText(this.opts.json ? c.message.content.trim() : c.message.content);
+        this.writeCalls(c);
       }
       if (this.wroteText && this.lastChar !== '\n') this.ctx.out.raw('\n');
       return;
@@ -84,6 +109,19 @@ export class ChatPresenter {
       return;
     }
     await this.structured(chatInCanonicalOrder(result), jmes, format, rawOutput);
+  }
+
+  /** Each tool call of an answer as one JSON line `{"id", "name", "arguments"}`, after the answer's text. */
+  private writeCalls(choice: ChatChoice | undefined): void {
+    for (const call of choice?.message.tool_calls ?? []) {
+      if (this.wroteText && this.lastChar !== '\n') this.ctx.out.raw('\n');
+      const { line, warning } = toolCallLine(call);
+      if (warning) this.ctx.reporter.warn(warning);
+      // JSON through the sink's JSON mode: on a terminal what JSON leaves raw gets JSON's own \u escapes.
+      this.ctx.out.json(`${line}\n`);
+      this.wroteText = true;
+      this.lastChar = '\n';
+    }
   }
 
   private async structured(

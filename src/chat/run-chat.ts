@@ -31,6 +31,8 @@ export interface ChatTurn {
   signal?: AbortSignal;
   /** Called with what arrived before a stream broke off or was interrupted. */
   onPartial?: (result: ChatResult) => void;
+  /** Hold the output until the caller says (sendChatTurn's `present`): nothing streams to stdout. */
+  hold?: boolean;
 }
 
 interface Timing {
@@ -40,6 +42,25 @@ interface Timing {
 
 /** The answer, or undefined after --dry-run. */
 export async function runChatTurn(ctx: Context, turn: ChatTurn): Promise<ChatResult | undefined> {
+  const answer = await sendChatTurn(ctx, turn);
+  if (answer === undefined) return undefined;
+  await answer.present();
+  return answer.result;
+}
+
+/** An answer whose output is held back until the caller has checked it (a tool round, a schema check). */
+export interface HeldAnswer {
+  result: ChatResult;
+  /** Writes what the answer owes stdout, as runChatTurn would have. */
+  present(): Promise<void>;
+}
+
+/**
+ * One request and its answer, with the output held: nothing reaches stdout as it arrives (the presenter is not
+ * live), so a round that leads to another (tool calls to run, an answer to ask again) prints nothing. A stream that
+ * breaks off still shows what came and fails (exit 6). Undefined after --dry-run.
+ */
+export async function sendChatTurn(ctx: Context, turn: ChatTurn): Promise<HeldAnswer | undefined> {
   const { op, profile, target } = turn;
   const spec = op.build(turn.request, target, profile, turn.extra);
   if (ctx.globals.dryRun) {
@@ -50,7 +71,7 @@ export async function runChatTurn(ctx: Context, turn: ChatTurn): Promise<ChatRes
     user: turn.signal ? [ctx.signal, turn.signal] : [ctx.signal],
     silenceMs: profile.timeoutMs,
   });
-  const presenter = new ChatPresenter(ctx, { ...turn.present, live: target.stream });
+  const presenter = new ChatPresenter(ctx, { ...turn.present, live: target.stream && turn.hold !== true });
   const spinner = await startSpinner(
     ctx,
     target.stream ? `waiting for the first token from ${op.displayName}…` : `waiting for ${op.displayName}…`,
@@ -59,12 +80,17 @@ export async function runChatTurn(ctx: Context, turn: ChatTurn): Promise<ChatRes
   try {
     const res = await sendOk(ctx, profile, op, spec, guards.signal);
     const streamed = target.stream && (res.headers['content-type'] ?? '').includes('text/event-stream');
-    const result = streamed
+    const answer = streamed
       ? await presentStream(ctx, turn, res, presenter, spinner, timing, guards)
       : await presentWhole(ctx, turn, res, presenter, spinner);
     spinner.stop();
-    await writeSummary(ctx, result, timing);
-    return result;
+    return {
+      result: answer.result,
+      present: async () => {
+        await answer.present();
+        await writeSummary(ctx, answer.result, timing);
+      },
+    };
   } finally {
     guards.dispose();
     spinner.stop();
@@ -81,14 +107,16 @@ async function presentWhole(
   res: HttpResponse,
   presenter: ChatPresenter,
   spinner: Spinner,
-): Promise<ChatResult> {
+): Promise<HeldAnswer> {
   const answer = await readWhole(res, { kind: turn.op.kind, secrets: turn.profile.secrets }, (json) =>
     turn.op.parse(json, turn.request),
   );
   spinner.stop();
   warnAll(ctx, answer.result);
-  await presenter.finish(answer.result, { text: answer.text, json: answer.json });
-  return answer.result;
+  return {
+    result: answer.result,
+    present: () => presenter.finish(answer.result, { text: answer.text, json: answer.json }),
+  };
 }
 
 async function presentStream(
@@ -99,7 +127,7 @@ async function presentStream(
   spinner: Spinner,
   timing: Timing,
   guards: CallGuards,
-): Promise<ChatResult> {
+): Promise<HeldAnswer> {
   const { op } = turn;
   const aggregator = new ChatAggregator(op.kind);
   await readStream({
@@ -126,8 +154,7 @@ async function presentStream(
     },
   });
   const result = aggregator.result();
-  await presenter.finish(result);
-  return result;
+  return { result, present: () => presenter.finish(result) };
 }
 
 /** After an answer on a terminal, one dim line on stderr (never on a pipe, never with -q). */

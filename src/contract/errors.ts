@@ -127,6 +127,14 @@ export function inAnswer(e: unknown, context: AnswerContext): unknown {
   return e instanceof UnexpectedAnswer ? e.in(context) : e;
 }
 
+/**
+ * The service answered, but not with what was asked for (exit 4, as for an error answer): a structured answer that
+ * does not match its schema after every retry, a conversation that still calls tools after its last round.
+ */
+export class AnswerRejected extends TextgenError {
+  readonly exitCode = 4;
+}
+
 /** Cannot connect, DNS, TLS, timeout. */
 export class NetworkError extends TextgenError {
   readonly exitCode = 5;

@@ -279,8 +279,14 @@ describe('usage errors, exit 2, one line', () => {
   const cases: Array<[string, string[], RegExp]> = [
     [
       'an unknown role',
+      ['--messages', '[{"role":"robot","content":"x"}]'],
+      /--messages\[0\]\.role must be one of system, user, assistant, got "robot"/,
+    ],
+    [
+      // A tool message is a message now (issue 24), but only with the id of the call it answers.
+      'a tool message without its call id',
       ['--messages', '[{"role":"tool","content":"x"}]'],
-      /--messages\[0\]\.role must be one of system, user, assistant, got "tool"/,
+      /--messages\[0\]: a tool message is \{"role": "tool", "tool_call_id", "content"\} \(tool_call_id: missing/,
     ],
     [
       'an unknown field',

@@ -4,7 +4,7 @@ import { UsageError } from '../../src/contract/errors.js';
 import { buildChatParameters } from '../../src/chat/parameters.js';
 import { assembleConversation, checkMessageList, parseMessageFlag } from '../../src/chat/messages.js';
 import { checkChatSupport } from '../../src/chat/support.js';
-import { OPENAI_CHAT_PARAMETERS } from '../../profiles/common/chat-completions.js';
+import { OPENAI_CHAT_FEATURES, OPENAI_CHAT_PARAMETERS } from '../../profiles/common/chat-completions.js';
 
 const io = { cwd: '/' };
 
@@ -85,7 +85,12 @@ describe('messages', () => {
 });
 
 describe('support', () => {
-  const caps = { parameters: { ...OPENAI_CHAT_PARAMETERS }, maxStop: 4, maxTopLogprobs: 20 };
+  const caps = {
+    parameters: { ...OPENAI_CHAT_PARAMETERS },
+    features: OPENAI_CHAT_FEATURES,
+    maxStop: 4,
+    maxTopLogprobs: 20,
+  };
   const quiet = { ignoreUnsupported: false, warn: () => undefined };
 
   test('limits of the service are usage errors before anything is sent', () => {

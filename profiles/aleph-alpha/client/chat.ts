@@ -13,6 +13,7 @@ import {
   chatCompletionsFields,
   chatHeaders,
   createChatCompletionsDecoder,
+  OPENAI_CHAT_FEATURES,
   OPENAI_CHAT_PARAMETERS,
   openAiStyleError,
   parseChatCompletion,
@@ -44,7 +45,12 @@ export function buildAlephAlphaChatRequest(
 export const alephAlphaChat: ChatOperation = {
   kind: 'aleph-alpha',
   displayName: 'Aleph Alpha',
-  capabilities: { parameters: { ...OPENAI_CHAT_PARAMETERS, seed: 'unsupported' }, maxTopLogprobs: MAX_TOP_LOGPROBS },
+  capabilities: {
+    parameters: { ...OPENAI_CHAT_PARAMETERS, seed: 'unsupported' },
+    // [P] documents tools, tool_choice and response_format (json_schema), but no parallel_tool_calls.
+    features: { ...OPENAI_CHAT_FEATURES, parallel_tool_calls: 'unsupported' },
+    maxTopLogprobs: MAX_TOP_LOGPROBS,
+  },
   unavailable: (profile) =>
     profile.chat === true
       ? undefined

@@ -12,6 +12,7 @@ import {
   chatCompletionsFields,
   chatHeaders,
   createChatCompletionsDecoder,
+  OPENAI_CHAT_FEATURES,
   OPENAI_CHAT_PARAMETERS,
   openAiStyleError,
   parseChatCompletion,
@@ -98,6 +99,7 @@ export function buildOpenAiChatRequest(
 
 const capabilities = {
   parameters: OPENAI_CHAT_PARAMETERS,
+  features: OPENAI_CHAT_FEATURES,
   maxStop: AZURE_MAX_STOP_SEQUENCES,
   maxTopLogprobs: MAX_TOP_LOGPROBS,
 };

@@ -12,6 +12,7 @@ import {
   chatCompletionsFields,
   chatHeaders,
   createChatCompletionsDecoder,
+  OPENAI_CHAT_FEATURES,
   OPENAI_CHAT_PARAMETERS,
   parseChatCompletion,
 } from '../../common/chat-completions.js';
@@ -44,7 +45,7 @@ export function buildWatsonxChatRequest(
     body.model_id = model;
     Object.assign(body, watsonxScope(profile, 'chat with a foundation model'));
   }
-  Object.assign(body, chatCompletionsFields(request), extra);
+  Object.assign(body, chatCompletionsFields(request, 'watsonx'), extra);
   const version = profile.apiVersion ?? WATSONX_DEFAULT_API_VERSION;
   return {
     method: 'POST',
@@ -58,7 +59,12 @@ export const watsonxChat: ChatOperation = {
   kind: 'watsonx',
   displayName: 'watsonx.ai',
   // time_limit is watsonx's own; the rest are the OpenAI-shaped fields the chat API shares.
-  capabilities: { parameters: { ...OPENAI_CHAT_PARAMETERS, time_limit: 'native' } },
+  capabilities: {
+    parameters: { ...OPENAI_CHAT_PARAMETERS, time_limit: 'native' },
+    // [W] `TextChatParameters` has tools, tool_choice_option / tool_choice and response_format on both chat
+    // routes, and no parallel_tool_calls.
+    features: { ...OPENAI_CHAT_FEATURES, parallel_tool_calls: 'unsupported' },
+  },
   build: buildWatsonxChatRequest,
   parse: (body) => parseChatCompletion('watsonx', body),
   decoder: () => createChatCompletionsDecoder('watsonx', errorFromBody),

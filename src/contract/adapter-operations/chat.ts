@@ -10,9 +10,24 @@ export interface ChatTarget {
   stream: boolean;
 }
 
+/**
+ * The request features beyond the sampling parameters (tools, structured output): `native` travels on the wire as
+ * the service documents it; `emulated` is done by textgen around a wire that lacks it (the answer checked locally);
+ * `unsupported` is a usage error naming the provider (or dropped, with --ignore-unsupported, for what can be).
+ */
+export type ChatFeatureSupport = 'native' | 'emulated' | 'unsupported';
+
+/** `--tools`, `--tool-choice`, `--[no-]parallel-tool-calls`, `--response-format json_object`, `--json-schema`. */
+export type ChatFeature = 'tools' | 'tool_choice' | 'parallel_tool_calls' | 'json_object' | 'json_schema';
+
 export interface ChatCapabilities {
   /** 'native': put on the wire; 'unsupported': a usage error naming it, or dropped with --ignore-unsupported. */
   parameters: Record<ChatParameterName, 'native' | 'unsupported'>;
+  /**
+   * Tools and response formats, per feature (docs/protocols/chat.md has the matrix and its sources). An operation
+   * that does not say takes none of them: each is a usage error naming the provider.
+   */
+  features?: Record<ChatFeature, ChatFeatureSupport>;
   /** Most stop sequences the service takes. */
   maxStop?: number;
   /** Most alternatives per token (`top_logprobs`). */
