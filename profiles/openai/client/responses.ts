@@ -12,7 +12,7 @@ import type { ChatOperation, ChatTarget } from '../../../src/contract/adapter.js
 import { UsageError } from '../../../src/contract/errors.js';
 import type { HttpRequestSpec } from '../../../src/contract/http.js';
 import type { ResolvedProfile } from '../../../src/contract/profile.js';
-import { chatHeaders } from '../../common/chat-completions.js';
+import { chatHeaders, OPENAI_CHAT_FEATURES } from '../../common/chat-completions.js';
 import { AZURE_MAX_STOP_SEQUENCES } from '../capabilities.js';
 import { azureV1Url } from './azure-v1.js';
 import { parseCompletionsError } from './errors.js';
@@ -127,7 +127,13 @@ export function buildAzureResponsesRequest(
   return request(azureV1Url(profile, '/responses'), deployment, chat, target.stream, extra);
 }
 
-const capabilities = { parameters: RESPONSES_PARAMETERS, maxStop: AZURE_MAX_STOP_SEQUENCES };
+// Tools, tool choice, parallel calls and formats all travel on the Responses wire (`tools`, `tool_choice`,
+// `parallel_tool_calls`, `text.format`), as on chat completions.
+const capabilities = {
+  parameters: RESPONSES_PARAMETERS,
+  features: OPENAI_CHAT_FEATURES,
+  maxStop: AZURE_MAX_STOP_SEQUENCES,
+};
 
 export const openAiResponsesChat: ChatOperation = {
   kind: 'openai',
