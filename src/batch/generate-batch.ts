@@ -9,7 +9,7 @@ import type { CanonicalParameters, CanonicalRequest, GenerateResult } from '../c
 import type { Context } from '../context.js';
 import { readWhole, type WholeAnswer } from '../call/answer.js';
 import { CallGuards } from '../call/guards.js';
-import { readStream } from '../call/stream.js';
+import { isEventStream, readStream } from '../call/stream.js';
 import { Interrupted, UsageError } from '../contract/errors.js';
 import type { HttpRequestSpec, HttpResponse } from '../contract/http.js';
 import { buildCanonicalRequest } from '../options/generate-request.js';
@@ -219,7 +219,7 @@ async function generateWithDeadline(
       if (timedOut(e)) return toJson(TIMED_OUT_EMPTY, null);
       throw e;
     }
-    if (!(res.headers['content-type'] ?? '').includes('text/event-stream')) {
+    if (!isEventStream(res)) {
       try {
         const { result, json } = await readWholeLine(res, provider, call, { ...target, stream: true });
         return toJson(result, json);

@@ -46,6 +46,14 @@ export interface StreamReading<Chunk> {
   stopped(reason: 'error' | 'cancelled'): Promise<void> | void;
 }
 
+/**
+ * Whether an answer streams (SSE, for readStream) or comes whole (for readWhole): the one test of it, so every
+ * streaming command treats a service that answers a stream request with a whole JSON answer alike.
+ */
+export function isEventStream(res: Pick<HttpResponse, 'headers'>): boolean {
+  return (res.headers['content-type'] ?? '').includes('text/event-stream');
+}
+
 /** How a stream that did not fail ended: complete, or cut by the client-side time limit (the caller keeps the text). */
 export type StreamEnd = 'complete' | 'time_limit';
 

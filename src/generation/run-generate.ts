@@ -6,7 +6,7 @@ import type { GenerateTarget, GenerateOperation } from '../contract/adapter.js';
 import { readWhole, type WholeAnswer } from '../call/answer.js';
 import { CallGuards } from '../call/guards.js';
 import { printDryRun, sendOk } from '../call/send.js';
-import { readStream } from '../call/stream.js';
+import { isEventStream, readStream } from '../call/stream.js';
 import { Interrupted, UsageError } from '../contract/errors.js';
 import { GenerationPresenter, type PresentOptions } from './present.js';
 import { StreamAggregator } from './aggregate.js';
@@ -100,9 +100,8 @@ export async function runGenerate(ctx: Context, inv: GenerateInvocation): Promis
       if (e instanceof Interrupted && call.guards.timedOut()) return await timedOutBeforeAnswer(ctx, presenter, call);
       throw e;
     }
-    const contentType = res.headers['content-type'] ?? '';
     const code =
-      wireStream && contentType.includes('text/event-stream')
+      wireStream && isEventStream(res)
         ? await presentStream(ctx, call, res, presenter, spinner)
         : await presentWhole(ctx, call, res, presenter, spinner);
     spinner.stop();

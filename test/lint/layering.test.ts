@@ -54,6 +54,8 @@ describe('layering', () => {
         'no-cycles: src/cycle-a.ts → src/cycle-b.ts',
         'nothing-imports-the-composition-root: commands/uses-cli.ts → src/cli/commands.ts',
         'only-the-cli-imports-commands: src/calls-up.ts → commands/hello.ts',
+        'only-the-call-pipeline-reads-answers: src/maps-status.ts → src/call/status-error.ts',
+        'only-the-call-pipeline-reads-answers: src/reads-sse.ts → src/http/sse-parser.ts',
         'provider-client-maps-only: profiles/acme/client/draws.ts → src/output/paint.ts',
         'provider-client-maps-only: profiles/acme/client/generate.ts → profiles/acme/server/route.ts',
         'provider-client-maps-only: profiles/other/client/borrow.ts → profiles/acme/client/generate.ts',
