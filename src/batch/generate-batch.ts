@@ -108,7 +108,7 @@ export async function runGenerationBatch(
   const base: CanonicalRequest = { ...built.request, ...(cmd.choices !== undefined ? { n: cmd.choices } : {}) };
   // The command line alone must make a valid request: a bad flag is a usage error before any line is read.
   const baseChecked = checkSupport(base, provider, profile, target, supportOpts);
-  const canStream = provider.capabilities.streaming === 'native' || profile.streaming;
+  const canStream = provider.capabilities.streaming === 'native' || provider.profileStreams?.(profile) === true;
   const [{ parametersSchemaFor }, { validateOption, within }] = await Promise.all([
     import('../options/schemas.js'),
     import('../options/validate-option.js'),

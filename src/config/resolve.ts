@@ -35,8 +35,8 @@ export const LOCAL_PROFILES: Record<string, ProfileConfig> = Object.fromEntries(
     local.profile,
     {
       provider: kind,
-      ...(local.spaceId !== undefined ? { space_id: local.spaceId } : {}),
-      ...(local.chat === true ? { chat: true } : {}),
+      // The provider's own entries (a watsonx space, Aleph Alpha's chat route): the config schema checks their types.
+      ...(local.entries as Partial<ProfileConfig> | undefined),
       defaults: { model: local.model },
       auth: { type: 'none' },
     },
@@ -168,7 +168,7 @@ export async function resolveProfile(opts: ResolveProfileOptions): Promise<Resol
     // every extra key and streams in every protocol.
     serverParameters:
       base.builtIn || (embedded && url === '') ? [...SERVER_PARAMETER_NAMES] : [...(p?.server_parameters ?? [])],
-    streaming: base.builtIn || (embedded && url === '') ? true : (p?.streaming ?? false),
+    settings: {},
     secrets: [...new Set([...secretsOf(auth), ...urlPasswords(url)])],
     source: base.source,
   };
@@ -178,21 +178,16 @@ export async function resolveProfile(opts: ResolveProfileOptions): Promise<Resol
     resolved.engine = engine;
     if (engine.kind === 'llama' && resolved.defaults.model === undefined) resolved.defaults.model = engine.modelName;
   }
-  // Chat takes the same flag and variable, but a profile's api_version is for completions (docs/protocols/chat.md).
-  const chatApiVersion = first(
-    [globals.apiVersion, '--api-version'],
-    [env('TEXTGEN_API_VERSION'), 'TEXTGEN_API_VERSION'],
-    [p?.chat_api_version, 'profile'],
-  )?.value;
-  if (chatApiVersion !== undefined) resolved.chatApiVersion = chatApiVersion;
-  if (p?.chat === true) resolved.chat = true;
-  const spaceId = env('TEXTGEN_SPACE_ID') ?? p?.space_id;
-  const projectId = env('TEXTGEN_PROJECT_ID') ?? p?.project_id;
-  // A profile served in-process needs no real space; it gets the one the built-in local profile uses.
-  const localSpace = resolved.local && projectId === undefined ? adapterFor(provider).local.spaceId : undefined;
-  if (spaceId !== undefined) resolved.spaceId = spaceId;
-  else if (localSpace !== undefined) resolved.spaceId = localSpace;
-  if (projectId !== undefined) resolved.projectId = projectId;
+  // What only the provider reads (a watsonx space, Azure's chat api-version, …) it resolves itself, by the same
+  // precedence.
+  resolved.settings =
+    adapterFor(provider).settings?.({
+      entries: p ?? {},
+      env,
+      apiVersionFlag: globals.apiVersion,
+      embedded: base.builtIn || (embedded && url === ''),
+      local: resolved.local,
+    }) ?? {};
   const caCert = caCertOf(globals.caCert, opts.cwd, p?.tls?.ca_cert, base.file, home);
   if (caCert !== undefined) resolved.tls.caCert = caCert;
   return resolved;

@@ -60,7 +60,7 @@ export async function runGenerate(ctx: Context, inv: GenerateInvocation): Promis
     request.input = fillPromptVariables(request.input, checked.client.promptVariables);
   }
   const deadlineMs = checked.client.timeLimitMs;
-  const canStream = provider.capabilities.streaming === 'native' || profile.streaming;
+  const canStream = provider.capabilities.streaming === 'native' || provider.profileStreams?.(profile) === true;
   // A client-side time limit is kept by streaming, so the text generated in time is not lost.
   const wireStream = canStream && (target.stream || deadlineMs !== undefined);
   const spec = provider.build(request, { ...target, stream: wireStream }, profile, inv.extra);

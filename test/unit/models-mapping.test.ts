@@ -187,13 +187,13 @@ describe('watsonx wire mapping', () => {
     ],
     [
       'deployments of a space',
-      { spaceId: 's1' },
+      { settings: { spaceId: 's1' } },
       { scope: 'deployments' },
       '/ml/v4/deployments?version=2024-05-01&space_id=s1&limit=200',
     ],
     [
       'deployments of a project (the project wins)',
-      { spaceId: 's1', projectId: 'p1' },
+      { settings: { spaceId: 's1', projectId: 'p1' } },
       { scope: 'deployments' },
       '/ml/v4/deployments?version=2024-05-01&project_id=p1&limit=200',
     ],

@@ -92,6 +92,8 @@ export interface GenerateOperation
   /** Default API version when the profile sets none. */
   defaultApiVersion?: string;
   capabilities: ProviderCapabilities;
+  /** With `capabilities.streaming: 'profile'`: whether this profile's server streams (it says so in the profile). */
+  profileStreams?(profile: ResolvedProfile): boolean;
 }
 
 /** Adds credentials to requests for one profile; owns the token exchange and the token cache. */
