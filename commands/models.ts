@@ -38,6 +38,7 @@ const spec = {
 async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { UsageError } = await import('../src/contract/errors.js');
   const { parseBooleanFlag } = await import('../src/options/flag-values.js');
+  const { parseIntegerFlag } = await import('../src/options/integer-flag.js');
 
   const format = ctx.output().format;
   const raw = parseBooleanFlag('--raw', options.raw) === true;
@@ -48,12 +49,8 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
   if (version !== undefined && name === undefined)
     throw new UsageError('--model-version needs a model NAME to describe');
   if (name !== undefined && deployments) throw new UsageError('give a model NAME or --deployments, not both');
-  let pageSize: number | undefined;
-  if (options.pageSize !== undefined) {
-    const v = options.pageSize;
-    pageSize = /^\d+$/.test(v) ? Number(v) : NaN;
-    if (!(pageSize >= 1)) throw new UsageError(`--page-size must be a positive integer, got ${JSON.stringify(v)}`);
-  }
+  const pageSize =
+    options.pageSize !== undefined ? parseIntegerFlag('--page-size', options.pageSize, { min: 1 }) : undefined;
 
   const profile = await ctx.connect(await ctx.profile());
   const kind = profile.provider;

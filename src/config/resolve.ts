@@ -23,6 +23,7 @@ import {
   type ResolvedProfile,
 } from '../contract/profile.js';
 import type { GlobalOptions } from '../global-options.js';
+import { parseIntegerFlag } from '../options/integer-flag.js';
 
 export const LOCAL_PROFILE = 'local';
 
@@ -252,13 +253,10 @@ function checkUrl(given: Sourced<string>): string {
   return given.value.replace(/\/+$/, '');
 }
 
+/** A count: "not a count" first, then "too many" (the bounds only when it is one). */
 function parseCount(value: string, flag: string, max?: number): number {
-  const n = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
-  if (!Number.isSafeInteger(n))
-    throw new UsageError(`${flag} must be a non-negative integer, got ${JSON.stringify(value)}`);
-  if (max !== undefined && n > max)
-    throw new UsageError(`${flag} must be an integer from 0 to ${max}, got ${JSON.stringify(value)}`);
-  return n;
+  const n = parseIntegerFlag(flag, value, { min: 0 });
+  return max === undefined ? n : parseIntegerFlag(flag, value, { min: 0, max });
 }
 
 /** Flags beat the environment; the built-in local profile ignores ambient credentials meant for real services. */
