@@ -11,7 +11,7 @@ import { urlPasswords } from '../contract/redact.js';
 import { displayPath, homeDir, type LoadedConfig } from './load.js';
 import type { AuthConfig, ProfileConfig } from './schema.js';
 import { bearerAuth, readSecret, secretsOf, type SecretField } from './secrets.js';
-import { MAX_RETRIES } from './limits.js';
+import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_RETRIES } from '../contract/call-defaults.js';
 import { NOT_HTTP_URL, urlProblem } from './base-url.js';
 import {
   DEFAULT_PROVIDER,
@@ -46,8 +46,6 @@ export const LOCAL_PROFILES: Record<string, ProfileConfig> = Object.fromEntries(
 
 export const AD_HOC_PROFILE = '(ad hoc)';
 export const DEFAULT_IAM_URL = 'https://iam.cloud.ibm.com/identity/token';
-export const DEFAULT_TIMEOUT_MS = 300_000;
-export const DEFAULT_RETRIES = 2;
 
 export interface ResolveProfileOptions {
   globals: GlobalOptions;

@@ -7,7 +7,7 @@ import * as z from 'zod';
 import { UsageError } from '../contract/errors.js';
 import { ENGINE_KINDS } from '../contract/local-engine.js';
 import { NOT_HTTP_URL, urlProblem } from './base-url.js';
-import { MAX_RETRIES } from './limits.js';
+import { MAX_RETRIES } from '../contract/call-defaults.js';
 import { AUTH_TYPES, PROVIDER_KINDS, SERVER_PARAMETER_NAMES, type ProviderKind } from '../contract/profile.js';
 
 const text = z.string().min(1);
