@@ -2,6 +2,7 @@ import type { CommandSpec, OptionsOf } from '../src/command.js';
 import { defineCommand } from '../src/define-command.js';
 import type { Context } from '../src/context.js';
 import { MODEL_OPTION, NICE_OPTION, PROMPT_OPTIONS } from '../src/operations/task-flag-specs.js';
+import { UsageError } from '../src/contract/errors.js';
 
 const spec = {
   path: ['explain'],
@@ -36,7 +37,6 @@ const spec = {
 const GRANULARITIES = ['token', 'word', 'sentence', 'paragraph', 'custom'] as const;
 
 async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
-  const { UsageError } = await import('../src/contract/errors.js');
   const { missingFlagsError } = await import('../src/options/input.js');
   const { parseBooleanFlag } = await import('../src/options/flag-values.js');
   const t = await import('../src/operations/task-options.js');

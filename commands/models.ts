@@ -1,6 +1,7 @@
 import type { CommandSpec, OptionsOf } from '../src/command.js';
 import { defineCommand } from '../src/define-command.js';
 import type { Context } from '../src/context.js';
+import { UsageError } from '../src/contract/errors.js';
 
 const spec = {
   path: ['models'],
@@ -36,7 +37,6 @@ const spec = {
 } as const satisfies CommandSpec;
 
 async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
-  const { UsageError } = await import('../src/contract/errors.js');
   const { parseBooleanFlag } = await import('../src/options/flag-values.js');
   const { parseIntegerFlag } = await import('../src/options/integer-flag.js');
 

@@ -1,6 +1,7 @@
 import type { CommandSpec, OptionsOf } from '../src/command.js';
 import { defineCommand } from '../src/define-command.js';
 import type { Context } from '../src/context.js';
+import { NetworkError, UsageError } from '../src/contract/errors.js';
 
 const spec = {
   path: ['serve'],
@@ -63,7 +64,6 @@ async function readTls(
   const certPath = options.tlsCert;
   const keyPath = options.tlsKey;
   if (certPath === undefined && keyPath === undefined) return undefined;
-  const { UsageError } = await import('../src/contract/errors.js');
   if (certPath === undefined || keyPath === undefined) {
     throw new UsageError(
       `${certPath === undefined ? '--tls-key' : '--tls-cert'} needs ${certPath === undefined ? '--tls-cert' : '--tls-key'} too`,
@@ -81,7 +81,6 @@ async function readTls(
 async function readPem(flag: string, file: string, cwd: string, block: RegExp, what: string): Promise<string> {
   const { readFile } = await import('node:fs/promises');
   const { resolve } = await import('node:path');
-  const { UsageError } = await import('../src/contract/errors.js');
   let text: string;
   try {
     text = await readFile(resolve(cwd, file), 'utf8');
@@ -108,7 +107,6 @@ async function engineSettings(
   options: OptionsOf<typeof spec>,
   cwd: string,
 ): Promise<import('../src/contract/local-engine.js').LocalEngineSettings> {
-  const { UsageError } = await import('../src/contract/errors.js');
   const engine =
     options.engine === undefined ? (options.model === undefined ? 'deterministic' : 'llama') : options.engine;
   if (engine === 'deterministic') {
@@ -152,7 +150,6 @@ async function engineSettings(
 }
 
 async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
-  const { UsageError } = await import('../src/contract/errors.js');
   const { parseIntegerFlag } = await import('../src/options/integer-flag.js');
   const port = options.port === undefined ? 8080 : parseIntegerFlag('--port', options.port, { min: 0 });
   if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
@@ -190,7 +187,6 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
     if (tls && !(e as NodeJS.ErrnoException).syscall) {
       throw new UsageError(`--tls-cert and --tls-key cannot be used together: ${(e as Error).message}`);
     }
-    const { NetworkError } = await import('../src/contract/errors.js');
     throw new NetworkError(`cannot listen on ${host}:${port}: ${(e as Error).message}`);
   }
   server.faults.push(...faults);

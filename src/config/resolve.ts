@@ -25,8 +25,6 @@ import {
 import type { GlobalOptions } from '../global-options.js';
 import { parseIntegerFlag } from '../options/integer-flag.js';
 
-export const LOCAL_PROFILE = 'local';
-
 /**
  * The built-in profiles: the embedded server, spoken to in each protocol (docs/design.md §9), each with a default model
  * so `complete "…"` works with no flags at all.
