@@ -28,8 +28,8 @@ const spec = {
 
 async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { readStdinText } = await import('../src/options/input.js');
-  const { parseTokenIds } = await import('../src/operations/token-ids.js');
-  const { runDetokenize } = await import('../src/operations/run-tokenize.js');
+  const { parseTokenIds } = await import('../src/flows/token-ids.js');
+  const { runDetokenize } = await import('../src/flows/run-tokenize.js');
 
   let words = options.args;
   if (words.length === 0 && !ctx.terminal.stdinIsTTY) words = [await readStdinText(ctx.stdin)];

@@ -57,7 +57,7 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
   // Descriptions and names come from the service: on a terminal their control characters are shown, not obeyed.
   const { visibleControls } = await import('../src/output/visible.js');
   const shown = (text: string) => (ctx.terminal.stdoutIsTTY ? visibleControls(text) : text);
-  const { loadModelsOperation } = await import('../src/operations/models.js');
+  const { loadModelsOperation } = await import('../src/flows/models.js');
   const op = await loadModelsOperation(kind);
   if (name !== undefined && !op.describe) {
     throw new UsageError(
@@ -94,17 +94,17 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
     return 0;
   }
 
-  const { writeResult } = await import('../src/operations/write-result.js');
-  const { modelDetails, modelsTable } = await import('../src/operations/models-text.js');
+  const { writeResult } = await import('../src/flows/write-result.js');
+  const { modelDetails, modelsTable } = await import('../src/flows/models-text.js');
   if (name !== undefined) {
-    const { describeModel } = await import('../src/operations/models.js');
+    const { describeModel } = await import('../src/flows/models.js');
     const { entry, raw: body } = await describeModel(ctx, profile, callee, op.describe!, name, version);
     await writeResult(ctx, format, raw ? body : entry, () =>
       shown(raw ? `${JSON.stringify(body, null, 2)}\n` : modelDetails(entry)),
     );
     return 0;
   }
-  const { listModels } = await import('../src/operations/models.js');
+  const { listModels } = await import('../src/flows/models.js');
   const listing = await listModels(ctx, profile, callee, op, query);
   if (listing.entries.length === 0 && format === 'text' && !ctx.output().jmes && !raw) {
     ctx.reporter.info(`${kind} lists no ${query.scope}`);

@@ -37,7 +37,7 @@ const spec = {
 
 async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { resolveInput } = await import('../src/options/input.js');
-  const { runTokenize } = await import('../src/operations/run-tokenize.js');
+  const { runTokenize } = await import('../src/flows/run-tokenize.js');
 
   const show = { tokens: options.tokens === true, ids: options.ids === true };
   const count = options.count === true;

@@ -120,7 +120,7 @@ async function listTrusted(ctx: Context, file: string): Promise<number> {
       by: TRUST_ENV,
     })),
   ];
-  const { writeResult } = await import('../src/operations/write-result.js');
+  const { writeResult } = await import('../src/flows/write-result.js');
   const { alignColumns } = await import('../src/output/text-table.js');
   await writeResult(ctx, ctx.output().format, rows, () =>
     rows.length === 0

@@ -120,7 +120,7 @@ export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand)
   }
 
   if (multimodal) {
-    const { promptsFor } = await import('../operations/multimodal.js');
+    const { promptsFor } = await import('../flows/multimodal.js');
     const { cliFileIo } = await import('../options/file-io.js');
     const prompt = await (await promptsFor(profile)).buildPrompt(
       { text: input, images: multimodal.images, promptJson: multimodal.promptJson },

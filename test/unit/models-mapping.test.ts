@@ -20,8 +20,8 @@ import {
   parseOpenInferencePage,
 } from '../../profiles/open-inference/client/models.js';
 import { MODEL_ENTRY_KEYS, modelEntry } from '../../src/contract/model-entry.js';
-import { resolvePageUrl } from '../../src/operations/models.js';
-import { modelDetails, modelsTable } from '../../src/operations/models-text.js';
+import { resolvePageUrl } from '../../src/flows/models.js';
+import { modelDetails, modelsTable } from '../../src/flows/models-text.js';
 import { alignColumns, truncate } from '../../src/output/text-table.js';
 import { testProfile } from '../helpers/profile.js';
 
