@@ -238,8 +238,8 @@ async function generateWithDeadline(
       guards,
       stopReason: provider.capabilities.statesStopReason ? 'without-end-marker' : 'never',
       what: 'generation',
-      onChunk(chunk, raw) {
-        events.push(raw);
+      onChunk(chunk, wireBody) {
+        events.push(wireBody);
         aggregator.add(chunk);
       },
       unfinished: () => aggregator.unfinished(),

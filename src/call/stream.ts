@@ -39,7 +39,7 @@ export interface StreamReading<Chunk> {
   stopReason: StopReasonRule;
   /** What the stream brings ("generation", "answer"), for the message of a stream cut before its end. */
   what: string;
-  onChunk(chunk: Chunk, raw: unknown): void;
+  onChunk(chunk: Chunk, wireBody: unknown): void;
   /** Some answer has not said why it stopped (the aggregator's word). */
   unfinished(): boolean;
   /** The stream ends early: show or keep what came, before the error is thrown. */
@@ -77,7 +77,7 @@ export async function readStream<Chunk>(r: StreamReading<Chunk>): Promise<Stream
         await r.stopped('error');
         throw brokeOff(kind, `${step.code ? `${step.code} ` : ''}${step.message}`);
       }
-      r.onChunk(step.chunk, step.raw);
+      r.onChunk(step.chunk, step.wireBody);
     }
   } catch (e) {
     if (e instanceof StreamError) throw e;

@@ -110,11 +110,11 @@ async function presentStream(
     guards,
     stopReason: 'always',
     what: 'answer',
-    onChunk(chunk, raw) {
+    onChunk(chunk, wireBody) {
       spinner.stop();
       timing.firstTokenAt ??= ctx.now();
       for (const w of aggregator.add(chunk)) ctx.reporter.warn(w.id ? `[${w.id}] ${w.message}` : w.message);
-      presenter.chunk(chunk, raw);
+      presenter.chunk(chunk, wireBody);
     },
     unfinished: () => aggregator.unfinished(),
     async stopped(reason) {

@@ -163,11 +163,11 @@ async function presentStream(
     guards: call.guards,
     stopReason: provider.capabilities.statesStopReason ? 'without-end-marker' : 'never',
     what: 'generation',
-    onChunk(chunk, raw) {
+    onChunk(chunk, wireBody) {
       spinner.stop();
       call.firstTokenAt ??= ctx.now();
       warnAll(ctx, aggregator.add(chunk));
-      presenter.chunk(chunk, raw);
+      presenter.chunk(chunk, wireBody);
     },
     unfinished: () => aggregator.unfinished(),
     async stopped(reason) {

@@ -62,6 +62,6 @@ export function createOpenInferenceStreamDecoder(request: CanonicalRequest): (ev
     const chunk: GenerateResult = { created_at: createdAt, results: [item] };
     if (typeof body.model_name === 'string') chunk.model_id = body.model_name;
     if (typeof body.model_version === 'string') chunk.model_version = body.model_version;
-    return { type: 'chunk', chunk, raw: body };
+    return { type: 'chunk', chunk, wireBody: body };
   };
 }

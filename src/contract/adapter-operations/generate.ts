@@ -52,9 +52,9 @@ export interface ProviderCapabilities {
  * the first such event, never in an empty success (src/call/stream.ts).
  */
 export type StreamStepOf<Chunk> =
-  | { type: 'chunk'; chunk: Chunk; raw: unknown }
+  | { type: 'chunk'; chunk: Chunk; wireBody: unknown }
   | { type: 'end' }
-  | { type: 'error'; message: string; code?: string; raw: unknown }
+  | { type: 'error'; message: string; code?: string; wireBody: unknown }
   | { type: 'ignore'; unexpected?: string };
 
 /** A generation stream's step. */
