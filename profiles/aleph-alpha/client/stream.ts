@@ -16,7 +16,7 @@ import { StreamEcho, type EchoSplit } from './stream-echo.js';
 import { tokenInfos } from './token-data.js';
 
 /**
- * The in-stream error: `data: {"error":"…","code":"…"}` as the local server sends it, and the variants docs/design.md §4
+ * The in-stream error: `data: {"error":"…","code":"…"}` as the embedded server sends it, and the variants docs/design.md §4
  * lists (`event: error`, `{"errors":[…]}`, `{"type":"error"}`, an error object).
  */
 function errorFrom(body: unknown): { message: string; code?: string } | undefined {
