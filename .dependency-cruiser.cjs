@@ -149,6 +149,14 @@ module.exports = {
       to: { path: '^src/emulator/' },
     },
     {
+      name: 'only-the-call-pipeline-reads-answers',
+      severity: 'error',
+      comment:
+        "The SSE parser (src/http/sse-parser.ts) and the mapping of a non-2xx status to an error (src/call/status-error.ts) belong to the call pipeline, src/call/: every command sends through sendOk, readWhole, readStream, the batch line sender or (health) sendProbe, so no copy of either drifts. The emulator writes SSE and never imports the parser. Left out on purpose: watsonx's IAM/CPD token exchange (profiles/watsonx/client/auth.ts) reads the statuses of the token service itself — that is not a service answer, and the client side may not import src/call/.",
+      from: { path: LOCAL, pathNot: '^src/call/' },
+      to: { path: '^src/(http/sse-parser|call/status-error)\\.ts$' },
+    },
+    {
       name: 'adapter-interfaces-are-types',
       severity: 'error',
       comment:

@@ -26,10 +26,10 @@ const spec = {
 } as const satisfies CommandSpec;
 
 async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
-  const { UsageError } = await import('../src/contract/errors.js');
   const { COMPLETE_PARAMETER_FLAGS } = await import('../src/options/complete-flag-specs.js');
   const { runGenerationCommand } = await import('../src/generation/generation-command.js');
   const { parseBatchSettings } = await import('../src/batch/settings.js');
+  const { parseIntegerFlag } = await import('../src/options/integer-flag.js');
   const batch = parseBatchSettings(options);
 
   // The builder reads --greedy and --logprobs/--echo under the synthetic keys of COMPLETE_PARAMETER_FLAGS, built
@@ -42,23 +42,18 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
     returnOptions.token_logprobs = true;
     // `--logprobs` alone is true; `--logprobs N` gives the count of alternatives as text.
     if (options.logprobs !== true) {
-      if (!/^\d+$/.test(options.logprobs))
-        throw new UsageError(`--logprobs takes a number of alternatives from 0 to 5, got "${options.logprobs}"`, {
-          hint: 'write --logprobs=N, or put --logprobs after the prompt words',
-        });
-      returnOptions.top_n_tokens = Number(options.logprobs);
+      returnOptions.top_n_tokens = parseIntegerFlag('--logprobs', options.logprobs, {
+        min: 0,
+        says: 'takes a number of alternatives from 0 to 5',
+        hint: 'write --logprobs=N, or put --logprobs after the prompt words',
+      });
     }
   }
   if (options.echo === true) returnOptions.input_text = true;
   if (Object.keys(returnOptions).length > 0) raw.returnOptionsFromFlags = JSON.stringify(returnOptions);
 
-  let choices: number | undefined;
-  if (options.choices !== undefined) {
-    const v = options.choices;
-    choices = /^\d+$/.test(v) ? Number(v) : NaN;
-    if (!(choices >= 1 && choices <= 128))
-      throw new UsageError(`-n/--choices must be an integer from 1 to 128, got "${v}"`);
-  }
+  const choices =
+    options.choices !== undefined ? parseIntegerFlag('-n/--choices', options.choices, { min: 1, max: 128 }) : undefined;
   const words = options.args;
   const command: GenerationCommand = {
     raw,

@@ -1,6 +1,7 @@
 import type { CommandSpec, OptionsOf } from '../src/command.js';
 import type { Context } from '../src/context.js';
 import { defineCommand } from '../src/define-command.js';
+import { UsageError } from '../src/contract/errors.js';
 
 const spec = {
   path: ['completion'],
@@ -35,7 +36,6 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
     await ctx.out.flush();
     return 0;
   }
-  const { UsageError } = await import('../src/contract/errors.js');
   const { SHELLS } = await import('../src/completion/model.js');
   const args = options.args;
   const shell = SHELLS.find((s) => s === args[0]);

@@ -1,6 +1,7 @@
 import type { CommandSpec, OptionsOf } from '../src/command.js';
 import { defineCommand } from '../src/define-command.js';
 import type { Context } from '../src/context.js';
+import { UsageError } from '../src/contract/errors.js';
 
 const spec = {
   path: ['detokenize'],
@@ -26,10 +27,9 @@ const spec = {
 } as const satisfies CommandSpec;
 
 async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
-  const { UsageError } = await import('../src/contract/errors.js');
   const { readStdinText } = await import('../src/options/input.js');
-  const { parseTokenIds } = await import('../src/operations/token-ids.js');
-  const { runDetokenize } = await import('../src/operations/run-tokenize.js');
+  const { parseTokenIds } = await import('../src/flows/token-ids.js');
+  const { runDetokenize } = await import('../src/flows/run-tokenize.js');
 
   let words = options.args;
   if (words.length === 0 && !ctx.terminal.stdinIsTTY) words = [await readStdinText(ctx.stdin)];

@@ -78,7 +78,7 @@ const spec = {
 } as const satisfies CommandSpec;
 
 async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
-  const { parseEmbedSettings } = await import('../src/operations/embed-flags.js');
+  const { parseEmbedSettings } = await import('../src/flows/embed-flags.js');
   const { parseBatchSettings } = await import('../src/batch/settings.js');
   const batch = parseBatchSettings(options);
   const words = options.args;
@@ -106,7 +106,7 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
       batch,
     );
   }
-  const { runEmbed } = await import('../src/operations/run-embed.js');
+  const { runEmbed } = await import('../src/flows/run-embed.js');
   return runEmbed(ctx, {
     model,
     settings,

@@ -1,7 +1,7 @@
 import type { CommandSpec, OptionsOf } from '../src/command.js';
 import { defineCommand } from '../src/define-command.js';
 import type { Context } from '../src/context.js';
-import { MODEL_OPTION, NICE_OPTION, PROMPT_OPTIONS } from '../src/operations/task-flag-specs.js';
+import { MODEL_OPTION, NICE_OPTION, PROMPT_OPTIONS } from '../src/flows/task-flag-specs.js';
 
 const spec = {
   path: ['evaluate'],
@@ -23,8 +23,8 @@ const spec = {
 
 async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { missingFlagsError } = await import('../src/options/input.js');
-  const t = await import('../src/operations/task-options.js');
-  const { runTask } = await import('../src/operations/run-task.js');
+  const t = await import('../src/flows/task-options.js');
+  const { runTask } = await import('../src/flows/run-task.js');
   const expected = options.expected;
   if (expected === undefined) throw missingFlagsError(['--expected']);
   const nice = t.niceFlag(options);

@@ -1,7 +1,8 @@
 import type { CommandSpec, OptionsOf } from '../src/command.js';
 import { defineCommand } from '../src/define-command.js';
 import type { Context } from '../src/context.js';
-import { MODEL_OPTION, NICE_OPTION, PROMPT_OPTIONS } from '../src/operations/task-flag-specs.js';
+import { MODEL_OPTION, NICE_OPTION, PROMPT_OPTIONS } from '../src/flows/task-flag-specs.js';
+import { UsageError } from '../src/contract/errors.js';
 
 const spec = {
   path: ['explain'],
@@ -36,11 +37,10 @@ const spec = {
 const GRANULARITIES = ['token', 'word', 'sentence', 'paragraph', 'custom'] as const;
 
 async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
-  const { UsageError } = await import('../src/contract/errors.js');
   const { missingFlagsError } = await import('../src/options/input.js');
   const { parseBooleanFlag } = await import('../src/options/flag-values.js');
-  const t = await import('../src/operations/task-options.js');
-  const { runTask } = await import('../src/operations/run-task.js');
+  const t = await import('../src/flows/task-options.js');
+  const { runTask } = await import('../src/flows/run-task.js');
 
   const target = options.target;
   if (target === undefined) throw missingFlagsError(['--target']);

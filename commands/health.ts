@@ -22,7 +22,7 @@ const spec = {
 async function run(_options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const format = ctx.output().format;
   const { checkHealth, healthExitCode, healthLine, healthProfile, loadHealthOperation } = await import(
-    '../src/operations/health.js'
+    '../src/flows/health.js'
   );
   const profile = healthProfile(await ctx.connect(await ctx.profile()), ctx.globals);
   const op = await loadHealthOperation(profile.provider);
@@ -35,7 +35,7 @@ async function run(_options: OptionsOf<typeof spec>, ctx: Context): Promise<numb
     return 0;
   }
   const { report, authRefused } = await checkHealth(ctx, profile, callee, op);
-  const { writeResult } = await import('../src/operations/write-result.js');
+  const { writeResult } = await import('../src/flows/write-result.js');
   // The version and status words come from the service: writeResult's text is escaped on a terminal.
   await writeResult(ctx, format, report, () => healthLine(report));
   return healthExitCode(report, authRefused);

@@ -1,6 +1,7 @@
 import type { CommandSpec, OptionsOf } from '../src/command.js';
 import { defineCommand } from '../src/define-command.js';
 import type { Context } from '../src/context.js';
+import { UsageError } from '../src/contract/errors.js';
 
 const spec = {
   path: ['models'],
@@ -36,8 +37,8 @@ const spec = {
 } as const satisfies CommandSpec;
 
 async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
-  const { UsageError } = await import('../src/contract/errors.js');
   const { parseBooleanFlag } = await import('../src/options/flag-values.js');
+  const { parseIntegerFlag } = await import('../src/options/integer-flag.js');
 
   const format = ctx.output().format;
   const raw = parseBooleanFlag('--raw', options.raw) === true;
@@ -48,19 +49,15 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
   if (version !== undefined && name === undefined)
     throw new UsageError('--model-version needs a model NAME to describe');
   if (name !== undefined && deployments) throw new UsageError('give a model NAME or --deployments, not both');
-  let pageSize: number | undefined;
-  if (options.pageSize !== undefined) {
-    const v = options.pageSize;
-    pageSize = /^\d+$/.test(v) ? Number(v) : NaN;
-    if (!(pageSize >= 1)) throw new UsageError(`--page-size must be a positive integer, got ${JSON.stringify(v)}`);
-  }
+  const pageSize =
+    options.pageSize !== undefined ? parseIntegerFlag('--page-size', options.pageSize, { min: 1 }) : undefined;
 
   const profile = await ctx.connect(await ctx.profile());
   const kind = profile.provider;
   // Descriptions and names come from the service: on a terminal their control characters are shown, not obeyed.
   const { visibleControls } = await import('../src/output/visible.js');
   const shown = (text: string) => (ctx.terminal.stdoutIsTTY ? visibleControls(text) : text);
-  const { loadModelsOperation } = await import('../src/operations/models.js');
+  const { loadModelsOperation } = await import('../src/flows/models.js');
   const op = await loadModelsOperation(kind);
   if (name !== undefined && !op.describe) {
     throw new UsageError(
@@ -97,17 +94,17 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
     return 0;
   }
 
-  const { writeResult } = await import('../src/operations/write-result.js');
-  const { modelDetails, modelsTable } = await import('../src/operations/models-text.js');
+  const { writeResult } = await import('../src/flows/write-result.js');
+  const { modelDetails, modelsTable } = await import('../src/flows/models-text.js');
   if (name !== undefined) {
-    const { describeModel } = await import('../src/operations/models.js');
+    const { describeModel } = await import('../src/flows/models.js');
     const { entry, raw: body } = await describeModel(ctx, profile, callee, op.describe!, name, version);
     await writeResult(ctx, format, raw ? body : entry, () =>
       shown(raw ? `${JSON.stringify(body, null, 2)}\n` : modelDetails(entry)),
     );
     return 0;
   }
-  const { listModels } = await import('../src/operations/models.js');
+  const { listModels } = await import('../src/flows/models.js');
   const listing = await listModels(ctx, profile, callee, op, query);
   if (listing.entries.length === 0 && format === 'text' && !ctx.output().jmes && !raw) {
     ctx.reporter.info(`${kind} lists no ${query.scope}`);

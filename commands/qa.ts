@@ -1,7 +1,8 @@
 import type { CommandSpec, OptionsOf } from '../src/command.js';
 import { defineCommand } from '../src/define-command.js';
 import type { Context } from '../src/context.js';
-import { DOCUMENT_HELP, NICE_OPTION } from '../src/operations/task-flag-specs.js';
+import { DOCUMENT_HELP, NICE_OPTION } from '../src/flows/task-flag-specs.js';
+import { UsageError } from '../src/contract/errors.js';
 
 const spec = {
   path: ['qa'],
@@ -24,10 +25,9 @@ const spec = {
 } as const satisfies CommandSpec;
 
 async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
-  const { UsageError } = await import('../src/contract/errors.js');
   const { missingFlagsError } = await import('../src/options/input.js');
-  const t = await import('../src/operations/task-options.js');
-  const { runTask } = await import('../src/operations/run-task.js');
+  const t = await import('../src/flows/task-options.js');
+  const { runTask } = await import('../src/flows/run-task.js');
 
   const documents = options.document ?? [];
   const query = options.query;

@@ -1,6 +1,7 @@
 import type { CommandSpec, OptionsOf } from '../src/command.js';
 import { defineCommand } from '../src/define-command.js';
 import type { Context } from '../src/context.js';
+import { NetworkError, UsageError } from '../src/contract/errors.js';
 
 const spec = {
   path: ['serve'],
@@ -53,12 +54,6 @@ const spec = {
   ],
 } as const satisfies CommandSpec;
 
-function nonNegativeInt(flag: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value)) throw new Error(`${flag} must be a non-negative integer, got "${value}"`);
-  return Number(value);
-}
-
 type Tls = { cert: string; key: string };
 
 /** Both flags or neither; each a readable file with the PEM block it is for. */
@@ -69,7 +64,6 @@ async function readTls(
   const certPath = options.tlsCert;
   const keyPath = options.tlsKey;
   if (certPath === undefined && keyPath === undefined) return undefined;
-  const { UsageError } = await import('../src/contract/errors.js');
   if (certPath === undefined || keyPath === undefined) {
     throw new UsageError(
       `${certPath === undefined ? '--tls-key' : '--tls-cert'} needs ${certPath === undefined ? '--tls-cert' : '--tls-key'} too`,
@@ -87,7 +81,6 @@ async function readTls(
 async function readPem(flag: string, file: string, cwd: string, block: RegExp, what: string): Promise<string> {
   const { readFile } = await import('node:fs/promises');
   const { resolve } = await import('node:path');
-  const { UsageError } = await import('../src/contract/errors.js');
   let text: string;
   try {
     text = await readFile(resolve(cwd, file), 'utf8');
@@ -109,18 +102,11 @@ async function readPem(flag: string, file: string, cwd: string, block: RegExp, w
 
 const LLAMA_ONLY = ['--model-name', '--threads', '--context-size', '--gpu', '--parallel'] as const;
 
-function positiveInt(flag: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new Error(`${flag} must be a positive integer, got "${value}"`);
-  return Number(value);
-}
-
 /** The engine the flags ask for; a UsageError for a flag that does not fit it. */
 async function engineSettings(
   options: OptionsOf<typeof spec>,
   cwd: string,
 ): Promise<import('../src/contract/local-engine.js').LocalEngineSettings> {
-  const { UsageError } = await import('../src/contract/errors.js');
   const engine =
     options.engine === undefined ? (options.model === undefined ? 'deterministic' : 'llama') : options.engine;
   if (engine === 'deterministic') {
@@ -148,33 +134,27 @@ async function engineSettings(
   if (name !== undefined && name.trim() === '') throw new UsageError('--model-name must not be empty');
   const { resolve } = await import('node:path');
   const { servedModelName } = await import('../src/contract/local-engine.js');
+  const { parseIntegerFlag } = await import('../src/options/integer-flag.js');
   const modelPath = resolve(cwd, options.model);
-  try {
-    return {
-      kind: 'llama',
-      modelPath,
-      modelName: name ?? servedModelName(modelPath),
-      threads: positiveInt('--threads', options.threads),
-      contextSize: positiveInt('--context-size', options.contextSize),
-      gpu: gpu as 'auto' | 'off' | undefined,
-      parallel: positiveInt('--parallel', options.parallel),
-    };
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
+  const positive = (flag: string, value: string | undefined) =>
+    value === undefined ? undefined : parseIntegerFlag(flag, value, { min: 1 });
+  return {
+    kind: 'llama',
+    modelPath,
+    modelName: name ?? servedModelName(modelPath),
+    threads: positive('--threads', options.threads),
+    contextSize: positive('--context-size', options.contextSize),
+    gpu: gpu as 'auto' | 'off' | undefined,
+    parallel: positive('--parallel', options.parallel),
+  };
 }
 
 async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
-  const { UsageError } = await import('../src/contract/errors.js');
-  let port: number;
-  let tokenDelayMs: number;
-  try {
-    port = nonNegativeInt('--port', options.port, 8080);
-    tokenDelayMs = nonNegativeInt('--token-delay-ms', options.tokenDelayMs, 0);
-    if (port > 65535) throw new Error(`--port must be at most 65535, got ${port}`);
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
+  const { parseIntegerFlag } = await import('../src/options/integer-flag.js');
+  const port = options.port === undefined ? 8080 : parseIntegerFlag('--port', options.port, { min: 0 });
+  if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
+  const tokenDelayMs =
+    options.tokenDelayMs === undefined ? 0 : parseIntegerFlag('--token-delay-ms', options.tokenDelayMs, { min: 0 });
   const host = options.host ?? '127.0.0.1';
   const tls = await readTls(options, ctx.cwd);
   const { parseFaultSpec, formatFault, startServer } = await import('../src/emulator/core/index.js');
@@ -207,7 +187,6 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
     if (tls && !(e as NodeJS.ErrnoException).syscall) {
       throw new UsageError(`--tls-cert and --tls-key cannot be used together: ${(e as Error).message}`);
     }
-    const { NetworkError } = await import('../src/contract/errors.js');
     throw new NetworkError(`cannot listen on ${host}:${port}: ${(e as Error).message}`);
   }
   server.faults.push(...faults);

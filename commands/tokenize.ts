@@ -1,6 +1,7 @@
 import type { CommandSpec, OptionsOf } from '../src/command.js';
 import { defineCommand } from '../src/define-command.js';
 import type { Context } from '../src/context.js';
+import { UsageError } from '../src/contract/errors.js';
 
 const spec = {
   path: ['tokenize'],
@@ -35,9 +36,8 @@ const spec = {
 } as const satisfies CommandSpec;
 
 async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
-  const { UsageError } = await import('../src/contract/errors.js');
   const { resolveInput } = await import('../src/options/input.js');
-  const { runTokenize } = await import('../src/operations/run-tokenize.js');
+  const { runTokenize } = await import('../src/flows/run-tokenize.js');
 
   const show = { tokens: options.tokens === true, ids: options.ids === true };
   const count = options.count === true;

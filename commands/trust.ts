@@ -1,6 +1,7 @@
 import type { CommandSpec, OptionsOf } from '../src/command.js';
 import type { Context } from '../src/context.js';
 import { defineCommand } from '../src/define-command.js';
+import { UsageError } from '../src/contract/errors.js';
 
 const spec = {
   path: ['trust'],
@@ -19,7 +20,6 @@ const spec = {
 } as const satisfies CommandSpec;
 
 async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
-  const { UsageError } = await import('../src/contract/errors.js');
   if (options.list === true && (options.revoke === true || options.args.length > 0))
     throw new UsageError('--list takes no PATH and cannot be combined with --revoke');
   const { userConfigPath } = await import('../src/config/load.js');
@@ -51,7 +51,6 @@ async function targetFile(
   ctx: Context,
   revoking: boolean,
 ): Promise<{ file: string; bytes?: Buffer }> {
-  const { UsageError } = await import('../src/contract/errors.js');
   const path = await import('node:path');
   const { findProjectFile, isProjectFileName, PROJECT_SEARCH_PLACES } = await import('../src/config/load.js');
   const { readCandidate, isSkipped } = await import('../src/config/project-search.js');
@@ -121,7 +120,7 @@ async function listTrusted(ctx: Context, file: string): Promise<number> {
       by: TRUST_ENV,
     })),
   ];
-  const { writeResult } = await import('../src/operations/write-result.js');
+  const { writeResult } = await import('../src/flows/write-result.js');
   const { alignColumns } = await import('../src/output/text-table.js');
   await writeResult(ctx, ctx.output().format, rows, () =>
     rows.length === 0

@@ -1,6 +1,7 @@
 import type { CommandSpec, OptionsOf } from '../../src/command.js';
 import { defineCommand } from '../../src/define-command.js';
 import type { Context } from '../../src/context.js';
+import { Interrupted } from '../../src/contract/errors.js';
 
 const spec = {
   path: ['batch', 'merge'],
@@ -28,7 +29,6 @@ const spec = {
 async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { mergeParts } = await import('../../src/batch/merge.js');
   const { StdoutRecordSink, ReaderGone } = await import('../../src/batch/stdout-sink.js');
-  const { Interrupted } = await import('../../src/contract/errors.js');
   const { resolve } = await import('node:path');
   const files = options.args.map((f) => resolve(ctx.cwd, f));
   const shown = new Map(files.map((f, i) => [f, options.args[i] as string]));

@@ -54,7 +54,7 @@ async function run(_options: OptionsOf<typeof spec>, ctx: Context): Promise<numb
     model: p.defaults?.model ?? '',
   }));
   const value = { default_profile: config.default_profile ?? null, profiles, built_in: builtIn };
-  const { writeResult } = await import('../../src/operations/write-result.js');
+  const { writeResult } = await import('../../src/flows/write-result.js');
   const { alignColumns } = await import('../../src/output/text-table.js');
   await writeResult(ctx, format, value, () => {
     const mark = (d: boolean) => (d ? '*' : ' ');

@@ -1,6 +1,7 @@
 import type { CommandSpec, OptionsOf } from '../../src/command.js';
 import { defineCommand } from '../../src/define-command.js';
 import type { Context } from '../../src/context.js';
+import { UsageError } from '../../src/contract/errors.js';
 
 const spec = {
   path: ['profiles', 'show'],
@@ -15,7 +16,6 @@ const spec = {
 } as const satisfies CommandSpec;
 
 async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
-  const { UsageError } = await import('../../src/contract/errors.js');
   const format = ctx.output().format;
   const { loadConfig, displayPath, homeDir } = await import('../../src/config/load.js');
   const { LOCAL_PROFILES, knownProfileNames } = await import('../../src/config/resolve.js');
@@ -39,7 +39,7 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
   const file = config.sources.profiles[name];
   const source = configured ? (file ? displayPath(file, homeDir(ctx.env)) : 'config') : 'built-in';
   const value = { name, default: config.default_profile === name, source, ...redactProfile(profile) };
-  const { writeResult } = await import('../../src/operations/write-result.js');
+  const { writeResult } = await import('../../src/flows/write-result.js');
   const { renderStructured } = await import('../../src/output/format.js');
   // For people: the profile as it would be written in YAML, under a comment saying where it lives.
   const yaml = await renderStructured({ [name]: redactProfile(profile) }, 'yaml', { rawOutput: false });

@@ -1,6 +1,7 @@
 import type { CommandSpec, OptionsOf } from '../../src/command.js';
 import { defineCommand } from '../../src/define-command.js';
 import type { Context } from '../../src/context.js';
+import { UsageError } from '../../src/contract/errors.js';
 
 const spec = {
   path: ['profiles', 'use'],
@@ -15,7 +16,6 @@ const spec = {
 } as const satisfies CommandSpec;
 
 async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
-  const { UsageError } = await import('../../src/contract/errors.js');
   const { loadConfig } = await import('../../src/config/load.js');
   const { LOCAL_PROFILES, knownProfileNames } = await import('../../src/config/resolve.js');
   const { editableConfigPath, setDefaultProfile, updateUserFile } = await import('../../src/config/user-file.js');

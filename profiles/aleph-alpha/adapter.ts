@@ -1,4 +1,5 @@
 import type { ProviderAdapter } from '../../src/contract/adapter.js';
+import { resolveAlephAlphaSettings } from './settings.js';
 
 /** Aleph Alpha's API: completion with multimodal prompts, embeddings, tokens, and the evaluate/explain/qa/summarize tasks. */
 export const alephAlphaAdapter: ProviderAdapter = {
@@ -12,7 +13,8 @@ export const alephAlphaAdapter: ProviderAdapter = {
     create: async ({ profile }) =>
       (await import('../common/static-auth.js')).createStaticAuthenticator(profile, 'TEXTGEN_TOKEN'),
   },
-  local: { profile: 'local-aa', model: 'luminous-base', chat: true },
+  local: { profile: 'local-aa', model: 'luminous-base', entries: { chat: true } },
+  settings: resolveAlephAlphaSettings,
   errors: async () => ({ parseError: (await import('./client/response.js')).parseAlephAlphaError }),
   generate: async () => (await import('./client/generate.js')).alephAlphaGenerate,
   models: async () => (await import('./client/models.js')).alephAlphaModels,

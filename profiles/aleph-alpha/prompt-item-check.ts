@@ -1,6 +1,6 @@
 /**
  * Aleph Alpha's multimodal prompt items (1.16 `TextPromptItem`, `ImagePromptItem`, `TokenIdsPromptItem`) and the one
- * check of their shape, shared by the CLI (`--prompt-json`) and the local server (task endpoints), so both say the
+ * check of their shape, shared by the CLI (`--prompt-json`) and the embedded server (task endpoints), so both say the
  * same thing about the same item. Pure: no I/O.
  */
 

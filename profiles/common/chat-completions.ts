@@ -218,7 +218,7 @@ export function createChatCompletionsDecoder(kind: string, errorOf: ErrorReader)
     const chunk: ChatChunk = { ...envelope(kind, body), choices };
     if (usage) chunk.usage = usage;
     if (warnings) chunk.warnings = warnings;
-    return { type: 'chunk', chunk, raw: body };
+    return { type: 'chunk', chunk, wireBody: body };
   };
 }
 

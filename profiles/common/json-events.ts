@@ -27,7 +27,7 @@ export function readJsonEvent(
       type: 'error',
       message: `malformed event from the service (JSON nested more than ${MAX_ANSWER_DEPTH} levels deep)`,
       code: 'malformed_event',
-      raw: data.slice(0, 80),
+      wireBody: data.slice(0, 80),
     };
   }
   if (event.event === 'error') {
@@ -42,7 +42,7 @@ export function readJsonEvent(
       type: 'error',
       message: failure?.message ?? (data || 'the service reported an error'),
       ...(failure?.code ? { code: failure.code } : {}),
-      raw: body,
+      wireBody: body,
     };
   }
   if (data === '[DONE]') return { type: 'end' };
@@ -56,11 +56,11 @@ export function readJsonEvent(
       type: 'error',
       message: `malformed event from the service (not JSON): ${excerpt}`,
       code: 'malformed_event',
-      raw: data,
+      wireBody: data,
     };
   }
   const failure = errorOf(body);
-  if (failure) return { type: 'error', ...failure, raw: body };
+  if (failure) return { type: 'error', ...failure, wireBody: body };
   // `1e400`, a negative token count: an event the output cannot carry faithfully (src/contract/answer-numbers.ts).
   const problem = answerNumberProblem(body);
   if (problem !== undefined)
@@ -68,7 +68,7 @@ export function readJsonEvent(
       type: 'error',
       message: `malformed event from the service: ${problem}`,
       code: 'malformed_event',
-      raw: body,
+      wireBody: body,
     };
   return { type: 'json', body };
 }

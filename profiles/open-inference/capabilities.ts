@@ -6,7 +6,7 @@ import type { ProviderCapabilities } from '../../src/contract/adapter.js';
  * so it is sent only when the user's profile lists it in `server_parameters`.
  *
  * include_stop_sequence is `extra` rather than unsupported: vLLM- and TensorRT-LLM-based backends can keep or drop
- * the stop text, and the local server honours the key. Asking for the default (true) is never an error.
+ * the stop text, and the embedded server honours the key. Asking for the default (true) is never an error.
  */
 export const openInferenceCapabilities: ProviderCapabilities = {
   parameters: {

@@ -1,4 +1,5 @@
 import type { ProviderAdapter } from '../../src/contract/adapter.js';
+import { resolveAzureSettings } from './settings.js';
 
 /** Both adapters word errors alike; the kind names the service in the message. */
 const errors =
@@ -24,6 +25,7 @@ export const azureOpenAiAdapter: ProviderAdapter = {
     create: staticAuth('AZURE_OPENAI_API_KEY'),
   },
   local: { profile: 'local-azure', model: 'gpt-35-turbo-instruct' },
+  settings: resolveAzureSettings,
   errors: errors('azure-openai'),
   generate: async () => (await import('./client/generate.js')).azureOpenAiGenerate,
   models: async () => (await import('./client/models.js')).azureOpenAiModels,

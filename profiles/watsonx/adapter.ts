@@ -1,4 +1,5 @@
 import type { ProviderAdapter } from '../../src/contract/adapter.js';
+import { LOCAL_SPACE_ID, resolveWatsonxSettings } from './settings.js';
 
 /** watsonx.ai on IBM Cloud and Cloud Pak for Data: the canonical vocabulary of the whole CLI. */
 export const watsonxAdapter: ProviderAdapter = {
@@ -10,7 +11,8 @@ export const watsonxAdapter: ProviderAdapter = {
     otherTypesHint: 'use auth type iam (IBM Cloud), cpd or zenapikey (Cloud Pak for Data), or bearer',
     create: async (options) => (await import('./client/auth.js')).createWatsonxAuthenticator(options),
   },
-  local: { profile: 'local', model: 'ibm/granite-4-h-small', spaceId: 'local-space' },
+  local: { profile: 'local', model: 'ibm/granite-4-h-small', entries: { space_id: LOCAL_SPACE_ID } },
+  settings: resolveWatsonxSettings,
   missingModelHint: 'give a foundation model id, or use "deployment text-generate --id-or-name" for a deployment',
   errors: async () => ({ parseError: (await import('./client/response.js')).parseWatsonxError }),
   generate: async () => (await import('./client/generate.js')).watsonxGenerate,

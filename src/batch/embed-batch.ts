@@ -7,8 +7,8 @@
 import type { Context } from '../context.js';
 import { UsageError } from '../contract/errors.js';
 import { answerContext, answerJson, readAnswer } from '../call/answer.js';
-import { parseEmbedSettings } from '../operations/embed-flags.js';
-import { checkEmbedSettings, combineAnswers, embedProviders, loadEmbedOperation } from '../operations/embed.js';
+import { parseEmbedSettings } from '../flows/embed-flags.js';
+import { checkEmbedSettings, combineAnswers, embedProviders, loadEmbedOperation } from '../flows/embed.js';
 import { UnexpectedAnswer } from '../contract/errors.js';
 import type { EmbedRequest, EmbedSetting, EmbedSettings } from '../contract/adapter.js';
 import { printDryRun } from '../call/send.js';

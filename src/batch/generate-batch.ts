@@ -9,7 +9,7 @@ import type { CanonicalParameters, CanonicalRequest, GenerateResult } from '../c
 import type { Context } from '../context.js';
 import { readWhole, type WholeAnswer } from '../call/answer.js';
 import { CallGuards } from '../call/guards.js';
-import { readStream } from '../call/stream.js';
+import { isEventStream, readStream } from '../call/stream.js';
 import { Interrupted, UsageError } from '../contract/errors.js';
 import type { HttpRequestSpec, HttpResponse } from '../contract/http.js';
 import { buildCanonicalRequest } from '../options/generate-request.js';
@@ -108,7 +108,7 @@ export async function runGenerationBatch(
   const base: CanonicalRequest = { ...built.request, ...(cmd.choices !== undefined ? { n: cmd.choices } : {}) };
   // The command line alone must make a valid request: a bad flag is a usage error before any line is read.
   const baseChecked = checkSupport(base, provider, profile, target, supportOpts);
-  const canStream = provider.capabilities.streaming === 'native' || profile.streaming;
+  const canStream = provider.capabilities.streaming === 'native' || provider.profileStreams?.(profile) === true;
   const [{ parametersSchemaFor }, { validateOption, within }] = await Promise.all([
     import('../options/schemas.js'),
     import('../options/validate-option.js'),
@@ -219,7 +219,7 @@ async function generateWithDeadline(
       if (timedOut(e)) return toJson(TIMED_OUT_EMPTY, null);
       throw e;
     }
-    if (!(res.headers['content-type'] ?? '').includes('text/event-stream')) {
+    if (!isEventStream(res)) {
       try {
         const { result, json } = await readWholeLine(res, provider, call, { ...target, stream: true });
         return toJson(result, json);
@@ -238,8 +238,8 @@ async function generateWithDeadline(
       guards,
       stopReason: provider.capabilities.statesStopReason ? 'without-end-marker' : 'never',
       what: 'generation',
-      onChunk(chunk, raw) {
-        events.push(raw);
+      onChunk(chunk, wireBody) {
+        events.push(wireBody);
         aggregator.add(chunk);
       },
       unfinished: () => aggregator.unfinished(),

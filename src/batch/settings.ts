@@ -5,6 +5,7 @@
 import { UsageError } from '../contract/errors.js';
 import { parseBooleanFlag } from '../options/flag-values.js';
 import { BATCH_ONLY_KEYS, type BatchFlagOptions } from '../options/batch-flag-specs.js';
+import { parseIntegerFlag } from '../options/integer-flag.js';
 
 export const DEFAULT_CONCURRENCY = 4;
 export const MAX_CONCURRENCY = 1024;
@@ -26,11 +27,7 @@ export interface BatchSettings {
 }
 
 export function parseConcurrency(value: string): number {
-  const text = value.trim();
-  const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-  if (!(n >= 1 && n <= MAX_CONCURRENCY))
-    throw new UsageError(`--concurrency must be an integer from 1 to ${MAX_CONCURRENCY}, got ${JSON.stringify(text)}`);
-  return n;
+  return parseIntegerFlag('--concurrency', value.trim(), { min: 1, max: MAX_CONCURRENCY });
 }
 
 export function parseShard(value: string): Shard {

@@ -1,9 +1,14 @@
 /**
- * Who a call goes to, for the flows that are not generations (models, health, embed, tokenize, the Aleph Alpha
- * tasks): the provider's kind and name for messages, and its error dialect, loaded alone from the adapter.
+ * Who a call goes to: the provider's kind (for messages) and its error dialect. For the flows that are not
+ * generations (models, health, embed, tokenize, the Aleph Alpha tasks) the dialect is loaded alone from the adapter.
  */
+import type { ErrorDialect } from '../contract/adapter.js';
 import type { ProviderKind } from '../contract/profile.js';
-import type { Callee } from './send.js';
+
+/** Who is being called: the provider's kind (for messages) and how it words its errors (its ErrorDialect). */
+export interface Callee extends ErrorDialect {
+  kind: string;
+}
 
 export interface NamedCallee extends Callee {
   /** Human name for messages ("watsonx.ai"). */

@@ -8,7 +8,8 @@ import type { Context } from '../context.js';
 import type { HttpRequestSpec, HttpResponse } from '../contract/http.js';
 import { isRetryableStatus, retryAfterMs } from '../http/retry.js';
 import { rememberRequest } from './missing-route.js';
-import { failFromResponse, type Callee } from './send.js';
+import type { Callee } from './callee.js';
+import { failFromResponse, isSuccess } from './status-error.js';
 import { isRetryableNetworkError, RetryableFailure } from '../batch/retryable.js';
 import type { TextgenError } from '../contract/errors.js';
 
@@ -48,7 +49,7 @@ export async function createLineSender(ctx: Context, profile: ResolvedProfile, c
           if (isRetryableNetworkError(e)) throw new RetryableFailure(e, undefined, false);
           throw e;
         }
-        if (res.status >= 200 && res.status < 300) return res;
+        if (isSuccess(res.status)) return res;
         rememberRequest(res, spec);
         if (res.status === 401 && attempt === 0 && (await auth.invalidate())) {
           await discard(res);

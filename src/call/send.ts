@@ -1,16 +1,13 @@
 import type { ResolvedProfile } from '../contract/profile.js';
 import type { Context } from '../context.js';
 import type { AnswerContext } from '../contract/errors.js';
-import type { ErrorDialect } from '../contract/adapter.js';
-import { ApiError, AuthError, formatApiMessage } from '../contract/errors.js';
+import type { Callee } from './callee.js';
+import { failFromResponse, isSuccess } from './status-error.js';
 import { answerContext, answerJson } from './answer.js';
 import type { HttpRequestSpec, HttpResponse } from '../contract/http.js';
-import { rememberRequest, withMissingRoute } from './missing-route.js';
+import { rememberRequest } from './missing-route.js';
 
-/** Who is being called: the provider's kind (for messages) and how it words its errors (its ErrorDialect). */
-export interface Callee extends ErrorDialect {
-  kind: string;
-}
+export type { Callee } from './callee.js';
 
 async function discard(res: HttpResponse): Promise<void> {
   try {
@@ -55,29 +52,8 @@ export async function sendOk(
   signal: AbortSignal = ctx.signal,
 ): Promise<HttpResponse> {
   const res = await sendAuthorized(ctx, profile, callee, spec, signal);
-  if (res.status < 200 || res.status >= 300) await failFromResponse(callee, res);
+  if (!isSuccess(res.status)) await failFromResponse(callee, res);
   return res;
-}
-
-/** A non-2xx answer → AuthError (401/403, exit 3) or ApiError (exit 4) with the provider's code, message and trace. */
-export async function failFromResponse(callee: Callee, res: HttpResponse): Promise<never> {
-  let text = '';
-  try {
-    text = await res.text();
-  } catch {
-    // Keep the status even when the error body could not be read.
-  }
-  const details = withMissingRoute(callee.parseError(res.status, text, res.headers), res);
-  if (res.status === 401 || res.status === 403) {
-    throw new AuthError(formatApiMessage(details), {
-      status: res.status,
-      ...(details.traceId ? { traceId: details.traceId } : {}),
-      ...(res.status === 401
-        ? { hint: "check the profile's credentials (--api-key, --token, or its auth section)" }
-        : {}),
-    });
-  }
-  throw new ApiError(details, details.hint !== undefined ? { hint: details.hint } : {});
 }
 
 /** --dry-run: the request as a runnable curl line on stdout, credentials as shell variables; nothing is sent. */

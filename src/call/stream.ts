@@ -39,11 +39,19 @@ export interface StreamReading<Chunk> {
   stopReason: StopReasonRule;
   /** What the stream brings ("generation", "answer"), for the message of a stream cut before its end. */
   what: string;
-  onChunk(chunk: Chunk, raw: unknown): void;
+  onChunk(chunk: Chunk, wireBody: unknown): void;
   /** Some answer has not said why it stopped (the aggregator's word). */
   unfinished(): boolean;
   /** The stream ends early: show or keep what came, before the error is thrown. */
   stopped(reason: 'error' | 'cancelled'): Promise<void> | void;
+}
+
+/**
+ * Whether an answer streams (SSE, for readStream) or comes whole (for readWhole): the one test of it, so every
+ * streaming command treats a service that answers a stream request with a whole JSON answer alike.
+ */
+export function isEventStream(res: Pick<HttpResponse, 'headers'>): boolean {
+  return (res.headers['content-type'] ?? '').includes('text/event-stream');
 }
 
 /** How a stream that did not fail ended: complete, or cut by the client-side time limit (the caller keeps the text). */
@@ -69,7 +77,7 @@ export async function readStream<Chunk>(r: StreamReading<Chunk>): Promise<Stream
         await r.stopped('error');
         throw brokeOff(kind, `${step.code ? `${step.code} ` : ''}${step.message}`);
       }
-      r.onChunk(step.chunk, step.raw);
+      r.onChunk(step.chunk, step.wireBody);
     }
   } catch (e) {
     if (e instanceof StreamError) throw e;

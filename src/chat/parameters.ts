@@ -8,6 +8,7 @@ import { UsageError } from '../contract/errors.js';
 import { readJsonOption, type JsonOptionIo } from '../options/json-option.js';
 import type { ChatParameters } from '../contract/chat.js';
 import { CHAT_PARAMETER_FLAGS, type ChatOptions } from './flag-specs.js';
+import { parseIntegerFlag } from '../options/integer-flag.js';
 
 const RULES = {
   max_tokens: [z.int().min(1), 'an integer of 1 or more'],
@@ -65,15 +66,12 @@ export async function buildChatParameters(options: ChatParameterOptions, io: Jso
     if (logprobs !== true) {
       if (options.topLogprobs !== undefined)
         throw new UsageError('give the number of alternatives once: --logprobs N or --top-logprobs N');
-      if (!/^\d+$/.test(logprobs.trim())) {
-        throw new UsageError(
-          `--logprobs takes a number of alternatives from 0 to 20, got ${JSON.stringify(logprobs)}`,
-          {
-            hint: 'write --logprobs=N, or put --logprobs after the message words',
-          },
-        );
-      }
-      out.top_logprobs = check('top_logprobs', Number(logprobs), '--logprobs');
+      const count = parseIntegerFlag('--logprobs', logprobs, {
+        min: 0,
+        says: 'takes a number of alternatives from 0 to 20',
+        hint: 'write --logprobs=N, or put --logprobs after the message words',
+      });
+      out.top_logprobs = check('top_logprobs', count, '--logprobs');
     }
   }
   return out as ChatParameters;

@@ -13,7 +13,7 @@ import { startSpinner, type Spinner } from '../output/spinner.js';
 import { readWhole } from '../call/answer.js';
 import { CallGuards } from '../call/guards.js';
 import { printDryRun, sendOk } from '../call/send.js';
-import { readStream } from '../call/stream.js';
+import { isEventStream, readStream } from '../call/stream.js';
 import type { ChatOperation, ChatTarget } from '../contract/adapter.js';
 import { ChatAggregator } from './aggregate.js';
 import type { ChatRequest, ChatResult } from '../contract/chat.js';
@@ -79,7 +79,7 @@ export async function sendChatTurn(ctx: Context, turn: ChatTurn): Promise<HeldAn
   const timing: Timing = { started: ctx.now() };
   try {
     const res = await sendOk(ctx, profile, op, spec, guards.signal);
-    const streamed = target.stream && (res.headers['content-type'] ?? '').includes('text/event-stream');
+    const streamed = target.stream && isEventStream(res);
     const answer = streamed
       ? await presentStream(ctx, turn, res, presenter, spinner, timing, guards)
       : await presentWhole(ctx, turn, res, presenter, spinner);
@@ -138,11 +138,11 @@ async function presentStream(
     guards,
     stopReason: 'always',
     what: 'answer',
-    onChunk(chunk, raw) {
+    onChunk(chunk, wireBody) {
       spinner.stop();
       timing.firstTokenAt ??= ctx.now();
       for (const w of aggregator.add(chunk)) ctx.reporter.warn(w.id ? `[${w.id}] ${w.message}` : w.message);
-      presenter.chunk(chunk, raw);
+      presenter.chunk(chunk, wireBody);
     },
     unfinished: () => aggregator.unfinished(),
     async stopped(reason) {

@@ -5,10 +5,11 @@
  */
 import { COMMAND_SPECS, commandFor } from './commands.js';
 import { createContext, type ProcessLike } from './context-factory.js';
-import { Interrupted, NetworkError, OutputError, StreamError, UsageError } from '../contract/errors.js';
+import { Interrupted, NetworkError, OutputError, StreamError } from '../contract/errors.js';
 import { offerNewProfile } from './offer-profile.js';
 import { reportFailure } from './report-failure.js';
 import type { MainOptions, Selection } from './selection.js';
+import { parseIntegerFlag } from '../options/integer-flag.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 type SignalName = (typeof SIGNALS)[number];
@@ -33,13 +34,11 @@ function writeFailure(e: unknown): string {
 /** --max-time in ms: a whole number above 0 (setTimeout cannot wait longer than 2^31 − 1 ms, about 24 days). */
 function parseMaxTime(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  const n = /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n < 1 || n > MAX_TIMER_MS) {
-    throw new UsageError(
-      `--max-time must be a whole number of milliseconds from 1 to ${MAX_TIMER_MS}, got ${JSON.stringify(value)}`,
-    );
-  }
-  return n;
+  return parseIntegerFlag('--max-time', value, {
+    min: 1,
+    max: MAX_TIMER_MS,
+    says: `must be a whole number of milliseconds from 1 to ${MAX_TIMER_MS}`,
+  });
 }
 
 export async function executeCommand(

@@ -1,9 +1,5 @@
 /** What makes a base URL usable: checked the same way for flags, variables, config files and `profiles add`. */
 
-export function isHttpUrl(value: string): boolean {
-  return urlProblem(value) === undefined;
-}
-
 export const NOT_HTTP_URL = 'must be an http:// or https:// URL';
 
 /**

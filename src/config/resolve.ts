@@ -11,7 +11,7 @@ import { urlPasswords } from '../contract/redact.js';
 import { displayPath, homeDir, type LoadedConfig } from './load.js';
 import type { AuthConfig, ProfileConfig } from './schema.js';
 import { bearerAuth, readSecret, secretsOf, type SecretField } from './secrets.js';
-import { MAX_RETRIES } from './limits.js';
+import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_RETRIES } from '../contract/call-defaults.js';
 import { NOT_HTTP_URL, urlProblem } from './base-url.js';
 import {
   DEFAULT_PROVIDER,
@@ -23,8 +23,7 @@ import {
   type ResolvedProfile,
 } from '../contract/profile.js';
 import type { GlobalOptions } from '../global-options.js';
-
-export const LOCAL_PROFILE = 'local';
+import { parseIntegerFlag } from '../options/integer-flag.js';
 
 /**
  * The built-in profiles: the embedded server, spoken to in each protocol (docs/design.md §9), each with a default model
@@ -35,8 +34,8 @@ export const LOCAL_PROFILES: Record<string, ProfileConfig> = Object.fromEntries(
     local.profile,
     {
       provider: kind,
-      ...(local.spaceId !== undefined ? { space_id: local.spaceId } : {}),
-      ...(local.chat === true ? { chat: true } : {}),
+      // The provider's own entries (a watsonx space, Aleph Alpha's chat route): the config schema checks their types.
+      ...(local.entries as Partial<ProfileConfig> | undefined),
       defaults: { model: local.model },
       auth: { type: 'none' },
     },
@@ -45,8 +44,6 @@ export const LOCAL_PROFILES: Record<string, ProfileConfig> = Object.fromEntries(
 
 export const AD_HOC_PROFILE = '(ad hoc)';
 export const DEFAULT_IAM_URL = 'https://iam.cloud.ibm.com/identity/token';
-export const DEFAULT_TIMEOUT_MS = 300_000;
-export const DEFAULT_RETRIES = 2;
 
 export interface ResolveProfileOptions {
   globals: GlobalOptions;
@@ -168,7 +165,7 @@ export async function resolveProfile(opts: ResolveProfileOptions): Promise<Resol
     // every extra key and streams in every protocol.
     serverParameters:
       base.builtIn || (embedded && url === '') ? [...SERVER_PARAMETER_NAMES] : [...(p?.server_parameters ?? [])],
-    streaming: base.builtIn || (embedded && url === '') ? true : (p?.streaming ?? false),
+    settings: {},
     secrets: [...new Set([...secretsOf(auth), ...urlPasswords(url)])],
     source: base.source,
   };
@@ -178,22 +175,17 @@ export async function resolveProfile(opts: ResolveProfileOptions): Promise<Resol
     resolved.engine = engine;
     if (engine.kind === 'llama' && resolved.defaults.model === undefined) resolved.defaults.model = engine.modelName;
   }
-  // Chat takes the same flag and variable, but a profile's api_version is for completions (docs/protocols/chat.md).
-  const chatApiVersion = first(
-    [globals.apiVersion, '--api-version'],
-    [env('TEXTGEN_API_VERSION'), 'TEXTGEN_API_VERSION'],
-    [p?.chat_api_version, 'profile'],
-  )?.value;
-  if (chatApiVersion !== undefined) resolved.chatApiVersion = chatApiVersion;
-  if (p?.chat === true) resolved.chat = true;
+  // What only the provider reads (a watsonx space, Azure's chat api-version, …) it resolves itself, by the same
+  // precedence.
+  resolved.settings =
+    adapterFor(provider).settings?.({
+      entries: p ?? {},
+      env,
+      apiVersionFlag: globals.apiVersion,
+      embedded: base.builtIn || (embedded && url === ''),
+      local: resolved.local,
+    }) ?? {};
   if (p?.api !== undefined) resolved.chatApi = p.api;
-  const spaceId = env('TEXTGEN_SPACE_ID') ?? p?.space_id;
-  const projectId = env('TEXTGEN_PROJECT_ID') ?? p?.project_id;
-  // A profile served in-process needs no real space; it gets the one the built-in local profile uses.
-  const localSpace = resolved.local && projectId === undefined ? adapterFor(provider).local.spaceId : undefined;
-  if (spaceId !== undefined) resolved.spaceId = spaceId;
-  else if (localSpace !== undefined) resolved.spaceId = localSpace;
-  if (projectId !== undefined) resolved.projectId = projectId;
   const caCert = caCertOf(globals.caCert, opts.cwd, p?.tls?.ca_cert, base.file, home);
   if (caCert !== undefined) resolved.tls.caCert = caCert;
   return resolved;
@@ -258,13 +250,10 @@ function checkUrl(given: Sourced<string>): string {
   return given.value.replace(/\/+$/, '');
 }
 
+/** A count: "not a count" first, then "too many" (the bounds only when it is one). */
 function parseCount(value: string, flag: string, max?: number): number {
-  const n = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
-  if (!Number.isSafeInteger(n))
-    throw new UsageError(`${flag} must be a non-negative integer, got ${JSON.stringify(value)}`);
-  if (max !== undefined && n > max)
-    throw new UsageError(`${flag} must be an integer from 0 to ${max}, got ${JSON.stringify(value)}`);
-  return n;
+  const n = parseIntegerFlag(flag, value, { min: 0 });
+  return max === undefined ? n : parseIntegerFlag(flag, value, { min: 0, max });
 }
 
 /** Flags beat the environment; the built-in local profile ignores ambient credentials meant for real services. */

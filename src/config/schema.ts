@@ -2,11 +2,12 @@
  * The zod schema of a textgen config file (docs/design.md §2) and the messages its failures turn into.
  * This module is only ever loaded lazily (`await import('./schema.js')` from load.ts), so zod is imported at the top.
  */
+import { didYouMean } from '../contract/did-you-mean.js';
 import * as z from 'zod';
 import { UsageError } from '../contract/errors.js';
 import { ENGINE_KINDS } from '../contract/local-engine.js';
 import { NOT_HTTP_URL, urlProblem } from './base-url.js';
-import { MAX_RETRIES } from './limits.js';
+import { MAX_RETRIES } from '../contract/call-defaults.js';
 import {
   AUTH_TYPES,
   CHAT_APIS,
@@ -304,31 +305,8 @@ function knownKeys(path: readonly (string | number)[], data: unknown): string[] 
   return [];
 }
 
+/** " (did you mean x?)" for a mistyped key, with the one threshold every did-you-mean uses. */
 function suggest(key: string, candidates: string[]): string {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const c of candidates) {
-    const d = editDistance(key.toLowerCase(), c);
-    if (d < bestDistance) [best, bestDistance] = [c, d];
-  }
-  return best !== undefined && bestDistance <= Math.max(1, Math.floor(best.length / 3))
-    ? ` (did you mean ${best}?)`
-    : '';
-}
-
-/** Edit distance counting a swap of neighbours as one edit (`modle` → `model`), the commonest typo. */
-function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
-    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        best = Math.min(best, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = best;
-    }
-  }
-  return d[a.length]![b.length]!;
+  const best = didYouMean(key, candidates);
+  return best !== undefined ? ` (did you mean ${best}?)` : '';
 }

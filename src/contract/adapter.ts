@@ -8,7 +8,7 @@
  */
 import type { HttpClient } from './http.js';
 import type { TokenCache } from './token-cache.js';
-import type { AuthType, ChatApi, ProviderKind, ResolvedProfile } from './profile.js';
+import type { AuthType, ChatApi, ProviderKind, ProviderSettings, ResolvedProfile, SettingsSources } from './profile.js';
 import type { Authenticator, ErrorDialect, GenerateOperation } from './adapter-operations/generate.js';
 import type { ChatOperation } from './adapter-operations/chat.js';
 import type { EmbedOperation } from './adapter-operations/embed.js';
@@ -64,10 +64,11 @@ export interface LocalFlavour {
   profile: string;
   /** The model `complete "…"` uses with no flags. */
   model: string;
-  /** A watsonx space, for protocols whose requests carry one. */
-  spaceId?: string;
-  /** The profile's `chat: true`, for protocols where only some servers have the chat route. */
-  chat?: boolean;
+  /**
+   * The built-in profile's other entries, as a config file would have them (watsonx: its `space_id`; Aleph Alpha:
+   * `chat: true`, the embedded server has the chat route). `profiles show` prints them.
+   */
+  entries?: Readonly<Record<string, string | boolean>>;
 }
 
 export interface ProviderAdapter {
@@ -76,6 +77,8 @@ export interface ProviderAdapter {
   displayName: string;
   auth: AuthPolicy;
   local: LocalFlavour;
+  /** The profile's settings only this provider reads (ResolvedProfile.settings); without it, none. */
+  settings?(from: SettingsSources): ProviderSettings;
   /** What to say when `complete` has no model (watsonx: deployments are a different command). */
   missingModelHint?: string;
   /**

@@ -6,7 +6,6 @@
 import { basename } from 'node:path';
 
 export const ENGINE_KINDS = ['deterministic', 'llama'] as const;
-export type LocalEngineKind = (typeof ENGINE_KINDS)[number];
 
 export type LocalEngineSettings =
   | { kind: 'deterministic' }

@@ -46,8 +46,6 @@ export interface ResolvedProfile {
   /** Base URL without a trailing slash. */
   url: string;
   apiVersion?: string;
-  spaceId?: string;
-  projectId?: string;
   auth: ResolvedAuth;
   tls: { caCert?: string; insecure: boolean };
   defaults: ProfileDefaults;
@@ -59,18 +57,36 @@ export interface ResolvedProfile {
   engine?: LocalEngineSettings;
   /** Canonical parameter names the server accepts as extra keys (Open Inference: top_k, random_seed, …). */
   serverParameters: string[];
-  /** Aleph Alpha: the server streams (API 1.19+). Other providers ignore it. */
-  streaming: boolean;
-  /** Aleph Alpha: the server has the chat route (`chat: true`). Other providers ignore it. */
-  chat?: boolean;
-  /** The profile's `api:` — which chat API `chat` calls; absent: the provider's first (chat completions). */
+  /** What only this profile's provider reads, resolved by its adapter (ProviderAdapter.settings); see ProviderSettings. */
+  settings: ProviderSettings;
+  /** The profile's `api:` — which chat API `chat` calls (the adapter lists its `chatApis`); absent: the first. */
   chatApi?: ChatApi;
-  /** The `api-version` of chat requests: --api-version, TEXTGEN_API_VERSION or the profile's chat_api_version. */
-  chatApiVersion?: string;
   /** Every secret value in play, for redaction. */
   secrets: string[];
   /** Where the profile came from, for messages ("~/.config/textgen/config.yaml", "built-in"). */
   source: string;
+}
+
+/**
+ * What only one provider reads — watsonx's space and project, Azure's chat api-version, Aleph Alpha's `streaming` and
+ * `chat` switches: resolved by that provider's adapter (ProviderAdapter.settings) from the profile's own entries, the
+ * environment and --api-version, and read back by that provider's client through its typed view
+ * (profiles/<kind>/settings.ts). The core carries it unread, so it names no provider's field.
+ */
+export type ProviderSettings = Readonly<Record<string, string | boolean | undefined>>;
+
+/** What a provider's settings are resolved from; the precedence (environment and flags over the profile) is theirs. */
+export interface SettingsSources {
+  /** The profile's entries as the config file has them (`space_id`, `chat_api_version`, …); empty when ad hoc. */
+  entries: Readonly<Record<string, unknown>>;
+  /** An environment variable; one exported but empty is unset. */
+  env(name: string): string | undefined;
+  /** --api-version, when given. */
+  apiVersionFlag: string | undefined;
+  /** The profile has the embedded server's abilities (a built-in profile, or an engine served in-process). */
+  embedded: boolean;
+  /** The profile is served in-process (ResolvedProfile.local). */
+  local: boolean;
 }
 
 /** Canonical parameters a server may accept as extra keys (docs/design.md §3, cells marked *). */

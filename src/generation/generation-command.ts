@@ -1,6 +1,7 @@
 import type { Context } from '../context.js';
 import type { ParameterFlagMapping } from '../options/generate-flag-specs.js';
 import type { RawGenerateOptions } from '../options/generate-request.js';
+import { UsageError } from '../contract/errors.js';
 
 /** What `deployment text-generate` and `complete` each bring to the one generation flow. */
 export interface GenerationCommand {
@@ -28,7 +29,6 @@ export interface GenerationCommand {
  * exchange), find the prompt, resolve the profile, check what is missing, and run the generation.
  */
 export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand): Promise<number> {
-  const { UsageError } = await import('../contract/errors.js');
   const { parseBooleanFlag } = await import('../options/flag-values.js');
   const { buildCanonicalRequest } = await import('../options/generate-request.js');
   const { resolveInput, missingFlagsError, readStdinText } = await import('../options/input.js');
@@ -120,7 +120,7 @@ export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand)
   }
 
   if (multimodal) {
-    const { promptsFor } = await import('../operations/multimodal.js');
+    const { promptsFor } = await import('../flows/multimodal.js');
     const { cliFileIo } = await import('../options/file-io.js');
     const prompt = await (await promptsFor(profile)).buildPrompt(
       { text: input, images: multimodal.images, promptJson: multimodal.promptJson },

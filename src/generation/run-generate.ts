@@ -6,7 +6,7 @@ import type { GenerateTarget, GenerateOperation } from '../contract/adapter.js';
 import { readWhole, type WholeAnswer } from '../call/answer.js';
 import { CallGuards } from '../call/guards.js';
 import { printDryRun, sendOk } from '../call/send.js';
-import { readStream } from '../call/stream.js';
+import { isEventStream, readStream } from '../call/stream.js';
 import { Interrupted, UsageError } from '../contract/errors.js';
 import { GenerationPresenter, type PresentOptions } from './present.js';
 import { StreamAggregator } from './aggregate.js';
@@ -60,7 +60,7 @@ export async function runGenerate(ctx: Context, inv: GenerateInvocation): Promis
     request.input = fillPromptVariables(request.input, checked.client.promptVariables);
   }
   const deadlineMs = checked.client.timeLimitMs;
-  const canStream = provider.capabilities.streaming === 'native' || profile.streaming;
+  const canStream = provider.capabilities.streaming === 'native' || provider.profileStreams?.(profile) === true;
   // A client-side time limit is kept by streaming, so the text generated in time is not lost.
   const wireStream = canStream && (target.stream || deadlineMs !== undefined);
   const spec = provider.build(request, { ...target, stream: wireStream }, profile, inv.extra);
@@ -100,9 +100,8 @@ export async function runGenerate(ctx: Context, inv: GenerateInvocation): Promis
       if (e instanceof Interrupted && call.guards.timedOut()) return await timedOutBeforeAnswer(ctx, presenter, call);
       throw e;
     }
-    const contentType = res.headers['content-type'] ?? '';
     const code =
-      wireStream && contentType.includes('text/event-stream')
+      wireStream && isEventStream(res)
         ? await presentStream(ctx, call, res, presenter, spinner)
         : await presentWhole(ctx, call, res, presenter, spinner);
     spinner.stop();
@@ -164,11 +163,11 @@ async function presentStream(
     guards: call.guards,
     stopReason: provider.capabilities.statesStopReason ? 'without-end-marker' : 'never',
     what: 'generation',
-    onChunk(chunk, raw) {
+    onChunk(chunk, wireBody) {
       spinner.stop();
       call.firstTokenAt ??= ctx.now();
       warnAll(ctx, aggregator.add(chunk));
-      presenter.chunk(chunk, raw);
+      presenter.chunk(chunk, wireBody);
     },
     unfinished: () => aggregator.unfinished(),
     async stopped(reason) {

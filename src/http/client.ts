@@ -5,14 +5,13 @@
  * dry runs, usage errors) never send anything.
  */
 import type { Dispatcher } from 'undici';
+import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from '../contract/call-defaults.js';
 import { Interrupted, UsageError } from '../contract/errors.js';
 import { KnownSecrets, redactUrl } from '../contract/redact.js';
 import { isRetryableStatus, LONG_WAIT_MS, retryAfterMs, retryDelayMs, sleep as realSleep } from './retry.js';
 import type { HttpClient, HttpClientOptions, HttpRequestSpec, HttpResponse, SendOptions } from '../contract/http.js';
 
-const DEFAULT_TIMEOUT_MS = 300_000;
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
-const DEFAULT_RETRIES = 2;
 const DEFAULT_SERVICE = 'server';
 
 /** Everything that is loaded on the first send. */

@@ -86,7 +86,7 @@ async function trustedCas(caCertPath: string): Promise<string[]> {
       hint: 'expected "-----BEGIN CERTIFICATE-----" blocks',
     });
   }
-  // node:tls only here: a plain-HTTP request (the local server, a proxy-less intranet) never loads it.
+  // node:tls only here: a plain-HTTP request (the embedded server, a proxy-less intranet) never loads it.
   const { rootCertificates } = await import('node:tls');
   return [...rootCertificates, pem];
 }

@@ -163,9 +163,6 @@ export const GRANULAR_PARAMETER_FLAGS = [
   },
 ] as const satisfies readonly GranularParameterFlag[];
 
-/** commander key of a granular flag, e.g. "parametersTopK". */
-export type GranularParameterKey = (typeof GRANULAR_PARAMETER_FLAGS)[number]['key'];
-
 /** Options of `deployment text-generate` and `deployment text-generate-stream`, in help order. */
 export const GENERATE_FLAG_SPECS = [
   { flags: '--id-or-name <id>', description: 'deployment id or serving name (required)' },

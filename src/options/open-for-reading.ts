@@ -10,7 +10,8 @@
  * command exits 130, 143 or 129 as for any other interruption). The option readers that get here do not carry the
  * command's abort signal (they are reached from every command's option parsing), hence the process signals.
  * Regular files and character devices are read as before: they do not block for long (`@/dev/zero` is cut by
- * the readers' byte limit).
+ * the readers' byte limit). A reader that holds the command's abort signal (readFileBounded) ends the read itself
+ * and asks for no process signals.
  */
 import { constants, createReadStream, openSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -18,13 +19,25 @@ import { Interrupted } from '../contract/errors.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
-export async function openForReading(file: string): Promise<NodeJS.ReadableStream> {
+export interface OpenOptions {
+  /** The read size of a regular file (a bound below the default 64 KiB chunk need not read a whole chunk past it). */
+  highWaterMark?: number;
+  /** SIGINT, SIGTERM and SIGHUP end the read of a pipe with Interrupted (default true). */
+  stopOnSignals?: boolean;
+}
+
+export async function openForReading(
+  file: string,
+  options: OpenOptions = {},
+): Promise<NodeJS.ReadableStream & { destroy(error?: Error): void }> {
   const s = await stat(file);
-  if (!s.isFIFO()) return createReadStream(file);
+  if (!s.isFIFO())
+    return createReadStream(file, options.highWaterMark !== undefined ? { highWaterMark: options.highWaterMark } : {});
   // A raw descriptor (not a FileHandle, which would be closed when collected): the socket owns it from here on.
   const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   const { Socket } = await import('node:net');
   const socket = new Socket({ fd, readable: true, writable: false });
+  if (options.stopOnSignals === false) return socket;
   const stop = () => socket.destroy(new Interrupted());
   for (const signal of SIGNALS) process.on(signal, stop);
   socket.once('close', () => {

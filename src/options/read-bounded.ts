@@ -4,6 +4,7 @@
  * Ctrl-C (the command's abort signal) ends the read at once — even a FIFO nobody writes to, whose open blocks.
  */
 import { Interrupted } from '../contract/errors.js';
+import { openForReading } from './open-for-reading.js';
 
 /** More than `limit` bytes came; reading stopped there. The caller names the flag and the limit. */
 export class TooLarge extends Error {
@@ -47,7 +48,12 @@ export async function readStreamBounded(stream: NodeJS.ReadableStream, limit: nu
  */
 export async function readFileBounded(absolutePath: string, limit: number, signal?: AbortSignal): Promise<Buffer> {
   if (signal?.aborted) throw new Interrupted();
-  const stream = await openStream(absolutePath, limit);
+  // A FIFO opens without blocking (openForReading); the signal, not the process's signals, ends its read.
+  // highWaterMark: a bound below the default 64 KiB chunk should not read a whole chunk past it.
+  const stream = await openForReading(absolutePath, {
+    highWaterMark: Math.min(64 * 1024, limit + 1),
+    stopOnSignals: false,
+  });
   const onAbort = () => stream.destroy();
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
@@ -59,27 +65,4 @@ export async function readFileBounded(absolutePath: string, limit: number, signa
     signal?.removeEventListener('abort', onAbort);
     stream.destroy();
   }
-}
-
-/**
- * A FIFO (`mkfifo`, `<(…)`) is read as a non-blocking pipe: a blocking open or read would sit in libuv's thread pool,
- * where nothing can cancel it, and keep the process alive after Ctrl-C. Opened O_NONBLOCK it waits for a writer in
- * the event loop instead, and destroying the stream ends the wait. Anything else reads through fs as usual.
- */
-async function openStream(absolutePath: string, limit: number): Promise<NodeJS.ReadableStream & { destroy(): void }> {
-  const fs = await import('node:fs');
-  const info = await fs.promises.stat(absolutePath);
-  if (info.isFIFO()) {
-    const { Socket } = await import('node:net');
-    // A plain descriptor, not a FileHandle (which would close it when collected): the socket owns it from here on
-    // and closes it when destroyed.
-    const fd = await new Promise<number>((done, fail) =>
-      fs.open(absolutePath, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK, (err, opened) =>
-        err ? fail(err) : done(opened),
-      ),
-    );
-    return new Socket({ fd, readable: true, writable: false });
-  }
-  // highWaterMark: a bound below the default 64 KiB chunk should not read a whole chunk past it.
-  return fs.createReadStream(absolutePath, { highWaterMark: Math.min(64 * 1024, limit + 1) });
 }

@@ -6,7 +6,7 @@
  */
 import type * as z from 'zod';
 import { UsageError } from '../contract/errors.js';
-import { didYouMean } from './did-you-mean.js';
+import { didYouMean } from '../contract/did-you-mean.js';
 import { expectationAt, FIELD_SYNONYMS, knownFieldsAt } from './schemas.js';
 
 /** Where a value lives in the user's terms: the flag (or source) that supplied it, and the path inside it. */

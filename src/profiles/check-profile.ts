@@ -24,7 +24,7 @@ export async function checkProfile(
 ): Promise<ProfileCheck> {
   const { resolveProfile } = await import('../config/resolve.js');
   const { checkHealth, healthExitCode, healthLine, healthProfile, loadHealthOperation } = await import(
-    '../operations/health.js'
+    '../flows/health.js'
   );
   const { calleeFor } = await import('../call/callee.js');
   const config: LoadedConfig = { profiles: { [name]: profile }, sources: { profiles: { [name]: userFile }, userFile } };

@@ -38,7 +38,7 @@ async function listIds(
   scope: ModelsScope,
   use: TargetUse | undefined,
 ): Promise<string[]> {
-  const { listModels, loadModelsOperation } = await import('../operations/models.js');
+  const { listModels, loadModelsOperation } = await import('../flows/models.js');
   const { calleeFor } = await import('../call/callee.js');
   try {
     const op = await loadModelsOperation(profile.provider);

@@ -9,7 +9,7 @@ import { dirname } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/emulator/core/index.js';
-import { tokenizerCacheFile } from '../../src/operations/tokenizer-cache.js';
+import { tokenizerCacheFile } from '../../src/flows/tokenizer-cache.js';
 import { BIN, baseEnv, makeHome, runBin } from '../helpers/run-cli.js';
 
 const NINE_WORDS = 'one two three four five six seven eight nine!';

@@ -13,7 +13,7 @@ export function testProfile(overrides: Partial<ResolvedProfile> = {}): ResolvedP
     retries: 2,
     local: false,
     serverParameters: [],
-    streaming: false,
+    settings: {},
     secrets: [],
     source: 'test',
     ...overrides,

@@ -63,7 +63,7 @@ async function roundTrip(
   const spec = alephAlphaGenerate.build(
     request,
     target,
-    testProfile({ provider: 'aleph-alpha', url: server.url, streaming }),
+    testProfile({ provider: 'aleph-alpha', url: server.url, settings: { streaming } }),
   );
   const res = await fetch(spec.url, {
     method: spec.method,

@@ -65,7 +65,7 @@ async function roundTrip(
     if (step.type === 'error') return { ok: false, message: step.message };
     if (step.type === 'chunk') {
       aggregator.add(step.chunk);
-      raw.push(step.raw);
+      raw.push(step.wireBody);
     }
   }
   return { ok: true, result: aggregator.result(), raw };

@@ -7,7 +7,7 @@ import {
   healthProfile,
   HEALTH_TIMEOUT_MS,
   type HealthReport,
-} from '../../src/operations/health.js';
+} from '../../src/flows/health.js';
 import { testProfile } from '../helpers/profile.js';
 import { closedPort, json, useTinyServers } from '../helpers/tiny-server.js';
 import { useAuthedServer, type Kind } from '../helpers/authed-cli.js';

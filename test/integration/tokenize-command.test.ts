@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { localTokenizer } from '../../profiles/aleph-alpha/server/tokenizer.js';
 import { startServer, type RecordedRequest, type RunningServer } from '../../src/emulator/core/index.js';
-import { tokenizerCacheFile } from '../../src/operations/tokenizer-cache.js';
+import { tokenizerCacheFile } from '../../src/flows/tokenizer-cache.js';
 import { expectValidTokenizeWire } from '../contract/tokenize-schemas.js';
 import { makeHome, runInProcess } from '../helpers/run-cli.js';
 
@@ -403,7 +403,7 @@ describe("tokenize --local on Aleph Alpha: the model's own tokenizer, fetched on
   });
 
   it('a damaged cache file is fetched again', async () => {
-    const { writeCachedTokenizer } = await import('../../src/operations/tokenizer-cache.js');
+    const { writeCachedTokenizer } = await import('../../src/flows/tokenizer-cache.js');
     await writeCachedTokenizer(tokenizerCacheFile(home.env, server.url, 'luminous-extended'), '{"model":');
     const r = await cli('aleph-alpha', ['tokenize', '-m', 'luminous-extended', 'Hi', '--local']);
     expect(r.exitCode).toBe(0);

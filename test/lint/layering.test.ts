@@ -51,9 +51,14 @@ describe('layering', () => {
         'core-reaches-providers-through-the-registry: src/reaches-into-adapter.ts → profiles/acme/client/generate.ts',
         'emulator-stands-alone: src/emulator/core/uses-core.ts → src/core-feature.ts',
         'libraries-import-only-the-contract: src/tokenizers/leaks.ts → src/core-feature.ts',
+        // The emulator ⇄ provider-server loop: profiles/emulators.ts lists the servers, so a server that reaches back
+        // for the protocol table closes a cycle (the real tree has none; docs/architecture.md).
+        'no-cycles: profiles/acme/server/index.ts → profiles/acme/server/loops.ts',
         'no-cycles: src/cycle-a.ts → src/cycle-b.ts',
         'nothing-imports-the-composition-root: commands/uses-cli.ts → src/cli/commands.ts',
         'only-the-cli-imports-commands: src/calls-up.ts → commands/hello.ts',
+        'only-the-call-pipeline-reads-answers: src/maps-status.ts → src/call/status-error.ts',
+        'only-the-call-pipeline-reads-answers: src/reads-sse.ts → src/http/sse-parser.ts',
         'provider-client-maps-only: profiles/acme/client/draws.ts → src/output/paint.ts',
         'provider-client-maps-only: profiles/acme/client/generate.ts → profiles/acme/server/route.ts',
         'provider-client-maps-only: profiles/other/client/borrow.ts → profiles/acme/client/generate.ts',

@@ -268,7 +268,11 @@ describe('streaming follows the profile', () => {
     ['--stream but a 1.16 profile → a plain JSON request (the CLI then shows the whole answer)', true, false, false],
     ['no --stream on a streaming profile → plain', false, true, false],
   ])('%s', (_name, wanted, profileStreams, streams) => {
-    const { spec, body } = build({ input: 'x' }, { stream: wanted }, aaProfile({ streaming: profileStreams }));
+    const { spec, body } = build(
+      { input: 'x' },
+      { stream: wanted },
+      aaProfile({ settings: { streaming: profileStreams } }),
+    );
     expect(spec.headers.accept).toBe(streams ? 'text/event-stream' : 'application/json');
     expect(body.stream).toBe(streams ? true : undefined);
   });

@@ -41,7 +41,7 @@ describe('the stream events of the spec page', () => {
     const { steps, result } = decode(`${SPEC_EXAMPLE}data: [DONE]\n\n`);
     expect(steps.map((s) => s.type)).toEqual(['chunk', 'chunk', 'chunk', 'end']);
     const first = steps[0] as Extract<StreamStep, { type: 'chunk' }>;
-    expect(first.raw).toStrictEqual({ type: 'stream_chunk', index: 0, completion: ' The New York Times' });
+    expect(first.wireBody).toStrictEqual({ type: 'stream_chunk', index: 0, completion: ' The New York Times' });
     expect(first.chunk.results).toStrictEqual([{ generated_text: ' The New York Times', stop_reason: 'not_finished' }]);
     expect(result.model_version).toBe('2022-04');
     expect(result.results).toStrictEqual([
@@ -134,7 +134,7 @@ describe('echo in a stream', () => {
     expect(steps[0]).toMatchObject({
       type: 'chunk',
       chunk: { results: [{ generated_text: '' }] },
-      raw: { completion: 'An apple' },
+      wireBody: { completion: 'An apple' },
     });
     const released = steps[1] as Extract<StreamStep, { type: 'chunk' }>;
     expect(released.chunk.results[0]).toMatchObject({ generated_text: ' keeps', input_text: 'An apple a day' });

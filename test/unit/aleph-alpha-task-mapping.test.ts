@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { ExplainRequest, Explanation } from '../../src/contract/adapter.js';
-import { loadTaskOperation, providersWith } from '../../src/operations/tasks.js';
+import { loadTaskOperation, providersWith } from '../../src/flows/tasks.js';
 import { PROVIDER_KINDS } from '../../src/contract/profile.js';
 import { alephAlphaEvaluate, perplexityOf, renderEvaluation } from '../../profiles/aleph-alpha/client/evaluate.js';
 import { alephAlphaExplain } from '../../profiles/aleph-alpha/client/explain.js';

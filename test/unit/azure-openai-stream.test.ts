@@ -48,7 +48,7 @@ describe('completions stream decoding', () => {
         created_at: '2023-06-13T00:48:52.000Z',
         results: [{ generated_text: ' Hello', stop_reason: 'not_finished' }],
       },
-      raw: { id: 'cmpl-7Q', choices: [{ text: ' Hello' }] },
+      wireBody: { id: 'cmpl-7Q', choices: [{ text: ' Hello' }] },
     });
     expect(aggregate(steps).results[0]).toMatchObject({ generated_text: ' Hello', stop_reason: 'eos_token' });
   });

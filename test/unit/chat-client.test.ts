@@ -55,7 +55,7 @@ const SSE_HEADERS = { 'content-type': 'application/json', accept: 'text/event-st
 describe('the wire request of each provider, plain and streamed', () => {
   test('watsonx foundation model: /ml/v1/text/chat and chat_stream, model_id and the space', async () => {
     const op = await chatOf('watsonx');
-    const profile = testProfile({ url: 'https://us-south.ml.cloud.ibm.com', spaceId: 'sp-1' });
+    const profile = testProfile({ url: 'https://us-south.ml.cloud.ibm.com', settings: { spaceId: 'sp-1' } });
     const body = { model_id: 'ibm/granite-3-8b-instruct', space_id: 'sp-1', messages: MESSAGES, ...SAMPLING };
     for (const stream of [false, true]) {
       const spec = op.build(conversation, { model: 'ibm/granite-3-8b-instruct', stream }, profile);
@@ -71,7 +71,11 @@ describe('the wire request of each provider, plain and streamed', () => {
 
   test('watsonx deployment: /ml/v1/deployments/{id_or_name}/text/chat[_stream], no model and no scope', async () => {
     const op = await chatOf('watsonx');
-    const profile = testProfile({ url: 'https://cpd.example', projectId: 'p-1', apiVersion: '2025-02-11' });
+    const profile = testProfile({
+      url: 'https://cpd.example',
+      settings: { projectId: 'p-1' },
+      apiVersion: '2025-02-11',
+    });
     for (const stream of [false, true]) {
       const spec = op.build(conversation, { deployment: 'my chat/bot', stream }, profile);
       expect(spec.url).toBe(
@@ -114,7 +118,11 @@ describe('the wire request of each provider, plain and streamed', () => {
 
   test('azure-openai: --api-version (chatApiVersion) wins; before 2024-08-01 a stream asks for no usage', async () => {
     const op = await chatOf('azure-openai');
-    const profile = testProfile({ provider: 'azure-openai', url: 'https://r.example', chatApiVersion: '2024-02-01' });
+    const profile = testProfile({
+      provider: 'azure-openai',
+      url: 'https://r.example',
+      settings: { chatApiVersion: '2024-02-01' },
+    });
     const spec = op.build(conversation, { model: 'd', stream: true }, profile);
     expect(spec.url).toBe('https://r.example/openai/deployments/d/chat/completions?api-version=2024-02-01');
     expect(JSON.parse(spec.body!).stream_options).toBeUndefined();
@@ -142,7 +150,11 @@ describe('the wire request of each provider, plain and streamed', () => {
 
   test('aleph-alpha: /chat/completions with the model in the body', async () => {
     const op = await chatOf('aleph-alpha');
-    const profile = testProfile({ provider: 'aleph-alpha', url: 'https://api.aleph-alpha.com', chat: true });
+    const profile = testProfile({
+      provider: 'aleph-alpha',
+      url: 'https://api.aleph-alpha.com',
+      settings: { streaming: false, chat: true },
+    });
     for (const stream of [false, true]) {
       const spec = op.build(conversation, { model: 'llama-3.1-8b-instruct', stream }, profile);
       expect(spec.url).toBe('https://api.aleph-alpha.com/chat/completions');
@@ -161,7 +173,9 @@ describe('the wire request of each provider, plain and streamed', () => {
   test('aleph-alpha: a profile without chat: true says why chat is unavailable; seed is not carried', async () => {
     const op = await chatOf('aleph-alpha');
     expect(op.unavailable?.(testProfile({ provider: 'aleph-alpha' }))?.message).toMatch(/chat route/);
-    expect(op.unavailable?.(testProfile({ provider: 'aleph-alpha', chat: true }))).toBeUndefined();
+    expect(
+      op.unavailable?.(testProfile({ provider: 'aleph-alpha', settings: { streaming: false, chat: true } })),
+    ).toBeUndefined();
     expect(op.capabilities.parameters.seed).toBe('unsupported');
   });
 

@@ -44,21 +44,23 @@ describe('chat settings of a profile', () => {
   test("chat_api_version is the profile's chat version; api_version stays the completions version", async () => {
     const p = await resolve('az');
     expect(p.apiVersion).toBe('2022-03-01-preview');
-    expect(p.chatApiVersion).toBe('2024-06-01');
-    expect((await resolve('az2')).chatApiVersion).toBeUndefined();
+    expect(p.settings.chatApiVersion).toBe('2024-06-01');
+    expect((await resolve('az2')).settings.chatApiVersion).toBeUndefined();
   });
 
   test('--api-version and TEXTGEN_API_VERSION set both, the flag first', async () => {
-    expect((await resolve('az', { apiVersion: '2025-01-01-preview' })).chatApiVersion).toBe('2025-01-01-preview');
-    expect((await resolve('az', { env: { TEXTGEN_API_VERSION: '2024-09-01-preview' } })).chatApiVersion).toBe(
+    expect((await resolve('az', { apiVersion: '2025-01-01-preview' })).settings.chatApiVersion).toBe(
+      '2025-01-01-preview',
+    );
+    expect((await resolve('az', { env: { TEXTGEN_API_VERSION: '2024-09-01-preview' } })).settings.chatApiVersion).toBe(
       '2024-09-01-preview',
     );
   });
 
   test('chat: true marks an Aleph Alpha server with the chat route; the built-in profiles have it', async () => {
-    expect((await resolve('aa')).chat).toBe(true);
-    expect((await resolve('aaOld')).chat).toBeUndefined();
-    expect((await resolve('local-aa')).chat).toBe(true);
+    expect((await resolve('aa')).settings.chat).toBe(true);
+    expect((await resolve('aaOld')).settings.chat).toBeUndefined();
+    expect((await resolve('local-aa')).settings.chat).toBe(true);
   });
 
   test('the config file schema knows both fields and checks their types', () => {

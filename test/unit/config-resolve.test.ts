@@ -131,7 +131,7 @@ describe('choosing the profile', () => {
       auth: { type: 'none' },
       tls: { insecure: false },
       defaults: { model: 'ibm/granite-4-h-small' },
-      spaceId: 'local-space',
+      settings: { spaceId: 'local-space' },
       timeoutMs: 300_000,
       retries: 2,
       local: true,
@@ -147,7 +147,6 @@ describe('choosing the profile', () => {
         'token_ranks',
         'moderations',
       ],
-      streaming: true,
       secrets: [],
       source: 'built-in',
     });
@@ -251,7 +250,7 @@ describe('ad hoc profiles', () => {
       configOf(PROFILES, { default_profile: 'wx' }),
     );
     expect(profile).toMatchObject({ name: '(ad hoc)', auth: { type: 'none' } });
-    expect(profile.spaceId).toBeUndefined();
+    expect(profile.settings.spaceId).toBeUndefined();
   });
 
   it.each<[string, GlobalOptions, Record<string, string>, string]>([
@@ -369,7 +368,7 @@ describe('precedence: profile < environment < flags', () => {
     ['retries from the profile', {}, {}, (p) => p.retries, 4],
     ['retries from --retries', { retries: '0' }, {}, (p) => p.retries, 0],
     ['insecure from --insecure', { insecure: true }, {}, (p) => p.tls.insecure, true],
-    ['space id from the profile', {}, {}, (p) => p.spaceId, 'space-1'],
+    ['space id from the profile', {}, {}, (p) => p.settings.spaceId, 'space-1'],
   ];
 
   it.each(rows)('%s', async (_field, globals, env, pick, expected) => {

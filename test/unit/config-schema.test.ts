@@ -44,6 +44,12 @@ describe('a bad user file is a usage error naming the file and the field', () =>
     ],
     ['unknown profile key', wx('    urll: https://y\n'), `${U}: profiles.wx.urll: unknown field (did you mean url?)`],
     [
+      // The flags' did-you-mean (src/contract/did-you-mean.ts): case, "-" and "_" ignored, the typo's length sets the bound.
+      'unknown profile key, one did-you-mean with the flags',
+      wx('    authxx: 1\n'),
+      `${U}: profiles.wx.authxx: unknown field (did you mean auth?)`,
+    ],
+    [
       'unknown auth key',
       wx('    auth: { type: iam, apikey_evn: K }\n'),
       `${U}: profiles.wx.auth.apikey_evn: unknown field (did you mean apikey_env?)`,

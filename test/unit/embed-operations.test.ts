@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/contract/errors.js';
-import { mapBounded } from '../../src/operations/bounded-map.js';
-import { type EmbedFlagOptions, parseEmbedSettings } from '../../src/operations/embed-flags.js';
-import { parseEmbedInputs } from '../../src/operations/embed-inputs.js';
+import { mapBounded } from '../../src/flows/bounded-map.js';
+import { type EmbedFlagOptions, parseEmbedSettings } from '../../src/flows/embed-flags.js';
+import { parseEmbedInputs } from '../../src/flows/embed-inputs.js';
 import {
   combineAnswers,
   embeddingLines,
   loadEmbedOperation,
   providersWithSetting,
   splitBatches,
-} from '../../src/operations/embed.js';
+} from '../../src/flows/embed.js';
 import { UnexpectedAnswer } from '../../src/contract/errors.js';
 import type { EmbedRequest } from '../../src/contract/adapter.js';
-import { planEmbedRequests } from '../../src/operations/run-embed.js';
+import { planEmbedRequests } from '../../src/flows/run-embed.js';
 import { alephAlphaEmbed } from '../../profiles/aleph-alpha/client/embed.js';
 import { azureOpenAiEmbed, openAiEmbed } from '../../profiles/openai/client/embed.js';
 import { watsonxEmbed } from '../../profiles/watsonx/client/embed.js';

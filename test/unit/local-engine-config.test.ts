@@ -36,8 +36,7 @@ describe('engine: settings in a profile', () => {
       parallel: undefined,
     });
     expect(p.defaults.model).toBe('m');
-    expect(p.spaceId).toBe('local-space');
-    expect(p.streaming).toBe(true);
+    expect(p.settings.spaceId).toBe('local-space');
   });
 
   it('~ is the home folder; model_name names the served model; defaults.model wins as the default', async () => {

@@ -20,8 +20,8 @@ import {
   parseOpenInferencePage,
 } from '../../profiles/open-inference/client/models.js';
 import { MODEL_ENTRY_KEYS, modelEntry } from '../../src/contract/model-entry.js';
-import { resolvePageUrl } from '../../src/operations/models.js';
-import { modelDetails, modelsTable } from '../../src/operations/models-text.js';
+import { resolvePageUrl } from '../../src/flows/models.js';
+import { modelDetails, modelsTable } from '../../src/flows/models-text.js';
 import { alignColumns, truncate } from '../../src/output/text-table.js';
 import { testProfile } from '../helpers/profile.js';
 
@@ -187,13 +187,13 @@ describe('watsonx wire mapping', () => {
     ],
     [
       'deployments of a space',
-      { spaceId: 's1' },
+      { settings: { spaceId: 's1' } },
       { scope: 'deployments' },
       '/ml/v4/deployments?version=2024-05-01&space_id=s1&limit=200',
     ],
     [
       'deployments of a project (the project wins)',
-      { spaceId: 's1', projectId: 'p1' },
+      { settings: { spaceId: 's1', projectId: 'p1' } },
       { scope: 'deployments' },
       '/ml/v4/deployments?version=2024-05-01&project_id=p1&limit=200',
     ],

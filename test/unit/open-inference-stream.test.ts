@@ -80,7 +80,7 @@ describe('generate_stream decoding', () => {
   test('the raw event of every chunk is the message itself, for --raw', () => {
     const message = { text_output: 'x', model_name: 'm', custom_output: [1, 2] };
     const [step] = decode(msg(message));
-    expect(step).toMatchObject({ type: 'chunk', raw: message });
+    expect(step).toMatchObject({ type: 'chunk', wireBody: message });
   });
 
   test('text_output as an array of strings is joined', () => {
@@ -99,7 +99,7 @@ describe('generate_stream decoding', () => {
       type: 'error',
       message: 'Request failed during generation: CUDA out of memory',
       code: 'generation',
-      raw: { error: 'Request failed during generation: CUDA out of memory', error_type: 'generation' },
+      wireBody: { error: 'Request failed during generation: CUDA out of memory', error_type: 'generation' },
     });
     const { result, error } = aggregate(steps);
     expect(error).toBeDefined();

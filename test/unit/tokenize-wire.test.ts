@@ -33,7 +33,7 @@ describe('which providers have tokenize endpoints', () => {
 });
 
 describe('watsonx tokenization on the wire', () => {
-  const wx = testProfile({ provider: 'watsonx', url: 'https://wx.test', spaceId: 'space-1' });
+  const wx = testProfile({ provider: 'watsonx', url: 'https://wx.test', settings: { spaceId: 'space-1' } });
 
   it.each<[string, Partial<TokenizeRequest>, Record<string, unknown>]>([
     ['a count', {}, { model_id: 'm', input: 'Hello', space_id: 'space-1' }],
@@ -52,7 +52,11 @@ describe('watsonx tokenization on the wire', () => {
   });
 
   it("uses the project over the space, and the profile's API version", () => {
-    const spec = watsonxTokenize.buildTokenizeRequest(ASK(), { ...wx, projectId: 'p-1', apiVersion: '2025-01-01' });
+    const spec = watsonxTokenize.buildTokenizeRequest(ASK(), {
+      ...wx,
+      settings: { ...wx.settings, projectId: 'p-1' },
+      apiVersion: '2025-01-01',
+    });
     expect(spec.url).toMatch(/\?version=2025-01-01$/);
     expect(JSON.parse(spec.body as string)).toStrictEqual({ model_id: 'm', input: 'Hello', project_id: 'p-1' });
   });

@@ -2,7 +2,7 @@ import { chmod, mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/pro
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readCachedTokenizer, tokenizerCacheFile, writeCachedTokenizer } from '../../src/operations/tokenizer-cache.js';
+import { readCachedTokenizer, tokenizerCacheFile, writeCachedTokenizer } from '../../src/flows/tokenizer-cache.js';
 
 let root: string;
 let env: Record<string, string>;

@@ -70,7 +70,7 @@ function profileWith(auth: ResolvedAuth, url = CPD_URL): ResolvedProfile {
     retries: 2,
     local: false,
     serverParameters: [],
-    streaming: false,
+    settings: {},
     secrets: [],
     source: 'test',
   };

@@ -19,6 +19,7 @@ import {
   parseChatCompletion,
 } from '../../common/chat-completions.js';
 import { parseAlephAlphaError } from './response.js';
+import { alephAlphaSettings } from '../settings.js';
 
 /** The reference's limit on `top_logprobs`. */
 const MAX_TOP_LOGPROBS = 20;
@@ -52,7 +53,7 @@ export const alephAlphaChat: ChatOperation = {
     maxTopLogprobs: MAX_TOP_LOGPROBS,
   },
   unavailable: (profile) =>
-    profile.chat === true
+    alephAlphaSettings(profile).chat === true
       ? undefined
       : {
           message: `profile "${profile.name}" does not say its Aleph Alpha server has the chat route (/chat/completions)`,

@@ -3,6 +3,7 @@ import type { ResolvedProfile } from '../../../src/contract/profile.js';
 import { UsageError } from '../../../src/contract/errors.js';
 import type { HttpRequestSpec } from '../../../src/contract/http.js';
 import type { GenerateTarget } from '../../../src/contract/adapter.js';
+import { alephAlphaSettings } from '../settings.js';
 
 /**
  * API 1.16 requires maximum_tokens; when the canonical request has no max_new_tokens this is sent (the default of
@@ -41,7 +42,7 @@ export function buildAlephAlphaGenerateRequest(
     );
   }
   const { nice, rest } = splitExtra(extra);
-  const stream = target.stream && profile.streaming;
+  const stream = target.stream && alephAlphaSettings(profile).streaming;
   const p = request.parameters ?? {};
 
   const body: Record<string, unknown> = { model, prompt: request.input ?? '' };

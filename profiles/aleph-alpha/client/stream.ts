@@ -16,7 +16,7 @@ import { StreamEcho, type EchoSplit } from './stream-echo.js';
 import { tokenInfos } from './token-data.js';
 
 /**
- * The in-stream error: `data: {"error":"…","code":"…"}` as the local server sends it, and the variants docs/design.md §4
+ * The in-stream error: `data: {"error":"…","code":"…"}` as the embedded server sends it, and the variants docs/design.md §4
  * lists (`event: error`, `{"errors":[…]}`, `{"type":"error"}`, an error object).
  */
 function errorFrom(body: unknown): { message: string; code?: string } | undefined {
@@ -100,7 +100,7 @@ export function createAlephAlphaStreamDecoder(
     return item;
   }
 
-  function summary(index: number, finishReason: unknown, raw: unknown): StreamStep {
+  function summary(index: number, finishReason: unknown, wireBody: unknown): StreamStep {
     const st = state(index);
     const item = released(st, st.echo.push('', undefined, undefined, true)!);
     item.stop_reason = canonicalStopReason(finishReason, st.text, stops);
@@ -119,7 +119,7 @@ export function createAlephAlphaStreamDecoder(
         });
       }
     }
-    return { type: 'chunk', chunk: chunk(index, item, warnings), raw };
+    return { type: 'chunk', chunk: chunk(index, item, warnings), wireBody };
   }
 
   return (event) => {
@@ -142,7 +142,7 @@ export function createAlephAlphaStreamDecoder(
         );
         // Held-back echo still goes out as an empty chunk, so --raw shows every event the service sent.
         const item = split === undefined ? { generated_text: '', stop_reason: 'not_finished' } : released(st, split);
-        return { type: 'chunk', chunk: chunk(index, item), raw: body };
+        return { type: 'chunk', chunk: chunk(index, item), wireBody: body };
       }
       case 'stream_summary':
         return summary(indexOf(body.index), body.finish_reason, body);
@@ -152,18 +152,18 @@ export function createAlephAlphaStreamDecoder(
         const input = count(body.num_tokens_prompt_total);
         if (generated !== undefined) item.generated_token_count = generated;
         if (input !== undefined) item.input_token_count = input;
-        return { type: 'chunk', chunk: chunk(0, item), raw: body };
+        return { type: 'chunk', chunk: chunk(0, item), wireBody: body };
       }
     }
     if (Array.isArray(body.completions)) {
       try {
-        return { type: 'chunk', chunk: parseAlephAlphaGenerateResponse(body, request), raw: body };
+        return { type: 'chunk', chunk: parseAlephAlphaGenerateResponse(body, request), wireBody: body };
       } catch (e) {
         return {
           type: 'error',
           message: `unexpected event from the service: ${(e as Error).message}`,
           code: 'malformed_event',
-          raw: body,
+          wireBody: body,
         };
       }
     }

@@ -1,5 +1,5 @@
 /**
- * The text of a Word document (.docx), for the local server's `{docx: <base64>}` documents. A .docx is a zip
+ * The text of a Word document (.docx), for the embedded server's `{docx: <base64>}` documents. A .docx is a zip
  * archive whose `word/document.xml` holds the body; this reads just that entry (stored or deflated, the two methods
  * Word writes) and keeps the text runs, tabs, line breaks and paragraphs. No dependency: node:zlib inflates.
  *

@@ -1,5 +1,5 @@
 /**
- * Validates the bodies of the local server's task endpoints as the service does: every field of the 1.16
+ * Validates the bodies of the embedded server's task endpoints as the service does: every field of the 1.16
  * `EvaluationRequest`, `ExplanationRequest`, `QARequest` and `SummarizationRequest` with its type, nullability and
  * range; unknown fields, wrong types and missing required fields are a 400 whose message names each field. Prompt
  * items are checked by the same code as the CLI's `--prompt-json`.

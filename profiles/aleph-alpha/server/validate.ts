@@ -11,7 +11,7 @@ export type PromptItem =
   | { type: 'image'; data: string }
   | { type: 'token_ids'; data: number[] };
 
-/** The fields the local server acts on; the rest (penalties, biases, controls) are accepted and have no effect. */
+/** The fields the embedded server acts on; the rest (penalties, biases, controls) are accepted and have no effect. */
 export interface ValidCompletionRequest {
   model: string;
   prompt: string | PromptItem[];

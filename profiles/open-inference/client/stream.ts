@@ -7,7 +7,7 @@ import { isRecord } from '../../../src/contract/wire-fields.js';
 
 /**
  * `generate_stream` messages → canonical steps. Each message's `text_output` is the delta; the token is
- * `details.token` (the spec) or a top-level `token` (TGI, and the local server's messages before the last);
+ * `details.token` (the spec) or a top-level `token` (TGI, and the embedded server's messages before the last);
  * `details.finish_reason` gives the stop reason. Triton sends no end marker, so the stream simply ends with the
  * body; `data: [DONE]` is accepted anyway. `{"error": …}` inside the 200 stream is an error step. Keep-alive
  * comments never reach here (the SSE parser drops comments), and `data:{json}` without a space is the same event.
@@ -62,6 +62,6 @@ export function createOpenInferenceStreamDecoder(request: CanonicalRequest): (ev
     const chunk: GenerateResult = { created_at: createdAt, results: [item] };
     if (typeof body.model_name === 'string') chunk.model_id = body.model_name;
     if (typeof body.model_version === 'string') chunk.model_version = body.model_version;
-    return { type: 'chunk', chunk, raw: body };
+    return { type: 'chunk', chunk, wireBody: body };
   };
 }

@@ -1,5 +1,5 @@
 /**
- * `POST /v2/models/{model}[/versions/{version}]/generate[_stream]` on the local server: checks as TGI/KServe do
+ * `POST /v2/models/{model}[/versions/{version}]/generate[_stream]` on the embedded server: checks as TGI/KServe do
  * them, then the engine's tokens as one answer or as a Triton-style stream (`data: <json>` messages, no `event:`,
  * no `id:`, no end marker; a `: keep-alive` comment now and then, as TGI sends).
  */

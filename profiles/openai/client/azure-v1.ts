@@ -4,6 +4,7 @@
  * and the deployment name as `model` in the body, instead of `/openai/deployments/{deployment}/…?api-version=DATE`.
  */
 import type { ResolvedProfile } from '../../../src/contract/profile.js';
+import { azureSettings } from '../settings.js';
 
 /** The api_version value that selects the v1 routes. */
 export const AZURE_V1_API_VERSION = 'v1';
@@ -20,7 +21,7 @@ export function azureUsesV1(profile: ResolvedProfile): boolean {
 
 /** Chat's own api-version (`chat_api_version`, else the profile's) says v1. */
 export function azureChatUsesV1(profile: ResolvedProfile): boolean {
-  return (profile.chatApiVersion ?? profile.apiVersion) === AZURE_V1_API_VERSION;
+  return (azureSettings(profile).chatApiVersion ?? profile.apiVersion) === AZURE_V1_API_VERSION;
 }
 
 /** `{endpoint}/openai/v1{path}`. */

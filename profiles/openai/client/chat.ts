@@ -21,6 +21,7 @@ import { pathSegment } from '../../common/path-segment.js';
 import { AZURE_MAX_STOP_SEQUENCES } from '../capabilities.js';
 import { parseCompletionsError } from './errors.js';
 import { azureChatUsesV1, azureV1Url } from './azure-v1.js';
+import { azureSettings } from '../settings.js';
 
 /**
  * The newest generally available data-plane inference version when this was written (Azure OpenAI REST reference:
@@ -41,7 +42,7 @@ function streamFields(stream: boolean, usage: boolean): Record<string, unknown> 
 }
 
 export function azureChatApiVersion(profile: ResolvedProfile): string {
-  return profile.chatApiVersion ?? AZURE_CHAT_DEFAULT_API_VERSION;
+  return azureSettings(profile).chatApiVersion ?? AZURE_CHAT_DEFAULT_API_VERSION;
 }
 
 export function buildAzureChatRequest(

@@ -40,10 +40,10 @@ export function createResponsesDecoder(kind: string): (event: SseEvent) => ChatS
   let envelope: Omit<ChatChunk, 'choices'> = { provider: kind };
   /** Function-call item id → its index among the answer's calls. */
   const calls = new Map<string, number>();
-  const chunk = (choice: ChatChunkChoice, raw: unknown, extra: Partial<ChatChunk> = {}): ChatStreamStep => ({
+  const chunk = (choice: ChatChunkChoice, wireBody: unknown, extra: Partial<ChatChunk> = {}): ChatStreamStep => ({
     type: 'chunk',
     chunk: { ...envelope, choices: [choice], ...extra },
-    raw,
+    wireBody,
   });
 
   return (event) => {
@@ -90,7 +90,7 @@ export function createResponsesDecoder(kind: string): (event: SseEvent) => ChatS
           type: 'error',
           message: failure?.message ?? 'the response failed',
           ...(failure?.code ? { code: failure.code } : {}),
-          raw: body,
+          wireBody: body,
         };
       }
       case 'error': {
@@ -99,7 +99,7 @@ export function createResponsesDecoder(kind: string): (event: SseEvent) => ChatS
           type: 'error',
           message: failure?.message ?? 'the service reported an error',
           ...(failure?.code ? { code: failure.code } : {}),
-          raw: body,
+          wireBody: body,
         };
       }
       default:

@@ -161,6 +161,6 @@ export function createCompletionsStreamDecoder(
     }
     if (createdIso) chunk.created_at = createdIso;
     if (warnings !== undefined && warnings.length > 0) chunk.system = { warnings };
-    return { type: 'chunk', chunk, raw: body };
+    return { type: 'chunk', chunk, wireBody: body };
   };
 }

@@ -1,5 +1,5 @@
 /**
- * The completions routes of the local server: `/openai/deployments/{deployment}/completions?api-version=` (Azure)
+ * The completions routes of the embedded server: `/openai/deployments/{deployment}/completions?api-version=` (Azure)
  * and `/v1/completions` (OpenAI-compatible). Checks in the services' order (credentials, api-version, body, content
  * filter), then the engine's output as one `text_completion` or as data-only SSE ending with `data: [DONE]`.
  */

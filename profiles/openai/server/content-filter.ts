@@ -1,5 +1,5 @@
 /**
- * The local server's stand-in for Azure's content filter, driven by fixed words so tests and users can trigger it:
+ * The embedded server's stand-in for Azure's content filter, driven by fixed words so tests and users can trigger it:
  * - a prompt containing `forbidden-words` (any case) is refused: HTTP 400 `content_filter`, as Azure refuses a
  *   prompt that trips its policy;
  * - generated text is cut before the word `forbidden` (any case) and ends with `finish_reason: "content_filter"`

@@ -6,10 +6,12 @@ import type { HealthOperation } from '../../../src/contract/adapter.js';
 import { parseWatsonxPage, watsonxListRequest } from './models.js';
 import { jsonText } from '../../common/json-text.js';
 import { WATSONX_DEFAULT_API_VERSION } from './request.js';
+import { watsonxSettings } from '../settings.js';
 
 export const watsonxHealth: HealthOperation = {
   probes(profile) {
-    const scope = profile.spaceId || profile.projectId ? 'deployments' : 'models';
+    const { spaceId, projectId } = watsonxSettings(profile);
+    const scope = spaceId || projectId ? 'deployments' : 'models';
     const query = { scope, pageSize: 1 } as const;
     return [
       {

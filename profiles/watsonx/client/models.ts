@@ -9,6 +9,7 @@ import { modelEntry } from '../../../src/contract/model-entry.js';
 import type { ListQuery, ModelEntry, ModelPage, ModelsOperation } from '../../../src/contract/adapter.js';
 import { countOf, fieldAt, isRecord, textOf } from '../../../src/contract/wire-fields.js';
 import { WATSONX_DEFAULT_API_VERSION } from './request.js';
+import { watsonxSettings } from '../settings.js';
 
 /** The service's largest page; fewer round trips for the same list. */
 export const WATSONX_MAX_PAGE_SIZE = 200;
@@ -18,8 +19,9 @@ const CARRIED = ['version', 'space_id', 'project_id'] as const;
 
 /** `project_id=` or `space_id=` for calls scoped to a project or space; the project wins, as in generation. */
 function scopeParameter(profile: ResolvedProfile): [string, string] | undefined {
-  if (profile.projectId) return ['project_id', profile.projectId];
-  if (profile.spaceId) return ['space_id', profile.spaceId];
+  const { projectId, spaceId } = watsonxSettings(profile);
+  if (projectId) return ['project_id', projectId];
+  if (spaceId) return ['space_id', spaceId];
   return undefined;
 }
 

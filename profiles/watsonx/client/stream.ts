@@ -41,6 +41,6 @@ export function createWatsonxStreamDecoder(): (event: SseEvent) => StreamStep {
       if (typeof item.generated_text !== 'string') item.generated_text = '';
       if (typeof item.stop_reason !== 'string') item.stop_reason = 'not_finished';
     }
-    return { type: 'chunk', chunk, raw: body };
+    return { type: 'chunk', chunk, wireBody: body };
   };
 }

@@ -52,9 +52,9 @@ export interface ProviderCapabilities {
  * the first such event, never in an empty success (src/call/stream.ts).
  */
 export type StreamStepOf<Chunk> =
-  | { type: 'chunk'; chunk: Chunk; raw: unknown }
+  | { type: 'chunk'; chunk: Chunk; wireBody: unknown }
   | { type: 'end' }
-  | { type: 'error'; message: string; code?: string; raw: unknown }
+  | { type: 'error'; message: string; code?: string; wireBody: unknown }
   | { type: 'ignore'; unexpected?: string };
 
 /** A generation stream's step. */
@@ -92,6 +92,8 @@ export interface GenerateOperation
   /** Default API version when the profile sets none. */
   defaultApiVersion?: string;
   capabilities: ProviderCapabilities;
+  /** With `capabilities.streaming: 'profile'`: whether this profile's server streams (it says so in the profile). */
+  profileStreams?(profile: ResolvedProfile): boolean;
 }
 
 /** Adds credentials to requests for one profile; owns the token exchange and the token cache. */

@@ -4,9 +4,7 @@
  */
 import type { RouteContext } from './router.js';
 import { flushed, pause, sendJson, untilAborted, write } from './respond.js';
-import type { Fault, StatusFault } from './types.js';
-
-export type SendStatusFault = (fault: StatusFault, headers: Record<string, string>) => void;
+import type { Fault } from './types.js';
 
 /** How one protocol words the answers a fault makes up. */
 export interface FaultWording {
@@ -15,9 +13,6 @@ export interface FaultWording {
   /** The protocol's "busy, come back later" answer (Aleph Alpha: 503 QUEUE_FULL). */
   busy(headers: Record<string, string>): void;
 }
-
-/** The status a protocol-neutral caller (applyFaultBeforeHeaders) gives a busy fault. */
-const GENERIC_BUSY_STATUS = 503;
 
 /**
  * Applies the part of a fault that comes before the headers, with the protocol's wording. Returns true when the
@@ -52,20 +47,6 @@ export async function applyFault(fault: Fault | undefined, ctx: RouteContext, wo
       // Stream faults act later, inside the event stream.
       return false;
   }
-}
-
-/**
- * The first API, kept for callers that word only statuses: a busy fault becomes a bare 503 in that wording.
- * Returns true when the request has been dealt with, false when the handler should go on.
- */
-export async function applyFaultBeforeHeaders(
-  fault: Fault | undefined,
-  ctx: RouteContext,
-  sendStatus: SendStatusFault,
-): Promise<boolean> {
-  const asStatus = (status: number, headers: Record<string, string>): void =>
-    sendStatus({ kind: 'status', status }, headers);
-  return applyFault(fault, ctx, { status: asStatus, busy: (headers) => asStatus(GENERIC_BUSY_STATUS, headers) });
 }
 
 /**

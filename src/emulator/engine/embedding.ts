@@ -1,5 +1,5 @@
 /**
- * Deterministic embeddings for the local server: each token (and, past the input layer, each pair of neighbouring
+ * Deterministic embeddings for the embedded server: each token (and, past the input layer, each pair of neighbouring
  * tokens) is hashed onto a few signed dimensions, and the token vectors are pooled. The same token ids in the same
  * vector space always give the same vector, on every machine; texts sharing tokens point in similar directions, so
  * cosine similarity behaves roughly as users expect. Loaded only by the server (lazily), like the rest of the engine.

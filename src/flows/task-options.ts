@@ -6,12 +6,13 @@ import type { ResolvedProfile } from '../contract/profile.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../contract/errors.js';
 import { missingFlagsError } from '../options/input.js';
-import { coerceEnum, coerceInt, parseBooleanFlag } from '../options/flag-values.js';
+import { coerceEnum, parseBooleanFlag } from '../options/flag-values.js';
 import { readStdinText } from '../options/input.js';
 import { cliFileIo } from '../options/file-io.js';
 import type { FileIo, MultimodalPrompt, TaskDocument } from '../contract/adapter.js';
 import { promptsFor } from './multimodal.js';
 import type { TaskOptions } from './task-flag-specs.js';
+import { parseIntegerFlag } from '../options/integer-flag.js';
 
 /** File access for one command run; stdin is read once, however many `@-` there are. */
 export function fileIo(ctx: Context): FileIo {
@@ -82,8 +83,5 @@ export function enumFlag<T extends string>(
 
 /** An integer within bounds; undefined when the flag is absent. */
 export function intFlag(flag: string, value: string | undefined, min: number, max: number): number | undefined {
-  if (value === undefined) return undefined;
-  const v = coerceInt(value);
-  if (typeof v === 'number' && v >= min && v <= max) return v;
-  throw new UsageError(`${flag} must be an integer from ${min} to ${max}, got ${JSON.stringify(String(v))}`);
+  return value === undefined ? undefined : parseIntegerFlag(flag, value, { min, max });
 }

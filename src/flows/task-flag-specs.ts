@@ -25,7 +25,7 @@ export const NICE_OPTION = {
   description: 'let concurrent requests of other users go first (?nice=true)',
 } as const satisfies OptionSpec;
 
-/** What a task command receives for the flags above (src/operations/task-options.ts reads them). */
+/** What a task command receives for the flags above (src/flows/task-options.ts reads them). */
 export type TaskOptions = OptionValues<readonly [typeof MODEL_OPTION, ...typeof PROMPT_OPTIONS, typeof NICE_OPTION]>;
 
 export const DOCUMENT_HELP =

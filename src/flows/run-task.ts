@@ -70,7 +70,7 @@ export async function runTask<T extends TaskName>(
   return 0;
 }
 
-/** Text for people unless a format or a query asks for data (src/operations/write-result.ts). */
+/** Text for people unless a format or a query asks for data (src/flows/write-result.ts). */
 async function present(
   ctx: Context,
   format: OutputFormat,

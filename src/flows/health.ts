@@ -5,10 +5,11 @@
  */
 import type { ProviderKind, ResolvedProfile } from '../contract/profile.js';
 import type { Context } from '../context.js';
-import { AuthError, formatApiMessage, NetworkError, UnexpectedAnswer, type AnswerContext } from '../contract/errors.js';
+import { AuthError, NetworkError, UnexpectedAnswer, type AnswerContext } from '../contract/errors.js';
 import { redactUrl } from '../contract/redact.js';
 import { answerContext } from '../call/answer.js';
-import { sendAuthorized, type Callee } from '../call/send.js';
+import type { Callee } from '../call/callee.js';
+import { sendProbe } from '../call/probe.js';
 import { adapterFor } from '../../profiles/registry.js';
 import type { HealthOperation, HealthProbe } from '../contract/adapter.js';
 
@@ -72,15 +73,6 @@ export function healthExitCode(report: HealthReport, authRefused: boolean): numb
   return authRefused ? 3 : 4;
 }
 
-async function readText(res: { text(): Promise<string> }): Promise<string> {
-  try {
-    return await res.text();
-  } catch {
-    // The status has been had; a body cut short only loses detail.
-    return '';
-  }
-}
-
 /** Runs the probes in order and judges them. Returns the report and whether credentials were refused. */
 export async function checkHealth(
   ctx: Context,
@@ -125,36 +117,30 @@ export async function checkHealth(
     const started = ctx.now();
     const base = { name: probe.name, method: probe.request.method, path: new URL(probe.request.url).pathname };
     try {
-      const res = await sendAuthorized(ctx, profile, callee, probe.request);
-      const text = await readText(res);
+      const answer = await sendProbe(ctx, profile, callee, probe.request);
+      const { text } = answer;
       const check: HealthCheck = {
         ...base,
-        http_status: res.status,
-        ok: res.status >= 200 && res.status < 300,
+        http_status: answer.status,
+        ok: answer.ok,
         latency_ms: ctx.now() - started,
       };
       report.latency_ms += check.latency_ms;
       const wrongShape = check.ok
-        ? shapeProblem(probe, text, answerContext(callee.kind, res.status, text, profile.secrets))
+        ? shapeProblem(probe, text, answerContext(callee.kind, answer.status, text, profile.secrets))
         : undefined;
       if (wrongShape !== undefined) {
         check.ok = false;
         check.message = wrongShape;
         if (probe.required) fail('unhealthy', `${probe.name}: ${wrongShape}`);
-      } else if (check.ok) {
+      } else if (answer.refusal === undefined) {
         const version = probe.version?.(text);
         if (version !== undefined) report.version = version;
       } else {
-        check.message = formatApiMessage(callee.parseError(res.status, text, res.headers));
+        check.message = answer.refusal.message;
         if (probe.required) {
-          if (res.status === 401 || res.status === 403) authRefused = true;
-          fail(
-            'unhealthy',
-            `${probe.name}: ${check.message}`,
-            res.status === 401
-              ? "check the profile's credentials (--api-key, --token, or its auth section)"
-              : undefined,
-          );
+          if (answer.refusal.credentials) authRefused = true;
+          fail('unhealthy', `${probe.name}: ${check.message}`, answer.refusal.hint);
         }
       }
       report.checks.push(check);

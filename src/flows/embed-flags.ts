@@ -6,6 +6,7 @@ import { UsageError } from '../contract/errors.js';
 import { coerceEnum, coerceInt, parseBooleanFlag } from '../options/flag-values.js';
 import { COMPRESSED_SIZE, POOLINGS, REPRESENTATIONS } from '../contract/embed-settings.js';
 import type { EmbedSettings, Pooling, Representation } from '../contract/adapter.js';
+import { parseIntegerFlag } from '../options/integer-flag.js';
 
 /**
  * The flags read here, with the value types commander gives them as commands/embed.ts declares them: its handler
@@ -68,13 +69,10 @@ function booleanFlag(flag: string, value: string | true | undefined): boolean | 
 export function parseEmbedSettings(options: EmbedFlagOptions): EmbedSettings {
   const s: EmbedSettings = {};
   if (options.truncateInputTokens !== undefined) {
-    const n = coerceInt(options.truncateInputTokens);
-    if (typeof n !== 'number' || n < 0) {
-      throw new UsageError(
-        `--truncate-input-tokens must be an integer of 0 or more (0 = no truncation), got ${JSON.stringify(options.truncateInputTokens)}`,
-      );
-    }
-    s.truncate_input_tokens = n;
+    s.truncate_input_tokens = parseIntegerFlag('--truncate-input-tokens', options.truncateInputTokens, {
+      min: 0,
+      says: 'must be an integer of 0 or more (0 = no truncation)',
+    });
   }
   if (options.layers !== undefined) s.layers = layersFlag(options.layers);
   if (options.pooling !== undefined) s.pooling = poolingFlag(options.pooling);

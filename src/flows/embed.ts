@@ -15,6 +15,7 @@ import type {
   Embedding,
 } from '../contract/adapter.js';
 import { SETTING_FLAGS } from '../contract/embed-settings.js';
+import { UsageError } from '../contract/errors.js';
 
 /** The kinds with an embeddings endpoint, in the order messages list them. */
 export function embedProviders(): ProviderKind[] {
@@ -88,7 +89,6 @@ export function singleVector(embedding: Embedding): number[] | undefined {
 
 /** Every given setting must be one the provider understands; then the provider's own combination rules. */
 export async function checkEmbedSettings(op: EmbedOperation, provider: string, settings: EmbedSettings): Promise<void> {
-  const { UsageError } = await import('../contract/errors.js');
   for (const key of Object.keys(settings) as EmbedSetting[]) {
     if (settings[key] === undefined || op.settings.includes(key)) continue;
     const others = await providersWithSetting(key);
