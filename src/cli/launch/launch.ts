@@ -16,6 +16,8 @@ import { compileCacheDir, loadBundle } from './compile-cache.js';
 
 /** The content hashes of dist/cli.cjs and dist/run.cjs, filled in by scripts/bundle.mjs (`define`). */
 declare const TEXTGEN_BUNDLE_IDS: { cli: string; run: string };
+/** The help pages rendered at build time: command line (helpPageKey) → `help/<n>.txt` (scripts/bundle.mjs). */
+declare const TEXTGEN_HELP_PAGES: Record<string, number>;
 
 /** Node's modules that every request to a service loads (undici, the trace's status texts, the response reader). */
 const SERVICE_BUILTINS = ['node:net', 'node:http', 'node:diagnostics_channel', 'node:fs/promises'] as const;
@@ -33,6 +35,18 @@ export async function launch(argv: string[], dist: string): Promise<void> {
   if (argv.length === 1 && argv[0] === '--version') {
     const pkg = JSON.parse(readFileSync(join(dist, '..', 'package.json'), 'utf8')) as { version?: string };
     process.stdout.write(`${pkg.version ?? '0.0.0'}\n`);
+    return;
+  }
+  // `textgen --help`, `textgen help deployment`, …: the page as commander rendered it at build time, without
+  // building the command line (src/cli/help-text.ts helpCommandLines). Same key as helpPageKey, written out here so
+  // that the launcher loads nothing of the parser bundle.
+  const key = argv.join('\u0000');
+  const page = Object.hasOwn(TEXTGEN_HELP_PAGES, key) ? TEXTGEN_HELP_PAGES[key] : undefined;
+  if (page !== undefined) {
+    // As the parser does: a reader that goes away (`textgen --help | head`) is not an error.
+    process.stdout.on('error', () => undefined);
+    // The bytes as written (UTF-8: the pages hold "…"), not decoded and encoded again.
+    process.stdout.write(readFileSync(join(dist, 'help', `${page}.txt`)));
     return;
   }
   // The bundles run as vm scripts, which cannot import() in Node 20 (src/import-esm.ts): this module can.
