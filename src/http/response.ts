@@ -1,20 +1,20 @@
 /**
- * Wraps undici's response in the `HttpResponse` the rest of the code speaks, so that a failure while
- * the body streams in surfaces as NetworkError or Interrupted, never as an undici error.
- * Loaded lazily together with undici (only client.ts imports it, inside `send`).
+ * Wraps a transport's response (transport.ts) in the `HttpResponse` the rest of the code speaks, so that a failure
+ * while the body streams in surfaces as NetworkError or Interrupted, never as a transport's own error.
+ * Loaded lazily (only client.ts imports it, inside `send`).
  */
 import { pipeline } from 'node:stream';
-import type { Dispatcher } from 'undici';
 import { ApiError, Interrupted, NetworkError, TextgenError } from '../contract/errors.js';
 import { jsonDepthExceededAt, MAX_ANSWER_BYTES, MAX_ANSWER_DEPTH } from '../contract/json-depth.js';
 import { describeBodyFailure, type FailureContext } from './network-error.js';
 import { redactText, type KnownSecrets } from '../contract/redact.js';
 import type { HttpResponse } from '../contract/http.js';
+import type { TransportBody, TransportResponse } from './transport.js';
 
 const EXCERPT_LENGTH = 200;
 
 /** Lower-case names; repeated headers joined with ", " as HTTP allows. */
-export function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Record<string, string> {
+export function flattenHeaders(headers: TransportResponse['headers']): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
@@ -42,9 +42,7 @@ export const ACCEPT_ENCODING = 'gzip, deflate, br';
  * streams. Errors of the raw body reach the decoded one (pipeline), so a connection cut mid-answer stays a cut; and the
  * size cap below counts decoded bytes, so a compression bomb stops at the cap like any other answer.
  */
-function decoded(
-  data: Dispatcher.ResponseData,
-): NodeJS.ReadableStream & { destroy(error?: Error): void; isPaused(): boolean; pause(): unknown; resume(): unknown } {
+function decoded(data: TransportResponse): TransportBody {
   const encoding = String(flattenHeaders(data.headers)['content-encoding'] ?? '')
     .trim()
     .toLowerCase();
@@ -66,7 +64,7 @@ export interface WrappedResponse extends HttpResponse {
   cancel(error: Error): void;
 }
 
-export function wrapResponse(data: Dispatcher.ResponseData, ctx: ResponseContext): WrappedResponse {
+export function wrapResponse(data: TransportResponse, ctx: ResponseContext): WrappedResponse {
   const { statusCode } = data;
   const source = decoded(data);
   let consumed = false;

@@ -19,8 +19,15 @@ declare const TEXTGEN_BUNDLE_IDS: { cli: string; run: string };
 /** The help pages rendered at build time: command line (helpPageKey) → `help/<n>.txt` (scripts/bundle.mjs). */
 declare const TEXTGEN_HELP_PAGES: Record<string, number>;
 
-/** Node's modules that every request to a service loads (undici, the trace's status texts, the response reader). */
+/** Node's modules that every request through a proxy loads (undici, the trace's status texts, the response reader). */
 const SERVICE_BUILTINS = ['node:net', 'node:http', 'node:diagnostics_channel', 'node:fs/promises'] as const;
+/** The variables that send a request through undici's proxy agent (src/http/proxy-env.ts reads the same). */
+const PROXY_VARIABLES = ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY'] as const;
+
+/** Whether a request may go through a proxy (and so through undici); NO_PROXY is left to the client. */
+function throughProxy(env: NodeJS.ProcessEnv): boolean {
+  return PROXY_VARIABLES.some((name) => (env[name] ?? '').trim() !== '');
+}
 
 interface CliBundle {
   parseCommandLine(argv: string[], io: ProcessLike): Promise<ParseOutcome>;
@@ -72,19 +79,19 @@ export async function launch(argv: string[], dist: string): Promise<void> {
   }
   // Written now, not after the command: the flag below would make V8 refuse this cache on the next run.
   cli.persist('parse');
-  // undici compiles its HTTP parser (WebAssembly) when it loads; with tier-up on, Node waits at exit for the
-  // optimising compiler to finish — about 150 ms on every command that talks to a service (bench/results.md).
-  // The baseline compiler parses HTTP framing fast enough. Set before anything compiles WebAssembly, and before
-  // run.cjs is read (V8 keeps a cache only for the flags it was made with); not earlier, because loading node:v8
-  // costs help and --version about 2 ms.
-  // Any V8 flag set at run time also makes V8 refuse Node's own code cache for every built-in module loaded after
-  // it, which then compiles from source: the built-ins a request to a service loads anyway are loaded first, from
-  // that cache (a watsonx request: 330 → 289 M instructions, docs/performance.md).
-  // process.getBuiltinModule, not import(): a dynamic import loads Node's ES module loader first (about 2 ms).
-  for (const name of SERVICE_BUILTINS) process.getBuiltinModule(name);
-  const v8 = process.getBuiltinModule('node:v8');
-  v8.setFlagsFromString('--liftoff-only');
-  // (No --semi-space-growth-factor any more: with it a request took 44 M instructions more, not fewer.)
+  if (throughProxy(process.env)) {
+    // Only requests through a proxy use undici (src/http/client.ts; direct ones go through node:http). undici
+    // compiles its HTTP parser (WebAssembly) when it loads; with tier-up on, Node waits at exit for the optimising
+    // compiler to finish — about 150 ms on every command that talks to a service (bench/results.md). The baseline
+    // compiler parses HTTP framing fast enough. Set before anything compiles WebAssembly, and before run.cjs is read
+    // (V8 keeps a cache only for the flags it was made with, so runs with a proxy have caches of their own).
+    // Any V8 flag set at run time also makes V8 refuse Node's own code cache for every built-in module loaded after
+    // it, which then compiles from source: the built-ins a request to a service loads anyway are loaded first, from
+    // that cache (a watsonx request: 330 → 289 M instructions, docs/performance.md).
+    // process.getBuiltinModule, not import(): a dynamic import loads Node's ES module loader first (about 2 ms).
+    for (const name of SERVICE_BUILTINS) process.getBuiltinModule(name);
+    process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
+  }
   // One cache per command: each run deserialises the code of its own command, not of every command ever run.
   const run = loadBundle<RunBundle>(join(dist, 'run.cjs'), TEXTGEN_BUNDLE_IDS.run, cacheDir, outcome.selection.key);
   process.exitCode = await run.exports.executeCommand(outcome.selection, io, { handleSignals: true });
