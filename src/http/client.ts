@@ -204,7 +204,7 @@ export function createHttpClient(options: HttpClientSettings = {}): HttpClient {
         continue;
       }
       const responseContext = { failure: failureContext, signal, secrets };
-      const res = m.wrapResponse(data, responseContext);
+      const res = m.wrapResponse(data, responseContext, headers);
       if ((headers['content-type'] ?? '').includes('text/event-stream')) return res;
       try {
         return await m.readWholeResponse(res, responseContext);

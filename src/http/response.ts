@@ -12,6 +12,8 @@ import type { HttpResponse } from '../contract/http.js';
 import type { TransportBody, TransportResponse } from './transport.js';
 
 const EXCERPT_LENGTH = 200;
+/** One decoder for every answer: `decode()` without `stream` keeps no state between calls. */
+const UTF8 = new TextDecoder();
 
 /** Lower-case names; repeated headers joined with ", " as HTTP allows. */
 export function flattenHeaders(headers: TransportResponse['headers']): Record<string, string> {
@@ -42,8 +44,8 @@ export const ACCEPT_ENCODING = 'gzip, deflate, br';
  * streams. Errors of the raw body reach the decoded one (pipeline), so a connection cut mid-answer stays a cut; and the
  * size cap below counts decoded bytes, so a compression bomb stops at the cap like any other answer.
  */
-function decoded(data: TransportResponse): TransportBody {
-  const encoding = String(flattenHeaders(data.headers)['content-encoding'] ?? '')
+function decoded(data: TransportResponse, headers: Record<string, string>): TransportBody {
+  const encoding = String(headers['content-encoding'] ?? '')
     .trim()
     .toLowerCase();
   if (encoding !== 'gzip' && encoding !== 'x-gzip' && encoding !== 'deflate' && encoding !== 'br') return data.body;
@@ -64,9 +66,14 @@ export interface WrappedResponse extends HttpResponse {
   cancel(error: Error): void;
 }
 
-export function wrapResponse(data: TransportResponse, ctx: ResponseContext): WrappedResponse {
+/** `headers`: the answer's, flattened (the client has them already; a batch makes thousands of answers). */
+export function wrapResponse(
+  data: TransportResponse,
+  ctx: ResponseContext,
+  headers: Record<string, string> = flattenHeaders(data.headers),
+): WrappedResponse {
   const { statusCode } = data;
-  const source = decoded(data);
+  const source = decoded(data, headers);
   let consumed = false;
 
   /*
@@ -95,7 +102,7 @@ export function wrapResponse(data: TransportResponse, ctx: ResponseContext): Wra
   // An event stream is read event by event, never held whole: the SSE parser bounds each line and event (16 MiB),
   // and the stream itself may go on as long as the service generates. What is buffered is bounded: a whole answer
   // here, and text() below.
-  const bounded = !(flattenHeaders(data.headers)['content-type'] ?? '').includes('text/event-stream');
+  const bounded = !(headers['content-type'] ?? '').includes('text/event-stream');
   source.on('data', (chunk: Uint8Array) => {
     received += chunk.length;
     if (bounded && received > MAX_ANSWER_BYTES && failure === undefined) {
@@ -170,12 +177,12 @@ export function wrapResponse(data: TransportResponse, ctx: ResponseContext): Wra
       if (size > MAX_ANSWER_BYTES) throw tooLarge();
       parts.push(part);
     }
-    return new TextDecoder().decode(Buffer.concat(parts));
+    return UTF8.decode(Buffer.concat(parts));
   }
 
   return {
     status: statusCode,
-    headers: flattenHeaders(data.headers),
+    headers,
     body,
     text,
     async json(): Promise<unknown> {
@@ -230,7 +237,7 @@ export async function readWholeResponse(res: WrappedResponse, ctx: ResponseConte
     clearTimeout(timer);
   }
   const bytes = Buffer.concat(parts);
-  const decoded = new TextDecoder().decode(bytes);
+  const decoded = UTF8.decode(bytes);
   const tooDeep = /^\s*[[{]/.test(decoded) ? jsonDepthExceededAt(decoded, MAX_ANSWER_DEPTH) : undefined;
   if (tooDeep !== undefined) {
     throw new ApiError({
