@@ -6,7 +6,8 @@
 // CommonJS, because Node 20 can give V8's code cache only to scripts (vm.Script), not to ES modules. Only entry
 // points are named here: what each bundle holds follows from the imports.
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -140,10 +141,15 @@ const id = (name) =>
     .digest('hex')
     .slice(0, 16);
 const ids = { cli: id('cli'), run: id('run') };
+const helpPages = await renderHelpPages(join(dist, 'cli.cjs'), join(dist, 'help'));
 await build({
   ...common,
   entryPoints: { launch: 'src/cli/launch/launch.ts' },
-  define: { ...common.define, TEXTGEN_BUNDLE_IDS: JSON.stringify(ids) },
+  define: {
+    ...common.define,
+    TEXTGEN_BUNDLE_IDS: JSON.stringify(ids),
+    TEXTGEN_HELP_PAGES: JSON.stringify(helpPages),
+  },
   // The launcher is an ordinary CommonJS module: its import() is Node's, and it lends it to the bundles
   // (src/import-esm.ts) for config files and ES-module-only packages.
   supported: {},
@@ -151,6 +157,51 @@ await build({
 });
 // What went into each bundle, for docs/performance.md and `esbuild --analyze`-style questions.
 writeFileSync(join(dist, 'bundles.meta.json'), JSON.stringify(bundles.metafile));
+
+/**
+ * Help pages rendered now, by the parser bundle itself (commander, the specs): each command line of
+ * `helpCommandLines` (src/cli/help-text.ts) that prints a page on stdout with exit 0 and nothing on stderr is stored
+ * as `help/<n>.txt`; the launcher prints the file instead of building the command line (docs/performance.md).
+ * Returns the launcher's index: command line key → page number. test/e2e/help-pages.test.ts checks every stored
+ * page against what commander prints at run time.
+ */
+async function renderHelpPages(cliBundle, folder) {
+  const cli = createRequire(import.meta.url)(cliBundle);
+  const paths = cli.COMMAND_SPECS.map((spec) => spec.path);
+  const groups = Object.keys(cli.COMMAND_GROUPS);
+  const pages = [];
+  const index = {};
+  for (const argv of cli.helpCommandLines(paths, groups)) {
+    let stdout = '';
+    let stderr = '';
+    const sink = (append) => ({
+      write(chunk) {
+        append(String(chunk));
+        return true;
+      },
+      on() {
+        return this;
+      },
+    });
+    const io = {
+      env: {},
+      cwd: root,
+      stdin: undefined,
+      stdout: sink((s) => (stdout += s)),
+      stderr: sink((s) => (stderr += s)),
+    };
+    const outcome = await cli.parseCommandLine([...argv], io);
+    if (!('exitCode' in outcome) || outcome.exitCode !== 0 || stderr !== '' || stdout === '') continue;
+    let page = pages.indexOf(stdout);
+    if (page < 0) page = pages.push(stdout) - 1;
+    index[cli.helpPageKey(argv)] = page;
+  }
+  mkdirSync(folder);
+  pages.forEach((text, n) => writeFileSync(join(folder, `${n}.txt`), text));
+  if (index[cli.helpPageKey(['--help'])] === undefined)
+    throw new Error('textgen --help was not rendered at build time');
+  return index;
+}
 
 /** One metafile for both bundles, as one build of two entry points would have written. */
 function mergeMetafiles(a, b) {

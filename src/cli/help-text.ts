@@ -65,3 +65,25 @@ export function globalsHelp(): Command {
   for (const o of GLOBAL_OPTION_SPECS) globals.addOption(new Option(o.flags, o.description));
   return globals;
 }
+
+/**
+ * The command lines whose whole output is a help page that depends on nothing but the build: `npm run build`
+ * (scripts/bundle.mjs) renders each through commander once and the launcher prints the stored text, so `textgen
+ * --help` builds no commander object at all (formatting every command's help cost `--help` about 70 M instructions,
+ * docs/performance.md). A line that renders anything but a page on stdout with exit 0 is simply not stored.
+ */
+export function helpCommandLines(
+  paths: readonly (readonly string[])[],
+  groups: readonly string[],
+): readonly (readonly string[])[] {
+  const lines: string[][] = [[], ['--help'], ['-h'], ['help'], ['help', 'globals']];
+  for (const group of groups) lines.push([group]);
+  for (const path of [...groups.map((g) => [g]), ...paths])
+    lines.push([...path, '--help'], [...path, '-h'], ['help', ...path]);
+  return lines;
+}
+
+/** The key of a command line in the stored pages: its words joined by NUL, which no argument can hold. */
+export function helpPageKey(argv: readonly string[]): string {
+  return argv.join('\u0000');
+}

@@ -98,8 +98,8 @@ export async function checkHealth(
     if (hint !== undefined) ctx.reporter.info(`hint: ${hint}`);
   };
 
-  // The HTTP client loads undici on its first send (~100 ms): loaded here, that cost stays out of the first probe.
-  await import('../http/undici-parts.js');
+  // The HTTP client loads its transport on its first send: loaded here, that cost stays out of the first probe.
+  await Promise.all([import('../http/node-transport.js'), import('../http/response.js')]);
   // A token exchange comes first, outside the clock: it measures the identity service, not this endpoint.
   const auth = await ctx.authenticator(profile);
   try {

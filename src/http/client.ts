@@ -1,23 +1,36 @@
 /**
  * The one HTTP client (docs/design.md §7): retries with backoff, timeouts, proxy and TLS settings, errors
- * mapped to NetworkError/Interrupted, and the `--verbose` trace. Creating a client is free; undici
+ * mapped to NetworkError/Interrupted, and the `--verbose` trace. Creating a client is free; the transport
  * and the modules around it load on the first `send`, because most invocations (help, version,
- * dry runs, usage errors) never send anything.
+ * dry runs, usage errors) never send anything. A request goes out through node:http(s) (node-transport.ts), or,
+ * when HTTP(S)_PROXY sends it through a proxy, through undici (undici-transport.ts), which loads only then.
  */
-import type { Dispatcher } from 'undici';
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from '../contract/call-defaults.js';
 import { Interrupted, UsageError } from '../contract/errors.js';
 import { KnownSecrets, redactUrl } from '../contract/redact.js';
 import { isRetryableStatus, LONG_WAIT_MS, retryAfterMs, retryDelayMs, sleep as realSleep } from './retry.js';
 import type { HttpClient, HttpClientOptions, HttpRequestSpec, HttpResponse, SendOptions } from '../contract/http.js';
+import type { Transport, TransportResponse, TransportSettings } from './transport.js';
+
+/**
+ * `auto`: node:http(s) for direct requests, undici for proxied ones; `undici`: undici for every request (the tests
+ * run the client's whole suite over both transports).
+ */
+export type TransportChoice = 'auto' | 'undici';
+
+export interface HttpClientSettings extends HttpClientOptions {
+  transport?: TransportChoice;
+}
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 const DEFAULT_SERVICE = 'server';
 
 /** Everything that is loaded on the first send. */
 interface Machinery {
-  request: typeof import('./undici-parts.js').request;
-  dispatcher: Dispatcher;
+  /** The transport for a URL: created on its first request. */
+  transportFor: (url: URL) => Promise<Transport>;
+  /** Destroys the transports created so far. */
+  destroy: () => Promise<void>;
   userAgent: string;
   withUserAgent: typeof import('./user-agent.js').withUserAgent;
   /** The proxy `host:port` a URL goes through, for error messages. */
@@ -48,7 +61,7 @@ function parseUrl(request: HttpRequestSpec, service: string): URL {
   return url;
 }
 
-export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
+export function createHttpClient(options: HttpClientSettings = {}): HttpClient {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const secrets = options.secrets instanceof KnownSecrets ? options.secrets : new KnownSecrets(options.secrets ?? []);
@@ -58,28 +71,53 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   let machinery: Promise<Machinery> | undefined;
 
   async function load(): Promise<Machinery> {
-    const [undici, dispatcherModule, trace, network, response, agent] = await Promise.all([
-      import('./undici-parts.js'),
-      import('./dispatcher.js'),
+    const [proxyEnv, trace, network, response, agent] = await Promise.all([
+      import('./proxy-env.js'),
       import('./trace.js'),
       import('./network-error.js'),
       import('./response.js'),
       import('./user-agent.js'),
     ]);
-    const dispatcher = await dispatcherModule.createDispatcher({
+    const settings: TransportSettings = {
       timeoutMs,
       connectTimeoutMs,
       caCertPath: options.caCertPath,
       insecure: options.insecure,
       env: options.env,
-    });
-    const proxy = dispatcherModule.proxyFromEnv(options.env);
+    };
+    const proxy = proxyEnv.proxyFromEnv(options.env);
+    let direct: Promise<Transport> | undefined;
+    let viaUndici: Promise<Transport> | undefined;
+    // A failed creation (an unreadable CA file) is not kept: the next request reports it again.
+    const fresh = (make: () => Promise<Transport>, forget: () => void): Promise<Transport> =>
+      make().catch((err: unknown) => {
+        forget();
+        throw err;
+      });
+    const undiciTransport = (): Promise<Transport> =>
+      (viaUndici ??= fresh(
+        async () => (await import('./undici-transport.js')).createUndiciTransport(settings),
+        () => (viaUndici = undefined),
+      ));
+    const transportFor = (url: URL): Promise<Transport> => {
+      if (options.transport === 'undici' || proxyEnv.proxyFor(proxy, url) !== undefined) return undiciTransport();
+      return (direct ??= fresh(
+        async () => (await import('./node-transport.js')).createNodeTransport(settings),
+        () => (direct = undefined),
+      ));
+    };
+    // CA file errors show on the first send, as they did when the one dispatcher was built here.
+    if (options.caCertPath !== undefined) await (await import('./trusted-cas.js')).trustedCas(options.caCertPath);
     return {
-      request: undici.request,
-      dispatcher,
+      transportFor,
+      async destroy() {
+        const made = [direct, viaUndici];
+        direct = viaUndici = undefined;
+        await Promise.all(made.map(async (t) => (await t?.catch(() => undefined))?.destroy()));
+      },
       userAgent: options.userAgent ?? agent.userAgent(),
       withUserAgent: agent.withUserAgent,
-      proxyFor: (url) => dispatcherModule.proxyFor(proxy, url),
+      proxyFor: (url) => proxyEnv.proxyFor(proxy, url),
       tracer: new trace.Tracer(options.trace, secrets),
       describeRequestFailure: network.describeRequestFailure,
       flattenHeaders: response.flattenHeaders,
@@ -135,15 +173,10 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
         : { ...request.headers, 'accept-encoding': m.acceptEncoding };
       // process.hrtime, not performance.now(): the first use of `performance` loads node:perf_hooks (about 2 ms).
       const started = process.hrtime.bigint();
-      let data: Dispatcher.ResponseData;
+      const transport = await m.transportFor(url);
+      let data: TransportResponse;
       try {
-        data = await m.request(request.url, {
-          method: request.method,
-          headers: sent,
-          body: request.body,
-          dispatcher: m.dispatcher,
-          signal,
-        });
+        data = await transport.request(url, { method: request.method, headers: sent, body: request.body, signal });
       } catch (err) {
         checkAbort();
         const failure = m.describeRequestFailure(err, failureContext);
@@ -164,13 +197,13 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
             `note: ${service} answered HTTP ${data.statusCode} and asked to wait; retrying in ${Math.round(delay / 1000)} s (attempt ${attempt + 2} of ${retries + 1}; --retries 0 gives up at once)`,
           );
         }
-        // Reading the (small) error body lets undici reuse the socket; a big one is destroyed.
-        await data.body.dump().catch(() => undefined);
+        // Reading the (small) error body lets the transport reuse the socket; a big one is destroyed.
+        await data.dump().catch(() => undefined);
         await pause(delay);
         continue;
       }
       const responseContext = { failure: failureContext, signal, secrets };
-      const res = m.wrapResponse(data, responseContext);
+      const res = m.wrapResponse(data, responseContext, headers);
       if ((headers['content-type'] ?? '').includes('text/event-stream')) return res;
       try {
         return await m.readWholeResponse(res, responseContext);
@@ -195,7 +228,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       return; // nothing was opened
     }
     // destroy, not close: close() would wait forever for a body the caller chose not to read.
-    await m.dispatcher.destroy();
+    await m.destroy();
   }
 
   return { send, close };

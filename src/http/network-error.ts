@@ -1,5 +1,5 @@
 /**
- * Turns what undici and Node throw (error codes, sometimes wrapped in `cause` or an AggregateError)
+ * Turns what the transports (undici, node:http) and Node throw (error codes, sometimes wrapped in `cause` or an AggregateError)
  * into one line a user can act on, naming the service and the origin it tried to reach.
  * Cheap to import: no dependencies beyond errors.ts.
  */
@@ -135,7 +135,8 @@ export function describeRequestFailure(err: unknown, ctx: FailureContext): Failu
     return fail(`connection to ${service} at ${origin} closed before the answer`, 'connection closed', true);
   }
   if (has('EHOSTUNREACH') || has('ENETUNREACH')) return fail(cannot('host unreachable'), 'host unreachable');
-  if (codes.some((code) => code.startsWith('ERR_SSL_'))) {
+  // undici names OpenSSL's reason in the code (ERR_SSL_…); node:https says EPROTO with OpenSSL's text.
+  if (codes.some((code) => code.startsWith('ERR_SSL_')) || (has('EPROTO') && /SSL routines/.test(messageOf(err)))) {
     // OpenSSL's text is "…:SSL routines:<function>:<reason>:<source file>…"; only the reason helps.
     const reason = /SSL routines:[^:]*:([^:]+)/.exec(messageOf(err))?.[1]?.trim();
     return fail(

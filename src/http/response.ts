@@ -1,20 +1,22 @@
 /**
- * Wraps undici's response in the `HttpResponse` the rest of the code speaks, so that a failure while
- * the body streams in surfaces as NetworkError or Interrupted, never as an undici error.
- * Loaded lazily together with undici (only client.ts imports it, inside `send`).
+ * Wraps a transport's response (transport.ts) in the `HttpResponse` the rest of the code speaks, so that a failure
+ * while the body streams in surfaces as NetworkError or Interrupted, never as a transport's own error.
+ * Loaded lazily (only client.ts imports it, inside `send`).
  */
 import { pipeline } from 'node:stream';
-import type { Dispatcher } from 'undici';
 import { ApiError, Interrupted, NetworkError, TextgenError } from '../contract/errors.js';
 import { jsonDepthExceededAt, MAX_ANSWER_BYTES, MAX_ANSWER_DEPTH } from '../contract/json-depth.js';
 import { describeBodyFailure, type FailureContext } from './network-error.js';
 import { redactText, type KnownSecrets } from '../contract/redact.js';
 import type { HttpResponse } from '../contract/http.js';
+import type { TransportBody, TransportResponse } from './transport.js';
 
 const EXCERPT_LENGTH = 200;
+/** One decoder for every answer: `decode()` without `stream` keeps no state between calls. */
+const UTF8 = new TextDecoder();
 
 /** Lower-case names; repeated headers joined with ", " as HTTP allows. */
-export function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Record<string, string> {
+export function flattenHeaders(headers: TransportResponse['headers']): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
@@ -42,10 +44,8 @@ export const ACCEPT_ENCODING = 'gzip, deflate, br';
  * streams. Errors of the raw body reach the decoded one (pipeline), so a connection cut mid-answer stays a cut; and the
  * size cap below counts decoded bytes, so a compression bomb stops at the cap like any other answer.
  */
-function decoded(
-  data: Dispatcher.ResponseData,
-): NodeJS.ReadableStream & { destroy(error?: Error): void; isPaused(): boolean; pause(): unknown; resume(): unknown } {
-  const encoding = String(flattenHeaders(data.headers)['content-encoding'] ?? '')
+function decoded(data: TransportResponse, headers: Record<string, string>): TransportBody {
+  const encoding = String(headers['content-encoding'] ?? '')
     .trim()
     .toLowerCase();
   if (encoding !== 'gzip' && encoding !== 'x-gzip' && encoding !== 'deflate' && encoding !== 'br') return data.body;
@@ -66,9 +66,14 @@ export interface WrappedResponse extends HttpResponse {
   cancel(error: Error): void;
 }
 
-export function wrapResponse(data: Dispatcher.ResponseData, ctx: ResponseContext): WrappedResponse {
+/** `headers`: the answer's, flattened (the client has them already; a batch makes thousands of answers). */
+export function wrapResponse(
+  data: TransportResponse,
+  ctx: ResponseContext,
+  headers: Record<string, string> = flattenHeaders(data.headers),
+): WrappedResponse {
   const { statusCode } = data;
-  const source = decoded(data);
+  const source = decoded(data, headers);
   let consumed = false;
 
   /*
@@ -97,7 +102,7 @@ export function wrapResponse(data: Dispatcher.ResponseData, ctx: ResponseContext
   // An event stream is read event by event, never held whole: the SSE parser bounds each line and event (16 MiB),
   // and the stream itself may go on as long as the service generates. What is buffered is bounded: a whole answer
   // here, and text() below.
-  const bounded = !(flattenHeaders(data.headers)['content-type'] ?? '').includes('text/event-stream');
+  const bounded = !(headers['content-type'] ?? '').includes('text/event-stream');
   source.on('data', (chunk: Uint8Array) => {
     received += chunk.length;
     if (bounded && received > MAX_ANSWER_BYTES && failure === undefined) {
@@ -172,12 +177,12 @@ export function wrapResponse(data: Dispatcher.ResponseData, ctx: ResponseContext
       if (size > MAX_ANSWER_BYTES) throw tooLarge();
       parts.push(part);
     }
-    return new TextDecoder().decode(Buffer.concat(parts));
+    return UTF8.decode(Buffer.concat(parts));
   }
 
   return {
     status: statusCode,
-    headers: flattenHeaders(data.headers),
+    headers,
     body,
     text,
     async json(): Promise<unknown> {
@@ -232,7 +237,7 @@ export async function readWholeResponse(res: WrappedResponse, ctx: ResponseConte
     clearTimeout(timer);
   }
   const bytes = Buffer.concat(parts);
-  const decoded = new TextDecoder().decode(bytes);
+  const decoded = UTF8.decode(bytes);
   const tooDeep = /^\s*[[{]/.test(decoded) ? jsonDepthExceededAt(decoded, MAX_ANSWER_DEPTH) : undefined;
   if (tooDeep !== undefined) {
     throw new ApiError({

@@ -5,9 +5,9 @@ import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { NetworkError, UsageError } from '../../src/contract/errors.js';
-import { createHttpClient } from '../../src/http/client.js';
+import { createHttpClient, type TransportChoice } from '../../src/http/client.js';
 import type { HttpClient, HttpClientOptions } from '../../src/contract/http.js';
 
 let dir: string;
@@ -81,12 +81,14 @@ afterAll(() => {
 });
 
 const closers: (() => Promise<void>)[] = [];
+/** Every test runs over both transports: node:https (direct requests) and undici (what proxies use). */
+let transport: TransportChoice = 'auto';
 afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close()));
 });
 
 function client(options: HttpClientOptions = {}): HttpClient {
-  const c = createHttpClient({ retries: 0, ...options });
+  const c = createHttpClient({ retries: 0, transport, ...options });
   closers.push(() => c.close());
   return c;
 }
@@ -119,7 +121,11 @@ async function failure(promise: Promise<unknown>): Promise<unknown> {
   throw new Error('expected a failure');
 }
 
-describe('TLS', () => {
+describe.each(['auto', 'undici'] as const)('TLS, transport %s', (choice) => {
+  beforeEach(() => {
+    transport = choice;
+  });
+
   it('a self-signed certificate is a NetworkError with the --ca-cert/--insecure hint', async () => {
     const url = await httpsServer('self');
     const err = await failure(

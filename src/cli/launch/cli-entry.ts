@@ -1,2 +1,4 @@
 // dist/cli.cjs (scripts/bundle.mjs): the command line and help, built from the command specs; no handler.
 export { parseCommandLine } from '../program.js';
+export { helpCommandLines, helpPageKey } from '../help-text.js';
+export { COMMAND_GROUPS, COMMAND_SPECS } from '../commands.js';

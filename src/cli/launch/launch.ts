@@ -16,9 +16,18 @@ import { compileCacheDir, loadBundle } from './compile-cache.js';
 
 /** The content hashes of dist/cli.cjs and dist/run.cjs, filled in by scripts/bundle.mjs (`define`). */
 declare const TEXTGEN_BUNDLE_IDS: { cli: string; run: string };
+/** The help pages rendered at build time: command line (helpPageKey) → `help/<n>.txt` (scripts/bundle.mjs). */
+declare const TEXTGEN_HELP_PAGES: Record<string, number>;
 
-/** Node's modules that every request to a service loads (undici, the trace's status texts, the response reader). */
+/** Node's modules that every request through a proxy loads (undici, the trace's status texts, the response reader). */
 const SERVICE_BUILTINS = ['node:net', 'node:http', 'node:diagnostics_channel', 'node:fs/promises'] as const;
+/** The variables that send a request through undici's proxy agent (src/http/proxy-env.ts reads the same). */
+const PROXY_VARIABLES = ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY'] as const;
+
+/** Whether a request may go through a proxy (and so through undici); NO_PROXY is left to the client. */
+function throughProxy(env: NodeJS.ProcessEnv): boolean {
+  return PROXY_VARIABLES.some((name) => (env[name] ?? '').trim() !== '');
+}
 
 interface CliBundle {
   parseCommandLine(argv: string[], io: ProcessLike): Promise<ParseOutcome>;
@@ -33,6 +42,18 @@ export async function launch(argv: string[], dist: string): Promise<void> {
   if (argv.length === 1 && argv[0] === '--version') {
     const pkg = JSON.parse(readFileSync(join(dist, '..', 'package.json'), 'utf8')) as { version?: string };
     process.stdout.write(`${pkg.version ?? '0.0.0'}\n`);
+    return;
+  }
+  // `textgen --help`, `textgen help deployment`, …: the page as commander rendered it at build time, without
+  // building the command line (src/cli/help-text.ts helpCommandLines). Same key as helpPageKey, written out here so
+  // that the launcher loads nothing of the parser bundle.
+  const key = argv.join('\u0000');
+  const page = Object.hasOwn(TEXTGEN_HELP_PAGES, key) ? TEXTGEN_HELP_PAGES[key] : undefined;
+  if (page !== undefined) {
+    // As the parser does: a reader that goes away (`textgen --help | head`) is not an error.
+    process.stdout.on('error', () => undefined);
+    // The bytes as written (UTF-8: the pages hold "…"), not decoded and encoded again.
+    process.stdout.write(readFileSync(join(dist, 'help', `${page}.txt`)));
     return;
   }
   // The bundles run as vm scripts, which cannot import() in Node 20 (src/import-esm.ts): this module can.
@@ -58,19 +79,19 @@ export async function launch(argv: string[], dist: string): Promise<void> {
   }
   // Written now, not after the command: the flag below would make V8 refuse this cache on the next run.
   cli.persist('parse');
-  // undici compiles its HTTP parser (WebAssembly) when it loads; with tier-up on, Node waits at exit for the
-  // optimising compiler to finish — about 150 ms on every command that talks to a service (bench/results.md).
-  // The baseline compiler parses HTTP framing fast enough. Set before anything compiles WebAssembly, and before
-  // run.cjs is read (V8 keeps a cache only for the flags it was made with); not earlier, because loading node:v8
-  // costs help and --version about 2 ms.
-  // Any V8 flag set at run time also makes V8 refuse Node's own code cache for every built-in module loaded after
-  // it, which then compiles from source: the built-ins a request to a service loads anyway are loaded first, from
-  // that cache (a watsonx request: 330 → 289 M instructions, docs/performance.md).
-  // process.getBuiltinModule, not import(): a dynamic import loads Node's ES module loader first (about 2 ms).
-  for (const name of SERVICE_BUILTINS) process.getBuiltinModule(name);
-  const v8 = process.getBuiltinModule('node:v8');
-  v8.setFlagsFromString('--liftoff-only');
-  // (No --semi-space-growth-factor any more: with it a request took 44 M instructions more, not fewer.)
+  if (throughProxy(process.env)) {
+    // Only requests through a proxy use undici (src/http/client.ts; direct ones go through node:http). undici
+    // compiles its HTTP parser (WebAssembly) when it loads; with tier-up on, Node waits at exit for the optimising
+    // compiler to finish — about 150 ms on every command that talks to a service (bench/results.md). The baseline
+    // compiler parses HTTP framing fast enough. Set before anything compiles WebAssembly, and before run.cjs is read
+    // (V8 keeps a cache only for the flags it was made with, so runs with a proxy have caches of their own).
+    // Any V8 flag set at run time also makes V8 refuse Node's own code cache for every built-in module loaded after
+    // it, which then compiles from source: the built-ins a request to a service loads anyway are loaded first, from
+    // that cache (a watsonx request: 330 → 289 M instructions, docs/performance.md).
+    // process.getBuiltinModule, not import(): a dynamic import loads Node's ES module loader first (about 2 ms).
+    for (const name of SERVICE_BUILTINS) process.getBuiltinModule(name);
+    process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
+  }
   // One cache per command: each run deserialises the code of its own command, not of every command ever run.
   const run = loadBundle<RunBundle>(join(dist, 'run.cjs'), TEXTGEN_BUNDLE_IDS.run, cacheDir, outcome.selection.key);
   process.exitCode = await run.exports.executeCommand(outcome.selection, io, { handleSignals: true });

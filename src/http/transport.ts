@@ -1,0 +1,47 @@
+/**
+ * What client.ts needs of an HTTP/1.1 transport: one request out, the status, headers and a body stream back. Two
+ * implement it: node-transport.ts (node:http/node:https, for every request that goes straight to the service) and
+ * undici-transport.ts (undici, only for requests through an HTTP(S)_PROXY: its proxy agents tunnel and honour
+ * NO_PROXY). Failures are thrown, or emitted by the body, as errors whose `code` network-error.ts classifies (the
+ * node transport gives its timeouts undici's codes, so one classification serves both).
+ */
+
+/** The body of an answer: a Node readable stream (undici's body and node:http's IncomingMessage both are). */
+export type TransportBody = NodeJS.ReadableStream & {
+  destroy(error?: Error): void;
+  isPaused(): boolean;
+  pause(): unknown;
+  resume(): unknown;
+};
+
+export interface TransportResponse {
+  statusCode: number;
+  /** As the transport gives them: a repeated header may be an array (response.ts flattens). */
+  headers: Record<string, string | string[] | undefined>;
+  body: TransportBody;
+  /** Reads a small body to its end so that the connection can be reused; a large one is destroyed. */
+  dump(): Promise<void>;
+}
+
+export interface TransportRequest {
+  method: string;
+  headers: Record<string, string>;
+  body?: string | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+export interface Transport {
+  request(url: URL, request: TransportRequest): Promise<TransportResponse>;
+  /** Destroys every connection (a body nobody reads must not keep the process alive). */
+  destroy(): Promise<void>;
+}
+
+export interface TransportSettings {
+  /** Bound on the wait for the response headers, and on silence inside a body. 0: none. */
+  timeoutMs: number;
+  /** Bound on connecting (TCP and the TLS handshake). */
+  connectTimeoutMs: number;
+  caCertPath?: string | undefined;
+  insecure?: boolean | undefined;
+  env?: Record<string, string | undefined> | undefined;
+}
