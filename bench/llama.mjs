@@ -1,11 +1,13 @@
-// The llama engine (`serve --engine llama`): generation speed and time to first token through `serve` in each
-// protocol, against node-llama-cpp called directly in this process on the same model in the same run, so the ratio is
-// what the four protocols (HTTP, JSON, SSE, textgen's own sampler and its per-token probabilities) cost. The model is
+// The llama engine (`serve --engine llama`): generation speed and time to first token of the engine itself in this
+// process (its fast path, llama.cpp sampling through `sequence.evaluate`, and its exact path, the whole distribution
+// per token for true logprobs) and through `serve` in each protocol, against node-llama-cpp called directly in this
+// process on the same model in the same run, so each ratio is what the engine and the protocols (HTTP, JSON, SSE)
+// cost. The model is
 // the test suite's tiny successor model (test/helpers/gguf-successor.ts) in its endless variant (`z` → `a`), so every
 // request generates exactly BENCH_LLAMA_TOKENS tokens. One thread everywhere: 2 cores, shared with the client.
 // Skipped, with a line, when node-llama-cpp is not installed (npm run engine:install).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -37,6 +39,68 @@ async function writeModel(dir) {
   const { writeSuccessorModel } = await import(pathToFileURL(out).href);
   return writeSuccessorModel(join(dir, 'bench-successor.gguf'), { contextLength: CONTEXT, cycle: true });
 }
+
+/**
+ * textgen's llama engine in this process, bundled from its sources. The bundle sits under the checkout
+ * (node_modules/.cache) so the engine finds node-llama-cpp in engines/llama/ as it does from dist/.
+ */
+async function engineInProcess(modelPath) {
+  const cache = join(root, 'node_modules', '.cache');
+  mkdirSync(cache, { recursive: true });
+  const dir = mkdtempSync(join(cache, 'textgen-bench-llama-'));
+  const out = join(dir, 'engine.mjs');
+  try {
+    await build({
+      entryPoints: [join(root, 'src', 'emulator', 'engine', 'llama', 'engine.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      outfile: out,
+      logLevel: 'warning',
+    });
+    const { createLlamaEngine } = await import(pathToFileURL(out).href);
+    const settings = { modelPath, threads: 1, contextSize: CONTEXT, gpu: 'off', parallel: 1 };
+    return {
+      fast: await createLlamaEngine(settings),
+      exact: await createLlamaEngine({ ...settings, decodePath: 'exact' }),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** One greedy generation of TOKENS tokens through the engine's own interface: { ttft, rate }. */
+async function engineOnce(engine, returnOptions) {
+  const start = performance.now();
+  const generation = await engine.startGeneration({
+    input: 'a',
+    parameters: { decoding_method: 'greedy', max_new_tokens: TOKENS, return_options: returnOptions },
+  });
+  let first;
+  let last;
+  let text = '';
+  for await (const step of generation) {
+    if (!step.text) continue;
+    first ??= performance.now();
+    last = performance.now();
+    text += step.text;
+  }
+  if (!text.startsWith('bcdefghijklmnopqrstuvwxyza')) throw new Error(`the engine produced ${text.slice(0, 40)}…`);
+  return { ttft: first - start, rate: (TOKENS - 1) / ((last - first) / 1000) };
+}
+
+/** The engine's cases: the fast path (nothing but text asked for) and the exact one (token logprobs asked for). */
+const ENGINE_CASES = [
+  { name: 'engine in-process, fast path (`sequence.evaluate`)', run: (e) => engineOnce(e.fast, undefined) },
+  {
+    name: 'engine in-process, exact path (token_logprobs asked for)',
+    run: (e) => engineOnce(e.fast, { token_logprobs: true }),
+  },
+  {
+    name: 'engine in-process, exact path forced (`TEXTGEN_LLAMA_DECODE=exact`)',
+    run: (e) => engineOnce(e.exact, undefined),
+  },
+];
 
 /** node-llama-cpp in this process: two ways to generate TOKENS tokens, each returning { ttft, rate }. */
 async function direct(entry, modelPath) {
@@ -165,6 +229,12 @@ const PROTOCOLS = [
     body: { text_input: 'a', parameters: { max_tokens: TOKENS } },
     text: (d) => d.text_output ?? '',
   },
+  {
+    name: 'OpenAI `/v1/completions` (stream) with `logprobs: 1`: the exact path',
+    path: '/v1/completions',
+    body: { model: 'bench', prompt: 'a', max_tokens: TOKENS, temperature: 0, stream: true, logprobs: 1 },
+    text: (d) => d.choices?.[0]?.text ?? '',
+  },
 ];
 
 async function streamOnce(url, p) {
@@ -220,18 +290,22 @@ export async function benchLlama() {
   try {
     const modelPath = await writeModel(dir);
     const d = await direct(entry, modelPath);
+    const engines = await engineInProcess(modelPath);
     const { child, url, startMs } = await startServe(modelPath);
     try {
       for (const p of PROTOCOLS) await streamOnce(url, p);
+      for (const c of ENGINE_CASES) await c.run(engines);
       await d.evaluate();
       await d.controlled();
       const rounds = [];
       for (let r = 0; r < RUNS; r++) {
         const evaluate = await d.evaluate();
         const controlled = await d.controlled();
+        const engine = [];
+        for (const c of ENGINE_CASES) engine.push(await c.run(engines));
         const serve = [];
         for (const p of PROTOCOLS) serve.push(await streamOnce(url, p));
-        rounds.push({ evaluate, controlled, serve });
+        rounds.push({ evaluate, controlled, engine, serve });
       }
       const med = (f) => median(rounds.map(f));
       const baseline = {
@@ -249,9 +323,18 @@ export async function benchLlama() {
         vsEvaluate: med((r) => r.serve[i].rate / r.evaluate.rate),
         vsControlled: med((r) => r.serve[i].rate / r.controlled.rate),
       }));
-      return { tokens: TOKENS, runs: RUNS, baseline, startMs, rows, serveRssMb: peakRssMb(child.pid) };
+      const engineRows = ENGINE_CASES.map((c, i) => ({
+        name: c.name,
+        ttft: med((r) => r.engine[i].ttft),
+        rate: med((r) => r.engine[i].rate),
+        vsEvaluate: med((r) => r.engine[i].rate / r.evaluate.rate),
+        vsControlled: med((r) => r.engine[i].rate / r.controlled.rate),
+      }));
+      return { tokens: TOKENS, runs: RUNS, baseline, startMs, engineRows, rows, serveRssMb: peakRssMb(child.pid) };
     } finally {
       child.kill('SIGINT');
+      await engines.fast.close();
+      await engines.exact.close();
       await d.close();
     }
   } finally {

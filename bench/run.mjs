@@ -138,6 +138,10 @@ if (only.has('llama')) {
       '|---|---:|---:|---:|---:|',
       `| node-llama-cpp \`evaluate\` (baseline) | ${n(d.ttft, 1)} | ${n(d.rate)} | 1.00× | |`,
       `| node-llama-cpp \`controlledEvaluate\` + probabilities (baseline) | ${n(d.mappedTtft, 1)} | ${n(d.mappedRate)} | ${d.mappedRatio.toFixed(2)}× | 1.00× |`,
+      ...l.engineRows.map(
+        (r) =>
+          `| ${r.name} | ${n(r.ttft, 1)} | ${n(r.rate)} | ${r.vsEvaluate.toFixed(2)}× | ${r.vsControlled.toFixed(2)}× |`,
+      ),
       ...l.rows.map(
         (r) =>
           `| serve: ${r.name} | ${n(r.ttft, 1)} | ${n(r.rate)} | ${r.vsEvaluate.toFixed(2)}× | ${r.vsControlled.toFixed(2)}× |`,
