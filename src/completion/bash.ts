@@ -73,7 +73,8 @@ ${caseArms(nodes, (n) => names(n.flags))}
 }
 
 _textgen_value_flags() {
-  echo '${globalValueFlags.join(' ')}'
+  # One line: the callers match " $w " in it, so the command's first flag must follow a space, not a line break.
+  printf '%s ' '${globalValueFlags.join(' ')}'
   case "$1" in
 ${caseArms(nodes, (n) => names(n.flags.filter((f) => f.value !== undefined)))}
   esac

@@ -1,4 +1,8 @@
-/** The fish completion script: one `complete -c textgen` line per command word and flag, gated on the command path. */
+/**
+ * The fish completion script: one `complete -c textgen` line per command word and flag, gated on the command path.
+ * A flag's value: files (`-r -F`), profile names, the declared words of a closed set (`-x -a`), or nothing to offer
+ * (`-x`); where the value may be `@FILE` (`<json|@file>`), files after the "@" (__textgen_at_files).
+ */
 import {
   allNodes,
   PROFILES_COMMAND,
@@ -28,7 +32,8 @@ function flagLine(flag: CompletionFlag, condition: string): string {
   else if (flag.value === 'profile') parts.push(`-x -a ${quote(`(textgen ${PROFILES_COMMAND} 2>/dev/null)`)}`);
   else if (flag.value === 'output' || flag.value === 'provider')
     parts.push(`-x -a ${quote(valueWords(flag.value).join(' '))}`);
-  else if (flag.value === 'free') parts.push('-x');
+  else if (flag.value === 'choice') parts.push(`-x -a ${quote((flag.choices ?? []).join(' '))}`);
+  else if (flag.value === 'free') parts.push(flag.atFile ? "-x -a '(__textgen_at_files)'" : '-x');
   parts.push(`-d ${quote(firstLine(flag.description))}`);
   return parts.join(' ');
 }
@@ -99,6 +104,20 @@ end
 function __textgen_path_is
     set -l path (__textgen_path)
     test "$path" = "$argv"
+end
+
+# For a value that may be @FILE: while the word starts with "@", the files matching the rest, with the "@".
+function __textgen_at_files
+    set -l token (commandline -ct)
+    string match -q -- '@*' $token; or return 0
+    set -l rest (string sub -s 2 -- $token)
+    for f in $rest*
+        if test -d $f
+            printf '@%s/\n' $f
+        else
+            printf '@%s\n' $f
+        end
+    end
 end
 
 ${lines.join('\n')}
