@@ -25,6 +25,10 @@ beforeAll(async () => {
   // Files whose names would match if a value fell back to file names.
   mkdirSync(work);
   for (const f of ['params.json', 'aa-notes.txt', 'grain.txt', 'jam.txt']) writeFileSync(join(work, f), '{}');
+  writeFileSync(
+    join(work, 'other.yaml'),
+    'profiles:\n  other-team: { provider: open-inference, url: http://127.0.0.1:9 }\n',
+  );
   mkdirSync(bin);
   writeFileSync(join(bin, 'textgen'), `#!/bin/sh\nexec node ${JSON.stringify(BIN)} "$@"\n`);
   chmodSync(join(bin, 'textgen'), 0o755);
@@ -52,6 +56,11 @@ const cases: Array<[string, string, string]> = [
     'textgen complete --parameters @',
   ],
   ['profile names for --profile, not files', 'textgen --profile aa', 'textgen --profile aa-team '],
+  [
+    'profile names of the --config given on the line',
+    'textgen --config other.yaml --profile ot',
+    'textgen --config other.yaml --profile other-team ',
+  ],
   [
     'enum values for --parameters-decoding-method',
     'textgen deployment text-generate --parameters-decoding-method gr',
@@ -95,11 +104,12 @@ const fishCases: Array<[string, string, string[]]> = [
     ['aa-team', 'local', 'local-aa', 'local-azure', 'local-oip', 'local-openai'],
   ],
   ['profile names matching what is typed', 'textgen --profile aa', ['aa-team']],
+  ['profile names of the --config given on the line', 'textgen --config other.yaml --profile ot', ['other-team']],
   ['@file after a JSON option', 'textgen deployment text-generate --parameters @pa', ['@params.json']],
   [
     '@ alone: every file, each with its @',
     'textgen complete --parameters @',
-    ['@aa-notes.txt', '@grain.txt', '@jam.txt', '@params.json'],
+    ['@aa-notes.txt', '@grain.txt', '@jam.txt', '@other.yaml', '@params.json'],
   ],
   ['files after --parameters-file-like flags keep working', 'textgen complete --input-file pa', ['params.json']],
   ['a JSON option without @ offers nothing (it wants JSON)', 'textgen complete --parameters ', []],
