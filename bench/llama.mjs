@@ -40,6 +40,23 @@ async function writeModel(dir) {
   return writeSuccessorModel(join(dir, 'bench-successor.gguf'), { contextLength: CONTEXT, cycle: true });
 }
 
+/** CPU time of this process (every thread: llama.cpp decodes on libuv's pool) in µs. */
+function ownCpuUs() {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+}
+
+/** CPU time of another process in µs, from /proc (clock ticks, 10 ms each); undefined where there is no /proc. */
+function processCpuUs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime are fields 14 and 15 of the whole line, 12 and 13 after the command name.
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * textgen's llama engine in this process, bundled from its sources. The bundle sits under the checkout
  * (node_modules/.cache) so the engine finds node-llama-cpp in engines/llama/ as it does from dist/.
@@ -71,6 +88,7 @@ async function engineInProcess(modelPath) {
 
 /** One greedy generation of TOKENS tokens through the engine's own interface: { ttft, rate }. */
 async function engineOnce(engine, returnOptions) {
+  const cpu0 = ownCpuUs();
   const start = performance.now();
   const generation = await engine.startGeneration({
     input: 'a',
@@ -86,7 +104,11 @@ async function engineOnce(engine, returnOptions) {
     text += step.text;
   }
   if (!text.startsWith('bcdefghijklmnopqrstuvwxyza')) throw new Error(`the engine produced ${text.slice(0, 40)}…`);
-  return { ttft: first - start, rate: (TOKENS - 1) / ((last - first) / 1000) };
+  return {
+    ttft: first - start,
+    rate: (TOKENS - 1) / ((last - first) / 1000),
+    cpuPerToken: (ownCpuUs() - cpu0) / TOKENS,
+  };
 }
 
 /** The engine's cases: the fast path (nothing but text asked for) and the exact one (token logprobs asked for). */
@@ -116,6 +138,7 @@ async function direct(entry, modelPath) {
 
   async function evaluate() {
     await sequence.clearHistory();
+    const cpu0 = ownCpuUs();
     const start = performance.now();
     let first;
     let count = 0;
@@ -127,12 +150,14 @@ async function direct(entry, modelPath) {
     }
     const end = performance.now();
     if (!text.startsWith('bcdefghijklmnopqrstuvwxyza')) throw new Error(`direct run produced ${text.slice(0, 40)}…`);
-    return { ttft: first - start, rate: (TOKENS - 1) / ((end - first) / 1000) };
+    const cpuPerToken = (ownCpuUs() - cpu0) / TOKENS;
+    return { ttft: first - start, rate: (TOKENS - 1) / ((end - first) / 1000), cpuPerToken };
   }
 
   // One token at a time with the whole probability map, as the engine evaluates (true logprobs).
   async function controlled() {
     await sequence.clearHistory();
+    const cpu0 = ownCpuUs();
     const start = performance.now();
     const last = prompt.length - 1;
     let out = await sequence.controlledEvaluate(
@@ -150,7 +175,8 @@ async function direct(entry, modelPath) {
       probabilities = out[0].next.probabilities;
     }
     const end = performance.now();
-    return { ttft: first - start, rate: (TOKENS - 1) / ((end - first) / 1000) };
+    const cpuPerToken = (ownCpuUs() - cpu0) / TOKENS;
+    return { ttft: first - start, rate: (TOKENS - 1) / ((end - first) / 1000), cpuPerToken };
   }
 
   async function close() {
@@ -237,7 +263,9 @@ const PROTOCOLS = [
   },
 ];
 
-async function streamOnce(url, p) {
+/** One streamed request; cpuPerToken is the serve process's own CPU time (`pid`), not the reading client's. */
+async function streamOnce(url, p, pid) {
+  const cpu0 = processCpuUs(pid);
   const start = performance.now();
   const res = await fetch(url + p.path, {
     method: 'POST',
@@ -267,7 +295,9 @@ async function streamOnce(url, p) {
     }
   }
   if (!text.startsWith('bcdefghijklmnopqrstuvwxyza')) throw new Error(`${p.name} produced ${text.slice(0, 40)}…`);
-  return { ttft: first - start, rate: (TOKENS - 1) / ((last - first) / 1000) };
+  const cpu1 = processCpuUs(pid);
+  const cpuPerToken = cpu0 === undefined || cpu1 === undefined ? Number.NaN : (cpu1 - cpu0) / TOKENS;
+  return { ttft: first - start, rate: (TOKENS - 1) / ((last - first) / 1000), cpuPerToken };
 }
 
 function peakRssMb(pid) {
@@ -293,7 +323,7 @@ export async function benchLlama() {
     const engines = await engineInProcess(modelPath);
     const { child, url, startMs } = await startServe(modelPath);
     try {
-      for (const p of PROTOCOLS) await streamOnce(url, p);
+      for (const p of PROTOCOLS) await streamOnce(url, p, child.pid);
       for (const c of ENGINE_CASES) await c.run(engines);
       await d.evaluate();
       await d.controlled();
@@ -304,7 +334,7 @@ export async function benchLlama() {
         const engine = [];
         for (const c of ENGINE_CASES) engine.push(await c.run(engines));
         const serve = [];
-        for (const p of PROTOCOLS) serve.push(await streamOnce(url, p));
+        for (const p of PROTOCOLS) serve.push(await streamOnce(url, p, child.pid));
         rounds.push({ evaluate, controlled, engine, serve });
       }
       const med = (f) => median(rounds.map(f));
@@ -315,6 +345,9 @@ export async function benchLlama() {
         mappedTtft: med((r) => r.controlled.ttft),
         mappedRate: med((r) => r.controlled.rate),
         mappedRatio: med((r) => r.controlled.rate / r.evaluate.rate),
+        cpuPerToken: med((r) => r.evaluate.cpuPerToken),
+        mappedCpuPerToken: med((r) => r.controlled.cpuPerToken),
+        mappedCpuRatio: med((r) => r.evaluate.cpuPerToken / r.controlled.cpuPerToken),
       };
       const rows = PROTOCOLS.map((p, i) => ({
         name: p.name,
@@ -322,6 +355,8 @@ export async function benchLlama() {
         rate: med((r) => r.serve[i].rate),
         vsEvaluate: med((r) => r.serve[i].rate / r.evaluate.rate),
         vsControlled: med((r) => r.serve[i].rate / r.controlled.rate),
+        cpuPerToken: med((r) => r.serve[i].cpuPerToken),
+        vsEvaluateCpu: med((r) => r.evaluate.cpuPerToken / r.serve[i].cpuPerToken),
       }));
       const engineRows = ENGINE_CASES.map((c, i) => ({
         name: c.name,
@@ -329,6 +364,8 @@ export async function benchLlama() {
         rate: med((r) => r.engine[i].rate),
         vsEvaluate: med((r) => r.engine[i].rate / r.evaluate.rate),
         vsControlled: med((r) => r.engine[i].rate / r.controlled.rate),
+        cpuPerToken: med((r) => r.engine[i].cpuPerToken),
+        vsEvaluateCpu: med((r) => r.evaluate.cpuPerToken / r.engine[i].cpuPerToken),
       }));
       return { tokens: TOKENS, runs: RUNS, baseline, startMs, engineRows, rows, serveRssMb: peakRssMb(child.pid) };
     } finally {
