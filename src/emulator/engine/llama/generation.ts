@@ -92,8 +92,8 @@ export function evaluateOptions(
     ? { temperature: 0 }
     : {
         temperature: p.temperature ?? 1,
-        // 0 is the whole vocabulary, as the exact path takes every candidate without top_k.
-        topK: p.top_k ?? 0,
+        // Without top_k the exact path samples from the MAX_CANDIDATES likeliest (node-llama-cpp's own default is 40).
+        topK: p.top_k ?? MAX_CANDIDATES,
         topP: p.top_p ?? 1,
         minP: 0,
         // llama.cpp's seed is an unsigned 32-bit integer.
