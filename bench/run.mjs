@@ -143,7 +143,7 @@ if (only.has('llama')) {
           `| ${r.name} | ${n(r.ttft, 1)} | ${n(r.rate)} | ${r.vsEvaluate.toFixed(2)}× | ${r.vsControlled.toFixed(2)}× | ${n(r.cpuPerToken)} | ${r.vsEvaluateCpu.toFixed(2)}× |`,
       ),
       '',
-      'CPU µs per token: the process CPU time (all threads) over the request divided by its tokens — the bench process for node-llama-cpp and the in-process engine, the `serve` process (from /proc, 10 ms ticks) for the serve rows, without the reading client. Unlike tokens/s it barely moves with other work on the machine; "ratio by CPU" is the baseline\'s CPU per token over the case\'s (1.00× = as cheap as `evaluate`).',
+      'CPU µs per token: the process CPU time (all threads) over the request divided by its tokens — the bench process for node-llama-cpp and the in-process engine, the `serve` process (from /proc, 10 ms ticks) for the serve rows, without the reading client. It moves less with other work on the machine than tokens/s does (yet does: a busy machine slows every instruction; bench/llama-instructions.mjs counts instructions instead); "ratio by CPU" is the baseline\'s CPU per token over the case\'s (1.00× = as cheap as `evaluate`).',
       '',
       `Model load: ${n(d.loadMs)} ms in-process (getLlama, loadModel, createContext); \`serve\` from spawn to listening with the model loaded: ${n(l.startMs)} ms. Peak RSS of \`serve\`: ${l.serveRssMb === undefined ? 'not measured' : `${n(l.serveRssMb)} MB`}.`,
       '',
