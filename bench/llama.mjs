@@ -1,11 +1,13 @@
-// The llama engine (`serve --engine llama`): generation speed and time to first token through `serve` in each
-// protocol, against node-llama-cpp called directly in this process on the same model in the same run, so the ratio is
-// what the four protocols (HTTP, JSON, SSE, textgen's own sampler and its per-token probabilities) cost. The model is
+// The llama engine (`serve --engine llama`): generation speed and time to first token of the engine itself in this
+// process (its fast path, llama.cpp sampling through `sequence.evaluate`, and its exact path, the whole distribution
+// per token for true logprobs) and through `serve` in each protocol, against node-llama-cpp called directly in this
+// process on the same model in the same run, so each ratio is what the engine and the protocols (HTTP, JSON, SSE)
+// cost. The model is
 // the test suite's tiny successor model (test/helpers/gguf-successor.ts) in its endless variant (`z` → `a`), so every
 // request generates exactly BENCH_LLAMA_TOKENS tokens. One thread everywhere: 2 cores, shared with the client.
 // Skipped, with a line, when node-llama-cpp is not installed (npm run engine:install).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -38,6 +40,90 @@ async function writeModel(dir) {
   return writeSuccessorModel(join(dir, 'bench-successor.gguf'), { contextLength: CONTEXT, cycle: true });
 }
 
+/** CPU time of this process (every thread: llama.cpp decodes on libuv's pool) in µs. */
+function ownCpuUs() {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+}
+
+/** CPU time of another process in µs, from /proc (clock ticks, 10 ms each); undefined where there is no /proc. */
+function processCpuUs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime are fields 14 and 15 of the whole line, 12 and 13 after the command name.
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * textgen's llama engine in this process, bundled from its sources. The bundle sits under the checkout
+ * (node_modules/.cache) so the engine finds node-llama-cpp in engines/llama/ as it does from dist/.
+ */
+async function engineInProcess(modelPath) {
+  const cache = join(root, 'node_modules', '.cache');
+  mkdirSync(cache, { recursive: true });
+  const dir = mkdtempSync(join(cache, 'textgen-bench-llama-'));
+  const out = join(dir, 'engine.mjs');
+  try {
+    await build({
+      entryPoints: [join(root, 'src', 'emulator', 'engine', 'llama', 'engine.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      outfile: out,
+      logLevel: 'warning',
+    });
+    const { createLlamaEngine } = await import(pathToFileURL(out).href);
+    const settings = { modelPath, threads: 1, contextSize: CONTEXT, gpu: 'off', parallel: 1 };
+    return {
+      fast: await createLlamaEngine(settings),
+      exact: await createLlamaEngine({ ...settings, decodePath: 'exact' }),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** One greedy generation of TOKENS tokens through the engine's own interface: { ttft, rate }. */
+async function engineOnce(engine, returnOptions) {
+  const cpu0 = ownCpuUs();
+  const start = performance.now();
+  const generation = await engine.startGeneration({
+    input: 'a',
+    parameters: { decoding_method: 'greedy', max_new_tokens: TOKENS, return_options: returnOptions },
+  });
+  let first;
+  let last;
+  let text = '';
+  for await (const step of generation) {
+    if (!step.text) continue;
+    first ??= performance.now();
+    last = performance.now();
+    text += step.text;
+  }
+  if (!text.startsWith('bcdefghijklmnopqrstuvwxyza')) throw new Error(`the engine produced ${text.slice(0, 40)}…`);
+  return {
+    ttft: first - start,
+    rate: (TOKENS - 1) / ((last - first) / 1000),
+    cpuPerToken: (ownCpuUs() - cpu0) / TOKENS,
+  };
+}
+
+/** The engine's cases: the fast path (nothing but text asked for) and the exact one (token logprobs asked for). */
+const ENGINE_CASES = [
+  { name: 'engine in-process, fast path (`sequence.evaluate`)', run: (e) => engineOnce(e.fast, undefined) },
+  {
+    name: 'engine in-process, exact path (token_logprobs asked for)',
+    run: (e) => engineOnce(e.fast, { token_logprobs: true }),
+  },
+  {
+    name: 'engine in-process, exact path forced (`TEXTGEN_LLAMA_DECODE=exact`)',
+    run: (e) => engineOnce(e.exact, undefined),
+  },
+];
+
 /** node-llama-cpp in this process: two ways to generate TOKENS tokens, each returning { ttft, rate }. */
 async function direct(entry, modelPath) {
   const { getLlama, LlamaLogLevel } = await import(pathToFileURL(entry).href);
@@ -52,6 +138,7 @@ async function direct(entry, modelPath) {
 
   async function evaluate() {
     await sequence.clearHistory();
+    const cpu0 = ownCpuUs();
     const start = performance.now();
     let first;
     let count = 0;
@@ -63,12 +150,14 @@ async function direct(entry, modelPath) {
     }
     const end = performance.now();
     if (!text.startsWith('bcdefghijklmnopqrstuvwxyza')) throw new Error(`direct run produced ${text.slice(0, 40)}…`);
-    return { ttft: first - start, rate: (TOKENS - 1) / ((end - first) / 1000) };
+    const cpuPerToken = (ownCpuUs() - cpu0) / TOKENS;
+    return { ttft: first - start, rate: (TOKENS - 1) / ((end - first) / 1000), cpuPerToken };
   }
 
   // One token at a time with the whole probability map, as the engine evaluates (true logprobs).
   async function controlled() {
     await sequence.clearHistory();
+    const cpu0 = ownCpuUs();
     const start = performance.now();
     const last = prompt.length - 1;
     let out = await sequence.controlledEvaluate(
@@ -86,7 +175,8 @@ async function direct(entry, modelPath) {
       probabilities = out[0].next.probabilities;
     }
     const end = performance.now();
-    return { ttft: first - start, rate: (TOKENS - 1) / ((end - first) / 1000) };
+    const cpuPerToken = (ownCpuUs() - cpu0) / TOKENS;
+    return { ttft: first - start, rate: (TOKENS - 1) / ((end - first) / 1000), cpuPerToken };
   }
 
   async function close() {
@@ -165,9 +255,17 @@ const PROTOCOLS = [
     body: { text_input: 'a', parameters: { max_tokens: TOKENS } },
     text: (d) => d.text_output ?? '',
   },
+  {
+    name: 'OpenAI `/v1/completions` (stream) with `logprobs: 1`: the exact path',
+    path: '/v1/completions',
+    body: { model: 'bench', prompt: 'a', max_tokens: TOKENS, temperature: 0, stream: true, logprobs: 1 },
+    text: (d) => d.choices?.[0]?.text ?? '',
+  },
 ];
 
-async function streamOnce(url, p) {
+/** One streamed request; cpuPerToken is the serve process's own CPU time (`pid`), not the reading client's. */
+async function streamOnce(url, p, pid) {
+  const cpu0 = processCpuUs(pid);
   const start = performance.now();
   const res = await fetch(url + p.path, {
     method: 'POST',
@@ -197,7 +295,9 @@ async function streamOnce(url, p) {
     }
   }
   if (!text.startsWith('bcdefghijklmnopqrstuvwxyza')) throw new Error(`${p.name} produced ${text.slice(0, 40)}…`);
-  return { ttft: first - start, rate: (TOKENS - 1) / ((last - first) / 1000) };
+  const cpu1 = processCpuUs(pid);
+  const cpuPerToken = cpu0 === undefined || cpu1 === undefined ? Number.NaN : (cpu1 - cpu0) / TOKENS;
+  return { ttft: first - start, rate: (TOKENS - 1) / ((last - first) / 1000), cpuPerToken };
 }
 
 function peakRssMb(pid) {
@@ -220,18 +320,22 @@ export async function benchLlama() {
   try {
     const modelPath = await writeModel(dir);
     const d = await direct(entry, modelPath);
+    const engines = await engineInProcess(modelPath);
     const { child, url, startMs } = await startServe(modelPath);
     try {
-      for (const p of PROTOCOLS) await streamOnce(url, p);
+      for (const p of PROTOCOLS) await streamOnce(url, p, child.pid);
+      for (const c of ENGINE_CASES) await c.run(engines);
       await d.evaluate();
       await d.controlled();
       const rounds = [];
       for (let r = 0; r < RUNS; r++) {
         const evaluate = await d.evaluate();
         const controlled = await d.controlled();
+        const engine = [];
+        for (const c of ENGINE_CASES) engine.push(await c.run(engines));
         const serve = [];
-        for (const p of PROTOCOLS) serve.push(await streamOnce(url, p));
-        rounds.push({ evaluate, controlled, serve });
+        for (const p of PROTOCOLS) serve.push(await streamOnce(url, p, child.pid));
+        rounds.push({ evaluate, controlled, engine, serve });
       }
       const med = (f) => median(rounds.map(f));
       const baseline = {
@@ -241,6 +345,9 @@ export async function benchLlama() {
         mappedTtft: med((r) => r.controlled.ttft),
         mappedRate: med((r) => r.controlled.rate),
         mappedRatio: med((r) => r.controlled.rate / r.evaluate.rate),
+        cpuPerToken: med((r) => r.evaluate.cpuPerToken),
+        mappedCpuPerToken: med((r) => r.controlled.cpuPerToken),
+        mappedCpuRatio: med((r) => r.evaluate.cpuPerToken / r.controlled.cpuPerToken),
       };
       const rows = PROTOCOLS.map((p, i) => ({
         name: p.name,
@@ -248,10 +355,23 @@ export async function benchLlama() {
         rate: med((r) => r.serve[i].rate),
         vsEvaluate: med((r) => r.serve[i].rate / r.evaluate.rate),
         vsControlled: med((r) => r.serve[i].rate / r.controlled.rate),
+        cpuPerToken: med((r) => r.serve[i].cpuPerToken),
+        vsEvaluateCpu: med((r) => r.evaluate.cpuPerToken / r.serve[i].cpuPerToken),
       }));
-      return { tokens: TOKENS, runs: RUNS, baseline, startMs, rows, serveRssMb: peakRssMb(child.pid) };
+      const engineRows = ENGINE_CASES.map((c, i) => ({
+        name: c.name,
+        ttft: med((r) => r.engine[i].ttft),
+        rate: med((r) => r.engine[i].rate),
+        vsEvaluate: med((r) => r.engine[i].rate / r.evaluate.rate),
+        vsControlled: med((r) => r.engine[i].rate / r.controlled.rate),
+        cpuPerToken: med((r) => r.engine[i].cpuPerToken),
+        vsEvaluateCpu: med((r) => r.evaluate.cpuPerToken / r.engine[i].cpuPerToken),
+      }));
+      return { tokens: TOKENS, runs: RUNS, baseline, startMs, engineRows, rows, serveRssMb: peakRssMb(child.pid) };
     } finally {
       child.kill('SIGINT');
+      await engines.fast.close();
+      await engines.exact.close();
       await d.close();
     }
   } finally {

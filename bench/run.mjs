@@ -134,14 +134,16 @@ if (only.has('llama')) {
     out.push(
       `${n(l.tokens)} greedy tokens per request, medians of ${l.runs} interleaved rounds (each ratio: the median over rounds of the case against its round's baseline). Baselines: node-llama-cpp called directly in the bench process on the same model file (\`sequence.evaluate\`, llama.cpp sampling; and \`controlledEvaluate\` one token at a time with the whole probability map, which is how the engine gets true logprobs). \`serve\` is a separate process; each request is read as a stream over HTTP.`,
       '',
-      '| path | time to first token ms | tokens/s | ratio to `evaluate` | ratio to `controlledEvaluate` |',
-      '|---|---:|---:|---:|---:|',
-      `| node-llama-cpp \`evaluate\` (baseline) | ${n(d.ttft, 1)} | ${n(d.rate)} | 1.00× | |`,
-      `| node-llama-cpp \`controlledEvaluate\` + probabilities (baseline) | ${n(d.mappedTtft, 1)} | ${n(d.mappedRate)} | ${d.mappedRatio.toFixed(2)}× | 1.00× |`,
-      ...l.rows.map(
+      '| path | time to first token ms | tokens/s | ratio to `evaluate` | ratio to `controlledEvaluate` | CPU µs per token | ratio to `evaluate` by CPU |',
+      '|---|---:|---:|---:|---:|---:|---:|',
+      `| node-llama-cpp \`evaluate\` (baseline) | ${n(d.ttft, 1)} | ${n(d.rate)} | 1.00× | | ${n(d.cpuPerToken)} | 1.00× |`,
+      `| node-llama-cpp \`controlledEvaluate\` + probabilities (baseline) | ${n(d.mappedTtft, 1)} | ${n(d.mappedRate)} | ${d.mappedRatio.toFixed(2)}× | 1.00× | ${n(d.mappedCpuPerToken)} | ${d.mappedCpuRatio.toFixed(2)}× |`,
+      ...[...l.engineRows, ...l.rows.map((r) => ({ ...r, name: `serve: ${r.name}` }))].map(
         (r) =>
-          `| serve: ${r.name} | ${n(r.ttft, 1)} | ${n(r.rate)} | ${r.vsEvaluate.toFixed(2)}× | ${r.vsControlled.toFixed(2)}× |`,
+          `| ${r.name} | ${n(r.ttft, 1)} | ${n(r.rate)} | ${r.vsEvaluate.toFixed(2)}× | ${r.vsControlled.toFixed(2)}× | ${n(r.cpuPerToken)} | ${r.vsEvaluateCpu.toFixed(2)}× |`,
       ),
+      '',
+      'CPU µs per token: the process CPU time (all threads) over the request divided by its tokens — the bench process for node-llama-cpp and the in-process engine, the `serve` process (from /proc, 10 ms ticks) for the serve rows, without the reading client. It moves less with other work on the machine than tokens/s does (yet does: a busy machine slows every instruction; bench/llama-instructions.mjs counts instructions instead); "ratio by CPU" is the baseline\'s CPU per token over the case\'s (1.00× = as cheap as `evaluate`).',
       '',
       `Model load: ${n(d.loadMs)} ms in-process (getLlama, loadModel, createContext); \`serve\` from spawn to listening with the model loaded: ${n(l.startMs)} ms. Peak RSS of \`serve\`: ${l.serveRssMb === undefined ? 'not measured' : `${n(l.serveRssMb)} MB`}.`,
       '',

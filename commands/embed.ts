@@ -1,6 +1,7 @@
 import type { CommandSpec, OptionsOf } from '../src/command.js';
 import { defineCommand } from '../src/define-command.js';
 import type { Context } from '../src/context.js';
+import { POOLINGS, REPRESENTATIONS } from '../src/contract/embed-settings.js';
 import { BATCH_FLAG_SPECS } from '../src/options/batch-flag-specs.js';
 
 const spec = {
@@ -49,10 +50,15 @@ const spec = {
       description:
         'Aleph Alpha /embed: mean, weighted_mean, max, last_token, abs_max (comma-separated or repeated; default mean)',
       repeatable: true,
+      choices: POOLINGS,
     },
     { flags: '--tokens [bool]', description: "Aleph Alpha /embed: also return each text's tokens" },
     { flags: '--normalize [bool]', description: 'Aleph Alpha: return unit-length vectors' },
-    { flags: '--representation <kind>', description: 'Aleph Alpha semantic embeddings: symmetric, document or query' },
+    {
+      flags: '--representation <kind>',
+      description: 'Aleph Alpha semantic embeddings: symmetric, document or query',
+      choices: REPRESENTATIONS,
+    },
     { flags: '--compress-to-size <n>', description: 'Aleph Alpha semantic embeddings: 128 dimensions instead of 5120' },
     {
       flags: '--image <@file>',

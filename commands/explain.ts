@@ -4,6 +4,10 @@ import type { Context } from '../src/context.js';
 import { MODEL_OPTION, NICE_OPTION, PROMPT_OPTIONS } from '../src/flows/task-flag-specs.js';
 import { UsageError } from '../src/contract/errors.js';
 
+const GRANULARITIES = ['token', 'word', 'sentence', 'paragraph', 'custom'] as const;
+const TARGET_GRANULARITIES = ['complete', 'token'] as const;
+const POSTPROCESSINGS = ['none', 'absolute', 'square'] as const;
+
 const spec = {
   path: ['explain'],
   summary: 'Show how much each part of the prompt contributes to a target text (Aleph Alpha)',
@@ -18,13 +22,19 @@ const spec = {
     {
       flags: '--granularity <kind>',
       description: 'pieces of the prompt to score: token, word, sentence, paragraph, custom',
+      choices: GRANULARITIES,
     },
     { flags: '--delimiter <text>', description: 'split the prompt at this text (custom granularity; implies it)' },
     {
       flags: '--target-granularity <kind>',
       description: 'complete (one explanation, default) or token (one per target token)',
+      choices: TARGET_GRANULARITIES,
     },
-    { flags: '--postprocessing <kind>', description: 'none (default), absolute or square the scores' },
+    {
+      flags: '--postprocessing <kind>',
+      description: 'none (default), absolute or square the scores',
+      choices: POSTPROCESSINGS,
+    },
     { flags: '--normalize [bool]', description: 'scale the scores so the lowest is 0 and the highest 1' },
     NICE_OPTION,
   ],
@@ -33,8 +43,6 @@ const spec = {
     'textgen --profile local-aa explain --prompt "An apple a day keeps the doctor away." --target " Apples are healthy." --granularity word -o json',
   ],
 } as const satisfies CommandSpec;
-
-const GRANULARITIES = ['token', 'word', 'sentence', 'paragraph', 'custom'] as const;
 
 async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { missingFlagsError } = await import('../src/options/input.js');
@@ -55,15 +63,8 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
   } else if (granularity === 'custom') {
     throw new UsageError('--granularity custom needs --delimiter: the text to split the prompt at');
   }
-  const targetGranularity = t.enumFlag('--target-granularity', options.targetGranularity, [
-    'complete',
-    'token',
-  ] as const);
-  const postprocessing = t.enumFlag('--postprocessing', options.postprocessing, [
-    'none',
-    'absolute',
-    'square',
-  ] as const);
+  const targetGranularity = t.enumFlag('--target-granularity', options.targetGranularity, TARGET_GRANULARITIES);
+  const postprocessing = t.enumFlag('--postprocessing', options.postprocessing, POSTPROCESSINGS);
   const normalize = parseBooleanFlag('--normalize', options.normalize);
   const nice = t.niceFlag(options);
   const io = t.fileIo(ctx);

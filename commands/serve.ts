@@ -3,6 +3,9 @@ import { defineCommand } from '../src/define-command.js';
 import type { Context } from '../src/context.js';
 import { NetworkError, UsageError } from '../src/contract/errors.js';
 
+const ENGINES = ['deterministic', 'llama'] as const;
+const GPU_MODES = ['auto', 'off'] as const;
+
 const spec = {
   path: ['serve'],
   summary: 'Run the embedded local server (all four protocols; deterministic engine, or a GGUF model) until Ctrl-C',
@@ -27,7 +30,11 @@ const spec = {
       description: 'queue a fault, KIND[:key=value,…] (repeatable; ";" joins several), e.g. status:code=503,times=2',
       repeatable: true,
     },
-    { flags: '--engine <kind>', description: 'what answers: deterministic (default) or llama (a GGUF model, --model)' },
+    {
+      flags: '--engine <kind>',
+      description: 'what answers: deterministic (default) or llama (a GGUF model, --model)',
+      choices: ENGINES,
+    },
     { flags: '--model <file>', description: 'the GGUF model file the llama engine runs (implies --engine llama)' },
     {
       flags: '--model-name <name>',
@@ -44,6 +51,7 @@ const spec = {
     {
       flags: '--gpu <mode>',
       description: 'llama: auto (use a GPU when a binary for it is installed) or off (default)',
+      choices: GPU_MODES,
     },
     { flags: '--parallel <n>', description: 'llama: requests generated at once (default 2); more wait their turn' },
   ],
@@ -122,14 +130,14 @@ async function engineSettings(
     if (stray) throw new UsageError(`${stray} is for --engine llama; the deterministic engine has no model`);
     return { kind: 'deterministic' };
   }
-  if (engine !== 'llama') throw new UsageError(`--engine must be deterministic or llama, got "${engine}"`);
+  if (engine !== 'llama') throw new UsageError(`--engine must be ${ENGINES.join(' or ')}, got "${engine}"`);
   if (options.model === undefined)
     throw new UsageError('--engine llama needs --model FILE.gguf', {
       hint: 'any GGUF model file: see docs/local-model.md',
     });
   const gpu = options.gpu;
-  if (gpu !== undefined && gpu !== 'auto' && gpu !== 'off')
-    throw new UsageError(`--gpu must be auto or off, got "${gpu}"`);
+  if (gpu !== undefined && !(GPU_MODES as readonly string[]).includes(gpu))
+    throw new UsageError(`--gpu must be ${GPU_MODES.join(' or ')}, got "${gpu}"`);
   const name = options.modelName;
   if (name !== undefined && name.trim() === '') throw new UsageError('--model-name must not be empty');
   const { resolve } = await import('node:path');

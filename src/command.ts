@@ -11,6 +11,11 @@ export interface OptionSpec {
   repeatable?: boolean;
   /** Hidden from help (aliases). */
   hidden?: boolean;
+  /**
+   * The closed set of values the flag takes, when it has one: shell completion offers these words (the help's
+   * placeholder need not list them). The command checks against the same list, so the two cannot drift.
+   */
+  choices?: readonly string[];
 }
 
 export interface CommandSpec {

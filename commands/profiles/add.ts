@@ -1,6 +1,7 @@
 import type { CommandSpec, OptionsOf } from '../../src/command.js';
 import { defineCommand } from '../../src/define-command.js';
 import type { Context } from '../../src/context.js';
+import { AUTH_TYPES } from '../../src/contract/profile.js';
 
 const spec = {
   path: ['profiles', 'add'],
@@ -16,6 +17,7 @@ const spec = {
     {
       flags: '--auth-type <type>',
       description: 'iam | cpd | zenapikey (watsonx), api-key (azure-openai, openai), bearer, none',
+      choices: AUTH_TYPES,
     },
     { flags: '--apikey-env <var>', description: 'environment variable holding the API key' },
     { flags: '--token-env <var>', description: 'environment variable holding the bearer token' },

@@ -40,8 +40,9 @@ function valueArms(flags: readonly CompletionFlag[]): string {
   for (const [kind, flagNames] of byKind) {
     const pattern = [...new Set(flagNames)].join('|');
     if (kind === 'profile')
+      // Two expansions, not one "--config $config": zsh would pass that as a single word.
       arms.push(
-        `    ${pattern}) _textgen_reply "$(textgen \${config:+--config "$config"} ${PROFILES_COMMAND} 2>/dev/null)" ;;`,
+        `    ${pattern}) _textgen_reply "$(textgen \${config:+--config} \${config:+"$config"} ${PROFILES_COMMAND} 2>/dev/null)" ;;`,
       );
     else if (kind === 'file') arms.push(`    ${pattern}) _textgen_files "$cur" "" ;;`);
     else arms.push(`    ${pattern}) _textgen_reply '${valueWords(kind as 'output' | 'provider').join(' ')}' ;;`);
@@ -73,7 +74,8 @@ ${caseArms(nodes, (n) => names(n.flags))}
 }
 
 _textgen_value_flags() {
-  echo '${globalValueFlags.join(' ')}'
+  # One line: the callers match " $w " in it, so the command's first flag must follow a space, not a line break.
+  printf '%s ' '${globalValueFlags.join(' ')}'
   case "$1" in
 ${caseArms(nodes, (n) => names(n.flags.filter((f) => f.value !== undefined)))}
   esac

@@ -1,4 +1,8 @@
-/** The fish completion script: one `complete -c textgen` line per command word and flag, gated on the command path. */
+/**
+ * The fish completion script: one `complete -c textgen` line per command word and flag, gated on the command path.
+ * A flag's value: files (`-r -F`), profile names, the declared words of a closed set (`-x -a`), or nothing to offer
+ * (`-x`); where the value may be `@FILE` (`<json|@file>`), files after the "@" (__textgen_at_files).
+ */
 import {
   allNodes,
   PROFILES_COMMAND,
@@ -25,10 +29,11 @@ function flagLine(flag: CompletionFlag, condition: string): string {
     else parts.push(`-s ${name.slice(1)}`);
   }
   if (flag.value === 'file') parts.push('-r -F');
-  else if (flag.value === 'profile') parts.push(`-x -a ${quote(`(textgen ${PROFILES_COMMAND} 2>/dev/null)`)}`);
+  else if (flag.value === 'profile') parts.push("-x -a '(__textgen_profiles)'");
   else if (flag.value === 'output' || flag.value === 'provider')
     parts.push(`-x -a ${quote(valueWords(flag.value).join(' '))}`);
-  else if (flag.value === 'free') parts.push('-x');
+  else if (flag.value === 'choice') parts.push(`-x -a ${quote((flag.choices ?? []).join(' '))}`);
+  else if (flag.value === 'free') parts.push(flag.atFile ? "-x -a '(__textgen_at_files)'" : '-x');
   parts.push(`-d ${quote(firstLine(flag.description))}`);
   return parts.join(' ');
 }
@@ -99,6 +104,34 @@ end
 function __textgen_path_is
     set -l path (__textgen_path)
     test "$path" = "$argv"
+end
+
+# Profile names, from the --config typed on the line when there is one (as the command will read it).
+function __textgen_profiles
+    set -l words (commandline -opc)
+    set -l config
+    for i in (seq (count $words))
+        if test "$words[$i]" = --config; and set -q words[(math $i + 1)]
+            set config --config $words[(math $i + 1)]
+        else if string match -q -- '--config=*' $words[$i]
+            set config --config (string replace -- '--config=' '' $words[$i])
+        end
+    end
+    textgen $config ${PROFILES_COMMAND} 2>/dev/null
+end
+
+# For a value that may be @FILE: while the word starts with "@", the files matching the rest, with the "@".
+function __textgen_at_files
+    set -l token (commandline -ct)
+    string match -q -- '@*' $token; or return 0
+    set -l rest (string sub -s 2 -- $token)
+    for f in $rest*
+        if test -d $f
+            printf '@%s/\n' $f
+        else
+            printf '@%s\n' $f
+        end
+    end
 end
 
 ${lines.join('\n')}

@@ -14,8 +14,10 @@ export interface CompletionFlag {
   description: string;
   /** Set when the next word is the flag's value; optional values (`[bool]`) count as no value. */
   value?: ValueKind;
-  /** The words of a `choice` value: the placeholder lists them, `<greedy|sample>`. */
+  /** The words of a `choice` value: the flag's declared choices, else the placeholder's list (`<greedy|sample>`). */
   choices?: string[];
+  /** The value may be `@FILE` (the placeholder says `@file`: `<json|@file>`, `<@file>`): files after an "@". */
+  atFile?: boolean;
 }
 
 export interface CompletionNode {
@@ -51,8 +53,12 @@ export function parseFlag(option: OptionSpec): CompletionFlag {
   const required = /<([^>]+)>/.exec(option.flags);
   const flag: CompletionFlag = { names, description: option.description };
   if (required) {
-    flag.value = kindOf(names, required[1] ?? '');
-    if (flag.value === 'choice') flag.choices = (required[1] ?? '').split('|');
+    const placeholder = required[1] ?? '';
+    flag.value = kindOf(names, placeholder);
+    // Declared choices win over what the placeholder shows: `--gpu <mode>` takes auto or off.
+    if (option.choices !== undefined && option.choices.length > 0 && flag.value === 'free') flag.value = 'choice';
+    if (flag.value === 'choice') flag.choices = option.choices ? [...option.choices] : placeholder.split('|');
+    if (placeholder.split('|').includes('@file')) flag.atFile = true;
   }
   return flag;
 }
@@ -61,8 +67,8 @@ function kindOf(names: string[], placeholder: string): ValueKind {
   if (names.includes('--profile')) return 'profile';
   if (names.includes('--output')) return 'output';
   if (names.includes('--provider')) return 'provider';
-  // The placeholder says it: <path>, <file>, <path|->.
-  if (/^(path|file)\b/.test(placeholder)) return 'file';
+  // The placeholder says it: <path>, <file>, <path|->, <file.jsonl>, <output.jsonl>.
+  if (/^(path|file)\b/.test(placeholder) || /^[a-z]+\.[a-z]+(\|-)?$/.test(placeholder)) return 'file';
   // Words to pick from: <greedy|sample>; not the forms <json|@file>, <text|@file>, <path|->.
   const words = placeholder.split('|');
   if (words.length > 1 && words.every((w) => /^[a-z][a-z0-9_-]*$/.test(w) && !['json', 'text'].includes(w)))

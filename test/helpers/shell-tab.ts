@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -85,4 +85,33 @@ export async function lineAfterTab(shell: Shell, typed: string, options: TabOpti
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * What fish offers on TAB after `typed`: its completion engine run on the line (`complete -C`), with textgen's
+ * script sourced and no user configuration — the candidates its pager shows (descriptions cut off), in its order.
+ */
+export function fishCandidates(typed: string, options: TabOptions): Promise<string[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'textgen-tab-fish-'));
+  const scriptPath = join(dir, 'textgen.fish');
+  writeFileSync(scriptPath, options.script);
+  return new Promise<string[]>((resolve, reject) => {
+    execFile(
+      'fish',
+      ['--no-config', '-c', 'source $argv[1]; and complete -C $argv[2]', scriptPath, typed],
+      { cwd: options.cwd, env: options.env, timeout: options.timeoutMs ?? 15_000 },
+      (error, stdout, stderr) => {
+        rmSync(dir, { recursive: true, force: true });
+        if (error) reject(new Error(`fish: ${error.message}\n${stderr}`));
+        else if (stderr !== '') reject(new Error(`fish printed to stderr: ${stderr}`));
+        else
+          resolve(
+            stdout
+              .split('\n')
+              .filter((l) => l !== '')
+              .map((l) => l.split('\t')[0]!),
+          );
+      },
+    );
+  });
 }

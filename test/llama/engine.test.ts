@@ -19,7 +19,10 @@ describe.skipIf(!available)('the llama engine on the successor model', () => {
   });
 
   it('continues the alphabet greedily and stops at EOS', async () => {
-    const s = await runToEnd(engine, { input: 'a', parameters: { decoding_method: 'greedy', max_new_tokens: 50 } });
+    const s = await runToEnd(engine, {
+      input: 'a',
+      parameters: { decoding_method: 'greedy', max_new_tokens: 50, return_options: { token_logprobs: true } },
+    });
     expect(s.generatedText).toBe('bcdefghijklmnopqrstuvwxyz');
     expect(s.stopReason).toBe('eos_token');
     expect(s.generatedTokenCount).toBe(25);

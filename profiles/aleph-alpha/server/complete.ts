@@ -124,7 +124,13 @@ export async function completeRoute(ctx: RouteContext): Promise<void> {
     tokens: body.tokens === true,
     raw: body.raw_completion === true,
   };
-  const run = { input: prompt.text, parameters: engineParameters(body), scoreInput: body.echo === true };
+  const run = {
+    input: prompt.text,
+    parameters: engineParameters(body),
+    scoreInput: body.echo === true,
+    // log_probs shows them; best_of ranks the completions by them.
+    tokenScores: (body.log_probs !== null && body.log_probs !== undefined) || tasks > n,
+  };
   const engine = { signal: ctx.signal, tokenDelayMs: ctx.server.options.tokenDelayMs };
   const totals = (summaries: GenerationSummary[]) => ({
     num_tokens_prompt_total: summaries.length * (summaries[0]!.inputTokenCount + prompt.imageTokens),

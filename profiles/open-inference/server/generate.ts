@@ -45,7 +45,13 @@ export function generateRoute(stream: boolean): RouteHandler {
 
     const engine = ctx.server.engine;
     const generation = await engine.startGeneration(
-      { input: request.textInput, parameters: request.parameters, moderations: request.moderations },
+      {
+        input: request.textInput,
+        parameters: request.parameters,
+        moderations: request.moderations,
+        // details carry every token's logprob.
+        tokenScores: request.details || request.tokenRanks || request.topNTokens > 0,
+      },
       { signal: ctx.signal, tokenDelayMs: ctx.server.options.tokenDelayMs },
     );
     const maxTokens = request.parameters.max_new_tokens ?? DEFAULT_MAX_NEW_TOKENS;

@@ -175,7 +175,17 @@ async function wholeCompletion(
   for (const [p, prompt] of prompts.entries()) {
     const summaries = await Promise.all(
       Array.from({ length: candidates }, (_, j) =>
-        runToEnd(ctx.server.engine, { input: prompt, parameters: candidate(parameters, j), scoreInput }, engine),
+        runToEnd(
+          ctx.server.engine,
+          // best_of ranks the candidates by their tokens' logprobs.
+          {
+            input: prompt,
+            parameters: candidate(parameters, j),
+            scoreInput,
+            tokenScores: body.logprobs != null || candidates > n,
+          },
+          engine,
+        ),
       ),
     );
     promptTokens += summaries[0]!.inputTokenCount;
@@ -225,6 +235,7 @@ async function streamCompletion(
           input: prompt,
           parameters: candidate(parameters, j),
           scoreInput: body.echo === true && body.logprobs != null,
+          tokenScores: body.logprobs != null,
         },
         engine,
       );

@@ -18,6 +18,12 @@ export interface EngineRequest {
    * the prompt only then, as it costs one more pass over it. The deterministic engine always scores it.
    */
   scoreInput?: boolean | undefined;
+  /**
+   * The answer shows the generated tokens' logprobs, ranks or alternatives, or ranks choices by them (best_of). A
+   * model engine computes them only when this or parameters.return_options (token_logprobs, token_ranks,
+   * top_n_tokens) asks: without, its tokens may come without them. The deterministic engine always gives them.
+   */
+  tokenScores?: boolean | undefined;
   /** A chat turn: the engine lays these out with its chat template and `input` is ignored. */
   messages?: readonly ConversationMessage[] | undefined;
 }

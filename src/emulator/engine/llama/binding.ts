@@ -22,9 +22,33 @@ export interface ProbabilityOutput {
   next: { probabilities?: Map<Token, number> };
 }
 
+/** node-llama-cpp's `SequenceEvaluateOptions`, the parts the fast path passes: llama.cpp samples natively. */
+export interface EvaluateOptions {
+  /** 0 is greedy. */
+  temperature: number;
+  /** 0 or less: the whole vocabulary. */
+  topK?: number;
+  topP?: number;
+  minP?: number;
+  /** The seed of llama.cpp's own generator (an unsigned 32-bit integer). */
+  seed?: number;
+  repeatPenalty?: {
+    /** Called before each token: the tokens a repeat is counted against. */
+    punishTokens: () => Token[];
+    maxPunishTokens?: number;
+    penalty?: number;
+    frequencyPenalty?: number;
+    presencePenalty?: number;
+  };
+  /** End-of-generation tokens are yielded (and the caller stops) rather than ending the iteration unseen. */
+  yieldEogToken?: boolean;
+}
+
 export interface LlamaContextSequence {
   readonly contextSize: number;
   clearHistory(): Promise<void>;
+  /** Evaluates `tokens`, then yields one sampled token per iteration, evaluating each before sampling the next. */
+  evaluate(tokens: Token[], options: EvaluateOptions): AsyncGenerator<Token, void, undefined>;
   controlledEvaluate(
     input: Array<Token | [Token, { generateNext?: { probabilities?: boolean; options?: Record<string, number> } }]>,
   ): Promise<Array<ProbabilityOutput | undefined>>;

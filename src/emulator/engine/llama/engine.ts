@@ -20,7 +20,15 @@ import {
   type NodeLlamaCpp,
   type Token,
 } from './binding.js';
-import { distribution, LlamaGeneration, type LlamaRuntime, NEUTRAL } from './generation.js';
+import {
+  DECODE_PATH_ENV,
+  type DecodePath,
+  distribution,
+  isGreedy,
+  LlamaGeneration,
+  type LlamaRuntime,
+  NEUTRAL,
+} from './generation.js';
 import { generateJsonWithGrammar, type JsonGrammarRuntime } from './json-grammar.js';
 import { checkModelFile } from './model-file.js';
 import { SequencePool } from './sequence-pool.js';
@@ -38,6 +46,11 @@ export interface LlamaEngineSettings {
   gpu?: 'auto' | 'off' | undefined;
   /** Requests generated at once; more wait their turn. Default 2. */
   parallel?: number | undefined;
+  /**
+   * `exact` takes the model's whole distribution for every token, even where llama.cpp could sample (tests and the
+   * bench compare the paths); default `auto`, or `exact` when TEXTGEN_LLAMA_DECODE=exact is set.
+   */
+  decodePath?: DecodePath | undefined;
 }
 
 export const DEFAULT_PARALLEL = 2;
@@ -97,6 +110,7 @@ export async function createLlamaEngine(settings: LlamaEngineSettings): Promise<
     modelName: settings.modelName ?? servedModelName(settings.modelPath),
     contextSize: Math.min(contextSize, sequences[0]?.contextSize ?? contextSize),
     threads,
+    decodePath: settings.decodePath ?? (process.env[DECODE_PATH_ENV] === 'exact' ? 'exact' : 'auto'),
   });
 }
 
@@ -124,7 +138,7 @@ class LlamaEngine implements Engine {
     private readonly model: LlamaModel,
     private readonly context: LlamaContext,
     sequences: ReturnType<LlamaContext['getSequence']>[],
-    options: { modelName: string; contextSize: number; threads: number },
+    options: { modelName: string; contextSize: number; threads: number; decodePath: DecodePath },
   ) {
     this.modelName = options.modelName;
     this.contextWindow = options.contextSize;
@@ -132,7 +146,13 @@ class LlamaEngine implements Engine {
     this.embeddingDimensions = model.embeddingVectorSize || undefined;
     this.vocabularySize = vocabularySizeOf(model);
     const tokenText = (id: Token, before: readonly Token[]) => model.detokenize([id], false, before);
-    this.runtime = { model, pool: new SequencePool(sequences), contextSize: options.contextSize, tokenText };
+    this.runtime = {
+      model,
+      pool: new SequencePool(sequences),
+      contextSize: options.contextSize,
+      tokenText,
+      decodePath: options.decodePath,
+    };
     this.jsonRuntime = {
       llamaCpp,
       llama,
@@ -178,8 +198,7 @@ class LlamaEngine implements Engine {
     const inputTokens = request.scoreInput
       ? await this.scored(prompt, promptIds, options.signal)
       : promptIds.map((id, i) => ({ id, text: this.runtime.tokenText(id, promptIds.slice(Math.max(0, i - 4), i)) }));
-    const greedy = p.decoding_method === 'greedy' || p.temperature === 0;
-    const seed = p.random_seed ?? (greedy ? undefined : freshSeed());
+    const seed = p.random_seed ?? (isGreedy(p) ? undefined : freshSeed());
     return new LlamaGeneration(this.runtime, request, options, prompt, inputText, inputTokens, seed);
   };
 

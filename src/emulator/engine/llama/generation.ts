@@ -1,9 +1,20 @@
 /**
- * One generation on a llama.cpp context sequence. The model is evaluated with neutral sampling options, so the
- * probability map it returns is the model's own distribution: logprobs and top alternatives are true ones. textgen
- * then picks the token itself (src/emulator/engine/sampler.ts: greedy, or temperature, top-k, top-p and typical-p
- * with a seeded generator, so a seed reproduces a sample), applying the repetition penalty and holding back
- * end-of-generation tokens until min_new_tokens, and evaluates that token next.
+ * One generation on a llama.cpp context sequence, decoded one of two ways (`decodePlan`):
+ *
+ * - **exact**: the model is evaluated with neutral sampling options, so the probability map it returns is the
+ *   model's own distribution and logprobs, ranks and top alternatives are true ones. textgen then picks the token
+ *   itself (src/emulator/engine/sampler.ts: greedy, or temperature, top-k, top-p and typical-p with a seeded
+ *   generator, so a seed reproduces a sample), applying the repetition penalty and holding back end-of-generation
+ *   tokens until min_new_tokens, and evaluates that token next. Building the map costs a pass over the vocabulary
+ *   per token (the engine streamed at 0.55× of llama.cpp's own rate with it).
+ * - **fast**: when no token scores are asked for and every sampler asked for is one llama.cpp has, node-llama-cpp's
+ *   `sequence.evaluate` samples natively (temperature, top-k, top-p, its seeded generator, its repeat penalty) and
+ *   only the token ids come back. With min_new_tokens the first min_new_tokens tokens go the exact way (llama.cpp's
+ *   token bias cannot hold back end-of-generation tokens) and the rest the fast way.
+ *
+ * Stop sequences, max_new_tokens, the context window, time_limit and cancellation are checked after every token
+ * by GenerationOutput, the same on both paths. Greedy text is the same on both; a seeded sample repeats on each
+ * path, but the two paths draw differently (llama.cpp's generator, and it cuts top-p before the temperature).
  *
  * The producer runs on its own once iteration starts, filling a queue the consumer reads: several generations of
  * one request (n choices, best_of) read in turns can never wait on each other's sequences.
@@ -23,7 +34,7 @@ import type {
   GenerationSummary,
   TokenAlternative,
 } from '../types.js';
-import type { LlamaContextSequence, LlamaModel, Token } from './binding.js';
+import type { EvaluateOptions, LlamaContextSequence, LlamaModel, Token } from './binding.js';
 import type { SequencePool } from './sequence-pool.js';
 
 export const DEFAULT_MAX_NEW_TOKENS = 20;
@@ -36,6 +47,66 @@ const NEGLIGIBLE = 1e-7;
 const MAX_CANDIDATES = 4096;
 /** A piece ending in U+FFFD is held back this many tokens at most, waiting for the rest of its UTF-8 character. */
 const MAX_HELD = 4;
+
+/** `exact` decodes every token the exact way (tests and the bench compare the paths); `auto` picks per request. */
+export type DecodePath = 'auto' | 'exact';
+
+/** The environment variable that forces the exact path in a `serve` process (tests and the bench). */
+export const DECODE_PATH_ENV = 'TEXTGEN_LLAMA_DECODE';
+
+export interface DecodePlan {
+  /** Tokens decoded the exact way before llama.cpp samples the rest: 0 is all fast, Infinity all exact. */
+  exactTokens: number;
+  /** Why any token goes the exact way. */
+  reason: 'forced' | 'token scores' | 'typical_p' | 'min_new_tokens' | undefined;
+}
+
+/** Whether the request asks for greedy decoding (watsonx's decoding_method, or temperature 0). */
+export function isGreedy(p: CanonicalParameters): boolean {
+  return p.decoding_method === 'greedy' || p.temperature === 0;
+}
+
+/** Which tokens of a generation need the model's whole distribution, and why. */
+export function decodePlan(request: EngineRequest, path: DecodePath = 'auto'): DecodePlan {
+  if (path === 'exact') return { exactTokens: Number.POSITIVE_INFINITY, reason: 'forced' };
+  const p = request.parameters ?? {};
+  const ro = p.return_options ?? {};
+  if (request.tokenScores || ro.token_logprobs || ro.token_ranks || (ro.top_n_tokens ?? 0) > 0)
+    return { exactTokens: Number.POSITIVE_INFINITY, reason: 'token scores' };
+  // node-llama-cpp offers no locally typical sampler.
+  if (!isGreedy(p) && p.typical_p !== undefined && p.typical_p < 1)
+    return { exactTokens: Number.POSITIVE_INFINITY, reason: 'typical_p' };
+  const minNew = p.min_new_tokens ?? 0;
+  if (minNew > 0) return { exactTokens: minNew, reason: 'min_new_tokens' };
+  return { exactTokens: 0, reason: undefined };
+}
+
+/** llama.cpp's sampling settings for the request: the fast path's counterpart of the exact path's `settings`. */
+export function evaluateOptions(
+  p: CanonicalParameters,
+  seed: number | undefined,
+  history: readonly Token[],
+  contextSize: number,
+): EvaluateOptions {
+  const options: EvaluateOptions = isGreedy(p)
+    ? { temperature: 0 }
+    : {
+        temperature: p.temperature ?? 1,
+        // Without top_k the exact path samples from the MAX_CANDIDATES likeliest (node-llama-cpp's own default is 40).
+        topK: p.top_k ?? MAX_CANDIDATES,
+        topP: p.top_p ?? 1,
+        minP: 0,
+        // llama.cpp's seed is an unsigned 32-bit integer.
+        seed: (seed ?? 0) >>> 0,
+      };
+  const penalty = p.repetition_penalty ?? 1;
+  // Every token so far (prompt and output) counts, as on the exact path; llama.cpp divides a positive logit by the
+  // penalty and multiplies a negative one (as Hugging Face's does), the exact path divides the probability.
+  if (penalty !== 1)
+    options.repeatPenalty = { punishTokens: () => history as Token[], maxPunishTokens: contextSize, penalty };
+  options.yieldEogToken = true;
+  return options;
+}
 
 export interface Distribution {
   /** Candidates, most likely first. */
@@ -57,6 +128,16 @@ export interface LlamaRuntime {
   /** Tokens one sequence holds: prompt plus output. */
   contextSize: number;
   tokenText(id: Token, before: readonly Token[]): string;
+  /** `exact` forces the exact path for every request. */
+  decodePath: DecodePath;
+}
+
+/** The next token: its id, and its true logprob, rank and alternatives when it was picked the exact way. */
+interface Picked {
+  id: Token;
+  logprob?: number;
+  rank?: number;
+  topTokens?: TokenAlternative[];
 }
 
 export class LlamaGeneration implements Generation {
@@ -110,9 +191,8 @@ export class LlamaGeneration implements Generation {
     const maxNew = p.max_new_tokens ?? DEFAULT_MAX_NEW_TOKENS;
     const minNew = p.min_new_tokens ?? 0;
     const stops = new StopSequences(p.stop_sequences, p.include_stop_sequence ?? true);
-    const greedy = p.decoding_method === 'greedy' || p.temperature === 0;
     const settings = {
-      greedy,
+      greedy: isGreedy(p),
       temperature: p.temperature ?? 1,
       topK: p.top_k,
       topP: p.top_p,
@@ -121,6 +201,7 @@ export class LlamaGeneration implements Generation {
     const penalty = p.repetition_penalty ?? 1;
     const draw = createRng(this.seed ?? 0);
     const model = this.rt.model;
+    const { exactTokens } = decodePlan(this.request, this.rt.decodePath);
     const { request, inputText, inputTokenCount, inputTokens, seed } = this;
     const output = new GenerationOutput(
       { request, inputText, inputTokenCount, inputTokens, seed },
@@ -136,6 +217,8 @@ export class LlamaGeneration implements Generation {
     );
     this.output = output;
     const ids: Token[] = [];
+    /** Prompt and output: what the fast path's repeat penalty counts against. */
+    const history: Token[] = [...this.prompt];
     let held: Token[] = [];
 
     const atOnce = output.endsAtOnce();
@@ -147,13 +230,25 @@ export class LlamaGeneration implements Generation {
     } catch {
       return yield output.finish('cancelled');
     }
+    /** The fast path's token source once llama.cpp samples; until then the exact path's next distribution. */
+    let fast: AsyncGenerator<Token, void, undefined> | undefined;
+    let next: Distribution | undefined;
+    const goFast = (tokens: Token[]) => {
+      fast = sequence.evaluate(tokens, evaluateOptions(p, this.seed, history, this.rt.contextSize));
+      next = undefined;
+    };
     try {
       await sequence.clearHistory();
-      const last = this.prompt.length - 1;
-      const first = await sequence.controlledEvaluate(
-        this.prompt.map((t, i) => (i === last ? [t, { generateNext: { probabilities: true, options: NEUTRAL } }] : t)),
-      );
-      let next = distribution(first[last]?.next.probabilities);
+      if (exactTokens === 0) goFast([...this.prompt]);
+      else {
+        const last = this.prompt.length - 1;
+        const first = await sequence.controlledEvaluate(
+          this.prompt.map((t, i) =>
+            i === last ? [t, { generateNext: { probabilities: true, options: NEUTRAL } }] : t,
+          ),
+        );
+        next = distribution(first[last]?.next.probabilities);
+      }
       const seen = new Set<Token>(this.prompt);
 
       while (true) {
@@ -165,19 +260,28 @@ export class LlamaGeneration implements Generation {
             return yield output.finish('cancelled');
           }
         }
-        const allowEnd = output.tokens.length >= minNew;
-        const picked = pick(next, { model, seen, penalty, allowEnd, settings, draw });
+        const before = ids.slice(-MAX_HELD);
+        let picked: Picked | undefined;
+        if (fast) {
+          const r = await fast.next();
+          picked = r.done ? undefined : { id: r.value };
+        } else if (next) {
+          const allowEnd = output.tokens.length >= minNew;
+          const d = next;
+          const chosen = pick(d, { model, seen, penalty, allowEnd, settings, draw });
+          picked = chosen && { ...chosen, topTokens: alternatives(d, (id) => this.rt.tokenText(id, before)) };
+        }
         if (picked === undefined || model.isEogToken(picked.id)) return yield output.finish('eos_token');
 
-        const before = ids.slice(-MAX_HELD);
         const token: EngineToken = {
           id: picked.id,
           text: this.rt.tokenText(picked.id, before.length > 0 ? before : this.prompt.slice(-1)),
-          logprob: picked.logprob,
-          rank: picked.rank,
-          topTokens: alternatives(next, (id) => this.rt.tokenText(id, before)),
         };
+        if (picked.logprob !== undefined) token.logprob = picked.logprob;
+        if (picked.rank !== undefined) token.rank = picked.rank;
+        if (picked.topTokens !== undefined) token.topTokens = picked.topTokens;
         ids.push(picked.id);
+        history.push(picked.id);
         seen.add(picked.id);
         held.push(picked.id);
         const settled = ids.slice(0, ids.length - held.length);
@@ -194,12 +298,19 @@ export class LlamaGeneration implements Generation {
         yield output.step(token);
 
         if (signal?.aborted) return yield output.finish('cancelled');
-        const out = await sequence.controlledEvaluate([
-          [picked.id, { generateNext: { probabilities: true, options: NEUTRAL } }],
-        ]);
-        next = distribution(out[0]?.next.probabilities);
+        // The fast path's next iteration evaluates this token itself; the exact path evaluates it here.
+        if (fast) continue;
+        if (ids.length >= exactTokens) goFast([picked.id]);
+        else {
+          const out = await sequence.controlledEvaluate([
+            [picked.id, { generateNext: { probabilities: true, options: NEUTRAL } }],
+          ]);
+          next = distribution(out[0]?.next.probabilities);
+        }
       }
     } finally {
+      // The sequence goes back to the pool only once llama.cpp has let go of it.
+      await fast?.return();
       this.rt.pool.release(sequence);
     }
   }
