@@ -42,27 +42,21 @@ export interface EvaluateOptions {
   };
   /** End-of-generation tokens are yielded (and the caller stops) rather than ending the iteration unseen. */
   yieldEogToken?: boolean;
+  /** Sampling under a grammar (structured output): where the answer stands in it. */
+  grammarEvaluationState?: LlamaGrammarEvaluationState;
 }
 
 export interface LlamaContextSequence {
   readonly contextSize: number;
   clearHistory(): Promise<void>;
-  /** Evaluates `tokens`, then yields one sampled token per iteration, evaluating each before sampling the next. */
+  /**
+   * Evaluates `tokens`, then yields one sampled token per iteration, evaluating each before sampling the next
+   * (llama.cpp's own sampler: the fast path, and generation under a grammar).
+   */
   evaluate(tokens: Token[], options: EvaluateOptions): AsyncGenerator<Token, void, undefined>;
   controlledEvaluate(
     input: Array<Token | [Token, { generateNext?: { probabilities?: boolean; options?: Record<string, number> } }]>,
   ): Promise<Array<ProbabilityOutput | undefined>>;
-  /** Generates after `tokens` with llama.cpp's own sampler (used under a grammar); ends at an end-of-generation token. */
-  evaluate(
-    tokens: Token[],
-    options: {
-      temperature?: number;
-      topK?: number;
-      topP?: number;
-      seed?: number;
-      grammarEvaluationState?: LlamaGrammarEvaluationState;
-    },
-  ): AsyncGenerator<Token, void, void>;
   dispose(): void;
 }
 
