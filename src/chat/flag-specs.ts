@@ -135,7 +135,7 @@ export const CHAT_OPTION_SPECS = [
   },
   {
     flags: '--id-or-name <deployment>',
-    description: 'a watsonx deployment to chat with (/ml/v1/deployments/{id_or_name}/text/chat) instead of a model',
+    description: 'a watsonx deployment to chat with instead of a model (/ml/v1/deployments/ID/text/chat)',
   },
   {
     flags: '--api <chat-completions|responses>',
