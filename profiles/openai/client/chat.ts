@@ -45,17 +45,31 @@ export function azureChatApiVersion(profile: ResolvedProfile): string {
   return azureSettings(profile).chatApiVersion ?? AZURE_CHAT_DEFAULT_API_VERSION;
 }
 
+/** The Azure deployment a chat request names (its chat-completions and Responses routes alike). */
+export function azureDeploymentOf(target: ChatTarget, profile: ResolvedProfile): string {
+  const deployment = target.deployment ?? target.model ?? profile.defaults.model;
+  if (!deployment)
+    throw new UsageError(
+      `azure-openai needs a deployment: give --model (or --id-or-name), or set defaults.model in profile "${profile.name}"`,
+    );
+  return deployment;
+}
+
+/** The model an OpenAI-compatible chat request names (its chat-completions and Responses routes alike). */
+export function openAiModelOf(target: ChatTarget, profile: ResolvedProfile): string {
+  const model = target.model ?? target.deployment ?? profile.defaults.model;
+  if (!model)
+    throw new UsageError(`openai needs a model: give --model, or set defaults.model in profile "${profile.name}"`);
+  return model;
+}
+
 export function buildAzureChatRequest(
   request: ChatRequest,
   target: ChatTarget,
   profile: ResolvedProfile,
   extra?: Record<string, unknown>,
 ): HttpRequestSpec {
-  const deployment = target.deployment ?? target.model ?? profile.defaults.model;
-  if (!deployment)
-    throw new UsageError(
-      `azure-openai needs a deployment: give --model (or --id-or-name), or set defaults.model in profile "${profile.name}"`,
-    );
+  const deployment = azureDeploymentOf(target, profile);
   if (azureChatUsesV1(profile)) {
     const body = {
       model: deployment,
@@ -88,9 +102,7 @@ export function buildOpenAiChatRequest(
   profile: ResolvedProfile,
   extra?: Record<string, unknown>,
 ): HttpRequestSpec {
-  const model = target.model ?? target.deployment ?? profile.defaults.model;
-  if (!model)
-    throw new UsageError(`openai needs a model: give --model, or set defaults.model in profile "${profile.name}"`);
+  const model = openAiModelOf(target, profile);
   const body = { model, ...chatCompletionsFields(request), ...streamFields(target.stream, true), ...extra };
   // Servers document their base URL both as `http://host:port` and as `http://host:port/v1`.
   const base = profile.url.replace(/\/+$/, '');

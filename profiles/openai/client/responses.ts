@@ -15,6 +15,7 @@ import type { ResolvedProfile } from '../../../src/contract/profile.js';
 import { chatHeaders, OPENAI_CHAT_FEATURES } from '../../common/chat-completions.js';
 import { AZURE_MAX_STOP_SEQUENCES } from '../capabilities.js';
 import { azureV1Url } from './azure-v1.js';
+import { azureDeploymentOf, openAiModelOf } from './chat.js';
 import { parseCompletionsError } from './errors.js';
 import { parseResponse } from './responses-read.js';
 import { createResponsesDecoder } from './responses-stream.js';
@@ -104,9 +105,7 @@ export function buildOpenAiResponsesRequest(
   profile: ResolvedProfile,
   extra?: Record<string, unknown>,
 ): HttpRequestSpec {
-  const model = target.model ?? target.deployment ?? profile.defaults.model;
-  if (!model)
-    throw new UsageError(`openai needs a model: give --model, or set defaults.model in profile "${profile.name}"`);
+  const model = openAiModelOf(target, profile);
   // Servers document their base URL both as `http://host:port` and as `http://host:port/v1`.
   const base = profile.url.replace(/\/+$/, '');
   return request(/\/v1$/.test(base) ? `${base}/responses` : `${base}/v1/responses`, model, chat, target.stream, extra);
@@ -118,11 +117,7 @@ export function buildAzureResponsesRequest(
   profile: ResolvedProfile,
   extra?: Record<string, unknown>,
 ): HttpRequestSpec {
-  const deployment = target.deployment ?? target.model ?? profile.defaults.model;
-  if (!deployment)
-    throw new UsageError(
-      `azure-openai needs a deployment: give --model (or --id-or-name), or set defaults.model in profile "${profile.name}"`,
-    );
+  const deployment = azureDeploymentOf(target, profile);
   // Azure's Responses API is on the v1 routes only; the deployment name is the model.
   return request(azureV1Url(profile, '/responses'), deployment, chat, target.stream, extra);
 }

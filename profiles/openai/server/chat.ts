@@ -38,6 +38,7 @@ import {
   statusError,
   type CompletionsError,
   type Dialect,
+  sendUnparsableBody,
 } from './errors.js';
 
 interface ChatBody extends ChatSampling {
@@ -155,19 +156,7 @@ function chatRoute(dialect: Dialect): RouteHandler {
   return async (ctx: RouteContext) => {
     stampRequestId(ctx);
     if (!checkAccess(ctx, dialect)) return;
-    if (!('json' in ctx.request)) {
-      const empty = ctx.request.body.trim() === '';
-      return sendCompletionsError(
-        ctx,
-        400,
-        invalidRequest(
-          empty
-            ? 'The request body is empty: expected a JSON object'
-            : 'We could not parse the JSON body of your request.',
-          null,
-        ),
-      );
-    }
+    if (!('json' in ctx.request)) return sendUnparsableBody(ctx);
     const checked = await validate(ctx.request.json, dialect);
     if (!checked.ok) return sendCompletionsError(ctx, 400, checked.error);
     const body = checked.body;

@@ -23,6 +23,7 @@ import {
   statusError,
   type CompletionsError,
   type Dialect,
+  sendUnparsableBody,
 } from './errors.js';
 import { validateCompletionsBody, type CompletionsBody } from './validate.js';
 import type { WireChoice, WireCompletion } from '../wire.js';
@@ -104,17 +105,7 @@ async function prepare(ctx: RouteContext, dialect: Dialect): Promise<Prepared | 
     return undefined;
   }
   if (!('json' in ctx.request)) {
-    const empty = ctx.request.body.trim() === '';
-    sendCompletionsError(
-      ctx,
-      400,
-      invalidRequest(
-        empty
-          ? 'The request body is empty: expected a JSON object'
-          : 'We could not parse the JSON body of your request.',
-        null,
-      ),
-    );
+    sendUnparsableBody(ctx);
     return undefined;
   }
   const check = validateCompletionsBody(ctx.request.json, dialect);

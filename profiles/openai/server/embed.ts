@@ -25,6 +25,7 @@ import {
   stampRequestId,
   type CompletionsError,
   type Dialect,
+  sendUnparsableBody,
 } from './errors.js';
 
 export const AZURE_EMBED_DIMENSIONS = 1536;
@@ -133,19 +134,7 @@ function embeddingsRoute(dialect: Dialect): RouteHandler {
     const denied = accessProblem(ctx, dialect, '2022-03-01-preview or 2024-10-21');
     if (denied) return sendCompletionsError(ctx, denied.status, denied.error);
     const version = ctx.request.query['api-version'];
-    if (!('json' in ctx.request)) {
-      const empty = ctx.request.body.trim() === '';
-      return sendCompletionsError(
-        ctx,
-        400,
-        invalidRequest(
-          empty
-            ? 'The request body is empty: expected a JSON object'
-            : 'We could not parse the JSON body of your request.',
-          null,
-        ),
-      );
-    }
+    if (!('json' in ctx.request)) return sendUnparsableBody(ctx);
     const problem = checkBody(ctx.request.json, dialect);
     if (problem) return sendCompletionsError(ctx, 400, problem);
     const body = ctx.request.json as {

@@ -65,6 +65,19 @@ export function sendCompletionsError(
   sendJson(ctx.res, status, errorBody(dialectOf(ctx.request.path), status, e), headers);
 }
 
+/** The 400 for a body that is empty or not JSON, in OpenAI's and Azure's words. */
+export function sendUnparsableBody(ctx: RouteContext): void {
+  const empty = ctx.request.body.trim() === '';
+  sendCompletionsError(
+    ctx,
+    400,
+    invalidRequest(
+      empty ? 'The request body is empty: expected a JSON object' : 'We could not parse the JSON body of your request.',
+      null,
+    ),
+  );
+}
+
 /** A 400 about one request field, as both services word validation failures. */
 export function invalidRequest(message: string, param: string | null): CompletionsError {
   return { code: null, message, param, type: 'invalid_request_error' };

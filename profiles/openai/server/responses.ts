@@ -14,7 +14,7 @@ import type { TurnMessage } from '../../../src/emulator/engine/structured-answer
 import { unauthorized } from './access.js';
 import { completionsAuthorized } from './auth.js';
 import { azureV1Access } from './azure-v1-access.js';
-import { completionsFaultWording, invalidRequest, sendCompletionsError, stampRequestId } from './errors.js';
+import { completionsFaultWording, sendCompletionsError, stampRequestId, sendUnparsableBody } from './errors.js';
 import { planResponse } from './responses-answer.js';
 import { inputMessages } from './responses-input.js';
 import {
@@ -73,19 +73,7 @@ function keep(
 function createRoute(flavour: ResponsesFlavour): RouteHandler {
   return async (ctx) => {
     if (!accessOk(ctx, flavour)) return;
-    if (!('json' in ctx.request)) {
-      const empty = ctx.request.body.trim() === '';
-      return sendCompletionsError(
-        ctx,
-        400,
-        invalidRequest(
-          empty
-            ? 'The request body is empty: expected a JSON object'
-            : 'We could not parse the JSON body of your request.',
-          null,
-        ),
-      );
-    }
+    if (!('json' in ctx.request)) return sendUnparsableBody(ctx);
     const checked = validateResponsesBody(ctx.request.json);
     if (!checked.ok) return sendCompletionsError(ctx, 400, checked.error);
     const body = checked.body;
