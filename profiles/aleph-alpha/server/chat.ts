@@ -186,15 +186,7 @@ export async function chatRoute(ctx: RouteContext): Promise<void> {
     }
     const events = new EventStream(ctx, fault, streamWording);
     events.open();
-    const chunk = (choices: unknown[], usage?: unknown) =>
-      events.send({
-        data: JSON.stringify({
-          ...envelope,
-          object: 'chat.completion.chunk',
-          choices,
-          ...(usage !== undefined ? { usage } : {}),
-        }),
-      });
+    const chunk = chunkWriter(events, envelope);
     const usage = body.stream_options?.include_usage ? { promptTokens: plan.prompt_tokens } : undefined;
     if (!(await streamStructuredChoices(plan, chunk, { usage }))) return;
     if (!(await events.send({ data: '[DONE]' }))) return;
@@ -229,15 +221,7 @@ export async function chatRoute(ctx: RouteContext): Promise<void> {
 
   const events = new EventStream(ctx, fault, streamWording);
   events.open();
-  const chunk = (choices: unknown[], usage?: unknown) =>
-    events.send({
-      data: JSON.stringify({
-        ...envelope,
-        object: 'chat.completion.chunk',
-        choices,
-        ...(usage !== undefined ? { usage } : {}),
-      }),
-    });
+  const chunk = chunkWriter(events, envelope);
   const shape = { logprobsTop: wantLogprobs ? top : undefined, emptyDeltas: false };
   const usage = body.stream_options?.include_usage ? { promptTokens } : undefined;
   if (!(await streamChatChoices(generations, chunk, { ...shape, usage }))) return;
@@ -253,3 +237,16 @@ export const alephAlphaChatProtocol: ProtocolModule = {
     sendAlephAlphaError(ctx.res, status, upperSnake(code), message, headers);
   },
 };
+
+/** Writes one `chat.completion.chunk` event in this answer's envelope (the usage only where given). */
+function chunkWriter(events: EventStream, envelope: Record<string, unknown>) {
+  return (choices: unknown[], usage?: unknown) =>
+    events.send({
+      data: JSON.stringify({
+        ...envelope,
+        object: 'chat.completion.chunk',
+        choices,
+        ...(usage !== undefined ? { usage } : {}),
+      }),
+    });
+}

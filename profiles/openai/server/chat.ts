@@ -201,10 +201,7 @@ function chatRoute(dialect: Dialect): RouteHandler {
         finish_reason: chatFinishReason(s.stopReason),
         ...azureFilter,
       }));
-      const filterAnnotation =
-        dialect === 'azure'
-          ? { prompt_filter_results: [{ prompt_index: 0, content_filter_results: contentFilterResults(false) }] }
-          : {};
+      const filterAnnotation = promptFilterAnnotation(dialect);
       await sendAnswer(ctx, fault, {
         ...envelope,
         object: 'chat.completion',
@@ -266,10 +263,7 @@ async function answerStructured(
       finish_reason: c.finish_reason,
       ...azureFilter,
     }));
-    const filterAnnotation =
-      dialect === 'azure'
-        ? { prompt_filter_results: [{ prompt_index: 0, content_filter_results: contentFilterResults(false) }] }
-        : {};
+    const filterAnnotation = promptFilterAnnotation(dialect);
     await sendAnswer(ctx, fault, {
       ...envelope,
       object: 'chat.completion',
@@ -307,3 +301,10 @@ export const azureOpenAiChatProtocol: ProtocolModule = {
     sendCompletionsError(ctx, status, { code, message }, headers);
   },
 };
+
+/** Azure annotates a whole answer with its prompt's (here always clean) content-filter results; OpenAI does not. */
+function promptFilterAnnotation(dialect: Dialect): Record<string, unknown> {
+  return dialect === 'azure'
+    ? { prompt_filter_results: [{ prompt_index: 0, content_filter_results: contentFilterResults(false) }] }
+    : {};
+}
