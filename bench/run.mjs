@@ -3,7 +3,8 @@
 // figure is a ratio against a baseline measured in the same run. Prints the table and writes it to
 // bench/results.local.md (untracked); `npm run bench -- --write-results` writes the tracked bench/results.md.
 // Every measured process runs with a clean environment (lib.mjs cleanEnv). No verdict (met / not met) is printed
-// when the machine was busy at the start or the end (load average, BENCH_BUSY_LOAD): the figures say so instead.
+// when other processes used the CPU before or during any group of rows (quiet.mjs, BENCH_BUSY_CORES): the figures
+// say so instead.
 // Knobs (docs/performance.md): BENCH_QUICK=1 (smaller sizes, under a minute or two), BENCH_ONLY=cold,stream,batch,
 // BENCH_RUNS, BENCH_EVENTS, BENCH_STREAM_RUNS, BENCH_CHUNK, BENCH_BATCH_LINES, BENCH_LATENCY_MS, BENCH_MEMORY_LINES,
 // BENCH_OUT (another results file, e.g. to keep a "before" run), BENCH_LLAMA_TOKENS, BENCH_LLAMA_RUNS.
@@ -14,6 +15,7 @@ import { benchBatch } from './batch.mjs';
 import { benchColdStart } from './cold-start.mjs';
 import { benchLlama } from './llama.mjs';
 import { quick, removedEnvNames, root } from './lib.mjs';
+import { decideQuiet, measuredGroup } from './quiet.mjs';
 import { benchStreaming } from './streaming.mjs';
 
 const only = new Set((process.env.BENCH_ONLY ?? 'cold,stream,batch,llama').split(',').map((s) => s.trim()));
@@ -21,11 +23,21 @@ const started = Date.now();
 const n = (x, digits = 0) =>
   x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const cores = availableParallelism();
-/** A 1-minute load average at or above this (default: a quarter of the cores) means other work shares the machine. */
-const busyLoad = Number(process.env.BENCH_BUSY_LOAD ?? cores / 4);
+/**
+ * Other processes' CPU, in cores, from which the machine counts as busy (default: a quarter of the cores). The load
+ * average cannot decide it: the bench's own servers and clients raise it. BENCH_BUSY_LOAD is the former name.
+ */
+const busyCores = Number(process.env.BENCH_BUSY_CORES ?? process.env.BENCH_BUSY_LOAD ?? cores / 4);
 const loadAtStart = loadavg();
-let busy = loadAtStart[0] >= busyLoad;
-const verdict = (ok) => (busy ? 'no verdict (machine busy)' : ok ? 'met' : '**not met**');
+// Verdicts are written as rows are made and taken back at the end when any group's figures say "busy".
+const verdict = (ok) => (ok ? 'met' : '**not met**');
+/** Other processes' CPU before and during each group of rows (quiet.mjs). */
+const groups = [];
+const group = async (name, run) => {
+  const { result, figures } = await measuredGroup(name, run, { loadavg });
+  groups.push(figures);
+  return result;
+};
 const resultsPath =
   process.env.BENCH_OUT ??
   join(root, 'bench', process.argv.includes('--write-results') ? 'results.md' : 'results.local.md');
@@ -36,14 +48,14 @@ const out = [
   `${new Date().toISOString()} · node ${process.version} · ${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}) · ${quick ? 'BENCH_QUICK=1' : 'full sizes'}`,
   '',
   // Other work on the machine slows every client alike, so ratios hold up better than absolute figures; say how busy it was.
-  `Load average at start: ${loadAtStart.map((l) => l.toFixed(2)).join(', ')} (busy from ${busyLoad.toFixed(2)}: ${busy ? 'busy' : 'quiet'}).`,
+  `Load average at start: ${loadAtStart.map((l) => l.toFixed(2)).join(', ')} (not used for the verdict: the bench's own processes raise it; see the end).`,
   '',
   `Clean environment for every measured process: ${removedEnvNames().length === 0 ? 'nothing to remove' : `removed ${removedEnvNames().join(', ')}`} (NODE_EXTRA_CA_CERTS alone adds ~30 ms to every Node start).`,
   '',
 ];
 
 if (only.has('cold')) {
-  const cold = await benchColdStart();
+  const cold = await group('start-up', benchColdStart);
   const x = (v) => (v === undefined ? '–' : `${v.toFixed(2)}×`);
   out.push(
     `## Start-up (whole process, spawn to exit; medians of ${cold.runs} paired rounds)`,
@@ -64,7 +76,7 @@ if (only.has('cold')) {
 }
 
 if (only.has('stream')) {
-  const s = await benchStreaming();
+  const s = await group('streaming', benchStreaming);
   const baseName = s.curlMissing ? 'node split' : 'curl';
   out.push(
     `## Streaming ${n(s.events)} events (median of ${s.runs} runs, server writes ${n(s.chunkBytes)}-byte chunks)`,
@@ -94,7 +106,7 @@ if (only.has('stream')) {
 }
 
 if (only.has('batch')) {
-  const b = await benchBatch();
+  const b = await group('batch', benchBatch);
   out.push('## Batch (`deployment text-generate --batch`, concurrency 64)', '');
   if (!b.available) {
     out.push(
@@ -126,7 +138,7 @@ if (only.has('batch')) {
 }
 
 if (only.has('llama')) {
-  const l = await benchLlama();
+  const l = await group('llama', benchLlama);
   out.push("## The llama engine (`serve --engine llama`, the test suite's successor model, 1 thread)", '');
   if (l.skipped) out.push(l.skipped, '');
   else {
@@ -152,20 +164,30 @@ if (only.has('llama')) {
 }
 
 const loadAtEnd = loadavg();
-const busyAtEnd = loadAtEnd[0] >= busyLoad;
 out.push(
   `Whole bench: ${n((Date.now() - started) / 1000, 1)} s; load average at the end: ${loadAtEnd
     .map((l) => l.toFixed(2))
     .join(', ')}.`,
   '',
 );
-if (busy || busyAtEnd) {
-  busy = true;
+const decision = decideQuiet(groups, busyCores);
+const cpu = (c) => (c === undefined ? 'not measured' : `${n(c, 2)} cores`);
+out.push(
+  `Other processes' CPU (the machine's busy time in /proc/stat minus this bench's own process tree), busy from ${n(busyCores, 2)} cores of ${cores}:`,
+  '',
+  '| group | load average before | others, 2 s before the group | others, during the group |',
+  '|---|---:|---:|---:|',
+  ...groups.map(
+    (g) => `| ${g.name} | ${g.load === undefined ? '–' : n(g.load, 2)} | ${cpu(g.before)} | ${cpu(g.during)} |`,
+  ),
+  '',
+);
+const busy = !decision.quiet;
+if (busy)
   out.push(
-    `**No verdict: the machine was busy** (1-minute load average ${loadAtStart[0].toFixed(2)} at the start, ${loadAtEnd[0].toFixed(2)} at the end, against ${busyLoad.toFixed(2)} for ${cores} cores). Other work slows textgen and its baselines unevenly; run again on a quiet machine (\`uptime\`) for pass/fail against the targets.`,
+    `**No verdict: the machine was busy** (${decision.reasons.join('; ') || 'nothing measured'}). Other work slows textgen and its baselines unevenly; run again on a quiet machine for pass/fail against the targets.`,
     '',
   );
-}
 // Verdicts were written as rows were made; a machine that became busy during the run takes them back.
 let text = out.join('\n');
 if (busy)
