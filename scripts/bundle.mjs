@@ -2,13 +2,14 @@
 // `npm run build`, after tsc: the bundles bin/textgen.js runs (docs/performance.md, "Start-up").
 //   dist/cli.cjs     src/cli/launch/cli-entry.ts — commander and the command specs (help, parsing)
 //   dist/run.cjs     src/cli/launch/run-entry.ts — the chosen command and everything it loads
+//   dist/run-*.cjs   the same entry with only some commands' handlers (SMALL_RUNNERS, below)
 //   dist/launch.cjs  src/cli/launch/launch.ts    — loads the two through V8's code cache
 // CommonJS, because Node 20 can give V8's code cache only to scripts (vm.Script), not to ES modules. Only entry
 // points are named here: what each bundle holds follows from the imports.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -73,27 +74,41 @@ const lazyBuiltins = {
  * The parser's bundle (dist/cli.cjs) holds the command list (src/cli/commands.ts) but never runs a handler: the
  * runner's bundle does. Each command file ends in `export const command = defineCommand({ spec, helpGroup: …, run })`;
  * here its `run` is swapped for a stub, so that esbuild drops the handler and everything only it imports, as it
- * drops any unused code. The build stops when a command file is written otherwise, rather than guess.
+ * drops any unused code. The build stops when a command file is written otherwise, rather than guess. `kept`: the
+ * command files (relative to the root, "commands/chat.ts") whose handler stays (the smaller runner bundles, below).
  */
-const handlersLeftOut = {
-  name: 'handlers-left-out',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]commands[\\/].*\.ts$/ }, (args) => {
-      const source = readFileSync(args.path, 'utf8');
-      const definition = /export const command = defineCommand\(\{ spec, helpGroup: ('[^']+'), run \}\);\n$/;
-      if (!definition.test(source))
-        throw new Error(
-          `${args.path}: end it with export const command = defineCommand({ spec, helpGroup: '…', run });`,
-        );
-      return {
-        loader: 'ts',
-        contents: source.replace(
-          definition,
-          "export const command = defineCommand({ spec, helpGroup: $1, run: async () => { throw new Error('dist/cli.cjs runs no handler'); } });\n",
-        ),
-      };
-    });
-  },
+function handlersLeftOut(bundle, kept = new Set()) {
+  return {
+    name: 'handlers-left-out',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]commands[\\/].*\.ts$/ }, (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        const definition = /export const command = defineCommand\(\{ spec, helpGroup: ('[^']+'), run \}\);\n$/;
+        if (!definition.test(source))
+          throw new Error(
+            `${args.path}: end it with export const command = defineCommand({ spec, helpGroup: '…', run });`,
+          );
+        if (kept.has(relative(root, args.path).split(sep).join('/'))) return undefined;
+        return {
+          loader: 'ts',
+          contents: source.replace(
+            definition,
+            `export const command = defineCommand({ spec, helpGroup: $1, run: async () => { throw new Error('${bundle} runs no handler of this command'); } });\n`,
+          ),
+        };
+      });
+    },
+  };
+}
+
+/**
+ * Runner bundles of their own for the commands scripts and CI loops run once per prompt: each holds only its
+ * commands' handlers and what they load, so a run deserialises (V8's code cache) and reads less than dist/run.cjs,
+ * which holds every command (docs/performance.md, "Start-up, third round"). Every other command runs from
+ * dist/run.cjs. Name → command keys; a command's file is commands/<its words joined by "/">.ts.
+ */
+const SMALL_RUNNERS = {
+  'run-generate': ['deployment text-generate', 'deployment text-generate-stream'],
 };
 
 const dist = join(root, 'dist');
@@ -130,18 +145,45 @@ const common = {
 const parser = await build({
   ...common,
   entryPoints: { cli: 'src/cli/launch/cli-entry.ts' },
-  plugins: [...common.plugins, handlersLeftOut],
+  plugins: [...common.plugins, handlersLeftOut('dist/cli.cjs')],
 });
 const runner = await build({ ...common, entryPoints: { run: 'src/cli/launch/run-entry.ts' } });
-const bundles = { metafile: mergeMetafiles(parser.metafile, runner.metafile) };
-for (const name of ['cli', 'run']) asciiOnly(join(dist, `${name}.cjs`));
+const metafiles = [parser.metafile, runner.metafile];
+/** Command key → the small runner bundle that holds its handler (the launcher's TEXTGEN_BUNDLE_IDS.runners). */
+const runnerOf = {};
+for (const [name, keys] of Object.entries(SMALL_RUNNERS)) {
+  const files = keys.map((key) => `commands/${key.split(' ').join('/')}.ts`);
+  for (const file of files)
+    if (!existsSync(join(root, file))) throw new Error(`SMALL_RUNNERS.${name}: no command file ${file}`);
+  const small = await build({
+    ...common,
+    entryPoints: { [name]: 'src/cli/launch/run-entry.ts' },
+    plugins: [...common.plugins, handlersLeftOut(`dist/${name}.cjs`, new Set(files))],
+  });
+  metafiles.push(small.metafile);
+  for (const key of keys) runnerOf[key] = name;
+}
+const bundleNames = ['cli', 'run', ...Object.keys(SMALL_RUNNERS)];
+const bundles = { metafile: mergeMetafiles(...metafiles) };
+for (const name of bundleNames) asciiOnly(join(dist, `${name}.cjs`));
 const id = (name) =>
   createHash('sha256')
     .update(readFileSync(join(dist, `${name}.cjs`)))
     .digest('hex')
     .slice(0, 16);
-const ids = { cli: id('cli'), run: id('run') };
+const ids = {
+  cli: id('cli'),
+  run: id('run'),
+  runners: Object.fromEntries(Object.entries(runnerOf).map(([key, name]) => [key, { name, id: id(name) }])),
+};
 const helpPages = await renderHelpPages(join(dist, 'cli.cjs'), join(dist, 'help'));
+// What the launcher needs to tell which command a command line names (src/cli/route.ts) before loading any bundle:
+// the command words and the global options' flags.
+const parserBundle = createRequire(import.meta.url)(join(dist, 'cli.cjs'));
+const route = {
+  commands: parserBundle.COMMAND_SPECS.map((spec) => ({ path: spec.path })),
+  globals: parserBundle.GLOBAL_OPTION_SPECS.map((o) => ({ flags: o.flags })),
+};
 await build({
   ...common,
   entryPoints: { launch: 'src/cli/launch/launch.ts' },
@@ -149,6 +191,7 @@ await build({
     ...common.define,
     TEXTGEN_BUNDLE_IDS: JSON.stringify(ids),
     TEXTGEN_HELP_PAGES: JSON.stringify(helpPages),
+    TEXTGEN_ROUTE: JSON.stringify(route),
   },
   // The launcher is an ordinary CommonJS module: its import() is Node's, and it lends it to the bundles
   // (src/import-esm.ts) for config files and ES-module-only packages.
@@ -204,8 +247,11 @@ async function renderHelpPages(cliBundle, folder) {
 }
 
 /** One metafile for both bundles, as one build of two entry points would have written. */
-function mergeMetafiles(a, b) {
-  return { inputs: { ...a.inputs, ...b.inputs }, outputs: { ...a.outputs, ...b.outputs } };
+function mergeMetafiles(...metafiles) {
+  return {
+    inputs: Object.assign({}, ...metafiles.map((m) => m.inputs)),
+    outputs: Object.assign({}, ...metafiles.map((m) => m.outputs)),
+  };
 }
 
 /**

@@ -16,7 +16,7 @@ interface GlobalFlags {
   shortSwitch: ReadonlySet<string>;
 }
 
-function globalFlags(globals: readonly OptionSpec[]): GlobalFlags {
+function globalFlags(globals: readonly Pick<OptionSpec, 'flags'>[]): GlobalFlags {
   const long = new Set<string>();
   const switches = new Set<string>();
   const shortValue = new Set<string>();
@@ -31,8 +31,17 @@ function globalFlags(globals: readonly OptionSpec[]): GlobalFlags {
   return { long, switches, shortValue, shortSwitch };
 }
 
-/** The command words of argv (before any command option), or undefined when they cannot be told apart safely. */
-function commandWords(argv: readonly string[], g: GlobalFlags, longest: number): string[] | undefined {
+/**
+ * The command words of argv (before any command option), or undefined when they cannot be told apart safely. An
+ * option that is not global ends the words when they already name a whole command (`complete --model x`); commander
+ * also leaves it, and all after it, to that command.
+ */
+function commandWords(
+  argv: readonly string[],
+  g: GlobalFlags,
+  longest: number,
+  isCommand: (words: readonly string[]) => boolean,
+): string[] | undefined {
   const words: string[] = [];
   for (let i = 0; i < argv.length && words.length < longest; i++) {
     const token = argv[i] as string;
@@ -45,7 +54,7 @@ function commandWords(argv: readonly string[], g: GlobalFlags, longest: number):
       const name = token.includes('=') ? token.slice(0, token.indexOf('=')) : token;
       if (g.long.has(name)) {
         if (!token.includes('=')) i++;
-      } else if (!g.switches.has(name) || token.includes('=')) return undefined;
+      } else if (!g.switches.has(name) || token.includes('=')) return isCommand(words) ? words : undefined;
       continue;
     }
     // A cluster of short flags ("-qv", "-ojson", "-qo json"): switches, then at most one that takes a value.
@@ -56,21 +65,23 @@ function commandWords(argv: readonly string[], g: GlobalFlags, longest: number):
         if (k === letters.length - 1) i++;
         break;
       }
-      if (!g.shortSwitch.has(letter)) return undefined;
+      if (!g.shortSwitch.has(letter)) return isCommand(words) ? words : undefined;
     }
   }
   return words;
 }
 
 /** The spec whose path the command line's words start with, when that is certain; undefined otherwise. */
-export function routedSpec(
+export function routedSpec<S extends Pick<CommandSpec, 'path'>>(
   argv: readonly string[],
-  specs: readonly CommandSpec[],
-  globals: readonly OptionSpec[],
-): CommandSpec | undefined {
+  specs: readonly S[],
+  globals: readonly Pick<OptionSpec, 'flags'>[],
+): S | undefined {
   if (argv.some((a) => a === '-h' || a === '--help' || a === '--version')) return undefined;
   const longest = Math.max(...specs.map((s) => s.path.length));
-  const words = commandWords(argv, globalFlags(globals), longest);
+  const isCommand = (words: readonly string[]) =>
+    specs.some((s) => s.path.length === words.length && s.path.every((w, i) => words[i] === w));
+  const words = commandWords(argv, globalFlags(globals), longest, isCommand);
   if (words === undefined) return undefined;
   const named = specs.filter((s) => s.path.every((w, i) => words[i] === w));
   return named.sort((a, b) => b.path.length - a.path.length)[0];

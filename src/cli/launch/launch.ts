@@ -12,12 +12,23 @@ import { join } from 'node:path';
 import type { ProcessLike } from '../context-factory.js';
 import type { MainOptions, ParseOutcome, Selection } from '../selection.js';
 import { LENT_IMPORT } from '../../import-esm.js';
-import { compileCacheDir, loadBundle } from './compile-cache.js';
+import { compileCacheDir, type LoadedBundle, loadBundle } from './compile-cache.js';
+import { routedSpec } from '../route.js';
 
-/** The content hashes of dist/cli.cjs and dist/run.cjs, filled in by scripts/bundle.mjs (`define`). */
-declare const TEXTGEN_BUNDLE_IDS: { cli: string; run: string };
+/**
+ * The content hashes of dist/cli.cjs and dist/run.cjs, and the smaller runner bundles of some commands (command key →
+ * bundle name and hash), filled in by scripts/bundle.mjs (`define`).
+ */
+declare const TEXTGEN_BUNDLE_IDS: {
+  cli: string;
+  run: string;
+  runners: Record<string, { name: string; id: string }>;
+};
 /** The help pages rendered at build time: command line (helpPageKey) → `help/<n>.txt` (scripts/bundle.mjs). */
 declare const TEXTGEN_HELP_PAGES: Record<string, number>;
+
+/** The command words and the global options' flags (scripts/bundle.mjs), for src/cli/route.ts. */
+declare const TEXTGEN_ROUTE: { commands: { path: string[] }[]; globals: { flags: string }[] };
 
 /** Node's modules that every request through a proxy loads (undici, the trace's status texts, the response reader). */
 const SERVICE_BUILTINS = ['node:net', 'node:http', 'node:diagnostics_channel', 'node:fs/promises'] as const;
@@ -35,6 +46,34 @@ interface CliBundle {
 
 interface RunBundle {
   executeCommand(selection: Selection, io: ProcessLike, options: MainOptions): Promise<number>;
+  quickSelection(argv: readonly string[], key: string): Selection | undefined;
+}
+
+/** The runner bundle of the command `key` (dist/run.cjs, or a smaller one that holds it), with one cache per command. */
+function runnerFor(key: string, dist: string, cacheDir: string | undefined): LoadedBundle<RunBundle> {
+  // Each run deserialises the code of its own command, not of every command ever run. The commands run once per
+  // prompt have a runner bundle without the other commands' handlers (scripts/bundle.mjs SMALL_RUNNERS).
+  const small = Object.hasOwn(TEXTGEN_BUNDLE_IDS.runners, key) ? TEXTGEN_BUNDLE_IDS.runners[key] : undefined;
+  return small
+    ? loadBundle<RunBundle>(join(dist, `${small.name}.cjs`), small.id, cacheDir, key)
+    : loadBundle<RunBundle>(join(dist, 'run.cjs'), TEXTGEN_BUNDLE_IDS.run, cacheDir, key);
+}
+
+/**
+ * Sets what a request through a proxy needs before any bundle compiles (see below). Only requests through a proxy
+ * use undici (src/http/client.ts; direct ones go through node:http).
+ */
+function prepareForProxy(): void {
+  // undici compiles its HTTP parser (WebAssembly) when it loads; with tier-up on, Node waits at exit for the
+  // optimising compiler to finish — about 150 ms on every command that talks to a service (bench/results.md). The
+  // baseline compiler parses HTTP framing fast enough. Set before anything compiles WebAssembly, and before a runner
+  // bundle is read (V8 keeps a cache only for the flags it was made with, so runs with a proxy have caches of their
+  // own). Any V8 flag set at run time also makes V8 refuse Node's own code cache for every built-in module loaded
+  // after it, which then compiles from source: the built-ins a request to a service loads anyway are loaded first,
+  // from that cache (a watsonx request: 330 → 289 M instructions, docs/performance.md).
+  // process.getBuiltinModule, not import(): a dynamic import loads Node's ES module loader first (about 2 ms).
+  for (const name of SERVICE_BUILTINS) process.getBuiltinModule(name);
+  process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
 }
 
 /** Runs textgen with `argv`; `dist` is the folder of the bundles. Sets process.exitCode. */
@@ -47,8 +86,8 @@ export async function launch(argv: string[], dist: string): Promise<void> {
   // `textgen --help`, `textgen help deployment`, …: the page as commander rendered it at build time, without
   // building the command line (src/cli/help-text.ts helpCommandLines). Same key as helpPageKey, written out here so
   // that the launcher loads nothing of the parser bundle.
-  const key = argv.join('\u0000');
-  const page = Object.hasOwn(TEXTGEN_HELP_PAGES, key) ? TEXTGEN_HELP_PAGES[key] : undefined;
+  const pageKey = argv.join('\u0000');
+  const page = Object.hasOwn(TEXTGEN_HELP_PAGES, pageKey) ? TEXTGEN_HELP_PAGES[pageKey] : undefined;
   if (page !== undefined) {
     // As the parser does: a reader that goes away (`textgen --help | head`) is not an error.
     process.stdout.on('error', () => undefined);
@@ -70,31 +109,36 @@ export async function launch(argv: string[], dist: string): Promise<void> {
     stderr: process.stderr,
   };
   const cacheDir = compileCacheDir(process.env);
-  const cli = loadBundle<CliBundle>(join(dist, 'cli.cjs'), TEXTGEN_BUNDLE_IDS.cli, cacheDir);
-  const outcome = await cli.exports.parseCommandLine(argv, io);
-  if ('exitCode' in outcome) {
-    process.exitCode = outcome.exitCode;
-    cli.persist('help');
-    return;
+  // The common case: the words name a command for certain (src/cli/route.ts), and its runner bundle parses the rest
+  // without commander (src/cli/quick-parse.ts); dist/cli.cjs is not even read. Anything else — help, a usage error,
+  // an unusual shape — goes to commander, as it always did. Not through a proxy: the V8 flag below must be set after
+  // dist/cli.cjs is cached and before a runner bundle is read, so such runs keep the order they always had.
+  const proxy = throughProxy(process.env);
+  const routed = proxy ? undefined : routedSpec(argv, TEXTGEN_ROUTE.commands, TEXTGEN_ROUTE.globals)?.path.join(' ');
+  let run: LoadedBundle<RunBundle> | undefined;
+  let selection: Selection | undefined;
+  if (routed !== undefined) {
+    run = runnerFor(routed, dist, cacheDir);
+    selection = run.exports.quickSelection(argv, routed);
   }
-  // Written now, not after the command: the flag below would make V8 refuse this cache on the next run.
-  cli.persist('parse');
-  if (throughProxy(process.env)) {
-    // Only requests through a proxy use undici (src/http/client.ts; direct ones go through node:http). undici
-    // compiles its HTTP parser (WebAssembly) when it loads; with tier-up on, Node waits at exit for the optimising
-    // compiler to finish — about 150 ms on every command that talks to a service (bench/results.md). The baseline
-    // compiler parses HTTP framing fast enough. Set before anything compiles WebAssembly, and before run.cjs is read
-    // (V8 keeps a cache only for the flags it was made with, so runs with a proxy have caches of their own).
-    // Any V8 flag set at run time also makes V8 refuse Node's own code cache for every built-in module loaded after
-    // it, which then compiles from source: the built-ins a request to a service loads anyway are loaded first, from
-    // that cache (a watsonx request: 330 → 289 M instructions, docs/performance.md).
-    // process.getBuiltinModule, not import(): a dynamic import loads Node's ES module loader first (about 2 ms).
-    for (const name of SERVICE_BUILTINS) process.getBuiltinModule(name);
-    process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
+  if (selection !== undefined && run !== undefined) {
+    // As commander's parse does (src/cli/program.ts): a reader that goes away is not an error.
+    io.stdout.on('error', () => undefined);
+  } else {
+    const cli = loadBundle<CliBundle>(join(dist, 'cli.cjs'), TEXTGEN_BUNDLE_IDS.cli, cacheDir);
+    const outcome = await cli.exports.parseCommandLine(argv, io);
+    if ('exitCode' in outcome) {
+      process.exitCode = outcome.exitCode;
+      cli.persist('help');
+      return;
+    }
+    // Written now, not after the command: the flag below would make V8 refuse this cache on the next run.
+    cli.persist('parse');
+    selection = outcome.selection;
+    if (proxy) prepareForProxy();
+    if (run === undefined || routed !== selection.key) run = runnerFor(selection.key, dist, cacheDir);
   }
-  // One cache per command: each run deserialises the code of its own command, not of every command ever run.
-  const run = loadBundle<RunBundle>(join(dist, 'run.cjs'), TEXTGEN_BUNDLE_IDS.run, cacheDir, outcome.selection.key);
-  process.exitCode = await run.exports.executeCommand(outcome.selection, io, { handleSignals: true });
+  process.exitCode = await run.exports.executeCommand(selection, io, { handleSignals: true });
   // After the command, so that writing the cache never delays its output.
-  run.persist(outcome.selection.key);
+  run.persist(selection.key);
 }

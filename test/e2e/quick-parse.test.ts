@@ -1,0 +1,92 @@
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runBin, runInProcess } from '../helpers/run-cli.js';
+import { useServer } from '../helpers/server-fixture.js';
+
+/*
+ * A command line whose words name a command is parsed by the runner bundle without commander
+ * (src/cli/quick-parse.ts), so dist/cli.cjs is never read and no cache of it is written; anything commander must
+ * answer (help, usage errors) still goes through it. The output is the same either way.
+ */
+const fixture = useServer();
+const tmp = mkdtempSync(join(tmpdir(), 'textgen-quick-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** The answer's time stamp is the only thing that differs from run to run. */
+const stamp = <R extends { stdout: string }>(r: R): R => ({
+  ...r,
+  stdout: r.stdout.replace(/"created_at": "[^"]*"/g, ''),
+});
+
+/** Runs the built CLI with a compile cache of its own; returns the result and the cache files' bundle names. */
+async function run(name: string, args: string[]) {
+  const dir = join(tmp, name);
+  mkdirSync(dir);
+  const env = { ...fixture.home.env, TMPDIR: dir };
+  const first = await runBin(args, { env });
+  const second = await runBin(args, { env });
+  expect(stamp(second)).toEqual(stamp(first));
+  const [cacheDir] = readdirSync(dir);
+  const bundles =
+    cacheDir === undefined ? [] : readdirSync(join(dir, cacheDir)).map((f) => f.replace(/-[0-9a-f]{16}-.*/, ''));
+  return { result: first, bundles: [...new Set(bundles)].sort() };
+}
+
+const request = (...extra: string[]) => [
+  '--provider',
+  'watsonx',
+  '--url',
+  fixture.server.url,
+  '--token',
+  't',
+  'deployment',
+  'text-generate',
+  '--id-or-name',
+  'demo',
+  '--input',
+  'Hello',
+  '--parameters-max-new-tokens',
+  '3',
+  // The emulator's text is the same for the same seed.
+  '--parameters-random-seed',
+  '7',
+  ...extra,
+];
+
+describe('the quick parse through the built CLI', () => {
+  it('runs a whole request from the small runner bundle alone, with the output commander would give', async () => {
+    for (const [name, args] of [
+      ['plain', request()],
+      ['json', request('-o', 'json', '--parameters-decoding-method=greedy')],
+      ['after', [...request(), '-q', '--no-color']],
+    ] as const) {
+      const { result, bundles } = await run(name, [...args]);
+      expect(result.exitCode, result.stderr).toBe(0);
+      expect(stamp(result)).toEqual(stamp(await runInProcess([...args], { env: fixture.home.env })));
+      expect(bundles, name).toEqual(['run-generate']);
+    }
+  });
+
+  it('any other command runs from dist/run.cjs, and also skips the parser bundle', async () => {
+    const args = ['--profile', 'local', 'tokenize', '--encoding', 'cl100k_base', '--count', 'hello world'];
+    const { result, bundles } = await run('tokenize', args);
+    expect(result).toEqual({ exitCode: 0, stdout: '2\n', stderr: '' });
+    expect(bundles).toEqual(['run']);
+  });
+
+  it('usage errors still come from commander: the same one line and exit 2', async () => {
+    for (const [name, args] of [
+      ['unknown', request('--bogus')],
+      ['missing', request('--parameters-top-k')],
+      ['excess', request('extra')],
+    ] as const) {
+      const { result, bundles } = await run(name, [...args]);
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toMatch(/^error: /);
+      expect(result).toEqual(await runInProcess([...args], { env: fixture.home.env }));
+      expect(bundles).toContain('cli');
+    }
+  });
+});
