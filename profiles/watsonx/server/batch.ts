@@ -309,7 +309,7 @@ const createBatch: RouteHandler = async (ctx) => {
     errorFileId: null,
     model: null,
     usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0 },
-    elapsed: 0,
+    elapsedMs: 0,
     cancelRequested: false,
     context: { version: ctx.request.query.version! },
   };
