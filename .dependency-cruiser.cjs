@@ -18,7 +18,7 @@
 const LOCAL = '^(src|commands|profiles|bin)/';
 const CONTRACT = '^src/contract/';
 const LIBRARIES = '^src/(tokenizers/|import-esm\\.ts$|version\\.ts$)';
-const EMULATOR_FRAMEWORK = '^src/emulator/(core|engine)/';
+const EMULATOR_FRAMEWORK = '^src/emulator/(core|engine|batch)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -65,7 +65,7 @@ module.exports = {
       name: 'provider-server-uses-the-framework',
       severity: 'error',
       comment:
-        "A provider's server/ side imports only src/contract/, the emulator's framework and engine seam (src/emulator/core, src/emulator/engine), profiles/server-common/ (wire writers more than one protocol uses), the libraries and its own folder (not its client/).",
+        "A provider's server/ side imports only src/contract/, the emulator's framework, engine seam and batch services (src/emulator/core, src/emulator/engine, src/emulator/batch), profiles/server-common/ (wire writers more than one protocol uses), the libraries and its own folder (not its client/).",
       from: { path: '^profiles/([^/]+)/server/' },
       to: {
         path: LOCAL,

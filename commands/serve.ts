@@ -23,6 +23,10 @@ const spec = {
     { flags: '--host <host>', description: 'address to bind (default 127.0.0.1)' },
     { flags: '--require-auth', description: 'demand credentials: IAM token, CPD token or ZenApiKey' },
     { flags: '--token-delay-ms <ms>', description: 'pause per generated token, to watch streaming (default 0)' },
+    {
+      flags: '--batch-speed <n>',
+      description: 'batch services: emulated seconds per real second (default 600; 86400 runs a 24h window in 1 s)',
+    },
     { flags: '--tls-cert <file>', description: 'serve HTTPS with this PEM certificate (chain); needs --tls-key' },
     { flags: '--tls-key <file>', description: 'the PEM private key of --tls-cert' },
     {
@@ -163,6 +167,8 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
   if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
   const tokenDelayMs =
     options.tokenDelayMs === undefined ? 0 : parseIntegerFlag('--token-delay-ms', options.tokenDelayMs, { min: 0 });
+  const batchSpeed =
+    options.batchSpeed === undefined ? undefined : parseIntegerFlag('--batch-speed', options.batchSpeed, { min: 1 });
   const host = options.host ?? '127.0.0.1';
   const tls = await readTls(options, ctx.cwd);
   const { parseFaultSpec, formatFault, startServer } = await import('../src/emulator/core/index.js');
@@ -186,6 +192,7 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
       port,
       requireAuth: options.requireAuth === true,
       tokenDelayMs,
+      ...(batchSpeed === undefined ? {} : { batchSpeed }),
       ...(tls ? { tls } : {}),
       log: ctx.reporter.verbose ? (line) => ctx.reporter.trace(line) : undefined,
     });

@@ -61,7 +61,7 @@ describe('parseFaultSpec: a bad spec is an error that says what is wrong', () =>
     [' ; ', 'empty fault spec: expected KIND[:key=value,…], e.g. "status:code=503"'],
     [
       'explode',
-      'unknown fault kind "explode": expected one of latency, status, busy, drop, stall, truncate, stream-error, hang, malformed, content-type',
+      'unknown fault kind "explode": expected one of latency, status, busy, drop, stall, truncate, stream-error, hang, malformed, content-type, batch-expire, batch-invalid, batch-partial, batch-cancel',
     ],
     ['latency', 'fault "latency" needs ms=N or ms=A-B'],
     ['latency:ms=fast', 'fault "latency": ms must be a whole number ≥ 0, got "fast"'],
@@ -101,7 +101,7 @@ describe('parseFaultSpec: a bad spec is an error that says what is wrong', () =>
     ],
     [
       'status:code=503;nope',
-      'unknown fault kind "nope": expected one of latency, status, busy, drop, stall, truncate, stream-error, hang, malformed, content-type',
+      'unknown fault kind "nope": expected one of latency, status, busy, drop, stall, truncate, stream-error, hang, malformed, content-type, batch-expire, batch-invalid, batch-partial, batch-cancel',
     ],
   ])('%j', (spec, message) => {
     expect(() => parseFaultSpec(spec)).toThrow(FaultSpecError);
@@ -146,7 +146,29 @@ describe('formatFault', () => {
       'hang',
       'malformed',
       'content-type',
+      'batch-expire',
+      'batch-invalid',
+      'batch-partial',
+      'batch-cancel',
     ]);
+  });
+
+  test.each([
+    'batch-expire:after=3',
+    'batch-invalid:line=2',
+    'batch-partial:every=4',
+    'batch-cancel:after=1,path=/v1/batches',
+    'batch-expire',
+  ])('batch switch %s parses and prints back the same', (spec) => {
+    const [fault] = parseFaultSpec(spec);
+    expect(fault!.kind).toBe('batch');
+    expect(formatFault(fault!)).toBe(spec);
+  });
+
+  test('batch switches name their key and range', () => {
+    expect(() => parseFaultSpec('batch-partial:every=0')).toThrow('every must be a whole number ≥ 1');
+    expect(() => parseFaultSpec('batch-invalid:line=0')).toThrow('line must be a line number ≥ 1');
+    expect(() => parseFaultSpec('batch-expire:every=2')).toThrow('fault "batch-expire" has no key "every"');
   });
 
   test('programmatic-only fields are left out: a status body, a stream-only drop', () => {

@@ -25,9 +25,14 @@ export interface FaultTarget {
   path?: string;
   /** True for routes that take queued faults only when a fault names their path. */
   auxiliary?: boolean;
+  /** True for the batch-create routes: the only ones a `batch-*` fault applies to. */
+  batch?: boolean;
 }
 
 function aimedAt(fault: Fault, request: FaultTarget): boolean {
+  // A batch fault waits for the next batch created, as a stream fault waits for the next stream.
+  if (fault.kind === 'batch')
+    return request.batch === true && (fault.path === undefined || request.path?.startsWith(fault.path) === true);
   if (fault.path === undefined) return request.auxiliary !== true;
   return request.path?.startsWith(fault.path) === true;
 }

@@ -8,7 +8,7 @@
  * A comma splits pairs only where a `key=` follows, so an HTTP date (`retry-after=Wed, 21 Oct 2015 07:28:00 GMT`)
  * stays one value.
  */
-import type { Fault, MalformedAs } from './types.js';
+import type { BatchFault, BatchFaultEffect, Fault, MalformedAs } from './types.js';
 
 export class FaultSpecError extends Error {
   override readonly name = 'FaultSpecError';
@@ -96,7 +96,27 @@ const RULES: Record<string, KindRule> = {
       return { kind: 'content-type', type };
     },
   },
+  'batch-expire': { keys: ['after'], build: (k, kind) => batchFault('expire', k, kind) },
+  'batch-invalid': { keys: ['line'], build: (k, kind) => batchFault('invalid', k, kind) },
+  'batch-partial': { keys: ['every'], build: (k, kind) => batchFault('partial', k, kind) },
+  'batch-cancel': { keys: ['after'], build: (k, kind) => batchFault('cancel', k, kind) },
 };
+
+/** The batch service's switches: one fault kind (`batch`), written `batch-EFFECT`. */
+function batchFault(effect: BatchFaultEffect, k: Keys, kind: string): BatchFault {
+  const fault: BatchFault = { kind: 'batch', effect };
+  if (k.after !== undefined) fault.after = count(k.after, kind, 'after');
+  if (k.line !== undefined) {
+    fault.line = count(k.line, kind, 'line');
+    if (fault.line < 1) throw new FaultSpecError(`fault "${kind}": line must be a line number ≥ 1, got "${k.line}"`);
+  }
+  if (k.every !== undefined) {
+    fault.every = count(k.every, kind, 'every');
+    if (fault.every < 1)
+      throw new FaultSpecError(`fault "${kind}": every must be a whole number ≥ 1, got "${k.every}"`);
+  }
+  return fault;
+}
 
 /** `delay` is the programmatic name of `latency`; both are accepted. */
 const ALIASES: Record<string, string> = { delay: 'latency' };
@@ -259,6 +279,12 @@ export function formatFault(fault: Fault): string {
       keys.push(`type=${fault.type}`);
       break;
     case 'hang':
+      break;
+    case 'batch':
+      kind = `batch-${fault.effect}`;
+      if (fault.after !== undefined) keys.push(`after=${fault.after}`);
+      if (fault.line !== undefined) keys.push(`line=${fault.line}`);
+      if (fault.every !== undefined) keys.push(`every=${fault.every}`);
       break;
   }
   if (fault.times !== undefined && fault.times !== 1)

@@ -15,7 +15,15 @@ import type { Engine } from '../engine/engine.js';
 import { allProtocols } from './protocols.js';
 import { CONTROL_PREFIX, handleControl, requestFault } from './fault-control.js';
 import { FaultQueue } from './fault-queue.js';
-import { Router, type ProtocolModule, type RouteContext, type ServerServices } from './router.js';
+import { CapturedResponse } from './captured-response.js';
+import {
+  Router,
+  type InternalAnswer,
+  type InternalCall,
+  type ProtocolModule,
+  type RouteContext,
+  type ServerServices,
+} from './router.js';
 import { TokenStore } from './token-store.js';
 import { jsonDepthExceededAt } from '../../contract/json-depth.js';
 import { RequestLog, type RequestLogOptions } from './request-log.js';
@@ -52,6 +60,8 @@ export interface ServerOptions {
   tokenTtlSeconds?: number;
   /** Pause per generated token, for streaming and time_limit realism. Default 0. */
   tokenDelayMs?: number;
+  /** How much faster than real time the batch services run (docs/protocols/batch.md). Default 600. */
+  batchSpeed?: number;
   log?: ((line: string) => void) | undefined;
   /** The protocols to serve; default all of them (protocols.ts). */
   protocols?: ProtocolModule[];
@@ -63,6 +73,9 @@ export interface ServerOptions {
   requestLog?: RequestLogOptions;
 }
 
+/** Ten emulated minutes a second: a batch's phases take tens of milliseconds, a "24h" window a little over two minutes. */
+export const DEFAULT_BATCH_SPEED = 600;
+
 export function resolveServerOptions(options: ServerOptions = {}): ResolvedServerOptions {
   return {
     host: options.host ?? '127.0.0.1',
@@ -72,6 +85,7 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
     users: options.users ?? { admin: 'password' },
     tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
     tokenDelayMs: options.tokenDelayMs ?? 0,
+    batchSpeed: options.batchSpeed ?? DEFAULT_BATCH_SPEED,
     log: options.log ?? (() => {}),
   };
 }
@@ -89,13 +103,18 @@ function listen(options: ServerOptions, protocols: readonly ProtocolModule[]): P
   let draining = false;
   const settled = new Set<() => void>();
   const faults: Fault[] = [];
+  const closedController = new AbortController();
   const services: ServerServices = {
     options: resolved,
     tokens: new TokenStore(resolved.tokenTtlSeconds),
     faults: new FaultQueue(faults),
     engine: options.engine ?? deterministicEngine(),
     log: resolved.log,
+    dispatch: (call) => dispatchInternal(call),
+    closed: closedController.signal,
   };
+  // What an internal request's routes see: the batch's own credentials were checked when it was created.
+  const internalServices: ServerServices = { ...services, options: { ...resolved, requireAuth: false } };
   const router = new Router();
   for (const protocol of protocols) router.register(protocol);
   const sockets = new Set<Socket>();
@@ -124,6 +143,44 @@ function listen(options: ServerOptions, protocols: readonly ProtocolModule[]): P
     return Promise.reject(error instanceof Error ? error : new Error(String(error)));
   }
 
+  /** One request through the routes, in-process (ServerServices.dispatch): no socket, no fault, no request log. */
+  async function dispatchInternal(call: InternalCall): Promise<InternalAnswer> {
+    const found = router.dispatch(call.method, call.path);
+    const res = new CapturedResponse();
+    const request: RecordedRequest = {
+      method: call.method,
+      path: call.path,
+      query: call.query ?? {},
+      headers: { 'content-type': 'application/json', ...call.headers },
+      body: call.body ?? '',
+    };
+    const json = parseJson(request.body);
+    if (json.ok && jsonDepthExceededAt(request.body, MAX_BODY_DEPTH) === undefined) request.json = json.value;
+    const ctx: RouteContext = {
+      request,
+      params: found.kind === 'route' ? found.params : {},
+      // The routes write through the part of ServerResponse that CapturedResponse has (captured-response.ts).
+      res: res as unknown as ServerResponse,
+      signal: closedController.signal,
+      server: internalServices,
+      internal: true,
+    };
+    if (call.fault) ctx.requestFault = call.fault;
+    try {
+      if (found.kind === 'not-found')
+        found.module.sendError(ctx, 404, 'not_found', `No route for ${request.method} ${request.path}`);
+      else if (found.kind === 'method-not-allowed')
+        found.module.sendError(ctx, 405, 'method_not_allowed', `${request.method} is not allowed on ${request.path}`);
+      else await found.handler(ctx);
+    } catch (error) {
+      resolved.log(`internal ${request.method} ${request.path}: ${(error as Error).stack ?? String(error)}`);
+      if (!res.headersSent)
+        found.module.sendError(ctx, 500, 'internal_server_error', 'The local server failed to answer this request');
+    }
+    if (!res.writableFinished && !res.destroyed) res.destroy();
+    return res.answer();
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> {
     const started = Date.now();
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -134,7 +191,8 @@ function listen(options: ServerOptions, protocols: readonly ProtocolModule[]): P
     const mistyped =
       found.kind === 'route' ? wrongContentType(req.headers['content-type'], found.body, hasBody(req)) : undefined;
     const refused = foreign ?? mistyped;
-    const read = refused ? discardBody(req) : await readBody(req);
+    const limit = (found.kind === 'route' ? found.maxBodyBytes : undefined) ?? MAX_BODY_BYTES;
+    const read = refused ? discardBody(req) : await readBody(req, limit);
     // The switches themselves are not protocol traffic: neither recorded nor faulted.
     if (url.pathname.startsWith(CONTROL_PREFIX)) {
       if (foreign) sendJson(res, foreign.status, { error: foreign.message });
@@ -175,12 +233,7 @@ function listen(options: ServerOptions, protocols: readonly ProtocolModule[]): P
       if (refused) found.module.sendError(ctx, refused.status, refused.code, refused.message);
       else if (own.error !== undefined) found.module.sendError(ctx, 400, 'invalid_fault_spec', own.error);
       else if (read.tooLarge)
-        found.module.sendError(
-          ctx,
-          413,
-          'request_entity_too_large',
-          `The request body is larger than ${MAX_BODY_BYTES} bytes`,
-        );
+        found.module.sendError(ctx, 413, 'request_entity_too_large', `The request body is larger than ${limit} bytes`);
       else if (found.kind === 'not-found')
         found.module.sendError(ctx, 404, 'not_found', `No route for ${request.method} ${request.path}`);
       else if (found.kind === 'method-not-allowed')
@@ -252,6 +305,7 @@ function listen(options: ServerOptions, protocols: readonly ProtocolModule[]): P
           closing ??= (async () => {
             draining = true;
             closed ??= new Promise<void>((done) => server.close(() => done()));
+            closedController.abort();
             for (const controller of inFlight) controller.abort();
             for (const socket of sockets) socket.destroy();
             await closed;
@@ -276,14 +330,14 @@ function discardBody(req: IncomingMessage): { text: string; tooLarge: boolean } 
   return { text: '', tooLarge: false };
 }
 
-async function readBody(req: IncomingMessage): Promise<{ text: string; tooLarge: boolean }> {
+async function readBody(req: IncomingMessage, limit: number): Promise<{ text: string; tooLarge: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
   let tooLarge = false;
   try {
     for await (const chunk of req) {
       size += (chunk as Buffer).length;
-      if (size > MAX_BODY_BYTES) tooLarge = true;
+      if (size > limit) tooLarge = true;
       else chunks.push(chunk as Buffer);
     }
   } catch {

@@ -21,7 +21,7 @@ export interface Refusal {
 }
 
 /** What a route's body must be; JSON unless the route says otherwise. */
-export type BodyKind = 'json' | 'form';
+export type BodyKind = 'json' | 'form' | 'multipart';
 
 const UNSPECIFIED = new Set(['0.0.0.0', '::', '']);
 
@@ -97,9 +97,16 @@ export function wrongContentType(
   const ok =
     kind === 'form'
       ? type === 'application/x-www-form-urlencoded'
-      : type === 'application/json' || /^application\/[a-z0-9.!#$&^_-]+\+json$/.test(type);
+      : kind === 'multipart'
+        ? type === 'multipart/form-data'
+        : type === 'application/json' || /^application\/[a-z0-9.!#$&^_-]+\+json$/.test(type);
   if (ok) return undefined;
-  const wanted = kind === 'form' ? 'application/x-www-form-urlencoded' : 'application/json';
+  const wanted =
+    kind === 'form'
+      ? 'application/x-www-form-urlencoded'
+      : kind === 'multipart'
+        ? 'multipart/form-data'
+        : 'application/json';
   return {
     status: 415,
     code: 'unsupported_media_type',

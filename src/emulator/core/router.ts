@@ -17,6 +17,31 @@ export interface ServerServices {
   /** The model behind every route: routes generate, tokenize and embed only through it. */
   engine: Engine;
   log(line: string): void;
+  /**
+   * Runs one request through the routes in-process, as if a client had sent it, and hands back the answer: how the
+   * batch services run each line of a batch on the server's own routes (src/emulator/batch/). Such a request is
+   * `internal`: it takes no fault and is not recorded, and credentials are not asked for (the batch's were).
+   */
+  dispatch(call: InternalCall): Promise<InternalAnswer>;
+  /** Aborts when the server closes: background work (batches) stops with it. */
+  closed: AbortSignal;
+}
+
+export interface InternalCall {
+  method: string;
+  path: string;
+  query?: Record<string, string>;
+  headers?: Record<string, string>;
+  body?: string;
+  /** The fault this request carries, as a client's `X-Textgen-Fault` would (a batch's failing lines). */
+  fault?: Fault;
+}
+
+export interface InternalAnswer {
+  status: number;
+  /** Lower-case names. */
+  headers: Record<string, string>;
+  body: string;
 }
 
 export interface RouteContext {
@@ -29,6 +54,8 @@ export interface RouteContext {
   server: ServerServices;
   /** The fault this request carries itself (`X-Textgen-Fault` / `?textgen_fault=`); it wins over the queue. */
   requestFault?: Fault;
+  /** Set on a request the server runs itself (ServerServices.dispatch): it takes no queued fault, only its own. */
+  internal?: true;
 }
 
 export type RouteHandler = (ctx: RouteContext) => Promise<void> | void;
@@ -40,6 +67,8 @@ export interface Route {
   handler: RouteHandler;
   /** What its body must be (checked on the Content-Type before the route runs); default JSON. */
   body?: BodyKind;
+  /** A larger body limit than the server's default (file uploads). */
+  maxBodyBytes?: number;
 }
 
 export interface ProtocolModule {
@@ -57,10 +86,18 @@ interface CompiledRoute {
   segments: string[];
   handler: RouteHandler;
   body: BodyKind;
+  maxBodyBytes: number | undefined;
 }
 
 export type Dispatch =
-  | { kind: 'route'; module: ProtocolModule; handler: RouteHandler; body: BodyKind; params: Record<string, string> }
+  | {
+      kind: 'route';
+      module: ProtocolModule;
+      handler: RouteHandler;
+      body: BodyKind;
+      maxBodyBytes: number | undefined;
+      params: Record<string, string>;
+    }
   | { kind: 'not-found'; module: ProtocolModule }
   | { kind: 'method-not-allowed'; module: ProtocolModule; allowed: string[] };
 
@@ -77,6 +114,7 @@ export class Router {
         segments: split(r.pattern),
         handler: r.handler,
         body: r.body ?? 'json',
+        maxBodyBytes: r.maxBodyBytes,
       });
     return this;
   }
@@ -96,7 +134,14 @@ export class Router {
       const params = match(route.segments, segments);
       if (!params) continue;
       if (route.method === method.toUpperCase())
-        return { kind: 'route', module: route.module, handler: route.handler, body: route.body, params };
+        return {
+          kind: 'route',
+          module: route.module,
+          handler: route.handler,
+          body: route.body,
+          maxBodyBytes: route.maxBodyBytes,
+          params,
+        };
       allowed.push(route.method);
       pathOwner ??= route.module;
     }

@@ -11,11 +11,17 @@ import type { Fault } from './types.js';
 export function takeFault(
   ctx: RouteContext,
   stream: boolean,
-  options: { auxiliary?: boolean } = {},
+  options: { auxiliary?: boolean; batch?: boolean } = {},
 ): Fault | undefined {
+  // A batch line the server runs itself is no client's request: only the fault the batch gave it applies.
+  if (ctx.internal === true) return ctx.requestFault;
   const fault =
     ctx.requestFault ??
-    ctx.server.faults.take(stream, { path: ctx.request.path, auxiliary: options.auxiliary === true });
+    ctx.server.faults.take(stream, {
+      path: ctx.request.path,
+      auxiliary: options.auxiliary === true,
+      batch: options.batch === true,
+    });
   if (fault) ctx.server.log(`fault ${formatFault(fault)} on ${ctx.request.method} ${ctx.request.path}`);
   return fault;
 }

@@ -56,7 +56,28 @@ export type Fault =
   /** The protocol's own "busy, come back later" answer (Aleph Alpha's 503 QUEUE_FULL and its kin). */
   | { kind: 'busy'; retryAfter?: string; retryAfterMs?: number; times?: number; path?: string }
   /** A 200 whose content type (and body) is not what the protocol promises, e.g. a proxy's HTML page. */
-  | { kind: 'content-type'; type: string; times?: number; path?: string };
+  | { kind: 'content-type'; type: string; times?: number; path?: string }
+  /**
+   * What the batch service does to the next batch created (`POST …/batches`; no other route takes it): `expire`
+   * after `after` lines (partial output, `expired`), `invalid` fails validation at line `line`, `partial` fails every
+   * `every`-th line (error records, non-200 responses), `cancel` has the service cancel it after `after` lines.
+   */
+  | BatchFault;
+
+export type BatchFaultEffect = 'expire' | 'invalid' | 'partial' | 'cancel';
+
+export interface BatchFault {
+  kind: 'batch';
+  effect: BatchFaultEffect;
+  /** expire, cancel: lines run before it acts (default: half the batch). */
+  after?: number;
+  /** invalid: the 1-based line the validation error names (default 1). */
+  line?: number;
+  /** partial: every how many lines one fails (default 3). */
+  every?: number;
+  times?: number;
+  path?: string;
+}
 
 export type MalformedAs = 'json' | 'long' | 'binary';
 
@@ -97,5 +118,7 @@ export interface ResolvedServerOptions {
   users: Record<string, string>;
   tokenTtlSeconds: number;
   tokenDelayMs: number;
+  /** How much faster than real time the batch services' clock runs (`serve --batch-speed`; docs/protocols/batch.md). */
+  batchSpeed: number;
   log: (line: string) => void;
 }
