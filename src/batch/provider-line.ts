@@ -23,6 +23,12 @@ const URLS: Record<string, LineEndpoint> = {
   '/ml/v1/text/embeddings': 'embeddings',
 };
 
+const REQUESTS: Record<LineEndpoint, string> = {
+  completions: 'a completions request',
+  chat: 'a chat completions request',
+  embeddings: 'an embeddings request',
+};
+
 const COMMANDS: Record<LineEndpoint, string> = {
   completions: 'complete and deployment text-generate',
   chat: 'chat',
@@ -92,7 +98,7 @@ export function fromProviderLine(obj: Record<string, unknown>, endpoint: LineEnd
   if (named === undefined) fail(`"url" ${JSON.stringify(url)} is not a route textgen runs`);
   if (named !== endpoint)
     fail(
-      `"url" ${url} is a ${named} request, which ${COMMANDS[endpoint]} does not run (use ${COMMANDS[named as LineEndpoint]})`,
+      `"url" ${url} is ${REQUESTS[named as LineEndpoint]}, which ${COMMANDS[endpoint]} does not run (use ${COMMANDS[named as LineEndpoint]})`,
     );
   if (!isObject(obj.body)) fail('"body" must be a JSON object');
   const body = obj.body as Record<string, unknown>;
