@@ -11,7 +11,10 @@ const spec = {
     'batch results fetches it (the lines that never ran get error records). See docs/batch.md.',
   args: '[id]',
   options: [BATCH_STATE_FLAG, ...BATCH_SCOPE_FLAGS],
-  examples: ['textgen --profile openai batch cancel --state prompts.jsonl.batch.json'],
+  examples: [
+    'textgen --profile openai batch cancel --state prompts.jsonl.batch.json',
+    'textgen --profile openai batch cancel batch_abc123',
+  ],
 } as const satisfies CommandSpec;
 
 async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {

@@ -12,7 +12,10 @@ const spec = {
     'failed, expired or was cancelled. See docs/batch.md.',
   args: '[id]',
   options: [BATCH_STATE_FLAG, BATCH_INTERVAL_FLAG, ...BATCH_SCOPE_FLAGS],
-  examples: ['textgen --profile openai batch wait --state prompts.jsonl.batch.json'],
+  examples: [
+    'textgen --profile openai batch wait --state prompts.jsonl.batch.json',
+    'textgen --profile openai batch wait batch_abc123 --interval 60',
+  ],
 } as const satisfies CommandSpec;
 
 async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {

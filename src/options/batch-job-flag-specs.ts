@@ -9,6 +9,12 @@ export const BATCH_SCOPE_FLAGS = [
   { flags: '--project-id <id>', description: 'watsonx: the project the batch runs in (over the profile)' },
 ] as const satisfies readonly OptionSpec[];
 
+/** Each scope flag's profile entry (BatchScope's key) and the environment variable that sets the same. */
+export const BATCH_SCOPE_KEYS = [
+  { flag: '--space-id', entry: 'space_id', env: 'TEXTGEN_SPACE_ID' },
+  { flag: '--project-id', entry: 'project_id', env: 'TEXTGEN_PROJECT_ID' },
+] as const;
+
 export const BATCH_STATE_FLAG = {
   flags: '--state <file>',
   description: "the job's state file (batch submit writes it; default INPUT.batch.json)",

@@ -33,8 +33,8 @@ const ROUTES: Record<BatchEndpoint, string> = {
 /** The space or project: the flags' over the profile's; one is required. */
 function scopeOf(profile: ResolvedProfile, scope: BatchScope): { header: Record<string, string>; query: string } {
   const own = watsonxSettings(profile);
-  const projectId = scope.projectId ?? (scope.spaceId === undefined ? own.projectId : undefined);
-  const spaceId = scope.spaceId ?? (projectId === undefined ? own.spaceId : undefined);
+  const projectId = scope.project_id ?? (scope.space_id === undefined ? own.projectId : undefined);
+  const spaceId = scope.space_id ?? (projectId === undefined ? own.spaceId : undefined);
   if (projectId)
     return { header: { 'x-ibm-project-id': projectId }, query: `project_id=${encodeURIComponent(projectId)}` };
   if (spaceId) return { header: { 'x-ibm-space-id': spaceId }, query: `space_id=${encodeURIComponent(spaceId)}` };

@@ -8,6 +8,8 @@ import type { BatchEndpoint, BatchScope, ProviderBatch } from '../../contract/ad
 import { Interrupted, OutputError, UsageError } from '../../contract/errors.js';
 import { parseBooleanFlag } from '../../options/flag-values.js';
 import { parseIntegerFlag } from '../../options/integer-flag.js';
+import { BATCH_SCOPE_KEYS } from '../../options/batch-job-flag-specs.js';
+import { optionKey } from '../../command.js';
 import { batchService, type BatchService } from '../../call/batch-calls.js';
 import { compileResultQuery } from '../json-query.js';
 import { isProviderLine, endpointOfLineUrl } from '../provider-line.js';
@@ -16,31 +18,25 @@ import { isFinal, type JobRef, jobRefOf, partsOf, refresh, saveRef, scopeFor, wa
 import { endpointOfBatch, type RecordOut, type ResultStats, writeJobResults } from './results.js';
 import { submitJob } from './submit.js';
 
-interface ScopeFlags {
-  spaceId?: string;
-  projectId?: string;
-}
-interface JobFlags extends ScopeFlags {
+/** The options as commander gives them: the scope flags are read through BATCH_SCOPE_KEYS. */
+type ScopeFlags = Record<string, unknown>;
+interface JobFlags {
   args: string[];
   state?: string;
 }
 type Bool = string | boolean | undefined;
 
 function scopeOfFlags(ctx: Context, flags: ScopeFlags): BatchScope {
-  const scope: BatchScope = {};
-  if (flags.spaceId !== undefined && flags.projectId !== undefined)
-    throw new UsageError('give --space-id or --project-id, not both');
-  if (flags.spaceId !== undefined) scope.spaceId = flags.spaceId;
-  if (flags.projectId !== undefined) scope.projectId = flags.projectId;
-  // The lines' own bodies carry the scope too: the flags act as TEXTGEN_SPACE_ID / TEXTGEN_PROJECT_ID do (over the
-  // profile), for the request each line is built from.
-  if (scope.spaceId !== undefined) {
-    ctx.env.TEXTGEN_SPACE_ID = scope.spaceId;
-    delete ctx.env.TEXTGEN_PROJECT_ID;
-  }
-  if (scope.projectId !== undefined) {
-    ctx.env.TEXTGEN_PROJECT_ID = scope.projectId;
-    delete ctx.env.TEXTGEN_SPACE_ID;
+  const given = BATCH_SCOPE_KEYS.filter((k) => typeof flags[optionKey(k.flag)] === 'string');
+  if (given.length > 1) throw new UsageError(`give ${given.map((k) => k.flag).join(' or ')}, not both`);
+  const scope: Record<string, string> = {};
+  for (const k of given) {
+    const value = flags[optionKey(k.flag)] as string;
+    scope[k.entry] = value;
+    // The lines' own bodies carry the scope too: a flag acts as its environment variable does (over the profile)
+    // for the request each line is built from, and the other scope's variable no longer applies.
+    for (const other of BATCH_SCOPE_KEYS) delete ctx.env[other.env];
+    ctx.env[k.env] = value;
   }
   return scope;
 }
@@ -242,7 +238,7 @@ export async function runSubmit(
   return 0;
 }
 
-export async function runStatus(options: JobFlags, ctx: Context): Promise<number> {
+export async function runStatus(options: JobFlags & ScopeFlags, ctx: Context): Promise<number> {
   const ref = await jobRefOf(ctx, options.args[0], options.state);
   const service = await batchService(ctx, scopeFor(ref, scopeOfFlags(ctx, options)));
   const batches = await refresh(service, ref, partsOf(ref));
@@ -272,7 +268,7 @@ function statusText(ref: JobRef, batches: readonly ProviderBatch[]): string {
   return `${head}\n${rows.join('\n')}\n`;
 }
 
-export async function runWait(options: JobFlags & { interval?: string }, ctx: Context): Promise<number> {
+export async function runWait(options: JobFlags & ScopeFlags & { interval?: string }, ctx: Context): Promise<number> {
   const ref = await jobRefOf(ctx, options.args[0], options.state);
   const interval = intervalMs(options.interval);
   const service = await batchService(ctx, scopeFor(ref, scopeOfFlags(ctx, options)));
@@ -282,7 +278,7 @@ export async function runWait(options: JobFlags & { interval?: string }, ctx: Co
 }
 
 export async function runResults(
-  options: JobFlags & { out?: string; raw?: Bool; input?: string; interval?: string },
+  options: JobFlags & ScopeFlags & { out?: string; raw?: Bool; input?: string; interval?: string },
   ctx: Context,
 ): Promise<number> {
   const ref = await jobRefOf(ctx, options.args[0], options.state);
@@ -294,7 +290,7 @@ export async function runResults(
   return fetchResults(ctx, service, ref, { out: options.out, raw, input: options.input, intervalMs: interval });
 }
 
-export async function runCancel(options: JobFlags, ctx: Context): Promise<number> {
+export async function runCancel(options: JobFlags & ScopeFlags, ctx: Context): Promise<number> {
   const ref = await jobRefOf(ctx, options.args[0], options.state);
   const service = await batchService(ctx, scopeFor(ref, scopeOfFlags(ctx, options)));
   const out: ProviderBatch[] = [];

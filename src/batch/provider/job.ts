@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
-import type { ProviderBatch } from '../../contract/adapter.js';
+import type { BatchScope, ProviderBatch } from '../../contract/adapter.js';
 import { Interrupted, UsageError } from '../../contract/errors.js';
 import type { BatchService } from '../../call/batch-calls.js';
 import { type JobState, type PartState, readJobState, writeJobState } from './state.js';
@@ -36,10 +36,9 @@ export async function jobRefOf(ctx: Context, id: string | undefined, state: stri
 }
 
 /** The scope a state file recorded, under the flags given now. */
-export function scopeFor(ref: JobRef, flags: { spaceId?: string; projectId?: string }) {
-  const recorded = ref.kind === 'state' ? (ref.state.scope ?? {}) : {};
-  if (flags.spaceId !== undefined || flags.projectId !== undefined) return { ...flags };
-  return { ...recorded };
+export function scopeFor(ref: JobRef, flags: BatchScope): BatchScope {
+  if (Object.keys(flags).length > 0) return flags;
+  return ref.kind === 'state' ? (ref.state.scope ?? {}) : {};
 }
 
 /** A job's submitted parts, or the one batch an ID names (as a part of its own). */

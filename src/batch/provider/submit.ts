@@ -161,7 +161,7 @@ export async function submitJob(ctx: Context, service: BatchService, o: SubmitOp
         model: o.model ?? profile.defaults.model ?? '',
         window: o.window,
         ...(o.metadata !== undefined ? { metadata: o.metadata } : {}),
-        ...(o.scope.spaceId !== undefined || o.scope.projectId !== undefined ? { scope: o.scope } : {}),
+        ...(Object.keys(o.scope).length > 0 ? { scope: o.scope } : {}),
         createdAt: new Date(ctx.now()).toISOString(),
         parts: plan,
       };

@@ -59,11 +59,11 @@ export interface ProviderLine {
   body: Record<string, unknown>;
 }
 
-/** The per-call scope some services need (watsonx: a space or a project), from flags over the profile. */
-export interface BatchScope {
-  spaceId?: string;
-  projectId?: string;
-}
+/**
+ * The per-call scope some services need, given on the command line over the profile: by the name of the profile
+ * entry it stands in for (watsonx: `space_id` or `project_id`), so the core names no provider's field.
+ */
+export type BatchScope = Readonly<Record<string, string>>;
 
 export interface BatchCreate {
   inputFileId: string;
