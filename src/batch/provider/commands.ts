@@ -26,6 +26,10 @@ interface JobFlags {
 }
 type Bool = string | boolean | undefined;
 
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : word.endsWith('h') ? 'es' : 's'}`;
+}
+
 function scopeOfFlags(ctx: Context, flags: ScopeFlags): BatchScope {
   const given = BATCH_SCOPE_KEYS.filter((k) => typeof flags[optionKey(k.flag)] === 'string');
   if (given.length > 1) throw new UsageError(`give ${given.map((k) => k.flag).join(' or ')}, not both`);
@@ -128,8 +132,8 @@ async function recordOut(ctx: Context, out: string | undefined): Promise<RecordO
 }
 
 function summary(ctx: Context, stats: ResultStats, batches: number, out: string | undefined): void {
-  const parts = [`${stats.records} records`, `${stats.succeeded} succeeded`, `${stats.failed} failed`];
-  let line = `batch results: ${parts.join(', ')} (${batches} ${batches === 1 ? 'batch' : 'batches'})`;
+  const parts = [plural(stats.records, 'record'), `${stats.succeeded} succeeded`, `${stats.failed} failed`];
+  let line = `batch results: ${parts.join(', ')} (${plural(batches, 'batch')})`;
   if (stats.notRun > 0) line += `; ${stats.notRun} never ran`;
   if (stats.duplicates > 0) line += `; ${stats.duplicates} repeated answers dropped`;
   if (out !== undefined) line += `; written to ${out}`;
@@ -218,7 +222,7 @@ export async function runSubmit(
   });
   const { state, stateShown } = submitted;
   ctx.reporter.info(
-    `batch submit: ${state.parts.reduce((n, p) => n + p.lines, 0)} requests in ${state.parts.length} ${state.parts.length === 1 ? 'batch' : 'batches'}; state in ${stateShown}`,
+    `batch submit: ${plural(state.parts.reduce((n, p) => n + p.lines, 0), 'request')} in ${plural(state.parts.length, 'batch')}; state in ${stateShown}`,
   );
   const ref: JobRef = { kind: 'state', path: submitted.statePath, shown: stateShown, state };
   if (wait) return fetchResults(ctx, service, ref, { out: options.out, raw, intervalMs: interval });

@@ -45,7 +45,7 @@ async function sha256(file: string): Promise<string> {
 }
 
 function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+  return `${n} ${word}${n === 1 ? '' : word.endsWith('h') ? 'es' : 's'}`;
 }
 
 /** Consecutive runs of lines within both limits. */
