@@ -77,6 +77,7 @@ export async function expectValidWire(requests: RecordedRequest[]): Promise<void
   const watsonx: RecordedRequest[] = [];
   for (const r of requests) {
     const where = `${r.method} ${r.path}`;
+    if (await isValidBatchRequest(r)) continue;
     if (await isValidChatRequest(r)) continue;
     if (await isValidResponsesOrAzureV1Request(r)) continue;
     if (AZURE_COMPLETIONS.test(r.path) || OPENAI_COMPLETIONS.test(r.path)) {
@@ -110,6 +111,35 @@ export function anyGenerationRequests(requests: RecordedRequest[]): RecordedRequ
       r.path === '/complete' ||
       OIP_GENERATE.test(r.path),
   );
+}
+
+const BATCH_ROUTE = /^\/(v1|openai|ml\/v1)\/(files|batches)(\/[^/]+(\/(content|cancel))?)?$/;
+
+/**
+ * The batch services' routes (docs/protocols/batch.md, test/contract/batch-schemas.ts): uploads are multipart, a
+ * batch creation's body is `BatchCreateParams`, Azure carries `api-version`, watsonx `version` and its project or
+ * space. True when `r` is one of them and valid.
+ */
+async function isValidBatchRequest(r: RecordedRequest): Promise<boolean> {
+  const m = BATCH_ROUTE.exec(r.path);
+  if (!m) return false;
+  const where = `${r.method} ${r.path}`;
+  const front = m[1]!;
+  if (front === 'openai') expect(r.query['api-version'], `${where}: api-version`).toBeTruthy();
+  if (front === 'ml/v1') {
+    expect(r.query.version, `${where}: version= query`).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    const scope =
+      r.headers['x-ibm-project-id'] ?? r.headers['x-ibm-space-id'] ?? r.query.project_id ?? r.query.space_id;
+    expect(scope, `${where}: project or space`).toBeTruthy();
+  }
+  if (r.method === 'POST' && m[2] === 'files' && m[3] === undefined)
+    expect(r.headers['content-type'], where).toMatch(/^multipart\/form-data; *boundary=/);
+  if (r.method === 'POST' && m[2] === 'batches' && m[3] === undefined) {
+    const { batchCreateRequestSchema } = await import('../contract/batch-schemas.js');
+    const parsed = batchCreateRequestSchema.safeParse(r.json);
+    expect(parsed.success, `${where}: ${parsed.success ? '' : JSON.stringify(parsed.error.issues)}`).toBe(true);
+  }
+  return true;
 }
 
 const WATSONX_CHAT = /^\/ml\/v1\/text\/chat(_stream)?$/;

@@ -147,7 +147,7 @@ function create(dialect: Dialect): RouteHandler {
       errorFileId: null,
       model: null,
       usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0 },
-      elapsed: 0,
+      elapsedMs: 0,
       cancelRequested: false,
       context: ctx.request.query['api-version'] ? { apiVersion: ctx.request.query['api-version'] } : {},
     };

@@ -33,7 +33,7 @@ export const watsonxProtocol: ProtocolModule = {
 
 /**
  * Every watsonx route `serve` answers: generation and tokens first, then the model and task listings, deployments,
- * tokenization and embeddings.
+ * tokenization, embeddings, and the batch service (files and batches, batch.ts).
  */
 export async function watsonxEmulator(): Promise<ProtocolModule[]> {
   const [
@@ -42,12 +42,14 @@ export async function watsonxEmulator(): Promise<ProtocolModule[]> {
     { watsonxTokenizeProtocol },
     { watsonxEmbedProtocol },
     { watsonxChatProtocol },
+    { watsonxBatchProtocol },
   ] = await Promise.all([
     import('./models.js'),
     import('./deployments.js'),
     import('./tokenize.js'),
     import('./embed.js'),
     import('./chat.js'),
+    import('./batch.js'),
   ]);
   return [
     watsonxProtocol,
@@ -56,5 +58,6 @@ export async function watsonxEmulator(): Promise<ProtocolModule[]> {
     watsonxTokenizeProtocol,
     watsonxEmbedProtocol,
     watsonxChatProtocol,
+    watsonxBatchProtocol,
   ];
 }

@@ -1,14 +1,17 @@
 /**
  * The batch services' clock. A batch's life is measured in emulated seconds (validation, each line, finalizing,
- * cancelling: PHASE_SECONDS), and `--batch-speed N` makes N emulated seconds pass in one real second. The
+ * cancelling: PHASE_MS), and `--batch-speed N` makes N emulated seconds pass in one real second. The
  * timestamps a batch reports are its `created_at` plus the emulated time it has spent, so they add up the way a real
  * batch's do, and a window expires when the modelled time passes it, whatever the machine's speed: a test that
  * expires a batch does not depend on load.
  */
 import type { BatchRecord } from './types.js';
 
-/** Emulated seconds each step costs (a real batch of 50 000 requests takes about an hour and a half). */
-export const PHASE_SECONDS = { validating: 20, line: 0.1, finalizing: 20, cancelling: 10 } as const;
+/**
+ * Emulated milliseconds each step costs (a real batch of 50 000 requests takes about an hour and a half); whole
+ * milliseconds, so that the clock adds up exactly (0.1 s ten times is 1 s, not 0.9999…).
+ */
+export const PHASE_MS = { validating: 20_000, line: 100, finalizing: 20_000, cancelling: 10_000 } as const;
 
 /** Below this much owed real time the pace does not sleep (timers are not finer), it yields. */
 const MIN_SLEEP_MS = 4;
@@ -24,10 +27,10 @@ export class Pace {
     private readonly signal: AbortSignal,
   ) {}
 
-  /** Spends `seconds` of the batch's emulated time, sleeping for its real share; false once the server closes. */
-  async spend(batch: BatchRecord, seconds: number): Promise<boolean> {
-    batch.elapsed += seconds;
-    this.owedMs += (seconds * 1000) / this.speed;
+  /** Spends `ms` of the batch's emulated time, sleeping for its real share; false once the server closes. */
+  async spend(batch: BatchRecord, ms: number): Promise<boolean> {
+    batch.elapsedMs += ms;
+    this.owedMs += ms / this.speed;
     this.steps++;
     if (this.owedMs >= MIN_SLEEP_MS) {
       const ms = this.owedMs;
@@ -45,7 +48,7 @@ export class Pace {
 
 /** The batch's clock now, in whole Unix seconds. */
 export function batchNow(batch: BatchRecord): number {
-  return batch.createdAt + Math.floor(batch.elapsed);
+  return batch.createdAt + Math.floor(batch.elapsedMs / 1000);
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<boolean> {

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import type { InternalAnswer, InternalCall } from '../core/router.js';
 import type { BatchFault, Fault } from '../core/types.js';
 import { validateInput, type InputLine, type LineRules } from './input-lines.js';
-import { batchNow, Pace, PHASE_SECONDS } from './pace.js';
+import { batchNow, Pace, PHASE_MS } from './pace.js';
 import type { BatchStore } from './store.js';
 import type { BatchRecord } from './types.js';
 
@@ -55,7 +55,7 @@ export function startBatch(run: BatchRun): void {
 async function live(run: BatchRun): Promise<void> {
   const { batch, fault } = run;
   const pace = new Pace(run.speed, run.signal);
-  if (!(await pace.spend(batch, PHASE_SECONDS.validating))) return;
+  if (!(await pace.spend(batch, PHASE_MS.validating))) return;
   if (batch.cancelRequested) return cancel(run, pace, [], [], [], []);
   const checked = validateInput(run.input, run.rules);
   if (!checked.ok || fault?.effect === 'invalid') {
@@ -86,7 +86,7 @@ async function live(run: BatchRun): Promise<void> {
       batch.times.cancelling_at = batchNow(batch);
       return cancel(run, pace, lines, order.slice(done), outputs, errors);
     }
-    if (done === stopAt || batch.elapsed + PHASE_SECONDS.line > batch.windowSeconds)
+    if (done === stopAt || batch.elapsedMs + PHASE_MS.line > batch.windowSeconds * 1000)
       return expire(run, lines, order.slice(done), outputs, errors);
     const line = lines[index]!;
     const failing = every > 0 && (index + 1) % every === 0;
@@ -113,13 +113,13 @@ async function live(run: BatchRun): Promise<void> {
       }
     }
     done++;
-    if (!(await pace.spend(batch, PHASE_SECONDS.line))) return;
+    if (!(await pace.spend(batch, PHASE_MS.line))) return;
   }
   // A cancel that came in while the last line ran still wins over finalizing, as the cancel answer promised.
   if (batch.cancelRequested) return cancel(run, pace, lines, [], outputs, errors);
   batch.status = 'finalizing';
   batch.times.finalizing_at = batchNow(batch);
-  if (!(await pace.spend(batch, PHASE_SECONDS.finalizing))) return;
+  if (!(await pace.spend(batch, PHASE_MS.finalizing))) return;
   writeFiles(run, outputs, errors);
   batch.status = 'completed';
   batch.times.completed_at = batchNow(batch);
@@ -137,7 +137,7 @@ async function cancel(
   const { batch } = run;
   batch.status = 'cancelling';
   batch.times.cancelling_at ??= batchNow(batch);
-  if (!(await pace.spend(batch, PHASE_SECONDS.cancelling))) return;
+  if (!(await pace.spend(batch, PHASE_MS.cancelling))) return;
   for (const index of left) errors.push(record(lines[index]!, null, NOT_RUN.cancelled));
   writeFiles(run, outputs, errors);
   batch.status = 'cancelled';

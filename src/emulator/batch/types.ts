@@ -72,8 +72,8 @@ export interface BatchRecord {
   /** The model every line names (OpenAI reports it), once validated. */
   model: string | null;
   usage: { input_tokens: number; output_tokens: number; total_tokens: number };
-  /** Emulated seconds since creation. */
-  elapsed: number;
+  /** Emulated milliseconds since creation. */
+  elapsedMs: number;
   /** Set by a cancel request; the runner acts on it between lines. */
   cancelRequested: boolean;
   /** What the dialect's routes need back when the lines run (api-version, watsonx version, credentials). */
