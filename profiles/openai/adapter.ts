@@ -36,6 +36,7 @@ export const azureOpenAiAdapter: ProviderAdapter = {
       : (await import('./client/chat.js')).azureOpenAiChat,
   chatApis: ['chat-completions', 'responses'],
   embed: async () => (await import('./client/embed.js')).azureOpenAiEmbed,
+  batch: async () => (await import('./client/batch.js')).azureOpenAiBatch,
 };
 
 /** The same wire format on `/v1/…` (OpenAI, vLLM, llama.cpp's server, Ollama): the model in the body. */
@@ -60,4 +61,5 @@ export const openAiAdapter: ProviderAdapter = {
       : (await import('./client/chat.js')).openAiChat,
   chatApis: ['chat-completions', 'responses'],
   embed: async () => (await import('./client/embed.js')).openAiEmbed,
+  batch: async () => (await import('./client/batch.js')).openAiBatch,
 };

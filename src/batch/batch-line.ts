@@ -3,6 +3,7 @@
  * Only the shape is checked here; what the input and parameters must be is the command's business.
  */
 import { UsageError } from '../contract/errors.js';
+import { fromProviderLine, isProviderLine, type LineEndpoint } from './provider-line.js';
 
 export interface BatchLine {
   input: unknown;
@@ -18,16 +19,18 @@ function describe(value: unknown): string {
 }
 
 /**
- * Parses a line. A line that is not JSON, or not a string or an object of the known keys, throws a UsageError;
+ * Parses a line (with `endpoint`, a line in the providers' format too: src/batch/provider-line.ts). A line that is not JSON, or not a string or an object of the known keys, throws a UsageError;
  * `idJson` is set on the error (as `lineId`) when the id itself was readable, so the error record still carries it.
  */
-export function parseBatchLine(text: string): BatchLine {
+export function parseBatchLine(text: string, endpoint?: LineEndpoint): BatchLine {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
     throw new UsageError(`the line is not JSON: ${(e as Error).message}`);
   }
+  // A line in the providers' batch format (custom_id, url, body) is read as the line it stands for.
+  if (endpoint !== undefined && isProviderLine(value)) value = fromProviderLine(value, endpoint);
   if (typeof value === 'string') return { input: value };
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new UsageError(`a line must be a JSON object {"input": …} or a JSON string, got ${describe(value)}`);

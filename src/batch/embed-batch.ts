@@ -94,7 +94,7 @@ export async function runEmbedBatch(
     retries: profile.retries,
     begin: () => sender.begin(ctx.signal),
     parse(text) {
-      const line = parseBatchLine(text);
+      const line = parseBatchLine(text, 'embeddings');
       const fail = (message: string): never => {
         throw Object.assign(new UsageError(message), { lineId: line.idJson });
       };

@@ -149,7 +149,7 @@ export async function runGenerationBatch(
     retries: profile.retries,
     begin: () => sender.begin(ctx.signal),
     parse(text) {
-      const line = parseBatchLine(text);
+      const line = parseBatchLine(text, 'completions');
       if (typeof line.input !== 'string') {
         throw Object.assign(
           new UsageError(`"input" must be a string, got ${line.input === null ? 'null' : typeof line.input}`),

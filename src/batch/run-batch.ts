@@ -13,7 +13,7 @@ import type { LineBitmap } from './line-bitmap.js';
 import { progressWanted, startProgress } from './progress.js';
 import { readResumeState, ResumeFileSink, type ResumeState } from './resume.js';
 import { BatchScheduler, type BatchOutcome, type LineWork, type RecordSink, type SourceLine } from './scheduler.js';
-import { inShard, type BatchSettings, type Shard } from './settings.js';
+import { inShard, type BatchSettings, type LineCollector, type Shard } from './settings.js';
 import { ReaderGone, StdoutRecordSink } from './stdout-sink.js';
 
 export interface BatchJob<P> extends LineWork<P> {
@@ -103,6 +103,7 @@ export async function runBatch<P>(ctx: Context, settings: BatchSettings, job: Ba
     const counters: Counters = { skipped: 0, read: 0 };
     const stream = (file?.stream ?? ctx.stdin) as AsyncIterable<Buffer | string>;
     const source = sourceLines(readLines(stream), settings.shard, state?.done, counters);
+    if (settings.collect !== undefined) return await collect(ctx, job, source, settings.collect);
     if (ctx.globals.dryRun) return await dryRun(ctx, job, source);
     await job.begin();
     return await execute(ctx, settings, job, source, counters, state);
@@ -112,6 +113,28 @@ export async function runBatch<P>(ctx: Context, settings: BatchSettings, job: Ba
     // Stopped or interrupted before the end of stdin: an open stdin would keep the process alive.
     if (fromStdin) (ctx.stdin as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
   }
+}
+
+/** `batch submit`: every line checked and handed over with its request (or its error); nothing is sent. */
+async function collect<P>(
+  ctx: Context,
+  job: BatchJob<P>,
+  source: AsyncIterable<SourceLine>,
+  to: LineCollector,
+): Promise<number> {
+  let invalid = 0;
+  for await (const { line, text, tooLong } of source) {
+    if (ctx.signal.aborted) return 130;
+    try {
+      if (tooLong) throw new UsageError('the line is longer than 16 MiB');
+      const parsed = job.parse(text, line);
+      to.line(line, text, parsed.idJson, await job.wireRequest(parsed.payload));
+    } catch (e) {
+      invalid++;
+      to.invalid(line, (e as Error).message);
+    }
+  }
+  return invalid > 0 ? 4 : 0;
 }
 
 async function dryRun<P>(ctx: Context, job: BatchJob<P>, source: AsyncIterable<SourceLine>): Promise<number> {

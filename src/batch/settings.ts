@@ -6,6 +6,7 @@ import { UsageError } from '../contract/errors.js';
 import { parseBooleanFlag } from '../options/flag-values.js';
 import { BATCH_ONLY_KEYS, type BatchFlagOptions } from '../options/batch-flag-specs.js';
 import { parseIntegerFlag } from '../options/integer-flag.js';
+import type { HttpRequestSpec } from '../contract/http.js';
 
 export const DEFAULT_CONCURRENCY = 4;
 export const MAX_CONCURRENCY = 1024;
@@ -24,6 +25,18 @@ export interface BatchSettings {
   resume?: string;
   shard?: Shard;
   failFast: boolean;
+  /**
+   * `batch submit`: nothing is sent; every line is checked as `--dry-run` checks it and handed over with the request
+   * `--batch` would send for it, or with the error it would fail with before sending.
+   */
+  collect?: LineCollector;
+}
+
+export interface LineCollector {
+  /** A valid line: its number, its text, the id JSON its record would carry, and the request for it. */
+  line(line: number, text: string, idJson: string | undefined, spec: HttpRequestSpec): void;
+  /** A line that would fail before sending, with `--batch --dry-run`'s message. */
+  invalid(line: number, message: string): void;
 }
 
 export function parseConcurrency(value: string): number {

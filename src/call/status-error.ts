@@ -22,6 +22,20 @@ export function refusesCredentials(status: number): boolean {
   return status === 401 || status === 403;
 }
 
+/**
+ * A non-2xx answer the service reported inside a file (a provider batch's error file: one line's `status_code` and
+ * `body`) → the same AuthError or ApiError a direct call would have thrown.
+ */
+export function errorOfAnswer(callee: Callee, status: number, text: string): AuthError | ApiError {
+  const details = callee.parseError(status, text, {});
+  if (refusesCredentials(status))
+    return new AuthError(formatApiMessage(details), {
+      status,
+      ...(details.traceId ? { traceId: details.traceId } : {}),
+    });
+  return new ApiError(details, details.hint !== undefined ? { hint: details.hint } : {});
+}
+
 /** A non-2xx answer → AuthError (401/403, exit 3) or ApiError (exit 4) with the provider's code, message and trace. */
 export async function failFromResponse(callee: Callee, res: HttpResponse): Promise<never> {
   let text = '';

@@ -26,6 +26,7 @@ import type { SchemaCompiler } from './json-schema.js';
 import { checkToolChoiceValue, checkToolsWith } from './tools.js';
 import { type AnswerCheck, answerCheckerWith, jsonSchemaFormatWith } from './response-format.js';
 import { isRecord } from '../contract/wire-fields.js';
+import { fromProviderLine, isProviderLine } from '../batch/provider-line.js';
 
 interface ChatLine {
   request: ChatRequest;
@@ -91,6 +92,8 @@ export async function runChatBatch(
       } catch (e) {
         throw new UsageError(`the line is not JSON: ${(e as Error).message}`);
       }
+      // A line in the providers' batch format (custom_id, url, body) is read as the conversation it holds.
+      if (isProviderLine(value)) value = fromProviderLine(value, 'chat');
       if (typeof value !== 'object' || value === null || Array.isArray(value)) {
         throw new UsageError(`a line must be a JSON object {"messages": [...]}, got ${describe(value)}`);
       }

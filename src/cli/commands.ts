@@ -28,6 +28,12 @@ import { command as profilesUse } from '../../commands/profiles/use.js';
 import { command as trust } from '../../commands/trust.js';
 import { command as completion } from '../../commands/completion.js';
 import { command as batchMerge } from '../../commands/batch/merge.js';
+import { command as batchSubmit } from '../../commands/batch/submit.js';
+import { command as batchStatus } from '../../commands/batch/status.js';
+import { command as batchWait } from '../../commands/batch/wait.js';
+import { command as batchResults } from '../../commands/batch/results.js';
+import { command as batchCancel } from '../../commands/batch/cancel.js';
+import { command as batchList } from '../../commands/batch/list.js';
 
 export const COMMANDS = [
   textGenerate,
@@ -52,13 +58,19 @@ export const COMMANDS = [
   trust,
   completion,
   batchMerge,
+  batchSubmit,
+  batchStatus,
+  batchWait,
+  batchResults,
+  batchCancel,
+  batchList,
 ] as const satisfies readonly Command[];
 
 /** The descriptions of the words that only group commands (`textgen deployment --help`). */
 export const COMMAND_GROUPS: Readonly<Record<string, string>> = {
   deployment: 'Generate text with a deployment (mirrors cpd-cli wx-ai deployment)',
   profiles: 'Manage connection profiles in the user config file',
-  batch: 'Work with the output files of --batch runs (docs/batch.md)',
+  batch: "Merge --batch outputs, or run a file on the provider's batch service (docs/batch.md)",
 };
 
 /** Every command's spec, in list order. */

@@ -18,7 +18,12 @@ export const GROUP_EXAMPLES: Record<string, readonly string[]> = {
     'textgen --profile local deployment text-generate --id-or-name demo --input "Hello" -o json',
     'textgen --profile local deployment text-generate-stream --id-or-name demo --input "Once upon a time"',
   ],
-  batch: ['textgen batch merge --input prompts.jsonl part-*.jsonl > all.jsonl'],
+  batch: [
+    'textgen batch merge --input prompts.jsonl part-*.jsonl > all.jsonl',
+    'textgen --profile openai batch submit prompts.jsonl --endpoint chat -m gpt-4o-mini',
+    'textgen --profile openai batch wait --state prompts.jsonl.batch.json',
+    'textgen --profile openai batch results --state prompts.jsonl.batch.json --out out.jsonl',
+  ],
   profiles: ['textgen profiles list', 'textgen profiles show local', 'textgen profiles add'],
 };
 

@@ -10,6 +10,7 @@ import type { HttpClient } from './http.js';
 import type { TokenCache } from './token-cache.js';
 import type { AuthType, ChatApi, ProviderKind, ProviderSettings, ResolvedProfile, SettingsSources } from './profile.js';
 import type { Authenticator, ErrorDialect, GenerateOperation } from './adapter-operations/generate.js';
+import type { BatchOperation } from './adapter-operations/batch.js';
 import type { ChatOperation } from './adapter-operations/chat.js';
 import type { EmbedOperation } from './adapter-operations/embed.js';
 import type { HealthOperation } from './adapter-operations/health.js';
@@ -19,6 +20,7 @@ import type { TaskName, TaskOperations } from './adapter-operations/tasks.js';
 import type { TokenizeOperation } from './adapter-operations/tokenize.js';
 
 export type * from './adapter-operations/generate.js';
+export type * from './adapter-operations/batch.js';
 export type * from './adapter-operations/chat.js';
 export type * from './adapter-operations/embed.js';
 export type * from './adapter-operations/health.js';
@@ -109,4 +111,6 @@ export interface ProviderAdapter {
   tasks?: { [T in TaskName]?: Loader<TaskOperations[T]> };
   /** `--image`, `--prompt-json` and `--document`: prompts made of items. */
   prompts?: Loader<MultimodalPrompts>;
+  /** `batch submit|status|wait|results|cancel|list`: the service's own batch engine (files + batches). */
+  batch?: Loader<BatchOperation>;
 }
