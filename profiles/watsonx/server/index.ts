@@ -42,12 +42,14 @@ export async function watsonxEmulator(): Promise<ProtocolModule[]> {
     { watsonxTokenizeProtocol },
     { watsonxEmbedProtocol },
     { watsonxChatProtocol },
+    { watsonxSpacesProtocol },
   ] = await Promise.all([
     import('./models.js'),
     import('./deployments.js'),
     import('./tokenize.js'),
     import('./embed.js'),
     import('./chat.js'),
+    import('./spaces.js'),
   ]);
   return [
     watsonxProtocol,
@@ -56,5 +58,6 @@ export async function watsonxEmulator(): Promise<ProtocolModule[]> {
     watsonxTokenizeProtocol,
     watsonxEmbedProtocol,
     watsonxChatProtocol,
+    watsonxSpacesProtocol,
   ];
 }
