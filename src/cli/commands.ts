@@ -34,6 +34,13 @@ import { command as batchWait } from '../../commands/batch/wait.js';
 import { command as batchResults } from '../../commands/batch/results.js';
 import { command as batchCancel } from '../../commands/batch/cancel.js';
 import { command as batchList } from '../../commands/batch/list.js';
+import { command as deploymentChat } from '../../commands/deployment/chat.js';
+import { command as deploymentChatStream } from '../../commands/deployment/chat-stream.js';
+import { command as deploymentList } from '../../commands/deployment/list.js';
+import { command as deploymentGet } from '../../commands/deployment/get.js';
+import { command as foundationModelListModels } from '../../commands/foundation-model/list-models.js';
+import { command as foundationModelListTasks } from '../../commands/foundation-model/list-tasks.js';
+import { command as timeSeriesForecast } from '../../commands/time-series/forecast.js';
 
 export const COMMANDS = [
   textGenerate,
@@ -64,13 +71,22 @@ export const COMMANDS = [
   batchResults,
   batchCancel,
   batchList,
+  deploymentChat,
+  deploymentChatStream,
+  deploymentList,
+  deploymentGet,
+  foundationModelListModels,
+  foundationModelListTasks,
+  timeSeriesForecast,
 ] as const satisfies readonly Command[];
 
 /** The descriptions of the words that only group commands (`textgen deployment --help`). */
 export const COMMAND_GROUPS: Readonly<Record<string, string>> = {
-  deployment: 'Generate text with a deployment (mirrors cpd-cli wx-ai deployment)',
+  deployment: 'Generate, chat and list deployments (mirrors cpd-cli wx-ai deployment)',
   profiles: 'Manage connection profiles in the user config file',
   batch: "Merge --batch outputs, or run a file on the provider's batch service (docs/batch.md)",
+  'foundation-model': 'List the foundation models and their tasks (mirrors cpd-cli wx-ai foundation-model)',
+  'time-series': 'Forecast time series (mirrors cpd-cli wx-ai time-series)',
 };
 
 /** Every command's spec, in list order. */

@@ -72,12 +72,24 @@ function commandWords(
 }
 
 /** The spec whose path the command line's words start with, when that is certain; undefined otherwise. */
-export function routedSpec<S extends Pick<CommandSpec, 'path'>>(
+type RoutedSpec = Pick<CommandSpec, 'path'> & { options?: readonly Pick<OptionSpec, 'flags'>[] };
+
+export function routedSpec<S extends RoutedSpec>(
   argv: readonly string[],
   specs: readonly S[],
   globals: readonly Pick<OptionSpec, 'flags'>[],
 ): S | undefined {
-  if (argv.some((a) => a === '-h' || a === '--help' || a === '--version')) return undefined;
+  if (argv.some((a) => a === '-h' || a === '--help')) return undefined;
+  const spec = namedSpec(argv, specs, globals);
+  if (argv.some(isVersionFlag) && !(spec && declaresVersion(spec))) return undefined;
+  return spec;
+}
+
+function namedSpec<S extends RoutedSpec>(
+  argv: readonly string[],
+  specs: readonly S[],
+  globals: readonly Pick<OptionSpec, 'flags'>[],
+): S | undefined {
   const longest = Math.max(...specs.map((s) => s.path.length));
   const isCommand = (words: readonly string[]) =>
     specs.some((s) => s.path.length === words.length && s.path.every((w, i) => words[i] === w));
@@ -85,4 +97,31 @@ export function routedSpec<S extends Pick<CommandSpec, 'path'>>(
   if (words === undefined) return undefined;
   const named = specs.filter((s) => s.path.every((w, i) => words[i] === w));
   return named.sort((a, b) => b.path.length - a.path.length)[0];
+}
+
+function isVersionFlag(token: string): boolean {
+  return token === '--version' || token.startsWith('--version=');
+}
+
+// The launcher's routing table carries paths only: there a command's own --version is not routed (the full
+// command line then decides), which costs start-up time but never the meaning.
+function declaresVersion(spec: RoutedSpec): boolean {
+  return (spec.options ?? []).some((o) => /^--version\b/.test(o.flags));
+}
+
+/**
+ * Whether a `--version` on the command line is the command's own (the API version date of the `wx-ai` mirror
+ * commands, written after the command words as IBM's examples write it) rather than textgen's: the words before it
+ * name a command that declares `--version`. `textgen --version`, and `--version` before the command words or after
+ * a command without one, stay textgen's version.
+ */
+export function versionIsTheCommands(
+  argv: readonly string[],
+  specs: readonly CommandSpec[],
+  globals: readonly OptionSpec[],
+): boolean {
+  const at = argv.findIndex(isVersionFlag);
+  if (at < 0) return false;
+  const spec = namedSpec(argv.slice(0, at), specs, globals);
+  return spec !== undefined && declaresVersion(spec);
 }

@@ -18,6 +18,7 @@ import type { ModelsOperation } from './adapter-operations/models.js';
 import type { MultimodalPrompts } from './adapter-operations/prompts.js';
 import type { TaskName, TaskOperations } from './adapter-operations/tasks.js';
 import type { TokenizeOperation } from './adapter-operations/tokenize.js';
+import type { WxAiOperations } from './adapter-operations/wx-ai.js';
 
 export type * from './adapter-operations/generate.js';
 export type * from './adapter-operations/batch.js';
@@ -28,6 +29,7 @@ export type * from './adapter-operations/models.js';
 export type * from './adapter-operations/prompts.js';
 export type * from './adapter-operations/tasks.js';
 export type * from './adapter-operations/tokenize.js';
+export type * from './adapter-operations/wx-ai.js';
 
 /** Loads one capability's module on first use. */
 export type Loader<T> = () => Promise<T>;
@@ -113,4 +115,6 @@ export interface ProviderAdapter {
   prompts?: Loader<MultimodalPrompts>;
   /** `batch submit|status|wait|results|cancel|list`: the service's own batch engine (files + batches). */
   batch?: Loader<BatchOperation>;
+  /** cpd-cli's `wx-ai` mirror commands and their scope options (`deployment list|get|chat`, `foundation-model`, …). */
+  wxAi?: Loader<WxAiOperations>;
 }

@@ -1,6 +1,10 @@
 import { expect } from 'vitest';
 import type { RecordedRequest } from '../../src/emulator/core/index.js';
-import { watsonxFoundationGenerateRequestSchema, watsonxGenerateRequestSchema } from '../contract/watsonx-schemas.js';
+import {
+  watsonxForecastRequestSchema,
+  watsonxFoundationGenerateRequestSchema,
+  watsonxGenerateRequestSchema,
+} from '../contract/watsonx-schemas.js';
 
 const DEPLOYMENT_GENERATE = /^\/ml\/v1\/deployments\/[^/]+\/text\/generation(_stream)?$/;
 const FOUNDATION_GENERATE = /^\/ml\/v1\/text\/generation(_stream)?$/;
@@ -22,6 +26,11 @@ export function expectValidWatsonxWire(requests: RecordedRequest[]): void {
         ? watsonxGenerateRequestSchema
         : watsonxFoundationGenerateRequestSchema;
       const parsed = schema.safeParse(r.json);
+      expect(parsed.success, `${where}: ${parsed.success ? '' : JSON.stringify(parsed.error.issues)}`).toBe(true);
+    } else if (r.path === '/ml/v1/time_series/forecast') {
+      expect(r.method, where).toBe('POST');
+      expect(r.query.version, `${where}: version= query`).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      const parsed = watsonxForecastRequestSchema.safeParse(r.json);
       expect(parsed.success, `${where}: ${parsed.success ? '' : JSON.stringify(parsed.error.issues)}`).toBe(true);
     } else if (r.path === '/identity/token') {
       expect(r.method).toBe('POST');
@@ -45,6 +54,7 @@ export function expectValidWatsonxWire(requests: RecordedRequest[]): void {
 const OTHER_OPERATIONS = [
   /^\/ml\/v1\/foundation_model_(specs|tasks)$/,
   /^\/ml\/v4\/deployments(\/[^/]+)?$/,
+  /^\/v2\/(spaces|projects)$/,
   /^\/ml\/v1\/text\/(embeddings|tokenization)$/,
   /^\/openai\/deployments(\/[^/]+\/embeddings)?$/,
   /^\/v1\/(models|embeddings)$/,

@@ -43,6 +43,8 @@ export async function watsonxEmulator(): Promise<ProtocolModule[]> {
     { watsonxEmbedProtocol },
     { watsonxChatProtocol },
     { watsonxBatchProtocol },
+    { watsonxSpacesProtocol },
+    { watsonxTimeSeriesProtocol },
   ] = await Promise.all([
     import('./models.js'),
     import('./deployments.js'),
@@ -50,6 +52,8 @@ export async function watsonxEmulator(): Promise<ProtocolModule[]> {
     import('./embed.js'),
     import('./chat.js'),
     import('./batch.js'),
+    import('./spaces.js'),
+    import('./time-series.js'),
   ]);
   return [
     watsonxProtocol,
@@ -59,5 +63,7 @@ export async function watsonxEmulator(): Promise<ProtocolModule[]> {
     watsonxEmbedProtocol,
     watsonxChatProtocol,
     watsonxBatchProtocol,
+    watsonxSpacesProtocol,
+    watsonxTimeSeriesProtocol,
   ];
 }
