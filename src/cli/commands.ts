@@ -19,6 +19,7 @@ import { command as summarize } from '../../commands/summarize.js';
 import { command as tokenize } from '../../commands/tokenize.js';
 import { command as detokenize } from '../../commands/detokenize.js';
 import { command as embed } from '../../commands/embed.js';
+import { command as rerank } from '../../commands/rerank.js';
 import { command as serve } from '../../commands/serve.js';
 import { command as profilesList } from '../../commands/profiles/list.js';
 import { command as profilesShow } from '../../commands/profiles/show.js';
@@ -43,6 +44,7 @@ export const COMMANDS = [
   tokenize,
   detokenize,
   embed,
+  rerank,
   serve,
   profilesList,
   profilesShow,

@@ -17,6 +17,7 @@ import type { ModelsOperation } from './adapter-operations/models.js';
 import type { MultimodalPrompts } from './adapter-operations/prompts.js';
 import type { TaskName, TaskOperations } from './adapter-operations/tasks.js';
 import type { TokenizeOperation } from './adapter-operations/tokenize.js';
+import type { RerankOperation } from './adapter-operations/rerank.js';
 
 export type * from './adapter-operations/generate.js';
 export type * from './adapter-operations/chat.js';
@@ -26,6 +27,7 @@ export type * from './adapter-operations/models.js';
 export type * from './adapter-operations/prompts.js';
 export type * from './adapter-operations/tasks.js';
 export type * from './adapter-operations/tokenize.js';
+export type * from './adapter-operations/rerank.js';
 
 /** Loads one capability's module on first use. */
 export type Loader<T> = () => Promise<T>;
@@ -105,6 +107,8 @@ export interface ProviderAdapter {
   embed?: Loader<EmbedOperation>;
   /** `tokenize`/`detokenize` endpoints; without them the commands tokenize offline with a public encoding. */
   tokenize?: Loader<TokenizeOperation>;
+  /** `rerank`, when the service scores texts against a query (watsonx, OpenAI-compatible servers with `/v1/rerank`). */
+  rerank?: Loader<RerankOperation>;
   /** The Aleph Alpha tasks the service has (`evaluate`, `explain`, `qa`, `summarize`). */
   tasks?: { [T in TaskName]?: Loader<TaskOperations[T]> };
   /** `--image`, `--prompt-json` and `--document`: prompts made of items. */

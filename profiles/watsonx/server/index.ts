@@ -33,7 +33,7 @@ export const watsonxProtocol: ProtocolModule = {
 
 /**
  * Every watsonx route `serve` answers: generation and tokens first, then the model and task listings, deployments,
- * tokenization and embeddings.
+ * tokenization, embeddings, chat and reranking.
  */
 export async function watsonxEmulator(): Promise<ProtocolModule[]> {
   const [
@@ -42,12 +42,14 @@ export async function watsonxEmulator(): Promise<ProtocolModule[]> {
     { watsonxTokenizeProtocol },
     { watsonxEmbedProtocol },
     { watsonxChatProtocol },
+    { watsonxRerankProtocol },
   ] = await Promise.all([
     import('./models.js'),
     import('./deployments.js'),
     import('./tokenize.js'),
     import('./embed.js'),
     import('./chat.js'),
+    import('./rerank.js'),
   ]);
   return [
     watsonxProtocol,
@@ -56,5 +58,6 @@ export async function watsonxEmulator(): Promise<ProtocolModule[]> {
     watsonxTokenizeProtocol,
     watsonxEmbedProtocol,
     watsonxChatProtocol,
+    watsonxRerankProtocol,
   ];
 }
