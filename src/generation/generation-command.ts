@@ -2,6 +2,7 @@ import type { Context } from '../context.js';
 import type { ParameterFlagMapping } from '../options/generate-flag-specs.js';
 import type { RawGenerateOptions } from '../options/generate-request.js';
 import { UsageError } from '../contract/errors.js';
+import type { ResolvedProfile } from '../contract/profile.js';
 
 /** What `deployment text-generate` and `complete` each bring to the one generation flow. */
 export interface GenerationCommand {
@@ -22,6 +23,12 @@ export interface GenerationCommand {
   choices?: number;
   /** complete --image / --prompt-json: an Aleph Alpha multimodal prompt. */
   multimodal?: { images: string[]; promptJson?: string | undefined };
+  /**
+   * `text generate(-stream)`, the cpdctl mirror: watsonx only (elsewhere a usage error naming `complete`), the prompt
+   * is `--input`, structured output is the service's own body (as cpdctl's `-o json`), and the flags' space or
+   * project replaces the profile's.
+   */
+  mirror?: { name: string; scope: { space_id?: string; project_id?: string } };
 }
 
 /**
@@ -74,7 +81,7 @@ export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand)
             },
           },
         );
-  const inputFlag = cmd.target.kind === 'model' ? 'PROMPT' : '--input';
+  const inputFlag = cmd.target.kind === 'model' && cmd.mirror === undefined ? 'PROMPT' : '--input';
 
   const multimodal =
     cmd.multimodal && (cmd.multimodal.images.length > 0 || cmd.multimodal.promptJson !== undefined)
@@ -96,7 +103,19 @@ export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand)
     if (missing.length > 0) throw missingFlagsError(missing);
   }
 
-  const profile = await ctx.connect(await ctx.profile());
+  let profile: ResolvedProfile;
+  let mirrorScope: Record<string, unknown> | undefined;
+  if (cmd.mirror) {
+    const { wxAiProfile } = await import('../flows/run-text.js');
+    const wx = await wxAiProfile(ctx, { name: cmd.mirror.name, friendly: 'complete' });
+    profile = wx.profile;
+    // Merged last into the wire body (JSON leaves the undefined ones out): the scope the flags chose wins.
+    mirrorScope = {
+      space_id: undefined,
+      project_id: undefined,
+      ...wx.op.scope(profile, cmd.mirror.scope, `text ${cmd.mirror.name}`),
+    };
+  } else profile = await ctx.connect(await ctx.profile());
   if (ask && cmd.target.kind === 'deployment' && idOrName === undefined) {
     const { askTarget } = await import('../prompt/ask-target.js');
     idOrName = await askTarget(ctx, profile, 'deployments');
@@ -154,8 +173,15 @@ export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand)
       ...(modelVersion ? { modelVersion } : {}),
       stream,
     },
-    extra: built.extra,
-    present: { format, jmes: ctx.output().jmes, rawOutput: ctx.output().rawOutput, raw, showLogprobs },
+    extra: mirrorScope ? { ...built.extra, ...mirrorScope } : built.extra,
+    present: {
+      format,
+      jmes: ctx.output().jmes,
+      rawOutput: ctx.output().rawOutput,
+      // The mirror prints what cpdctl prints: the service's body, whenever the output is structured.
+      raw: raw || (cmd.mirror !== undefined && (format !== 'text' || ctx.output().jmes !== undefined)),
+      showLogprobs,
+    },
     ignoreUnsupported,
   });
 }
