@@ -35,7 +35,7 @@ export function checkBodyFlags(rows: readonly BodyFlag[], options: BodyFlagValue
     );
 }
 
-async function valueOf(row: BodyFlag, raw: RawFlagValue & {}, io: JsonOptionIo): Promise<unknown> {
+async function flagValue(row: BodyFlag, raw: RawFlagValue & {}, io: JsonOptionIo): Promise<unknown> {
   const last = Array.isArray(raw) ? (raw[raw.length - 1] ?? '') : raw;
   switch (row.kind) {
     case 'string':
@@ -87,7 +87,7 @@ export async function buildTextBody(
   for (const row of rows) {
     const raw = options[row.key];
     if (raw === undefined) continue;
-    put(body, row.path, await valueOf(row, raw, io));
+    put(body, row.path, await flagValue(row, raw, io));
   }
   return body;
 }
