@@ -51,13 +51,7 @@ export async function runTextGenerate(options: OptionsOf<typeof spec>, ctx: Cont
     raw: options,
     target: { kind: 'model', model: options.modelId },
     stream,
-    mirror: {
-      name: stream ? 'generate-stream' : 'generate',
-      scope: {
-        ...(options.spaceId !== undefined ? { space_id: options.spaceId } : {}),
-        ...(options.projectId !== undefined ? { project_id: options.projectId } : {}),
-      },
-    },
+    mirror: { name: stream ? 'generate-stream' : 'generate' },
   });
 }
 

@@ -22,5 +22,5 @@ export const watsonxAdapter: ProviderAdapter = {
   embed: async () => (await import('./client/embed.js')).watsonxEmbed,
   tokenize: async () => (await import('./client/tokenize.js')).watsonxTokenize,
   rerank: async () => (await import('./client/rerank.js')).watsonxRerank,
-  wxAi: async () => (await import('./client/wx-ai.js')).watsonxWxAi,
+  wxText: async () => (await import('./client/wx-text.js')).watsonxWxText,
 };

@@ -18,7 +18,7 @@ import type { MultimodalPrompts } from './adapter-operations/prompts.js';
 import type { TaskName, TaskOperations } from './adapter-operations/tasks.js';
 import type { TokenizeOperation } from './adapter-operations/tokenize.js';
 import type { RerankOperation } from './adapter-operations/rerank.js';
-import type { WxAiOperation } from './adapter-operations/wx-ai.js';
+import type { WxTextOperation } from './adapter-operations/wx-text.js';
 
 export type * from './adapter-operations/generate.js';
 export type * from './adapter-operations/chat.js';
@@ -29,7 +29,7 @@ export type * from './adapter-operations/prompts.js';
 export type * from './adapter-operations/tasks.js';
 export type * from './adapter-operations/tokenize.js';
 export type * from './adapter-operations/rerank.js';
-export type * from './adapter-operations/wx-ai.js';
+export type * from './adapter-operations/wx-text.js';
 
 /** Loads one capability's module on first use. */
 export type Loader<T> = () => Promise<T>;
@@ -112,10 +112,10 @@ export interface ProviderAdapter {
   /** `rerank`, when the service scores texts against a query (watsonx, OpenAI-compatible servers with `/v1/rerank`). */
   rerank?: Loader<RerankOperation>;
   /**
-   * The cpdctl mirror commands (`text generate`, `text chat`, …): the user's body on the service's own routes. Only
+   * The cpdctl `text …` mirror commands (`text generate`, `text chat`, …): the user's body on the service's routes. Only
    * watsonx has them; elsewhere the command says which friendly command to use instead.
    */
-  wxAi?: Loader<WxAiOperation>;
+  wxText?: Loader<WxTextOperation>;
   /** The Aleph Alpha tasks the service has (`evaluate`, `explain`, `qa`, `summarize`). */
   tasks?: { [T in TaskName]?: Loader<TaskOperations[T]> };
   /** `--image`, `--prompt-json` and `--document`: prompts made of items. */

@@ -7,7 +7,7 @@
  */
 import type { Context } from '../context.js';
 import type { ResolvedProfile } from '../contract/profile.js';
-import type { WxAiOperation, WxAiRoute } from '../contract/adapter.js';
+import type { WxTextOperation, WxTextRoute } from '../contract/adapter.js';
 import { UsageError } from '../contract/errors.js';
 import type { ChatMessage } from '../contract/chat.js';
 import { readStdinText } from '../options/input.js';
@@ -30,13 +30,13 @@ function io(ctx: Context): JsonOptionIo {
 }
 
 /** The profile and its mirror operation; a usage error on a provider without the cpdctl routes. */
-export async function wxAiProfile(
+export async function wxTextProfile(
   ctx: Context,
   cmd: Pick<TextCommand, 'name' | 'friendly'>,
-): Promise<{ profile: ResolvedProfile; op: WxAiOperation }> {
+): Promise<{ profile: ResolvedProfile; op: WxTextOperation }> {
   const profile = await ctx.connect(await ctx.profile());
   const { adapterFor } = await import('../../profiles/registry.js');
-  const load = adapterFor(profile.provider).wxAi;
+  const load = adapterFor(profile.provider).wxText;
   if (load === undefined)
     throw new UsageError(
       `text ${cmd.name} mirrors cpdctl wx-ai and talks watsonx.ai; profile "${profile.name}" is ${profile.provider}`,
@@ -48,11 +48,11 @@ export async function wxAiProfile(
 /** `text calculate-embeddings|rerank|tokenize`: one body, one JSON answer, printed as the service wrote it. */
 export async function runTextCall(
   ctx: Context,
-  cmd: TextCommand & { route: WxAiRoute; shape?: (body: Record<string, unknown>) => void },
+  cmd: TextCommand & { route: WxTextRoute; shape?: (body: Record<string, unknown>) => void },
 ): Promise<number> {
   const body = await buildTextBody(cmd.rows, cmd.options, io(ctx));
   cmd.shape?.(body);
-  const { profile, op } = await wxAiProfile(ctx, cmd);
+  const { profile, op } = await wxTextProfile(ctx, cmd);
   const spec = op.request(cmd.route, body, profile, cmd.name);
   const { printDryRun, requestJson } = await import('../call/send.js');
   if (ctx.globals.dryRun) {
@@ -111,12 +111,12 @@ export async function runTextChat(ctx: Context, cmd: TextCommand & { stream: boo
   } else if (body.tool_choice !== undefined) {
     throw new UsageError('--tool-choice names a tool, but no --tools were given');
   }
-  const { profile, op } = await wxAiProfile(ctx, cmd);
+  await wxTextProfile(ctx, cmd);
   const { prepareChat } = await import('../chat/prepare.js');
   const format = ctx.output().format;
   const jmes = ctx.output().jmes;
   const present = { format, jmes, rawOutput: ctx.output().rawOutput, raw: format !== 'text' || jmes !== undefined };
-  const { model_id: model, space_id, project_id, ...fields } = body;
+  const { model_id: model, ...fields } = body;
   const ready = await prepareChat(ctx, {
     parameters: {},
     features: {},
@@ -125,22 +125,14 @@ export async function runTextChat(ctx: Context, cmd: TextCommand & { stream: boo
     ignoreUnsupported: false,
     stream: cmd.stream,
   });
-  const scope = op.scope(
-    profile,
-    {
-      ...(typeof space_id === 'string' ? { space_id } : {}),
-      ...(typeof project_id === 'string' ? { project_id } : {}),
-    },
-    `text ${cmd.name}`,
-  );
   const { runChatTurn } = await import('../chat/run-chat.js');
   await runChatTurn(ctx, {
     op: ready.op,
     profile: ready.profile,
     request: { messages, parameters: {} },
     target: { ...ready.target, stream: cmd.stream },
-    // Merged last into the wire body: the user's fields, in the service's words, and the scope they chose.
-    extra: { ...fields, space_id: undefined, project_id: undefined, ...scope },
+    // Merged last into the wire body: the user's fields, in the service's words (the scope is the profile's).
+    extra: fields,
     present,
   });
   return 0;

@@ -2,7 +2,6 @@ import type { Context } from '../context.js';
 import type { ParameterFlagMapping } from '../options/generate-flag-specs.js';
 import type { RawGenerateOptions } from '../options/generate-request.js';
 import { UsageError } from '../contract/errors.js';
-import type { ResolvedProfile } from '../contract/profile.js';
 
 /** What `deployment text-generate` and `complete` each bring to the one generation flow. */
 export interface GenerationCommand {
@@ -25,10 +24,9 @@ export interface GenerationCommand {
   multimodal?: { images: string[]; promptJson?: string | undefined };
   /**
    * `text generate(-stream)`, the cpdctl mirror: watsonx only (elsewhere a usage error naming `complete`), the prompt
-   * is `--input`, structured output is the service's own body (as cpdctl's `-o json`), and the flags' space or
-   * project replaces the profile's.
+   * is `--input`, and structured output is the service's own body (as cpdctl's `-o json`).
    */
-  mirror?: { name: string; scope: { space_id?: string; project_id?: string } };
+  mirror?: { name: string };
 }
 
 /**
@@ -103,19 +101,10 @@ export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand)
     if (missing.length > 0) throw missingFlagsError(missing);
   }
 
-  let profile: ResolvedProfile;
-  let mirrorScope: Record<string, unknown> | undefined;
-  if (cmd.mirror) {
-    const { wxAiProfile } = await import('../flows/run-text.js');
-    const wx = await wxAiProfile(ctx, { name: cmd.mirror.name, friendly: 'complete' });
-    profile = wx.profile;
-    // Merged last into the wire body (JSON leaves the undefined ones out): the scope the flags chose wins.
-    mirrorScope = {
-      space_id: undefined,
-      project_id: undefined,
-      ...wx.op.scope(profile, cmd.mirror.scope, `text ${cmd.mirror.name}`),
-    };
-  } else profile = await ctx.connect(await ctx.profile());
+  const profile = cmd.mirror
+    ? (await (await import('../flows/run-text.js')).wxTextProfile(ctx, { name: cmd.mirror.name, friendly: 'complete' }))
+        .profile
+    : await ctx.connect(await ctx.profile());
   if (ask && cmd.target.kind === 'deployment' && idOrName === undefined) {
     const { askTarget } = await import('../prompt/ask-target.js');
     idOrName = await askTarget(ctx, profile, 'deployments');
@@ -173,7 +162,7 @@ export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand)
       ...(modelVersion ? { modelVersion } : {}),
       stream,
     },
-    extra: mirrorScope ? { ...built.extra, ...mirrorScope } : built.extra,
+    extra: built.extra,
     present: {
       format,
       jmes: ctx.output().jmes,
