@@ -3,6 +3,7 @@ import { defineCommand } from '../../src/define-command.js';
 import type { Context } from '../../src/context.js';
 import { GENERATE_FLAG_SPECS } from '../../src/options/generate-flag-specs.js';
 import { BATCH_FLAG_SPECS } from '../../src/options/batch-flag-specs.js';
+import { SPACE_SCOPE_FLAG_SPECS } from '../../src/options/scope-flags.js';
 import { runTextGenerate } from './text-generate.js';
 
 const spec = {
@@ -14,7 +15,7 @@ const spec = {
     'and prints the events put together into one result. With --batch FILE.jsonl the lines are ' +
     'generated whole (not streamed) and printed as JSONL records, exactly as deployment text-generate ' +
     '--batch does (docs/batch.md).',
-  options: [...withoutOptions(GENERATE_FLAG_SPECS, '--stream'), ...BATCH_FLAG_SPECS],
+  options: [...withoutOptions(GENERATE_FLAG_SPECS, '--stream'), ...BATCH_FLAG_SPECS, ...SPACE_SCOPE_FLAG_SPECS],
   examples: [
     'textgen --profile local deployment text-generate-stream --id-or-name demo --input "Once upon a time"',
     'textgen --profile local deployment text-generate-stream --id-or-name demo --input Hi --parameters-max-new-tokens 10 -o jsonl',

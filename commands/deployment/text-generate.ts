@@ -3,6 +3,7 @@ import { defineCommand } from '../../src/define-command.js';
 import type { Context } from '../../src/context.js';
 import { GENERATE_FLAG_SPECS } from '../../src/options/generate-flag-specs.js';
 import { BATCH_FLAG_SPECS } from '../../src/options/batch-flag-specs.js';
+import { SPACE_SCOPE_FLAG_SPECS } from '../../src/options/scope-flags.js';
 
 const spec = {
   path: ['deployment', 'text-generate'],
@@ -11,7 +12,9 @@ const spec = {
     'JSON options (--parameters, --moderations, --parameters-return-options, ' +
     '--parameters-length-penalty, --parameters-prompt-variables, --extra) take inline JSON or ' +
     '@path/to/file.json. A JSON option and its granular --parameters-* twins are mutually exclusive. ' +
-    'The prompt comes from --input, --input-file (- for stdin), or piped stdin.\n\n' +
+    'The prompt comes from --input, --input-file (- for stdin), or piped stdin. --version DATE after the command ' +
+    'words is the API version date (as cpd-cli takes it); --space-id, --space NAME and --cpd-scope choose the ' +
+    'space, as cpd-cli does (the inference call itself carries none).\n\n' +
     'Batch: --batch FILE.jsonl (or - for stdin) runs one request per line, --concurrency at a time, ' +
     'and prints one JSONL record per line in input order: {"line": N, "id"?: …, "result": {…}} or ' +
     '{"line": N, "id"?: …, "error": {"exit_code", "message", "status"?, "code"?}}. A line is {"input": ' +
@@ -24,7 +27,7 @@ const spec = {
     '--resume out.jsonl\n' +
     '  textgen --profile local deployment text-generate --id-or-name demo --batch prompts.jsonl ' +
     '--shard 2/3 > part-2.jsonl',
-  options: [...GENERATE_FLAG_SPECS, ...BATCH_FLAG_SPECS],
+  options: [...GENERATE_FLAG_SPECS, ...BATCH_FLAG_SPECS, ...SPACE_SCOPE_FLAG_SPECS],
   examples: [
     'textgen --profile local deployment text-generate --id-or-name demo --input "Hello" --parameters-max-new-tokens 30',
     'textgen --profile local deployment text-generate --id-or-name classification --input "how far is paris from bangalore:" \\\n' +
@@ -44,6 +47,10 @@ export async function runTextGenerate(
   ctx: Context,
   mode: TextGenerateMode = { forceStream: false },
 ): Promise<number> {
+  // --space-id/--space, --cpd-scope and --version: a deployment's inference call carries no scope, but the version
+  // date is sent and a space name must exist (src/options/scope-resolve.ts).
+  const { scopedContext } = await import('../../src/options/scope-resolve.js');
+  ctx = scopedContext(ctx, options);
   const { parseBooleanFlag } = await import('../../src/options/flag-values.js');
   const { parseBatchSettings } = await import('../../src/batch/settings.js');
   const batch = parseBatchSettings(options);

@@ -23,4 +23,5 @@ export const watsonxAdapter: ProviderAdapter = {
   tokenize: async () => (await import('./client/tokenize.js')).watsonxTokenize,
   rerank: async () => (await import('./client/rerank.js')).watsonxRerank,
   wxText: async () => (await import('./client/wx-text.js')).watsonxWxText,
+  wxAi: async () => (await import('./client/wx-ai.js')).watsonxWxAi,
 };

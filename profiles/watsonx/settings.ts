@@ -7,7 +7,12 @@ import type { ResolvedProfile, SettingsSources } from '../../src/contract/profil
 /** The space of the built-in `local` profile and of any watsonx profile served in-process. */
 export const LOCAL_SPACE_ID = 'local-space';
 
-export type WatsonxSettings = { spaceId?: string; projectId?: string };
+export type WatsonxSettings = {
+  spaceId?: string;
+  projectId?: string;
+  /** The scope options gave a space and a project both (IBM's examples do): calls that take both send both. */
+  bothScopes?: boolean;
+};
 
 function text(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;

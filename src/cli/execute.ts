@@ -10,6 +10,7 @@ import { offerNewProfile } from './offer-profile.js';
 import { reportFailure } from './report-failure.js';
 import type { MainOptions, Selection } from './selection.js';
 import { parseIntegerFlag } from '../options/integer-flag.js';
+import { cpdScopeProfile } from '../options/scope-flags.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 type SignalName = (typeof SIGNALS)[number];
@@ -69,7 +70,17 @@ export async function executeCommand(
   };
   const handlers = SIGNALS.map((signal) => [signal, () => onSignal(signal)] as const);
   if (options.handleSignals) for (const [signal, handler] of handlers) process.on(signal, handler);
-  const ctx = createContext(io, selection.globals, controller.signal, COMMAND_SPECS);
+  // A command's --cpd-scope cpd://PROFILE/… chooses the profile, as --profile would (src/options/scope-flags.ts); a
+  // bad one is reported as the command's first error.
+  let globals = selection.globals;
+  let scopeError: unknown;
+  try {
+    const profile = cpdScopeProfile(selection.opts, globals.profile);
+    if (profile !== undefined) globals = { ...globals, profile };
+  } catch (e) {
+    scopeError = e;
+  }
+  const ctx = createContext(io, globals, controller.signal, COMMAND_SPECS);
   const report = (e: unknown) =>
     reportFailure(e, ctx.reporter, io.stderr, selection.globals.verbose === true, ctx.terminal.colorLevel, (text) =>
       ctx.secrets.redact(text),
@@ -91,6 +102,7 @@ export async function executeCommand(
         controller.abort();
       }, maxTime);
     }
+    if (scopeError !== undefined) throw scopeError;
     try {
       code = await run(selection.opts, ctx);
     } catch (e) {

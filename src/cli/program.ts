@@ -6,7 +6,7 @@ import { COMMAND_GROUPS, COMMAND_SPECS, COMMANDS } from './commands.js';
 import { commandKey } from '../define-command.js';
 import { packageVersion } from '../version.js';
 import { GLOBAL_OPTION_SPECS } from '../global-options.js';
-import { routedSpec } from './route.js';
+import { routedSpec, versionIsTheCommands } from './route.js';
 import { examplesText, GLOBALS_POINTER, GROUP_EXAMPLES, globalsHelp, wrapCommandLine } from './help-text.js';
 
 /** Help is laid out for 80 columns, examples included. */
@@ -47,9 +47,14 @@ export async function parseCommandLine(
   // process with a stack trace: the data sink records command output failures, which src/cli/execute.ts reports.
   io.stdout.on('error', () => undefined);
   const program = new Command('textgen');
+  program.description(
+    'One command line for text-generation services: watsonx.ai, Azure OpenAI, Aleph Alpha, Open Inference',
+  );
+  // commander takes a program option anywhere on the line: a `--version DATE` after the words of a command that
+  // declares it (the API version date of the wx-ai mirrors) must reach that command, so textgen's own is left out.
+  if (!versionIsTheCommands(argv, COMMAND_SPECS, GLOBAL_OPTION_SPECS))
+    program.version(packageVersion(), '--version', 'print the version');
   program
-    .description('One command line for text-generation services: watsonx.ai, Azure OpenAI, Aleph Alpha, Open Inference')
-    .version(packageVersion(), '--version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .showSuggestionAfterError(true)
     .configureHelp({

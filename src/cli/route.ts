@@ -68,10 +68,45 @@ export function routedSpec(
   specs: readonly CommandSpec[],
   globals: readonly OptionSpec[],
 ): CommandSpec | undefined {
-  if (argv.some((a) => a === '-h' || a === '--help' || a === '--version')) return undefined;
+  if (argv.some((a) => a === '-h' || a === '--help')) return undefined;
+  const spec = namedSpec(argv, specs, globals);
+  if (argv.some(isVersionFlag) && !(spec && declaresVersion(spec))) return undefined;
+  return spec;
+}
+
+function namedSpec(
+  argv: readonly string[],
+  specs: readonly CommandSpec[],
+  globals: readonly OptionSpec[],
+): CommandSpec | undefined {
   const longest = Math.max(...specs.map((s) => s.path.length));
   const words = commandWords(argv, globalFlags(globals), longest);
   if (words === undefined) return undefined;
   const named = specs.filter((s) => s.path.every((w, i) => words[i] === w));
   return named.sort((a, b) => b.path.length - a.path.length)[0];
+}
+
+function isVersionFlag(token: string): boolean {
+  return token === '--version' || token.startsWith('--version=');
+}
+
+function declaresVersion(spec: CommandSpec): boolean {
+  return spec.options.some((o) => /^--version\b/.test(o.flags));
+}
+
+/**
+ * Whether a `--version` on the command line is the command's own (the API version date of the `wx-ai` mirror
+ * commands, written after the command words as IBM's examples write it) rather than textgen's: the words before it
+ * name a command that declares `--version`. `textgen --version`, and `--version` before the command words or after
+ * a command without one, stay textgen's version.
+ */
+export function versionIsTheCommands(
+  argv: readonly string[],
+  specs: readonly CommandSpec[],
+  globals: readonly OptionSpec[],
+): boolean {
+  const at = argv.findIndex(isVersionFlag);
+  if (at < 0) return false;
+  const spec = namedSpec(argv.slice(0, at), specs, globals);
+  return spec !== undefined && declaresVersion(spec);
 }

@@ -19,6 +19,7 @@ import type { TaskName, TaskOperations } from './adapter-operations/tasks.js';
 import type { TokenizeOperation } from './adapter-operations/tokenize.js';
 import type { RerankOperation } from './adapter-operations/rerank.js';
 import type { WxTextOperation } from './adapter-operations/wx-text.js';
+import type { WxAiOperations } from './adapter-operations/wx-ai.js';
 
 export type * from './adapter-operations/generate.js';
 export type * from './adapter-operations/chat.js';
@@ -30,6 +31,7 @@ export type * from './adapter-operations/tasks.js';
 export type * from './adapter-operations/tokenize.js';
 export type * from './adapter-operations/rerank.js';
 export type * from './adapter-operations/wx-text.js';
+export type * from './adapter-operations/wx-ai.js';
 
 /** Loads one capability's module on first use. */
 export type Loader<T> = () => Promise<T>;
@@ -120,4 +122,6 @@ export interface ProviderAdapter {
   tasks?: { [T in TaskName]?: Loader<TaskOperations[T]> };
   /** `--image`, `--prompt-json` and `--document`: prompts made of items. */
   prompts?: Loader<MultimodalPrompts>;
+  /** cpd-cli's `wx-ai` mirror commands and their scope options (`deployment list|get|chat`, `foundation-model`, …). */
+  wxAi?: Loader<WxAiOperations>;
 }

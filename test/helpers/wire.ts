@@ -54,6 +54,7 @@ export function expectValidWatsonxWire(requests: RecordedRequest[]): void {
 const OTHER_OPERATIONS = [
   /^\/ml\/v1\/foundation_model_(specs|tasks)$/,
   /^\/ml\/v4\/deployments(\/[^/]+)?$/,
+  /^\/v2\/(spaces|projects)$/,
   /^\/ml\/v1\/text\/(embeddings|tokenization)$/,
   /^\/openai\/deployments(\/[^/]+\/embeddings)?$/,
   /^\/v1\/(models|embeddings)$/,

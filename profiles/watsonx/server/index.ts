@@ -43,6 +43,7 @@ export async function watsonxEmulator(): Promise<ProtocolModule[]> {
     { watsonxEmbedProtocol },
     { watsonxChatProtocol },
     { watsonxRerankProtocol },
+    { watsonxSpacesProtocol },
   ] = await Promise.all([
     import('./models.js'),
     import('./deployments.js'),
@@ -50,6 +51,7 @@ export async function watsonxEmulator(): Promise<ProtocolModule[]> {
     import('./embed.js'),
     import('./chat.js'),
     import('./rerank.js'),
+    import('./spaces.js'),
   ]);
   return [
     watsonxProtocol,
@@ -59,5 +61,6 @@ export async function watsonxEmulator(): Promise<ProtocolModule[]> {
     watsonxEmbedProtocol,
     watsonxChatProtocol,
     watsonxRerankProtocol,
+    watsonxSpacesProtocol,
   ];
 }
