@@ -1,5 +1,6 @@
 import { type CommandSpec, type OptionsOf, optionSpecs } from '../../src/command.js';
 import { defineCommand } from '../../src/define-command.js';
+import { SCOPE_FLAG_SPECS } from '../../src/options/scope-flags.js';
 import type { Context } from '../../src/context.js';
 import { TEXT_EMBEDDINGS_FLAGS } from '../../src/flows/text-flag-specs.js';
 
@@ -10,7 +11,7 @@ const spec = {
     "Sends POST /ml/v1/text/embeddings with the body the flags write and prints the service's answer " +
     '(JSON; -o yaml, -j). --parameters takes inline JSON or @file; its fields --parameters-truncate-input-tokens ' +
     'and --parameters-return-options cannot be combined with it. On another provider use "textgen embed".',
-  options: optionSpecs(TEXT_EMBEDDINGS_FLAGS),
+  options: [...optionSpecs(TEXT_EMBEDDINGS_FLAGS), ...SCOPE_FLAG_SPECS],
   examples: [
     'textgen --profile local text calculate-embeddings --model-id ibm/slate-30m-english-rtrvr --inputs "Youth craves thrills while adulthood cherishes wisdom." -j "results[0].embedding | length(@)"',
   ],

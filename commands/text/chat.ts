@@ -1,5 +1,6 @@
 import { type CommandSpec, type OptionsOf, optionSpecs } from '../../src/command.js';
 import { defineCommand } from '../../src/define-command.js';
+import { SCOPE_FLAG_SPECS } from '../../src/options/scope-flags.js';
 import type { Context } from '../../src/context.js';
 import { TEXT_CHAT_FLAGS } from '../../src/flows/text-flag-specs.js';
 
@@ -12,7 +13,7 @@ const spec = {
     'JSON or @file; --tool-choice-type/--tool-choice-function and --response-format-type are fields of ' +
     '--tool-choice and --response-format, and cannot be combined with them. Text output prints the answer; ' +
     '-o json|yaml and -j print the service\'s body, as cpdctl does. On another provider use "textgen chat".',
-  options: optionSpecs(TEXT_CHAT_FLAGS),
+  options: [...optionSpecs(TEXT_CHAT_FLAGS), ...SCOPE_FLAG_SPECS],
   examples: [
     'textgen --profile local text chat --model-id ibm/granite-3-8b-instruct --messages \'[{"role": "user", "content": "What is a river?"}]\' --max-tokens 50',
     'textgen --profile local -o json text chat --model-id ibm/granite-3-8b-instruct --messages @conversation.json --response-format-type json_object',

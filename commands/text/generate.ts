@@ -2,7 +2,7 @@ import { type CommandSpec, type OptionsOf, optionSpecs, withoutOptions } from '.
 import { defineCommand } from '../../src/define-command.js';
 import type { Context } from '../../src/context.js';
 import { GRANULAR_PARAMETER_FLAGS } from '../../src/options/generate-flag-specs.js';
-import { SCOPE_BODY_FLAGS } from '../../src/flows/text-flag-specs.js';
+import { SCOPE_FLAG_SPECS } from '../../src/options/scope-flags.js';
 
 /** cpdctl's `text generate` has the granular flags of `deployment text-generate` but prompt variables and typical_p. */
 const PARAMETER_OPTIONS = withoutOptions(
@@ -23,7 +23,7 @@ export const TEXT_GENERATE_OPTIONS = [
     description: 'all generation parameters as JSON or @file; cannot be combined with --parameters-* flags',
   },
   ...PARAMETER_OPTIONS,
-  ...optionSpecs(SCOPE_BODY_FLAGS),
+  ...SCOPE_FLAG_SPECS,
 ] as const;
 
 const spec = {
@@ -46,8 +46,9 @@ export async function runTextGenerate(options: OptionsOf<typeof spec>, ctx: Cont
     ...(options.input === undefined ? ['--input'] : []),
   ];
   if (missing.length > 0) throw missingFlagsError(missing);
+  const { scopedContext } = await import('../../src/options/scope-resolve.js');
   const { runGenerationCommand } = await import('../../src/generation/generation-command.js');
-  return runGenerationCommand(ctx, {
+  return runGenerationCommand(scopedContext(ctx, options), {
     raw: options,
     target: { kind: 'model', model: options.modelId },
     stream,

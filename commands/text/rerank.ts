@@ -1,5 +1,6 @@
 import { type CommandSpec, type OptionsOf, optionSpecs } from '../../src/command.js';
 import { defineCommand } from '../../src/define-command.js';
+import { SCOPE_FLAG_SPECS } from '../../src/options/scope-flags.js';
 import type { Context } from '../../src/context.js';
 import { TEXT_RERANK_FLAGS } from '../../src/flows/text-flag-specs.js';
 
@@ -11,7 +12,7 @@ const spec = {
     '-o yaml, -j). --inputs is a JSON array of {"text": …} (plain strings are taken too) or @file; --parameters ' +
     'takes inline JSON or @file, and its fields --parameters-truncate-input-tokens and ' +
     '--parameters-return-options cannot be combined with it. On another provider use "textgen rerank".',
-  options: optionSpecs(TEXT_RERANK_FLAGS),
+  options: [...optionSpecs(TEXT_RERANK_FLAGS), ...SCOPE_FLAG_SPECS],
   examples: [
     'textgen --profile local text rerank --model-id cross-encoder/ms-marco-minilm-l-12-v2 --query "Where do rivers start?" --inputs \'[{"text": "In the mountains."}, {"text": "In the bakery."}]\' --parameters-return-options \'{"top_n": 1}\'',
   ],

@@ -1,5 +1,6 @@
 import { type CommandSpec, type OptionsOf, optionSpecs } from '../../src/command.js';
 import { defineCommand } from '../../src/define-command.js';
+import { SCOPE_FLAG_SPECS } from '../../src/options/scope-flags.js';
 import type { Context } from '../../src/context.js';
 import { TEXT_TOKENIZE_FLAGS } from '../../src/flows/text-flag-specs.js';
 
@@ -10,7 +11,7 @@ const spec = {
     "Sends POST /ml/v1/text/tokenization with the body the flags write and prints the service's answer " +
     '(JSON; -o yaml, -j). --parameters takes inline JSON or @file; --parameters-return-tokens is its field and ' +
     'cannot be combined with it. On another provider use "textgen tokenize".',
-  options: optionSpecs(TEXT_TOKENIZE_FLAGS),
+  options: [...optionSpecs(TEXT_TOKENIZE_FLAGS), ...SCOPE_FLAG_SPECS],
   examples: [
     'textgen --profile local text tokenize --model-id google/flan-ul2 --input "Write a tagline for an alumni association: Together we" --parameters-return-tokens',
   ],

@@ -14,6 +14,7 @@ import { readStdinText } from '../options/input.js';
 import type { JsonOptionIo } from '../options/json-option.js';
 import { buildTextBody, type BodyFlagValues } from './text-body.js';
 import type { BodyFlag } from './text-flag-specs.js';
+import type { ScopeFlagOptions } from '../options/scope-flags.js';
 
 export interface TextCommand {
   /** The command words after `text` ("rerank"), for messages. */
@@ -27,6 +28,13 @@ export interface TextCommand {
 function io(ctx: Context): JsonOptionIo {
   let stdin: Promise<string> | undefined;
   return { cwd: ctx.cwd, stdin: () => (stdin ??= readStdinText(ctx.stdin)) };
+}
+
+/** The context whose profile carries the scope options' space, project and version (src/options/scope-resolve.ts). */
+async function scoped(ctx: Context, options: BodyFlagValues): Promise<Context> {
+  const { scopedContext } = await import('../options/scope-resolve.js');
+  // The scope flags are among the command's options, under their own keys.
+  return scopedContext(ctx, options as ScopeFlagOptions);
 }
 
 /** The profile and its mirror operation; a usage error on a provider without the cpdctl routes. */
@@ -52,6 +60,7 @@ export async function runTextCall(
 ): Promise<number> {
   const body = await buildTextBody(cmd.rows, cmd.options, io(ctx));
   cmd.shape?.(body);
+  ctx = await scoped(ctx, cmd.options);
   const { profile, op } = await wxTextProfile(ctx, cmd);
   const spec = op.request(cmd.route, body, profile, cmd.name);
   const { printDryRun, requestJson } = await import('../call/send.js');
@@ -111,6 +120,7 @@ export async function runTextChat(ctx: Context, cmd: TextCommand & { stream: boo
   } else if (body.tool_choice !== undefined) {
     throw new UsageError('--tool-choice names a tool, but no --tools were given');
   }
+  ctx = await scoped(ctx, cmd.options);
   await wxTextProfile(ctx, cmd);
   const { prepareChat } = await import('../chat/prepare.js');
   const format = ctx.output().format;

@@ -3,7 +3,8 @@
  * `text tokenize` (cpdctl's command reference, 2026-02-26; test/contract/cpdctl/ holds the same lists for the parity
  * test), as plain data: each flag with the body field it writes and how its text becomes the value. A granular twin
  * (`--parameters-return-tokens`, `--tool-choice-type`, `--response-format-type`) names the JSON option it is part
- * of: the two together are a usage error. Loaded for --help and completion: literals only.
+ * of: the two together are a usage error. The scope options are the shared ones (src/options/scope-flags.ts).
+ * Loaded for --help and completion: literals only.
  */
 import type { DeclaredFlag } from '../command.js';
 
@@ -21,26 +22,6 @@ export interface BodyFlag extends DeclaredFlag {
   twinOf?: string;
   required?: boolean;
 }
-
-/** Until the shared scope flags: the space or project of the request, else the profile's. */
-export const SCOPE_BODY_FLAGS = [
-  {
-    flag: '--space-id',
-    arg: '<id>',
-    key: 'spaceId',
-    path: ['space_id'],
-    kind: 'string',
-    description: "the space the request runs in (default: the profile's space_id)",
-  },
-  {
-    flag: '--project-id',
-    arg: '<id>',
-    key: 'projectId',
-    path: ['project_id'],
-    kind: 'string',
-    description: "the project the request runs in (default: the profile's project_id)",
-  },
-] as const satisfies readonly BodyFlag[];
 
 const MODEL_ID = {
   flag: '--model-id',
@@ -220,7 +201,6 @@ export const TEXT_CHAT_FLAGS = [
     kind: 'number',
     description: 'nucleus sampling, above 0 and at most 1 (default 1)',
   },
-  ...SCOPE_BODY_FLAGS,
 ] as const satisfies readonly BodyFlag[];
 
 /** `text calculate-embeddings`. */
@@ -263,7 +243,6 @@ export const TEXT_EMBEDDINGS_FLAGS = [
     twinOf: '--parameters',
     description: 'keep only the first N tokens of each text, >= 0 (0 = no truncation)',
   },
-  ...SCOPE_BODY_FLAGS,
 ] as const satisfies readonly BodyFlag[];
 
 /** `text rerank`. */
@@ -313,7 +292,6 @@ export const TEXT_RERANK_FLAGS = [
     twinOf: '--parameters',
     description: 'keep only the first N tokens of each text, >= 1',
   },
-  ...SCOPE_BODY_FLAGS,
 ] as const satisfies readonly BodyFlag[];
 
 /** `text tokenize`. */
@@ -345,5 +323,4 @@ export const TEXT_TOKENIZE_FLAGS = [
     twinOf: '--parameters',
     description: 'return the tokens too, not only their count (default false)',
   },
-  ...SCOPE_BODY_FLAGS,
 ] as const satisfies readonly BodyFlag[];
