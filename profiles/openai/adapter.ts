@@ -62,4 +62,5 @@ export const openAiAdapter: ProviderAdapter = {
   chatApis: ['chat-completions', 'responses'],
   embed: async () => (await import('./client/embed.js')).openAiEmbed,
   batch: async () => (await import('./client/batch.js')).openAiBatch,
+  rerank: async () => (await import('./client/rerank.js')).openAiRerank,
 };

@@ -22,5 +22,7 @@ export const watsonxAdapter: ProviderAdapter = {
   embed: async () => (await import('./client/embed.js')).watsonxEmbed,
   tokenize: async () => (await import('./client/tokenize.js')).watsonxTokenize,
   batch: async () => (await import('./client/batch.js')).watsonxBatch,
+  rerank: async () => (await import('./client/rerank.js')).watsonxRerank,
+  wxText: async () => (await import('./client/wx-text.js')).watsonxWxText,
   wxAi: async () => (await import('./client/wx-ai.js')).watsonxWxAi,
 };

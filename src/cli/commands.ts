@@ -19,6 +19,14 @@ import { command as summarize } from '../../commands/summarize.js';
 import { command as tokenize } from '../../commands/tokenize.js';
 import { command as detokenize } from '../../commands/detokenize.js';
 import { command as embed } from '../../commands/embed.js';
+import { command as rerank } from '../../commands/rerank.js';
+import { command as textGenerateModel } from '../../commands/text/generate.js';
+import { command as textGenerateModelStream } from '../../commands/text/generate-stream.js';
+import { command as textChat } from '../../commands/text/chat.js';
+import { command as textChatStream } from '../../commands/text/chat-stream.js';
+import { command as textEmbeddings } from '../../commands/text/calculate-embeddings.js';
+import { command as textRerank } from '../../commands/text/rerank.js';
+import { command as textTokenize } from '../../commands/text/tokenize.js';
 import { command as serve } from '../../commands/serve.js';
 import { command as profilesList } from '../../commands/profiles/list.js';
 import { command as profilesShow } from '../../commands/profiles/show.js';
@@ -45,6 +53,10 @@ import { command as timeSeriesForecast } from '../../commands/time-series/foreca
 export const COMMANDS = [
   textGenerate,
   textGenerateStream,
+  deploymentChat,
+  deploymentChatStream,
+  deploymentList,
+  deploymentGet,
   complete,
   chat,
   models,
@@ -56,6 +68,17 @@ export const COMMANDS = [
   tokenize,
   detokenize,
   embed,
+  rerank,
+  textGenerateModel,
+  textGenerateModelStream,
+  textChat,
+  textChatStream,
+  textEmbeddings,
+  textRerank,
+  textTokenize,
+  foundationModelListModels,
+  foundationModelListTasks,
+  timeSeriesForecast,
   serve,
   profilesList,
   profilesShow,
@@ -71,13 +94,6 @@ export const COMMANDS = [
   batchResults,
   batchCancel,
   batchList,
-  deploymentChat,
-  deploymentChatStream,
-  deploymentList,
-  deploymentGet,
-  foundationModelListModels,
-  foundationModelListTasks,
-  timeSeriesForecast,
 ] as const satisfies readonly Command[];
 
 /** The descriptions of the words that only group commands (`textgen deployment --help`). */
@@ -87,6 +103,7 @@ export const COMMAND_GROUPS: Readonly<Record<string, string>> = {
   batch: "Merge --batch outputs, or run a file on the provider's batch service (docs/batch.md)",
   'foundation-model': 'List the foundation models and their tasks (mirrors cpd-cli wx-ai foundation-model)',
   'time-series': 'Forecast time series (mirrors cpd-cli wx-ai time-series)',
+  text: 'Foundation-model inference on watsonx, flag for flag (mirrors cpdctl wx-ai text)',
 };
 
 /** Every command's spec, in list order. */

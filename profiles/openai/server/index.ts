@@ -20,8 +20,8 @@ export const azureOpenAiProtocol: ProtocolModule = {
 
 /**
  * Every route `serve` answers for Azure OpenAI and OpenAI-compatible clients (`/openai/…` and `/v1/…`): completions,
- * listings, embeddings, chat, the Responses API, Azure's v1 API over the deployment routes, and the batch services
- * (files and batches, batch-batches.ts).
+ * listings, embeddings, chat, the Responses API, Azure's v1 API over the deployment routes, the batch services
+ * (files and batches, batch-batches.ts), and the OpenAI-compatible `/v1/rerank` (vLLM's).
  */
 export async function azureOpenAiEmulator(): Promise<ProtocolModule[]> {
   const [
@@ -31,6 +31,7 @@ export async function azureOpenAiEmulator(): Promise<ProtocolModule[]> {
     { responsesProtocol },
     { azureV1Protocol },
     { openAiBatchProtocol },
+    { openAiRerankProtocol },
   ] = await Promise.all([
     import('./models.js'),
     import('./embed.js'),
@@ -38,6 +39,7 @@ export async function azureOpenAiEmulator(): Promise<ProtocolModule[]> {
     import('./responses.js'),
     import('./azure-v1.js'),
     import('./batch-batches.js'),
+    import('./rerank.js'),
   ]);
   const deploymentRoutes = [azureOpenAiProtocol, azureOpenAiEmbedProtocol, azureOpenAiChatProtocol];
   return [
@@ -48,5 +50,6 @@ export async function azureOpenAiEmulator(): Promise<ProtocolModule[]> {
     responsesProtocol,
     azureV1Protocol(deploymentRoutes),
     openAiBatchProtocol,
+    openAiRerankProtocol,
   ];
 }

@@ -33,7 +33,7 @@ export const watsonxProtocol: ProtocolModule = {
 
 /**
  * Every watsonx route `serve` answers: generation and tokens first, then the model and task listings, deployments,
- * tokenization, embeddings, and the batch service (files and batches, batch.ts).
+ * tokenization, embeddings, chat, reranking, and the batch service (files and batches, batch.ts).
  */
 export async function watsonxEmulator(): Promise<ProtocolModule[]> {
   const [
@@ -43,6 +43,7 @@ export async function watsonxEmulator(): Promise<ProtocolModule[]> {
     { watsonxEmbedProtocol },
     { watsonxChatProtocol },
     { watsonxBatchProtocol },
+    { watsonxRerankProtocol },
     { watsonxSpacesProtocol },
     { watsonxTimeSeriesProtocol },
   ] = await Promise.all([
@@ -52,6 +53,7 @@ export async function watsonxEmulator(): Promise<ProtocolModule[]> {
     import('./embed.js'),
     import('./chat.js'),
     import('./batch.js'),
+    import('./rerank.js'),
     import('./spaces.js'),
     import('./time-series.js'),
   ]);
@@ -63,6 +65,7 @@ export async function watsonxEmulator(): Promise<ProtocolModule[]> {
     watsonxEmbedProtocol,
     watsonxChatProtocol,
     watsonxBatchProtocol,
+    watsonxRerankProtocol,
     watsonxSpacesProtocol,
     watsonxTimeSeriesProtocol,
   ];
