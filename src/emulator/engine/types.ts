@@ -116,7 +116,6 @@ export interface ChatSampling {
   top_logprobs?: number | null | undefined;
 }
 
-
 /** One message of the request's history, as the routes hand it over (content flattened to text). */
 export interface TurnMessage {
   role: string;
@@ -151,4 +150,3 @@ export interface StructuredChoice {
 export type TurnPlan =
   | { kind: 'text' }
   | { kind: 'json' | 'tool_calls'; choices: StructuredChoice[]; prompt_tokens: number };
-
