@@ -205,6 +205,7 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
     });
   } catch (e) {
     await engine.close();
+    await gateway?.close();
     // Node's TLS layer rejects a key that does not fit the certificate, or PEM it cannot parse, before listening.
     if (tls && !(e as NodeJS.ErrnoException).syscall) {
       throw new UsageError(`--tls-cert and --tls-key cannot be used together: ${(e as Error).message}`);
@@ -212,6 +213,8 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
     throw new NetworkError(`cannot listen on ${host}:${port}: ${(e as Error).message}`);
   }
   server.faults.push(...faults);
+  // Before "listening": a script that waits for that line has the whole picture by then.
+  for (const line of gateway?.gateway.describe() ?? []) ctx.reporter.info(`textgen serve: ${line}`);
   ctx.reporter.info(`textgen serve: listening on ${server.url} (Ctrl-C to stop)`);
   if (!isLoopbackHost(host) && options.requireAuth !== true)
     ctx.reporter.warn(
@@ -224,7 +227,6 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
     );
   if (settings.kind === 'llama')
     ctx.reporter.info(`textgen serve: serving ${settings.modelPath} as "${engine.modelName}" (llama engine)`);
-  for (const line of gateway?.gateway.describe() ?? []) ctx.reporter.info(`textgen serve: ${line}`);
   if (faults.length > 0) ctx.reporter.info(`textgen serve: faults queued: ${faults.map(formatFault).join('; ')}`);
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();
