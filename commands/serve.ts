@@ -55,15 +55,13 @@ const spec = {
     },
     { flags: '--parallel <n>', description: 'llama: requests generated at once (default 2); more wait their turn' },
     {
-      flags: '--upstream <[protocol=]profile>',
-      description:
-        'answer through this profile instead of an engine (repeatable; watsonx=P, openai=P, …): docs/gateway.md',
+      flags: '--upstream <profile>',
+      description: 'answer through this profile, not an engine; PROTOCOL=PROFILE for one (repeatable): docs/gateway.md',
       repeatable: true,
     },
     {
       flags: '--ignore-unsupported',
-      description:
-        'with --upstream: drop parameters the upstream cannot take (named in X-Textgen-Ignored) instead of 400',
+      description: 'with --upstream: drop what the upstream cannot take (X-Textgen-Ignored names it), not 400',
     },
   ],
   examples: [

@@ -9,7 +9,7 @@
 import { execa, type ResultPromise } from 'execa';
 import OpenAI from 'openai';
 import { WatsonXAI } from '@ibm-cloud/watsonx-ai';
-import { BearerTokenAuthenticator, IamAuthenticator } from '@ibm-cloud/watsonx-ai/authentication';
+import { BearerTokenAuthenticator } from '@ibm-cloud/watsonx-ai/authentication';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
