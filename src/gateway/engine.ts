@@ -285,7 +285,9 @@ async function startGeneration(
     },
   );
 
-  const localInputCount = (): number => tokenizer.encode(inputText).length;
+  // Counted once, and only when the upstream did not say (a route reads it before the upstream's usage comes).
+  let counted: number | undefined;
+  const localInputCount = (): number => (counted ??= tokenizer.encode(inputText).length);
   const generatedCount = (): number => generatedTokens ?? tokenizer.encode(text).length;
   let finished = false;
   const summary = (): GenerationSummary => {
