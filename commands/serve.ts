@@ -303,7 +303,7 @@ async function upstreamTransport(
   });
 }
 
-/** The `upstream:` field of the profile serve runs under, when one was selected by name (-p, TEXTGEN_PROFILE). */
+/** The `upstream:` field of the profile serve runs under, when one was selected by name (--profile, TEXTGEN_PROFILE). */
 async function selectedProfileUpstream(ctx: Context): Promise<string | Record<string, string | undefined> | undefined> {
   const name = ctx.globals.profile ?? (ctx.env.TEXTGEN_PROFILE || undefined);
   if (name === undefined) return undefined;

@@ -72,6 +72,7 @@ const chat = (url: string, body: Record<string, unknown> = {}) =>
       model: 'gpt-4o',
       messages: [{ role: 'user', content: 'Name a river.' }],
       max_tokens: 6,
+      temperature: 0,
       ...body,
     }),
   });
@@ -92,8 +93,8 @@ describe('serve --upstream: usage errors', () => {
 });
 
 describe("a profile's upstream: field", () => {
-  it('textgen -p gw serve forwards openai to up-oi and watsonx to up-embed, the rest to the engine', async () => {
-    const named = await startGateway(config, [], home.env, ['-p', 'gw']);
+  it('textgen --profile gw serve forwards openai to up-oi and watsonx to up-embed, the rest to the engine', async () => {
+    const named = await startGateway(config, [], home.env, ['--profile', 'gw']);
     expect(named.stderr()).toContain('textgen serve: watsonx → upstream up-embed (openai at');
     expect(named.stderr()).toContain('textgen serve: openai → upstream up-oi (open-inference at');
     expect(named.stderr()).not.toContain('aleph-alpha → upstream');
