@@ -68,7 +68,6 @@ const spec = {
     'textgen serve --port 8080 --token-delay-ms 50 --require-auth',
     "textgen serve --port 8080 --fault 'status:code=429,retry-after=2' --fault 'drop:after=3'",
     'textgen serve --engine llama --model ./models/qwen2.5-0.5b-instruct-q4_k_m.gguf --threads 2',
-    'textgen serve --upstream watsonx=vllm --upstream openai=wx-prod',
   ],
 } as const satisfies CommandSpec;
 
