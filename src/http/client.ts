@@ -19,7 +19,11 @@ import type { Transport, TransportResponse, TransportSettings } from './transpor
 export type TransportChoice = 'auto' | 'undici';
 
 export interface HttpClientSettings extends HttpClientOptions {
-  transport?: TransportChoice;
+  /**
+   * A choice, or the Transport itself: `serve --upstream` hands every upstream client the one transport it built
+   * (src/http/upstream-transport.ts), which its owner destroys, not the client.
+   */
+  transport?: TransportChoice | Transport;
 }
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
@@ -99,7 +103,9 @@ export function createHttpClient(options: HttpClientSettings = {}): HttpClient {
         async () => (await import('./undici-transport.js')).createUndiciTransport(settings),
         () => (viaUndici = undefined),
       ));
+    const given = typeof options.transport === 'object' ? options.transport : undefined;
     const transportFor = (url: URL): Promise<Transport> => {
+      if (given) return Promise.resolve(given);
       if (options.transport === 'undici' || proxyEnv.proxyFor(proxy, url) !== undefined) return undiciTransport();
       return (direct ??= fresh(
         async () => (await import('./node-transport.js')).createNodeTransport(settings),

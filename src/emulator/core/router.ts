@@ -56,6 +56,11 @@ export interface RouteContext {
   requestFault?: Fault;
   /** Set on a request the server runs itself (ServerServices.dispatch): it takes no queued fault, only its own. */
   internal?: true;
+  /**
+   * Set by an open event stream (event-stream.ts): ends it with the protocol's in-stream error event. The server
+   * calls it when an engine fails after the stream began (an upstream's stream cut off, src/gateway/).
+   */
+  failStream?: (() => Promise<void>) | undefined;
 }
 
 export type RouteHandler = (ctx: RouteContext) => Promise<void> | void;
