@@ -50,14 +50,34 @@ export function redactHeaders(headers: Record<string, string>): Record<string, s
   return out;
 }
 
+/** A string as it stands inside a JSON string literal (quotes, backslashes and control characters escaped). */
+function jsonEscaped(text: string): string {
+  return JSON.stringify(text).slice(1, -1);
+}
+
 /**
- * The forms a secret takes where a server may echo it back: as given, URL-encoded, base64 (with and without its
- * padding, and the URL-safe alphabet), as a Basic or ZenApiKey header or a JSON string would carry it.
+ * The forms a secret takes where a server may echo it back: as given, URL-encoded (percent and form encoding),
+ * base64 (with and without its padding, and the URL-safe alphabet), as a Basic or ZenApiKey header would carry it,
+ * and JSON-escaped (once inside a JSON answer, twice inside a JSON file that stores such an answer as a string; with
+ * non-ASCII characters as \u escapes, as Python's json writes them).
  */
 function formsOf(secret: string): string[] {
   const base64 = Buffer.from(secret, 'utf8').toString('base64');
   const unpadded = base64.replace(/=+$/, '');
-  return [secret, encodeURIComponent(secret), base64, unpadded, unpadded.replace(/\+/g, '-').replace(/\//g, '_')];
+  const json = jsonEscaped(secret);
+  const ascii = json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return [
+    secret,
+    encodeURIComponent(secret),
+    new URLSearchParams({ s: secret }).toString().slice(2),
+    base64,
+    unpadded,
+    unpadded.replace(/\+/g, '-').replace(/\//g, '_'),
+    json,
+    jsonEscaped(json),
+    ascii,
+    jsonEscaped(ascii),
+  ];
 }
 
 /**
