@@ -28,6 +28,9 @@ import { command as profilesUse } from '../../commands/profiles/use.js';
 import { command as trust } from '../../commands/trust.js';
 import { command as completion } from '../../commands/completion.js';
 import { command as batchMerge } from '../../commands/batch/merge.js';
+import { command as cassetteLs } from '../../commands/cassette/ls.js';
+import { command as cassetteShow } from '../../commands/cassette/show.js';
+import { command as cassettePrune } from '../../commands/cassette/prune.js';
 
 export const COMMANDS = [
   textGenerate,
@@ -52,6 +55,9 @@ export const COMMANDS = [
   trust,
   completion,
   batchMerge,
+  cassetteLs,
+  cassetteShow,
+  cassettePrune,
 ] as const satisfies readonly Command[];
 
 /** The descriptions of the words that only group commands (`textgen deployment --help`). */
@@ -59,6 +65,7 @@ export const COMMAND_GROUPS: Readonly<Record<string, string>> = {
   deployment: 'Generate text with a deployment (mirrors cpd-cli wx-ai deployment)',
   profiles: 'Manage connection profiles in the user config file',
   batch: 'Work with the output files of --batch runs (docs/batch.md)',
+  cassette: 'List, show and prune --record/--replay cassettes (docs/cassettes.md)',
 };
 
 /** Every command's spec, in list order. */
