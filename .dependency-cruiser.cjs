@@ -141,10 +141,10 @@ module.exports = {
       name: 'client-code-never-imports-the-emulator',
       severity: 'error',
       comment:
-        'Only `serve` (commands/serve.ts) and the composition root (src/cli/local-server.ts, which starts it for a local profile) load the emulator.',
+        'Only `serve` (commands/serve.ts), its gateway (src/gateway/: the upstream engine it hands the server) and the composition root (src/cli/local-server.ts, which starts it for a local profile) load the emulator.',
       from: {
         path: '^(src|commands)/',
-        pathNot: ['^src/emulator/', '^commands/serve\\.ts$', '^src/cli/local-server\\.ts$'],
+        pathNot: ['^src/emulator/', '^src/gateway/', '^commands/serve\\.ts$', '^src/cli/local-server\\.ts$'],
       },
       to: { path: '^src/emulator/' },
     },

@@ -54,11 +54,23 @@ const spec = {
       choices: GPU_MODES,
     },
     { flags: '--parallel <n>', description: 'llama: requests generated at once (default 2); more wait their turn' },
+    {
+      flags: '--upstream <[protocol=]profile>',
+      description:
+        'answer through this profile instead of an engine (repeatable; watsonx=P, openai=P, …): docs/gateway.md',
+      repeatable: true,
+    },
+    {
+      flags: '--ignore-unsupported',
+      description:
+        'with --upstream: drop parameters the upstream cannot take (named in X-Textgen-Ignored) instead of 400',
+    },
   ],
   examples: [
     'textgen serve --port 8080 --token-delay-ms 50 --require-auth',
     "textgen serve --port 8080 --fault 'status:code=429,retry-after=2' --fault 'drop:after=3'",
     'textgen serve --engine llama --model ./models/qwen2.5-0.5b-instruct-q4_k_m.gguf --threads 2',
+    'textgen serve --upstream watsonx=vllm --upstream openai=wx-prod',
   ],
 } as const satisfies CommandSpec;
 
@@ -176,12 +188,14 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
     }
   });
   const settings = await engineSettings(options, ctx.cwd);
+  const gateway = await upstreams(options, ctx);
   const { createEngine } = await import('../src/emulator/engine/create.js');
   const engine = await createEngine(settings);
   let server;
   try {
     server = await startServer({
       engine,
+      ...(gateway ? { engines: gateway.gateway.engines } : {}),
       host,
       port,
       requireAuth: options.requireAuth === true,
@@ -210,6 +224,7 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
     );
   if (settings.kind === 'llama')
     ctx.reporter.info(`textgen serve: serving ${settings.modelPath} as "${engine.modelName}" (llama engine)`);
+  for (const line of gateway?.gateway.describe() ?? []) ctx.reporter.info(`textgen serve: ${line}`);
   if (faults.length > 0) ctx.reporter.info(`textgen serve: faults queued: ${faults.map(formatFault).join('; ')}`);
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();
@@ -224,6 +239,7 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
   ctx.reporter.info(`textgen serve: stopping; requests in flight get up to ${DRAIN_MS / 1000} s to finish`);
   const cut = await server.drain(DRAIN_MS);
   await server.close();
+  await gateway?.close();
   if (cut > 0) {
     ctx.reporter.warn(
       `textgen serve: stopped; ${cut} request${cut === 1 ? '' : 's'} still running after ${DRAIN_MS / 1000} s ${cut === 1 ? 'was' : 'were'} cut`,
@@ -233,6 +249,73 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
   }
   ctx.reporter.info('textgen serve: stopped');
   return 0;
+}
+
+/**
+ * The gateway (src/gateway/), when `--upstream` (or the selected profile's `upstream:` field) names upstreams: their
+ * engines, and the transports their calls go through, closed after the server.
+ */
+async function upstreams(
+  options: OptionsOf<typeof spec>,
+  ctx: Context,
+): Promise<{ gateway: import('../src/gateway/setup.js').Gateway; close(): Promise<void> } | undefined> {
+  const { parseUpstreamFlags, choiceOfField, openGateway } = await import('../src/gateway/setup.js');
+  let choice = parseUpstreamFlags(options.upstream ?? []);
+  if (Object.keys(choice).length === 0) choice = choiceOfField(await selectedProfileUpstream(ctx));
+  if (Object.keys(choice).length === 0) {
+    if (options.ignoreUnsupported === true) throw new UsageError('--ignore-unsupported is for --upstream');
+    return undefined;
+  }
+  if (options.engine !== undefined || options.model !== undefined)
+    ctx.reporter.info('textgen serve: the protocols without an upstream are answered by the engine');
+  const transports: import('../src/http/transport.js').Transport[] = [];
+  const gateway = await openGateway(ctx, choice, {
+    ignoreUnsupported: options.ignoreUnsupported === true,
+    transportFor: async (profile) => {
+      const transport = await upstreamTransport(profile, ctx);
+      transports.push(transport);
+      return transport;
+    },
+  });
+  return {
+    gateway,
+    async close() {
+      await Promise.all(transports.map((t) => t.destroy()));
+    },
+  };
+}
+
+/**
+ * The one place serve builds the Transport an upstream's calls go through (src/http/upstream-transport.ts): one per
+ * upstream profile, with its timeouts and TLS settings. Whatever wraps upstream traffic wraps it here.
+ */
+async function upstreamTransport(
+  profile: import('../src/contract/profile.js').ResolvedProfile,
+  ctx: Context,
+): Promise<import('../src/http/transport.js').Transport> {
+  const { createUpstreamTransport } = await import('../src/http/upstream-transport.js');
+  return createUpstreamTransport({
+    timeoutMs: profile.timeoutMs,
+    connectTimeoutMs: 10_000,
+    ...(profile.tls.caCert ? { caCertPath: profile.tls.caCert } : {}),
+    insecure: profile.tls.insecure,
+    env: ctx.env,
+  });
+}
+
+/** The `upstream:` field of the profile serve runs under, when one was selected by name (-p, TEXTGEN_PROFILE). */
+async function selectedProfileUpstream(ctx: Context): Promise<string | Record<string, string | undefined> | undefined> {
+  const name = ctx.globals.profile ?? (ctx.env.TEXTGEN_PROFILE || undefined);
+  if (name === undefined) return undefined;
+  const { loadConfig } = await import('../src/config/load.js');
+  const configPath = ctx.globals.config ?? ctx.env.TEXTGEN_CONFIG;
+  const config = await loadConfig({
+    cwd: ctx.cwd,
+    env: ctx.env,
+    ...(configPath ? { configPath } : {}),
+    warn: (m) => ctx.reporter.warn(m),
+  });
+  return config.profiles[name]?.upstream;
 }
 
 /** How long a stopping server lets requests in flight finish. */

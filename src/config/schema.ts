@@ -118,6 +118,19 @@ export const profileSchema = z.strictObject({
   context_size: count.min(1).optional(),
   gpu: z.enum(['auto', 'off']).optional(),
   parallel: count.min(1).optional(),
+  // `textgen -p NAME serve` without --upstream answers through this profile (or one per front protocol): docs/gateway.md.
+  upstream: z
+    .union([
+      text,
+      z.strictObject({
+        watsonx: text.optional(),
+        openai: text.optional(),
+        'azure-openai': text.optional(),
+        'aleph-alpha': text.optional(),
+        'open-inference': text.optional(),
+      }),
+    ])
+    .optional(),
 });
 
 /** Profile names become YAML keys, flag values and file names in messages: keep them plain. */

@@ -17,6 +17,7 @@ const SENSITIVE_FIELDS = [
   'context_size',
   'gpu',
   'parallel',
+  'upstream',
 ] as const;
 /** Of those, the ones whose loss the user must hear about even with -q: credentials and TLS. */
 const ALARMING_FIELDS = new Set<string>(['url', 'auth', 'tls']);

@@ -20,7 +20,11 @@ import type { CassetteSettings } from '../cassette/transport.js';
 export type TransportChoice = 'auto' | 'undici';
 
 export interface HttpClientSettings extends HttpClientOptions {
-  transport?: TransportChoice;
+  /**
+   * A choice, or the Transport itself: `serve --upstream` hands every upstream client the one transport it built
+   * (src/http/upstream-transport.ts), which its owner destroys, not the client.
+   */
+  transport?: TransportChoice | Transport;
   /** `--record DIR` / `--replay DIR`: every request goes through a cassette around the transport (src/cassette/). */
   cassette?: CassetteSettings | undefined;
 }
@@ -104,7 +108,9 @@ export function createHttpClient(options: HttpClientSettings = {}): HttpClient {
         async () => (await import('./undici-transport.js')).createUndiciTransport(settings),
         () => (viaUndici = undefined),
       ));
+    const given = typeof options.transport === 'object' ? options.transport : undefined;
     const transportFor = (url: URL): Promise<Transport> => {
+      if (given) return Promise.resolve(given);
       if (options.transport === 'undici' || proxyEnv.proxyFor(proxy, url) !== undefined) return undiciTransport();
       return (direct ??= fresh(
         async () => (await import('./node-transport.js')).createNodeTransport(settings),

@@ -49,6 +49,15 @@ export class EventStream {
   open(): void {
     this.ctx.res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     this.ctx.res.flushHeaders();
+    this.ctx.failStream = () => this.fail();
+  }
+
+  /** Ends the stream with the protocol's error event (an engine failed mid-stream); nothing after it. */
+  async fail(): Promise<void> {
+    if (this.over) return;
+    this.over = true;
+    await write(this.ctx.res, formatEvent(this.wording.errorEvent()), this.ctx.signal);
+    this.ctx.res.end();
   }
 
   /** Sends one event; false when the stream is over (fault, or the client went away). */

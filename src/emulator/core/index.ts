@@ -12,6 +12,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import { deterministicEngine } from '../engine/deterministic.js';
 import type { Engine } from '../engine/engine.js';
+import { isEngineFailure } from '../engine/failure.js';
 import { allProtocols } from './protocols.js';
 import { CONTROL_PREFIX, handleControl, requestFault } from './fault-control.js';
 import { FaultQueue } from './fault-queue.js';
@@ -21,11 +22,23 @@ import { jsonDepthExceededAt } from '../../contract/json-depth.js';
 import { RequestLog, type RequestLogOptions } from './request-log.js';
 import { acceptedHostNames, foreignRequest, wrongContentType } from './request-guard.js';
 import { sendJson } from './respond.js';
+import { rememberResponse } from './responses.js';
 import type { Fault, RecordedRequest, ResolvedServerOptions, RunningServer } from './types.js';
 
 export type { Fault, MalformedAs, RecordedRequest, RunningServer, StatusFault, StreamFault } from './types.js';
 export { FaultSpecError, formatFault, parseFaultSpec } from './fault-spec.js';
 export type { ProtocolModule, Route, RouteContext, RouteHandler } from './router.js';
+
+/** The four front protocols, as `serve --upstream FAMILY=PROFILE` names them. */
+export const PROTOCOL_FAMILIES = ['watsonx', 'openai', 'aleph-alpha', 'open-inference'] as const;
+export type ProtocolFamily = (typeof PROTOCOL_FAMILIES)[number];
+
+/** The family a protocol module belongs to: Azure OpenAI, the OpenAI `/v1` routes and the Responses API are `openai`. */
+export function protocolFamily(module: ProtocolModule): ProtocolFamily {
+  for (const family of ['watsonx', 'aleph-alpha', 'open-inference'] as const)
+    if (module.name.startsWith(family)) return family;
+  return 'openai';
+}
 export type { RequestLogOptions } from './request-log.js';
 
 /** Larger bodies get 413: no real prompt comes near it. */
@@ -59,6 +72,11 @@ export interface ServerOptions {
   tls?: { cert: string; key: string };
   /** The model behind every route; default the deterministic engine. The server closes it on close(). */
   engine?: Engine;
+  /**
+   * Another engine for the routes of one front protocol (`serve --upstream openai=vllm`): keyed by the protocol's
+   * family (`protocolFamily`); the others keep `engine`. The server closes these too.
+   */
+  engines?: Partial<Record<ProtocolFamily, Engine>>;
   /** Keep the requests received in `RunningServer.requests` (tests only), bounded; default none are kept. */
   requestLog?: RequestLogOptions;
 }
@@ -96,6 +114,13 @@ function listen(options: ServerOptions, protocols: readonly ProtocolModule[]): P
     engine: options.engine ?? deterministicEngine(),
     log: resolved.log,
   };
+  // One services object per family that has its own engine, made once: a request only picks it.
+  const familyServices = new Map<ProtocolFamily, ServerServices>(
+    Object.entries(options.engines ?? {}).map(([family, engine]) => [
+      family as ProtocolFamily,
+      { ...services, engine: engine as Engine },
+    ]),
+  );
   const router = new Router();
   for (const protocol of protocols) router.register(protocol);
   const sockets = new Set<Socket>();
@@ -104,6 +129,7 @@ function listen(options: ServerOptions, protocols: readonly ProtocolModule[]): P
   const listener: RequestListener = (req, res) => {
     const controller = new AbortController();
     inFlight.add(controller);
+    rememberResponse(controller.signal, res);
     // While draining, a request on a kept-alive connection is still answered, but its connection then closes.
     if (draining) res.shouldKeepAlive = false;
     res.on('close', () => {
@@ -167,7 +193,7 @@ function listen(options: ServerOptions, protocols: readonly ProtocolModule[]): P
       params: found.kind === 'route' ? found.params : {},
       res,
       signal,
-      server: services,
+      server: familyServices.size === 0 ? services : (familyServices.get(protocolFamily(found.module)) ?? services),
     };
     const own = requestFault(req, url.searchParams);
     if (own.fault) ctx.requestFault = own.fault;
@@ -196,6 +222,14 @@ function listen(options: ServerOptions, protocols: readonly ProtocolModule[]): P
         );
       else await found.handler(ctx);
     } catch (error) {
+      if (isEngineFailure(error)) {
+        // An upstream's failure, in the front protocol's words: its error answer, or its in-stream error event.
+        resolved.log(`${request.method} ${request.path}: ${error.status} ${error.code}: ${error.message}`);
+        if (!res.headersSent) found.module.sendError(ctx, error.status, error.code, error.message, error.headers);
+        else if (ctx.failStream) await ctx.failStream();
+        else res.destroy();
+        return;
+      }
       resolved.log(`${request.method} ${request.path}: ${(error as Error).stack ?? String(error)}`);
       if (!res.headersSent)
         found.module.sendError(ctx, 500, 'internal_server_error', 'The local server failed to answer this request');
@@ -256,6 +290,7 @@ function listen(options: ServerOptions, protocols: readonly ProtocolModule[]): P
             for (const socket of sockets) socket.destroy();
             await closed;
             await services.engine.close();
+            for (const other of familyServices.values()) await other.engine.close();
           })();
           return closing;
         },

@@ -29,6 +29,11 @@ export interface RouteContext {
   server: ServerServices;
   /** The fault this request carries itself (`X-Textgen-Fault` / `?textgen_fault=`); it wins over the queue. */
   requestFault?: Fault;
+  /**
+   * Set by an open event stream (event-stream.ts): ends it with the protocol's in-stream error event. The server
+   * calls it when an engine fails after the stream began (an upstream's stream cut off, src/gateway/).
+   */
+  failStream?: (() => Promise<void>) | undefined;
 }
 
 export type RouteHandler = (ctx: RouteContext) => Promise<void> | void;

@@ -7,23 +7,18 @@
  */
 import type { CanonicalParameters } from '../../contract/canonical.js';
 import type { Engine } from './engine.js';
-import type { ConversationMessage, EngineOptions, Generation, GenerationStep, GenerationSummary } from './types.js';
+import type {
+  ChatSampling,
+  ConversationMessage,
+  EngineOptions,
+  Generation,
+  GenerationStep,
+  GenerationSummary,
+} from './types.js';
 
 export type { ConversationMessage } from './types.js';
 
-/** The sampling fields the chat APIs share (OpenAI's names). */
-export interface ChatSampling {
-  max_tokens?: number | null | undefined;
-  temperature?: number | null | undefined;
-  top_p?: number | null | undefined;
-  stop?: string | string[] | null | undefined;
-  seed?: number | null | undefined;
-  frequency_penalty?: number | null | undefined;
-  presence_penalty?: number | null | undefined;
-  time_limit?: number | null | undefined;
-  logprobs?: boolean | null | undefined;
-  top_logprobs?: number | null | undefined;
-}
+export type { ChatSampling } from './types.js';
 
 /** How long an answer may get when the request does not say. */
 export const DEFAULT_CHAT_MAX_TOKENS = 100;

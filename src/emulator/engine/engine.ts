@@ -6,9 +6,19 @@
  */
 import type { PoolingKind, VectorSpace } from './embedding.js';
 import type { Tokenizer } from './tokenizer.js';
-import type { EngineOptions, EngineRequest, Generation, GenerationSummary, JsonAnswer, JsonRequest } from './types.js';
+import type {
+  EngineOptions,
+  EngineRequest,
+  Generation,
+  GenerationSummary,
+  JsonAnswer,
+  JsonRequest,
+  TurnPlan,
+  TurnRequest,
+} from './types.js';
 
-export type EngineKind = 'deterministic' | 'llama';
+/** `upstream`: another service answers through its profile (`serve --upstream`, src/gateway/). */
+export type EngineKind = 'deterministic' | 'llama' | 'upstream';
 
 /** What an embedding request asks for; the deterministic engine uses every field, a model only the text. */
 export interface EmbeddingRequest {
@@ -43,6 +53,12 @@ export interface Engine {
    * deterministic engine, whose structured answers structured-answer.ts makes up from the schema itself.
    */
   generateJson?(request: JsonRequest, options?: EngineOptions): Promise<JsonAnswer>;
+  /**
+   * A chat turn with tools or a response format answered whole by the engine itself: an upstream service
+   * (src/gateway/) decides the tool calls and writes the JSON, where the local engines follow structured-answer.ts's
+   * rule. Absent on the local engines; planTurn calls it when present.
+   */
+  answerTurn?(request: TurnRequest, options: EngineOptions & { n?: number | undefined }): Promise<TurnPlan>;
   /** Frees the model (native memory, threads); the server calls it on close. */
   close(): Promise<void>;
 }

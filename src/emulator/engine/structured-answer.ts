@@ -18,47 +18,22 @@
  *   per call `{type: 'tool_call', delta: {index, id, name, arguments: ''}}` then argument fragments
  *   `{type: 'tool_call', delta: {index, arguments}}` — the order the OpenAI-shaped streams send them in.
  */
-import type { ChatTool, ResponseFormat, ToolCall, ToolCallDelta, ToolChoice } from '../../contract/chat.js';
-import { type ChatSampling, chatEngineParameters, conversationPrompt } from './conversation.js';
+import type { ChatTool, ToolCall, ToolCallDelta } from '../../contract/chat.js';
+import { chatEngineParameters, conversationPrompt } from './conversation.js';
 import type { Engine } from './engine.js';
 import { createRng, hashString, mix } from './random.js';
 import { type JsonSchema, schemaValue } from './schema-value.js';
-import type { ConversationMessage, EngineOptions } from './types.js';
+import type {
+  ConversationMessage,
+  EngineOptions,
+  StructuredChoice,
+  TurnMessage,
+  TurnDecision,
+  TurnPlan,
+  TurnRequest,
+} from './types.js';
 
-/** One message of the request's history, as the routes hand it over (content flattened to text). */
-export interface TurnMessage {
-  role: string;
-  content: string | null;
-  tool_calls?: readonly ToolCall[] | undefined;
-  tool_call_id?: string | undefined;
-}
-
-export interface TurnRequest {
-  messages: readonly TurnMessage[];
-  sampling: ChatSampling;
-  tools?: readonly ChatTool[] | undefined;
-  tool_choice?: ToolChoice | undefined;
-  parallel_tool_calls?: boolean | undefined;
-  response_format?: ResponseFormat | undefined;
-}
-
-export type TurnDecision =
-  | { kind: 'text' }
-  /** `schema` undefined: any JSON object (`json_object`). */
-  | { kind: 'json'; schema: Record<string, unknown> | undefined }
-  | { kind: 'tool_calls'; tools: ChatTool[] };
-
-export interface StructuredChoice {
-  /** The JSON document (kind `json`), '' when the choice calls tools. */
-  content: string;
-  tool_calls: ToolCall[];
-  finish_reason: 'stop' | 'tool_calls' | 'length';
-  completion_tokens: number;
-}
-
-export type TurnPlan =
-  | { kind: 'text' }
-  | { kind: 'json' | 'tool_calls'; choices: StructuredChoice[]; prompt_tokens: number };
+export type { StructuredChoice, TurnDecision, TurnMessage, TurnPlan, TurnRequest } from './types.js';
 
 export type TurnPiece = { type: 'text'; text: string } | { type: 'tool_call'; delta: ToolCallDelta };
 
@@ -90,6 +65,11 @@ export function decideTurn(request: TurnRequest): TurnDecision {
   if (format?.type === 'json_schema') return { kind: 'json', schema: format.json_schema.schema };
   if (format?.type === 'json_object') return { kind: 'json', schema: undefined };
   return { kind: 'text' };
+}
+
+/** The request brings tools or a response format other than text. */
+export function asksForStructure(request: TurnRequest): boolean {
+  return (request.tools ?? []).length > 0 || (request.response_format ?? { type: 'text' }).type !== 'text';
 }
 
 /** The tools whose names the text mentions as words, in the order of the tool list. */
@@ -126,6 +106,8 @@ export async function planTurn(
   request: TurnRequest,
   options: EngineOptions & { n?: number | undefined } = {},
 ): Promise<TurnPlan> {
+  // An engine that answers turns itself (an upstream service) decides whether to call a tool, as a model does.
+  if (engine.answerTurn && asksForStructure(request)) return engine.answerTurn(request, options);
   const decision = decideTurn(request);
   if (decision.kind === 'text') return decision;
   const n = options.n ?? 1;

@@ -1,5 +1,6 @@
 /** The engine's protocol-neutral vocabulary: what a route hands in and what it gets back. */
 import type { CanonicalParameters, Moderations, StopReason } from '../../contract/canonical.js';
+import type { ChatTool, ResponseFormat, ToolCall, ToolChoice } from '../../contract/chat.js';
 import type { ModerationReport } from './moderation.js';
 
 /** One chat message as the chat routes hand it to the engine's chat template. */
@@ -100,3 +101,52 @@ export interface JsonAnswer {
   generatedTokens: number;
   stopReason: StopReason;
 }
+
+/** The sampling fields the chat APIs share (OpenAI's names). */
+export interface ChatSampling {
+  max_tokens?: number | null | undefined;
+  temperature?: number | null | undefined;
+  top_p?: number | null | undefined;
+  stop?: string | string[] | null | undefined;
+  seed?: number | null | undefined;
+  frequency_penalty?: number | null | undefined;
+  presence_penalty?: number | null | undefined;
+  time_limit?: number | null | undefined;
+  logprobs?: boolean | null | undefined;
+  top_logprobs?: number | null | undefined;
+}
+
+/** One message of the request's history, as the routes hand it over (content flattened to text). */
+export interface TurnMessage {
+  role: string;
+  content: string | null;
+  tool_calls?: readonly ToolCall[] | undefined;
+  tool_call_id?: string | undefined;
+}
+
+export interface TurnRequest {
+  messages: readonly TurnMessage[];
+  sampling: ChatSampling;
+  tools?: readonly ChatTool[] | undefined;
+  tool_choice?: ToolChoice | undefined;
+  parallel_tool_calls?: boolean | undefined;
+  response_format?: ResponseFormat | undefined;
+}
+
+export type TurnDecision =
+  | { kind: 'text' }
+  /** `schema` undefined: any JSON object (`json_object`). */
+  | { kind: 'json'; schema: Record<string, unknown> | undefined }
+  | { kind: 'tool_calls'; tools: ChatTool[] };
+
+export interface StructuredChoice {
+  /** The JSON document (kind `json`), '' when the choice calls tools. */
+  content: string;
+  tool_calls: ToolCall[];
+  finish_reason: 'stop' | 'tool_calls' | 'length';
+  completion_tokens: number;
+}
+
+export type TurnPlan =
+  | { kind: 'text' }
+  | { kind: 'json' | 'tool_calls'; choices: StructuredChoice[]; prompt_tokens: number };
