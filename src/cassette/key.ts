@@ -148,7 +148,8 @@ export function differences(a: unknown, b: unknown, limit = 50, at = '$', out: s
   const isObject = (v: unknown): v is Record<string, unknown> =>
     v !== null && typeof v === 'object' && !Array.isArray(v);
   if (isObject(a) && isObject(b)) {
-    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
+    // In the order of the first value: a canonical request reads protocol, method, path, query, headers, body.
+    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
     for (const key of keys) {
       if (out.length >= limit) break;
       const next = /^[A-Za-z_][\w-]*$/.test(key) ? `${at}.${key}` : `${at}[${JSON.stringify(key)}]`;

@@ -106,6 +106,30 @@ function at(value: unknown, jsonPath: string): unknown {
   return current;
 }
 
+/** Top-level body fields that only a token service takes: IAM's form, CPD's authorize JSON, OAuth clients. */
+const CREDENTIAL_FIELDS = new Set(['apikey', 'api_key', 'password', 'client_secret', 'refresh_token']);
+
+function isCredentialExchange(request: TransportRequest): boolean {
+  const body = request.body;
+  if (body === undefined || body === '' || request.method.toUpperCase() !== 'POST') return false;
+  const trimmed = body.trimStart();
+  if (trimmed.startsWith('{')) {
+    try {
+      const value = JSON.parse(body) as unknown;
+      return (
+        value !== null &&
+        typeof value === 'object' &&
+        Object.keys(value).some((k) => CREDENTIAL_FIELDS.has(k.toLowerCase()))
+      );
+    } catch {
+      return false;
+    }
+  }
+  if (/^[\w.~%+-]+=/.test(trimmed) && !trimmed.includes('\n'))
+    return [...new URLSearchParams(body).keys()].some((k) => CREDENTIAL_FIELDS.has(k.toLowerCase()));
+  return false;
+}
+
 /**
  * A Transport that records or replays. `inner` gives the real transport for a URL; it is never called in replay
  * unless a miss is forwarded, so a replay opens no socket. `secrets` is the HTTP client's: every credential it sends
@@ -146,16 +170,17 @@ export function cassetteTransport(
   async function miss(stored: StoredRequest, key: string): Promise<CassetteMiss> {
     const mine = canonicalOf(settings.protocol, stored, settings.match);
     const what = `${settings.protocol} ${stored.method} ${stored.path}`;
-    let best: { name: string; diffs: string[]; theirs: unknown } | undefined;
+    // Nearest: the same protocol, method and path first, then the fewest differences.
+    let best: { name: string; diffs: string[]; theirs: unknown; score: number } | undefined;
     for (const { name, entry } of await scan()) {
       const theirs = canonicalOf(entry.protocol, entry.request, settings.match);
       const diffs = differences(mine, theirs);
-      if (
-        best === undefined ||
-        diffs.length < best.diffs.length ||
-        (diffs.length === best.diffs.length && (theirs as { path: string }).path === stored.path)
-      )
-        best = { name, diffs, theirs };
+      const score =
+        diffs.length +
+        (theirs.protocol === mine.protocol ? 0 : 4000) +
+        (theirs.method === mine.method ? 0 : 2000) +
+        (theirs.path === mine.path ? 0 : 1000);
+      if (best === undefined || score < best.score) best = { name, diffs, theirs, score };
     }
     const root = store.root;
     if (best === undefined)
@@ -332,7 +357,11 @@ export function cassetteTransport(
   }
 
   return {
+    offline: settings.mode === 'replay' && settings.onMiss === 'fail',
     async request(url, request) {
+      // A token exchange (its body carries a credential) is neither recorded nor replayed: it goes to its service.
+      if (settings.mode === 'record' || settings.onMiss === 'forward')
+        if (isCredentialExchange(request)) return (await inner(url)).request(url, request);
       const stored = storedRequest(url, request.method, request.headers, request.body, secrets);
       const key = keyOf(canonicalOf(settings.protocol, stored, settings.match));
       if (settings.mode === 'record') return forward(url, request, stored, key);

@@ -213,7 +213,7 @@ export function createContext(
     authenticator(profile) {
       return memo(authenticators, profile, async () => {
         // Under --replay nothing is sent: no token exchange, no credential needed (docs/cassettes.md).
-        if (cassette()?.mode === 'replay') return REPLAY_AUTHENTICATOR;
+        if (cassette()?.mode === 'replay') return (await import('../cassette/offline-auth.js')).OFFLINE_AUTHENTICATOR;
         // Under --record the token exchanges go around the cassette: a token service's answer is no entry.
         const http = cassette() === undefined ? await ctx.http(profile) : await httpClient(profile, false);
         const { adapterFor } = await import('../../profiles/registry.js');
@@ -250,13 +250,6 @@ export function createContext(
   };
   return ctx;
 }
-
-/** Under --replay: no credential is sent, so none is needed, and no token is exchanged. */
-const REPLAY_AUTHENTICATOR: Authenticator = {
-  headers: async () => ({}),
-  invalidate: async () => false,
-  dryRunHeaders: () => ({}),
-};
 
 /** The value made for `key` the first time it is asked for. */
 function memo<K, V>(made: Map<K, Promise<V>>, key: K, make: () => Promise<V>): Promise<V> {
