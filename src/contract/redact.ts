@@ -64,20 +64,27 @@ function jsonEscaped(text: string): string {
 function formsOf(secret: string): string[] {
   const base64 = Buffer.from(secret, 'utf8').toString('base64');
   const unpadded = base64.replace(/=+$/, '');
-  const json = jsonEscaped(secret);
-  const ascii = json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  return [
+  const forms = [
     secret,
     encodeURIComponent(secret),
     new URLSearchParams({ s: secret }).toString().slice(2),
     base64,
     unpadded,
     unpadded.replace(/\+/g, '-').replace(/\//g, '_'),
-    json,
-    jsonEscaped(json),
-    ascii,
-    jsonEscaped(ascii),
   ];
+  // An answer that quotes a request that quoted the secret nests the escapes: four levels are masked.
+  let json = secret;
+  let ascii = secret;
+  for (let level = 0; level < 4; level++) {
+    json = jsonEscaped(json);
+    ascii = jsonEscaped(ascii).replace(
+      /[\u0080-\uffff]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
+    if (json === secret && ascii === secret) break; // nothing to escape
+    forms.push(json, ascii);
+  }
+  return forms;
 }
 
 /**
