@@ -6,17 +6,19 @@
 // when the machine was busy at the start or the end (load average, BENCH_BUSY_LOAD): the figures say so instead.
 // Knobs (docs/performance.md): BENCH_QUICK=1 (smaller sizes, under a minute or two), BENCH_ONLY=cold,stream,batch,
 // BENCH_RUNS, BENCH_EVENTS, BENCH_STREAM_RUNS, BENCH_CHUNK, BENCH_BATCH_LINES, BENCH_LATENCY_MS, BENCH_MEMORY_LINES,
-// BENCH_OUT (another results file, e.g. to keep a "before" run), BENCH_LLAMA_TOKENS, BENCH_LLAMA_RUNS.
+// BENCH_OUT (another results file, e.g. to keep a "before" run), BENCH_LLAMA_TOKENS, BENCH_LLAMA_RUNS,
+// BENCH_GATEWAY_STREAMS, BENCH_GATEWAY_ROUNDS, BENCH_GATEWAY_EVENTS, BENCH_GATEWAY_GAP_MS.
 import { writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { benchBatch } from './batch.mjs';
 import { benchColdStart } from './cold-start.mjs';
+import { benchGateway } from './gateway.mjs';
 import { benchLlama } from './llama.mjs';
 import { quick, removedEnvNames, root } from './lib.mjs';
 import { benchStreaming } from './streaming.mjs';
 
-const only = new Set((process.env.BENCH_ONLY ?? 'cold,stream,batch,llama').split(',').map((s) => s.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? 'cold,stream,batch,gateway,llama').split(',').map((s) => s.trim()));
 const started = Date.now();
 const n = (x, digits = 0) =>
   x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
@@ -123,6 +125,29 @@ if (only.has('batch')) {
       '',
     );
   }
+}
+
+if (only.has('gateway')) {
+  const g = await benchGateway();
+  const ms = (v) => n(v, 2);
+  out.push(
+    `## \`serve --upstream\` overhead (${n(g.streams)} concurrent chat streams, ${n(g.events)} events each, one every ${n(g.gapMs)} ms; ${n(g.rounds)} rounds each way, alternating)`,
+    '',
+    'Each event carries the time the upstream wrote it; its latency is its arrival at the client minus that. The same upstream (an OpenAI-compatible server in its own process) is called directly and through `textgen serve --upstream` (OpenAI front, OpenAI upstream); the added latency is the difference of the percentiles.',
+    '',
+    '| path | events | p50 ms | p99 ms |',
+    '|---|---:|---:|---:|',
+    `| upstream directly (baseline) | ${n(g.samples.direct)} | ${ms(g.direct.p50)} | ${ms(g.direct.p99)} |`,
+    `| through \`serve --upstream\` | ${n(g.samples.gateway)} | ${ms(g.gateway.p50)} | ${ms(g.gateway.p99)} |`,
+    '',
+    '| added latency | figure | target | |',
+    '|---|---:|---|---|',
+    `| p50 | ${ms(g.added.p50)} ms | ≤ 1 ms | ${verdict(g.added.p50 <= 1)} |`,
+    `| p99 | ${ms(g.added.p99)} ms | ≤ 5 ms | ${verdict(g.added.p99 <= 5)} |`,
+    '',
+    `CPU of the \`serve --upstream\` process: ${g.gatewayCpuMs === undefined ? 'not measured' : `${n(g.gatewayCpuMs)} ms for ${n(g.samples.gateway)} events (${n((g.gatewayCpuMs * 1000) / g.samples.gateway)} µs per event, request handling included)`}.`,
+    '',
+  );
 }
 
 if (only.has('llama')) {

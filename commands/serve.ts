@@ -55,9 +55,8 @@ const spec = {
     },
     { flags: '--parallel <n>', description: 'llama: requests generated at once (default 2); more wait their turn' },
     {
-      flags: '--upstream <[protocol=]profile>',
-      description:
-        'answer through this profile instead of an engine (repeatable; watsonx=P, openai=P, …): docs/gateway.md',
+      flags: '--upstream <profile>',
+      description: 'answer through this profile, not an engine; PROTOCOL=PROFILE for one (repeatable): docs/gateway.md',
       repeatable: true,
     },
     {
@@ -67,8 +66,7 @@ const spec = {
     },
     {
       flags: '--ignore-unsupported',
-      description:
-        'with --upstream: drop parameters the upstream cannot take (named in X-Textgen-Ignored) instead of 400',
+      description: 'with --upstream: drop what the upstream cannot take (X-Textgen-Ignored names it), not 400',
     },
   ],
   examples: [
@@ -215,6 +213,7 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
     });
   } catch (e) {
     await engine.close();
+    await gateway?.close();
     // Node's TLS layer rejects a key that does not fit the certificate, or PEM it cannot parse, before listening.
     if (tls && !(e as NodeJS.ErrnoException).syscall) {
       throw new UsageError(`--tls-cert and --tls-key cannot be used together: ${(e as Error).message}`);
@@ -222,6 +221,8 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
     throw new NetworkError(`cannot listen on ${host}:${port}: ${(e as Error).message}`);
   }
   server.faults.push(...faults);
+  // Before "listening": a script that waits for that line has the whole picture by then.
+  for (const line of gateway?.gateway.describe() ?? []) ctx.reporter.info(`textgen serve: ${line}`);
   ctx.reporter.info(`textgen serve: listening on ${server.url} (Ctrl-C to stop)`);
   if (!isLoopbackHost(host) && options.requireAuth !== true)
     ctx.reporter.warn(
@@ -234,7 +235,6 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
     );
   if (settings.kind === 'llama')
     ctx.reporter.info(`textgen serve: serving ${settings.modelPath} as "${engine.modelName}" (llama engine)`);
-  for (const line of gateway?.gateway.describe() ?? []) ctx.reporter.info(`textgen serve: ${line}`);
   if (faults.length > 0) ctx.reporter.info(`textgen serve: faults queued: ${faults.map(formatFault).join('; ')}`);
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();

@@ -190,9 +190,9 @@ async function startGeneration(
   ) => import('../contract/adapter.js').StreamStepOf<unknown>;
   let parse: (json: unknown) => unknown;
   let statesStop: boolean;
-  if (request.messages !== undefined) {
-    if (!adapter.chat)
-      throw new EngineFailure(400, 'unsupported', `upstream ${profile.name} (${adapter.kind}) has no chat API`);
+  let isChat = false;
+  const { conversationPrompt } = await import('../emulator/engine/conversation.js');
+  if (request.messages !== undefined && adapter.chat) {
     const chat = await adapter.chat(profile.chatApi);
     const { checkChatSupport } = await import('../chat/support.js');
     const parameters = checkChatSupport(chatParameters(request.parameters), chat.capabilities, adapter.kind, support);
@@ -200,12 +200,12 @@ async function startGeneration(
     const target: ChatTarget = { ...(model !== undefined ? { model } : {}), stream: true };
     spec = chat.build(chatRequest, target, profile);
     op = chat;
-    const { conversationPrompt } = await import('../emulator/engine/conversation.js');
     inputText = conversationPrompt(request.messages);
     toPiece = (c) => chatPiece(c as ChatChunk | ChatResult);
     decoder = chat.decoder(chatRequest, target);
     parse = (json) => chat.parse(json, chatRequest, target);
     statesStop = true;
+    isChat = true;
   } else {
     const generate = await adapter.generate();
     const target: GenerateTarget = {
@@ -213,15 +213,17 @@ async function startGeneration(
       stream: generate.capabilities.streaming === 'native' || generate.profileStreams?.(profile) === true,
     };
     const { checkSupport } = await import('../generation/support.js');
+    // An upstream without a chat API (Open Inference) continues the conversation laid out as a transcript.
+    const prompt = request.messages === undefined ? request.input : conversationPrompt(request.messages);
     const input: CanonicalRequest = {
-      input: request.input,
-      ...(request.parameters ? { parameters: request.parameters } : {}),
+      input: prompt,
+      ...(request.parameters ? { parameters: routeDefaultsDropped(request.parameters, generate) } : {}),
       ...(request.moderations ? { moderations: request.moderations } : {}),
     };
     const checked = checkSupport(input, generate, profile, target, support).request;
     spec = generate.build(checked, target, profile);
     op = generate;
-    inputText = request.input;
+    inputText = input.input!;
     toPiece = (c) => generatePiece(c as GenerateResult);
     decoder = generate.decoder(checked, target);
     parse = (json) => generate.parse(json, checked, target);
@@ -263,8 +265,8 @@ async function startGeneration(
           res,
           decode: decoder,
           guards,
-          stopReason: request.messages !== undefined ? 'always' : statesStop ? 'without-end-marker' : 'never',
-          what: request.messages !== undefined ? 'answer' : 'generation',
+          stopReason: isChat ? 'always' : statesStop ? 'without-end-marker' : 'never',
+          what: isChat ? 'answer' : 'generation',
           onChunk: (chunk) => take(toPiece(chunk)),
           unfinished: () => stopReason === undefined,
           stopped: () => {},
@@ -285,7 +287,9 @@ async function startGeneration(
     },
   );
 
-  const localInputCount = (): number => tokenizer.encode(inputText).length;
+  // Counted once, and only when the upstream did not say (a route reads it before the upstream's usage comes).
+  let counted: number | undefined;
+  const localInputCount = (): number => (counted ??= tokenizer.encode(inputText).length);
   const generatedCount = (): number => generatedTokens ?? tokenizer.encode(text).length;
   let finished = false;
   const summary = (): GenerationSummary => {
@@ -333,6 +337,18 @@ async function startGeneration(
     seed: request.parameters?.random_seed,
     summary,
   };
+}
+
+/**
+ * Routes set `include_stop_sequence: false` on every chat turn and some generations (the engines' default is to keep
+ * the sequence): it is their default, not the client's ask, so it is not worth a 400 from an upstream that cannot say
+ * it (Open Inference takes it only as a listed extra).
+ */
+function routeDefaultsDropped(parameters: CanonicalParameters, op: GenerateOperation): CanonicalParameters {
+  if (parameters.include_stop_sequence !== false || op.capabilities.parameters.include_stop_sequence === 'native')
+    return parameters;
+  const { include_stop_sequence: _dropped, ...rest } = parameters;
+  return rest;
 }
 
 async function embed(

@@ -79,7 +79,8 @@ export function wholeChoice(summary: GenerationSummary, options: ChoiceOptions):
       logprobs,
       finish_reason: cut === undefined ? finishReasonOf(summary.stopReason) : 'content_filter',
     },
-    completionTokens: kept.length,
+    // An engine that gives no tokens (an upstream service, src/gateway/) gives its count.
+    completionTokens: summary.generatedTokens.length === 0 ? summary.generatedTokenCount : kept.length,
     meanLogprob: kept.length === 0 ? 0 : sum / kept.length,
   };
 }
@@ -151,6 +152,8 @@ export class StreamedChoice {
     while (this.cursor < this.placed.length && this.placed[this.cursor]!.offset < this.prefixLength + upTo)
       tokens.push(this.placed[this.cursor++]!);
     this.completionTokens += tokens.length;
+    // An engine that gives no tokens (an upstream service, src/gateway/) says the count on its last step.
+    if (finish !== null && this.placed.length === 0) this.completionTokens = step.generatedTokenCount;
     if (finish === null && text === '' && tokens.length === 0) return undefined;
     const logprobs = this.options.logprobs === undefined ? null : logprobsObject(tokens, this.options.logprobs);
     return { text, index: this.index, logprobs, finish_reason: finish };

@@ -1,0 +1,162 @@
+#!/usr/bin/env node
+// `serve --upstream` overhead (issue 26): BENCH_GATEWAY_STREAMS (default 100) concurrent chat streams against an
+// OpenAI-compatible upstream (gateway-upstream.mjs, its own process), called directly and through `textgen serve
+// --upstream` (OpenAI front, OpenAI upstream), in alternating rounds. The upstream stamps each event with the
+// wall-clock time it wrote it (`performance.timeOrigin + now()`, comparable across processes on one machine); the
+// client takes each event's arrival time, so every event gives one one-way latency. The added latency is the
+// gateway's percentile minus the direct one's, p50 and p99 (targets ≤ 1 ms and ≤ 5 ms). Every process runs with
+// the clean environment (lib.mjs cleanEnv). Run alone: `node bench/gateway.mjs` (after `npm run build`).
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bin, cleanEnv, envNumber, quick, root, startHelper } from './lib.mjs';
+
+const now = () => performance.timeOrigin + performance.now();
+
+function percentile(sorted, p) {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** One streamed chat request; resolves with each event's one-way latency (arrival − the upstream's stamp), ms. */
+function stream(url, agent) {
+  return new Promise((resolve, reject) => {
+    const body = JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: 'hi' }], stream: true });
+    const req = request(
+      `${url}/v1/chat/completions`,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        if (res.statusCode !== 200) {
+          res.resume();
+          reject(new Error(`HTTP ${res.statusCode} from ${url}`));
+          return;
+        }
+        const latencies = [];
+        let buffer = '';
+        res.setEncoding('utf8');
+        res.on('data', (text) => {
+          const at = now();
+          buffer += text;
+          let end = buffer.indexOf('\n\n');
+          while (end !== -1) {
+            const event = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            const stamp = /t\d+@(\d+\.\d+)/.exec(event);
+            if (stamp) latencies.push(at - Number(stamp[1]));
+            end = buffer.indexOf('\n\n');
+          }
+        });
+        res.on('end', () => resolve(latencies));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** CPU ms a process has used so far (Linux /proc, 10 ms ticks); undefined elsewhere. */
+function cpuMs(pid) {
+  const file = `/proc/${pid}/stat`;
+  if (!existsSync(file)) return undefined;
+  const fields = readFileSync(file, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+async function round(url, streams, agent) {
+  const all = await Promise.all(Array.from({ length: streams }, () => stream(url, agent)));
+  return all.flat();
+}
+
+/** Starts `textgen serve --upstream bench` and resolves with its URL once it listens. */
+function startGateway(config) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, '--config', config, 'serve', '--port', '0', '--upstream', 'bench'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: cleanEnv(),
+    });
+    let stderr = '';
+    child.stderr.on('data', (b) => {
+      stderr += b;
+      const m = /listening on (http:\/\/\S+)/.exec(stderr);
+      if (m)
+        resolve({
+          url: m[1],
+          pid: child.pid,
+          stop: () =>
+            new Promise((done) => {
+              child.once('exit', done);
+              child.kill('SIGTERM');
+            }),
+        });
+    });
+    child.once('exit', (code) => reject(new Error(`serve --upstream exited (${code}): ${stderr}`)));
+  });
+}
+
+export async function benchGateway() {
+  const streams = envNumber('BENCH_GATEWAY_STREAMS', 100);
+  const rounds = envNumber('BENCH_GATEWAY_ROUNDS', quick ? 3 : 8);
+  const events = envNumber('BENCH_GATEWAY_EVENTS', 20);
+  const gapMs = envNumber('BENCH_GATEWAY_GAP_MS', 20);
+  const upstream = await startHelper(join(root, 'bench', 'gateway-upstream.mjs'), [], {
+    BENCH_GATEWAY_EVENTS: String(events),
+    BENCH_GATEWAY_GAP_MS: String(gapMs),
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'textgen-bench-gateway-'));
+  const config = join(dir, 'config.yaml');
+  writeFileSync(
+    config,
+    `profiles:\n  bench:\n    provider: openai\n    url: ${upstream.url}/v1\n    auth: { type: none }\n    defaults: { model: bench }\n`,
+    { mode: 0o600 },
+  );
+  const gateway = await startGateway(config);
+  const agent = new Agent({ keepAlive: true, maxSockets: streams });
+  const direct = [];
+  const through = [];
+  let gatewayCpuMs;
+  try {
+    // Warm-up: connections, JIT, the tokenizer serve loads on its first chat.
+    await round(upstream.url, streams, agent);
+    await round(gateway.url, streams, agent);
+    for (let i = 0; i < rounds; i++) {
+      direct.push(...(await round(upstream.url, streams, agent)));
+      const before = cpuMs(gateway.pid);
+      through.push(...(await round(gateway.url, streams, agent)));
+      const after = cpuMs(gateway.pid);
+      if (before !== undefined && after !== undefined) gatewayCpuMs = (gatewayCpuMs ?? 0) + after - before;
+    }
+  } finally {
+    agent.destroy();
+    await gateway.stop();
+    await upstream.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const d = direct.sort((a, b) => a - b);
+  const g = through.sort((a, b) => a - b);
+  const p = (sorted) => ({ p50: percentile(sorted, 50), p99: percentile(sorted, 99) });
+  const dp = p(d);
+  const gp = p(g);
+  return {
+    streams,
+    rounds,
+    events,
+    gapMs,
+    samples: { direct: d.length, gateway: g.length },
+    direct: dp,
+    gateway: gp,
+    added: { p50: gp.p50 - dp.p50, p99: gp.p99 - dp.p99 },
+    gatewayCpuMs,
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const r = await benchGateway();
+  console.log(JSON.stringify(r, null, 2));
+}
