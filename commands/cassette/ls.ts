@@ -10,7 +10,7 @@ const spec = {
     '-o json gives an array of {key, protocol, method, path, status, stream, size, file}. See docs/cassettes.md.',
   args: '<dir>',
   options: [],
-  examples: ['textgen cassette ls test/cassettes', 'textgen cassette ls test/cassettes -o json'],
+  examples: ['textgen cassette ls ci/cassettes', 'textgen cassette ls ci/cassettes -o json'],
 } as const satisfies CommandSpec;
 
 async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {

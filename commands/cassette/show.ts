@@ -11,7 +11,10 @@ const spec = {
     'See docs/cassettes.md.',
   args: '<dir> <key-or-file>',
   options: [],
-  examples: ['textgen cassette show test/cassettes 3fa29c01'],
+  examples: [
+    'textgen cassette show ci/cassettes 3fa29c01',
+    'textgen cassette show ci/cassettes openai-post-v1-completions-0a822c330de03262d328.json',
+  ],
 } as const satisfies CommandSpec;
 
 async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
