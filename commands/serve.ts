@@ -73,7 +73,6 @@ const spec = {
     'textgen serve --port 8080 --token-delay-ms 50 --require-auth',
     "textgen serve --port 8080 --fault 'status:code=429,retry-after=2' --fault 'drop:after=3'",
     'textgen serve --engine llama --model ./models/qwen2.5-0.5b-instruct-q4_k_m.gguf --threads 2',
-    'textgen serve --upstream watsonx=vllm --upstream openai=wx-prod',
   ],
 } as const satisfies CommandSpec;
 
@@ -347,7 +346,7 @@ async function upstreamTransport(
   });
 }
 
-/** The `upstream:` field of the profile serve runs under, when one was selected by name (-p, TEXTGEN_PROFILE). */
+/** The `upstream:` field of the profile serve runs under, when one was selected by name (--profile, TEXTGEN_PROFILE). */
 async function selectedProfileUpstream(ctx: Context): Promise<string | Record<string, string | undefined> | undefined> {
   const name = ctx.globals.profile ?? (ctx.env.TEXTGEN_PROFILE || undefined);
   if (name === undefined) return undefined;

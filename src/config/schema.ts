@@ -118,7 +118,7 @@ export const profileSchema = z.strictObject({
   context_size: count.min(1).optional(),
   gpu: z.enum(['auto', 'off']).optional(),
   parallel: count.min(1).optional(),
-  // `textgen -p NAME serve` without --upstream answers through this profile (or one per front protocol): docs/gateway.md.
+  // `textgen --profile NAME serve` without --upstream answers through this profile (or one per front protocol): docs/gateway.md.
   upstream: z
     .union([
       text,

@@ -194,6 +194,7 @@ async function startGeneration(
   const { conversationPrompt } = await import('../emulator/engine/conversation.js');
   if (request.messages !== undefined && adapter.chat) {
     const chat = await adapter.chat(profile.chatApi);
+    refuseUnavailable(chat, up);
     const { checkChatSupport } = await import('../chat/support.js');
     const parameters = checkChatSupport(chatParameters(request.parameters), chat.capabilities, adapter.kind, support);
     const chatRequest: ChatRequest = { messages: request.messages.map(chatMessage), parameters };
@@ -361,7 +362,11 @@ async function embed(
   const op = await adapter.embed();
   const text = (await tokenizerOf()).decode(request.ids);
   const model = profile.defaults.model ?? '';
-  const embedRequest = { model, inputs: [text], settings: {} };
+  // One vector per text: where the protocol also has per-layer embeddings (Aleph Alpha), ask for the semantic one.
+  const settings: import('../contract/adapter.js').EmbedSettings = op.settings.includes('representation')
+    ? { representation: 'symmetric' }
+    : {};
+  const embedRequest = { model, inputs: [text], settings };
   const spec = op.buildRequest([text], embedRequest, profile);
   const { requestJson } = await import('../call/send.js');
   const { calleeFor } = await import('../call/callee.js');
@@ -372,9 +377,26 @@ async function embed(
   } catch (error) {
     throw failureFromError(error, profile.name);
   }
-  const vector = op.parseResponse(answer.json, [text], embedRequest).embeddings[0]?.embedding;
-  if (!Array.isArray(vector)) return { ok: false, reason: `upstream ${profile.name} sent no vector` };
+  const vector = firstVector(op.parseResponse(answer.json, [text], embedRequest).embeddings[0]?.embedding);
+  if (vector === undefined) return { ok: false, reason: `upstream ${profile.name} sent no vector` };
   return { ok: true, vector };
+}
+
+/** A profile whose server has no chat route (an Aleph Alpha profile without `chat: true`) says why. */
+function refuseUnavailable(chat: ChatOperation, up: Upstream): void {
+  const why = chat.unavailable?.(up.profile);
+  if (why) throw new EngineFailure(400, 'unsupported', `upstream ${up.profile.name}: ${why.message}`);
+}
+
+/** A vector, or the first one of a layer → pooling → vector map. */
+function firstVector(embedding: unknown): number[] | undefined {
+  if (Array.isArray(embedding)) return embedding as number[];
+  if (embedding === null || typeof embedding !== 'object') return undefined;
+  for (const inner of Object.values(embedding)) {
+    const found = firstVector(inner);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** A tool or response-format turn, answered whole by the upstream's chat. */
@@ -387,6 +409,7 @@ async function answerTurn(
   if (!adapter.chat)
     throw new EngineFailure(400, 'unsupported', `upstream ${profile.name} (${adapter.kind}) has no chat API`);
   const chat = await adapter.chat(profile.chatApi);
+  refuseUnavailable(chat, up);
   const notices: string[] = [];
   const support = { ignoreUnsupported: up.ignoreUnsupported, warn: (m: string) => notices.push(m) };
   const { checkChatSupport, checkChatFeatures } = await import('../chat/support.js');

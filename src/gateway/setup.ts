@@ -1,7 +1,7 @@
 /**
  * `serve --upstream`: which front protocol goes to which upstream profile, from the flags (`--upstream PROFILE` for
  * all four, `--upstream watsonx=wx-prod` for one) or, without them, from the `upstream:` field of the profile serve
- * runs under (`-p NAME` / TEXTGEN_PROFILE); then one upstream engine per profile named. docs/gateway.md.
+ * runs under (`--profile NAME` / TEXTGEN_PROFILE); then one upstream engine per profile named. docs/gateway.md.
  */
 import { UsageError } from '../contract/errors.js';
 import { redactUrl } from '../contract/redact.js';

@@ -6,7 +6,6 @@
  * upstream (429 with Retry-After, 5xx, a cut stream, silence) arrive in the front dialect, and the front's
  * credentials never reach the upstream (its request log is searched for them). docs/gateway.md.
  */
-import { execa, type ResultPromise } from 'execa';
 import OpenAI from 'openai';
 import { WatsonXAI } from '@ibm-cloud/watsonx-ai';
 import { BearerTokenAuthenticator } from '@ibm-cloud/watsonx-ai/authentication';
@@ -14,42 +13,17 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/emulator/core/index.js';
-import { BIN, baseEnv, makeHome, runBin } from '../helpers/run-cli.js';
+import { makeHome, runBin } from '../helpers/run-cli.js';
+import { type Gateway, startGateway, stopGateways } from '../helpers/upstream-gateway.js';
 
 const UPSTREAM_KEY = 'upstream-key-7f3a';
 const FRONT_TOKEN = 'front-secret-91c2';
 const home = makeHome();
-const children: ResultPromise[] = [];
 let upstream: RunningServer;
 let config: string;
 
-interface Gateway {
-  url: string;
-  stderr: () => string;
-  child: ResultPromise;
-}
-
-/** Starts `textgen serve --upstream …` and resolves once it listens. */
-async function gateway(args: string[]): Promise<Gateway> {
-  const child = execa('node', [BIN, '--config', config, 'serve', '--port', '0', ...args], {
-    env: { ...baseEnv(), CI: 'true', ...home.env, UPSTREAM_KEY },
-    extendEnv: false,
-    reject: false,
-    stdin: 'ignore',
-    timeout: 60_000,
-  });
-  children.push(child);
-  let stderr = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr?.on('data', (b: Buffer) => {
-      stderr += b.toString('utf8');
-      const m = /listening on (https?:\/\/\S+)/.exec(stderr);
-      if (m && /→ upstream/.test(stderr)) resolve(m[1]!);
-    });
-    void child.then(() => reject(new Error(`serve ended before listening: ${stderr}`)));
-  });
-  return { url, stderr: () => stderr, child };
-}
+/** `textgen serve --upstream …` with this file's config and the upstream key in its environment. */
+const gateway = (args: string[]): Promise<Gateway> => startGateway(config, args, { ...home.env, UPSTREAM_KEY });
 
 beforeAll(async () => {
   upstream = await startServer({ requestLog: { max: 10_000 }, requireAuth: true, apiKeys: [UPSTREAM_KEY] });
@@ -87,7 +61,7 @@ afterEach(() => {
 });
 
 afterAll(async () => {
-  for (const child of children.splice(0)) child.kill('SIGKILL');
+  stopGateways();
   await upstream.close();
   home.cleanup();
 });
