@@ -20,7 +20,7 @@ const spec = {
     },
   ],
   examples: [
-    'TEXTGEN_CASSETTE_RUN=ci-1 npm test && textgen cassette prune ci/cassettes --unused-since-run',
+    'textgen cassette prune ci/cassettes --unused-since-run',
     'textgen cassette prune ci/cassettes --older-than 90d --dry-run',
   ],
 } as const satisfies CommandSpec;
