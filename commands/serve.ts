@@ -64,6 +64,11 @@ const spec = {
       repeatable: true,
     },
     {
+      flags: '--on-miss <mode>',
+      description: 'with --upstream and --replay DIR: fail (404, the default) or forward (call and record: a cache)',
+      choices: ['fail', 'forward'],
+    },
+    {
       flags: '--ignore-unsupported',
       description: 'with --upstream: drop what the upstream cannot take (X-Textgen-Ignored names it), not 400',
     },
@@ -191,7 +196,12 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
     }
   });
   const settings = await engineSettings(options, ctx.cwd);
-  const gateway = await upstreams(options, ctx);
+  const cassette = await serveCassette(options, ctx);
+  const gateway = await upstreams(options, ctx, cassette);
+  if (cassette !== undefined && gateway === undefined)
+    throw new UsageError(`serve takes ${cassette.mode === 'record' ? '--record' : '--replay'} with --upstream only`, {
+      hint: 'the calls a cassette records are the upstream ones: textgen serve --upstream PROFILE --record DIR',
+    });
   const { createEngine } = await import('../src/emulator/engine/create.js');
   const engine = await createEngine(settings);
   let server;
@@ -261,9 +271,24 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
  * The gateway (src/gateway/), when `--upstream` (or the selected profile's `upstream:` field) names upstreams: their
  * engines, and the transports their calls go through, closed after the server.
  */
+/** `--record DIR` / `--replay DIR [--on-miss forward]` (global options) for the upstream calls (src/cassette/). */
+async function serveCassette(
+  options: OptionsOf<typeof spec>,
+  ctx: Context,
+): Promise<import('../src/cassette/options.js').CassetteChoice | undefined> {
+  const onMiss = options.onMiss ?? 'fail';
+  if (onMiss !== 'fail' && onMiss !== 'forward')
+    throw new UsageError(`--on-miss must be fail or forward, not "${onMiss}"`);
+  const { cassetteChoice } = await import('../src/cassette/options.js');
+  const choice = cassetteChoice(ctx.globals, ctx.env, new Date(ctx.now()), { onMiss });
+  if (options.onMiss !== undefined && choice?.mode !== 'replay') throw new UsageError('--on-miss needs --replay DIR');
+  return choice;
+}
+
 async function upstreams(
   options: OptionsOf<typeof spec>,
   ctx: Context,
+  cassette: import('../src/cassette/options.js').CassetteChoice | undefined,
 ): Promise<{ gateway: import('../src/gateway/setup.js').Gateway; close(): Promise<void> } | undefined> {
   const { parseUpstreamFlags, choiceOfField, openGateway } = await import('../src/gateway/setup.js');
   let choice = parseUpstreamFlags(options.upstream ?? []);
@@ -278,7 +303,7 @@ async function upstreams(
   const gateway = await openGateway(ctx, choice, {
     ignoreUnsupported: options.ignoreUnsupported === true,
     transportFor: async (profile) => {
-      const transport = await upstreamTransport(profile, ctx);
+      const transport = await upstreamTransport(profile, ctx, cassette);
       transports.push(transport);
       return transport;
     },
@@ -298,8 +323,27 @@ async function upstreams(
 async function upstreamTransport(
   profile: import('../src/contract/profile.js').ResolvedProfile,
   ctx: Context,
+  cassette: import('../src/cassette/options.js').CassetteChoice | undefined,
 ): Promise<import('../src/http/transport.js').Transport> {
   const { createUpstreamTransport } = await import('../src/http/upstream-transport.js');
+  if (cassette !== undefined) {
+    // --record / --replay: the cassette wraps the one upstream transport (made only if a call goes out).
+    const { cassetteTransport } = await import('../src/cassette/transport.js');
+    let real: import('../src/http/transport.js').Transport | undefined;
+    const wrapped = cassetteTransport(
+      async () => (real ??= await upstreamTransport(profile, ctx, undefined)),
+      { ...cassette, protocol: profile.provider, warn: (m) => ctx.reporter.warn(m) },
+      ctx.secrets,
+    );
+    return {
+      offline: wrapped.offline === true,
+      request: (url, request) => wrapped.request(url, request),
+      async destroy() {
+        await wrapped.destroy();
+        await real?.destroy();
+      },
+    };
+  }
   return createUpstreamTransport({
     timeoutMs: profile.timeoutMs,
     connectTimeoutMs: 10_000,

@@ -34,6 +34,14 @@ export const GLOBAL_OPTION_SPECS = [
   { flags: '--retries <n>', description: 'retries for 408/429/5xx and connection resets (default 2)' },
   { flags: '--ca-cert <file>', description: 'extra trusted CA certificates (PEM)' },
   { flags: '--insecure', description: 'do not verify TLS certificates (prints a warning)' },
+  { flags: '--record <dir>', description: 'record every call and its answer into cassette DIR (docs/cassettes.md)' },
+  { flags: '--replay <dir>', description: 'answer every call from cassette DIR: no network, no credentials' },
+  {
+    flags: '--match <rule>',
+    description: 'cassette key rule: ignore=PATH, keep=PATH, +query, +header=NAME, -body (repeatable)',
+    repeatable: true,
+  },
+  { flags: '--replay-timing <mode>', description: 'none | recorded: replay streams at once, or at their pace' },
 ] as const satisfies readonly OptionSpec[];
 
 /**

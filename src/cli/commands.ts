@@ -49,6 +49,9 @@ import { command as deploymentGet } from '../../commands/deployment/get.js';
 import { command as foundationModelListModels } from '../../commands/foundation-model/list-models.js';
 import { command as foundationModelListTasks } from '../../commands/foundation-model/list-tasks.js';
 import { command as timeSeriesForecast } from '../../commands/time-series/forecast.js';
+import { command as cassetteLs } from '../../commands/cassette/ls.js';
+import { command as cassetteShow } from '../../commands/cassette/show.js';
+import { command as cassettePrune } from '../../commands/cassette/prune.js';
 
 export const COMMANDS = [
   textGenerate,
@@ -94,6 +97,9 @@ export const COMMANDS = [
   batchResults,
   batchCancel,
   batchList,
+  cassetteLs,
+  cassetteShow,
+  cassettePrune,
 ] as const satisfies readonly Command[];
 
 /** The descriptions of the words that only group commands (`textgen deployment --help`). */
@@ -104,6 +110,7 @@ export const COMMAND_GROUPS: Readonly<Record<string, string>> = {
   'foundation-model': 'List the foundation models and their tasks (mirrors cpd-cli wx-ai foundation-model)',
   'time-series': 'Forecast time series (mirrors cpd-cli wx-ai time-series)',
   text: 'Foundation-model inference on watsonx, flag for flag (mirrors cpdctl wx-ai text)',
+  cassette: 'List, show and prune --record/--replay cassettes (docs/cassettes.md)',
 };
 
 /** Every command's spec, in list order. */

@@ -10,6 +10,7 @@ import { createReporter } from '../reporter.js';
 import { createDataSink } from '../output/safe-write.js';
 import { colorLevel } from '../output/color.js';
 import { KnownSecrets } from '../contract/redact.js';
+import { type CassetteChoice, cassetteChoice } from '../cassette/options.js';
 
 export interface ProcessLike {
   env: Record<string, string | undefined>;
@@ -143,6 +144,34 @@ export function createContext(
     return embeddedHosts.has(host) ? bypassProxyFor(io.env, host) : io.env;
   }
 
+  /** --record/--replay, checked once (a bad --match or --replay-timing is a usage error on the first call). */
+  let cassetteMemo: { value: CassetteChoice | undefined } | undefined;
+  function cassette(): CassetteChoice | undefined {
+    cassetteMemo ??= { value: cassetteChoice(globals, io.env, new Date()) };
+    return cassetteMemo.value;
+  }
+
+  /** An HTTP client for a profile; with `withCassette`, through --record/--replay's cassette when one is given. */
+  async function httpClient(profile: ResolvedProfile, withCassette: boolean): Promise<HttpClient> {
+    const choice = withCassette ? cassette() : undefined;
+    const { createHttpClient } = await import('../http/client.js');
+    const client = createHttpClient({
+      timeoutMs: profile.timeoutMs,
+      retries: profile.retries,
+      ...(profile.tls.caCert ? { caCertPath: profile.tls.caCert } : {}),
+      insecure: profile.tls.insecure,
+      trace: reporter.verbose ? (line) => reporter.trace(line) : undefined,
+      notice: (line) => reporter.info(line),
+      secrets,
+      env: embeddedEnv(profile.url),
+      ...(choice === undefined
+        ? {}
+        : { cassette: { ...choice, protocol: profile.provider, warn: (m: string) => reporter.warn(m) } }),
+    });
+    disposers.push(() => client.close());
+    return client;
+  }
+
   let output: OutputChoice | undefined;
   const ctx: Context = {
     globals,
@@ -179,25 +208,14 @@ export function createContext(
       return memo(connected, profile, () => connect(profile));
     },
     http(profile) {
-      return memo(clients, profile, async () => {
-        const { createHttpClient } = await import('../http/client.js');
-        const client = createHttpClient({
-          timeoutMs: profile.timeoutMs,
-          retries: profile.retries,
-          ...(profile.tls.caCert ? { caCertPath: profile.tls.caCert } : {}),
-          insecure: profile.tls.insecure,
-          trace: reporter.verbose ? (line) => reporter.trace(line) : undefined,
-          notice: (line) => reporter.info(line),
-          secrets,
-          env: embeddedEnv(profile.url),
-        });
-        disposers.push(() => client.close());
-        return client;
-      });
+      return memo(clients, profile, () => httpClient(profile, true));
     },
     authenticator(profile) {
       return memo(authenticators, profile, async () => {
-        const http = await ctx.http(profile);
+        // Under --replay nothing is sent: no token exchange, no credential needed (docs/cassettes.md).
+        if (cassette()?.mode === 'replay') return (await import('../cassette/offline-auth.js')).OFFLINE_AUTHENTICATOR;
+        // Under --record the token exchanges go around the cassette: a token service's answer is no entry.
+        const http = cassette() === undefined ? await ctx.http(profile) : await httpClient(profile, false);
         const { adapterFor } = await import('../../profiles/registry.js');
         cache ??= lazyTokenCache(io.env);
         const auth = await adapterFor(profile.provider).auth.create({

@@ -20,7 +20,11 @@ export function helpGroups(): Record<string, string> {
 }
 
 function addGlobalOptions(program: Command): void {
-  for (const o of GLOBAL_OPTION_SPECS) program.addOption(new Option(o.flags, o.description));
+  for (const o of GLOBAL_OPTION_SPECS) {
+    const opt = new Option(o.flags, o.description);
+    if ('repeatable' in o && o.repeatable) opt.argParser(collect);
+    program.addOption(opt);
+  }
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {

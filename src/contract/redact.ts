@@ -50,14 +50,41 @@ export function redactHeaders(headers: Record<string, string>): Record<string, s
   return out;
 }
 
+/** A string as it stands inside a JSON string literal (quotes, backslashes and control characters escaped). */
+function jsonEscaped(text: string): string {
+  return JSON.stringify(text).slice(1, -1);
+}
+
 /**
- * The forms a secret takes where a server may echo it back: as given, URL-encoded, base64 (with and without its
- * padding, and the URL-safe alphabet), as a Basic or ZenApiKey header or a JSON string would carry it.
+ * The forms a secret takes where a server may echo it back: as given, URL-encoded (percent and form encoding),
+ * base64 (with and without its padding, and the URL-safe alphabet), as a Basic or ZenApiKey header would carry it,
+ * and JSON-escaped (once inside a JSON answer, twice inside a JSON file that stores such an answer as a string; with
+ * non-ASCII characters as \u escapes, as Python's json writes them).
  */
 function formsOf(secret: string): string[] {
   const base64 = Buffer.from(secret, 'utf8').toString('base64');
   const unpadded = base64.replace(/=+$/, '');
-  return [secret, encodeURIComponent(secret), base64, unpadded, unpadded.replace(/\+/g, '-').replace(/\//g, '_')];
+  const forms = [
+    secret,
+    encodeURIComponent(secret),
+    new URLSearchParams({ s: secret }).toString().slice(2),
+    base64,
+    unpadded,
+    unpadded.replace(/\+/g, '-').replace(/\//g, '_'),
+  ];
+  // An answer that quotes a request that quoted the secret nests the escapes: four levels are masked.
+  let json = secret;
+  let ascii = secret;
+  for (let level = 0; level < 4; level++) {
+    json = jsonEscaped(json);
+    ascii = jsonEscaped(ascii).replace(
+      /[\u0080-\uffff]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
+    if (json === secret && ascii === secret) break; // nothing to escape
+    forms.push(json, ascii);
+  }
+  return forms;
 }
 
 /**

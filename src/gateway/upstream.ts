@@ -43,6 +43,8 @@ export async function openUpstream(
   let auth: Promise<Authenticator> | undefined;
   const authenticator = (): Promise<Authenticator> =>
     (auth ??= (async () => {
+      // A cassette replay (serve --replay) sends nothing upstream: no credential, no token exchange.
+      if (transport.offline === true) return (await import('../cassette/offline-auth.js')).OFFLINE_AUTHENTICATOR;
       const { createTokenCache } = await import('../config/token-cache.js');
       return adapter.auth.create({
         profile,

@@ -6,11 +6,12 @@
  * when HTTP(S)_PROXY sends it through a proxy, through undici (undici-transport.ts), which loads only then.
  */
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from '../contract/call-defaults.js';
-import { Interrupted, UsageError } from '../contract/errors.js';
+import { Interrupted, TextgenError, UsageError } from '../contract/errors.js';
 import { KnownSecrets, redactUrl } from '../contract/redact.js';
 import { isRetryableStatus, LONG_WAIT_MS, retryAfterMs, retryDelayMs, sleep as realSleep } from './retry.js';
 import type { HttpClient, HttpClientOptions, HttpRequestSpec, HttpResponse, SendOptions } from '../contract/http.js';
 import type { Transport, TransportResponse, TransportSettings } from './transport.js';
+import type { CassetteSettings } from '../cassette/transport.js';
 
 /**
  * `auto`: node:http(s) for direct requests, undici for proxied ones; `undici`: undici for every request (the tests
@@ -24,6 +25,8 @@ export interface HttpClientSettings extends HttpClientOptions {
    * (src/http/upstream-transport.ts), which its owner destroys, not the client.
    */
   transport?: TransportChoice | Transport;
+  /** `--record DIR` / `--replay DIR`: every request goes through a cassette around the transport (src/cassette/). */
+  cassette?: CassetteSettings | undefined;
 }
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
@@ -33,6 +36,8 @@ const DEFAULT_SERVICE = 'server';
 interface Machinery {
   /** The transport for a URL: created on its first request. */
   transportFor: (url: URL) => Promise<Transport>;
+  /** The cassette every request goes through instead, with --record or --replay (it reaches transportFor itself). */
+  cassette: Transport | undefined;
   /** Destroys the transports created so far. */
   destroy: () => Promise<void>;
   userAgent: string;
@@ -114,9 +119,16 @@ export function createHttpClient(options: HttpClientSettings = {}): HttpClient {
     };
     // CA file errors show on the first send, as they did when the one dispatcher was built here.
     if (options.caCertPath !== undefined) await (await import('./trusted-cas.js')).trustedCas(options.caCertPath);
+    const cassette =
+      options.cassette === undefined
+        ? undefined
+        : (await import('../cassette/transport.js')).cassetteTransport(transportFor, options.cassette, secrets);
     return {
       transportFor,
+      cassette,
       async destroy() {
+        // The entries recorded so far reach the disk before the process may exit.
+        await cassette?.destroy();
         const made = [direct, viaUndici];
         direct = viaUndici = undefined;
         await Promise.all(made.map(async (t) => (await t?.catch(() => undefined))?.destroy()));
@@ -179,12 +191,14 @@ export function createHttpClient(options: HttpClientSettings = {}): HttpClient {
         : { ...request.headers, 'accept-encoding': m.acceptEncoding };
       // process.hrtime, not performance.now(): the first use of `performance` loads node:perf_hooks (about 2 ms).
       const started = process.hrtime.bigint();
-      const transport = await m.transportFor(url);
+      const transport = m.cassette ?? (await m.transportFor(url));
       let data: TransportResponse;
       try {
         data = await transport.request(url, { method: request.method, headers: sent, body: request.body, signal });
       } catch (err) {
         checkAbort();
+        // A cassette miss, or a cassette that cannot be read, is said as it is (and never retried).
+        if (err instanceof TextgenError) throw err;
         const failure = m.describeRequestFailure(err, failureContext);
         if (!failure.retryable || attempt >= retries) throw failure.error;
         const delay = retryDelayMs(attempt, undefined, random);

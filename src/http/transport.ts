@@ -32,6 +32,11 @@ export interface TransportRequest {
 
 export interface Transport {
   request(url: URL, request: TransportRequest): Promise<TransportResponse>;
+  /**
+   * True for a transport that never reaches the network (a cassette replay, src/cassette/): who sends through it
+   * sends no credentials and exchanges no token.
+   */
+  readonly offline?: boolean;
   /** Destroys every connection (a body nobody reads must not keep the process alive). */
   destroy(): Promise<void>;
 }

@@ -39,7 +39,8 @@ function runnable(example: string): { args: string[]; input?: string } | undefin
 const specs = COMMAND_SPECS;
 // serve runs until Ctrl-C, profiles edits the user's config, completion writes into the home directory: run by hand.
 // batch merge needs the part files of a sharded run: test/e2e/batch-merge.test.ts runs it on real ones.
-const NOT_HERE = new Set(['serve', 'profiles', 'completion', 'batch']);
+// cassette ls/show/prune need a recorded cassette: test/e2e/cassettes.test.ts runs them on one.
+const NOT_HERE = new Set(['serve', 'profiles', 'completion', 'batch', 'cassette']);
 const cases = specs
   .filter((s) => !NOT_HERE.has(s.path[0] as string))
   .flatMap((s) => s.examples.map((e) => [s.path.join(' '), e] as const));

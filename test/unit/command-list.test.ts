@@ -195,6 +195,10 @@ describe("every handler's options are its spec's OptionsOf (checked by the type 
       retries?: string;
       caCert?: string;
       insecure?: boolean;
+      record?: string;
+      replay?: string;
+      match?: string[];
+      replayTiming?: string;
     }>();
   });
 });
