@@ -61,6 +61,7 @@ export function upstreamEngine(up: Upstream): Engine {
     startGeneration: (request, options = {}) => guarded(up, () => startGeneration(up, request, options, tokenizerOnce)),
     embed: (request) => guarded(up, () => embed(up, request, tokenizerOnce)),
     answerTurn: (request, options) => guarded(up, () => answerTurn(up, request, options)),
+    tokenizeText: (text, options) => guarded(up, () => tokenizeText(up, text, options)),
     // The upstream's connections belong to serve's transport, which serve closes.
     close: async () => {},
   };
@@ -386,6 +387,24 @@ async function embed(
 function refuseUnavailable(chat: ChatOperation, up: Upstream): void {
   const why = chat.unavailable?.(up.profile);
   if (why) throw new EngineFailure(400, 'unsupported', `upstream ${up.profile.name}: ${why.message}`);
+}
+
+/** The upstream's own count, when its protocol has a tokenization API; undefined: serve's tokenizer counts. */
+async function tokenizeText(
+  up: Upstream,
+  text: string,
+  options: { tokens: boolean; signal?: AbortSignal | undefined },
+): Promise<{ count: number; tokens?: string[] | undefined } | undefined> {
+  const { profile, adapter } = up;
+  if (!adapter.tokenize || options.signal?.aborted) return undefined;
+  const op = await adapter.tokenize();
+  const request = { model: profile.defaults.model ?? '', text, tokens: options.tokens, ids: false };
+  const spec = op.buildTokenizeRequest(request, profile);
+  const { requestJson } = await import('../call/send.js');
+  const { calleeFor } = await import('../call/callee.js');
+  const answer = await requestJson(up.ctx, profile, await calleeFor(profile.provider), spec);
+  const result = op.parseTokenizeResponse(answer.json, request);
+  return { count: result.token_count, tokens: result.tokens };
 }
 
 /** A vector, or the first one of a layer → pooling → vector map. */

@@ -42,6 +42,12 @@ beforeAll(async () => {
       '    timeout: 400',
       '    auth: { type: none }',
       '    defaults: { model: gpt-4o-mini }',
+      '  up-wx:',
+      '    provider: watsonx',
+      `    url: ${upstream.url}`,
+      '    project_id: up-project',
+      '    auth: { type: bearer, token: t }',
+      '    defaults: { model: ibm/granite-3-8b-instruct }',
       '  up-down:',
       '    provider: openai',
       '    url: http://127.0.0.1:9/v1',
@@ -128,6 +134,37 @@ describe("a profile's upstream: field", () => {
     const calls = upstream.requests.filter((r) => r.path === '/v1/embeddings');
     expect(calls).toHaveLength(2);
     expect(calls[0]!.json).toMatchObject({ model: 'text-embedding-3-small', input: ['a river'] });
+  }, 60_000);
+});
+
+describe('tokenize where the upstream has it', () => {
+  const tokenize = (url: string) =>
+    fetch(`${url}/ml/v1/text/tokenization?version=2024-05-01`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model_id: 'ibm/granite-13b-instruct-v2',
+        input: 'Name a river.',
+        project_id: 'p',
+        parameters: { return_tokens: true },
+      }),
+    });
+
+  it("a watsonx upstream's tokenization answers a watsonx front; an OpenAI-compatible one leaves it to serve", async () => {
+    const viaWatsonx = await startGateway(config, ['--upstream', 'up-wx'], home.env);
+    const res = await tokenize(viaWatsonx.url);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { result: { token_count: number; tokens: string[] } };
+    const sent = upstream.requests.find((r) => r.path === '/ml/v1/text/tokenization')!;
+    expect(sent.json).toMatchObject({ model_id: 'ibm/granite-3-8b-instruct', input: 'Name a river.' });
+    expect(body.result.token_count).toBeGreaterThan(0);
+    expect(body.result.tokens).toHaveLength(body.result.token_count);
+
+    upstream.requests.length = 0;
+    const viaOpenAi = await startGateway(config, ['--upstream', 'up-embed'], home.env);
+    const local = await tokenize(viaOpenAi.url);
+    expect(local.status).toBe(200);
+    expect(upstream.requests).toHaveLength(0);
   }, 60_000);
 });
 

@@ -262,6 +262,7 @@ describe('the openai SDK → serve --upstream (a watsonx upstream, through its I
       tools,
     });
     const call = res.choices[0]!.message.tool_calls![0]!;
+    if (call.type !== 'function') throw new Error(`a ${call.type} tool call`);
     expect(res.choices[0]!.finish_reason).toBe('tool_calls');
     expect(call.function.name).toBe('get_weather');
     expect(JSON.parse(call.function.arguments)).toHaveProperty('city');

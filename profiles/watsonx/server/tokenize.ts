@@ -67,10 +67,18 @@ async function tokenization(ctx: RouteContext): Promise<void> {
   const fault = takeFault(ctx, false, { auxiliary: true });
   if (await applyFault(fault, ctx, watsonxFaultWording(ctx.res))) return;
 
-  const tokenizer = await ctx.server.engine.tokenizer();
-  const ids = tokenizer.encode(body.input);
-  const result: { token_count: number; tokens?: string[] } = { token_count: ids.length };
-  if (body.returnTokens) result.tokens = tokenizer.tokenTexts(ids);
+  const result: { token_count: number; tokens?: string[] } = { token_count: 0 };
+  // An engine in front of another service counts with that service's tokenizer when it has one.
+  const counted = await ctx.server.engine.tokenizeText?.(body.input, { tokens: body.returnTokens, signal: ctx.signal });
+  if (counted) {
+    result.token_count = counted.count;
+    if (body.returnTokens && counted.tokens) result.tokens = counted.tokens;
+  } else {
+    const tokenizer = await ctx.server.engine.tokenizer();
+    const ids = tokenizer.encode(body.input);
+    result.token_count = ids.length;
+    if (body.returnTokens) result.tokens = tokenizer.tokenTexts(ids);
+  }
   await sendAnswer(ctx, fault, { model_id: body.model_id, result });
 }
 

@@ -59,6 +59,15 @@ export interface Engine {
    * rule. Absent on the local engines; planTurn calls it when present.
    */
   answerTurn?(request: TurnRequest, options: EngineOptions & { n?: number | undefined }): Promise<TurnPlan>;
+  /**
+   * A text's tokens as the model behind another service counts them (its tokenization API): an upstream engine
+   * (src/gateway/) whose upstream has one. Undefined (or absent on the local engines): the route counts with
+   * `tokenizer()`.
+   */
+  tokenizeText?(
+    text: string,
+    options: { tokens: boolean; signal?: AbortSignal | undefined },
+  ): Promise<{ count: number; tokens?: string[] | undefined } | undefined>;
   /** Frees the model (native memory, threads); the server calls it on close. */
   close(): Promise<void>;
 }
