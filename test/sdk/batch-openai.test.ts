@@ -209,6 +209,21 @@ describe('a batch on the OpenAI front', () => {
     }
   });
 
+  it('a /v1/responses line is stored like any response: GET /v1/responses/{id} finds it afterwards', async () => {
+    const client = openai(fast);
+    const line = { custom_id: 'r', method: 'POST', url: '/v1/responses', body: { model: 'gpt-4o-mini', input: 'Hi' } };
+    const file = await upload(client, jsonl([line]));
+    const created = await client.batches.create({
+      input_file_id: file.id,
+      endpoint: '/v1/responses',
+      completion_window: '24h',
+    });
+    const { batch } = await settle(client, created);
+    const [r] = await records(client, batch.output_file_id);
+    const id = (r!.response!.body as { id: string }).id;
+    expect((await client.responses.retrieve(id)).id).toBe(id);
+  });
+
   it('a line the route refuses is a non-200 response in the error file, and counts as failed', async () => {
     const client = openai(fast);
     const lines = chatLines(3);
