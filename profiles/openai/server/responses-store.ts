@@ -57,14 +57,17 @@ export class ResponsesStore {
   }
 }
 
-/** Keyed by the server's services object: each running server has its own store, gone with the server. */
-const stores = new WeakMap<ServerServices, ResponsesStore>();
+/**
+ * Keyed by the server's `closed` signal: each running server has its own store, gone with the server, and the
+ * requests it runs itself (a batch's `/v1/responses` lines, ServerServices.dispatch) share it.
+ */
+const stores = new WeakMap<AbortSignal, ResponsesStore>();
 
 export function responsesStoreOf(server: ServerServices): ResponsesStore {
-  let store = stores.get(server);
+  let store = stores.get(server.closed);
   if (store === undefined) {
     store = new ResponsesStore();
-    stores.set(server, store);
+    stores.set(server.closed, store);
   }
   return store;
 }
