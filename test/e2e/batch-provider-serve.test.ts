@@ -27,6 +27,7 @@ beforeAll(async () => {
       'profiles:',
       `  oa: { provider: openai, url: "${server.url}", auth: { type: none } }`,
       `  az: { provider: azure-openai, url: "${server.url}", auth: { type: none } }`,
+      `  wx: { provider: watsonx, url: "${server.url}", auth: { type: none } }`,
       '',
     ].join('\n'),
   );
@@ -217,5 +218,50 @@ describe('batch at the provider, against serve', () => {
     ]);
     expect([0, 4]).toContain(r.exitCode);
     checkRecords(r.stdout, 2000);
+  });
+
+  it('watsonx: a space from --space-id, recorded for results; generation and chat lines', async () => {
+    writePrompts('wx.jsonl', 50);
+    const r = await cli([
+      '--profile',
+      'wx',
+      'batch',
+      'submit',
+      'wx.jsonl',
+      '-m',
+      'ibm/granite-13b-instruct-v2',
+      '--space-id',
+      'sp-1',
+    ]);
+    expect(r.stderr).not.toMatch(/^error/m);
+    expect(r.exitCode).toBe(0);
+    const res = await cli(['--profile', 'wx', 'batch', 'results', '--state', 'wx.jsonl.batch.json', '--interval', '1']);
+    expect(res.stderr).not.toMatch(/^error/m);
+    expect(res.exitCode).toBe(0);
+    const recs = checkRecords(res.stdout, 50);
+    expect((recs[0]!.result as any).results[0].generated_text).toEqual(expect.any(String));
+    writeFileSync(
+      join(dir, 'wxchat.jsonl'),
+      '{"messages": [{"role": "user", "content": "Name a river."}], "id": "q1"}\n',
+    );
+    const chat = await cli([
+      '--profile',
+      'wx',
+      'batch',
+      'submit',
+      'wxchat.jsonl',
+      '--endpoint',
+      'chat',
+      '-m',
+      'ibm/granite-3-8b-instruct',
+      '--project-id',
+      'pr-1',
+      '--wait',
+      '--interval',
+      '1',
+    ]);
+    expect(chat.stderr).not.toMatch(/^error/m);
+    expect(chat.exitCode).toBe(0);
+    expect((checkRecords(chat.stdout, 1)[0]!.result as any).choices[0].message.role).toBe('assistant');
   });
 });
