@@ -113,7 +113,7 @@ export function anyGenerationRequests(requests: RecordedRequest[]): RecordedRequ
   );
 }
 
-const BATCH_ROUTE = /^\/(v1|openai|ml\/v1)\/(files|batches)(\/[^/]+(\/(content|cancel))?)?$/;
+const BATCH_ROUTE = /^\/(v1|openai|openai\/v1|ml\/v1)\/(files|batches)(\/[^/]+(\/(content|cancel))?)?$/;
 
 /**
  * The batch services' routes (docs/protocols/batch.md, test/contract/batch-schemas.ts): uploads are multipart, a

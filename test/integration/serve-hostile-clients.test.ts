@@ -209,7 +209,9 @@ describe('deeply nested bodies', () => {
 
   test('every POST route answers 400 (never 500) to a body 200 000 levels deep', async () => {
     const protocols = await allProtocols();
-    const routes = protocols.flatMap((p) => p.routes).filter((r) => r.method === 'POST' && r.body !== 'form');
+    const routes = protocols
+      .flatMap((p) => p.routes)
+      .filter((r) => r.method === 'POST' && (r.body ?? 'json') === 'json');
     expect(routes.length).toBeGreaterThan(15);
     const body = deep(200_000);
     for (const route of routes) {

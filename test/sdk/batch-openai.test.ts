@@ -300,6 +300,28 @@ describe('a batch on the OpenAI front', () => {
     expect(fast.faults).toHaveLength(0);
   });
 
+  it('a queued batch fault waits for the next batch; a queued status fault leaves the batch routes alone', async () => {
+    const client = openai(fast);
+    fast.faults.push({ kind: 'batch', effect: 'expire', after: 1 }, { kind: 'status', status: 503 });
+    // The generation takes the status fault, not the batch one.
+    const refused = await client.completions
+      .create({ model: 'gpt-3.5-turbo-instruct', prompt: 'x', max_tokens: 1 })
+      .catch((e: APIError) => e);
+    expect((refused as APIError).status).toBe(503);
+    expect(fast.faults.map((f) => f.kind)).toEqual(['batch']);
+    fast.faults.push({ kind: 'status', status: 500 });
+    // Uploads and batch routes take no queued fault without path=; the batch takes the batch fault.
+    const file = await upload(client, jsonl(chatLines(3)));
+    const created = await client.batches.create({
+      input_file_id: file.id,
+      endpoint: '/v1/chat/completions',
+      completion_window: '24h',
+    });
+    expect((await settle(client, created)).batch.status).toBe('expired');
+    expect(fast.faults.map((f) => f.kind)).toEqual(['status']);
+    fast.faults.length = 0;
+  });
+
   it('a batch-cancel fault: the service cancels it after N lines', async () => {
     const client = openai(fast);
     const file = await upload(client, jsonl(chatLines(6)));
@@ -469,6 +491,20 @@ describe('a batch on the Azure OpenAI front (AzureOpenAI client)', () => {
     const cancelling = await slow.batches.cancel(running.id);
     expect(cancelling.status).toBe('cancelling');
     expect((await settle(slow, cancelling)).batch.status).toBe('cancelled');
+  });
+
+  it("Azure's v1 API (/openai/v1, the OpenAI client, no api-version) sees the same resource's files and batches", async () => {
+    const v1 = new OpenAI({ apiKey: KEY, baseURL: `${fast.url}/openai/v1`, maxRetries: 0 });
+    const file = await upload(v1, jsonl(chatLines(2, '/v1/chat/completions', 'gpt-4o-batch')));
+    const created = await v1.batches.create({
+      input_file_id: file.id,
+      endpoint: '/v1/chat/completions',
+      completion_window: '24h',
+    });
+    const { batch } = await settle(v1, created);
+    expect(batch.status).toBe('completed');
+    expect((await azure(fast).batches.retrieve(batch.id)).status).toBe('completed');
+    expect(await records(v1, batch.output_file_id)).toHaveLength(2);
   });
 
   it('an api-version without batches is refused', async () => {

@@ -252,6 +252,25 @@ describe('IBM SDK batches against serve', () => {
     expect((answered!.response!.body as { errors: { code: string }[] }).errors[0]!.code).toBe('internal_server_error');
   });
 
+  it('a window shorter than the work expires on the batch clock: 25 s = 20 s validating + 50 lines of 0.1 s', async () => {
+    const wx = client();
+    const file = (await wx.files.upload({ file: inputFile(chatLines(80)), projectId: PROJECT })).result as UploadedFile;
+    const created = (
+      await wx.create({
+        inputFileId: file.id!,
+        endpoint: '/ml/v1/text/chat',
+        completionWindow: '25s',
+        projectId: PROJECT,
+      })
+    ).result as Batch;
+    expect(created.expires_at! - created.created_at!).toBe(25);
+    const { batch } = await settle(wx, created);
+    expect(batch.status).toBe('expired');
+    expect(batch.request_counts).toEqual({ total: 80, completed: 50, failed: 0 });
+    expect(batch.expired_at).toBe(batch.expires_at);
+    expect(await records(wx, batch.error_file_id)).toHaveLength(30);
+  });
+
   it('fails validation with the errors as messages naming line and code, as the SDK types them', async () => {
     const wx = client();
     const good = chatLines(3);

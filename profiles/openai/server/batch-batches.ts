@@ -225,7 +225,7 @@ function list(dialect: Dialect): RouteHandler {
   };
 }
 
-function batchRoutes(prefix: '/v1' | '/openai', dialect: Dialect): Route[] {
+function batchRoutes(prefix: '/v1' | '/openai' | '/openai/v1', dialect: Dialect): Route[] {
   return [
     { method: 'POST', pattern: `${prefix}/batches`, handler: create(dialect) },
     { method: 'GET', pattern: `${prefix}/batches`, handler: list(dialect) },
@@ -243,6 +243,8 @@ export const openAiBatchProtocol: ProtocolModule = {
     ...batchRoutes('/v1', 'openai'),
     ...fileRoutes('/openai', 'azure'),
     ...batchRoutes('/openai', 'azure'),
+    ...fileRoutes('/openai/v1', 'azure'),
+    ...batchRoutes('/openai/v1', 'azure'),
   ],
   sendError(ctx, status, code, message, headers) {
     sendCompletionsError(ctx, status, { code, message }, headers);

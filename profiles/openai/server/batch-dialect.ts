@@ -1,12 +1,13 @@
 /**
  * What differs between OpenAI's Batch API (`/v1/files`, `/v1/batches`) and Azure OpenAI's global batch
- * (`/openai/files`, `/openai/batches?api-version=`): the limits, the endpoints a batch may name and how a line's
+ * (`/openai/files`, `/openai/batches?api-version=`, and its v1 API's `/openai/v1/files`, `/openai/v1/batches`): the limits, the endpoints a batch may name and how a line's
  * `url` reaches a route of this server (Azure lines name a deployment as their `model`). docs/protocols/batch.md.
  */
 import type { InternalCall, RouteContext } from '../../../src/emulator/core/router.js';
 import type { InputLine } from '../../../src/emulator/batch/input-lines.js';
 import type { BatchLimits, BatchRecord } from '../../../src/emulator/batch/types.js';
 import { accessProblem } from './access.js';
+import { azureV1Access } from './azure-v1-access.js';
 import { type CompletionsError, type Dialect, sendCompletionsError, stampRequestId } from './errors.js';
 
 /**
@@ -54,6 +55,8 @@ export function scopeOf(dialect: Dialect): string {
 
 /** Credentials, then (Azure) an api-version that has batches; answers the problem and returns false. */
 export function batchAccess(ctx: RouteContext, dialect: Dialect): boolean {
+  // Azure's v1 API (`/openai/v1/files`, `/openai/v1/batches`) takes no dated api-version.
+  if (dialect === 'azure' && ctx.request.path.startsWith('/openai/v1/')) return azureV1Access(ctx);
   stampRequestId(ctx);
   const problem = accessProblem(ctx, dialect, '2024-10-21');
   if (problem) {

@@ -180,7 +180,7 @@ function remove(dialect: Dialect): RouteHandler {
   };
 }
 
-export function fileRoutes(prefix: '/v1' | '/openai', dialect: Dialect): Route[] {
+export function fileRoutes(prefix: '/v1' | '/openai' | '/openai/v1', dialect: Dialect): Route[] {
   return [
     {
       method: 'POST',
