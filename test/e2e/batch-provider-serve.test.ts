@@ -64,7 +64,8 @@ function checkRecords(text: string, n: number): Array<{ line: number; result?: u
 describe('batch at the provider, against serve', () => {
   it('a 50 001-line file is split at the 50 000-line limit; results are 50 001 records in input order', async () => {
     writePrompts('big.jsonl', 50_001);
-    const sub = await cli(['--profile', 'oa', 'batch', 'submit', 'big.jsonl', '-m', 'gpt-3.5-turbo-instruct']);
+    // Long timeouts: 50 001 lines are checked, uploaded and run by the emulator; a loaded machine takes minutes.
+    const sub = await cli(['--profile', 'oa', 'batch', 'submit', 'big.jsonl', '-m', 'gpt-3.5-turbo-instruct'], 600_000);
     expect(sub.stderr).not.toMatch(/^error/m);
     expect(sub.exitCode).toBe(0);
     expect(sub.stdout.trim().split('\n')).toHaveLength(2);
@@ -88,7 +89,7 @@ describe('batch at the provider, against serve', () => {
     expect(res.exitCode).toBe(0);
     const recs = checkRecords(readFileSync(join(dir, 'big.out.jsonl'), 'utf8'), 50_001);
     expect(recs.every((r) => r.result !== undefined)).toBe(true);
-  }, 400_000);
+  }, 1_600_000);
 
   it('killed while waiting after submit: results --state carries on, nothing lost or doubled', async () => {
     writePrompts('kill.jsonl', 300);
