@@ -28,6 +28,7 @@ beforeAll(async () => {
       `  oa: { provider: openai, url: "${server.url}", auth: { type: none } }`,
       `  az: { provider: azure-openai, url: "${server.url}", auth: { type: none } }`,
       `  wx: { provider: watsonx, url: "${server.url}", auth: { type: none } }`,
+      `  azv1: { provider: azure-openai, url: "${server.url}", api_version: v1, auth: { type: none } }`,
       '',
     ].join('\n'),
   );
@@ -264,5 +265,29 @@ describe('batch at the provider, against serve', () => {
     expect(chat.stderr).not.toMatch(/^error/m);
     expect(chat.exitCode).toBe(0);
     expect((checkRecords(chat.stdout, 1)[0]!.result as any).choices[0].message.role).toBe('assistant');
+  });
+
+  it('Azure v1 (api_version: v1): /openai/v1/files and /openai/v1/batches, lines on /v1/chat/completions', async () => {
+    writeFileSync(
+      join(dir, 'azv1.jsonl'),
+      '{"messages": [{"role": "user", "content": "Name a river."}], "id": "q1"}\n',
+    );
+    const r = await cli([
+      '--profile',
+      'azv1',
+      'batch',
+      'submit',
+      'azv1.jsonl',
+      '--endpoint',
+      'chat',
+      '-m',
+      'gpt-4o',
+      '--wait',
+      '--interval',
+      '1',
+    ]);
+    expect(r.stderr).not.toMatch(/^error/m);
+    expect(r.exitCode).toBe(0);
+    expect((checkRecords(r.stdout, 1)[0]!.result as any).choices[0].message.role).toBe('assistant');
   });
 });
