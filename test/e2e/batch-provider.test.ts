@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeBatchService, type FakeBatchService } from '../helpers/fake-batch-service.js';
 import { makeHome, runBin } from '../helpers/run-cli.js';
+import { runOnTerminal, stripEscapes } from '../helpers/pty.js';
 
 const home = makeHome();
 const dir = mkdtempSync(join(tmpdir(), 'textgen-provider-batch-'));
@@ -300,5 +301,23 @@ describe('batch submit and results', () => {
       url: '/ml/v1/text/generation',
       body: { model_id: 'ibm/granite', input: 'a', space_id: 'sp-9' },
     });
+  });
+
+  it('wait on a terminal: a progress line with the counts, erased at the end; in a pipe none', async () => {
+    writeLines('tty.jsonl', ['"a"', '"b"', '"c"']);
+    const sub = await cli(['--profile', 'oa', 'batch', 'submit', 'tty.jsonl', '-m', 'gpt-x']);
+    const id = sub.stdout.trim();
+    const tty = await runOnTerminal(
+      ['--profile', 'oa', 'batch', 'wait', id, '--interval', '0.5'],
+      { ...home.env },
+      { timeoutMs: 60_000 },
+    );
+    expect(tty.exitCode).toBe(0);
+    const screen = stripEscapes(tty.screen);
+    expect(screen).toMatch(/batch: 0\/3 done · 0 failed · in_progress/);
+    expect(screen).toMatch(/completed {2}3\/3 done, 0 failed/);
+    const piped = await cli(['--profile', 'oa', 'batch', 'wait', id]);
+    expect(piped.exitCode).toBe(0);
+    expect(piped.stderr).not.toMatch(/done ·/);
   });
 });

@@ -222,7 +222,10 @@ export async function runSubmit(
   });
   const { state, stateShown } = submitted;
   ctx.reporter.info(
-    `batch submit: ${plural(state.parts.reduce((n, p) => n + p.lines, 0), 'request')} in ${plural(state.parts.length, 'batch')}; state in ${stateShown}`,
+    `batch submit: ${plural(
+      state.parts.reduce((n, p) => n + p.lines, 0),
+      'request',
+    )} in ${plural(state.parts.length, 'batch')}; state in ${stateShown}`,
   );
   const ref: JobRef = { kind: 'state', path: submitted.statePath, shown: stateShown, state };
   if (wait) return fetchResults(ctx, service, ref, { out: options.out, raw, intervalMs: interval });
