@@ -420,3 +420,4 @@ export const watsonxChatProtocol: ProtocolModule = {
     sendWatsonxError(ctx.res, status, [{ code, message }], headers);
   },
 };
+
