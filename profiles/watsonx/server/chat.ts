@@ -420,4 +420,3 @@ export const watsonxChatProtocol: ProtocolModule = {
     sendWatsonxError(ctx.res, status, [{ code, message }], headers);
   },
 };
-
