@@ -36,6 +36,13 @@ import { command as profilesUse } from '../../commands/profiles/use.js';
 import { command as trust } from '../../commands/trust.js';
 import { command as completion } from '../../commands/completion.js';
 import { command as batchMerge } from '../../commands/batch/merge.js';
+import { command as deploymentChat } from '../../commands/deployment/chat.js';
+import { command as deploymentChatStream } from '../../commands/deployment/chat-stream.js';
+import { command as deploymentList } from '../../commands/deployment/list.js';
+import { command as deploymentGet } from '../../commands/deployment/get.js';
+import { command as foundationModelListModels } from '../../commands/foundation-model/list-models.js';
+import { command as foundationModelListTasks } from '../../commands/foundation-model/list-tasks.js';
+import { command as timeSeriesForecast } from '../../commands/time-series/forecast.js';
 
 export const COMMANDS = [
   textGenerate,
@@ -68,14 +75,23 @@ export const COMMANDS = [
   trust,
   completion,
   batchMerge,
+  deploymentChat,
+  deploymentChatStream,
+  deploymentList,
+  deploymentGet,
+  foundationModelListModels,
+  foundationModelListTasks,
+  timeSeriesForecast,
 ] as const satisfies readonly Command[];
 
 /** The descriptions of the words that only group commands (`textgen deployment --help`). */
 export const COMMAND_GROUPS: Readonly<Record<string, string>> = {
-  deployment: 'Generate text with a deployment (mirrors cpd-cli wx-ai deployment)',
+  deployment: 'Generate, chat and list deployments (mirrors cpd-cli wx-ai deployment)',
   profiles: 'Manage connection profiles in the user config file',
   batch: 'Work with the output files of --batch runs (docs/batch.md)',
   text: 'Foundation-model inference on watsonx, flag for flag (mirrors cpdctl wx-ai text)',
+  'foundation-model': 'List the foundation models and their tasks (mirrors cpd-cli wx-ai foundation-model)',
+  'time-series': 'Forecast time series (mirrors cpd-cli wx-ai time-series)',
 };
 
 /** Every command's spec, in list order. */

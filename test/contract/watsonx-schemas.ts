@@ -242,3 +242,73 @@ export const watsonxRerankResponseSchema = z.strictObject({
   query: z.string().optional(),
   system: z.strictObject({ warnings: z.array(warningSchema).optional() }).optional(),
 });
+
+// ---- time-series forecast: @ibm-cloud/watsonx-ai 1.7.16 TimeSeriesForecastParams / TSForecastResponse ------------
+
+/** `schema` of a forecast (`TSForecastInputSchema`): the timestamp column is required. */
+export const watsonxForecastSchemaSchema = z.strictObject({
+  timestamp_column: z.string().min(1).max(100),
+  id_columns: z.array(z.string()).max(10).optional(),
+  freq: z.string().max(100).optional(),
+  target_columns: z.array(z.string()).max(500).optional(),
+});
+
+/**
+ * Body of POST /ml/v1/time_series/forecast: model_id, data (one array per column), schema, a project or a space
+ * (IBM's reference example gives both), parameters.prediction_length >= 1.
+ */
+export const watsonxForecastRequestSchema = z
+  .strictObject({
+    model_id: z.string().min(1).max(256),
+    data: z.record(z.string(), z.array(z.unknown())),
+    schema: watsonxForecastSchemaSchema,
+    project_id: z.string().length(36).optional(),
+    space_id: z.string().length(36).optional(),
+    parameters: z.strictObject({ prediction_length: z.int().min(1).optional() }).optional(),
+  })
+  .refine((b) => b.project_id !== undefined || b.space_id !== undefined, { message: 'a project_id or a space_id' });
+
+/** The answer (`TSForecastResponse`): columnar results, one object per answer. */
+export const watsonxForecastResponseSchema = z.looseObject({
+  model_id: z.string(),
+  created_at: z.iso.datetime(),
+  results: z.array(z.record(z.string(), z.array(z.unknown()))).min(1),
+  input_data_points: z.int().min(0).optional(),
+  output_data_points: z.int().min(0).optional(),
+});
+
+// ---- deployments (GET /ml/v4/deployments[/{id}]): @ibm-cloud/watsonx-ai 1.7.16 DeploymentResource -------------
+
+/** The query of a deployment listing (`ListDeploymentsParams`): a space or a project, and the service's filters. */
+export const watsonxDeploymentListQuerySchema = z
+  .strictObject({
+    version: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+    space_id: z.string().optional(),
+    project_id: z.string().optional(),
+    serving_name: z.string().optional(),
+    'tag.value': z.string().optional(),
+    asset_id: z.string().optional(),
+    prompt_template_id: z.string().optional(),
+    name: z.string().optional(),
+    type: z.string().optional(),
+    state: z.enum(['initializing', 'updating', 'ready', 'failed']).optional(),
+    conflict: z.enum(['true', 'false']).optional(),
+    start: z.string().optional(),
+    limit: z.string().optional(),
+  })
+  .refine((q) => q.space_id !== undefined || q.project_id !== undefined, { message: 'a space_id or a project_id' });
+
+export const watsonxDeploymentResourceSchema = z.looseObject({
+  metadata: z.looseObject({ id: z.string(), name: z.string().optional(), created_at: z.string() }),
+  entity: z.looseObject({ deployed_asset_type: z.string().optional(), status: z.looseObject({ state: z.string() }) }),
+});
+
+/** A space as `GET /v2/spaces` lists it (`SpaceResource`), and the Watson Data API's project. */
+export const watsonxSpaceResourceSchema = z.looseObject({
+  metadata: z.looseObject({ id: z.string().length(36) }),
+  entity: z.looseObject({ name: z.string() }),
+});
+export const watsonxProjectResourceSchema = z.looseObject({
+  metadata: z.looseObject({ guid: z.string().length(36) }),
+  entity: z.looseObject({ name: z.string() }),
+});

@@ -48,6 +48,12 @@ const home = makeHome();
 const cwd = mkdtempSync(join(tmpdir(), 'textgen-examples-'));
 // trust's examples name (or search for) a project file here: one that sets only a default an untrusted file may set.
 writeFileSync(join(cwd, '.textgenrc.yaml'), 'default_profile: local\n');
+// time-series forecast's example reads its history from a file: 512 hourly rows, the least granite-ttm-512 takes.
+const hours = Array.from({ length: 512 }, (_, i) => new Date(Date.UTC(2024, 0, 1, i)).toISOString().slice(0, 19));
+writeFileSync(
+  join(cwd, 'history.json'),
+  JSON.stringify({ date: hours, ID1: hours.map(() => 'D1'), TARGET1: hours.map((_, i) => (i % 24) + 0.5) }),
+);
 afterAll(() => {
   home.cleanup();
   rmSync(cwd, { recursive: true, force: true });

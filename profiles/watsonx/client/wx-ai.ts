@@ -1,6 +1,5 @@
 /**
- * The requests of the `wx-ai` mirror commands (docs/protocols/watsonx.md): deployments (`/ml/v4/deployments`, and
- * chat with a prompt-template deployment), the foundation model catalog, time-series forecasts, and the look-up of a
+ * The requests of the `wx-ai` mirror commands (docs/protocols/watsonx.md): deployments (`/ml/v4/deployments`), the foundation model catalog, time-series forecasts, and the look-up of a
  * space or project by name (`/v2/spaces`, `/v2/projects`) that `--space NAME` / `--project NAME` make. Every `/ml/`
  * call carries `version`; the `/v2/` ones take none.
  */
@@ -50,11 +49,11 @@ function get(address: string): HttpRequestSpec {
   return { method: 'GET', url: address, headers: { accept: 'application/json' } };
 }
 
-function post(address: string, body: unknown, stream = false): HttpRequestSpec {
+function post(address: string, body: unknown): HttpRequestSpec {
   return {
     method: 'POST',
     url: address,
-    headers: { 'content-type': 'application/json', accept: stream ? 'text/event-stream' : 'application/json' },
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
     body: JSON.stringify(body),
   };
 }
@@ -68,10 +67,6 @@ function request(profile: ResolvedProfile, call: WxAiCall): HttpRequestSpec {
       return get(
         url(profile, `/ml/v4/deployments/${pathSegment(call.id, 'deployment')}`, { version: v, ...call.scope }),
       );
-    case 'deployments.chat': {
-      const path = `/ml/v1/deployments/${pathSegment(call.idOrName, 'deployment')}/text/${call.stream ? 'chat_stream' : 'chat'}`;
-      return post(url(profile, path, { version: v }), call.body, call.stream);
-    }
     case 'foundation-models.list':
       return get(url(profile, '/ml/v1/foundation_model_specs', { version: v, ...call.query }));
     case 'foundation-models.tasks':

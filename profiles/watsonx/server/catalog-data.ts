@@ -868,6 +868,12 @@ export interface DeploymentFacts {
   templateText?: string;
   baseModel: string;
   assetType: 'foundation_model' | 'custom_foundation_model';
+  /** A prompt template's `input_mode`: `chat` for the deployments `/text/chat` takes, else `freeform`. */
+  inputMode?: 'chat' | 'freeform';
+  /** A chat template's `system_prompt`, put before the conversation as the system message. */
+  systemPrompt?: string;
+  /** The deployment's tags (`tag.value` filters by them). */
+  tags?: readonly string[];
 }
 
 /** The model the engine serves under the `demo` deployment: it is not one of IBM's. */
@@ -901,5 +907,18 @@ export const DEPLOYMENTS: readonly DeploymentFacts[] = [
     templateText: 'Summarise: {document}',
     baseModel: 'ibm/granite-3-3-8b-instruct',
     assetType: 'foundation_model',
+    tags: ['summaries'],
+  },
+  {
+    id: 'assistant',
+    name: 'assistant',
+    servingName: 'assistant_serving',
+    description: 'A chat prompt template: a cautious assistant',
+    promptTemplate: 'prompt-template-assistant',
+    inputMode: 'chat',
+    systemPrompt: 'You are a cautious assistant. You carefully follow instructions.',
+    baseModel: 'ibm/granite-3-3-8b-instruct',
+    assetType: 'foundation_model',
+    tags: ['chat'],
   },
 ];

@@ -34,6 +34,7 @@ import type { ProtocolModule, RouteContext, RouteHandler } from '../../../src/em
 import { fieldName, type Issue } from '../../../src/emulator/core/zod-issue.js';
 import { sendWatsonxError, watsonxErrorBody, watsonxFaultWording } from './errors.js';
 import { LOCAL_DEPLOYMENT_MODEL } from './generate.js';
+import { findDeployment } from './model-catalog.js';
 import { watsonxPrelude } from './prelude.js';
 
 type ChatKind = 'foundation' | 'deployment';
@@ -216,6 +217,52 @@ async function validateChatBody(json: unknown, kind: ChatKind): Promise<Checked>
   return { ok: true, body, messages: messages.value, tools: tools.value };
 }
 
+/**
+ * What a deployment makes of the conversation (IBM: `deploymentsTextChat`). A deployment of a prompt template must
+ * have one whose `input_mode` is `chat`; it gives the model and the system prompt, so the messages may hold no
+ * `system` message, and its `system_prompt` is put first. `context` goes into the last user message ("Today is
+ * Wednesday. Who are you …?"), or becomes the system message when there is none. A deployment the catalog does
+ * not know is answered as a plain chat deployment of the local engine.
+ */
+function deploymentTurn(
+  ctx: RouteContext,
+  messages: readonly TurnMessage[],
+  context: string | undefined,
+): { ok: true; messages: TurnMessage[]; model?: string } | { ok: false; error: { code: string; message: string } } {
+  const id = ctx.params.id ?? '';
+  const deployment = findDeployment(id, ctx.server.engine);
+  let out = [...messages];
+  if (deployment?.promptTemplate !== undefined) {
+    if (deployment.inputMode !== 'chat')
+      return {
+        ok: false,
+        error: {
+          code: 'invalid_input_argument',
+          message: `Deployment '${id}' does not reference a prompt template with 'input_mode' 'chat'; use the text generation route for it`,
+        },
+      };
+    const system = out.findIndex((m) => m.role === 'system');
+    if (system >= 0)
+      return {
+        ok: false,
+        error: {
+          code: 'json_validation_error',
+          message: `${PREFIX}'messages[${system}].role' cannot be 'system' for a prompt template deployment: its system prompt is the template's`,
+        },
+      };
+    if (deployment.systemPrompt !== undefined) out = [{ role: 'system', content: deployment.systemPrompt }, ...out];
+  }
+  if (context !== undefined && context !== '') {
+    const last = out.map((m) => m.role).lastIndexOf('user');
+    const sentence = /[.!?]\s*$/.test(context) ? context.trimEnd() : `${context}.`;
+    if (last >= 0) {
+      const m = out[last] as TurnMessage;
+      out[last] = { ...m, content: `${sentence} ${m.content ?? ''}` };
+    } else out = [{ role: 'system', content: sentence }, ...out];
+  }
+  return { ok: true, messages: out, ...(deployment ? { model: deployment.baseModel } : {}) };
+}
+
 const streamWording: StreamFaultWording = {
   errorEvent: () => ({
     event: 'error',
@@ -243,6 +290,14 @@ function chatRoute(kind: ChatKind, streamRoute: boolean): RouteHandler {
     const checked = await validateChatBody(prelude.json, kind);
     if (!checked.ok) return sendWatsonxError(ctx.res, 400, checked.errors);
     const body = checked.body;
+    let turnMessages = checked.messages;
+    let modelId = body.model_id ?? LOCAL_DEPLOYMENT_MODEL;
+    if (kind === 'deployment') {
+      const templated = deploymentTurn(ctx, checked.messages, (body as { context?: string }).context);
+      if (!templated.ok) return sendWatsonxError(ctx.res, 400, [templated.error]);
+      turnMessages = templated.messages;
+      modelId = templated.model ?? modelId;
+    }
     const fault = takeFault(ctx, streamRoute);
     if (await applyFault(fault, ctx, watsonxFaultWording(ctx.res))) return;
 
@@ -253,15 +308,15 @@ function chatRoute(kind: ChatKind, streamRoute: boolean): RouteHandler {
     const engineOptions = { signal: ctx.signal, tokenDelayMs: ctx.server.options.tokenDelayMs };
     const envelope = {
       id: `chat-${randomUUID()}`,
-      model_id: body.model_id ?? LOCAL_DEPLOYMENT_MODEL,
+      model_id: modelId,
       model_version: MODEL_VERSION,
       created: Math.floor(Date.now() / 1000),
       created_at: new Date().toISOString(),
     };
-    const turn = { messages: checked.messages, sampling, ...checked.tools };
+    const turn = { messages: turnMessages, sampling, ...checked.tools };
     const plan = await planTurn(ctx.server.engine, turn, { ...engineOptions, n });
     if (plan.kind !== 'text') return answerStructured(ctx, envelope, plan, fault, streamRoute);
-    const messages = conversationMessages(checked.messages);
+    const messages = conversationMessages(turnMessages);
     const generations = await startChatTurn(ctx.server.engine, messages, sampling, n, engineOptions);
     const promptTokens = generations[0]!.inputTokenCount;
 

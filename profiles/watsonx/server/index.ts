@@ -44,6 +44,7 @@ export async function watsonxEmulator(): Promise<ProtocolModule[]> {
     { watsonxChatProtocol },
     { watsonxRerankProtocol },
     { watsonxSpacesProtocol },
+    { watsonxTimeSeriesProtocol },
   ] = await Promise.all([
     import('./models.js'),
     import('./deployments.js'),
@@ -52,6 +53,7 @@ export async function watsonxEmulator(): Promise<ProtocolModule[]> {
     import('./chat.js'),
     import('./rerank.js'),
     import('./spaces.js'),
+    import('./time-series.js'),
   ]);
   return [
     watsonxProtocol,
@@ -62,5 +64,6 @@ export async function watsonxEmulator(): Promise<ProtocolModule[]> {
     watsonxChatProtocol,
     watsonxRerankProtocol,
     watsonxSpacesProtocol,
+    watsonxTimeSeriesProtocol,
   ];
 }

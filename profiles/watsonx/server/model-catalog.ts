@@ -123,6 +123,7 @@ export function deploymentResource(d: DeploymentFacts, scope: Scope, origin: str
       created_at: CREATED_AT,
       modified_at: CREATED_AT,
       owner: 'IBMid-local',
+      ...(d.tags !== undefined ? { tags: [...d.tags] } : {}),
       ...scope,
     },
     entity: {

@@ -1,5 +1,6 @@
 /**
- * The `wx-ai` mirror commands (cpd-cli's `deployment list|get|chat`, `foundation-model …`, `time-series forecast`) and
+ * The `wx-ai` mirror commands (cpd-cli's `deployment list|get`, `foundation-model …`, `time-series forecast`; `deployment
+ * chat` goes through the adapter's chat operation) and
  * the scope options every one of them takes: what an adapter implements for them. The commands print the service's
  * own body, so the operation is only placement — which method, path, query and body each call is. Types only.
  */
@@ -19,7 +20,6 @@ export type WxScopeKind = 'spaces' | 'projects';
 export type WxAiCall =
   | { kind: 'deployments.list'; scope: WxScope; query: Readonly<Record<string, string>> }
   | { kind: 'deployments.get'; scope: WxScope; id: string }
-  | { kind: 'deployments.chat'; idOrName: string; body: Record<string, unknown>; stream: boolean }
   | { kind: 'foundation-models.list'; query: Readonly<Record<string, string>> }
   | { kind: 'foundation-models.tasks'; query: Readonly<Record<string, string>> }
   | { kind: 'time-series.forecast'; scope: WxScope; body: Record<string, unknown> };
