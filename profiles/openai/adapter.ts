@@ -60,4 +60,5 @@ export const openAiAdapter: ProviderAdapter = {
       : (await import('./client/chat.js')).openAiChat,
   chatApis: ['chat-completions', 'responses'],
   embed: async () => (await import('./client/embed.js')).openAiEmbed,
+  rerank: async () => (await import('./client/rerank.js')).openAiRerank,
 };

@@ -21,5 +21,7 @@ export const watsonxAdapter: ProviderAdapter = {
   chat: async () => (await import('./client/chat.js')).watsonxChat,
   embed: async () => (await import('./client/embed.js')).watsonxEmbed,
   tokenize: async () => (await import('./client/tokenize.js')).watsonxTokenize,
+  rerank: async () => (await import('./client/rerank.js')).watsonxRerank,
+  wxText: async () => (await import('./client/wx-text.js')).watsonxWxText,
   wxAi: async () => (await import('./client/wx-ai.js')).watsonxWxAi,
 };

@@ -19,6 +19,14 @@ import { command as summarize } from '../../commands/summarize.js';
 import { command as tokenize } from '../../commands/tokenize.js';
 import { command as detokenize } from '../../commands/detokenize.js';
 import { command as embed } from '../../commands/embed.js';
+import { command as rerank } from '../../commands/rerank.js';
+import { command as textGenerateModel } from '../../commands/text/generate.js';
+import { command as textGenerateModelStream } from '../../commands/text/generate-stream.js';
+import { command as textChat } from '../../commands/text/chat.js';
+import { command as textChatStream } from '../../commands/text/chat-stream.js';
+import { command as textEmbeddings } from '../../commands/text/calculate-embeddings.js';
+import { command as textRerank } from '../../commands/text/rerank.js';
+import { command as textTokenize } from '../../commands/text/tokenize.js';
 import { command as serve } from '../../commands/serve.js';
 import { command as profilesList } from '../../commands/profiles/list.js';
 import { command as profilesShow } from '../../commands/profiles/show.js';
@@ -50,6 +58,14 @@ export const COMMANDS = [
   tokenize,
   detokenize,
   embed,
+  rerank,
+  textGenerateModel,
+  textGenerateModelStream,
+  textChat,
+  textChatStream,
+  textEmbeddings,
+  textRerank,
+  textTokenize,
   serve,
   profilesList,
   profilesShow,
@@ -73,6 +89,7 @@ export const COMMAND_GROUPS: Readonly<Record<string, string>> = {
   deployment: 'Generate, chat and list deployments (mirrors cpd-cli wx-ai deployment)',
   profiles: 'Manage connection profiles in the user config file',
   batch: 'Work with the output files of --batch runs (docs/batch.md)',
+  text: 'Foundation-model inference on watsonx, flag for flag (mirrors cpdctl wx-ai text)',
   'foundation-model': 'List the foundation models and their tasks (mirrors cpd-cli wx-ai foundation-model)',
   'time-series': 'Forecast time series (mirrors cpd-cli wx-ai time-series)',
 };

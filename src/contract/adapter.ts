@@ -17,6 +17,8 @@ import type { ModelsOperation } from './adapter-operations/models.js';
 import type { MultimodalPrompts } from './adapter-operations/prompts.js';
 import type { TaskName, TaskOperations } from './adapter-operations/tasks.js';
 import type { TokenizeOperation } from './adapter-operations/tokenize.js';
+import type { RerankOperation } from './adapter-operations/rerank.js';
+import type { WxTextOperation } from './adapter-operations/wx-text.js';
 import type { WxAiOperations } from './adapter-operations/wx-ai.js';
 
 export type * from './adapter-operations/generate.js';
@@ -27,6 +29,8 @@ export type * from './adapter-operations/models.js';
 export type * from './adapter-operations/prompts.js';
 export type * from './adapter-operations/tasks.js';
 export type * from './adapter-operations/tokenize.js';
+export type * from './adapter-operations/rerank.js';
+export type * from './adapter-operations/wx-text.js';
 export type * from './adapter-operations/wx-ai.js';
 
 /** Loads one capability's module on first use. */
@@ -107,6 +111,13 @@ export interface ProviderAdapter {
   embed?: Loader<EmbedOperation>;
   /** `tokenize`/`detokenize` endpoints; without them the commands tokenize offline with a public encoding. */
   tokenize?: Loader<TokenizeOperation>;
+  /** `rerank`, when the service scores texts against a query (watsonx, OpenAI-compatible servers with `/v1/rerank`). */
+  rerank?: Loader<RerankOperation>;
+  /**
+   * The cpdctl `text …` mirror commands (`text generate`, `text chat`, …): the user's body on the service's routes. Only
+   * watsonx has them; elsewhere the command says which friendly command to use instead.
+   */
+  wxText?: Loader<WxTextOperation>;
   /** The Aleph Alpha tasks the service has (`evaluate`, `explain`, `qa`, `summarize`). */
   tasks?: { [T in TaskName]?: Loader<TaskOperations[T]> };
   /** `--image`, `--prompt-json` and `--document`: prompts made of items. */

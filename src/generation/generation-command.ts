@@ -22,6 +22,11 @@ export interface GenerationCommand {
   choices?: number;
   /** complete --image / --prompt-json: an Aleph Alpha multimodal prompt. */
   multimodal?: { images: string[]; promptJson?: string | undefined };
+  /**
+   * `text generate(-stream)`, the cpdctl mirror: watsonx only (elsewhere a usage error naming `complete`), the prompt
+   * is `--input`, and structured output is the service's own body (as cpdctl's `-o json`).
+   */
+  mirror?: { name: string };
 }
 
 /**
@@ -74,7 +79,7 @@ export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand)
             },
           },
         );
-  const inputFlag = cmd.target.kind === 'model' ? 'PROMPT' : '--input';
+  const inputFlag = cmd.target.kind === 'model' && cmd.mirror === undefined ? 'PROMPT' : '--input';
 
   const multimodal =
     cmd.multimodal && (cmd.multimodal.images.length > 0 || cmd.multimodal.promptJson !== undefined)
@@ -96,7 +101,10 @@ export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand)
     if (missing.length > 0) throw missingFlagsError(missing);
   }
 
-  const profile = await ctx.connect(await ctx.profile());
+  const profile = cmd.mirror
+    ? (await (await import('../flows/run-text.js')).wxTextProfile(ctx, { name: cmd.mirror.name, friendly: 'complete' }))
+        .profile
+    : await ctx.connect(await ctx.profile());
   if (ask && cmd.target.kind === 'deployment' && idOrName === undefined) {
     const { askTarget } = await import('../prompt/ask-target.js');
     idOrName = await askTarget(ctx, profile, 'deployments');
@@ -155,7 +163,14 @@ export async function runGenerationCommand(ctx: Context, cmd: GenerationCommand)
       stream,
     },
     extra: built.extra,
-    present: { format, jmes: ctx.output().jmes, rawOutput: ctx.output().rawOutput, raw, showLogprobs },
+    present: {
+      format,
+      jmes: ctx.output().jmes,
+      rawOutput: ctx.output().rawOutput,
+      // The mirror prints what cpdctl prints: the service's body, whenever the output is structured.
+      raw: raw || (cmd.mirror !== undefined && (format !== 'text' || ctx.output().jmes !== undefined)),
+      showLogprobs,
+    },
     ignoreUnsupported,
   });
 }

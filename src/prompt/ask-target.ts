@@ -12,7 +12,7 @@ import type { ModelsScope } from '../contract/adapter.js';
  * that can are offered, so Enter on the first one never ends in "does not support function" (a rerank model for
  * complete). A listing that says nothing of functions (the other providers) is offered whole.
  */
-export type TargetUse = 'text_generation' | 'text_chat' | 'embedding';
+export type TargetUse = 'text_generation' | 'text_chat' | 'embedding' | 'rerank';
 
 export async function askTarget(
   ctx: Context,

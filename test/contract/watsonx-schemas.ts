@@ -93,6 +93,34 @@ export const watsonxFoundationGenerateRequestSchema = z
     message: 'exactly one of project_id or space_id',
   });
 
+/**
+ * Body of POST /ml/v1/text/rerank (IBM's SDK `TextRerankParams`, cpdctl `wx-ai text rerank`): model_id, inputs of
+ * `{text}` (at most 1000), query, exactly one of project_id / space_id, and `parameters`.
+ */
+export const watsonxRerankRequestSchema = z
+  .strictObject({
+    model_id: z.string().min(1),
+    inputs: z.array(z.strictObject({ text: z.string() })).max(1000),
+    query: z.string().min(1),
+    project_id: z.string().optional(),
+    space_id: z.string().optional(),
+    parameters: z
+      .strictObject({
+        truncate_input_tokens: z.int().min(1).optional(),
+        return_options: z
+          .strictObject({
+            top_n: z.int().min(1).optional(),
+            inputs: z.boolean().optional(),
+            query: z.boolean().optional(),
+          })
+          .optional(),
+      })
+      .optional(),
+  })
+  .refine((b) => (b.project_id === undefined) !== (b.space_id === undefined), {
+    message: 'exactly one of project_id or space_id',
+  });
+
 // ---- responses -------------------------------------------------------------------------------
 
 export const watsonxStopReasonSchema = z.enum([
@@ -197,6 +225,23 @@ export const cpdAuthorizeResponseSchema = z
 
 /** Cloud Pak for Data error reply. */
 export const cpdErrorSchema = z.looseObject({ _messageCode_: z.string(), message: z.string().min(1) });
+
+/** The answer of POST /ml/v1/text/rerank (IBM's SDK `RerankResponse`): best first. */
+export const watsonxRerankResponseSchema = z.strictObject({
+  model_id: z.string().min(1),
+  model_version: z.string().optional(),
+  results: z.array(
+    z.strictObject({
+      index: z.int().min(0),
+      score: z.number(),
+      input: z.strictObject({ text: z.string() }).optional(),
+    }),
+  ),
+  created_at: z.iso.datetime(),
+  input_token_count: z.int().min(0),
+  query: z.string().optional(),
+  system: z.strictObject({ warnings: z.array(warningSchema).optional() }).optional(),
+});
 
 // ---- time-series forecast: @ibm-cloud/watsonx-ai 1.7.16 TimeSeriesForecastParams / TSForecastResponse ------------
 

@@ -1,9 +1,10 @@
 import { expect } from 'vitest';
 import type { RecordedRequest } from '../../src/emulator/core/index.js';
 import {
-  watsonxForecastRequestSchema,
   watsonxFoundationGenerateRequestSchema,
   watsonxGenerateRequestSchema,
+  watsonxRerankRequestSchema,
+  watsonxForecastRequestSchema,
 } from '../contract/watsonx-schemas.js';
 
 const DEPLOYMENT_GENERATE = /^\/ml\/v1\/deployments\/[^/]+\/text\/generation(_stream)?$/;
@@ -26,6 +27,11 @@ export function expectValidWatsonxWire(requests: RecordedRequest[]): void {
         ? watsonxGenerateRequestSchema
         : watsonxFoundationGenerateRequestSchema;
       const parsed = schema.safeParse(r.json);
+      expect(parsed.success, `${where}: ${parsed.success ? '' : JSON.stringify(parsed.error.issues)}`).toBe(true);
+    } else if (r.path === '/ml/v1/text/rerank') {
+      expect(r.method, where).toBe('POST');
+      expect(r.query.version, `${where}: version= query`).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      const parsed = watsonxRerankRequestSchema.safeParse(r.json);
       expect(parsed.success, `${where}: ${parsed.success ? '' : JSON.stringify(parsed.error.issues)}`).toBe(true);
     } else if (r.path === '/ml/v1/time_series/forecast') {
       expect(r.method, where).toBe('POST');
@@ -94,6 +100,10 @@ export async function expectValidWire(requests: RecordedRequest[]): Promise<void
       if (AZURE_COMPLETIONS.test(r.path)) expect(r.query['api-version'], `${where}: api-version`).toBeTruthy();
       else expect(typeof (r.json as { model?: unknown }).model, `${where}: model`).toBe('string');
       expect(schemaErrors(completionsRequestSchema(), r.json), where).toBe('');
+    } else if (r.path === '/v1/rerank') {
+      const { openAiRerankRequestSchema } = await import('../contract/rerank-schemas.js');
+      const parsed = openAiRerankRequestSchema.safeParse(r.json);
+      expect(parsed.success, `${where}: ${parsed.success ? '' : JSON.stringify(parsed.error.issues)}`).toBe(true);
     } else if (r.path === '/complete') {
       expect(r.method, where).toBe('POST');
       const parsed = alephAlphaCompletionRequestSchema.safeParse(r.json);

@@ -20,7 +20,8 @@ export const azureOpenAiProtocol: ProtocolModule = {
 
 /**
  * Every route `serve` answers for Azure OpenAI and OpenAI-compatible clients (`/openai/…` and `/v1/…`): completions,
- * listings, embeddings, chat, the Responses API, and Azure's v1 API over the deployment routes.
+ * listings, embeddings, chat, the Responses API, Azure's v1 API over the deployment routes, and the
+ * OpenAI-compatible `/v1/rerank` (vLLM's).
  */
 export async function azureOpenAiEmulator(): Promise<ProtocolModule[]> {
   const [
@@ -29,12 +30,14 @@ export async function azureOpenAiEmulator(): Promise<ProtocolModule[]> {
     { azureOpenAiChatProtocol },
     { responsesProtocol },
     { azureV1Protocol },
+    { openAiRerankProtocol },
   ] = await Promise.all([
     import('./models.js'),
     import('./embed.js'),
     import('./chat.js'),
     import('./responses.js'),
     import('./azure-v1.js'),
+    import('./rerank.js'),
   ]);
   const deploymentRoutes = [azureOpenAiProtocol, azureOpenAiEmbedProtocol, azureOpenAiChatProtocol];
   return [
@@ -44,5 +47,6 @@ export async function azureOpenAiEmulator(): Promise<ProtocolModule[]> {
     azureOpenAiChatProtocol,
     responsesProtocol,
     azureV1Protocol(deploymentRoutes),
+    openAiRerankProtocol,
   ];
 }

@@ -33,7 +33,7 @@ export const watsonxProtocol: ProtocolModule = {
 
 /**
  * Every watsonx route `serve` answers: generation and tokens first, then the model and task listings, deployments,
- * tokenization and embeddings.
+ * tokenization, embeddings, chat and reranking.
  */
 export async function watsonxEmulator(): Promise<ProtocolModule[]> {
   const [
@@ -42,6 +42,7 @@ export async function watsonxEmulator(): Promise<ProtocolModule[]> {
     { watsonxTokenizeProtocol },
     { watsonxEmbedProtocol },
     { watsonxChatProtocol },
+    { watsonxRerankProtocol },
     { watsonxSpacesProtocol },
     { watsonxTimeSeriesProtocol },
   ] = await Promise.all([
@@ -50,6 +51,7 @@ export async function watsonxEmulator(): Promise<ProtocolModule[]> {
     import('./tokenize.js'),
     import('./embed.js'),
     import('./chat.js'),
+    import('./rerank.js'),
     import('./spaces.js'),
     import('./time-series.js'),
   ]);
@@ -60,6 +62,7 @@ export async function watsonxEmulator(): Promise<ProtocolModule[]> {
     watsonxTokenizeProtocol,
     watsonxEmbedProtocol,
     watsonxChatProtocol,
+    watsonxRerankProtocol,
     watsonxSpacesProtocol,
     watsonxTimeSeriesProtocol,
   ];
