@@ -28,7 +28,7 @@ const spec = {
   examples: [
     'textgen --profile local deployment list',
     'textgen --profile local deployment list --space examples --type prompt_template -o json',
-    'textgen --profile local deployment list --serving-name demo_serving --conflict',
+    'textgen --profile local deployment list --serving-name my_new_name --conflict',
   ],
 } as const satisfies CommandSpec;
 

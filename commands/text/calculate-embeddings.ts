@@ -14,6 +14,7 @@ const spec = {
   options: [...optionSpecs(TEXT_EMBEDDINGS_FLAGS), ...SCOPE_FLAG_SPECS],
   examples: [
     'textgen --profile local text calculate-embeddings --model-id ibm/slate-30m-english-rtrvr --inputs "Youth craves thrills while adulthood cherishes wisdom." -j "results[0].embedding | length(@)"',
+    'textgen --profile local -o yaml text calculate-embeddings --model-id ibm/slate-30m-english-rtrvr --inputs "first text,second text" --parameters-return-options \'{"input_text": true}\' -j "results[*].input"',
   ],
 } as const satisfies CommandSpec;
 
@@ -29,4 +30,4 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
   });
 }
 
-export const command = defineCommand({ spec, helpGroup: 'Embeddings and tokens:', run });
+export const command = defineCommand({ spec, helpGroup: 'Generate:', run });

@@ -14,6 +14,7 @@ const spec = {
   options: [...optionSpecs(TEXT_CHAT_FLAGS), ...SCOPE_FLAG_SPECS],
   examples: [
     'textgen --profile local text chat-stream --model-id ibm/granite-3-8b-instruct --messages \'[{"role": "user", "content": "Tell me a story"}]\'',
+    'textgen --profile local -o jsonl text chat-stream --model-id ibm/granite-3-8b-instruct --messages \'[{"role": "user", "content": "Hi"}]\' --max-tokens 5',
   ],
 } as const satisfies CommandSpec;
 

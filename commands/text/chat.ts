@@ -16,7 +16,7 @@ const spec = {
   options: [...optionSpecs(TEXT_CHAT_FLAGS), ...SCOPE_FLAG_SPECS],
   examples: [
     'textgen --profile local text chat --model-id ibm/granite-3-8b-instruct --messages \'[{"role": "user", "content": "What is a river?"}]\' --max-tokens 50',
-    'textgen --profile local -o json text chat --model-id ibm/granite-3-8b-instruct --messages @conversation.json --response-format-type json_object',
+    'textgen --profile local -o json text chat --model-id ibm/granite-3-8b-instruct --messages \'[{"role": "user", "content": "A river as JSON"}]\' --response-format-type json_object',
   ],
 } as const satisfies CommandSpec;
 

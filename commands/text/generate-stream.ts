@@ -11,7 +11,8 @@ const spec = {
     "it arrives; -o json|yaml prints the service's events, -o jsonl one per line.",
   options: TEXT_GENERATE_OPTIONS,
   examples: [
-    'textgen --profile local text generate-stream --model-id google/flan-ul2 --input "Once upon a time" --parameters-max-new-tokens 30',
+    'textgen --profile local text generate-stream --model-id google/flan-t5-xl --input "Once upon a time" --parameters-max-new-tokens 30',
+    'textgen --profile local -o jsonl text generate-stream --model-id google/flan-t5-xl --input "Hi" --parameters-max-new-tokens 5',
   ],
 } as const satisfies CommandSpec;
 

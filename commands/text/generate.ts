@@ -35,7 +35,8 @@ const spec = {
     'print the service\'s body, as cpdctl does. On another provider use "textgen complete".',
   options: TEXT_GENERATE_OPTIONS,
   examples: [
-    'textgen --profile local text generate --model-id google/flan-ul2 --input "Write a tagline for an alumni association: Together we" --parameters-max-new-tokens 20',
+    'textgen --profile local text generate --model-id google/flan-t5-xl --input "Write a tagline for an alumni association: Together we" --parameters-max-new-tokens 20',
+    'textgen --profile local -o json text generate --model-id ibm/granite-13b-instruct-v2 --input "Hello" --parameters \'{"decoding_method": "greedy", "max_new_tokens": 10}\' -j results[0].generated_text',
   ],
 } as const satisfies CommandSpec;
 

@@ -15,6 +15,7 @@ const spec = {
   options: [...optionSpecs(TEXT_RERANK_FLAGS), ...SCOPE_FLAG_SPECS],
   examples: [
     'textgen --profile local text rerank --model-id cross-encoder/ms-marco-minilm-l-12-v2 --query "Where do rivers start?" --inputs \'[{"text": "In the mountains."}, {"text": "In the bakery."}]\' --parameters-return-options \'{"top_n": 1}\'',
+    'textgen --profile local text rerank --model-id cross-encoder/ms-marco-minilm-l-12-v2 --query rivers --inputs \'["rivers flow", "bread rises"]\' -j "results[0].index"',
   ],
 } as const satisfies CommandSpec;
 
@@ -31,4 +32,4 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
   });
 }
 
-export const command = defineCommand({ spec, helpGroup: 'Embeddings and tokens:', run });
+export const command = defineCommand({ spec, helpGroup: 'Generate:', run });

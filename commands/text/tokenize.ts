@@ -13,7 +13,8 @@ const spec = {
     'cannot be combined with it. On another provider use "textgen tokenize".',
   options: [...optionSpecs(TEXT_TOKENIZE_FLAGS), ...SCOPE_FLAG_SPECS],
   examples: [
-    'textgen --profile local text tokenize --model-id google/flan-ul2 --input "Write a tagline for an alumni association: Together we" --parameters-return-tokens',
+    'textgen --profile local text tokenize --model-id google/flan-t5-xl --input "Write a tagline for an alumni association: Together we" --parameters-return-tokens',
+    'textgen --profile local text tokenize --model-id ibm/granite-3-8b-instruct --input "Hello world" --parameters \'{"return_tokens": false}\' -j result.token_count',
   ],
 } as const satisfies CommandSpec;
 
@@ -29,4 +30,4 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
   });
 }
 
-export const command = defineCommand({ spec, helpGroup: 'Embeddings and tokens:', run });
+export const command = defineCommand({ spec, helpGroup: 'Generate:', run });

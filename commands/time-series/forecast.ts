@@ -16,6 +16,8 @@ const spec = {
   examples: [
     'textgen --profile local time-series forecast --model-id ibm/granite-ttm-512-96-r2 --data @history.json \\\n' +
       '      --schema-timestamp-column date --schema-id-columns ID1 --schema-freq 1h --parameters-prediction-length 4',
+    'textgen --profile local time-series forecast --model-id ibm/granite-ttm-512-96-r2 --data @history.json \\\n' +
+      '      --schema \'{"timestamp_column": "date", "target_columns": ["TARGET1"]}\' -o json -j "results[0].TARGET1[:3]"',
   ],
 } as const satisfies CommandSpec;
 

@@ -226,6 +226,23 @@ export const cpdAuthorizeResponseSchema = z
 /** Cloud Pak for Data error reply. */
 export const cpdErrorSchema = z.looseObject({ _messageCode_: z.string(), message: z.string().min(1) });
 
+/** The answer of POST /ml/v1/text/rerank (IBM's SDK `RerankResponse`): best first. */
+export const watsonxRerankResponseSchema = z.strictObject({
+  model_id: z.string().min(1),
+  model_version: z.string().optional(),
+  results: z.array(
+    z.strictObject({
+      index: z.int().min(0),
+      score: z.number(),
+      input: z.strictObject({ text: z.string() }).optional(),
+    }),
+  ),
+  created_at: z.iso.datetime(),
+  input_token_count: z.int().min(0),
+  query: z.string().optional(),
+  system: z.strictObject({ warnings: z.array(warningSchema).optional() }).optional(),
+});
+
 // ---- time-series forecast: @ibm-cloud/watsonx-ai 1.7.16 TimeSeriesForecastParams / TSForecastResponse ------------
 
 /** `schema` of a forecast (`TSForecastInputSchema`): the timestamp column is required. */
@@ -294,21 +311,4 @@ export const watsonxSpaceResourceSchema = z.looseObject({
 export const watsonxProjectResourceSchema = z.looseObject({
   metadata: z.looseObject({ guid: z.string().length(36) }),
   entity: z.looseObject({ name: z.string() }),
-});
-
-/** The answer of POST /ml/v1/text/rerank (IBM's SDK `RerankResponse`): best first. */
-export const watsonxRerankResponseSchema = z.strictObject({
-  model_id: z.string().min(1),
-  model_version: z.string().optional(),
-  results: z.array(
-    z.strictObject({
-      index: z.int().min(0),
-      score: z.number(),
-      input: z.strictObject({ text: z.string() }).optional(),
-    }),
-  ),
-  created_at: z.iso.datetime(),
-  input_token_count: z.int().min(0),
-  query: z.string().optional(),
-  system: z.strictObject({ warnings: z.array(warningSchema).optional() }).optional(),
 });

@@ -105,8 +105,9 @@ function only(path: RegExp) {
 }
 
 describe("IBM's examples, run against serve", () => {
-  it('every mirrored command has its parity file and example', () => {
-    expect(files.map((f) => f.command.join(' ')).sort()).toEqual(Object.keys(REAL).sort());
+  it('every command of this file has its parity file and example (the text commands have theirs elsewhere)', () => {
+    const named = files.map((f) => f.command.join(' '));
+    for (const command of Object.keys(REAL)) expect(named).toContain(command);
   });
 
   it.each(['deployment chat', 'deployment chat-stream'])(

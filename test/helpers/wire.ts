@@ -1,10 +1,10 @@
 import { expect } from 'vitest';
 import type { RecordedRequest } from '../../src/emulator/core/index.js';
 import {
-  watsonxForecastRequestSchema,
   watsonxFoundationGenerateRequestSchema,
   watsonxGenerateRequestSchema,
   watsonxRerankRequestSchema,
+  watsonxForecastRequestSchema,
 } from '../contract/watsonx-schemas.js';
 
 const DEPLOYMENT_GENERATE = /^\/ml\/v1\/deployments\/[^/]+\/text\/generation(_stream)?$/;
@@ -28,15 +28,15 @@ export function expectValidWatsonxWire(requests: RecordedRequest[]): void {
         : watsonxFoundationGenerateRequestSchema;
       const parsed = schema.safeParse(r.json);
       expect(parsed.success, `${where}: ${parsed.success ? '' : JSON.stringify(parsed.error.issues)}`).toBe(true);
-    } else if (r.path === '/ml/v1/time_series/forecast') {
-      expect(r.method, where).toBe('POST');
-      expect(r.query.version, `${where}: version= query`).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-      const parsed = watsonxForecastRequestSchema.safeParse(r.json);
-      expect(parsed.success, `${where}: ${parsed.success ? '' : JSON.stringify(parsed.error.issues)}`).toBe(true);
     } else if (r.path === '/ml/v1/text/rerank') {
       expect(r.method, where).toBe('POST');
       expect(r.query.version, `${where}: version= query`).toMatch(/^\d{4}-\d{2}-\d{2}$/);
       const parsed = watsonxRerankRequestSchema.safeParse(r.json);
+      expect(parsed.success, `${where}: ${parsed.success ? '' : JSON.stringify(parsed.error.issues)}`).toBe(true);
+    } else if (r.path === '/ml/v1/time_series/forecast') {
+      expect(r.method, where).toBe('POST');
+      expect(r.query.version, `${where}: version= query`).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      const parsed = watsonxForecastRequestSchema.safeParse(r.json);
       expect(parsed.success, `${where}: ${parsed.success ? '' : JSON.stringify(parsed.error.issues)}`).toBe(true);
     } else if (r.path === '/identity/token') {
       expect(r.method).toBe('POST');

@@ -125,7 +125,11 @@ const fishCases: Array<[string, string, string[]]> = [
   ],
   ['--output values, not files', 'textgen models -o js', ['json', 'jsonl']],
   ['subcommands of the root', 'textgen deploy', ['deployment']],
-  ['subcommands of a group', 'textgen deployment ', ['text-generate', 'text-generate-stream']],
+  [
+    'subcommands of a group',
+    'textgen deployment ',
+    ['chat', 'chat-stream', 'get', 'list', 'text-generate', 'text-generate-stream'],
+  ],
   ['a flag of the command', 'textgen tokenize --cou', ['--count']],
   ['--gpu <mode>', 'textgen serve --gpu ', ['auto', 'off']],
   ['--engine <kind>', 'textgen serve --engine ', ['deterministic', 'llama']],

@@ -211,7 +211,7 @@ export function forecast(body: ForecastBody, contextLength: number, predictionLe
       };
     }
     const stamps = rowsOf.map((r) => readStamp((data[timestamp] as unknown[])[r]));
-    const bad = stamps.findIndex((s) => s === undefined);
+    const bad = stamps.indexOf(undefined);
     if (bad >= 0)
       return {
         ok: false,
