@@ -43,7 +43,8 @@ function play(res: ServerResponse, script: Array<[number, string]>, cut: boolean
   let i = 0;
   const next = (): void => {
     if (i >= script.length) {
-      if (cut) setTimeout(() => res.socket?.destroy(), 20); // after the last piece is on its way
+      if (cut)
+        setTimeout(() => res.socket?.destroy(), 20); // after the last piece is on its way
       else res.end();
       return;
     }
