@@ -41,7 +41,11 @@ export const GLOBAL_OPTION_SPECS = [
     description: 'cassette key rule: ignore=PATH, keep=PATH, +query, +header=NAME, -body (repeatable)',
     repeatable: true,
   },
-  { flags: '--replay-timing <mode>', description: 'none | recorded: replay streams at once, or at their pace' },
+  {
+    flags: '--replay-timing <mode>',
+    description: 'none | recorded: replay streams at once, or at their pace',
+    choices: ['none', 'recorded'],
+  },
 ] as const satisfies readonly OptionSpec[];
 
 /**

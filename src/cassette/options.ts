@@ -32,7 +32,7 @@ export function cassetteChoice(
   flags: CassetteFlags,
   env: Record<string, string | undefined>,
   now: Date,
-  opts: { onMiss?: 'fail' | 'forward'; allowBoth?: boolean } = {},
+  opts: { onMiss?: 'fail' | 'forward' } = {},
 ): CassetteChoice | undefined {
   const { record, replay } = flags;
   if (record === undefined && replay === undefined) {
@@ -40,7 +40,7 @@ export function cassetteChoice(
     if (flags.replayTiming !== undefined) throw new UsageError('--replay-timing needs --replay DIR');
     return undefined;
   }
-  if (record !== undefined && replay !== undefined && !(opts.allowBoth && record === replay))
+  if (record !== undefined && replay !== undefined)
     throw new UsageError('--record and --replay cannot be used together', {
       hint: 'record once with --record DIR, then replay with --replay DIR (serve: --replay DIR --on-miss forward records misses)',
     });

@@ -50,6 +50,8 @@ function allFiles(dir: string): Array<{ file: string; bytes: Buffer }> {
 /** Replay as CI does: no credential in the environment, and every socket connect refused (a preload). */
 const offline = { NODE_OPTIONS: `--import=${PRELOAD}` };
 const withKeys = { WX_KEY: KEY, TG_KEY: KEY };
+/** For a test that runs the CLI eight or more times (a loaded machine makes each run take seconds). */
+const SLOW = 180_000;
 
 beforeAll(async () => {
   upstream = await startServer({ requireAuth: true, apiKeys: [KEY], requestLog: { max: 1000 } });
@@ -96,37 +98,45 @@ afterAll(async () => {
 describe('record, then replay with the upstream stopped, no credentials and no network', () => {
   const recorded = new Map<string, string>();
 
-  it('records each provider, plain and streamed (watsonx through its IAM exchange)', async () => {
-    for (const p of PROFILES) {
-      for (const stream of [false, true]) {
-        const r = await runBin(['--record', CASSETTE, ...generate(p, stream)], { env: { ...home.env, ...withKeys } });
-        expect(r.stderr, `${p} ${stream}`).toBe('');
-        expect(r.exitCode, `${p} ${stream}`).toBe(0);
-        expect(r.stdout.length).toBeGreaterThan(0);
-        recorded.set(`${p} ${stream}`, r.stdout);
+  it(
+    'records each provider, plain and streamed (watsonx through its IAM exchange)',
+    async () => {
+      for (const p of PROFILES) {
+        for (const stream of [false, true]) {
+          const r = await runBin(['--record', CASSETTE, ...generate(p, stream)], { env: { ...home.env, ...withKeys } });
+          expect(r.stderr, `${p} ${stream}`).toBe('');
+          expect(r.exitCode, `${p} ${stream}`).toBe(0);
+          expect(r.stdout.length).toBeGreaterThan(0);
+          recorded.set(`${p} ${stream}`, r.stdout);
+        }
       }
-    }
-    const paths = upstream!.requests.map((r) => r.path);
-    expect(paths).toContain('/identity/token');
-    // One file per call; the token exchange is no entry, and no file holds the key.
-    const names = readdirSync(CASSETTE).filter((n) => !n.startsWith('.'));
-    expect(names).toHaveLength(8);
-    expect(names.some((n) => n.includes('identity'))).toBe(false);
-    expect(names.filter((n) => n.endsWith('.jsonl'))).toHaveLength(4);
-    for (const { file, bytes } of allFiles(CASSETTE)) expect(bytes.includes(KEY), file).toBe(false);
-  });
+      const paths = upstream!.requests.map((r) => r.path);
+      expect(paths).toContain('/identity/token');
+      // One file per call; the token exchange is no entry, and no file holds the key.
+      const names = readdirSync(CASSETTE).filter((n) => !n.startsWith('.'));
+      expect(names).toHaveLength(8);
+      expect(names.some((n) => n.includes('identity'))).toBe(false);
+      expect(names.filter((n) => n.endsWith('.jsonl'))).toHaveLength(4);
+      for (const { file, bytes } of allFiles(CASSETTE)) expect(bytes.includes(KEY), file).toBe(false);
+    },
+    SLOW,
+  );
 
-  it('replays byte for byte, stream events in the same number, order and bytes', async () => {
-    await upstream!.close();
-    for (const p of PROFILES) {
-      for (const stream of [false, true]) {
-        const r = await runBin(['--replay', CASSETTE, ...generate(p, stream)], { env: { ...home.env, ...offline } });
-        expect(r.stderr, `${p} ${stream}`).toBe('');
-        expect(r.exitCode, `${p} ${stream}`).toBe(0);
-        expect(r.stdout, `${p} ${stream}`).toBe(recorded.get(`${p} ${stream}`));
+  it(
+    'replays byte for byte, stream events in the same number, order and bytes',
+    async () => {
+      await upstream!.close();
+      for (const p of PROFILES) {
+        for (const stream of [false, true]) {
+          const r = await runBin(['--replay', CASSETTE, ...generate(p, stream)], { env: { ...home.env, ...offline } });
+          expect(r.stderr, `${p} ${stream}`).toBe('');
+          expect(r.exitCode, `${p} ${stream}`).toBe(0);
+          expect(r.stdout, `${p} ${stream}`).toBe(recorded.get(`${p} ${stream}`));
+        }
       }
-    }
-  });
+    },
+    SLOW,
+  );
 
   it('the preload does block the network: without --replay the same command fails to connect', async () => {
     const r = await runBin(generate('openai', false), { env: { ...home.env, ...withKeys, ...offline } });
@@ -183,52 +193,56 @@ describe('record, then replay with the upstream stopped, no credentials and no n
     expect(both.stderr).toMatch(/^error: --record and --replay cannot be used together/);
   });
 
-  it('cassette ls lists every entry; show prints one; prune removes what the last run did not use', async () => {
-    const ls = await runBin(['cassette', 'ls', CASSETTE, '-o', 'json'], { env: home.env });
-    expect(ls.exitCode).toBe(0);
-    const rows = JSON.parse(ls.stdout) as Array<Record<string, unknown>>;
-    expect(rows).toHaveLength(8);
-    expect(rows.filter((r) => r.stream === true)).toHaveLength(4);
-    expect(new Set(rows.map((r) => r.protocol))).toEqual(
-      new Set(['watsonx', 'openai', 'aleph-alpha', 'open-inference']),
-    );
-    for (const row of rows)
-      expect(Object.keys(row)).toEqual(['key', 'protocol', 'method', 'path', 'status', 'stream', 'size', 'file']);
-    const text = await runBin(['cassette', 'ls', CASSETTE], { env: home.env });
-    expect(text.stdout.trimEnd().split('\n')).toHaveLength(8);
-    expect(text.stdout).toMatch(
-      /^[0-9a-f]{20}\s+watsonx\s+POST\s+\/ml\/v1\/deployments\/demo\/text\/generation_stream\s+200\s+stream\s+\d+/m,
-    );
+  it(
+    'cassette ls lists every entry; show prints one; prune removes what the last run did not use',
+    async () => {
+      const ls = await runBin(['cassette', 'ls', CASSETTE, '-o', 'json'], { env: home.env });
+      expect(ls.exitCode).toBe(0);
+      const rows = JSON.parse(ls.stdout) as Array<Record<string, unknown>>;
+      expect(rows).toHaveLength(8);
+      expect(rows.filter((r) => r.stream === true)).toHaveLength(4);
+      expect(new Set(rows.map((r) => r.protocol))).toEqual(
+        new Set(['watsonx', 'openai', 'aleph-alpha', 'open-inference']),
+      );
+      for (const row of rows)
+        expect(Object.keys(row)).toEqual(['key', 'protocol', 'method', 'path', 'status', 'stream', 'size', 'file']);
+      const text = await runBin(['cassette', 'ls', CASSETTE], { env: home.env });
+      expect(text.stdout.trimEnd().split('\n')).toHaveLength(8);
+      expect(text.stdout).toMatch(
+        /^[0-9a-f]{20}\s+watsonx\s+POST\s+\/ml\/v1\/deployments\/demo\/text\/generation_stream\s+200\s+stream\s+\d+/m,
+      );
 
-    const wx = rows.find((r) => r.protocol === 'watsonx' && r.stream === true)!;
-    const show = await runBin(['cassette', 'show', CASSETTE, String(wx.key).slice(0, 8)], { env: home.env });
-    expect(show.exitCode).toBe(0);
-    expect(show.stdout).toBe(readFileSync(join(CASSETTE, String(wx.file)), 'utf8'));
-    expect(show.stdout).not.toContain(KEY);
-    const missing = await runBin(['cassette', 'show', CASSETTE, 'abcdef'], { env: home.env });
-    expect(missing.exitCode).toBe(2);
-    expect(missing.stderr).toMatch(/^error: no entry with key abcdef in /);
+      const wx = rows.find((r) => r.protocol === 'watsonx' && r.stream === true)!;
+      const show = await runBin(['cassette', 'show', CASSETTE, String(wx.key).slice(0, 8)], { env: home.env });
+      expect(show.exitCode).toBe(0);
+      expect(show.stdout).toBe(readFileSync(join(CASSETTE, String(wx.file)), 'utf8'));
+      expect(show.stdout).not.toContain(KEY);
+      const missing = await runBin(['cassette', 'show', CASSETTE, 'abcdef'], { env: home.env });
+      expect(missing.exitCode).toBe(2);
+      expect(missing.stderr).toMatch(/^error: no entry with key abcdef in /);
 
-    // A run that uses only the openai entries, then prune what it did not use.
-    const run = { ...home.env, ...offline, TEXTGEN_CASSETTE_RUN: 'ci-only-openai' };
-    for (const stream of [false, true])
-      expect((await runBin(['--replay', CASSETTE, ...generate('openai', stream)], { env: run })).exitCode).toBe(0);
-    const dry = await runBin(['cassette', 'prune', CASSETTE, '--unused-since-run', '--dry-run'], { env: home.env });
-    expect(dry.exitCode).toBe(0);
-    expect(dry.stdout.trimEnd().split('\n')).toHaveLength(6);
-    expect(dry.stderr).toMatch(/cassette prune: would remove 6 of 8 entries \(run ci-only-openai\)/);
-    expect(readdirSync(CASSETTE).filter((n) => !n.startsWith('.'))).toHaveLength(8);
-    const pruned = await runBin(['cassette', 'prune', CASSETTE, '--unused-since-run', 'ci-only-openai'], {
-      env: home.env,
-    });
-    expect(pruned.exitCode).toBe(0);
-    expect(readdirSync(CASSETTE).filter((n) => !n.startsWith('.'))).toEqual(
-      rows.filter((r) => r.protocol === 'openai').map((r) => r.file),
-    );
-    const none = await runBin(['cassette', 'prune', CASSETTE], { env: home.env });
-    expect(none.exitCode).toBe(2);
-    expect(none.stderr).toMatch(/^error: cassette prune needs --unused-since-run or --older-than/);
-  });
+      // A run that uses only the openai entries, then prune what it did not use.
+      const run = { ...home.env, ...offline, TEXTGEN_CASSETTE_RUN: 'ci-only-openai' };
+      for (const stream of [false, true])
+        expect((await runBin(['--replay', CASSETTE, ...generate('openai', stream)], { env: run })).exitCode).toBe(0);
+      const dry = await runBin(['cassette', 'prune', CASSETTE, '--unused-since-run', '--dry-run'], { env: home.env });
+      expect(dry.exitCode).toBe(0);
+      expect(dry.stdout.trimEnd().split('\n')).toHaveLength(6);
+      expect(dry.stderr).toMatch(/cassette prune: would remove 6 of 8 entries \(run ci-only-openai\)/);
+      expect(readdirSync(CASSETTE).filter((n) => !n.startsWith('.'))).toHaveLength(8);
+      const pruned = await runBin(['cassette', 'prune', CASSETTE, '--unused-since-run', 'ci-only-openai'], {
+        env: home.env,
+      });
+      expect(pruned.exitCode).toBe(0);
+      expect(readdirSync(CASSETTE).filter((n) => !n.startsWith('.'))).toEqual(
+        rows.filter((r) => r.protocol === 'openai').map((r) => r.file),
+      );
+      const none = await runBin(['cassette', 'prune', CASSETTE], { env: home.env });
+      expect(none.exitCode).toBe(2);
+      expect(none.stderr).toMatch(/^error: cassette prune needs --unused-since-run or --older-than/);
+    },
+    SLOW,
+  );
 });
 
 describe('secrets never reach a cassette', () => {

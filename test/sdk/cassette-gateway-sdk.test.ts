@@ -203,7 +203,8 @@ afterAll(async () => {
   home.cleanup();
 });
 
-describe('serve --upstream with cassettes, the SDKs in front', () => {
+// Each test starts serve and makes a dozen calls: seconds each on a loaded machine.
+describe('serve --upstream with cassettes, the SDKs in front', { timeout: 180_000 }, () => {
   let recorded: Answers;
 
   it('--record DIR records the upstream calls (not the IAM exchange) while the clients are answered', async () => {
