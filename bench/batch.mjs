@@ -1,6 +1,7 @@
 // Batch: `textgen deployment text-generate --batch FILE --concurrency 64`.
 //  - throughput: BENCH_BATCH_LINES (10 000) prompts against the embedded server answering after 20 ms each, against
 //    the ideal concurrency / latency (64 / 20 ms = 3 200 prompts/s);
+//  - the same requests from bench/batch-client.mjs, a minimal node:http client (the CPU-per-prompt floor);
 //  - memory: peak RSS of the CLI over a BENCH_MEMORY_LINES (1 000 000) line batch against bench/stream-server.mjs
 //    answering at once with a two-token completion.
 // Both servers run in their own processes. When the CLI has no --batch yet, the rows say "not available".
@@ -86,7 +87,7 @@ async function runMeasured(args, opts) {
  * server (`serve`), or bench/stream-server.mjs, which costs next to no CPU per request and so shows the CLI's own
  * ceiling on a machine whose cores the two share.
  */
-async function throughput(file, lines, latency, server = 'serve') {
+async function throughput(file, lines, latency, server = 'serve', client = 'textgen') {
   const delayed =
     server === 'serve'
       ? await startHelper(join(root, 'bench', 'serve-delay.mjs'), [], { BENCH_LATENCY_MS: String(latency) })
@@ -97,7 +98,11 @@ async function throughput(file, lines, latency, server = 'serve') {
   let run;
   let serverReport;
   try {
-    run = await runMeasured(cliArgs(delayed.url, file), { countLines: true, timeoutMs: 600_000 });
+    const args =
+      client === 'textgen'
+        ? cliArgs(delayed.url, file)
+        : [join(root, 'bench', 'batch-client.mjs'), delayed.url, file, String(CONCURRENCY)];
+    run = await runMeasured(args, { countLines: true, timeoutMs: 600_000 });
   } finally {
     serverReport = await delayed.stop();
   }
@@ -107,6 +112,7 @@ async function throughput(file, lines, latency, server = 'serve') {
   const ideal = CONCURRENCY / (latency / 1000);
   return {
     server,
+    client,
     lines,
     latency,
     ms: run.ms,
@@ -129,6 +135,9 @@ export async function benchBatch() {
     await writePrompts(file, lines);
     const latency = envNumber('BENCH_LATENCY_MS', 20);
     const main = await throughput(file, lines, latency);
+    // The same requests from bench/batch-client.mjs (node:http, keep-alive, one record per line in order): what a
+    // Node client pays per prompt before any of textgen's own work.
+    const nodeClient = await throughput(file, lines, latency, 'serve', 'node');
     const minimal = await throughput(file, lines, latency, 'minimal');
     // The same at ten times the latency: an ideal the machine's CPU can reach, so it shows whether the CLI keeps
     // 64 requests in flight, apart from what each request costs in CPU.
@@ -155,6 +164,7 @@ export async function benchBatch() {
       available: true,
       concurrency: CONCURRENCY,
       main,
+      nodeClient,
       minimal,
       slow,
       memoryLines,

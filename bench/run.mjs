@@ -120,19 +120,26 @@ if (only.has('batch')) {
     );
   } else {
     const row = (t, target) =>
-      `| ${n(t.lines)} prompts, ${t.latency} ms per request, ${t.server === 'serve' ? '`serve`' : 'minimal server'} | ${n(t.rate)} prompts/s (${n(t.ms / 1000, 1)} s) | ideal ${n(t.ideal)} prompts/s | ${t.ratio.toFixed(2)}× | ${target} | ${target ? verdict(t.ratio >= 0.8) : ''} |`;
+      `| ${n(t.lines)} prompts, ${t.latency} ms per request, ${t.server === 'serve' ? '`serve`' : 'minimal server'}${t.client === 'node' ? ', minimal `node:http` client (baseline)' : ''} | ${n(t.rate)} prompts/s (${n(t.ms / 1000, 1)} s) | ideal ${n(t.ideal)} prompts/s | ${t.ratio.toFixed(2)}× | ${target} | ${target ? verdict(t.ratio >= 0.8) : ''} |`;
     const cpu = (t) =>
-      `${n(t.lines)} prompts at ${t.latency} ms (${t.server === 'serve' ? '`serve`' : 'minimal server'}): ${t.clientCpuMs === undefined ? '?' : n(t.clientCpuMs / 1000, 1)} s of CPU in the CLI (peak RSS ${t.peakMb === undefined ? '?' : `${n(t.peakMb)} MB`}), ${t.serverCpuMs === undefined ? '?' : n(t.serverCpuMs / 1000, 1)} s in the server${t.connections === undefined ? '' : ` (${n(t.connections)} connections opened)`}, over ${n(t.ms / 1000, 1)} s.`;
+      `${n(t.lines)} prompts at ${t.latency} ms (${t.server === 'serve' ? '`serve`' : 'minimal server'}${t.client === 'node' ? ', minimal client' : ''}): ${t.clientCpuMs === undefined ? '?' : n(t.clientCpuMs / 1000, 1)} s of CPU in the ${t.client === 'node' ? 'client' : 'CLI'} (peak RSS ${t.peakMb === undefined ? '?' : `${n(t.peakMb)} MB`}), ${t.serverCpuMs === undefined ? '?' : n(t.serverCpuMs / 1000, 1)} s in the server${t.connections === undefined ? '' : ` (${n(t.connections)} connections opened)`}, over ${n(t.ms / 1000, 1)} s.`;
     out.push(
       '| case | figure | baseline | ratio | target | |',
       '|---|---:|---:|---:|---|---|',
       row(b.main, '≥ 0.8×'),
+      ...(b.nodeClient ? [row(b.nodeClient, '')] : []),
       row(b.minimal, ''),
       row(b.slow, ''),
       `| peak RSS, ${n(b.memoryLines)} lines, no delay | ${b.peakMb === undefined ? 'not measured' : `${n(b.peakMb)} MB`} | | | < 200 MB | ${b.peakMb === undefined ? '' : verdict(b.peakMb < 200)} |`,
       '',
-      `CPU time (${availableParallelism()} cores, shared by the CLI and the server): ${cpu(b.main)} ${cpu(b.minimal)} ${cpu(b.slow)}`,
+      `CPU time (${availableParallelism()} cores, shared by the CLI and the server): ${cpu(b.main)} ${b.nodeClient ? `${cpu(b.nodeClient)} ` : ''}${cpu(b.minimal)} ${cpu(b.slow)}`,
       '',
+      ...(b.main.clientCpuMs === undefined
+        ? []
+        : [
+            `CLI CPU per prompt (start-up included), \`serve\` at ${b.main.latency} ms: ${n((b.main.clientCpuMs * 1000) / b.main.lines)} µs (target ≤ 150 µs: ${verdict((b.main.clientCpuMs * 1000) / b.main.lines <= 150)})${b.nodeClient?.clientCpuMs === undefined ? '' : `; the minimal \`node:http\` client, same requests, same run: ${n((b.nodeClient.clientCpuMs * 1000) / b.nodeClient.lines)} µs (textgen ${(b.main.clientCpuMs / b.nodeClient.clientCpuMs).toFixed(2)}× of it)`}.`,
+            '',
+          ]),
       `The memory run took ${n(b.memoryMs / 1000, 1)} s (${n(b.memoryRate)} prompts/s); RSS via ${b.memoryHow}.`,
       '',
     );
@@ -218,6 +225,7 @@ let text = out.join('\n');
 if (busy)
   text = text
     .replaceAll('**not met**', 'no verdict (machine busy)')
-    .replaceAll('| met |', '| no verdict (machine busy) |');
+    .replaceAll('| met |', '| no verdict (machine busy) |')
+    .replaceAll(': met)', ': no verdict (machine busy))');
 writeFileSync(resultsPath, text);
 console.log(text);

@@ -78,6 +78,12 @@ export function createHttpClient(options: HttpClientSettings = {}): HttpClient {
   const random = options.random ?? Math.random;
 
   let machinery: Promise<Machinery> | undefined;
+  // A batch sends thousands of requests to one URL: parsed, and its proxy looked up, once.
+  let lastUrl: { text: string; url: URL; proxy?: { host: string | undefined } } | undefined;
+  const urlOf = (spec: HttpRequestSpec, service: string): NonNullable<typeof lastUrl> => {
+    if (lastUrl?.text !== spec.url) lastUrl = { text: spec.url, url: parseUrl(spec, service) };
+    return lastUrl;
+  };
 
   async function load(): Promise<Machinery> {
     const [proxyEnv, trace, network, response, agent] = await Promise.all([
@@ -159,7 +165,8 @@ export function createHttpClient(options: HttpClientSettings = {}): HttpClient {
     const { signal } = sendOptions;
     const service = sendOptions.service ?? DEFAULT_SERVICE;
     const retries = count(sendOptions.retries ?? options.retries, DEFAULT_RETRIES);
-    const url = parseUrl(spec, service);
+    const parsed = urlOf(spec, service);
+    const { url } = parsed;
 
     const checkAbort = (): void => {
       if (signal?.aborted) throw new Interrupted();
@@ -181,7 +188,8 @@ export function createHttpClient(options: HttpClientSettings = {}): HttpClient {
     const request = m.withUserAgent(spec, m.userAgent);
     // Whatever credential goes out (an exchanged token, a ZenApiKey) is masked wherever it comes back.
     for (const [name, value] of Object.entries(request.headers)) secrets.addHeader(name, value);
-    const failureContext = { service, origin: url.origin, timeoutMs, connectTimeoutMs, proxy: m.proxyFor(url) };
+    parsed.proxy ??= { host: m.proxyFor(url) };
+    const failureContext = { service, origin: url.origin, timeoutMs, connectTimeoutMs, proxy: parsed.proxy.host };
     for (let attempt = 0; ; attempt++) {
       checkAbort();
       m.tracer.request(request);

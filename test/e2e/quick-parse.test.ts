@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -74,6 +74,29 @@ describe('the quick parse through the built CLI', () => {
     const { result, bundles } = await run('tokenize', args);
     expect(result).toEqual({ exitCode: 0, stdout: '2\n', stderr: '' });
     expect(bundles).toEqual(['run']);
+  });
+
+  it('a batch keeps a code cache of its own, so that single requests after it do not deserialise its code', async () => {
+    const dir = join(tmp, 'batch-cache');
+    mkdirSync(dir);
+    const env = { ...fixture.home.env, TMPDIR: dir };
+    const prompts = join(tmp, 'prompts.jsonl');
+    writeFileSync(prompts, '{"input":"a"}\n{"input":"b"}\n');
+    const batch = await runBin(
+      ['-q', ...request('--batch', prompts).filter((a, i, all) => a !== 'Hello' && all[i + 1] !== 'Hello')],
+      { env },
+    );
+    expect(batch.exitCode, batch.stderr).toBe(0);
+    expect(batch.stdout.trim().split('\n')).toHaveLength(2);
+    expect((await runBin(request(), { env })).exitCode).toBe(0);
+    const [cacheDir] = readdirSync(dir);
+    const files = readdirSync(join(dir, cacheDir as string)).map((f) =>
+      f.replace(/-[0-9a-f]{16}-/, '-').replace(/-v\d.*/, ''),
+    );
+    expect(files.sort()).toEqual([
+      'run-generate-deployment_text_generate',
+      'run-generate-deployment_text_generate_batch',
+    ]);
   });
 
   it('usage errors still come from commander: the same one line and exit 2', async () => {

@@ -50,13 +50,22 @@ interface RunBundle {
 }
 
 /** The runner bundle of the command `key` (dist/run.cjs, or a smaller one that holds it), with one cache per command. */
-function runnerFor(key: string, dist: string, cacheDir: string | undefined): LoadedBundle<RunBundle> {
+function runnerFor(
+  key: string,
+  argv: readonly string[],
+  dist: string,
+  cacheDir: string | undefined,
+): LoadedBundle<RunBundle> {
   // Each run deserialises the code of its own command, not of every command ever run. The commands run once per
   // prompt have a runner bundle without the other commands' handlers (scripts/bundle.mjs SMALL_RUNNERS).
   const small = Object.hasOwn(TEXTGEN_BUNDLE_IDS.runners, key) ? TEXTGEN_BUNDLE_IDS.runners[key] : undefined;
+  // A batch compiles far more than one request: the cache a batch wrote cost every later single request of the
+  // command about 9 M instructions (docs/performance.md), so batches keep a cache of their own. Only a cache name:
+  // a word that merely looks like the flag costs nothing but a cache miss.
+  const scope = argv.some((a) => a === '--batch' || a.startsWith('--batch=')) ? `${key} batch` : key;
   return small
-    ? loadBundle<RunBundle>(join(dist, `${small.name}.cjs`), small.id, cacheDir, key)
-    : loadBundle<RunBundle>(join(dist, 'run.cjs'), TEXTGEN_BUNDLE_IDS.run, cacheDir, key);
+    ? loadBundle<RunBundle>(join(dist, `${small.name}.cjs`), small.id, cacheDir, scope)
+    : loadBundle<RunBundle>(join(dist, 'run.cjs'), TEXTGEN_BUNDLE_IDS.run, cacheDir, scope);
 }
 
 /**
@@ -118,7 +127,7 @@ export async function launch(argv: string[], dist: string): Promise<void> {
   let run: LoadedBundle<RunBundle> | undefined;
   let selection: Selection | undefined;
   if (routed !== undefined) {
-    run = runnerFor(routed, dist, cacheDir);
+    run = runnerFor(routed, argv, dist, cacheDir);
     selection = run.exports.quickSelection(argv, routed);
   }
   if (selection !== undefined && run !== undefined) {
@@ -136,7 +145,7 @@ export async function launch(argv: string[], dist: string): Promise<void> {
     cli.persist('parse');
     selection = outcome.selection;
     if (proxy) prepareForProxy();
-    if (run === undefined || routed !== selection.key) run = runnerFor(selection.key, dist, cacheDir);
+    if (run === undefined || routed !== selection.key) run = runnerFor(selection.key, argv, dist, cacheDir);
   }
   process.exitCode = await run.exports.executeCommand(selection, io, { handleSignals: true });
   // After the command, so that writing the cache never delays its output.
