@@ -110,6 +110,9 @@ function handlersLeftOut(bundle, kept = new Set()) {
 const SMALL_RUNNERS = {
   'run-generate': ['deployment text-generate', 'deployment text-generate-stream'],
 };
+// Handlers a small runner keeps without being routed to it: a command with no profile at all offers to create one
+// and runs `profiles add` in the same process (src/cli/offer-profile.ts).
+const KEPT_BY_EVERY_RUNNER = ['profiles add'];
 
 const dist = join(root, 'dist');
 // Nothing stale: bin/textgen.js runs only what this build wrote.
@@ -152,7 +155,7 @@ const metafiles = [parser.metafile, runner.metafile];
 /** Command key → the small runner bundle that holds its handler (the launcher's TEXTGEN_BUNDLE_IDS.runners). */
 const runnerOf = {};
 for (const [name, keys] of Object.entries(SMALL_RUNNERS)) {
-  const files = keys.map((key) => `commands/${key.split(' ').join('/')}.ts`);
+  const files = [...keys, ...KEPT_BY_EVERY_RUNNER].map((key) => `commands/${key.split(' ').join('/')}.ts`);
   for (const file of files)
     if (!existsSync(join(root, file))) throw new Error(`SMALL_RUNNERS.${name}: no command file ${file}`);
   const small = await build({

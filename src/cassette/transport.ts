@@ -228,7 +228,9 @@ export function cassetteTransport(
     let ended = false;
     let failed = false;
 
-    const finish = (end: 'complete' | 'cut'): void => {
+    // Resolves once the entry is on disk: the answer ends only after it, so a client (or serve's cache, `--on-miss
+    // forward`) that asks again at once finds it, and a CLI that exits when the answer ends loses no recording.
+    const finish = async (end: 'complete' | 'cut'): Promise<void> => {
       if (!recordable) return;
       recordable = false;
       const t = nowMs() - started;
@@ -249,7 +251,7 @@ export function cassetteTransport(
         entry = { ...base, kind: 'whole', body: scrubBytes(Buffer.concat(parts), secrets) };
       }
       const name = entryName(settings.protocol, stored.method, stored.path, key, stream);
-      store.write(name, entry, scrub).catch((e: unknown) => {
+      await store.write(name, entry, scrub).catch((e: unknown) => {
         settings.warn?.(
           `warning: cassette: cannot write ${store.root}/${name}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
         );
@@ -271,17 +273,16 @@ export function cassetteTransport(
     out.on('drain', () => source.resume());
     source.on('end', () => {
       ended = true;
-      finish('complete');
-      out.end();
+      void finish('complete').finally(() => out.end());
     });
     source.on('error', (err: Error) => {
       failed = true;
-      if ((err as { code?: unknown }).code !== 'ABORT_ERR') finish('cut');
+      if ((err as { code?: unknown }).code !== 'ABORT_ERR') void finish('cut');
       out.destroy(err);
     });
     source.on('close', () => {
       if (ended || failed) return;
-      finish('cut');
+      void finish('cut');
       out.destroy(coded('other side closed', 'UND_ERR_CLOSED'));
     });
     // The reader gave up (an abort, --max-time, a body too large): the connection goes too, and nothing is kept.

@@ -170,7 +170,7 @@ describe('models: the wire request of each provider', () => {
 describe('models: canonical entries and the text table', () => {
   it.each<[Kind, string[], Record<string, string>, string[]]>([
     ['watsonx', [], {}, WATSONX_IDS as string[]],
-    ['watsonx', ['--deployments'], { TEXTGEN_SPACE_ID: 's' }, ['demo', 'classification', 'summarize']],
+    ['watsonx', ['--deployments'], { TEXTGEN_SPACE_ID: 's' }, ['demo', 'classification', 'summarize', 'assistant']],
     ['azure-openai', [], {}, ['gpt-35-turbo-instruct', 'davinci-002', 'text-embedding-ada-002']],
     [
       'openai',
@@ -238,7 +238,8 @@ describe('models: canonical entries and the text table', () => {
       'ID              MODEL                        SERVING NAME            STATUS  DESCRIPTION\n' +
         'demo            textgen/local-demo           demo_serving            ready   The local engine, deployed\n' +
         'classification  ibm/granite-3-3-8b-instruct  classification_serving  ready   A prompt template that classifies questions\n' +
-        'summarize       ibm/granite-3-3-8b-instruct  summarize_serving       ready   A prompt template that summarises a {document}\n',
+        'summarize       ibm/granite-3-3-8b-instruct  summarize_serving       ready   A prompt template that summarises a {document}\n' +
+        'assistant       ibm/granite-3-3-8b-instruct  assistant_serving       ready   A chat prompt template: a cautious assistant\n',
     ],
     [
       'azure-openai',
@@ -355,6 +356,7 @@ describe('models: watsonx paging', () => {
       'demo',
       'classification',
       'summarize',
+      'assistant',
     ]);
     expect(listing().map((p) => [p.query.start ?? '0', p.query.space_id])).toEqual([
       ['0', 'sp'],

@@ -264,7 +264,7 @@ describe('watsonx v4 deployments', () => {
   ])('lists the deployments of a %s, paged', async (param, value) => {
     const first = await call(open, `/ml/v4/deployments?${V}&${param}=${value}&limit=2`);
     expect(first.status).toBe(200);
-    expect(first.body.total_count).toBe(3);
+    expect(first.body.total_count).toBe(4);
     expect(first.body.resources.map((r: { metadata: { id: string } }) => r.metadata.id)).toEqual([
       'demo',
       'classification',
@@ -273,7 +273,7 @@ describe('watsonx v4 deployments', () => {
     const next = await fetch(first.body.next.href).then(
       (r) => r.json() as Promise<{ resources: { metadata: { id: string } }[]; next?: unknown }>,
     );
-    expect(next.resources.map((r) => r.metadata.id)).toEqual(['summarize']);
+    expect(next.resources.map((r) => r.metadata.id)).toEqual(['summarize', 'assistant']);
     expect(next.next).toBeUndefined();
   });
 

@@ -290,7 +290,7 @@ describe.each<[Auth, boolean]>([
 
   it("listDeployments and getDeployment: DeploymentResources of the SDK's space", async () => {
     const list = shape.shaped(shape.deploymentResources, (await wx.listDeployments({})).result, 'listDeployments');
-    expect(list.resources!.map((d) => d.metadata.id)).toEqual(['demo', 'classification', 'summarize']);
+    expect(list.resources!.map((d) => d.metadata.id)).toEqual(['demo', 'classification', 'summarize', 'assistant']);
     for (const d of list.resources!) expect(d.metadata.space_id).toBe(SPACE);
     const byServingName = shape.shaped(
       shape.deploymentResources,

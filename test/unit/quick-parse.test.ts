@@ -72,6 +72,13 @@ describe('the quick parse of a routed command line', () => {
       const words = base(spec);
       for (const o of spec.options)
         for (const form of forms(o)) {
+          // A command's own `--version DATE` (the wx-ai mirrors): a bare `--version` is left to commander, which
+          // tells it from textgen's version (src/cli/route.ts versionIsTheCommands); where the quick parse does
+          // answer (`--version=DATE`), same() holds it to commander's answer.
+          if (names(o).includes('--version')) {
+            await same([...GLOBALS_BEFORE, ...words, ...form]);
+            continue;
+          }
           expect(await same([...GLOBALS_BEFORE, ...words, ...form]), [...words, ...form].join(' ')).toBe(true);
           expect(await same([...words, ...form, '-q', '--no-color'])).toBe(true);
           answered += 2;
