@@ -7,6 +7,7 @@ import { applyFault } from '../../../src/emulator/core/apply-fault.js';
 import type { ProtocolModule, Route, RouteHandler } from '../../../src/emulator/core/router.js';
 import { sendJson } from '../../../src/emulator/core/respond.js';
 import { takeFault } from '../../../src/emulator/core/take-fault.js';
+import { batchLifeCycleFields } from '../../../src/emulator/batch/batch-object.js';
 import { batchNow, windowSeconds } from '../../../src/emulator/batch/pace.js';
 import { startBatch } from '../../../src/emulator/batch/runner.js';
 import { batchStoreOf } from '../../../src/emulator/batch/store.js';
@@ -16,27 +17,12 @@ import { fileRoutes, listLimit } from './batch-files.js';
 import { completionsFaultWording, type Dialect, sendCompletionsError, sendUnparsableBody } from './errors.js';
 
 export function batchObject(dialect: Dialect, b: BatchRecord): Record<string, unknown> {
-  const at = (t: number | undefined) => t ?? null;
   const o: Record<string, unknown> = {
     id: b.id,
     object: 'batch',
     endpoint: b.endpoint,
     errors: b.errors === null ? null : { object: 'list', data: b.errors.map((e) => ({ param: null, ...e })) },
-    input_file_id: b.inputFileId,
-    completion_window: b.completionWindow,
-    status: b.status,
-    output_file_id: b.outputFileId,
-    error_file_id: b.errorFileId,
-    created_at: b.createdAt,
-    in_progress_at: at(b.times.in_progress_at),
-    expires_at: b.expiresAt,
-    finalizing_at: at(b.times.finalizing_at),
-    completed_at: at(b.times.completed_at),
-    failed_at: at(b.times.failed_at),
-    expired_at: at(b.times.expired_at),
-    cancelling_at: at(b.times.cancelling_at),
-    cancelled_at: at(b.times.cancelled_at),
-    request_counts: { ...b.counts },
+    ...batchLifeCycleFields(b),
     metadata: b.metadata,
   };
   if (dialect === 'openai') {

@@ -10,6 +10,7 @@ import { applyFault } from '../../../src/emulator/core/apply-fault.js';
 import type { InternalCall, ProtocolModule, RouteContext, RouteHandler } from '../../../src/emulator/core/router.js';
 import { sendJson } from '../../../src/emulator/core/respond.js';
 import { takeFault } from '../../../src/emulator/core/take-fault.js';
+import { batchLifeCycleFields } from '../../../src/emulator/batch/batch-object.js';
 import type { InputLine } from '../../../src/emulator/batch/input-lines.js';
 import { parseMultipart } from '../../../src/emulator/batch/multipart.js';
 import { batchNow, windowSeconds } from '../../../src/emulator/batch/pace.js';
@@ -97,7 +98,6 @@ function fileObject(file: StoredFile): Record<string, unknown> {
 }
 
 export function watsonxBatchObject(b: BatchRecord): Record<string, unknown> {
-  const at = (t: number | undefined) => t ?? null;
   return {
     id: b.id,
     object: 'batch',
@@ -107,21 +107,7 @@ export function watsonxBatchObject(b: BatchRecord): Record<string, unknown> {
       b.errors === null
         ? null
         : b.errors.map((e) => `${e.line === null ? '' : `line ${e.line}: `}${e.code}: ${e.message}`),
-    input_file_id: b.inputFileId,
-    completion_window: b.completionWindow,
-    status: b.status,
-    output_file_id: b.outputFileId,
-    error_file_id: b.errorFileId,
-    created_at: b.createdAt,
-    in_progress_at: at(b.times.in_progress_at),
-    expires_at: b.expiresAt,
-    finalizing_at: at(b.times.finalizing_at),
-    completed_at: at(b.times.completed_at),
-    failed_at: at(b.times.failed_at),
-    expired_at: at(b.times.expired_at),
-    cancelling_at: at(b.times.cancelling_at),
-    cancelled_at: at(b.times.cancelled_at),
-    request_counts: { ...b.counts },
+    ...batchLifeCycleFields(b),
     metadata: b.metadata ?? {},
   };
 }
