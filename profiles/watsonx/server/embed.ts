@@ -10,13 +10,13 @@ import { normalized } from '../../../src/emulator/engine/embedding.js';
 import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
 import { takeFault } from '../../../src/emulator/core/take-fault.js';
 import type { ProtocolModule, RouteContext } from '../../../src/emulator/core/router.js';
-import { modelNoSupportForFunction, modelNotSupported, sendWatsonxError, watsonxFaultWording } from './errors.js';
-import { embeddingDimensions, findModel, hasFunction } from './model-catalog.js';
+import { modelNoSupportForFunction, sendWatsonxError, watsonxFaultWording } from './errors.js';
+import { embeddingDimensions } from './model-catalog.js';
+import { bodyAndModel } from './model-route.js';
 import { watsonxPrelude } from './prelude.js';
 
 export const WATSONX_EMBED_MAX_INPUTS = 1000;
 
-const PREFIX = 'Json document validation error: ';
 const FIELDS = new Set(['inputs', 'model_id', 'project_id', 'space_id', 'parameters']);
 
 interface EmbeddingsBody {
@@ -91,18 +91,9 @@ export function checkEmbeddingsBody(
 async function embeddings(ctx: RouteContext): Promise<void> {
   const prelude = watsonxPrelude(ctx, { field: 'inputs' });
   if (!prelude) return;
-  const check = checkEmbeddingsBody(prelude.json);
-  if (!check.ok)
-    return sendWatsonxError(
-      ctx.res,
-      400,
-      check.problems.slice(0, 10).map((p) => ({ code: 'json_validation_error', message: PREFIX + p })),
-    );
-  const body = check.body;
-  const model = findModel(body.model_id, ctx.server.engine);
-  if (!model) return sendWatsonxError(ctx.res, 404, [modelNotSupported(body.model_id, 'text-embeddings')]);
-  if (!hasFunction(model, 'embedding'))
-    return sendWatsonxError(ctx.res, 400, [modelNoSupportForFunction(body.model_id, 'embedding')]);
+  const opened = bodyAndModel(ctx, checkEmbeddingsBody(prelude.json), 'text-embeddings', 'embedding');
+  if (!opened) return;
+  const { body, model } = opened;
   const maxTokens = model.contextTokens;
 
   const tokenizer = await ctx.server.engine.tokenizer();

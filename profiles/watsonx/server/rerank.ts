@@ -12,13 +12,12 @@ import { takeFault } from '../../../src/emulator/core/take-fault.js';
 import type { ProtocolModule, RouteContext } from '../../../src/emulator/core/router.js';
 import { rerankScores, rerankTokenCounts } from '../../../src/emulator/engine/rerank-scores.js';
 import { isRecord } from '../../../src/contract/wire-fields.js';
-import { modelNoSupportForFunction, modelNotSupported, sendWatsonxError, watsonxFaultWording } from './errors.js';
-import { findModel, hasFunction } from './model-catalog.js';
+import { modelNoSupportForFunction, sendWatsonxError, watsonxFaultWording } from './errors.js';
+import { bodyAndModel } from './model-route.js';
 import { watsonxPrelude } from './prelude.js';
 
 export const WATSONX_RERANK_MAX_INPUTS = 1000;
 
-const PREFIX = 'Json document validation error: ';
 const FIELDS = new Set(['model_id', 'inputs', 'query', 'project_id', 'space_id', 'parameters']);
 const RETURN_OPTIONS = new Set(['top_n', 'inputs', 'query']);
 
@@ -119,18 +118,9 @@ export function checkRerankBody(json: unknown): { ok: true; body: RerankBody } |
 async function rerank(ctx: RouteContext): Promise<void> {
   const prelude = watsonxPrelude(ctx, { field: 'inputs' });
   if (!prelude) return;
-  const check = checkRerankBody(prelude.json);
-  if (!check.ok)
-    return sendWatsonxError(
-      ctx.res,
-      400,
-      check.problems.slice(0, 10).map((p) => ({ code: 'json_validation_error', message: PREFIX + p })),
-    );
-  const body = check.body;
-  const model = findModel(body.model_id, ctx.server.engine);
-  if (!model) return sendWatsonxError(ctx.res, 404, [modelNotSupported(body.model_id, 'text-rerank')]);
-  if (!hasFunction(model, 'rerank'))
-    return sendWatsonxError(ctx.res, 400, [modelNoSupportForFunction(body.model_id, 'rerank')]);
+  const opened = bodyAndModel(ctx, checkRerankBody(prelude.json), 'text-rerank', 'rerank');
+  if (!opened) return;
+  const { body, model } = opened;
 
   const maxTokens = model.contextTokens;
   const counts = await rerankTokenCounts(ctx.server.engine, body.query, body.texts);

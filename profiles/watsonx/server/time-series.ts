@@ -11,11 +11,10 @@
 import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
 import type { ProtocolModule, RouteContext } from '../../../src/emulator/core/router.js';
 import { takeFault } from '../../../src/emulator/core/take-fault.js';
-import { modelNoSupportForFunction, modelNotSupported, sendWatsonxError, watsonxFaultWording } from './errors.js';
-import { findModel, hasFunction } from './model-catalog.js';
+import { sendWatsonxError, watsonxFaultWording } from './errors.js';
+import { bodyAndModel } from './model-route.js';
 import { watsonxPrelude } from './prelude.js';
 
-const PREFIX = 'Json document validation error: ';
 const FIELDS = new Set(['model_id', 'data', 'schema', 'project_id', 'space_id', 'parameters']);
 const SCHEMA_FIELDS = new Set(['timestamp_column', 'id_columns', 'freq', 'target_columns']);
 /** What every granite-ttm model forecasts, and the most prediction_length may ask for (`…-96-r2`). */
@@ -246,18 +245,9 @@ export function forecast(body: ForecastBody, contextLength: number, predictionLe
 async function forecastRoute(ctx: RouteContext): Promise<void> {
   const prelude = watsonxPrelude(ctx, { field: 'data' });
   if (!prelude) return;
-  const check = checkForecastBody(prelude.json);
-  if (!check.ok)
-    return sendWatsonxError(
-      ctx.res,
-      400,
-      check.problems.slice(0, 10).map((p) => ({ code: 'json_validation_error', message: PREFIX + p })),
-    );
-  const body = check.body;
-  const model = findModel(body.model_id, ctx.server.engine);
-  if (!model) return sendWatsonxError(ctx.res, 404, [modelNotSupported(body.model_id, 'time-series-forecast')]);
-  if (!hasFunction(model, 'time_series_forecast'))
-    return sendWatsonxError(ctx.res, 400, [modelNoSupportForFunction(body.model_id, 'time_series_forecast')]);
+  const opened = bodyAndModel(ctx, checkForecastBody(prelude.json), 'time-series-forecast', 'time_series_forecast');
+  if (!opened) return;
+  const { body, model } = opened;
   const length = body.predictionLength ?? DEFAULT_PREDICTION_LENGTH;
   if (length > DEFAULT_PREDICTION_LENGTH)
     return sendWatsonxError(ctx.res, 400, [
