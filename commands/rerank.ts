@@ -16,7 +16,8 @@ const spec = {
   options: [
     {
       flags: '-m, --model <name>',
-      description: "rerank model, e.g. cross-encoder/ms-marco-minilm-l-12-v2 (default: the profile's defaults.model)",
+      description:
+        "rerank model, e.g. cross-encoder/ms-marco-minilm-l-12-v2 (default: the profile's defaults.model when it reranks, else the service's first rerank model)",
     },
     { flags: '--input <text>', description: 'one text to rank (repeat for each text)', repeatable: true },
     { flags: '--inputs <json|@file>', description: 'the texts as a JSON array of strings or {"text": …}, or @file' },

@@ -5,9 +5,9 @@
  * or the one request, and the result sorted by score, best first. Loaded only by `rerank`.
  */
 import type { Context } from '../context.js';
-import type { ProviderKind } from '../contract/profile.js';
-import type { RerankAnswer, RerankRequest, RerankResult } from '../contract/adapter.js';
-import { UsageError } from '../contract/errors.js';
+import type { ModelEntry, RerankAnswer, RerankRequest, RerankResult } from '../contract/adapter.js';
+import { Interrupted, UsageError } from '../contract/errors.js';
+import type { ProviderKind, ResolvedProfile } from '../contract/profile.js';
 import { adapterFor, kindsWith } from '../../profiles/registry.js';
 
 export interface RerankCommand {
@@ -74,6 +74,45 @@ export async function rerankTable(result: RerankResult): Promise<string> {
   );
 }
 
+/**
+ * The model when -m is absent. A profile's defaults.model is usually a generation model (the built-in `local` one
+ * is), and sending it ends in the service's "does not support function rerank". Where the listing says what each
+ * model does (watsonx's `functions`), the default is kept when it reranks, else the listing's first rerank model is
+ * used, with a note on stderr. A listing that fails, says nothing of functions, or has no rerank model leaves the
+ * default as it was; --dry-run sends nothing, so it keeps the default too.
+ */
+export async function defaultRerankModel(ctx: Context, profile: ResolvedProfile): Promise<string | undefined> {
+  const fallback = profile.defaults.model || undefined;
+  if (ctx.globals.dryRun) return fallback;
+  const { listModels, loadModelsOperation } = await import('./models.js');
+  const { calleeFor } = await import('../call/callee.js');
+  let entries: ModelEntry[];
+  try {
+    const op = await loadModelsOperation(profile.provider);
+    if (!op.scopes.includes('models')) return fallback;
+    entries = (await listModels(ctx, profile, await calleeFor(profile.provider), op, { scope: 'models' })).entries;
+  } catch (e) {
+    if (e instanceof Interrupted || ctx.signal.aborted) throw e;
+    return fallback;
+  }
+  const named = (e: ModelEntry) => e.serving_name ?? e.id;
+  const rerankers = entries.filter((e) => e.functions?.includes('rerank'));
+  if (rerankers.length === 0) return fallback;
+  if (fallback !== undefined) {
+    const current = entries.find((e) => e.id === fallback || e.serving_name === fallback);
+    // Only a listing that names the default and says it cannot rerank overrides it.
+    if (current === undefined || current.functions === undefined || current.functions.length === 0) return fallback;
+    if (current.functions.includes('rerank')) return fallback;
+  }
+  const chosen = named(rerankers[0]!);
+  ctx.reporter.info(
+    fallback === undefined
+      ? `using rerank model ${chosen} (the profile has no defaults.model); -m chooses another`
+      : `using rerank model ${chosen} (the profile's ${fallback} does not rerank); -m chooses another`,
+  );
+  return chosen;
+}
+
 export async function runRerank(ctx: Context, command: RerankCommand): Promise<number> {
   const format = ctx.output().format;
   if (command.input.length > 0 && command.inputs !== undefined)
@@ -114,7 +153,7 @@ export async function runRerank(ctx: Context, command: RerankCommand): Promise<n
     throw new UsageError(
       `${profile.provider} ranks at most ${op.maxInputs} texts per request, got ${documents!.length}`,
     );
-  let model = command.model ?? (profile.defaults.model || undefined);
+  let model = command.model ?? (await defaultRerankModel(ctx, profile));
   if (model === undefined && ctx.terminal.interactive) {
     const { askTarget } = await import('../prompt/ask-target.js');
     model = await askTarget(ctx, profile, 'models', 'rerank');

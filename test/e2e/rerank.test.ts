@@ -171,6 +171,44 @@ describe('textgen rerank', () => {
     expect(r.stderr).toContain('model_no_support_for_function');
   });
 
+  it("without -m: the catalog's rerank model when the profile's default cannot rerank, with a note", async () => {
+    // The built-in local profile's default model generates text; the catalog says which models rerank.
+    const r = await run(['--profile', 'local', 'rerank', 'Where do rivers start?', ...inputs]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toMatch(/^using rerank model \S+ \(the profile's \S+ does not rerank\); -m chooses another\n$/);
+    const chosen = /^using rerank model (\S+)/.exec(r.stderr)![1]!;
+    expect(r.stdout.trimEnd().split('\n')).toHaveLength(4);
+    const json = await run(['--profile', 'local', '-q', '-o', 'json', 'rerank', 'q', '--input', 'a']);
+    expect(json.exitCode).toBe(0);
+    expect(json.stderr).toBe('');
+    expect(JSON.parse(json.stdout).model).toBe(chosen);
+  });
+
+  it('without -m: a default that reranks is kept, and a profile without defaults.model gets the catalog one', async () => {
+    const url = fixture.server.url;
+    const config = join(home.dir, 'config', 'textgen', 'config.yaml');
+    writeFileSync(
+      config,
+      [
+        'profiles:',
+        `  wx: { provider: watsonx, url: "${url}", space_id: sp-1 }`,
+        `  wxr: { provider: watsonx, url: "${url}", space_id: sp-1, defaults: { model: "${MODEL}" } }`,
+        '',
+      ].join('\n'),
+    );
+    const kept = await run(['--profile', 'wxr', 'rerank', 'q', ...inputs]);
+    expect(kept.exitCode).toBe(0);
+    expect(kept.stderr).toBe('');
+    expect(fixture.server.requests.filter((q) => q.path === '/ml/v1/text/rerank').at(-1)!.json).toMatchObject({
+      model_id: MODEL,
+    });
+    const none = await run(['--profile', 'wx', 'rerank', 'q', ...inputs]);
+    expect(none.exitCode).toBe(0);
+    expect(none.stderr).toMatch(
+      /^using rerank model \S+ \(the profile has no defaults\.model\); -m chooses another\n$/,
+    );
+  });
+
   it('--dry-run prints the request and sends nothing', async () => {
     const r = await run(['--profile', 'wx', '--dry-run', 'rerank', '-m', MODEL, 'q', '--input', 'a']);
     expect(r.exitCode).toBe(0);
