@@ -204,6 +204,14 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
     });
   const { createEngine } = await import('../src/emulator/engine/create.js');
   const engine = await createEngine(settings);
+  // With a cassette, serve's own ids and times are replayable too, so a replay answers byte for byte as recorded.
+  const times =
+    cassette === undefined
+      ? undefined
+      : (await import('../src/cassette/front-times.js')).frontTimes(cassette.dir, {
+          write: cassette.mode === 'record' || cassette.onMiss === 'forward',
+          warn: (m) => ctx.reporter.warn(m),
+        });
   let server;
   try {
     server = await startServer({
@@ -215,6 +223,7 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
       tokenDelayMs,
       ...(batchSpeed === undefined ? {} : { batchSpeed }),
       ...(tls ? { tls } : {}),
+      ...(times ? { replayableAnswers: times } : {}),
       log: ctx.reporter.verbose ? (line) => ctx.reporter.trace(line) : undefined,
     });
   } catch (e) {
@@ -256,6 +265,7 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
   const cut = await server.drain(DRAIN_MS);
   await server.close();
   await gateway?.close();
+  await times?.flush();
   if (cut > 0) {
     ctx.reporter.warn(
       `textgen serve: stopped; ${cut} request${cut === 1 ? '' : 's'} still running after ${DRAIN_MS / 1000} s ${cut === 1 ? 'was' : 'were'} cut`,

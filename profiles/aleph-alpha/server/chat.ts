@@ -4,7 +4,6 @@
  * turns from a user message to a user message; known models only — and its errors are its own `{"error", "code"}`.
  */
 import * as z from 'zod';
-import { randomUUID } from 'node:crypto';
 import { finishAll, startChatTurn, type ChatSampling } from '../../../src/emulator/engine/conversation.js';
 import {
   chatFinishReason,
@@ -24,6 +23,7 @@ import type { ProtocolModule, RouteContext } from '../../../src/emulator/core/ro
 import { alephAlphaFaultWording, sendAlephAlphaError, upperSnake } from './errors.js';
 import { isKnownModel } from './models.js';
 import { alephAlphaPrelude } from './prelude.js';
+import { answerSeconds, answerUuid } from '../../../src/emulator/core/answer-clock.js';
 
 /** Chat-capable model names the reference's examples use, beside the luminous and `-local` names. */
 export const CHAT_MODELS = ['llama-3.1-8b-instruct', 'llama-3.1-70b-instruct', 'llama-3.3-70b-instruct'] as const;
@@ -163,8 +163,8 @@ export async function chatRoute(ctx: RouteContext): Promise<void> {
   const wantLogprobs = body.logprobs === true;
   const engineOptions = { signal: ctx.signal, tokenDelayMs: ctx.server.options.tokenDelayMs };
   const envelope = {
-    id: `chat-${randomUUID()}`,
-    created: Math.floor(Date.now() / 1000),
+    id: `chat-${answerUuid()}`,
+    created: answerSeconds(),
     model: body.model,
     system_fingerprint: 'textgen-local',
   };

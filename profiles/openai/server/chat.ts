@@ -5,7 +5,6 @@
  * from the whole conversation: one `chat.completion`, or `chat.completion.chunk` events ending with `data: [DONE]`.
  */
 import * as z from 'zod';
-import { randomUUID } from 'node:crypto';
 import { finishAll, startChatTurn, type ChatSampling } from '../../../src/emulator/engine/conversation.js';
 import {
   conversationMessages,
@@ -40,6 +39,7 @@ import {
   type Dialect,
   sendUnparsableBody,
 } from './errors.js';
+import { answerHex, answerSeconds } from '../../../src/emulator/core/answer-clock.js';
 
 interface ChatBody extends ChatSampling {
   model?: string;
@@ -185,8 +185,8 @@ function chatRoute(dialect: Dialect): RouteHandler {
     const promptTokens = generations[0]!.inputTokenCount;
     const model = dialect === 'azure' ? ctx.params.deployment! : body.model!;
     const envelope = {
-      id: `chatcmpl-${randomUUID().replaceAll('-', '').slice(0, 24)}`,
-      created: Math.floor(Date.now() / 1000),
+      id: `chatcmpl-${answerHex(12)}`,
+      created: answerSeconds(),
       model,
     };
     const azureFilter = dialect === 'azure' ? { content_filter_results: contentFilterResults(false) } : {};
@@ -249,8 +249,8 @@ async function answerStructured(
   fault: ReturnType<typeof takeFault>,
 ): Promise<void> {
   const envelope = {
-    id: `chatcmpl-${randomUUID().replaceAll('-', '').slice(0, 24)}`,
-    created: Math.floor(Date.now() / 1000),
+    id: `chatcmpl-${answerHex(12)}`,
+    created: answerSeconds(),
     model: dialect === 'azure' ? ctx.params.deployment! : body.model!,
   };
   const azureFilter = dialect === 'azure' ? { content_filter_results: contentFilterResults(false) } : {};

@@ -3,7 +3,6 @@
  * and `/v1/completions` (OpenAI-compatible). Checks in the services' order (credentials, api-version, body, content
  * filter), then the engine's output as one `text_completion` or as data-only SSE ending with `data: [DONE]`.
  */
-import { randomUUID } from 'node:crypto';
 import type { CanonicalParameters } from '../../../src/contract/canonical.js';
 import { runToEnd, type Engine } from '../../../src/emulator/engine/index.js';
 import { applyFault, sendAnswer } from '../../../src/emulator/core/apply-fault.js';
@@ -27,13 +26,14 @@ import {
 } from './errors.js';
 import { validateCompletionsBody, type CompletionsBody } from './validate.js';
 import type { WireChoice, WireCompletion } from '../wire.js';
+import { answerHex, answerSeconds } from '../../../src/emulator/core/answer-clock.js';
 
 /** The service's default when max_tokens is absent or null. */
 const DEFAULT_MAX_TOKENS = 16;
 
 function completionId(): string {
   // randomUUID draws from a cached pool; randomBytes per answer was a measurable share of the server's time.
-  return `cmpl-${randomUUID().replaceAll('-', '').slice(0, 29)}`;
+  return `cmpl-${answerHex(15).slice(0, 29)}`;
 }
 
 function streamWording(dialect: Dialect): StreamFaultWording {
@@ -190,7 +190,7 @@ async function wholeCompletion(
   const answer: WireCompletion = {
     id: completionId(),
     object: 'text_completion',
-    created: Math.floor(Date.now() / 1000),
+    created: answerSeconds(),
     model,
     choices,
     usage: {
@@ -238,7 +238,7 @@ async function streamCompletion(
   const events = new EventStream(ctx, fault, streamWording(dialect));
   events.open();
   const id = completionId();
-  const created = Math.floor(Date.now() / 1000);
+  const created = answerSeconds();
   const send = (data: unknown) => events.send({ data: JSON.stringify(data) });
   const sendChoices = (list: WireChoice[]) => send({ id, object: 'text_completion', created, model, choices: list });
 

@@ -3,14 +3,14 @@
  * node_modules/openai/resources/responses/responses.d.ts): the request's settings echoed with the service's
  * defaults, the output items, status, `incomplete_details` and usage. `output_text` is left out: the SDKs add it.
  */
-import { randomBytes } from 'node:crypto';
 import type { StopReason } from '../../../src/contract/canonical.js';
 import type { Generation } from '../../../src/emulator/engine/types.js';
 import type { ResponsesBody } from './responses-validate.js';
+import { answerHex, answerSeconds } from '../../../src/emulator/core/answer-clock.js';
 
 /** OpenAI's ids: a prefix and 48 hex digits (`resp_…`, `msg_…`, `fc_…`, `call_…`). */
 export function responsesId(prefix: 'resp' | 'msg' | 'fc' | 'call'): string {
-  return `${prefix}_${randomBytes(24).toString('hex')}`;
+  return `${prefix}_${answerHex(24)}`;
 }
 
 export interface OutputText {
@@ -85,7 +85,7 @@ export function responseObject(
     created_at: head.created_at,
     status,
     background: false,
-    completed_at: status === 'in_progress' ? null : Math.floor(Date.now() / 1000),
+    completed_at: status === 'in_progress' ? null : answerSeconds(),
     error: null,
     incomplete_details: status === 'incomplete' ? { reason: 'max_output_tokens' } : null,
     instructions: b.instructions ?? null,

@@ -30,6 +30,7 @@ import {
 import { responsesStoreOf } from './responses-store.js';
 import { streamResponse } from './responses-stream.js';
 import { validateResponsesBody, type ResponsesBody } from './responses-validate.js';
+import { answerSeconds } from '../../../src/emulator/core/answer-clock.js';
 
 /** `/v1/responses` (OpenAI-compatible) or `/openai/v1/responses` (Azure's v1 API). */
 export type ResponsesFlavour = 'openai' | 'azure-v1';
@@ -108,7 +109,7 @@ function createRoute(flavour: ResponsesFlavour): RouteHandler {
 
     const head: ResponseHead = {
       id: responsesId('resp'),
-      created_at: Math.floor(Date.now() / 1000),
+      created_at: answerSeconds(),
       model: body.model!,
       body,
     };

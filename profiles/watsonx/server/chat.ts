@@ -4,7 +4,6 @@
  * `version`, the body), then the engine's answer written from the whole conversation, whole or as SSE events.
  */
 import * as z from 'zod';
-import { randomUUID } from 'node:crypto';
 import { finishAll, interleave, startChatTurn, type ChatSampling } from '../../../src/emulator/engine/conversation.js';
 import {
   chatFinishReason,
@@ -36,6 +35,7 @@ import { sendWatsonxError, watsonxErrorBody, watsonxFaultWording } from './error
 import { LOCAL_DEPLOYMENT_MODEL } from './generate.js';
 import { findDeployment } from './model-catalog.js';
 import { watsonxPrelude } from './prelude.js';
+import { answerIso, answerSeconds, answerUuid } from '../../../src/emulator/core/answer-clock.js';
 
 type ChatKind = 'foundation' | 'deployment';
 
@@ -307,11 +307,11 @@ function chatRoute(kind: ChatKind, streamRoute: boolean): RouteHandler {
     const wantLogprobs = body.logprobs === true;
     const engineOptions = { signal: ctx.signal, tokenDelayMs: ctx.server.options.tokenDelayMs };
     const envelope = {
-      id: `chat-${randomUUID()}`,
+      id: `chat-${answerUuid()}`,
       model_id: modelId,
       model_version: MODEL_VERSION,
-      created: Math.floor(Date.now() / 1000),
-      created_at: new Date().toISOString(),
+      created: answerSeconds(),
+      created_at: answerIso(),
     };
     const turn = { messages: turnMessages, sampling, ...checked.tools };
     const plan = await planTurn(ctx.server.engine, turn, { ...engineOptions, n });

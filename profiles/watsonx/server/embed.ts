@@ -14,6 +14,7 @@ import { modelNoSupportForFunction, sendWatsonxError, watsonxFaultWording } from
 import { embeddingDimensions } from './model-catalog.js';
 import { bodyAndModel } from './model-route.js';
 import { watsonxPrelude } from './prelude.js';
+import { answerIso } from '../../../src/emulator/core/answer-clock.js';
 
 export const WATSONX_EMBED_MAX_INPUTS = 1000;
 
@@ -128,7 +129,7 @@ async function embeddings(ctx: RouteContext): Promise<void> {
       embedding,
       ...(body.inputText ? { input: body.inputs[i] } : {}),
     })),
-    created_at: new Date().toISOString(),
+    created_at: answerIso(),
     input_token_count: tokenized.reduce((sum, ids) => sum + ids.length, 0),
   });
 }

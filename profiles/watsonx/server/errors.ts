@@ -1,8 +1,8 @@
 /** watsonx error bodies as the service writes them: `{"errors":[…],"trace","status_code"}`. */
-import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { FaultWording } from '../../../src/emulator/core/apply-fault.js';
 import { sendJson } from '../../../src/emulator/core/respond.js';
+import { answerHex } from '../../../src/emulator/core/answer-clock.js';
 
 export const MORE_INFO = 'https://cloud.ibm.com/apidocs/watsonx-ai';
 
@@ -19,7 +19,7 @@ export interface WatsonxErrorBody {
 }
 
 export function newTrace(): string {
-  return randomBytes(16).toString('hex');
+  return answerHex(16);
 }
 
 /** One problem; `more_info` defaults to the API reference (the service points some codes at a route's anchor). */

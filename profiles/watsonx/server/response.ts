@@ -7,6 +7,7 @@ import type {
   TokenInfo,
 } from '../../../src/contract/canonical.js';
 import type { EngineToken, Generation, GenerationStep, GenerationSummary } from '../../../src/emulator/engine/index.js';
+import { answerIso } from '../../../src/emulator/core/answer-clock.js';
 
 export interface ResponseMeta {
   modelId: string;
@@ -33,7 +34,7 @@ function envelope(meta: ResponseMeta, item: GenerateResultItem, withWarnings: bo
   const result: GenerateResult = {
     model_id: meta.modelId,
     model_version: MODEL_VERSION,
-    created_at: new Date().toISOString(),
+    created_at: answerIso(),
     results: [item],
   };
   if (withWarnings && meta.warnings.length > 0) result.system = { warnings: meta.warnings };

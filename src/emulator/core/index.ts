@@ -8,6 +8,7 @@ import {
   type RequestListener,
   type ServerResponse,
 } from 'node:http';
+import { createHash } from 'node:crypto';
 import { createServer as createHttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import { deterministicEngine } from '../engine/deterministic.js';
@@ -30,6 +31,7 @@ import { jsonDepthExceededAt } from '../../contract/json-depth.js';
 import { RequestLog, type RequestLogOptions } from './request-log.js';
 import { acceptedHostNames, foreignRequest, wrongContentType } from './request-guard.js';
 import { sendJson } from './respond.js';
+import { withReplayableClock } from './answer-clock.js';
 import { rememberResponse } from './responses.js';
 import type { Fault, RecordedRequest, ResolvedServerOptions, RunningServer } from './types.js';
 
@@ -89,6 +91,32 @@ export interface ServerOptions {
   engines?: Partial<Record<ProtocolFamily, Engine>>;
   /** Keep the requests received in `RunningServer.requests` (tests only), bounded; default none are kept. */
   requestLog?: RequestLogOptions;
+  /**
+   * Answers that a replay must give byte for byte (serve with a cassette): each front request runs with a replayable
+   * clock (answer-clock.ts), whose time comes from `recordedTime` when the cassette has one and is handed to
+   * `remember` when first read otherwise.
+   */
+  replayableAnswers?: ReplayableAnswers;
+}
+
+/** Where the times of replayable answers are kept, by the front request's key (frontKey). */
+export interface ReplayableAnswers {
+  recordedTime(key: string): Promise<number | undefined>;
+  remember(key: string, ms: number, request: { method: string; path: string }): void;
+}
+
+/**
+ * A front request's key: a hash of its method, path, query (without `version` / `api-version`, which clients move
+ * on their own) and body as received.
+ */
+export function frontKey(request: Pick<RecordedRequest, 'method' | 'path' | 'query' | 'body'>): string {
+  const query = Object.entries(request.query)
+    .filter(([name]) => name !== 'version' && name !== 'api-version')
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return createHash('sha256')
+    .update(JSON.stringify([request.method, request.path, query, request.body]))
+    .digest('hex')
+    .slice(0, 20);
 }
 
 /** Ten emulated minutes a second: a batch's phases take tens of milliseconds, a "24h" window a little over two minutes. */
@@ -260,10 +288,32 @@ function listen(options: ServerOptions, protocols: readonly ProtocolModule[]): P
     };
     const own = requestFault(req, url.searchParams);
     if (own.fault) ctx.requestFault = own.fault;
+    const replayable = options.replayableAnswers;
+    if (replayable === undefined) return answer(ctx, found, refused, own.error, read.tooLarge, limit, tooDeep);
+    const key = frontKey(request);
+    const pinned = await replayable.recordedTime(key);
+    return withReplayableClock(
+      key,
+      pinned,
+      (ms) => replayable.remember(key, ms, request),
+      () => answer(ctx, found, refused, own.error, read.tooLarge, limit, tooDeep),
+    );
+  }
+
+  async function answer(
+    ctx: RouteContext,
+    found: ReturnType<typeof router.dispatch>,
+    refused: ReturnType<typeof foreignRequest>,
+    faultError: string | undefined,
+    tooLarge: boolean | undefined,
+    limit: number,
+    tooDeep: boolean,
+  ): Promise<void> {
+    const { request, res } = ctx;
     try {
       if (refused) found.module.sendError(ctx, refused.status, refused.code, refused.message);
-      else if (own.error !== undefined) found.module.sendError(ctx, 400, 'invalid_fault_spec', own.error);
-      else if (read.tooLarge)
+      else if (faultError !== undefined) found.module.sendError(ctx, 400, 'invalid_fault_spec', faultError);
+      else if (tooLarge)
         found.module.sendError(ctx, 413, 'request_entity_too_large', `The request body is larger than ${limit} bytes`);
       else if (found.kind === 'not-found')
         found.module.sendError(ctx, 404, 'not_found', `No route for ${request.method} ${request.path}`);
