@@ -5,7 +5,7 @@
  * fronts, plain and streamed, an upstream error recorded and replayed; the `openai` and IBM SDKs' results
  * deep-equal, ids and times included. docs/cassettes.md, "Byte for byte".
  */
-import { execa, type ResultPromise } from 'execa';
+import type { ResultPromise } from 'execa';
 import OpenAI from 'openai';
 import { WatsonXAI } from '@ibm-cloud/watsonx-ai';
 import { BearerTokenAuthenticator } from '@ibm-cloud/watsonx-ai/authentication';
@@ -13,52 +13,28 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/emulator/core/index.js';
-import { BIN, baseEnv, makeHome } from '../helpers/run-cli.js';
+import { makeHome } from '../helpers/run-cli.js';
+import { startGateway, stopGateways } from '../helpers/upstream-gateway.js';
 
 const UPSTREAM_KEY = 'replay-bytes-upstream-key-77aa';
 const home = makeHome();
 const CASSETTE = join(home.dir, 'cassette');
-const children: ResultPromise[] = [];
 let upstream: RunningServer;
 let config: string;
 
-async function gateway(
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ url: string; child: ResultPromise }> {
-  const child = execa(
-    'node',
-    [
-      BIN,
-      '--config',
-      config,
-      'serve',
-      '--port',
-      '0',
-      '--upstream',
-      'watsonx=up-openai',
-      '--upstream',
-      'aleph-alpha=up-openai',
-      '--upstream',
-      'open-inference=up-openai',
-      '--upstream',
-      'openai=up-wx',
-      ...args,
-    ],
-    { env: { ...baseEnv(), CI: 'true', ...home.env, ...env }, extendEnv: false, reject: false, stdin: 'ignore' },
-  );
-  children.push(child);
-  let stderr = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr?.on('data', (b: Buffer) => {
-      stderr += b.toString('utf8');
-      const m = /listening on (https?:\/\/\S+)/.exec(stderr);
-      if (m) resolve(m[1]!);
-    });
-    void child.then(() => reject(new Error(`serve ended before listening: ${stderr}`)));
-  });
-  return { url, child };
-}
+const UPSTREAMS = [
+  '--upstream',
+  'watsonx=up-openai',
+  '--upstream',
+  'aleph-alpha=up-openai',
+  '--upstream',
+  'open-inference=up-openai',
+  '--upstream',
+  'openai=up-wx',
+];
+
+const gateway = (args: string[], env: Record<string, string> = {}) =>
+  startGateway(config, [...UPSTREAMS, ...args], { ...home.env, ...env });
 
 async function stop(gw: { child: ResultPromise }): Promise<void> {
   gw.child.kill('SIGTERM');
@@ -219,7 +195,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of children.splice(0)) child.kill('SIGKILL');
+  stopGateways();
   await upstream.close();
   home.cleanup();
 });

@@ -38,7 +38,10 @@ export function answerHex(bytes: number): string {
   const clock = current.getStore();
   if (clock !== undefined) return clock.hex(bytes);
   // randomUUID draws from a cached pool; randomBytes per answer was a measurable share of the server's time.
-  if (bytes <= 15) return randomUUID().replaceAll('-', '').slice(0, bytes * 2);
+  if (bytes <= 15)
+    return randomUUID()
+      .replaceAll('-', '')
+      .slice(0, bytes * 2);
   return randomBytes(bytes).toString('hex');
 }
 
