@@ -43,3 +43,25 @@ export async function startGateway(
 export function stopGateways(): void {
   for (const child of children.splice(0)) child.kill('SIGKILL');
 }
+
+/**
+ * The two upstream profiles the gateway SDK tests share, as config lines: `up-openai` (OpenAI-compatible, bearer key)
+ * and `up-wx` (watsonx, IAM exchange at the upstream), both against `upstreamUrl` with the key in UPSTREAM_KEY.
+ * A test adds its own profiles after them.
+ */
+export function upstreamProfileLines(upstreamUrl: string): string[] {
+  return [
+    'profiles:',
+    '  up-openai:',
+    '    provider: openai',
+    `    url: ${upstreamUrl}/v1`,
+    '    auth: { type: bearer, token_env: UPSTREAM_KEY }',
+    '    defaults: { model: gpt-4o-mini }',
+    '  up-wx:',
+    '    provider: watsonx',
+    `    url: ${upstreamUrl}`,
+    '    project_id: up-project',
+    `    auth: { type: iam, apikey_env: UPSTREAM_KEY, iam_url: ${upstreamUrl}/identity/token }`,
+    '    defaults: { model: ibm/granite-3-8b-instruct }',
+  ];
+}

@@ -14,6 +14,7 @@ import { BearerTokenAuthenticator } from '@ibm-cloud/watsonx-ai/authentication';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { upstreamProfileLines } from '../helpers/upstream-gateway.js';
 import { startServer, type RunningServer } from '../../src/emulator/core/index.js';
 import { BIN, baseEnv, makeHome, runBin } from '../helpers/run-cli.js';
 
@@ -163,25 +164,7 @@ async function callEverything(url: string): Promise<Answers> {
 beforeAll(async () => {
   upstream = await startServer({ requestLog: { max: 10_000 }, requireAuth: true, apiKeys: [UPSTREAM_KEY] });
   config = join(home.dir, 'gateway.yaml');
-  writeFileSync(
-    config,
-    [
-      'profiles:',
-      '  up-openai:',
-      '    provider: openai',
-      `    url: ${upstream.url}/v1`,
-      '    auth: { type: bearer, token_env: UPSTREAM_KEY }',
-      '    defaults: { model: gpt-4o-mini }',
-      '  up-wx:',
-      '    provider: watsonx',
-      `    url: ${upstream.url}`,
-      '    project_id: up-project',
-      `    auth: { type: iam, apikey_env: UPSTREAM_KEY, iam_url: ${upstream.url}/identity/token }`,
-      '    defaults: { model: ibm/granite-3-8b-instruct }',
-      '',
-    ].join('\n'),
-    { mode: 0o600 },
-  );
+  writeFileSync(config, [...upstreamProfileLines(upstream.url), ''].join('\n'), { mode: 0o600 });
   writeFileSync(
     PRELOAD,
     [

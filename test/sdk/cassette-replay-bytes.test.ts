@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/emulator/core/index.js';
 import { makeHome } from '../helpers/run-cli.js';
-import { startGateway, stopGateways } from '../helpers/upstream-gateway.js';
+import { startGateway, upstreamProfileLines, stopGateways } from '../helpers/upstream-gateway.js';
 
 const UPSTREAM_KEY = 'replay-bytes-upstream-key-77aa';
 const home = makeHome();
@@ -173,25 +173,7 @@ async function sdkResults(url: string): Promise<unknown[]> {
 beforeAll(async () => {
   upstream = await startServer({ requireAuth: true, apiKeys: [UPSTREAM_KEY] });
   config = join(home.dir, 'gateway.yaml');
-  writeFileSync(
-    config,
-    [
-      'profiles:',
-      '  up-openai:',
-      '    provider: openai',
-      `    url: ${upstream.url}/v1`,
-      '    auth: { type: bearer, token_env: UPSTREAM_KEY }',
-      '    defaults: { model: gpt-4o-mini }',
-      '  up-wx:',
-      '    provider: watsonx',
-      `    url: ${upstream.url}`,
-      '    project_id: up-project',
-      `    auth: { type: iam, apikey_env: UPSTREAM_KEY, iam_url: ${upstream.url}/identity/token }`,
-      '    defaults: { model: ibm/granite-3-8b-instruct }',
-      '',
-    ].join('\n'),
-    { mode: 0o600 },
-  );
+  writeFileSync(config, [...upstreamProfileLines(upstream.url), ''].join('\n'), { mode: 0o600 });
 });
 
 afterAll(async () => {

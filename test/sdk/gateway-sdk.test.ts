@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/emulator/core/index.js';
 import { makeHome, runBin } from '../helpers/run-cli.js';
-import { type Gateway, startGateway, stopGateways } from '../helpers/upstream-gateway.js';
+import { type Gateway, startGateway, stopGateways, upstreamProfileLines } from '../helpers/upstream-gateway.js';
 
 const UPSTREAM_KEY = 'upstream-key-7f3a';
 const FRONT_TOKEN = 'front-secret-91c2';
@@ -31,18 +31,7 @@ beforeAll(async () => {
   writeFileSync(
     config,
     [
-      'profiles:',
-      '  up-openai:',
-      '    provider: openai',
-      `    url: ${upstream.url}/v1`,
-      '    auth: { type: bearer, token_env: UPSTREAM_KEY }',
-      '    defaults: { model: gpt-4o-mini }',
-      '  up-wx:',
-      '    provider: watsonx',
-      `    url: ${upstream.url}`,
-      '    project_id: up-project',
-      `    auth: { type: iam, apikey_env: UPSTREAM_KEY, iam_url: ${upstream.url}/identity/token }`,
-      '    defaults: { model: ibm/granite-3-8b-instruct }',
+      ...upstreamProfileLines(upstream.url),
       '  up-wx-quick:',
       '    provider: watsonx',
       `    url: ${upstream.url}`,
