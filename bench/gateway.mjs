@@ -61,12 +61,12 @@ function stream(url, agent) {
   });
 }
 
-/** CPU ms a process has used so far (Linux /proc, 10 ms ticks); undefined elsewhere. */
+/** User and system CPU ms a process has used so far (Linux /proc, 10 ms ticks); undefined elsewhere. */
 function cpuMs(pid) {
   const file = `/proc/${pid}/stat`;
   if (!existsSync(file)) return undefined;
   const fields = readFileSync(file, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
 }
 
 async function round(url, streams, agent) {
@@ -77,7 +77,14 @@ async function round(url, streams, agent) {
 /** Starts `textgen serve --upstream bench` and resolves with its URL once it listens. */
 function startGateway(config) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, '--config', config, 'serve', '--port', '0', '--upstream', 'bench'], {
+    // BENCH_GATEWAY_NODE_ARGS: Node flags for the gateway's process only (`--cpu-prof --cpu-prof-dir=DIR` profiles it).
+    const nodeArgs = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    const args = [...nodeArgs, bin, '--config', config, 'serve', '--port', '0', '--upstream', 'bench'];
+    // BENCH_GATEWAY_WRAP: a command to run the gateway under (`valgrind --tool=callgrind …` counts its instructions,
+    // which a loaded machine does not blur; two runs with different BENCH_GATEWAY_ROUNDS give the count per round).
+    const wrap = (process.env.BENCH_GATEWAY_WRAP ?? '').split(' ').filter(Boolean);
+    const [command, ...prefix] = wrap.length > 0 ? [...wrap, process.execPath] : [process.execPath];
+    const child = spawn(command, [...prefix, ...args], {
       stdio: ['ignore', 'ignore', 'pipe'],
       env: cleanEnv(),
     });
@@ -117,24 +124,38 @@ export async function benchGateway() {
     { mode: 0o600 },
   );
   const gateway = await startGateway(config);
+  const minimal = await startHelper(join(root, 'bench', 'gateway-minimal.mjs'), [upstream.url]);
   const agent = new Agent({ keepAlive: true, maxSockets: streams });
   const direct = [];
   const through = [];
+  const floor = [];
   let gatewayCpuMs;
+  let minimalCpuMs;
+  /** One round through a proxy process, adding its CPU for the round to `total`. */
+  const measured = async (url, pid, into, total) => {
+    const before = cpuMs(pid);
+    into.push(...(await round(url, streams, agent)));
+    const after = cpuMs(pid);
+    if (before === undefined || after === undefined) return total;
+    const sum = total ?? { user: 0, system: 0 };
+    sum.user += after.user - before.user;
+    sum.system += after.system - before.system;
+    return sum;
+  };
   try {
     // Warm-up: connections, JIT, the tokenizer serve loads on its first chat.
     await round(upstream.url, streams, agent);
     await round(gateway.url, streams, agent);
+    await round(minimal.url, streams, agent);
     for (let i = 0; i < rounds; i++) {
       direct.push(...(await round(upstream.url, streams, agent)));
-      const before = cpuMs(gateway.pid);
-      through.push(...(await round(gateway.url, streams, agent)));
-      const after = cpuMs(gateway.pid);
-      if (before !== undefined && after !== undefined) gatewayCpuMs = (gatewayCpuMs ?? 0) + after - before;
+      gatewayCpuMs = await measured(gateway.url, gateway.pid, through, gatewayCpuMs);
+      minimalCpuMs = await measured(minimal.url, minimal.pid, floor, minimalCpuMs);
     }
   } finally {
     agent.destroy();
     await gateway.stop();
+    await minimal.stop();
     await upstream.stop();
     rmSync(dir, { recursive: true, force: true });
   }
@@ -143,16 +164,27 @@ export async function benchGateway() {
   const p = (sorted) => ({ p50: percentile(sorted, 50), p99: percentile(sorted, 99) });
   const dp = p(d);
   const gp = p(g);
+  const f = floor.sort((a, b) => a - b);
+  const fp = p(f);
+  const perEvent = (cpu, samples) => cpu && ((cpu.user + cpu.system) * 1000) / samples;
   return {
     streams,
     rounds,
     events,
     gapMs,
-    samples: { direct: d.length, gateway: g.length },
+    samples: { direct: d.length, gateway: g.length, minimal: f.length },
     direct: dp,
     gateway: gp,
     added: { p50: gp.p50 - dp.p50, p99: gp.p99 - dp.p99 },
-    gatewayCpuMs,
+    // The same rounds through bench/gateway-minimal.mjs, a pass-through proxy: the floor of a Node gateway.
+    minimal: fp,
+    minimalAdded: { p50: fp.p50 - dp.p50, p99: fp.p99 - dp.p99 },
+    gatewayCpuMs: gatewayCpuMs && gatewayCpuMs.user + gatewayCpuMs.system,
+    gatewayUserMs: gatewayCpuMs?.user,
+    gatewaySystemMs: gatewayCpuMs?.system,
+    // The gateway's CPU per front event (user + system over every event of the measured rounds).
+    gatewayCpuUsPerEvent: perEvent(gatewayCpuMs, g.length),
+    minimalCpuUsPerEvent: perEvent(minimalCpuMs, f.length),
   };
 }
 

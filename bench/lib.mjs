@@ -128,6 +128,7 @@ export function startHelper(script, args = [], env = {}) {
       const info = JSON.parse(out.slice(0, nl));
       resolve({
         ...info,
+        pid: child.pid,
         stop: async () => {
           if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
           const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);

@@ -126,7 +126,7 @@ const common = {
   format: 'cjs',
   outdir: dist,
   outExtension: { '.js': '.cjs' },
-  minify: true,
+  minify: process.env.TEXTGEN_BUNDLE_MINIFY !== '0',
   legalComments: 'none',
   logLevel: 'warning',
   // Left to Node, loaded only where used: typescript (textgen.config.ts, optional), node-llama-cpp (serve --engine

@@ -84,9 +84,19 @@ export function chatCompletionsFields(
   return body;
 }
 
+let lastEpoch: number | undefined;
+let lastIso = '';
+
+/** Seconds since the epoch (`created`) as ISO 8601, or undefined when it is not a time. */
 export function isoFromEpoch(value: unknown): string | undefined {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) return undefined;
-  return new Date(value * 1000).toISOString();
+  // Every event of a stream, and thousands of a batch's answers, carry the same second: format each second once
+  // (toISOString was a twentieth of a gateway's CPU per streamed event).
+  if (value !== lastEpoch) {
+    lastIso = new Date(value * 1000).toISOString();
+    lastEpoch = value;
+  }
+  return lastIso;
 }
 
 /** `logprobs: {content: [{token, logprob, top_logprobs: [{token, logprob}]}]}` → canonical token entries. */

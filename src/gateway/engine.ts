@@ -308,25 +308,44 @@ async function startGeneration(
       moderations: undefined,
     };
   };
-  async function* stepsOf(): AsyncGenerator<GenerationStep> {
-    try {
-      for await (const piece of queue) {
-        steps++;
-        yield { token: undefined, text: piece.text, generatedTokenCount: steps };
-      }
-      finished = true;
-      yield {
-        token: undefined,
-        text: '',
-        generatedTokenCount: generatedCount(),
-        stopReason: stopReason ?? 'eos_token',
-      };
-    } finally {
-      // The route stopped reading (its client went away, a filter cut the answer): stop the upstream too.
-      if (!finished) controller.abort();
+  // Written by hand rather than as an async generator (a generator costs several promise turns per step, one step
+  // per upstream event); a route that stops reading (its client went away, a filter cut the answer), or an upstream
+  // that fails, stops the upstream call too.
+  const pieces = queue[Symbol.asyncIterator]();
+  let over = false;
+  const stopUpstream = (): void => {
+    if (!finished) controller.abort();
+  };
+  const stepOf = (next: IteratorResult<Piece>): IteratorResult<GenerationStep> => {
+    if (!next.done) {
+      steps++;
+      return { value: { token: undefined, text: next.value.text, generatedTokenCount: steps }, done: false };
     }
-  }
-  const iterable = stepsOf();
+    if (over) return { value: undefined, done: true };
+    over = finished = true;
+    const last: GenerationStep = {
+      token: undefined,
+      text: '',
+      generatedTokenCount: generatedCount(),
+      stopReason: stopReason ?? 'eos_token',
+    };
+    return { value: last, done: false };
+  };
+  const iterable: AsyncIterator<GenerationStep> = {
+    next: () => {
+      if (over) return Promise.resolve({ value: undefined, done: true });
+      return pieces.next().then(stepOf, (error: unknown) => {
+        over = true;
+        stopUpstream();
+        throw error;
+      });
+    },
+    return: () => {
+      over = true;
+      stopUpstream();
+      return Promise.resolve({ value: undefined, done: true });
+    },
+  };
   return {
     [Symbol.asyncIterator]: () => iterable,
     get inputText() {

@@ -164,35 +164,59 @@ export function wrapResponse(
     });
   }
 
-  async function* chunks(): AsyncGenerator<Uint8Array> {
-    if (consumed) throw new Error('the response body can be read only once');
-    consumed = true;
-    let finished = false;
-    try {
-      for (;;) {
-        if (head < queue.length) {
-          const chunk = queue[head] as Uint8Array;
-          queue[head] = undefined as unknown as Uint8Array;
-          head += 1;
-          if (head > 1024 && head * 2 > queue.length) {
-            queue.splice(0, head);
-            head = 0;
-          }
-          if (queue.length - head < 16 && source.isPaused()) source.resume();
-          yield chunk;
-          continue;
+  /**
+   * The queue's chunks, as an iterator written by hand rather than an async generator: a generator costs several
+   * promise turns per chunk, and a stream hands on one chunk per token (a gateway, a chat). Stopping early
+   * (`return()`, as `for await` does on break or throw) frees the socket instead of leaking it.
+   */
+  function chunks(): AsyncIterator<Uint8Array> {
+    let over = false;
+    const stop = (): void => {
+      if (over) return;
+      over = true;
+      source.destroy();
+    };
+    const next = (): Promise<IteratorResult<Uint8Array>> => {
+      if (over) return Promise.resolve({ value: undefined, done: true });
+      if (head < queue.length) {
+        const chunk = queue[head] as Uint8Array;
+        queue[head] = undefined as unknown as Uint8Array;
+        head += 1;
+        if (head > 1024 && head * 2 > queue.length) {
+          queue.splice(0, head);
+          head = 0;
         }
-        if (ended) break;
-        if (failure !== undefined) throw bodyError();
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-        });
+        if (queue.length - head < 16 && source.isPaused()) source.resume();
+        return Promise.resolve({ value: chunk, done: false });
       }
-      finished = true;
-    } finally {
-      // The consumer stopped early (break, or it threw): free the socket instead of leaking it.
-      if (!finished) source.destroy();
-    }
+      if (ended) {
+        over = true;
+        return Promise.resolve({ value: undefined, done: true });
+      }
+      if (failure !== undefined) {
+        stop();
+        return Promise.reject(bodyError());
+      }
+      return new Promise<void>((resolve) => {
+        wake = resolve;
+      }).then(next);
+    };
+    let claimed = false;
+    const iterator: AsyncIterator<Uint8Array> = {
+      // The first call claims the body (`for await` keeps the method it got first, so it is not swapped).
+      next: () => {
+        if (!claimed) {
+          if (consumed) return Promise.reject(new Error('the response body can be read only once'));
+          consumed = claimed = true;
+        }
+        return next();
+      },
+      return: () => {
+        stop();
+        return Promise.resolve({ value: undefined, done: true });
+      },
+    };
+    return iterator;
   }
 
   const body: AsyncIterable<Uint8Array> = { [Symbol.asyncIterator]: () => chunks() };

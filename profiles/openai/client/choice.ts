@@ -10,6 +10,7 @@ import type {
   TokenInfo,
 } from '../../../src/contract/canonical.js';
 import { isRecord } from '../../../src/contract/wire-fields.js';
+import { isoFromEpoch } from '../../common/chat-completions.js';
 import type { CompletionsKind } from './request.js';
 
 /**
@@ -127,15 +128,5 @@ export function echoLength(request: CanonicalRequest): number {
   return request.parameters?.return_options?.input_text ? (request.input ?? '').length : 0;
 }
 
-let lastEpoch: number | undefined;
-let lastIso = '';
-
-export function isoFromEpochSeconds(value: unknown): string | undefined {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) return undefined;
-  // A batch gets thousands of answers created in the same second: format each second once.
-  if (value !== lastEpoch) {
-    lastIso = new Date(value * 1000).toISOString();
-    lastEpoch = value;
-  }
-  return lastIso;
-}
+/** The one formatter of `created` seconds (profiles/common/chat-completions.ts), under the name this client uses. */
+export const isoFromEpochSeconds = isoFromEpoch;

@@ -27,6 +27,8 @@ export function formatEvent(e: OutgoingEvent): string {
   let out = '';
   if (e.id !== undefined) out += `id: ${e.id}\n`;
   if (e.event !== undefined) out += `event: ${e.event}\n`;
+  // JSON.stringify's output has no newline: one data line, without splitting (one event per token).
+  if (!e.data.includes('\n')) return `${out}data: ${e.data}\n\n`;
   for (const line of e.data.split('\n')) out += `data: ${line}\n`;
   return `${out}\n`;
 }

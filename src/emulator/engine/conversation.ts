@@ -73,22 +73,46 @@ export async function startChatTurn(
   return generations;
 }
 
-/** Steps of several answers taking turns, one step each per round, as the services interleave choices in a stream. */
-export async function* interleave(
-  generations: readonly Generation[],
-): AsyncGenerator<{ index: number; step: GenerationStep }> {
+/**
+ * Steps of several answers taking turns, one step each per round, as the services interleave choices in a stream.
+ * An iterator written by hand rather than an async generator: a generator costs several promise turns per step,
+ * and a stream has one step per token. Stopping early (`return()`) stops every answer that has not ended.
+ */
+export function interleave(generations: readonly Generation[]): AsyncIterableIterator<{
+  index: number;
+  step: GenerationStep;
+}> {
   const iterators = generations.map((g) => g[Symbol.asyncIterator]());
   let active = iterators.map((it, index) => ({ it, index }));
-  while (active.length > 0) {
-    const still: typeof active = [];
-    for (const a of active) {
-      const next = await a.it.next();
-      if (next.done) continue;
+  let still: typeof active = [];
+  let at = 0;
+  const next = async (): Promise<IteratorResult<{ index: number; step: GenerationStep }>> => {
+    for (;;) {
+      if (at >= active.length) {
+        active = still;
+        still = [];
+        at = 0;
+        if (active.length === 0) return { value: undefined, done: true };
+      }
+      const a = active[at++]!;
+      const step = await a.it.next();
+      if (step.done) continue;
       still.push(a);
-      yield { index: a.index, step: next.value };
+      return { value: { index: a.index, step: step.value }, done: false };
     }
-    active = still;
-  }
+  };
+  const self: AsyncIterableIterator<{ index: number; step: GenerationStep }> = {
+    [Symbol.asyncIterator]: () => self,
+    next,
+    return: async () => {
+      const open = [...active.slice(at), ...still];
+      active = still = [];
+      at = 0;
+      await Promise.all(open.map((a) => a.it.return?.()));
+      return { value: undefined, done: true };
+    },
+  };
+  return self;
 }
 
 /** Runs every answer to its end (a whole, non-streamed answer). */
