@@ -13,56 +13,93 @@ export interface GuardOptions {
   silenceMs: number;
 }
 
+/**
+ * One AbortController for the whole call rather than one per cause joined with AbortSignal.any (which in Node 20
+ * costs a weak reference and a finalizer per signal, a visible share of a gateway's or a batch's CPU per call):
+ * the user's signals are linked with one listener each, removed by dispose(), and the cause is remembered.
+ */
 export class CallGuards {
   readonly signal: AbortSignal;
   readonly silenceMs: number;
-  private readonly user: AbortSignal;
-  private readonly deadline = new AbortController();
-  private readonly silence = new AbortController();
+  private readonly controller = new AbortController();
+  private readonly users: readonly AbortSignal[];
+  private cause: 'user' | 'deadline' | 'silence' | undefined;
   private readonly limitMs: number | undefined;
   private limitTimer: NodeJS.Timeout | undefined;
   private watchdog: NodeJS.Timeout | undefined;
+  /** When the last event came (Date.now()): the watchdog is armed once and re-armed only when it fires early. */
+  private lastHeard = 0;
+  private readonly onUserAbort = (event: Event): void => {
+    this.abort('user', (event.target as AbortSignal).reason);
+  };
 
   constructor(options: GuardOptions) {
-    this.user = options.user.length === 1 ? (options.user[0] as AbortSignal) : AbortSignal.any([...options.user]);
+    this.users = options.user;
     this.limitMs = options.limitMs;
     this.silenceMs = options.silenceMs;
-    this.signal = AbortSignal.any([this.user, this.deadline.signal, this.silence.signal]);
+    this.signal = this.controller.signal;
+    const already = this.users.find((s) => s.aborted);
+    if (already) this.abort('user', already.reason);
+    else for (const s of this.users) s.addEventListener('abort', this.onUserAbort, { once: true });
+  }
+
+  private abort(cause: 'user' | 'deadline' | 'silence', reason?: unknown): void {
+    if (this.controller.signal.aborted) return;
+    this.cause = cause;
+    this.unlink();
+    this.controller.abort(reason);
+  }
+
+  private unlink(): void {
+    for (const s of this.users) s.removeEventListener('abort', this.onUserAbort);
   }
 
   /** Starts the time limit, when there is one: call it right before sending. */
   start(): void {
-    if (this.limitMs !== undefined) this.limitTimer = setTimeout(() => this.deadline.abort(), this.limitMs);
+    if (this.limitMs !== undefined) this.limitTimer = setTimeout(() => this.abort('deadline'), this.limitMs);
   }
 
   /** The user cancelled. */
   cancelled(): boolean {
-    return this.user.aborted;
+    return this.cause === 'user' || this.users.some((s) => s.aborted);
   }
 
   /** The time limit (not the user) cut the call short. */
   timedOut(): boolean {
-    return this.deadline.signal.aborted && !this.user.aborted;
+    return this.cause === 'deadline' && !this.cancelled();
   }
 
   /** The watchdog (not the user) ended a silent stream. */
   silent(): boolean {
-    return this.silence.signal.aborted && !this.user.aborted;
+    return this.cause === 'silence' && !this.cancelled();
   }
 
   /** An event arrived: the stream may be silent for another --timeout. */
   heard(): void {
-    clearTimeout(this.watchdog);
-    if (this.silenceMs > 0) this.watchdog = setTimeout(() => this.silence.abort(), this.silenceMs);
+    if (this.silenceMs <= 0) return;
+    this.lastHeard = Date.now();
+    // One timer per stream, not one per event: when it fires it looks at when the last event came.
+    this.watchdog ??= setTimeout(this.watch, this.silenceMs);
   }
+
+  private readonly watch = (): void => {
+    const quiet = Date.now() - this.lastHeard;
+    if (quiet >= this.silenceMs) {
+      this.watchdog = undefined;
+      this.abort('silence');
+    } else this.watchdog = setTimeout(this.watch, this.silenceMs - quiet);
+  };
 
   /** The stream is over: no watchdog any more. */
   unwatch(): void {
     clearTimeout(this.watchdog);
+    this.watchdog = undefined;
   }
 
+  /** The call is over: no timers, and the user's signals no longer hold on to it. */
   dispose(): void {
     clearTimeout(this.limitTimer);
-    clearTimeout(this.watchdog);
+    this.unwatch();
+    this.unlink();
   }
 }

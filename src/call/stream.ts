@@ -71,6 +71,8 @@ export async function readStream<Chunk>(r: StreamReading<Chunk>): Promise<Stream
       if (step.type === 'ignore') continue;
       if (step.type === 'end') {
         ended = true;
+        // What may follow the end marker is only the body's own end: read it, so the connection is kept.
+        r.res.release?.();
         break;
       }
       if (step.type === 'error') {

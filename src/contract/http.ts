@@ -22,6 +22,12 @@ export interface HttpResponse {
   text(): Promise<string>;
   /** Parses the body as JSON; throws a NetworkError-free plain Error when it is not JSON. */
   json(): Promise<unknown>;
+  /**
+   * The reader has all it needs (a stream's end marker came) and stops reading: what is left of the body is read
+   * and dropped, a little at most and for a short while, so that the connection serves the next request instead of
+   * being cut. Without it, stopping early cuts the connection (which is right for a stream still going).
+   */
+  release?(): void;
 }
 
 export interface SendOptions {

@@ -180,7 +180,8 @@ async function startGeneration(
   const support = { ignoreUnsupported: up.ignoreUnsupported, warn };
   const model = profile.defaults.model;
   const controller = new AbortController();
-  const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
+  // The front request's end and the route's stopping, both ending the upstream call (CallGuards links them).
+  const stops = options.signal ? [options.signal, controller.signal] : [controller.signal];
   const tokenizer = await tokenizerOf();
   let op: GenerateOperation | ChatOperation;
   let spec: import('../contract/http.js').HttpRequestSpec;
@@ -234,7 +235,7 @@ async function startGeneration(
   noteIgnored(options, notices, await responses());
 
   const { CallGuards } = await import('../call/guards.js');
-  const guards = new CallGuards({ user: [signal], silenceMs: profile.timeoutMs });
+  const guards = new CallGuards({ user: stops, silenceMs: profile.timeoutMs });
   guards.start();
   let res: HttpResponse;
   try {

@@ -12,6 +12,13 @@ import type { HttpResponse } from '../contract/http.js';
 import type { TransportBody, TransportResponse } from './transport.js';
 
 const EXCERPT_LENGTH = 200;
+/**
+ * What release() reads of a body after its end marker to keep the connection: services end the body right after
+ * the marker (the last chunk of a chunked body, often in the same packet), so a little and briefly is plenty; a body
+ * that goes on past either is cut, as before.
+ */
+const RELEASE_LIMIT_BYTES = 64 * 1024;
+const RELEASE_WAIT_MS = 2_000;
 /** One decoder for every answer: `decode()` without `stream` keeps no state between calls. */
 const UTF8 = new TextDecoder();
 
@@ -110,7 +117,15 @@ export function wrapResponse(
   // and the stream itself may go on as long as the service generates. What is buffered is bounded: a whole answer
   // here, and text() below.
   const bounded = !(headers['content-type'] ?? '').includes('text/event-stream');
+  // After release(): how much of what is left has been read and dropped.
+  let released = false;
+  let dropped = 0;
   source.on('data', (chunk: Uint8Array) => {
+    if (released) {
+      dropped += chunk.length;
+      if (dropped > RELEASE_LIMIT_BYTES) source.destroy();
+      return;
+    }
     received += chunk.length;
     if (bounded && received > MAX_ANSWER_BYTES && failure === undefined) {
       // Read no further: what came so far still reaches the reader, then this error.
@@ -174,7 +189,8 @@ export function wrapResponse(
     const stop = (): void => {
       if (over) return;
       over = true;
-      source.destroy();
+      // Released: what is left of the body is being read to its end, which keeps the connection.
+      if (!released) source.destroy();
     };
     const next = (): Promise<IteratorResult<Uint8Array>> => {
       if (over) return Promise.resolve({ value: undefined, done: true });
@@ -241,6 +257,16 @@ export function wrapResponse(
       return parseJsonAnswer(await text(), statusCode, ctx);
     },
     whole,
+    release(): void {
+      if (released || ended || failure !== undefined) return;
+      released = true;
+      queue.length = head = 0;
+      if (source.isPaused()) source.resume();
+      const timer = setTimeout(() => source.destroy(), RELEASE_WAIT_MS);
+      timer.unref();
+      source.once('close', () => clearTimeout(timer));
+      source.once('end', () => clearTimeout(timer));
+    },
     cancel(error: Error): void {
       if (ended || failure !== undefined) return;
       failure = error;

@@ -175,6 +175,75 @@ describe.each(['auto', 'undici'] as const)('transport %s', (choice) => {
       );
     });
 
+    /** Counts the connections the last server made by serve() accepted. */
+    function connectionsOfLastServer(): () => number {
+      let count = 0;
+      servers[servers.length - 1]?.on('connection', () => count++);
+      return () => count;
+    }
+
+    /** Reads a stream's first chunk, then stops (released or not) as a reader does at the end marker. */
+    async function firstChunkThenStop(res: HttpResponse, release: boolean): Promise<string> {
+      for await (const chunk of res.body) {
+        if (release) res.release?.();
+        return Buffer.from(chunk).toString('utf8');
+      }
+      return '';
+    }
+
+    it('a stream released at its end marker keeps its connection for the next request', async () => {
+      const server = await serve((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write('data: [DONE]\n\n');
+        // The body's own end comes a little after the marker, as from a server that flushes them apart.
+        setTimeout(() => res.end(), 30);
+      });
+      const connections = connectionsOfLastServer();
+      const { client } = harness();
+      for (let i = 0; i < 3; i++) {
+        const res = await client.send({ method: 'GET', url: server.url, headers: {} });
+        expect(await firstChunkThenStop(res, true)).toBe('data: [DONE]\n\n');
+        await sleep(60);
+      }
+      expect(connections()).toBe(1);
+    });
+
+    it('a stream that stops being read without release, or goes on past its end marker, loses its connection', async () => {
+      const server = await serve(
+        (_req, res) => {
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.write('data: one\n\n');
+          setTimeout(() => res.end('data: two\n\n'), 30);
+        },
+        (_req, res) => {
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.write('data: [DONE]\n\n');
+          // More than release() reads after the marker: the connection is cut rather than drained.
+          const junk = Buffer.alloc(16 * 1024, 'x');
+          let sent = 0;
+          const more = setInterval(() => {
+            if (res.destroyed || sent++ > 16) {
+              clearInterval(more);
+              if (!res.destroyed) res.end();
+              return;
+            }
+            res.write(junk);
+          }, 5);
+        },
+      );
+      const connections = connectionsOfLastServer();
+      const { client } = harness();
+      const first = await client.send({ method: 'GET', url: server.url, headers: {} });
+      expect(await firstChunkThenStop(first, false)).toBe('data: one\n\n');
+      await sleep(60);
+      const second = await client.send({ method: 'GET', url: server.url, headers: {} });
+      expect(await firstChunkThenStop(second, true)).toBe('data: [DONE]\n\n');
+      await sleep(200);
+      await (await client.send({ method: 'GET', url: server.url, headers: {} })).text().catch(() => '');
+      // Each of the three requests on a connection of its own (undici may open more than that, never fewer).
+      expect(connections()).toBeGreaterThanOrEqual(3);
+    });
+
     it("an event stream's body can be read only once", async () => {
       const server = await serve(reply(200, 'x', { 'content-type': 'text/event-stream' }));
       const { client } = harness();

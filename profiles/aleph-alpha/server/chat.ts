@@ -199,7 +199,9 @@ export async function chatRoute(ctx: RouteContext): Promise<void> {
     n,
     engineOptions,
   );
-  const promptTokens = generations[0]!.inputTokenCount;
+  // Read when the usage is written, not now: an upstream (serve --upstream) says its count by then, and serve's
+  // tokenizer need not count a prompt the upstream counts.
+  const promptTokens = (): number => generations[0]!.inputTokenCount;
 
   if (!stream) {
     const summaries = await finishAll(generations);
@@ -214,7 +216,7 @@ export async function chatRoute(ctx: RouteContext): Promise<void> {
       ...envelope,
       object: 'chat.completion',
       choices,
-      usage: chatUsage(summaries, promptTokens),
+      usage: chatUsage(summaries, promptTokens()),
     });
     return;
   }
@@ -223,7 +225,13 @@ export async function chatRoute(ctx: RouteContext): Promise<void> {
   events.open();
   const chunk = chunkWriter(events, envelope);
   const shape = { logprobsTop: wantLogprobs ? top : undefined, emptyDeltas: false };
-  const usage = body.stream_options?.include_usage ? { promptTokens } : undefined;
+  const usage = body.stream_options?.include_usage
+    ? {
+        get promptTokens() {
+          return promptTokens();
+        },
+      }
+    : undefined;
   if (!(await streamChatChoices(generations, chunk, { ...shape, usage }))) return;
   if (!(await events.send({ data: '[DONE]' }))) return;
   await events.end();

@@ -182,7 +182,9 @@ function chatRoute(dialect: Dialect): RouteHandler {
     if (plan.kind !== 'text') return answerStructured(ctx, dialect, body, plan, fault);
     const messages = conversationMessages(checked.messages);
     const generations = await startChatTurn(ctx.server.engine, messages, sampling, n, engineOptions);
-    const promptTokens = generations[0]!.inputTokenCount;
+    // Read when the usage is written, not now: an upstream (serve --upstream) says its count by then, and serve's
+    // tokenizer need not count a prompt the upstream counts.
+    const promptTokens = (): number => generations[0]!.inputTokenCount;
     const model = dialect === 'azure' ? ctx.params.deployment! : body.model!;
     const envelope = {
       id: `chatcmpl-${answerHex(12)}`,
@@ -207,7 +209,7 @@ function chatRoute(dialect: Dialect): RouteHandler {
         object: 'chat.completion',
         ...filterAnnotation,
         choices,
-        usage: chatUsage(summaries, promptTokens),
+        usage: chatUsage(summaries, promptTokens()),
       });
       return;
     }
@@ -233,7 +235,13 @@ function chatRoute(dialect: Dialect): RouteHandler {
       choiceExtra: azureFilter,
       emptyDeltas: true,
     };
-    const usage = body.stream_options?.include_usage ? { promptTokens } : undefined;
+    const usage = body.stream_options?.include_usage
+      ? {
+          get promptTokens() {
+            return promptTokens();
+          },
+        }
+      : undefined;
     if (!(await streamChatChoices(generations, chunk, { ...shape, usage }))) return;
     if (!(await events.send({ data: '[DONE]' }))) return;
     await events.end();

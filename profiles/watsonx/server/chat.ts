@@ -318,7 +318,9 @@ function chatRoute(kind: ChatKind, streamRoute: boolean): RouteHandler {
     if (plan.kind !== 'text') return answerStructured(ctx, envelope, plan, fault, streamRoute);
     const messages = conversationMessages(turnMessages);
     const generations = await startChatTurn(ctx.server.engine, messages, sampling, n, engineOptions);
-    const promptTokens = generations[0]!.inputTokenCount;
+    // Read when the usage is written, not now: an upstream (serve --upstream) says its count by then, and serve's
+    // tokenizer need not count a prompt the upstream counts.
+    const promptTokens = (): number => generations[0]!.inputTokenCount;
 
     if (!streamRoute) {
       const summaries = await finishAll(generations);
@@ -329,7 +331,7 @@ function chatRoute(kind: ChatKind, streamRoute: boolean): RouteHandler {
         finish_reason: chatFinishReason(s.stopReason),
         ...(wantLogprobs ? { logprobs: { content: s.generatedTokens.map((t) => chatLogprob(t, top)) } } : {}),
       }));
-      await sendAnswer(ctx, fault, { ...envelope, choices, usage: usageOf(summaries, promptTokens) });
+      await sendAnswer(ctx, fault, { ...envelope, choices, usage: usageOf(summaries, promptTokens()) });
       return;
     }
 
@@ -356,7 +358,7 @@ function chatRoute(kind: ChatKind, streamRoute: boolean): RouteHandler {
           ? {
               usage: usageOf(
                 generations.map((g) => g.summary()),
-                promptTokens,
+                promptTokens(),
               ),
             }
           : {};
