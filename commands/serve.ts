@@ -211,6 +211,7 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
       : (await import('../src/cassette/front-times.js')).frontTimes(cassette.dir, {
           write: cassette.mode === 'record' || cassette.onMiss === 'forward',
           warn: (m) => ctx.reporter.warn(m),
+          ...(cassette.mode === 'replay' ? { run: cassette.run } : {}),
         });
   let server;
   try {

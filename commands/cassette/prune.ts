@@ -9,8 +9,9 @@ const spec = {
   description:
     'Every --replay run notes the entries it used in DIR/.hits/RUN (RUN: TEXTGEN_CASSETTE_RUN, the CI run id, or ' +
     'the day). --unused-since-run removes the entries the latest run (or RUN) did not use; --older-than AGE those ' +
-    'neither recorded nor replayed within AGE (30d, 12h); both together, the entries that are both. With --dry-run ' +
-    'nothing is removed. Prints each file removed. See docs/cassettes.md.',
+    "neither recorded nor replayed within AGE (30d, 12h); both together, the entries that are both. serve's kept " +
+    'answer times (DIR/.front) go by the same rule. With --dry-run nothing is removed. Prints each file removed. ' +
+    'See docs/cassettes.md.',
   args: '<dir>',
   options: [
     { flags: '--unused-since-run [run]', description: 'remove the entries the latest replay run (or RUN) did not use' },
@@ -38,10 +39,15 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
     now: ctx.now(),
     dryRun,
   });
+  const entries = result.removed.length - result.timesRemoved;
+  const times =
+    result.timesRemoved === 0
+      ? ''
+      : ` and ${result.timesRemoved} kept answer time${result.timesRemoved === 1 ? '' : 's'}`;
   const { writeResult } = await import('../../src/flows/write-result.js');
   await writeResult(ctx, ctx.output().format, result.removed, () => result.removed.map((name) => `${name}\n`).join(''));
   ctx.reporter.info(
-    `cassette prune: ${dryRun ? 'would remove' : 'removed'} ${result.removed.length} of ${result.removed.length + result.kept} entries${result.run === undefined ? '' : ` (run ${result.run})`}`,
+    `cassette prune: ${dryRun ? 'would remove' : 'removed'} ${entries} of ${entries + result.kept} entries${times}${result.run === undefined ? '' : ` (run ${result.run})`}`,
   );
   return 0;
 }

@@ -6,9 +6,10 @@
  * through a link or past a small size, and a file that is not one of these is ignored (that answer gets the time of
  * its replay). docs/cassettes.md.
  */
-import { lstat, readFile } from 'node:fs/promises';
+import { lstat, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { makePrivateDirs, writePrivateFile } from '../config/private-file.js';
+import { CassetteDir } from './store.js';
 
 export const FRONT_DIR = '.front';
 const KEY = /^[0-9a-f]{20}$/;
@@ -21,7 +22,14 @@ export interface FrontTimes {
   flush(): Promise<void>;
 }
 
-export function frontTimes(root: string, options: { write: boolean; warn: (message: string) => void }): FrontTimes {
+/**
+ * `run`: a replay notes each time it used under that run's hits (`.hits/RUN/KEY`, as the entries), so that
+ * `cassette prune` keeps the times a replay still uses and removes the others with the entries they went with.
+ */
+export function frontTimes(
+  root: string,
+  options: { write: boolean; warn: (message: string) => void; run?: string | undefined },
+): FrontTimes {
   const dir = path.join(path.resolve(root), FRONT_DIR);
   const pending = new Set<Promise<void>>();
   let warned = false;
@@ -34,7 +42,9 @@ export function frontTimes(root: string, options: { write: boolean; warn: (messa
         if (!s.isFile() || s.size > MAX_BYTES) return undefined;
         const value = (JSON.parse(await readFile(file, 'utf8')) as { recorded_at?: unknown }).recorded_at;
         const ms = typeof value === 'string' ? Date.parse(value) : Number.NaN;
-        return Number.isFinite(ms) ? ms : undefined;
+        if (!Number.isFinite(ms)) return undefined;
+        if (options.run !== undefined) await new CassetteDir(root).markHit(options.run, key);
+        return ms;
       } catch {
         return undefined;
       }
@@ -56,4 +66,40 @@ export function frontTimes(root: string, options: { write: boolean; warn: (messa
       await Promise.all([...pending]);
     },
   };
+}
+
+/** A kept time, as `cassette prune` weighs it: its key, its file (`.front/KEY.json`) and when it was written. */
+export interface ListedFrontTime {
+  key: string;
+  /** Relative to the cassette directory. */
+  name: string;
+  mtimeMs: number;
+}
+
+/** The times kept in a cassette directory (regular files named by a key only; anything else is left alone). */
+export async function listFrontTimes(root: string): Promise<ListedFrontTime[]> {
+  const dir = path.join(path.resolve(root), FRONT_DIR);
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  const out: ListedFrontTime[] = [];
+  for (const name of names.sort()) {
+    const key = name.endsWith('.json') ? name.slice(0, -'.json'.length) : '';
+    if (!KEY.test(key)) continue;
+    try {
+      const s = await lstat(path.join(dir, name));
+      if (s.isFile()) out.push({ key, name: `${FRONT_DIR}/${name}`, mtimeMs: s.mtimeMs });
+    } catch {
+      // Gone since the listing: nothing to weigh.
+    }
+  }
+  return out;
+}
+
+export async function removeFrontTime(root: string, key: string): Promise<void> {
+  if (!KEY.test(key)) return;
+  await rm(path.join(path.resolve(root), FRONT_DIR, `${key}.json`), { force: true });
 }

@@ -82,7 +82,11 @@ export interface PruneChoice {
 }
 
 export interface PruneResult {
+  /** The files removed: entries, then serve's kept answer times (`.front/KEY.json`). */
   removed: string[];
+  /** How many of `removed` are answer times. */
+  timesRemoved: number;
+  /** Entries kept. */
   kept: number;
   /** The run `--unused-since-run` judged by. */
   run?: string;
@@ -106,21 +110,37 @@ export async function pruneEntries(dir: string, choice: PruneChoice): Promise<Pr
     usedInRun = run.keys;
     runName = run.run;
   }
-  const lastUse = (l: ListedEntry): number => Math.max(l.mtimeMs, ...runs.map((r) => r.keys.get(l.key) ?? 0));
-  const removed: string[] = [];
-  for (const l of listed) {
+  const lastUse = (l: { key: string; mtimeMs: number }): number =>
+    Math.max(l.mtimeMs, ...runs.map((r) => r.keys.get(l.key) ?? 0));
+  const goes = (l: { key: string; mtimeMs: number }): boolean => {
     const unused = usedInRun !== undefined && !usedInRun.has(l.key);
     const old = choice.olderThanMs !== undefined && choice.now - lastUse(l) > choice.olderThanMs;
     // Both given: an entry goes when it is unused in the run *and* old (each narrows the other).
-    const go =
-      usedInRun !== undefined && choice.olderThanMs !== undefined
-        ? unused && old
-        : usedInRun !== undefined
-          ? unused
-          : old;
-    if (!go) continue;
+    return usedInRun !== undefined && choice.olderThanMs !== undefined
+      ? unused && old
+      : usedInRun !== undefined
+        ? unused
+        : old;
+  };
+  const removed: string[] = [];
+  for (const l of listed) {
+    if (!goes(l)) continue;
     if (!choice.dryRun) await store.remove(l.name);
     removed.push(l.name);
   }
-  return { removed, kept: listed.length - removed.length, ...(runName === undefined ? {} : { run: runName }) };
+  const kept = listed.length - removed.length;
+  const entriesRemoved = removed.length;
+  // serve's kept answer times (.front/KEY.json) go by the same rule: a replay notes each it used, as it does entries.
+  const { listFrontTimes, removeFrontTime } = await import('./front-times.js');
+  for (const t of await listFrontTimes(dir)) {
+    if (!goes(t)) continue;
+    if (!choice.dryRun) await removeFrontTime(dir, t.key);
+    removed.push(t.name);
+  }
+  return {
+    removed,
+    timesRemoved: removed.length - entriesRemoved,
+    kept,
+    ...(runName === undefined ? {} : { run: runName }),
+  };
 }

@@ -9,11 +9,11 @@ import type { ResultPromise } from 'execa';
 import OpenAI from 'openai';
 import { WatsonXAI } from '@ibm-cloud/watsonx-ai';
 import { BearerTokenAuthenticator } from '@ibm-cloud/watsonx-ai/authentication';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/emulator/core/index.js';
-import { makeHome } from '../helpers/run-cli.js';
+import { makeHome, runBin } from '../helpers/run-cli.js';
 import { startGateway, upstreamProfileLines, stopGateways } from '../helpers/upstream-gateway.js';
 
 const UPSTREAM_KEY = 'replay-bytes-upstream-key-77aa';
@@ -212,7 +212,7 @@ describe('record through serve --upstream, replay with the upstream stopped: the
     await upstream.close();
     // Later than the recording by at least a second, so a time taken from the clock would show.
     await new Promise((r) => setTimeout(r, 1100));
-    const gw = await gateway(['--replay', CASSETTE]);
+    const gw = await gateway(['--replay', CASSETTE], { TEXTGEN_CASSETTE_RUN: 'bytes-1' });
     const replayed = await everything(gw.url);
     const replayedSdk = await sdkResults(gw.url);
     const replayedError = await call(gw.url, `/ml/v1/text/generation${V}`, { ...WX_GEN, input: 'An error, please.' });
@@ -224,6 +224,26 @@ describe('record through serve --upstream, replay with the upstream stopped: the
     }
     expect(replayedSdk).toEqual(recordedSdk);
     expect(replayedError).toEqual(recordedError);
+  });
+
+  it('cassette prune weighs the kept answer times as it weighs entries: those the replay used stay', async () => {
+    const times = readdirSync(join(CASSETTE, '.front'));
+    // An answer time no replay used (its front request is gone from the suite), written long ago.
+    const stray = join(CASSETTE, '.front', 'abcdefabcdefabcdef12.json');
+    writeFileSync(stray, '{"recorded_at":"2026-01-01T00:00:00.000Z","method":"POST","path":"/v1/gone"}\n');
+    utimesSync(stray, new Date('2026-01-01'), new Date('2026-01-01'));
+    const env = { ...home.env, CI: 'true' };
+    const dry = await runBin(['cassette', 'prune', CASSETTE, '--unused-since-run', 'bytes-1', '--dry-run'], { env });
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(dry.stdout.trim().split('\n')).toEqual(['.front/abcdefabcdefabcdef12.json']);
+    expect(dry.stderr).toMatch(/would remove 0 of \d+ entries and 1 kept answer time \(run bytes-1\)/);
+    expect(readdirSync(join(CASSETTE, '.front'))).toHaveLength(times.length + 1);
+    const done = await runBin(['cassette', 'prune', CASSETTE, '--unused-since-run', 'bytes-1'], { env });
+    expect(done.exitCode, done.stderr).toBe(0);
+    expect(readdirSync(join(CASSETTE, '.front')).sort()).toEqual([...times].sort());
+    const old = await runBin(['cassette', 'prune', CASSETTE, '--older-than', '1d', '--dry-run'], { env });
+    expect(old.exitCode, old.stderr).toBe(0);
+    expect(old.stdout.trim()).toBe('');
   });
 
   it('two different front requests get different ids; the same one recorded again gets the same', async () => {
