@@ -185,6 +185,8 @@ export async function benchGateway() {
     // The gateway's CPU per front event (user + system over every event of the measured rounds).
     gatewayCpuUsPerEvent: perEvent(gatewayCpuMs, g.length),
     minimalCpuUsPerEvent: perEvent(minimalCpuMs, f.length),
+    minimalUserMs: minimalCpuMs?.user,
+    minimalSystemMs: minimalCpuMs?.system,
   };
 }
 

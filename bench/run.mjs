@@ -158,13 +158,16 @@ if (only.has('gateway')) {
     '|---|---:|---:|---:|',
     `| upstream directly (baseline) | ${n(g.samples.direct)} | ${ms(g.direct.p50)} | ${ms(g.direct.p99)} |`,
     `| through \`serve --upstream\` | ${n(g.samples.gateway)} | ${ms(g.gateway.p50)} | ${ms(g.gateway.p99)} |`,
+    `| through a minimal pass-through proxy (bench/gateway-minimal.mjs: node:http in and out, each chunk written as it comes, no parsing) | ${n(g.samples.minimal)} | ${ms(g.minimal.p50)} | ${ms(g.minimal.p99)} |`,
+    '',
+    `The minimal proxy adds ${ms(g.minimalAdded.p50)} ms at p50 and ${ms(g.minimalAdded.p99)} ms at p99 in the same rounds: the floor of a Node process that reads each event and writes it on, on this machine (every stream's events come in one burst per gap, so p99 is about one burst's worth of per-event work).`,
     '',
     '| added latency | figure | target | |',
     '|---|---:|---|---|',
     `| p50 | ${ms(g.added.p50)} ms | ≤ 1 ms | ${verdict(g.added.p50 <= 1)} |`,
     `| p99 | ${ms(g.added.p99)} ms | ≤ 5 ms | ${verdict(g.added.p99 <= 5)} |`,
     '',
-    `CPU of the \`serve --upstream\` process: ${g.gatewayCpuMs === undefined ? 'not measured' : `${n(g.gatewayCpuMs)} ms for ${n(g.samples.gateway)} events (${n((g.gatewayCpuMs * 1000) / g.samples.gateway)} µs per event, request handling included)`}.`,
+    `CPU of the \`serve --upstream\` process: ${g.gatewayCpuMs === undefined ? 'not measured' : `${n(g.gatewayCpuMs)} ms for ${n(g.samples.gateway)} events (${n((g.gatewayCpuMs * 1000) / g.samples.gateway)} µs per event, request handling included; user ${n(g.gatewayUserMs)} ms, system ${n(g.gatewaySystemMs)} ms)`}${g.minimalCpuUsPerEvent === undefined ? '' : `; the minimal proxy's: ${n(g.minimalCpuUsPerEvent)} µs per event (user ${n(g.minimalUserMs)} ms, system ${n(g.minimalSystemMs)} ms), so \`serve --upstream\` uses ${(g.gatewayCpuUsPerEvent / g.minimalCpuUsPerEvent).toFixed(2)}× of it`}.`,
     '',
   );
 }
