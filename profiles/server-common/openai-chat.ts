@@ -43,6 +43,28 @@ export function chatLogprob(token: EngineToken, top: number): ChatLogprobEntry {
   };
 }
 
+/**
+ * A stream's `chat.completion.chunk` events as JSON text: `{...envelope, object, choices, usage?}`, the envelope
+ * serialised once per stream instead of spread and serialised again for every event (one event per token). The
+ * same bytes as JSON.stringify of that object; `usage` undefined leaves the field out.
+ */
+export function chunkJson(envelope: Record<string, unknown>): (choices: unknown, usage?: unknown) => string {
+  if ('choices' in envelope || 'usage' in envelope)
+    return (choices, usage) =>
+      JSON.stringify({
+        ...envelope,
+        object: 'chat.completion.chunk',
+        choices,
+        ...(usage !== undefined ? { usage } : {}),
+      });
+  const head = JSON.stringify({ ...envelope, object: 'chat.completion.chunk' });
+  const prefix = `${head.slice(0, -1)},"choices":`;
+  return (choices, usage) =>
+    usage === undefined
+      ? `${prefix}${JSON.stringify(choices)}}`
+      : `${prefix}${JSON.stringify(choices)},"usage":${JSON.stringify(usage)}}`;
+}
+
 /** The `usage` of a chat answer in the chat APIs' words: the prompt once, the tokens of every choice. */
 export function chatUsage(summaries: readonly GenerationSummary[], promptTokens: number) {
   const completion = summaries.reduce((sum, s) => sum + s.generatedTokenCount, 0);

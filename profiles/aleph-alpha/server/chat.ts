@@ -8,6 +8,7 @@ import { finishAll, startChatTurn, type ChatSampling } from '../../../src/emulat
 import {
   chatFinishReason,
   chatLogprob,
+  chunkJson,
   chatUsage,
   streamChatChoices,
   streamStructuredChoices,
@@ -248,13 +249,6 @@ export const alephAlphaChatProtocol: ProtocolModule = {
 
 /** Writes one `chat.completion.chunk` event in this answer's envelope (the usage only where given). */
 function chunkWriter(events: EventStream, envelope: Record<string, unknown>) {
-  return (choices: unknown[], usage?: unknown) =>
-    events.send({
-      data: JSON.stringify({
-        ...envelope,
-        object: 'chat.completion.chunk',
-        choices,
-        ...(usage !== undefined ? { usage } : {}),
-      }),
-    });
+  const chunkText = chunkJson(envelope);
+  return (choices: unknown[], usage?: unknown) => events.send({ data: chunkText(choices, usage) });
 }

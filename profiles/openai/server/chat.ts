@@ -15,6 +15,7 @@ import {
 import {
   chatFinishReason,
   chatLogprob,
+  chunkJson,
   chatUsage,
   streamChatChoices,
   streamStructuredChoices,
@@ -217,13 +218,10 @@ function chatRoute(dialect: Dialect): RouteHandler {
     const events = new EventStream(ctx, fault, streamWording(dialect));
     events.open();
     const send = (data: unknown) => events.send({ data: JSON.stringify(data) });
+    const chunkText = chunkJson(envelope);
+    const withUsage = body.stream_options?.include_usage === true;
     const chunk = (choices: unknown[], usage: unknown = null) =>
-      send({
-        ...envelope,
-        object: 'chat.completion.chunk',
-        choices,
-        ...(body.stream_options?.include_usage ? { usage } : {}),
-      });
+      events.send({ data: chunkText(choices, withUsage ? usage : undefined) });
     if (dialect === 'azure') {
       const annotation = [{ prompt_index: 0, content_filter_results: contentFilterResults(false) }];
       if (!(await send({ id: '', object: '', created: 0, model: '', prompt_filter_results: annotation, choices: [] })))
@@ -285,8 +283,9 @@ async function answerStructured(
   events.open();
   const send = (data: unknown) => events.send({ data: JSON.stringify(data) });
   const includeUsage = body.stream_options?.include_usage === true;
+  const chunkText = chunkJson(envelope);
   const chunk = (choices: unknown[], usage: unknown = null) =>
-    send({ ...envelope, object: 'chat.completion.chunk', choices, ...(includeUsage ? { usage } : {}) });
+    events.send({ data: chunkText(choices, includeUsage ? usage : undefined) });
   if (dialect === 'azure') {
     const annotation = [{ prompt_index: 0, content_filter_results: contentFilterResults(false) }];
     if (!(await send({ id: '', object: '', created: 0, model: '', prompt_filter_results: annotation, choices: [] })))
