@@ -83,6 +83,7 @@ export function interleave(generations: readonly Generation[]): AsyncIterableIte
   step: GenerationStep;
 }> {
   const iterators = generations.map((g) => g[Symbol.asyncIterator]());
+  if (iterators.length === 1) return single(iterators[0]!);
   let active = iterators.map((it, index) => ({ it, index }));
   let still: typeof active = [];
   let at = 0;
@@ -109,6 +110,22 @@ export function interleave(generations: readonly Generation[]): AsyncIterableIte
       active = still = [];
       at = 0;
       await Promise.all(open.map((a) => a.it.return?.()));
+      return { value: undefined, done: true };
+    },
+  };
+  return self;
+}
+
+/** The common case, one answer: its steps as they are, each with index 0, no turn-taking. */
+function single(it: AsyncIterator<GenerationStep>): AsyncIterableIterator<{ index: number; step: GenerationStep }> {
+  const self: AsyncIterableIterator<{ index: number; step: GenerationStep }> = {
+    [Symbol.asyncIterator]: () => self,
+    next: () =>
+      it
+        .next()
+        .then((r) => (r.done ? { value: undefined, done: true } : { value: { index: 0, step: r.value }, done: false })),
+    return: async () => {
+      await it.return?.();
       return { value: undefined, done: true };
     },
   };
