@@ -54,6 +54,11 @@ export class CallGuards {
     for (const s of this.users) s.removeEventListener('abort', this.onUserAbort);
   }
 
+  /** The caller stops the call as the user would (the reader of its answer went away). */
+  cancel(reason?: unknown): void {
+    this.abort('user', reason);
+  }
+
   /** Starts the time limit, when there is one: call it right before sending. */
   start(): void {
     if (this.limitMs !== undefined) this.limitTimer = setTimeout(() => this.abort('deadline'), this.limitMs);

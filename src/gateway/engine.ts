@@ -179,9 +179,8 @@ async function startGeneration(
   const warn = (m: string) => notices.push(m);
   const support = { ignoreUnsupported: up.ignoreUnsupported, warn };
   const model = profile.defaults.model;
-  const controller = new AbortController();
-  // The front request's end and the route's stopping, both ending the upstream call (CallGuards links them).
-  const stops = options.signal ? [options.signal, controller.signal] : [controller.signal];
+  // The front request's end ends the upstream call; so does the route's stopping (guards.cancel() below).
+  const stops = options.signal ? [options.signal] : [];
   const tokenizer = await tokenizerOf();
   let op: GenerateOperation | ChatOperation;
   let spec: import('../contract/http.js').HttpRequestSpec;
@@ -315,7 +314,7 @@ async function startGeneration(
   const pieces = queue[Symbol.asyncIterator]();
   let over = false;
   const stopUpstream = (): void => {
-    if (!finished) controller.abort();
+    if (!finished) guards.cancel();
   };
   const stepOf = (next: IteratorResult<Piece>): IteratorResult<GenerationStep> => {
     if (!next.done) {

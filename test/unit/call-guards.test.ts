@@ -26,6 +26,14 @@ describe('CallGuards', () => {
     expect([guards.cancelled(), guards.timedOut(), guards.silent()]).toEqual([true, false, false]);
   });
 
+  it('cancel(): the caller stops the call as the user would', () => {
+    const guards = new CallGuards({ user: [], silenceMs: 1000 });
+    guards.heard();
+    guards.cancel();
+    expect(guards.signal.aborted).toBe(true);
+    expect([guards.cancelled(), guards.timedOut(), guards.silent()]).toEqual([true, false, false]);
+  });
+
   it('an already aborted user signal ends the call at once', () => {
     const user = new AbortController();
     user.abort();
