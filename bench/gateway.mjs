@@ -80,11 +80,7 @@ function startGateway(config) {
     // BENCH_GATEWAY_NODE_ARGS: Node flags for the gateway's process only (`--cpu-prof --cpu-prof-dir=DIR` profiles it).
     const nodeArgs = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
     const args = [...nodeArgs, bin, '--config', config, 'serve', '--port', '0', '--upstream', 'bench'];
-    // BENCH_GATEWAY_WRAP: a command to run the gateway under (`valgrind --tool=callgrind …` counts its instructions,
-    // which a loaded machine does not blur; two runs with different BENCH_GATEWAY_ROUNDS give the count per round).
-    const wrap = (process.env.BENCH_GATEWAY_WRAP ?? '').split(' ').filter(Boolean);
-    const [command, ...prefix] = wrap.length > 0 ? [...wrap, process.execPath] : [process.execPath];
-    const child = spawn(command, [...prefix, ...args], {
+    const child = spawn(process.execPath, args, {
       stdio: ['ignore', 'ignore', 'pipe'],
       env: cleanEnv(),
     });
