@@ -114,6 +114,114 @@ const SMALL_RUNNERS = {
 // and runs `profiles add` in the same process (src/cli/offer-profile.ts).
 const KEPT_BY_EVERY_RUNNER = ['profiles add'];
 
+/**
+ * Modules a small runner loads only on a rare path, with everything only they import: the embedded server of the
+ * `local` profiles. They go into a bundle of their own, dist/<runner>.cold.cjs, read only when that path is taken:
+ * V8 deserialises every function of a bundle it loads, run or not, and the emulator was a quarter of the request's
+ * bundle (docs/performance.md, "fourth round"). What they share with the runner (src/contract, zod, …) is not
+ * copied: the cold part takes those modules from the runner itself, so each of textgen's modules still has one
+ * instance (one `UsageError` class). Packages are the exception (below).
+ */
+const COLD_MODULES = ['src/emulator/core/index.ts', 'src/emulator/engine/create.ts'];
+const COLD_PREFIX = 'textgen-cold:';
+const SHARED_PREFIX = 'textgen-shared:';
+
+/** The absolute path of a relative import written in TypeScript's style (`./x.js` for `./x.ts`). */
+function tsPath(resolveDir, path) {
+  const full = join(resolveDir, path);
+  const ts = full.replace(/\.js$/, '.ts');
+  return existsSync(ts) ? ts : full;
+}
+
+/** In the runner: the cold modules become `require("textgen-cold:<path>")`, which the launcher answers. */
+const coldLeftOut = {
+  name: 'cold-left-out',
+  setup(b) {
+    b.onResolve({ filter: /^\./ }, (args) => {
+      const rel = relative(root, tsPath(args.resolveDir, args.path)).split(sep).join('/');
+      return COLD_MODULES.includes(rel) ? { path: `${COLD_PREFIX}${rel}`, external: true } : undefined;
+    });
+  },
+};
+
+/** In the cold part: every module the runner holds becomes `require("textgen-shared:<path>")`; `used` collects them. */
+function sharedFromRunner(runnerInputs, used) {
+  return {
+    name: 'shared-from-runner',
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.pluginData === 'shared-from-runner' || args.kind === 'entry-point') return undefined;
+        const r = await b.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          pluginData: 'shared-from-runner',
+        });
+        if (r.errors.length > 0 || r.external || r.namespace !== 'file') return r.errors.length > 0 ? r : undefined;
+        const rel = relative(root, r.path).split(sep).join('/');
+        // Packages are not shared: taking one from the runner would keep the whole package there (zod with every
+        // locale), and the emulator's own zod schemas never meet the runner's.
+        if (!runnerInputs.has(rel) || rel.startsWith('node_modules/')) return undefined;
+        used.add(rel);
+        return { path: `${SHARED_PREFIX}${rel}`, external: true };
+      });
+    },
+  };
+}
+
+/**
+ * A small runner (dist/<name>.cjs) and its cold part (dist/<name>.cold.cjs). The runner exports
+ * `TEXTGEN_SHARED` (path → loader of its module) for what the cold part takes from it. Exporting a module whole
+ * can pull in code the runner had left out, so the two are built again until they agree on what is shared.
+ */
+async function buildWithColdPart(name, keptCommands) {
+  const entry = join(root, 'src/cli/launch/run-entry.ts');
+  let shared = [];
+  for (let round = 0; round < 5; round++) {
+    const registry = {
+      name: 'shared-registry',
+      setup(b) {
+        b.onLoad({ filter: /[\\/]src[\\/]cli[\\/]launch[\\/]run-entry\.ts$/ }, (args) => {
+          if (args.path !== entry) return undefined;
+          const loaders = shared.map(
+            (rel) => `${JSON.stringify(rel)}: () => require(${JSON.stringify(join(root, rel))})`,
+          );
+          return {
+            loader: 'ts',
+            contents: `${readFileSync(args.path, 'utf8')}\nexport const TEXTGEN_SHARED: Record<string, () => unknown> = {${loaders.join(', ')}};\n`,
+          };
+        });
+      },
+    };
+    const runner = await build({
+      ...common,
+      entryPoints: { [name]: 'src/cli/launch/run-entry.ts' },
+      plugins: [...common.plugins, registry, coldLeftOut, handlersLeftOut(`dist/${name}.cjs`, new Set(keptCommands))],
+    });
+    const inputs = new Set(Object.keys(runner.metafile.outputs[`dist/${name}.cjs`].inputs));
+    const used = new Set();
+    const cold = await build({
+      ...common,
+      entryPoints: undefined,
+      stdin: {
+        contents: `module.exports = {${COLD_MODULES.map((rel) => `${JSON.stringify(rel)}: () => require(${JSON.stringify(join(root, rel))})`).join(', ')}};`,
+        resolveDir: root,
+        sourcefile: `${name}.cold-entry.cjs`,
+        loader: 'js',
+      },
+      outdir: undefined,
+      outExtension: undefined,
+      outfile: join(dist, `${name}.cold.cjs`),
+      plugins: [...common.plugins, sharedFromRunner(inputs, used)],
+    });
+    // Settled when the cold part, built against this runner's modules, takes exactly what this runner exports.
+    const next = [...used].sort();
+    if (next.join('\n') === shared.join('\n')) return { metafiles: [runner.metafile, cold.metafile] };
+    shared = next;
+  }
+  throw new Error(`${name}: its cold part and the runner did not settle on the modules they share`);
+}
+
 const dist = join(root, 'dist');
 // Nothing stale: bin/textgen.js runs only what this build wrote.
 rmSync(dist, { recursive: true, force: true });
@@ -154,19 +262,18 @@ const runner = await build({ ...common, entryPoints: { run: 'src/cli/launch/run-
 const metafiles = [parser.metafile, runner.metafile];
 /** Command key → the small runner bundle that holds its handler (the launcher's TEXTGEN_BUNDLE_IDS.runners). */
 const runnerOf = {};
+/** Small runner → the name of its cold part (dist/<name>.cold.cjs). */
+const coldOf = {};
 for (const [name, keys] of Object.entries(SMALL_RUNNERS)) {
   const files = [...keys, ...KEPT_BY_EVERY_RUNNER].map((key) => `commands/${key.split(' ').join('/')}.ts`);
   for (const file of files)
     if (!existsSync(join(root, file))) throw new Error(`SMALL_RUNNERS.${name}: no command file ${file}`);
-  const small = await build({
-    ...common,
-    entryPoints: { [name]: 'src/cli/launch/run-entry.ts' },
-    plugins: [...common.plugins, handlersLeftOut(`dist/${name}.cjs`, new Set(files))],
-  });
-  metafiles.push(small.metafile);
+  const built = await buildWithColdPart(name, files);
+  metafiles.push(...built.metafiles);
+  coldOf[name] = `${name}.cold`;
   for (const key of keys) runnerOf[key] = name;
 }
-const bundleNames = ['cli', 'run', ...Object.keys(SMALL_RUNNERS)];
+const bundleNames = ['cli', 'run', ...Object.keys(SMALL_RUNNERS), ...Object.values(coldOf)];
 const bundles = { metafile: mergeMetafiles(...metafiles) };
 for (const name of bundleNames) asciiOnly(join(dist, `${name}.cjs`));
 const id = (name) =>
@@ -177,7 +284,12 @@ const id = (name) =>
 const ids = {
   cli: id('cli'),
   run: id('run'),
-  runners: Object.fromEntries(Object.entries(runnerOf).map(([key, name]) => [key, { name, id: id(name) }])),
+  runners: Object.fromEntries(
+    Object.entries(runnerOf).map(([key, name]) => [
+      key,
+      { name, id: id(name), cold: { name: coldOf[name], id: id(coldOf[name]) } },
+    ]),
+  ),
 };
 const helpPages = await renderHelpPages(join(dist, 'cli.cjs'), join(dist, 'help'));
 // What the launcher needs to tell which command a command line names (src/cli/route.ts) before loading any bundle:

@@ -69,6 +69,48 @@ describe('the quick parse through the built CLI', () => {
     }
   });
 
+  it('a local profile reads the emulator from the cold part of the small runner, with the output of the in-process CLI', async () => {
+    for (const [name, args] of [
+      [
+        'local',
+        [
+          '--profile',
+          'local',
+          'deployment',
+          'text-generate',
+          '--id-or-name',
+          'demo',
+          '--input',
+          'Hello',
+          '--parameters-random-seed',
+          '7',
+        ],
+      ],
+      [
+        'local-json',
+        [
+          '--profile',
+          'local',
+          '-o',
+          'json',
+          'deployment',
+          'text-generate-stream',
+          '--id-or-name',
+          'demo',
+          '--input',
+          'Hi',
+          '--parameters-random-seed',
+          '3',
+        ],
+      ],
+    ] as const) {
+      const { result, bundles } = await run(name, [...args]);
+      expect(result.exitCode, result.stderr).toBe(0);
+      expect(stamp(result)).toEqual(stamp(await runInProcess([...args], { env: fixture.home.env })));
+      expect(bundles, name).toEqual(['run-generate', 'run-generate.cold']);
+    }
+  });
+
   it('any other command runs from dist/run.cjs, and also skips the parser bundle', async () => {
     const args = ['--profile', 'local', 'tokenize', '--encoding', 'cl100k_base', '--count', 'hello world'];
     const { result, bundles } = await run('tokenize', args);

@@ -22,8 +22,14 @@ import { routedSpec } from '../route.js';
 declare const TEXTGEN_BUNDLE_IDS: {
   cli: string;
   run: string;
-  runners: Record<string, { name: string; id: string }>;
+  runners: Record<string, SmallRunner>;
 };
+/** A small runner bundle and its cold part (`<name>.cold.cjs`: the emulator, read only by a local profile). */
+interface SmallRunner {
+  name: string;
+  id: string;
+  cold: { name: string; id: string };
+}
 /** The help pages rendered at build time: command line (helpPageKey) → `help/<n>.txt` (scripts/bundle.mjs). */
 declare const TEXTGEN_HELP_PAGES: Record<string, number>;
 
@@ -47,7 +53,13 @@ interface CliBundle {
 interface RunBundle {
   executeCommand(selection: Selection, io: ProcessLike, options: MainOptions): Promise<number>;
   quickSelection(argv: readonly string[], key: string): Selection | undefined;
+  /** A small runner's modules that its cold part uses (scripts/bundle.mjs). */
+  TEXTGEN_SHARED?: Record<string, () => unknown>;
 }
+
+/** The prefixes of scripts/bundle.mjs for a small runner's cold modules and for what they share with it. */
+const COLD = 'textgen-cold:';
+const SHARED = 'textgen-shared:';
 
 /** The runner bundle of the command `key` (dist/run.cjs, or a smaller one that holds it), with one cache per command. */
 function runnerFor(
@@ -64,8 +76,46 @@ function runnerFor(
   // a word that merely looks like the flag costs nothing but a cache miss.
   const scope = argv.some((a) => a === '--batch' || a.startsWith('--batch=')) ? `${key} batch` : key;
   return small
-    ? loadBundle<RunBundle>(join(dist, `${small.name}.cjs`), small.id, cacheDir, scope)
+    ? withColdPart(small, dist, cacheDir, scope)
     : loadBundle<RunBundle>(join(dist, 'run.cjs'), TEXTGEN_BUNDLE_IDS.run, cacheDir, scope);
+}
+
+/**
+ * A small runner whose rarely used modules are in a bundle of their own (scripts/bundle.mjs COLD_MODULES), read on
+ * the first `require("textgen-cold:<module>")`; that bundle's `require("textgen-shared:<module>")` gets the
+ * runner's own instance of a module both use (`TEXTGEN_SHARED`). Both caches are written by `persist`.
+ */
+function withColdPart(
+  small: SmallRunner,
+  dist: string,
+  cacheDir: string | undefined,
+  scope: string,
+): LoadedBundle<RunBundle> {
+  let cold: LoadedBundle<Record<string, () => unknown>> | undefined;
+  const shared = (request: string): unknown => {
+    const loader = runner.exports.TEXTGEN_SHARED?.[request.slice(SHARED.length)];
+    if (!request.startsWith(SHARED) || loader === undefined) throw new Error(`${small.name}.cjs does not hold ${request}`);
+    return loader();
+  };
+  const runner: LoadedBundle<RunBundle> = loadBundle<RunBundle>(
+    join(dist, `${small.name}.cjs`),
+    small.id,
+    cacheDir,
+    scope,
+    (request) => {
+      cold ??= loadBundle(join(dist, `${small.cold.name}.cjs`), small.cold.id, cacheDir, scope, shared);
+      const module = request.startsWith(COLD) ? cold.exports[request.slice(COLD.length)] : undefined;
+      if (module === undefined) throw new Error(`${small.cold.name}.cjs does not hold ${request}`);
+      return module();
+    },
+  );
+  return {
+    exports: runner.exports,
+    persist(key) {
+      runner.persist(key);
+      cold?.persist(key);
+    },
+  };
 }
 
 /**
