@@ -94,7 +94,8 @@ function withColdPart(
   let cold: LoadedBundle<Record<string, () => unknown>> | undefined;
   const shared = (request: string): unknown => {
     const loader = runner.exports.TEXTGEN_SHARED?.[request.slice(SHARED.length)];
-    if (!request.startsWith(SHARED) || loader === undefined) throw new Error(`${small.name}.cjs does not hold ${request}`);
+    if (!request.startsWith(SHARED) || loader === undefined)
+      throw new Error(`${small.name}.cjs does not hold ${request}`);
     return loader();
   };
   const runner: LoadedBundle<RunBundle> = loadBundle<RunBundle>(
