@@ -115,36 +115,55 @@ const SMALL_RUNNERS = {
 const KEPT_BY_EVERY_RUNNER = ['profiles add'];
 
 /**
- * Modules a small runner loads only on a rare path, with everything only they import: the embedded server of the
- * `local` profiles. They go into a bundle of their own, dist/<runner>.cold.cjs, read only when that path is taken:
- * V8 deserialises every function of a bundle it loads, run or not, and the emulator was a quarter of the request's
- * bundle (docs/performance.md, "fourth round"). What they share with the runner (src/contract, zod, …) is not
- * copied: the cold part takes those modules from the runner itself, so each of textgen's modules still has one
- * instance (one `UsageError` class). Packages are the exception (below).
+ * Code a small runner loads only on some runs, in bundles of their own ("cold parts", dist/<runner>.<part>.cjs),
+ * each read only when its path is taken: V8 deserialises every function of a bundle it loads, run or not
+ * (docs/performance.md, "fourth round"). A part is a folder: a module in it that the runner imports from outside
+ * it is left to the part. `emulator`: the embedded server of the `local` profiles (a quarter of the request's
+ * bundle); the other providers' protocol code (watsonx's, the command's own service, stays in the runner). What a
+ * part shares with the runner (src/contract, profiles/common, …) is not copied: the part takes those modules from
+ * the runner itself, and a module two parts need goes to the runner, so each of textgen's modules has one instance
+ * (one `UsageError` class). Packages are the exception (below).
  */
-const COLD_MODULES = ['src/emulator/core/index.ts', 'src/emulator/engine/create.ts'];
+const COLD_PARTS = {
+  emulator: 'src/emulator/',
+  openai: 'profiles/openai/client/',
+  'aleph-alpha': 'profiles/aleph-alpha/client/',
+  'open-inference': 'profiles/open-inference/client/',
+};
 const COLD_PREFIX = 'textgen-cold:';
 const SHARED_PREFIX = 'textgen-shared:';
 
-/** The absolute path of a relative import written in TypeScript's style (`./x.js` for `./x.ts`). */
+/** The root-relative path of a relative import written in TypeScript's style (`./x.js` for `./x.ts`). */
 function tsPath(resolveDir, path) {
   const full = join(resolveDir, path);
   const ts = full.replace(/\.js$/, '.ts');
-  return existsSync(ts) ? ts : full;
+  return relative(root, existsSync(ts) ? ts : full)
+    .split(sep)
+    .join('/');
 }
 
-/** In the runner: the cold modules become `require("textgen-cold:<path>")`, which the launcher answers. */
-const coldLeftOut = {
-  name: 'cold-left-out',
-  setup(b) {
-    b.onResolve({ filter: /^\./ }, (args) => {
-      const rel = relative(root, tsPath(args.resolveDir, args.path)).split(sep).join('/');
-      return COLD_MODULES.includes(rel) ? { path: `${COLD_PREFIX}${rel}`, external: true } : undefined;
-    });
-  },
-};
+const partOf = (rel) => Object.keys(COLD_PARTS).find((part) => rel.startsWith(COLD_PARTS[part]));
 
-/** In the cold part: every module the runner holds becomes `require("textgen-shared:<path>")`; `used` collects them. */
+/**
+ * In the runner: a module of a part, imported from outside the part, becomes `require("textgen-cold:<path>")`,
+ * which the launcher answers; `entries` collects them (part → paths).
+ */
+function coldLeftOut(entries) {
+  return {
+    name: 'cold-left-out',
+    setup(b) {
+      b.onResolve({ filter: /^\./ }, (args) => {
+        const rel = tsPath(args.resolveDir, args.path);
+        const part = partOf(rel);
+        if (part === undefined || partOf(relative(root, args.importer).split(sep).join('/')) === part) return undefined;
+        (entries[part] ??= new Set()).add(rel);
+        return { path: `${COLD_PREFIX}${rel}`, external: true };
+      });
+    },
+  };
+}
+
+/** In a part: every module the runner holds becomes `require("textgen-shared:<path>")`; `used` collects them. */
 function sharedFromRunner(runnerInputs, used) {
   return {
     name: 'shared-from-runner',
@@ -170,56 +189,75 @@ function sharedFromRunner(runnerInputs, used) {
 }
 
 /**
- * A small runner (dist/<name>.cjs) and its cold part (dist/<name>.cold.cjs). The runner exports
- * `TEXTGEN_SHARED` (path → loader of its module) for what the cold part takes from it. Exporting a module whole
- * can pull in code the runner had left out, so the two are built again until they agree on what is shared.
+ * A small runner (dist/<name>.cjs) and its cold parts. The runner exports `TEXTGEN_SHARED` (path → loader of its
+ * module) for what the parts take from it. Exporting a module whole can pull in code the runner had left out, and
+ * a module two parts would both hold is moved to the runner, so they are built again until they agree on what is
+ * shared. Returns the metafiles and the parts (part → the paths the runner asks it for).
  */
-async function buildWithColdPart(name, keptCommands) {
+async function buildWithColdParts(name, keptCommands) {
   const entry = join(root, 'src/cli/launch/run-entry.ts');
+  const loaders = (rels) =>
+    rels.map((rel) => `${JSON.stringify(rel)}: () => require(${JSON.stringify(join(root, rel))})`);
   let shared = [];
-  for (let round = 0; round < 5; round++) {
+  for (let round = 0; round < 6; round++) {
     const registry = {
       name: 'shared-registry',
       setup(b) {
         b.onLoad({ filter: /[\\/]src[\\/]cli[\\/]launch[\\/]run-entry\.ts$/ }, (args) => {
           if (args.path !== entry) return undefined;
-          const loaders = shared.map(
-            (rel) => `${JSON.stringify(rel)}: () => require(${JSON.stringify(join(root, rel))})`,
-          );
           return {
             loader: 'ts',
-            contents: `${readFileSync(args.path, 'utf8')}\nexport const TEXTGEN_SHARED: Record<string, () => unknown> = {${loaders.join(', ')}};\n`,
+            contents: `${readFileSync(args.path, 'utf8')}\nexport const TEXTGEN_SHARED: Record<string, () => unknown> = {${loaders(shared).join(', ')}};\n`,
           };
         });
       },
     };
+    const entries = {};
     const runner = await build({
       ...common,
       entryPoints: { [name]: 'src/cli/launch/run-entry.ts' },
-      plugins: [...common.plugins, registry, coldLeftOut, handlersLeftOut(`dist/${name}.cjs`, new Set(keptCommands))],
+      plugins: [
+        ...common.plugins,
+        registry,
+        coldLeftOut(entries),
+        handlersLeftOut(`dist/${name}.cjs`, new Set(keptCommands)),
+      ],
     });
     const inputs = new Set(Object.keys(runner.metafile.outputs[`dist/${name}.cjs`].inputs));
     const used = new Set();
-    const cold = await build({
-      ...common,
-      entryPoints: undefined,
-      stdin: {
-        contents: `module.exports = {${COLD_MODULES.map((rel) => `${JSON.stringify(rel)}: () => require(${JSON.stringify(join(root, rel))})`).join(', ')}};`,
-        resolveDir: root,
-        sourcefile: `${name}.cold-entry.cjs`,
-        loader: 'js',
-      },
-      outdir: undefined,
-      outExtension: undefined,
-      outfile: join(dist, `${name}.cold.cjs`),
-      plugins: [...common.plugins, sharedFromRunner(inputs, used)],
-    });
-    // Settled when the cold part, built against this runner's modules, takes exactly what this runner exports.
-    const next = [...used].sort();
-    if (next.join('\n') === shared.join('\n')) return { metafiles: [runner.metafile, cold.metafile] };
+    const parts = {};
+    const metafiles = [runner.metafile];
+    const holders = new Map();
+    for (const [part, rels] of Object.entries(entries)) {
+      const file = `${name}.${part}`;
+      const cold = await build({
+        ...common,
+        entryPoints: undefined,
+        stdin: {
+          contents: `module.exports = {${loaders([...rels].sort()).join(', ')}};`,
+          resolveDir: root,
+          sourcefile: `${file}-entry.cjs`,
+          loader: 'js',
+        },
+        outdir: undefined,
+        outExtension: undefined,
+        outfile: join(dist, `${file}.cjs`),
+        plugins: [...common.plugins, sharedFromRunner(inputs, used)],
+      });
+      metafiles.push(cold.metafile);
+      parts[part] = [...rels].sort();
+      for (const rel of Object.keys(cold.metafile.outputs[`dist/${file}.cjs`].inputs))
+        if (!rel.startsWith('node_modules/') && !rel.endsWith('-entry.cjs'))
+          holders.set(rel, [...(holders.get(rel) ?? []), part]);
+    }
+    // Settled when the parts, built against this runner's modules, take exactly what it exports and hold no module
+    // twice.
+    const twice = [...holders].filter(([, p]) => p.length > 1).map(([rel]) => rel);
+    const next = [...new Set([...used, ...twice])].sort();
+    if (twice.length === 0 && next.join('\n') === shared.join('\n')) return { metafiles, parts };
     shared = next;
   }
-  throw new Error(`${name}: its cold part and the runner did not settle on the modules they share`);
+  throw new Error(`${name}: its cold parts and the runner did not settle on the modules they share`);
 }
 
 const dist = join(root, 'dist');
@@ -262,18 +300,23 @@ const runner = await build({ ...common, entryPoints: { run: 'src/cli/launch/run-
 const metafiles = [parser.metafile, runner.metafile];
 /** Command key → the small runner bundle that holds its handler (the launcher's TEXTGEN_BUNDLE_IDS.runners). */
 const runnerOf = {};
-/** Small runner → the name of its cold part (dist/<name>.cold.cjs). */
-const coldOf = {};
+/** Small runner → its cold parts (part → the paths the runner asks it for). */
+const partsOf = {};
 for (const [name, keys] of Object.entries(SMALL_RUNNERS)) {
   const files = [...keys, ...KEPT_BY_EVERY_RUNNER].map((key) => `commands/${key.split(' ').join('/')}.ts`);
   for (const file of files)
     if (!existsSync(join(root, file))) throw new Error(`SMALL_RUNNERS.${name}: no command file ${file}`);
-  const built = await buildWithColdPart(name, files);
+  const built = await buildWithColdParts(name, files);
   metafiles.push(...built.metafiles);
-  coldOf[name] = `${name}.cold`;
+  partsOf[name] = built.parts;
   for (const key of keys) runnerOf[key] = name;
 }
-const bundleNames = ['cli', 'run', ...Object.keys(SMALL_RUNNERS), ...Object.values(coldOf)];
+const bundleNames = [
+  'cli',
+  'run',
+  ...Object.keys(SMALL_RUNNERS),
+  ...Object.entries(partsOf).flatMap(([name, parts]) => Object.keys(parts).map((part) => `${name}.${part}`)),
+];
 const bundles = { metafile: mergeMetafiles(...metafiles) };
 for (const name of bundleNames) asciiOnly(join(dist, `${name}.cjs`));
 const id = (name) =>
@@ -287,7 +330,17 @@ const ids = {
   runners: Object.fromEntries(
     Object.entries(runnerOf).map(([key, name]) => [
       key,
-      { name, id: id(name), cold: { name: coldOf[name], id: id(coldOf[name]) } },
+      {
+        name,
+        id: id(name),
+        // Path → the part that holds it, and each part's bundle (src/cli/launch/launch.ts).
+        cold: Object.fromEntries(
+          Object.entries(partsOf[name]).flatMap(([part, rels]) => rels.map((rel) => [rel, part])),
+        ),
+        parts: Object.fromEntries(
+          Object.keys(partsOf[name]).map((part) => [part, { name: `${name}.${part}`, id: id(`${name}.${part}`) }]),
+        ),
+      },
     ]),
   ),
 };

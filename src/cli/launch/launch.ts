@@ -24,11 +24,15 @@ declare const TEXTGEN_BUNDLE_IDS: {
   run: string;
   runners: Record<string, SmallRunner>;
 };
-/** A small runner bundle and its cold part (`<name>.cold.cjs`: the emulator, read only by a local profile). */
+/**
+ * A small runner bundle and its cold parts (`<name>.<part>.cjs`: the emulator, the other providers' protocol code),
+ * each read only by a run that needs it: `cold` gives the part of each module the runner asks the parts for.
+ */
 interface SmallRunner {
   name: string;
   id: string;
-  cold: { name: string; id: string };
+  cold: Record<string, string>;
+  parts: Record<string, { name: string; id: string }>;
 }
 /** The help pages rendered at build time: command line (helpPageKey) → `help/<n>.txt` (scripts/bundle.mjs). */
 declare const TEXTGEN_HELP_PAGES: Record<string, number>;
@@ -76,45 +80,46 @@ function runnerFor(
   // a word that merely looks like the flag costs nothing but a cache miss.
   const scope = argv.some((a) => a === '--batch' || a.startsWith('--batch=')) ? `${key} batch` : key;
   return small
-    ? withColdPart(small, dist, cacheDir, scope)
+    ? withColdParts(small, dist, cacheDir, scope)
     : loadBundle<RunBundle>(join(dist, 'run.cjs'), TEXTGEN_BUNDLE_IDS.run, cacheDir, scope);
 }
 
 /**
- * A small runner whose rarely used modules are in a bundle of their own (scripts/bundle.mjs COLD_MODULES), read on
- * the first `require("textgen-cold:<module>")`; that bundle's `require("textgen-shared:<module>")` gets the
- * runner's own instance of a module both use (`TEXTGEN_SHARED`). Both caches are written by `persist`.
+ * A small runner whose rarely used modules are in bundles of their own (scripts/bundle.mjs COLD_PARTS), each read on
+ * the first `require("textgen-cold:<module>")` of one of its modules; a part's `require("textgen-shared:<module>")`
+ * gets the runner's own instance of a module both use (`TEXTGEN_SHARED`). `persist` writes every loaded one's cache.
  */
-function withColdPart(
+function withColdParts(
   small: SmallRunner,
   dist: string,
   cacheDir: string | undefined,
   scope: string,
 ): LoadedBundle<RunBundle> {
-  let cold: LoadedBundle<Record<string, () => unknown>> | undefined;
+  const loaded = new Map<string, LoadedBundle<Record<string, () => unknown>>>();
   const shared = (request: string): unknown => {
     const loader = runner.exports.TEXTGEN_SHARED?.[request.slice(SHARED.length)];
     if (!request.startsWith(SHARED) || loader === undefined)
       throw new Error(`${small.name}.cjs does not hold ${request}`);
     return loader();
   };
-  const runner: LoadedBundle<RunBundle> = loadBundle<RunBundle>(
-    join(dist, `${small.name}.cjs`),
-    small.id,
-    cacheDir,
-    scope,
-    (request) => {
-      cold ??= loadBundle(join(dist, `${small.cold.name}.cjs`), small.cold.id, cacheDir, scope, shared);
-      const module = request.startsWith(COLD) ? cold.exports[request.slice(COLD.length)] : undefined;
-      if (module === undefined) throw new Error(`${small.cold.name}.cjs does not hold ${request}`);
-      return module();
-    },
-  );
+  const cold = (request: string): unknown => {
+    const path = request.slice(COLD.length);
+    const part = request.startsWith(COLD) && Object.hasOwn(small.cold, path) ? small.cold[path] : undefined;
+    const bundle = part === undefined ? undefined : small.parts[part];
+    if (part === undefined || bundle === undefined) throw new Error(`${small.name}.cjs has no part holding ${request}`);
+    let exports = loaded.get(part);
+    if (exports === undefined) {
+      exports = loadBundle(join(dist, `${bundle.name}.cjs`), bundle.id, cacheDir, scope, shared);
+      loaded.set(part, exports);
+    }
+    return (exports.exports[path] as () => unknown)();
+  };
+  const runner = loadBundle<RunBundle>(join(dist, `${small.name}.cjs`), small.id, cacheDir, scope, cold);
   return {
     exports: runner.exports,
     persist(key) {
       runner.persist(key);
-      cold?.persist(key);
+      for (const part of loaded.values()) part.persist(key);
     },
   };
 }
