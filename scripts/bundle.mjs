@@ -333,12 +333,12 @@ const ids = {
       {
         name,
         id: id(name),
-        // Path → the part that holds it, and each part's bundle (src/cli/launch/launch.ts).
-        cold: Object.fromEntries(
-          Object.entries(partsOf[name]).flatMap(([part, rels]) => rels.map((rel) => [rel, part])),
-        ),
+        // Each part's bundle and folder: the part of a module the runner asks for (src/cli/launch/launch.ts).
         parts: Object.fromEntries(
-          Object.keys(partsOf[name]).map((part) => [part, { name: `${name}.${part}`, id: id(`${name}.${part}`) }]),
+          Object.keys(partsOf[name]).map((part) => [
+            part,
+            { name: `${name}.${part}`, id: id(`${name}.${part}`), folder: COLD_PARTS[part] },
+          ]),
         ),
       },
     ]),

@@ -26,13 +26,12 @@ declare const TEXTGEN_BUNDLE_IDS: {
 };
 /**
  * A small runner bundle and its cold parts (`<name>.<part>.cjs`: the emulator, the other providers' protocol code),
- * each read only by a run that needs it: `cold` gives the part of each module the runner asks the parts for.
+ * each read only by a run that needs it; a part holds the modules of its folder the runner asks for.
  */
 interface SmallRunner {
   name: string;
   id: string;
-  cold: Record<string, string>;
-  parts: Record<string, { name: string; id: string }>;
+  parts: Record<string, { name: string; id: string; folder: string }>;
 }
 /** The help pages rendered at build time: command line (helpPageKey) → `help/<n>.txt` (scripts/bundle.mjs). */
 declare const TEXTGEN_HELP_PAGES: Record<string, number>;
@@ -104,15 +103,18 @@ function withColdParts(
   };
   const cold = (request: string): unknown => {
     const path = request.slice(COLD.length);
-    const part = request.startsWith(COLD) && Object.hasOwn(small.cold, path) ? small.cold[path] : undefined;
-    const bundle = part === undefined ? undefined : small.parts[part];
-    if (part === undefined || bundle === undefined) throw new Error(`${small.name}.cjs has no part holding ${request}`);
-    let exports = loaded.get(part);
-    if (exports === undefined) {
-      exports = loadBundle(join(dist, `${bundle.name}.cjs`), bundle.id, cacheDir, scope, shared);
-      loaded.set(part, exports);
+    const part = request.startsWith(COLD)
+      ? Object.values(small.parts).find((p) => path.startsWith(p.folder))
+      : undefined;
+    if (part === undefined) throw new Error(`${small.name}.cjs has no part holding ${request}`);
+    let bundle = loaded.get(part.name);
+    if (bundle === undefined) {
+      bundle = loadBundle(join(dist, `${part.name}.cjs`), part.id, cacheDir, scope, shared);
+      loaded.set(part.name, bundle);
     }
-    return (exports.exports[path] as () => unknown)();
+    const module = bundle.exports[path];
+    if (module === undefined) throw new Error(`${part.name}.cjs does not hold ${request}`);
+    return module();
   };
   const runner = loadBundle<RunBundle>(join(dist, `${small.name}.cjs`), small.id, cacheDir, scope, cold);
   return {
