@@ -3,6 +3,7 @@
 //   dist/cli.cjs     src/cli/launch/cli-entry.ts — commander and the command specs (help, parsing)
 //   dist/run.cjs     src/cli/launch/run-entry.ts — the chosen command and everything it loads
 //   dist/run-*.cjs   the same entry with only some commands' handlers (SMALL_RUNNERS, below)
+//   dist/run-*.<part>.cjs  code of such a runner that only some runs need (COLD_PARTS, below)
 //   dist/launch.cjs  src/cli/launch/launch.ts    — loads the two through V8's code cache
 // CommonJS, because Node 20 can give V8's code cache only to scripts (vm.Script), not to ES modules. Only entry
 // points are named here: what each bundle holds follows from the imports.
