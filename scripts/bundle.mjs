@@ -3,6 +3,7 @@
 //   dist/cli.cjs     src/cli/launch/cli-entry.ts — commander and the command specs (help, parsing)
 //   dist/run.cjs     src/cli/launch/run-entry.ts — the chosen command and everything it loads
 //   dist/run-*.cjs   the same entry with only some commands' handlers (SMALL_RUNNERS, below)
+//   dist/run-*.<part>.cjs  code of such a runner that only some runs need (COLD_PARTS, below)
 //   dist/launch.cjs  src/cli/launch/launch.ts    — loads the two through V8's code cache
 // CommonJS, because Node 20 can give V8's code cache only to scripts (vm.Script), not to ES modules. Only entry
 // points are named here: what each bundle holds follows from the imports.
@@ -114,6 +115,152 @@ const SMALL_RUNNERS = {
 // and runs `profiles add` in the same process (src/cli/offer-profile.ts).
 const KEPT_BY_EVERY_RUNNER = ['profiles add'];
 
+/**
+ * Code a small runner loads only on some runs, in bundles of their own ("cold parts", dist/<runner>.<part>.cjs),
+ * each read only when its path is taken: V8 deserialises every function of a bundle it loads, run or not
+ * (docs/performance.md, "fourth round"). A part is a folder: a module in it that the runner imports from outside
+ * it is left to the part. `emulator`: the embedded server of the `local` profiles (a quarter of the request's
+ * bundle); the other providers' protocol code (watsonx's, the command's own service, stays in the runner). What a
+ * part shares with the runner (src/contract, profiles/common, …) is not copied: the part takes those modules from
+ * the runner itself, and a module two parts need goes to the runner, so each of textgen's modules has one instance
+ * (one `UsageError` class). Packages are the exception (below).
+ */
+const COLD_PARTS = {
+  emulator: 'src/emulator/',
+  openai: 'profiles/openai/client/',
+  'aleph-alpha': 'profiles/aleph-alpha/client/',
+  'open-inference': 'profiles/open-inference/client/',
+};
+const COLD_PREFIX = 'textgen-cold:';
+const SHARED_PREFIX = 'textgen-shared:';
+
+/** The root-relative path of a relative import written in TypeScript's style (`./x.js` for `./x.ts`). */
+function tsPath(resolveDir, path) {
+  const full = join(resolveDir, path);
+  const ts = full.replace(/\.js$/, '.ts');
+  return relative(root, existsSync(ts) ? ts : full)
+    .split(sep)
+    .join('/');
+}
+
+const partOf = (rel) => Object.keys(COLD_PARTS).find((part) => rel.startsWith(COLD_PARTS[part]));
+
+/**
+ * In the runner: a module of a part, imported from outside the part, becomes `require("textgen-cold:<path>")`,
+ * which the launcher answers; `entries` collects them (part → paths).
+ */
+function coldLeftOut(entries) {
+  return {
+    name: 'cold-left-out',
+    setup(b) {
+      b.onResolve({ filter: /^\./ }, (args) => {
+        const rel = tsPath(args.resolveDir, args.path);
+        const part = partOf(rel);
+        if (part === undefined || partOf(relative(root, args.importer).split(sep).join('/')) === part) return undefined;
+        (entries[part] ??= new Set()).add(rel);
+        return { path: `${COLD_PREFIX}${rel}`, external: true };
+      });
+    },
+  };
+}
+
+/** In a part: every module the runner holds becomes `require("textgen-shared:<path>")`; `used` collects them. */
+function sharedFromRunner(runnerInputs, used) {
+  return {
+    name: 'shared-from-runner',
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.pluginData === 'shared-from-runner' || args.kind === 'entry-point') return undefined;
+        const r = await b.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          pluginData: 'shared-from-runner',
+        });
+        if (r.errors.length > 0 || r.external || r.namespace !== 'file') return r.errors.length > 0 ? r : undefined;
+        const rel = relative(root, r.path).split(sep).join('/');
+        // Packages are not shared: taking one from the runner would keep the whole package there (zod with every
+        // locale), and the emulator's own zod schemas never meet the runner's.
+        if (!runnerInputs.has(rel) || rel.startsWith('node_modules/')) return undefined;
+        used.add(rel);
+        return { path: `${SHARED_PREFIX}${rel}`, external: true };
+      });
+    },
+  };
+}
+
+/**
+ * A small runner (dist/<name>.cjs) and its cold parts. The runner exports `TEXTGEN_SHARED` (path → loader of its
+ * module) for what the parts take from it. Exporting a module whole can pull in code the runner had left out, and
+ * a module two parts would both hold is moved to the runner, so they are built again until they agree on what is
+ * shared. Returns the metafiles and the parts (part → the paths the runner asks it for).
+ */
+async function buildWithColdParts(name, keptCommands) {
+  const entry = join(root, 'src/cli/launch/run-entry.ts');
+  const loaders = (rels) =>
+    rels.map((rel) => `${JSON.stringify(rel)}: () => require(${JSON.stringify(join(root, rel))})`);
+  let shared = [];
+  for (let round = 0; round < 6; round++) {
+    const registry = {
+      name: 'shared-registry',
+      setup(b) {
+        b.onLoad({ filter: /[\\/]src[\\/]cli[\\/]launch[\\/]run-entry\.ts$/ }, (args) => {
+          if (args.path !== entry) return undefined;
+          return {
+            loader: 'ts',
+            contents: `${readFileSync(args.path, 'utf8')}\nexport const TEXTGEN_SHARED: Record<string, () => unknown> = {${loaders(shared).join(', ')}};\n`,
+          };
+        });
+      },
+    };
+    const entries = {};
+    const runner = await build({
+      ...common,
+      entryPoints: { [name]: 'src/cli/launch/run-entry.ts' },
+      plugins: [
+        ...common.plugins,
+        registry,
+        coldLeftOut(entries),
+        handlersLeftOut(`dist/${name}.cjs`, new Set(keptCommands)),
+      ],
+    });
+    const inputs = new Set(Object.keys(runner.metafile.outputs[`dist/${name}.cjs`].inputs));
+    const used = new Set();
+    const parts = {};
+    const metafiles = [runner.metafile];
+    const holders = new Map();
+    for (const [part, rels] of Object.entries(entries)) {
+      const file = `${name}.${part}`;
+      const cold = await build({
+        ...common,
+        entryPoints: undefined,
+        stdin: {
+          contents: `module.exports = {${loaders([...rels].sort()).join(', ')}};`,
+          resolveDir: root,
+          sourcefile: `${file}-entry.cjs`,
+          loader: 'js',
+        },
+        outdir: undefined,
+        outExtension: undefined,
+        outfile: join(dist, `${file}.cjs`),
+        plugins: [...common.plugins, sharedFromRunner(inputs, used)],
+      });
+      metafiles.push(cold.metafile);
+      parts[part] = [...rels].sort();
+      for (const rel of Object.keys(cold.metafile.outputs[`dist/${file}.cjs`].inputs))
+        if (!rel.startsWith('node_modules/') && !rel.endsWith('-entry.cjs'))
+          holders.set(rel, [...(holders.get(rel) ?? []), part]);
+    }
+    // Settled when the parts, built against this runner's modules, take exactly what it exports and hold no module
+    // twice.
+    const twice = [...holders].filter(([, p]) => p.length > 1).map(([rel]) => rel);
+    const next = [...new Set([...used, ...twice])].sort();
+    if (twice.length === 0 && next.join('\n') === shared.join('\n')) return { metafiles, parts };
+    shared = next;
+  }
+  throw new Error(`${name}: its cold parts and the runner did not settle on the modules they share`);
+}
+
 const dist = join(root, 'dist');
 // Nothing stale: bin/textgen.js runs only what this build wrote.
 rmSync(dist, { recursive: true, force: true });
@@ -154,19 +301,23 @@ const runner = await build({ ...common, entryPoints: { run: 'src/cli/launch/run-
 const metafiles = [parser.metafile, runner.metafile];
 /** Command key → the small runner bundle that holds its handler (the launcher's TEXTGEN_BUNDLE_IDS.runners). */
 const runnerOf = {};
+/** Small runner → its cold parts (part → the paths the runner asks it for). */
+const partsOf = {};
 for (const [name, keys] of Object.entries(SMALL_RUNNERS)) {
   const files = [...keys, ...KEPT_BY_EVERY_RUNNER].map((key) => `commands/${key.split(' ').join('/')}.ts`);
   for (const file of files)
     if (!existsSync(join(root, file))) throw new Error(`SMALL_RUNNERS.${name}: no command file ${file}`);
-  const small = await build({
-    ...common,
-    entryPoints: { [name]: 'src/cli/launch/run-entry.ts' },
-    plugins: [...common.plugins, handlersLeftOut(`dist/${name}.cjs`, new Set(files))],
-  });
-  metafiles.push(small.metafile);
+  const built = await buildWithColdParts(name, files);
+  metafiles.push(...built.metafiles);
+  partsOf[name] = built.parts;
   for (const key of keys) runnerOf[key] = name;
 }
-const bundleNames = ['cli', 'run', ...Object.keys(SMALL_RUNNERS)];
+const bundleNames = [
+  'cli',
+  'run',
+  ...Object.keys(SMALL_RUNNERS),
+  ...Object.entries(partsOf).flatMap(([name, parts]) => Object.keys(parts).map((part) => `${name}.${part}`)),
+];
 const bundles = { metafile: mergeMetafiles(...metafiles) };
 for (const name of bundleNames) asciiOnly(join(dist, `${name}.cjs`));
 const id = (name) =>
@@ -177,7 +328,22 @@ const id = (name) =>
 const ids = {
   cli: id('cli'),
   run: id('run'),
-  runners: Object.fromEntries(Object.entries(runnerOf).map(([key, name]) => [key, { name, id: id(name) }])),
+  runners: Object.fromEntries(
+    Object.entries(runnerOf).map(([key, name]) => [
+      key,
+      {
+        name,
+        id: id(name),
+        // Each part's bundle and folder: the part of a module the runner asks for (src/cli/launch/launch.ts).
+        parts: Object.fromEntries(
+          Object.keys(partsOf[name]).map((part) => [
+            part,
+            { name: `${name}.${part}`, id: id(`${name}.${part}`), folder: COLD_PARTS[part] },
+          ]),
+        ),
+      },
+    ]),
+  ),
 };
 const helpPages = await renderHelpPages(join(dist, 'cli.cjs'), join(dist, 'help'));
 // What the launcher needs to tell which command a command line names (src/cli/route.ts) before loading any bundle:

@@ -21,7 +21,9 @@ import {
   type ParameterFlagMapping,
 } from './generate-flag-specs.js';
 import { readJsonOption, refusePrototypeKeys, type JsonOptionIo } from './json-option.js';
-import type { Locator } from './validate-option.js';
+import { type Locator, within } from './issue-site.js';
+import { plainParameters } from './plain-parameters.js';
+import type { ValidateOptions } from './validate-option.js';
 
 type TextGenerateOptions = OptionValues<typeof GENERATE_FLAG_SPECS>;
 type CompleteOptions = OptionValues<typeof COMPLETE_OPTION_SPECS>;
@@ -76,11 +78,6 @@ export async function buildCanonicalRequest(raw: RawGenerateOptions, opts: Build
     throw conflictError(granular);
   checkStdinReaders(raw);
 
-  const [{ parametersSchemaFor, moderationsSchema, extraSchema }, { validateOption, within }] = await Promise.all([
-    import('./schemas.js'),
-    import('./validate-option.js'),
-  ]);
-
   let merged: CanonicalParameters = {};
   const provenance = new Map<string, Locator>();
   let layers = 0;
@@ -92,37 +89,54 @@ export async function buildCanonicalRequest(raw: RawGenerateOptions, opts: Build
 
   if (opts.defaults !== undefined) {
     const locate = within(DEFAULTS_OWNER);
-    addLayer(validateOption(parametersSchemaFor(opts.defaults), opts.defaults, locate), locate);
+    addLayer(await validParameters(opts.defaults, locate), locate);
   }
   if (raw.parameters !== undefined) {
     const value = await readJsonOption('--parameters', jsonText('--parameters', raw.parameters), opts);
     const locate = within('--parameters');
-    addLayer(validateOption(parametersSchemaFor(value), value, locate, { unknownFieldHint: EXTRA_HINT }), locate);
+    addLayer(await validParameters(value, locate, { unknownFieldHint: EXTRA_HINT }), locate);
   }
   if (granular.length > 0) {
     let fromFlags: Record<string, unknown> = {};
     for (const f of granular) fromFlags = deepMerge(fromFlags, { [f.field]: await flagValue(f, values[f.key]!, opts) });
     const locate = byFlag(table);
-    addLayer(validateOption(parametersSchemaFor(fromFlags), fromFlags, locate), locate);
+    addLayer(await validParameters(fromFlags, locate), locate);
   }
   if (layers > 1) {
     const locate: Locator = (path) => (provenance.get(String(path[0])) ?? within('parameters'))(path);
-    merged = validateOption(parametersSchemaFor(merged), merged, locate);
+    merged = await validParameters(merged, locate);
   }
 
   const request: CanonicalRequest = {};
   if (Object.keys(merged).length > 0) request.parameters = merged;
   if (raw.moderations !== undefined) {
     const value = await readJsonOption('--moderations', jsonText('--moderations', raw.moderations), opts);
+    const [{ moderationsSchema }, { validateOption }] = await zodValidation();
     request.moderations = validateOption(moderationsSchema(), value, within('--moderations'));
   }
   const built: BuiltRequest = { request };
   if (raw.extra !== undefined) {
     const value = await readJsonOption('--extra', jsonText('--extra', raw.extra), opts);
     refusePrototypeKeys('--extra', value);
+    const [{ extraSchema }, { validateOption }] = await zodValidation();
     built.extra = validateOption(extraSchema(), value, within('--extra'));
   }
   return built;
+}
+
+/** zod and the schemas: for what ./plain-parameters.ts cannot vouch for, and for every message. */
+const zodValidation = () => Promise.all([import('./schemas.js'), import('./validate-option.js')]);
+
+/** One layer of parameters, validated: without zod when it is certainly valid (./plain-parameters.ts). */
+async function validParameters(
+  value: unknown,
+  locate: Locator,
+  options?: ValidateOptions,
+): Promise<CanonicalParameters> {
+  const plain = plainParameters(value);
+  if (plain !== undefined) return plain;
+  const [{ parametersSchemaFor }, { validateOption }] = await zodValidation();
+  return validateOption(parametersSchemaFor(value), value, locate, options);
 }
 
 function byFlag(table: readonly ParameterFlagMapping[]): Locator {

@@ -9,19 +9,9 @@ import { UsageError } from '../contract/errors.js';
 import { didYouMean } from '../contract/did-you-mean.js';
 import { expectationAt, FIELD_SYNONYMS, knownFieldsAt } from './schemas.js';
 
-/** Where a value lives in the user's terms: the flag (or source) that supplied it, and the path inside it. */
-export interface IssueSite {
-  owner: string;
-  field: readonly PropertyKey[];
-}
+import type { IssueSite, Locator } from './issue-site.js';
 
-/** Maps a path inside the validated value to the flag or source the user wrote it in. */
-export type Locator = (path: readonly PropertyKey[]) => IssueSite;
-
-/** Everything under one flag or source: `--parameters` → "--parameters: top_k …". */
-export const within =
-  (owner: string): Locator =>
-  (path) => ({ owner, field: path });
+export { type IssueSite, type Locator, within } from './issue-site.js';
 
 export interface ValidateOptions {
   /** Added as the hint when a field is unknown (e.g. "provider-specific fields go in --extra"). */

@@ -1,4 +1,6 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -66,6 +68,89 @@ describe('the quick parse through the built CLI', () => {
       expect(result.exitCode, result.stderr).toBe(0);
       expect(stamp(result)).toEqual(stamp(await runInProcess([...args], { env: fixture.home.env })));
       expect(bundles, name).toEqual(['run-generate']);
+    }
+  });
+
+  it('a local profile reads the emulator from the cold part of the small runner, with the output of the in-process CLI', async () => {
+    for (const [name, args] of [
+      [
+        'local',
+        [
+          '--profile',
+          'local',
+          'deployment',
+          'text-generate',
+          '--id-or-name',
+          'demo',
+          '--input',
+          'Hello',
+          '--parameters-random-seed',
+          '7',
+        ],
+      ],
+      [
+        'local-json',
+        [
+          '--profile',
+          'local',
+          '-o',
+          'json',
+          'deployment',
+          'text-generate-stream',
+          '--id-or-name',
+          'demo',
+          '--input',
+          'Hi',
+          '--parameters-random-seed',
+          '3',
+        ],
+      ],
+    ] as const) {
+      const { result, bundles } = await run(name, [...args]);
+      expect(result.exitCode, result.stderr).toBe(0);
+      expect(stamp(result)).toEqual(stamp(await runInProcess([...args], { env: fixture.home.env })));
+      expect(bundles, name).toEqual(['run-generate', 'run-generate.emulator']);
+    }
+  });
+
+  it("another provider's protocol code comes from its own cold part, with the output of the in-process CLI", async () => {
+    const generate = (...rest: string[]) => ['deployment', 'text-generate', '--input', 'Hi', ...rest];
+    for (const [part, args] of [
+      ['openai', ['--provider', 'openai', '--api-key', 'k', ...generate('--id-or-name', 'demo')]],
+      ['openai', ['--provider', 'azure-openai', '--api-key', 'k', '-o', 'json', ...generate('--id-or-name', 'demo')]],
+      ['aleph-alpha', ['--provider', 'aleph-alpha', '--token', 'k', ...generate('--id-or-name', 'luminous-base')]],
+      ['open-inference', ['--provider', 'open-inference', ...generate('--id-or-name', 'demo')]],
+    ] as const) {
+      const full = [
+        '--url',
+        fixture.server.url,
+        ...args,
+        '--parameters-max-new-tokens',
+        '3',
+        '--parameters-decoding-method',
+        'greedy',
+      ];
+      const { result, bundles } = await run(`part-${args[1]}`, full);
+      expect(result.exitCode, result.stderr).toBe(0);
+      expect(stamp(result)).toEqual(stamp(await runInProcess(full, { env: fixture.home.env })));
+      expect(bundles, args[1]).toEqual(['run-generate', `run-generate.${part}`]);
+    }
+    // An error the part words is the runner's own error class: the same message and exit code.
+    const server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: 'no such thing', type: 'invalid_request_error', code: 'nope' } }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const failing = ['--provider', 'openai', '--url', `http://127.0.0.1:${port}`, '--api-key', 'k', '--retries', '0'];
+      const args = [...failing, ...generate('--id-or-name', 'demo')];
+      const { result } = await run('part-error', args);
+      expect(result.exitCode).toBe(4);
+      expect(result).toEqual(await runInProcess(args, { env: fixture.home.env }));
+    } finally {
+      server.close();
     }
   });
 

@@ -66,11 +66,20 @@ export function compileCacheDir(env: Record<string, string | undefined>): string
   return join(tmpdir(), `textgen-compile-cache${uid === undefined ? '' : `-${uid}`}`);
 }
 
+/** Answers the bundle's `require("textgen-…")` (a runner's cold part and what it shares, ./launch.ts). */
+export type BundleLinks = (request: string) => unknown;
+
 /**
  * The bundle at `file` (ASCII; its content hash is `id`), compiled from the cache in `dir` when there is a valid one:
  * the cache of `scope` (e.g. a command path) when given, so that runs of one kind share a cache and no other.
  */
-export function loadBundle<T>(file: string, id: string, dir: string | undefined, scope?: string): LoadedBundle<T> {
+export function loadBundle<T>(
+  file: string,
+  id: string,
+  dir: string | undefined,
+  scope?: string,
+  links?: BundleLinks,
+): LoadedBundle<T> {
   // The bundles are ASCII (scripts/bundle.mjs sees to it), so latin1 reads them exactly, without UTF-8 decoding.
   const source = readFileSync(file, 'latin1');
   const scoped = scope === undefined ? '' : `-${scope.replace(/[^A-Za-z0-9]+/g, '_')}`;
@@ -92,7 +101,17 @@ export function loadBundle<T>(file: string, id: string, dir: string | undefined,
     dirname: string,
   ) => void;
   const mod = { exports: {} };
-  wrapper.call(mod.exports, mod.exports, createRequire(file), mod, file, dirname(file));
+  const nodeRequire = createRequire(file);
+  const bundleRequire =
+    links === undefined
+      ? nodeRequire
+      : Object.assign((request: string) => (request.startsWith('textgen-') ? links(request) : nodeRequire(request)), {
+          resolve: nodeRequire.resolve,
+          cache: nodeRequire.cache,
+          main: nodeRequire.main,
+          extensions: nodeRequire.extensions,
+        });
+  wrapper.call(mod.exports, mod.exports, bundleRequire as NodeJS.Require, mod, file, dirname(file));
   return {
     exports: mod.exports as T,
     persist(key: string): void {

@@ -22,8 +22,17 @@ import { routedSpec } from '../route.js';
 declare const TEXTGEN_BUNDLE_IDS: {
   cli: string;
   run: string;
-  runners: Record<string, { name: string; id: string }>;
+  runners: Record<string, SmallRunner>;
 };
+/**
+ * A small runner bundle and its cold parts (`<name>.<part>.cjs`: the emulator, the other providers' protocol code),
+ * each read only by a run that needs it; a part holds the modules of its folder the runner asks for.
+ */
+interface SmallRunner {
+  name: string;
+  id: string;
+  parts: Record<string, { name: string; id: string; folder: string }>;
+}
 /** The help pages rendered at build time: command line (helpPageKey) → `help/<n>.txt` (scripts/bundle.mjs). */
 declare const TEXTGEN_HELP_PAGES: Record<string, number>;
 
@@ -47,7 +56,13 @@ interface CliBundle {
 interface RunBundle {
   executeCommand(selection: Selection, io: ProcessLike, options: MainOptions): Promise<number>;
   quickSelection(argv: readonly string[], key: string): Selection | undefined;
+  /** A small runner's modules that its cold part uses (scripts/bundle.mjs). */
+  TEXTGEN_SHARED?: Record<string, () => unknown>;
 }
+
+/** The prefixes of scripts/bundle.mjs for a small runner's cold modules and for what they share with it. */
+const COLD = 'textgen-cold:';
+const SHARED = 'textgen-shared:';
 
 /** The runner bundle of the command `key` (dist/run.cjs, or a smaller one that holds it), with one cache per command. */
 function runnerFor(
@@ -64,8 +79,51 @@ function runnerFor(
   // a word that merely looks like the flag costs nothing but a cache miss.
   const scope = argv.some((a) => a === '--batch' || a.startsWith('--batch=')) ? `${key} batch` : key;
   return small
-    ? loadBundle<RunBundle>(join(dist, `${small.name}.cjs`), small.id, cacheDir, scope)
+    ? withColdParts(small, dist, cacheDir, scope)
     : loadBundle<RunBundle>(join(dist, 'run.cjs'), TEXTGEN_BUNDLE_IDS.run, cacheDir, scope);
+}
+
+/**
+ * A small runner whose rarely used modules are in bundles of their own (scripts/bundle.mjs COLD_PARTS), each read on
+ * the first `require("textgen-cold:<module>")` of one of its modules; a part's `require("textgen-shared:<module>")`
+ * gets the runner's own instance of a module both use (`TEXTGEN_SHARED`). `persist` writes every loaded one's cache.
+ */
+function withColdParts(
+  small: SmallRunner,
+  dist: string,
+  cacheDir: string | undefined,
+  scope: string,
+): LoadedBundle<RunBundle> {
+  const loaded = new Map<string, LoadedBundle<Record<string, () => unknown>>>();
+  const shared = (request: string): unknown => {
+    const loader = runner.exports.TEXTGEN_SHARED?.[request.slice(SHARED.length)];
+    if (!request.startsWith(SHARED) || loader === undefined)
+      throw new Error(`${small.name}.cjs does not hold ${request}`);
+    return loader();
+  };
+  const cold = (request: string): unknown => {
+    const path = request.slice(COLD.length);
+    const part = request.startsWith(COLD)
+      ? Object.values(small.parts).find((p) => path.startsWith(p.folder))
+      : undefined;
+    if (part === undefined) throw new Error(`${small.name}.cjs has no part holding ${request}`);
+    let bundle = loaded.get(part.name);
+    if (bundle === undefined) {
+      bundle = loadBundle(join(dist, `${part.name}.cjs`), part.id, cacheDir, scope, shared);
+      loaded.set(part.name, bundle);
+    }
+    const module = bundle.exports[path];
+    if (module === undefined) throw new Error(`${part.name}.cjs does not hold ${request}`);
+    return module();
+  };
+  const runner = loadBundle<RunBundle>(join(dist, `${small.name}.cjs`), small.id, cacheDir, scope, cold);
+  return {
+    exports: runner.exports,
+    persist(key) {
+      runner.persist(key);
+      for (const part of loaded.values()) part.persist(key);
+    },
+  };
 }
 
 /**
