@@ -21,17 +21,28 @@ export interface Choice {
   ranked: { index: number; logprob: number }[];
 }
 
+/**
+ * The candidates are ranked as indices over one array of logprobs, and the `{ index, logprob }` list is made only
+ * when read (alternatives are rarely shown): the same order, sums and draws as ranking the objects themselves.
+ */
 export function choose(logits: readonly number[], settings: SamplingSettings, draw: () => number): Choice {
   const greedy = settings.greedy || settings.temperature === 0;
   const scale = greedy ? 1 : settings.temperature;
   const logprobs = logSoftmax(logits.map((l) => l / scale));
   // Ties keep candidate order so greedy stays deterministic.
-  const ranked = logprobs
-    .map((logprob, index) => ({ index, logprob }))
-    .sort((a, b) => b.logprob - a.logprob || a.index - b.index);
+  const order = logprobs.map((_, index) => index).sort((a, b) => logprobs[b]! - logprobs[a]! || a - b);
 
-  const picked = greedy ? ranked[0]! : sample(filter(ranked, settings), draw);
-  return { index: picked.index, logprob: picked.logprob, rank: ranked.indexOf(picked) + 1, ranked };
+  const picked = greedy ? order[0]! : sample(filter(order, logprobs, settings), logprobs, draw);
+  let ranked: Choice['ranked'] | undefined;
+  return {
+    index: picked,
+    logprob: logprobs[picked]!,
+    rank: order.indexOf(picked) + 1,
+    get ranked() {
+      ranked ??= order.map((index) => ({ index, logprob: logprobs[index]! }));
+      return ranked;
+    },
+  };
 }
 
 function logSoftmax(values: readonly number[]): number[] {
@@ -41,38 +52,39 @@ function logSoftmax(values: readonly number[]): number[] {
   return values.map((v) => v - logSum);
 }
 
-type Ranked = Choice['ranked'][number];
-
-function filter(ranked: Ranked[], s: SamplingSettings): Ranked[] {
+/** Candidate indices, most likely first, cut by top_k, top_p and typical_p. */
+function filter(ranked: number[], logprobs: readonly number[], s: SamplingSettings): number[] {
   let kept = s.topK !== undefined ? ranked.slice(0, Math.max(1, s.topK)) : ranked;
-  if (s.topP !== undefined && s.topP < 1) kept = keepMass(kept, s.topP);
+  if (s.topP !== undefined && s.topP < 1) kept = keepMass(kept, logprobs, s.topP);
   if (s.typicalP !== undefined && s.typicalP < 1) {
     // Locally typical sampling: prefer candidates whose surprise is close to the entropy.
-    const entropy = -ranked.reduce((acc, r) => acc + Math.exp(r.logprob) * r.logprob, 0);
-    const byTypicality = [...kept].sort((a, b) => Math.abs(-a.logprob - entropy) - Math.abs(-b.logprob - entropy));
-    const typical = new Set(keepMass(byTypicality, s.typicalP));
+    const entropy = -ranked.reduce((acc, r) => acc + Math.exp(logprobs[r]!) * logprobs[r]!, 0);
+    const byTypicality = [...kept].sort(
+      (a, b) => Math.abs(-logprobs[a]! - entropy) - Math.abs(-logprobs[b]! - entropy),
+    );
+    const typical = new Set(keepMass(byTypicality, logprobs, s.typicalP));
     kept = kept.filter((r) => typical.has(r));
   }
   return kept;
 }
 
 /** The shortest prefix whose probabilities add up to at least `mass` (never empty). */
-function keepMass(ordered: Ranked[], mass: number): Ranked[] {
-  const out: Ranked[] = [];
+function keepMass(ordered: number[], logprobs: readonly number[], mass: number): number[] {
+  const out: number[] = [];
   let total = 0;
   for (const r of ordered) {
     out.push(r);
-    total += Math.exp(r.logprob);
+    total += Math.exp(logprobs[r]!);
     if (total >= mass) break;
   }
   return out;
 }
 
-function sample(kept: Ranked[], draw: () => number): Ranked {
-  const total = kept.reduce((acc, r) => acc + Math.exp(r.logprob), 0);
+function sample(kept: number[], logprobs: readonly number[], draw: () => number): number {
+  const total = kept.reduce((acc, r) => acc + Math.exp(logprobs[r]!), 0);
   let target = draw() * total;
   for (const r of kept) {
-    target -= Math.exp(r.logprob);
+    target -= Math.exp(logprobs[r]!);
     if (target < 0) return r;
   }
   return kept[kept.length - 1]!;
