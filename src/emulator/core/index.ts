@@ -33,6 +33,7 @@ import { acceptedHostNames, foreignRequest, wrongContentType } from './request-g
 import { sendJson } from './respond.js';
 import { withReplayableClock } from './answer-clock.js';
 import { rememberResponse } from './responses.js';
+import { logs, silentLog } from './silent-log.js';
 import type { Fault, RecordedRequest, ResolvedServerOptions, RunningServer } from './types.js';
 
 export type { Fault, MalformedAs, RecordedRequest, RunningServer, StatusFault, StreamFault } from './types.js';
@@ -132,7 +133,7 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
     tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
     tokenDelayMs: options.tokenDelayMs ?? 0,
     batchSpeed: options.batchSpeed ?? DEFAULT_BATCH_SPEED,
-    log: options.log ?? (() => {}),
+    log: options.log ?? silentLog,
   };
 }
 
@@ -272,12 +273,15 @@ function listen(options: ServerOptions, protocols: readonly ProtocolModule[]): P
       if (json.ok) request.json = json.value;
     }
     log?.record(request);
-    res.on('close', () => {
-      const took = `${Date.now() - started} ms`;
-      if (res.writableFinished) resolved.log(`${request.method} ${request.path} → ${res.statusCode} (${took})`);
-      else
-        resolved.log(`${request.method} ${request.path} → connection closed before the answer was complete (${took})`);
-    });
+    if (logs(resolved.log))
+      res.on('close', () => {
+        const took = `${Date.now() - started} ms`;
+        if (res.writableFinished) resolved.log(`${request.method} ${request.path} → ${res.statusCode} (${took})`);
+        else
+          resolved.log(
+            `${request.method} ${request.path} → connection closed before the answer was complete (${took})`,
+          );
+      });
 
     const ctx: RouteContext = {
       request,
@@ -420,20 +424,43 @@ function discardBody(req: IncomingMessage): { text: string; tooLarge: boolean } 
   return { text: '', tooLarge: false };
 }
 
-async function readBody(req: IncomingMessage, limit: number): Promise<{ text: string; tooLarge: boolean }> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let tooLarge = false;
-  try {
-    for await (const chunk of req) {
-      size += (chunk as Buffer).length;
+/**
+ * The body as text, or tooLarge past `limit`. Events rather than `for await`: the async iterator cost a promise per
+ * chunk and most of a small request's reading time. A client that goes away mid-body leaves what arrived.
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<{ text: string; tooLarge: boolean }> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    const done = (): void => {
+      req.off('data', onData);
+      req.off('end', done);
+      req.off('error', done);
+      req.off('close', done);
+      // One chunk (nearly every request) is decoded as it is; several are joined first, so a character split
+      // between them survives.
+      const text = tooLarge
+        ? ''
+        : chunks.length === 1
+          ? chunks[0]!.toString('utf8')
+          : Buffer.concat(chunks).toString('utf8');
+      resolve({ text, tooLarge });
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
       if (size > limit) tooLarge = true;
-      else chunks.push(chunk as Buffer);
+      else chunks.push(chunk);
+    };
+    if (req.readableEnded) {
+      done();
+      return;
     }
-  } catch {
-    // The client went away mid-body; what arrived is all there is.
-  }
-  return { text: tooLarge ? '' : Buffer.concat(chunks).toString('utf8'), tooLarge };
+    req.on('data', onData);
+    req.on('end', done);
+    req.on('error', done);
+    req.on('close', done);
+  });
 }
 
 function flattenHeaders(headers: IncomingMessage['headers']): Record<string, string> {
