@@ -152,7 +152,7 @@ class LocalGeneration implements Generation {
 
   private tokensOf(piece: Extract<Piece, { kind: 'text' }>, position: number): EngineToken[] {
     const tokenizer = this.tokenizer;
-    const ids = tokenizer.encode(piece.text);
+    const ids = pieceIds(tokenizer, piece.text);
     return ids.map((id, i) => {
       const text = tokenizer.decode([id]);
       if (i > 0) {
@@ -163,7 +163,7 @@ class LocalGeneration implements Generation {
       return scoredToken(id, text, piece.logprob, piece.rank, () => {
         const topTokens: TokenAlternative[] = [];
         for (const alt of piece.alternatives()) {
-          const altText = tokenizer.decode([tokenizer.encode(alt.text)[0]!]);
+          const altText = tokenizer.decode([pieceIds(tokenizer, alt.text)[0]!]);
           if (!topTokens.some((t) => t.text === altText)) topTokens.push({ text: altText, logprob: alt.logprob });
           if (topTokens.length === TOP_TOKENS) break;
         }
@@ -171,6 +171,24 @@ class LocalGeneration implements Generation {
       });
     });
   }
+}
+
+/** The token ids of each piece the planner writes: its words and marks, a few hundred spellings in all. */
+const pieceCache = new WeakMap<Tokenizer, Map<string, readonly number[]>>();
+
+function pieceIds(tokenizer: Tokenizer, text: string): readonly number[] {
+  let cache = pieceCache.get(tokenizer);
+  if (!cache) {
+    cache = new Map();
+    pieceCache.set(tokenizer, cache);
+  }
+  let ids = cache.get(text);
+  if (ids === undefined) {
+    ids = tokenizer.encode(text);
+    // Input words join the vocabulary; the bound keeps endless new ones from growing the cache.
+    if (cache.size < 10_000) cache.set(text, ids);
+  }
+  return ids;
 }
 
 /** Input token data as a model would score the prompt; the first token has no logprob. */

@@ -22,27 +22,76 @@ export interface Choice {
 }
 
 /**
- * The candidates are ranked as indices over one array of logprobs, and the `{ index, logprob }` list is made only
- * when read (alternatives are rarely shown): the same order, sums and draws as ranking the objects themselves.
+ * The `{ index, logprob }` list is made only when read (alternatives are rarely shown). Greedy takes the first best
+ * candidate, and sampling without filters walks the logprobs sorted as plain numbers (sortedDraw); with filters the
+ * candidates are ranked as indices. All three give the order, sums and draws of ranking the objects themselves.
  */
 export function choose(logits: readonly number[], settings: SamplingSettings, draw: () => number): Choice {
   const greedy = settings.greedy || settings.temperature === 0;
   const scale = greedy ? 1 : settings.temperature;
   const logprobs = logSoftmax(logits.map((l) => l / scale));
+  let order: number[] | undefined;
   // Ties keep candidate order so greedy stays deterministic.
-  const order = logprobs.map((_, index) => index).sort((a, b) => logprobs[b]! - logprobs[a]! || a - b);
+  const ranking = (): number[] =>
+    (order ??= logprobs.map((_, index) => index).sort((a, b) => logprobs[b]! - logprobs[a]! || a - b));
 
-  const picked = greedy ? order[0]! : sample(filter(order, logprobs, settings), logprobs, draw);
+  let picked: { index: number; rank: number };
+  if (greedy) picked = { index: firstBest(logprobs), rank: 1 };
+  else if (filtered(settings)) {
+    const index = sample(filter(ranking(), logprobs, settings), logprobs, draw);
+    picked = { index, rank: ranking().indexOf(index) + 1 };
+  } else picked = sortedDraw(logprobs, draw);
   let ranked: Choice['ranked'] | undefined;
   return {
-    index: picked,
-    logprob: logprobs[picked]!,
-    rank: order.indexOf(picked) + 1,
+    index: picked.index,
+    logprob: logprobs[picked.index]!,
+    rank: picked.rank,
     get ranked() {
-      ranked ??= order.map((index) => ({ index, logprob: logprobs[index]! }));
+      ranked ??= ranking().map((index) => ({ index, logprob: logprobs[index]! }));
       return ranked;
     },
   };
+}
+
+function filtered(s: SamplingSettings): boolean {
+  return s.topK !== undefined || (s.topP !== undefined && s.topP < 1) || (s.typicalP !== undefined && s.typicalP < 1);
+}
+
+/** The first candidate of the highest logprob: the head of the ranking. */
+function firstBest(logprobs: readonly number[]): number {
+  let best = 0;
+  for (let i = 1; i < logprobs.length; i++) if (logprobs[i]! > logprobs[best]!) best = i;
+  return best;
+}
+
+/**
+ * `sample` over every candidate in ranking order, from the logprobs sorted as numbers: the ranking holds the same
+ * values in the same order (equal ones by index), so the sum, the walk and the position reached are the same. The
+ * candidate at that position is the j-th lowest index of its value, j counted among the equal values before it.
+ */
+function sortedDraw(logprobs: readonly number[], draw: () => number): { index: number; rank: number } {
+  const ascending = Float64Array.from(logprobs).sort();
+  const n = ascending.length;
+  let total = 0;
+  for (let k = n - 1; k >= 0; k--) total += Math.exp(ascending[k]!);
+  let target = draw() * total;
+  let position = n - 1;
+  for (let p = 0; p < n; p++) {
+    target -= Math.exp(ascending[n - 1 - p]!);
+    if (target < 0) {
+      position = p;
+      break;
+    }
+  }
+  const value = ascending[n - 1 - position]!;
+  let before = 0;
+  for (let p = position - 1; p >= 0 && ascending[n - 1 - p]! === value; p--) before++;
+  for (let i = 0; i < logprobs.length; i++)
+    if (logprobs[i]! === value) {
+      if (before === 0) return { index: i, rank: position + 1 };
+      before--;
+    }
+  throw new Error('unreachable: the value drawn is one of the logprobs');
 }
 
 function logSoftmax(values: readonly number[]): number[] {
