@@ -34,6 +34,7 @@ import { sendJson } from './respond.js';
 import { withReplayableClock } from './answer-clock.js';
 import { rememberResponse } from './responses.js';
 import { logs, silentLog } from './silent-log.js';
+import { requestTarget } from './request-target.js';
 import type { Fault, RecordedRequest, ResolvedServerOptions, RunningServer } from './types.js';
 
 export type { Fault, MalformedAs, RecordedRequest, RunningServer, StatusFault, StreamFault } from './types.js';
@@ -243,7 +244,7 @@ function listen(options: ServerOptions, protocols: readonly ProtocolModule[]): P
 
   async function handle(req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> {
     const started = Date.now();
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    const url = requestTarget(req.url ?? '/');
     const method = req.method ?? 'GET';
     const foreign = guard ? foreignRequest(req.headers, guard) : undefined;
     const found = router.dispatch(method, url.pathname);
@@ -262,7 +263,7 @@ function listen(options: ServerOptions, protocols: readonly ProtocolModule[]): P
     const request: RecordedRequest = {
       method,
       path: url.pathname,
-      query: Object.fromEntries(url.searchParams),
+      query: url.query,
       headers: flattenHeaders(req.headers),
       body: read.text,
     };
@@ -290,7 +291,7 @@ function listen(options: ServerOptions, protocols: readonly ProtocolModule[]): P
       signal,
       server: servicesFor(found.module),
     };
-    const own = requestFault(req, url.searchParams);
+    const own = requestFault(req, url);
     if (own.fault) ctx.requestFault = own.fault;
     const replayable = options.replayableAnswers;
     if (replayable === undefined) return answer(ctx, found, refused, own.error, read.tooLarge, limit, tooDeep);
