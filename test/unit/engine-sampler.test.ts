@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { choose, type Choice, type SamplingSettings } from '../../src/emulator/engine/sampler.js';
-import { createRng } from '../../src/emulator/engine/random.js';
+import { createRng, mix, mix2 } from '../../src/emulator/engine/random.js';
 
 /** choose as it was written before its fast paths: every candidate an object, ranked by a full sort. */
 function reference(logits: readonly number[], settings: SamplingSettings, draw: () => number): Choice {
@@ -74,4 +74,13 @@ describe('choose: its fast paths pick as the full ranking does (sampler.ts)', ()
       expect(got.ranked).toEqual(want.ranked);
     }
   });
+});
+
+test('mix2 is mix of two values', () => {
+  const rng = createRng(9);
+  for (let i = 0; i < 2000; i++) {
+    const a = Math.floor(rng() * 2 ** 32) - (i % 2) * 2 ** 31;
+    const b = Math.floor(rng() * 2 ** 32);
+    expect(mix2(a, b)).toBe(mix(a, b));
+  }
 });

@@ -5,7 +5,7 @@
  * pure function of the input, and sampling only adds the seeded draws.
  */
 import { choose, type SamplingSettings } from './sampler.js';
-import { hashString, mix, unit } from './random.js';
+import { hashString, mix, mix2, unit } from './random.js';
 import { FUNCTION_WORDS, PUNCTUATION, SENTENCE_SHAPES, WORDS, type WordClass } from './word-list.js';
 
 export interface PlannerSettings extends SamplingSettings {
@@ -90,7 +90,7 @@ export class Planner {
 
   private startSentence(): void {
     const ctx = mix(this.context(), 0x5e7);
-    const logits = SENTENCE_SHAPES.map((_, i) => 4 * unit(mix(ctx, i)));
+    const logits = SENTENCE_SHAPES.map((_, i) => 4 * unit(mix2(ctx, i)));
     this.shape = SENTENCE_SHAPES[choose(logits, this.settings, this.draw).index];
     this.slot = 0;
     this.sentences++;
@@ -101,7 +101,7 @@ export class Planner {
     const words = wordClass === 'noun' ? this.nouns() : WORDS[wordClass];
     const logits = words.map((w) => {
       // Cubed so a few words dominate each context, as in a real model's distribution.
-      let logit = 6 * unit(mix(ctx, wordHash(w))) ** 3 - 2;
+      let logit = 6 * unit(mix2(ctx, wordHash(w))) ** 3 - 2;
       if (wordClass === 'noun' && this.inputWordSet.has(w)) logit += INPUT_WORD_BOOST;
       if (this.used.has(w))
         logit = logit > 0 ? logit / this.settings.repetitionPenalty : logit * this.settings.repetitionPenalty;

@@ -70,7 +70,7 @@ function firstBest(logprobs: readonly number[]): number {
  * candidate at that position is the j-th lowest index of its value, j counted among the equal values before it.
  */
 function sortedDraw(logprobs: readonly number[], draw: () => number): { index: number; rank: number } {
-  const ascending = Float64Array.from(logprobs).sort();
+  const ascending = new Float64Array(logprobs).sort();
   const n = ascending.length;
   let total = 0;
   for (let k = n - 1; k >= 0; k--) total += Math.exp(ascending[k]!);
