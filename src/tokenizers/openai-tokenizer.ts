@@ -74,10 +74,25 @@ function createOpenAiTokenizer(name: OpenAiEncoding, m: EncodingModule, ranks: R
     return utf8.encode(special);
   }
 
+  /**
+   * Most tokens are whole UTF-8 text, stored as a string: those join as they are, without bytes or a decoder (the
+   * decoder was most of a short answer's tokenizer time). Anything else goes through the bytes, as does a text
+   * that starts with a byte-order mark, which TextDecoder drops.
+   */
+  function decode(ids: readonly number[]): string {
+    let text = '';
+    for (const id of ids) {
+      const entry = Number.isInteger(id) && id >= 0 ? ranks[id] : undefined;
+      if (typeof entry !== 'string') return decodeJoined(ids.map(bytesOf));
+      text += entry;
+    }
+    return text.charCodeAt(0) === 0xfeff ? decodeJoined(ids.map(bytesOf)) : text;
+  }
+
   return {
     encoding: name,
     encode: (text) => m.encode(text, plainText),
-    tokenTexts: (ids) => ids.map((id) => decodeJoined([bytesOf(id)])),
-    decode: (ids) => decodeJoined(ids.map(bytesOf)),
+    tokenTexts: (ids) => ids.map((id) => decode([id])),
+    decode,
   };
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { decode, encode } from 'gpt-tokenizer/encoding/cl100k_base';
 import { describe, expect, test } from 'vitest';
 import type { CanonicalParameters } from '../../src/contract/canonical.js';
@@ -424,5 +425,43 @@ describe('top tokens: five alternatives at every scored position, consistent wit
         expect(above, where).toBe(5);
       }
     }
+  });
+});
+
+describe('token scores worked out only when read (lazy-token.ts, sampler.ts)', () => {
+  // SHA-256 of the JSON of every prompt and generated token, top tokens included, as the engine gave them before
+  // the scores became lazy: reading them later must give the same bytes.
+  test.each<[CanonicalParameters, string]>([
+    [
+      { random_seed: 7, max_new_tokens: 40, temperature: 0.8 },
+      '38738fed5367a2324fcdaeec4f8c8872e7a485c86823e9b09affedf15b088b7a',
+    ],
+    [
+      { decoding_method: 'greedy', max_new_tokens: 25, stop_sequences: ['.'] },
+      '6feb011476861e543c1b8a16345583452ad58484a63bd3e6236ce6fa50ad6e57',
+    ],
+  ])('%j: the same tokens and alternatives as computed eagerly', async (parameters, sha) => {
+    const summary = await generate({ input: INPUT, parameters });
+    const json = JSON.stringify({ input: summary.inputTokens, generated: summary.generatedTokens });
+    expect(createHash('sha256').update(json).digest('hex')).toBe(sha);
+  });
+
+  test('read in any order, after the generation has moved on, the alternatives are the same', async () => {
+    const parameters: CanonicalParameters = { random_seed: 3, max_new_tokens: 30 };
+    const inOrder = await generate({ input: INPUT, parameters });
+    const expected = JSON.stringify([inOrder.inputTokens, inOrder.generatedTokens]);
+    const backwards = await generate({ input: INPUT, parameters });
+    for (const token of [...backwards.generatedTokens].reverse()) void token.topTokens;
+    for (const token of [...backwards.inputTokens].reverse()) void token.topTokens;
+    expect(JSON.stringify([backwards.inputTokens, backwards.generatedTokens])).toBe(expected);
+    expect({ ...backwards.generatedTokens[0]! }).toEqual(inOrder.generatedTokens[0]);
+  });
+
+  test('an assigned topTokens replaces the lazy one', async () => {
+    const summary = await generate({ input: INPUT, parameters: { random_seed: 3, max_new_tokens: 3 } });
+    const token = summary.generatedTokens[0]!;
+    token.topTokens = [{ text: 'x', logprob: -1 }];
+    expect(token.topTokens).toEqual([{ text: 'x', logprob: -1 }]);
+    expect(JSON.parse(JSON.stringify(token)).topTokens).toEqual([{ text: 'x', logprob: -1 }]);
   });
 });

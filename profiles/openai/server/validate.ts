@@ -41,7 +41,7 @@ interface Scalar {
  * The seed's fields (docs/protocols/azure-openai.md) plus what later versions, `/v1` servers and the OpenAI SDK's
  * `CompletionCreateParams` add: `stream_options`, `seed`, `suffix`.
  */
-function scalarFields(dialect: Dialect): Record<string, Scalar> {
+function scalarFieldsOf(dialect: Dialect): Record<string, Scalar> {
   return {
     max_tokens: { type: 'integer', min: 0 },
     temperature: { type: 'number', min: 0, max: 2 },
@@ -63,6 +63,12 @@ function scalarFields(dialect: Dialect): Record<string, Scalar> {
     suffix: { type: 'string' },
   };
 }
+
+/** Made once per dialect: the table is read on every request. */
+const SCALAR_FIELDS: Record<Dialect, Record<string, Scalar>> = {
+  azure: scalarFieldsOf('azure'),
+  openai: scalarFieldsOf('openai'),
+};
 
 const MAX_STOP = 4;
 const MAX_PROMPTS = 2048;
@@ -144,21 +150,22 @@ function checkStreamOptions(value: unknown): CompletionsError | undefined {
   return undefined;
 }
 
+const SPECIAL_FIELDS: Record<string, (v: unknown) => CompletionsError | undefined> = {
+  prompt: checkPrompt,
+  stop: checkStop,
+  logit_bias: checkLogitBias,
+  stream_options: checkStreamOptions,
+};
+
 export function validateCompletionsBody(json: unknown, dialect: Dialect): BodyCheck {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     return { ok: false, error: invalidRequest('The request body must be a JSON object', null) };
   }
   const body = json as Record<string, unknown>;
-  const scalars = scalarFields(dialect);
-  const special: Record<string, (v: unknown) => CompletionsError | undefined> = {
-    prompt: checkPrompt,
-    stop: checkStop,
-    logit_bias: checkLogitBias,
-    stream_options: checkStreamOptions,
-  };
+  const scalars = SCALAR_FIELDS[dialect];
   for (const [name, value] of Object.entries(body)) {
     const spec = scalars[name];
-    const check = special[name];
+    const check = SPECIAL_FIELDS[name];
     if (!spec && !check)
       return { ok: false, error: invalidRequest(`Unrecognized request argument supplied: ${name}`, null) };
     // Every field is nullable: null means "the default", as the OpenAPI document marks them.

@@ -85,12 +85,15 @@ export function handleControl(
  * The fault a request carries itself: the header, else the query parameter. One fault only (`times` does not
  * apply); a bad spec is an error the caller answers with 400 in the protocol's shape.
  */
-export function requestFault(req: IncomingMessage, query: URLSearchParams): { fault?: Fault; error?: string } {
+export function requestFault(
+  req: IncomingMessage,
+  query: { first(name: string): string | null },
+): { fault?: Fault; error?: string } {
   const header = req.headers[FAULT_HEADER];
   const [source, spec] =
     header !== undefined
       ? ['X-Textgen-Fault', Array.isArray(header) ? header.join(';') : header]
-      : ['textgen_fault', query.get(FAULT_QUERY)];
+      : ['textgen_fault', query.first(FAULT_QUERY)];
   if (spec === null) return {};
   let faults: Fault[];
   try {

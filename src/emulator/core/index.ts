@@ -33,6 +33,8 @@ import { acceptedHostNames, foreignRequest, wrongContentType } from './request-g
 import { sendJson } from './respond.js';
 import { withReplayableClock } from './answer-clock.js';
 import { rememberResponse } from './responses.js';
+import { logs, silentLog } from './silent-log.js';
+import { requestTarget } from './request-target.js';
 import type { Fault, RecordedRequest, ResolvedServerOptions, RunningServer } from './types.js';
 
 export type { Fault, MalformedAs, RecordedRequest, RunningServer, StatusFault, StreamFault } from './types.js';
@@ -132,7 +134,7 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
     tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
     tokenDelayMs: options.tokenDelayMs ?? 0,
     batchSpeed: options.batchSpeed ?? DEFAULT_BATCH_SPEED,
-    log: options.log ?? (() => {}),
+    log: options.log ?? silentLog,
   };
 }
 
@@ -242,7 +244,7 @@ function listen(options: ServerOptions, protocols: readonly ProtocolModule[]): P
 
   async function handle(req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> {
     const started = Date.now();
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    const url = requestTarget(req.url ?? '/');
     const method = req.method ?? 'GET';
     const foreign = guard ? foreignRequest(req.headers, guard) : undefined;
     const found = router.dispatch(method, url.pathname);
@@ -261,7 +263,7 @@ function listen(options: ServerOptions, protocols: readonly ProtocolModule[]): P
     const request: RecordedRequest = {
       method,
       path: url.pathname,
-      query: Object.fromEntries(url.searchParams),
+      query: url.query,
       headers: flattenHeaders(req.headers),
       body: read.text,
     };
@@ -272,12 +274,15 @@ function listen(options: ServerOptions, protocols: readonly ProtocolModule[]): P
       if (json.ok) request.json = json.value;
     }
     log?.record(request);
-    res.on('close', () => {
-      const took = `${Date.now() - started} ms`;
-      if (res.writableFinished) resolved.log(`${request.method} ${request.path} → ${res.statusCode} (${took})`);
-      else
-        resolved.log(`${request.method} ${request.path} → connection closed before the answer was complete (${took})`);
-    });
+    if (logs(resolved.log))
+      res.on('close', () => {
+        const took = `${Date.now() - started} ms`;
+        if (res.writableFinished) resolved.log(`${request.method} ${request.path} → ${res.statusCode} (${took})`);
+        else
+          resolved.log(
+            `${request.method} ${request.path} → connection closed before the answer was complete (${took})`,
+          );
+      });
 
     const ctx: RouteContext = {
       request,
@@ -286,7 +291,7 @@ function listen(options: ServerOptions, protocols: readonly ProtocolModule[]): P
       signal,
       server: servicesFor(found.module),
     };
-    const own = requestFault(req, url.searchParams);
+    const own = requestFault(req, url);
     if (own.fault) ctx.requestFault = own.fault;
     const replayable = options.replayableAnswers;
     if (replayable === undefined) return answer(ctx, found, refused, own.error, read.tooLarge, limit, tooDeep);
@@ -420,20 +425,43 @@ function discardBody(req: IncomingMessage): { text: string; tooLarge: boolean } 
   return { text: '', tooLarge: false };
 }
 
-async function readBody(req: IncomingMessage, limit: number): Promise<{ text: string; tooLarge: boolean }> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let tooLarge = false;
-  try {
-    for await (const chunk of req) {
-      size += (chunk as Buffer).length;
+/**
+ * The body as text, or tooLarge past `limit`. Events rather than `for await`: the async iterator cost a promise per
+ * chunk and most of a small request's reading time. A client that goes away mid-body leaves what arrived.
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<{ text: string; tooLarge: boolean }> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    const done = (): void => {
+      req.off('data', onData);
+      req.off('end', done);
+      req.off('error', done);
+      req.off('close', done);
+      // One chunk (nearly every request) is decoded as it is; several are joined first, so a character split
+      // between them survives.
+      const text = tooLarge
+        ? ''
+        : chunks.length === 1
+          ? chunks[0]!.toString('utf8')
+          : Buffer.concat(chunks).toString('utf8');
+      resolve({ text, tooLarge });
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
       if (size > limit) tooLarge = true;
-      else chunks.push(chunk as Buffer);
+      else chunks.push(chunk);
+    };
+    if (req.readableEnded) {
+      done();
+      return;
     }
-  } catch {
-    // The client went away mid-body; what arrived is all there is.
-  }
-  return { text: tooLarge ? '' : Buffer.concat(chunks).toString('utf8'), tooLarge };
+    req.on('data', onData);
+    req.on('end', done);
+    req.on('error', done);
+    req.on('close', done);
+  });
 }
 
 function flattenHeaders(headers: IncomingMessage['headers']): Record<string, string> {

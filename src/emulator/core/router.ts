@@ -106,11 +106,14 @@ export type Dispatch =
   | { kind: 'not-found'; module: ProtocolModule }
   | { kind: 'method-not-allowed'; module: ProtocolModule; allowed: string[] };
 
+const MAX_SEEN = 1000;
+
 export class Router {
   private readonly modules: ProtocolModule[] = [];
   private readonly routes: CompiledRoute[] = [];
 
   register(module: ProtocolModule): this {
+    this.seen.clear();
     this.modules.push(module);
     for (const r of module.routes)
       this.routes.push({
@@ -131,7 +134,24 @@ export class Router {
     return module;
   }
 
+  /**
+   * What each method and path dispatched to: a server sees the same few paths again and again, and walking every
+   * route (and decoding its parameters) was a measurable share of a small request. Bounded: the paths of stray
+   * requests are not kept once it is full. Each answer gets its own copy of the parameters.
+   */
+  private readonly seen = new Map<string, Dispatch>();
+
   dispatch(method: string, path: string): Dispatch {
+    const key = `${method} ${path}`;
+    let found = this.seen.get(key);
+    if (found === undefined) {
+      found = this.walk(method, path);
+      if (this.seen.size < MAX_SEEN) this.seen.set(key, found);
+    }
+    return found.kind === 'route' ? { ...found, params: { ...found.params } } : found;
+  }
+
+  private walk(method: string, path: string): Dispatch {
     const segments = split(path);
     const allowed: string[] = [];
     let pathOwner: ProtocolModule | undefined;

@@ -1,4 +1,5 @@
 import { formatFault } from './fault-spec.js';
+import { logs } from './silent-log.js';
 import type { RouteContext } from './router.js';
 import type { Fault } from './types.js';
 
@@ -22,6 +23,7 @@ export function takeFault(
       auxiliary: options.auxiliary === true,
       batch: options.batch === true,
     });
-  if (fault) ctx.server.log(`fault ${formatFault(fault)} on ${ctx.request.method} ${ctx.request.path}`);
+  if (fault && logs(ctx.server.log))
+    ctx.server.log(`fault ${formatFault(fault)} on ${ctx.request.method} ${ctx.request.path}`);
   return fault;
 }

@@ -19,6 +19,7 @@ import type {
   TokenAlternative,
 } from './types.js';
 import { WORDS } from './word-list.js';
+import { scoredToken } from './lazy-token.js';
 
 export const DEFAULT_MAX_NEW_TOKENS = 20;
 /** Prompt plus output may not exceed this; reaching it ends with stop reason `token_limit`. */
@@ -42,14 +43,15 @@ export async function generate(request: EngineRequest, options: EngineOptions = 
 class LocalGeneration implements Generation {
   readonly inputText: string;
   readonly inputTokenCount: number;
-  readonly inputTokens: EngineToken[];
   readonly seed: number | undefined;
   private output: GenerationOutput | undefined;
   private started = false;
+  private readonly inputIds: readonly number[];
+  private scoredInput: EngineToken[] | undefined;
 
   constructor(
     private readonly tokenizer: Tokenizer,
-    private readonly request: EngineRequest,
+    readonly request: EngineRequest,
     private readonly options: EngineOptions,
   ) {
     const p = request.parameters ?? {};
@@ -58,9 +60,15 @@ class LocalGeneration implements Generation {
     const ids = truncate > 0 && all.length > truncate ? all.slice(all.length - truncate) : all;
     this.inputText = ids === all ? request.input : tokenizer.decode(ids);
     this.inputTokenCount = ids.length;
-    this.inputTokens = describeInput(tokenizer, ids, hashString(this.inputText));
+    this.inputIds = ids;
     const greedy = p.decoding_method === 'greedy';
     this.seed = p.random_seed ?? (greedy ? undefined : freshSeed());
+  }
+
+  /** Scored on first read: only echo and input-token answers show them. */
+  get inputTokens(): EngineToken[] {
+    this.scoredInput ??= describeInput(this.tokenizer, this.inputIds, hashString(this.inputText));
+    return this.scoredInput;
   }
 
   summary(): GenerationSummary {
@@ -97,19 +105,16 @@ class LocalGeneration implements Generation {
       },
       createRng(mix(this.seed ?? 0, inputHash)),
     );
-    const { request, inputText, inputTokenCount, inputTokens, seed } = this;
-    const output = new GenerationOutput(
-      { request, inputText, inputTokenCount, inputTokens, seed },
-      {
-        minNew,
-        maxNew,
-        room: CONTEXT_WINDOW - this.inputTokenCount,
-        timeLimitMs: p.time_limit,
-        started: now(),
-        now,
-        stops,
-      },
-    );
+    // The generation itself is the input: its inputTokens stay unscored until someone reads them.
+    const output = new GenerationOutput(this, {
+      minNew,
+      maxNew,
+      room: CONTEXT_WINDOW - this.inputTokenCount,
+      timeLimitMs: p.time_limit,
+      started: now(),
+      now,
+      stops,
+    });
     this.output = output;
     let queue: EngineToken[] = [];
     let next: Piece | undefined = maxNew > 0 ? planner.next(0, minNew === 0) : undefined;
@@ -146,35 +151,44 @@ class LocalGeneration implements Generation {
   }
 
   private tokensOf(piece: Extract<Piece, { kind: 'text' }>, position: number): EngineToken[] {
-    const ids = this.tokenizer.encode(piece.text);
+    const tokenizer = this.tokenizer;
+    const ids = pieceIds(tokenizer, piece.text);
     return ids.map((id, i) => {
-      const text = this.tokenizer.decode([id]);
+      const text = tokenizer.decode([id]);
       if (i > 0) {
         // The rest of a word is nearly certain once its first token is out.
         const logprob = -0.3 * unit(mix(id, position + i)) ** 2;
-        return {
-          id,
-          text,
-          logprob,
-          rank: 1,
-          topTokens: ranked(this.tokenizer, text, logprob, 1, mix(id, position + i)),
-        };
+        return scoredToken(id, text, logprob, 1, () => ranked(tokenizer, text, logprob, 1, mix(id, position + i)));
       }
-      const topTokens: TokenAlternative[] = [];
-      for (const alt of piece.alternatives) {
-        const altText = this.tokenizer.decode([this.tokenizer.encode(alt.text)[0]!]);
-        if (!topTokens.some((t) => t.text === altText)) topTokens.push({ text: altText, logprob: alt.logprob });
-        if (topTokens.length === TOP_TOKENS) break;
-      }
-      return {
-        id,
-        text,
-        logprob: piece.logprob,
-        rank: piece.rank,
-        topTokens: fillAlternatives(this.tokenizer, topTokens, mix(id, position)),
-      };
+      return scoredToken(id, text, piece.logprob, piece.rank, () => {
+        const topTokens: TokenAlternative[] = [];
+        for (const alt of piece.alternatives()) {
+          const altText = tokenizer.decode([pieceIds(tokenizer, alt.text)[0]!]);
+          if (!topTokens.some((t) => t.text === altText)) topTokens.push({ text: altText, logprob: alt.logprob });
+          if (topTokens.length === TOP_TOKENS) break;
+        }
+        return fillAlternatives(tokenizer, topTokens, mix(id, position));
+      });
     });
   }
+}
+
+/** The token ids of each piece the planner writes: its words and marks, a few hundred spellings in all. */
+const pieceCache = new WeakMap<Tokenizer, Map<string, readonly number[]>>();
+
+function pieceIds(tokenizer: Tokenizer, text: string): readonly number[] {
+  let cache = pieceCache.get(tokenizer);
+  if (!cache) {
+    cache = new Map();
+    pieceCache.set(tokenizer, cache);
+  }
+  let ids = cache.get(text);
+  if (ids === undefined) {
+    ids = tokenizer.encode(text);
+    // Input words join the vocabulary; the bound keeps endless new ones from growing the cache.
+    if (cache.size < 10_000) cache.set(text, ids);
+  }
+  return ids;
 }
 
 /** Input token data as a model would score the prompt; the first token has no logprob. */
@@ -186,7 +200,7 @@ function describeInput(tokenizer: Tokenizer, ids: readonly number[], inputHash: 
     const logprob = -(0.2 + 8 * u * u);
     // No more than 1/p tokens can each be at least as likely as one of probability p.
     const rank = Math.max(1, Math.min(1 + Math.floor(u * u * 40), Math.floor(0.999 / Math.exp(logprob))));
-    return { id, text, logprob, rank, topTokens: ranked(tokenizer, text, logprob, rank, mix(inputHash, id, i, 1)) };
+    return scoredToken(id, text, logprob, rank, () => ranked(tokenizer, text, logprob, rank, mix(inputHash, id, i, 1)));
   });
 }
 

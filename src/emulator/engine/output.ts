@@ -13,7 +13,7 @@ export interface GenerationInput {
   request: EngineRequest;
   inputText: string;
   inputTokenCount: number;
-  inputTokens: EngineToken[];
+  readonly inputTokens: EngineToken[];
   seed: number | undefined;
 }
 
@@ -84,7 +84,8 @@ export class GenerationOutput {
 
   /** The last step: the rest of the text and the stop reason; the summary is ready after it. */
   finish(stopReason: StopReason, token?: EngineToken): GenerationStep {
-    const { request, inputText, inputTokenCount, inputTokens, seed } = this.input;
+    const input = this.input;
+    const { request, inputText, inputTokenCount, seed } = input;
     this.result = {
       generatedText: this.text,
       generatedTokenCount: this.tokens.length,
@@ -92,7 +93,10 @@ export class GenerationOutput {
       stopReason,
       inputText,
       inputTokenCount,
-      inputTokens,
+      // Read through, so an engine that scores its prompt lazily (generator.ts) does so only if someone asks.
+      get inputTokens() {
+        return input.inputTokens;
+      },
       seed,
       moderations: moderate(request.moderations, inputText, this.text),
     };

@@ -5,7 +5,7 @@
  * pure function of the input, and sampling only adds the seeded draws.
  */
 import { choose, type SamplingSettings } from './sampler.js';
-import { hashString, mix, unit } from './random.js';
+import { hashString, mix, mix2, unit } from './random.js';
 import { FUNCTION_WORDS, PUNCTUATION, SENTENCE_SHAPES, WORDS, type WordClass } from './word-list.js';
 
 export interface PlannerSettings extends SamplingSettings {
@@ -19,7 +19,14 @@ export interface Alternative {
 }
 
 export type Piece =
-  | { kind: 'text'; text: string; logprob: number; rank: number; alternatives: Alternative[] }
+  | {
+      kind: 'text';
+      text: string;
+      logprob: number;
+      rank: number;
+      /** Every candidate, most likely first; worked out only when the token's alternatives are read. */
+      alternatives: () => Alternative[];
+    }
   | { kind: 'eos' };
 
 /** Chance that the text ends after a sentence, before any length penalty. */
@@ -30,6 +37,8 @@ const MAX_INPUT_WORDS = 24;
 export class Planner {
   private readonly inputHash: number;
   private readonly inputWords: string[];
+  private readonly inputWordSet: ReadonlySet<string>;
+  private nounList: readonly string[] | undefined;
   private readonly used = new Set<string>();
   private shape: readonly WordClass[] | undefined;
   private slot = 0;
@@ -45,6 +54,7 @@ export class Planner {
   ) {
     this.inputHash = hashString(input);
     this.inputWords = inputWords(input);
+    this.inputWordSet = new Set(this.inputWords);
     for (const w of this.inputWords) this.used.add(w);
     // Continue a word that was cut off ("Hello" → " world"), but not after a space or newline.
     this.spaceBefore = input.length > 0 && !/\s$/.test(input);
@@ -62,6 +72,12 @@ export class Planner {
     return piece;
   }
 
+  /** The vocabulary's nouns, then the input's words that are none of them (the same for the whole generation). */
+  private nouns(): readonly string[] {
+    this.nounList ??= [...WORDS.noun, ...this.inputWords.filter((w) => !WORDS.noun.includes(w))];
+    return this.nounList;
+  }
+
   private endsHere(generated: number): boolean {
     let chance = EOS_CHANCE;
     const lp = this.settings.lengthPenalty;
@@ -74,7 +90,7 @@ export class Planner {
 
   private startSentence(): void {
     const ctx = mix(this.context(), 0x5e7);
-    const logits = SENTENCE_SHAPES.map((_, i) => 4 * unit(mix(ctx, i)));
+    const logits = SENTENCE_SHAPES.map((_, i) => 4 * unit(mix2(ctx, i)));
     this.shape = SENTENCE_SHAPES[choose(logits, this.settings, this.draw).index];
     this.slot = 0;
     this.sentences++;
@@ -82,29 +98,26 @@ export class Planner {
 
   private word(wordClass: Exclude<WordClass, 'comma' | 'period'>): Piece {
     const ctx = this.context();
-    const words =
-      wordClass === 'noun'
-        ? [...WORDS.noun, ...this.inputWords.filter((w) => !WORDS.noun.includes(w))]
-        : [...WORDS[wordClass]];
+    const words = wordClass === 'noun' ? this.nouns() : WORDS[wordClass];
     const logits = words.map((w) => {
       // Cubed so a few words dominate each context, as in a real model's distribution.
-      let logit = 6 * unit(mix(ctx, hashString(w))) ** 3 - 2;
-      if (wordClass === 'noun' && this.inputWords.includes(w)) logit += INPUT_WORD_BOOST;
+      let logit = 6 * unit(mix2(ctx, wordHash(w))) ** 3 - 2;
+      if (wordClass === 'noun' && this.inputWordSet.has(w)) logit += INPUT_WORD_BOOST;
       if (this.used.has(w))
         logit = logit > 0 ? logit / this.settings.repetitionPenalty : logit * this.settings.repetitionPenalty;
       return logit;
     });
-    const texts = words.map((w) => this.spell(w));
+    const spell = this.speller();
     const choice = choose(logits, this.settings, this.draw);
     const chosen = words[choice.index]!;
     this.used.add(chosen);
     this.remember(chosen);
     return {
       kind: 'text',
-      text: texts[choice.index]!,
+      text: spell(chosen),
       logprob: choice.logprob,
       rank: choice.rank,
-      alternatives: choice.ranked.map((r) => ({ text: texts[r.index]!, logprob: r.logprob })),
+      alternatives: () => choice.ranked.map((r) => ({ text: spell(words[r.index]!), logprob: r.logprob })),
     };
   }
 
@@ -121,14 +134,21 @@ export class Planner {
       text: options[choice.index]!.text,
       logprob: choice.logprob,
       rank: choice.rank,
-      alternatives: choice.ranked.map((r) => ({ text: options[r.index]!.text, logprob: r.logprob })),
+      alternatives: () => choice.ranked.map((r) => ({ text: options[r.index]!.text, logprob: r.logprob })),
     };
   }
 
-  /** The word as it appears in the text: leading space, capital at a sentence start. */
-  private spell(word: string): string {
-    const capital = this.slot === 0 ? word[0]!.toUpperCase() + word.slice(1) : word;
-    return this.spaceBefore ? ` ${capital}` : capital;
+  /**
+   * How a word appears in the text at this slot: leading space, capital at a sentence start. Fixed now, as the
+   * alternatives spelled with it may be read after the planner has moved on.
+   */
+  private speller(): (word: string) => string {
+    const capital = this.slot === 0;
+    const space = this.spaceBefore;
+    return (word) => {
+      const text = capital ? word[0]!.toUpperCase() + word.slice(1) : word;
+      return space ? ` ${text}` : text;
+    };
   }
 
   private remember(text: string): void {
@@ -139,6 +159,19 @@ export class Planner {
   private context(): number {
     return mix(this.inputHash, hashString(this.prev[0]), hashString(this.prev[1]), this.sentences, this.slot);
   }
+}
+
+/** hashString of each word seen, kept: the vocabulary is a few hundred words, scored at every slot. */
+const wordHashes = new Map<string, number>();
+
+function wordHash(word: string): number {
+  let h = wordHashes.get(word);
+  if (h === undefined) {
+    h = hashString(word);
+    // Input words join the nouns too; a bound keeps a server fed endless new words from growing the map.
+    if (wordHashes.size < 10_000) wordHashes.set(word, h);
+  }
+  return h;
 }
 
 /** Content words of the input, most recent last; ASCII only so every token decodes on its own. */

@@ -26,6 +26,20 @@ export function mix(...values: number[]): number {
   return h >>> 0;
 }
 
+/** mix(a, b) without the rest array: the planner scores every word of a class with it at each slot. */
+export function mix2(a: number, b: number): number {
+  let h = 0x9e3779b9;
+  h ^= a >>> 0;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  h ^= h >>> 16;
+  h ^= b >>> 0;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
 /** Maps a 32-bit hash onto [0, 1). */
 export function unit(hash: number): number {
   return (hash >>> 0) / 0x100000000;

@@ -21,17 +21,77 @@ export interface Choice {
   ranked: { index: number; logprob: number }[];
 }
 
+/**
+ * The `{ index, logprob }` list is made only when read (alternatives are rarely shown). Greedy takes the first best
+ * candidate, and sampling without filters walks the logprobs sorted as plain numbers (sortedDraw); with filters the
+ * candidates are ranked as indices. All three give the order, sums and draws of ranking the objects themselves.
+ */
 export function choose(logits: readonly number[], settings: SamplingSettings, draw: () => number): Choice {
   const greedy = settings.greedy || settings.temperature === 0;
   const scale = greedy ? 1 : settings.temperature;
   const logprobs = logSoftmax(logits.map((l) => l / scale));
+  let order: number[] | undefined;
   // Ties keep candidate order so greedy stays deterministic.
-  const ranked = logprobs
-    .map((logprob, index) => ({ index, logprob }))
-    .sort((a, b) => b.logprob - a.logprob || a.index - b.index);
+  const ranking = (): number[] =>
+    (order ??= logprobs.map((_, index) => index).sort((a, b) => logprobs[b]! - logprobs[a]! || a - b));
 
-  const picked = greedy ? ranked[0]! : sample(filter(ranked, settings), draw);
-  return { index: picked.index, logprob: picked.logprob, rank: ranked.indexOf(picked) + 1, ranked };
+  let picked: { index: number; rank: number };
+  if (greedy) picked = { index: firstBest(logprobs), rank: 1 };
+  else if (filtered(settings)) {
+    const index = sample(filter(ranking(), logprobs, settings), logprobs, draw);
+    picked = { index, rank: ranking().indexOf(index) + 1 };
+  } else picked = sortedDraw(logprobs, draw);
+  let ranked: Choice['ranked'] | undefined;
+  return {
+    index: picked.index,
+    logprob: logprobs[picked.index]!,
+    rank: picked.rank,
+    get ranked() {
+      ranked ??= ranking().map((index) => ({ index, logprob: logprobs[index]! }));
+      return ranked;
+    },
+  };
+}
+
+function filtered(s: SamplingSettings): boolean {
+  return s.topK !== undefined || (s.topP !== undefined && s.topP < 1) || (s.typicalP !== undefined && s.typicalP < 1);
+}
+
+/** The first candidate of the highest logprob: the head of the ranking. */
+function firstBest(logprobs: readonly number[]): number {
+  let best = 0;
+  for (let i = 1; i < logprobs.length; i++) if (logprobs[i]! > logprobs[best]!) best = i;
+  return best;
+}
+
+/**
+ * `sample` over every candidate in ranking order, from the logprobs sorted as numbers: the ranking holds the same
+ * values in the same order (equal ones by index), so the sum, the walk and the position reached are the same. The
+ * candidate at that position is the j-th lowest index of its value, j counted among the equal values before it.
+ */
+function sortedDraw(logprobs: readonly number[], draw: () => number): { index: number; rank: number } {
+  const ascending = new Float64Array(logprobs).sort();
+  const n = ascending.length;
+  let total = 0;
+  for (let k = n - 1; k >= 0; k--) total += Math.exp(ascending[k]!);
+  let target = draw() * total;
+  let position = n - 1;
+  for (let p = 0; p < n; p++) {
+    target -= Math.exp(ascending[n - 1 - p]!);
+    if (target < 0) {
+      position = p;
+      break;
+    }
+  }
+  const value = ascending[n - 1 - position]!;
+  let before = 0;
+  for (let p = position - 1; p >= 0 && ascending[n - 1 - p]! === value; p--) before++;
+  for (let i = 0; i < logprobs.length; i++)
+    if (logprobs[i]! === value) {
+      if (before === 0) return { index: i, rank: position + 1 };
+      before--;
+    }
+  throw new Error('unreachable: the value drawn is one of the logprobs');
 }
 
 function logSoftmax(values: readonly number[]): number[] {
@@ -41,38 +101,39 @@ function logSoftmax(values: readonly number[]): number[] {
   return values.map((v) => v - logSum);
 }
 
-type Ranked = Choice['ranked'][number];
-
-function filter(ranked: Ranked[], s: SamplingSettings): Ranked[] {
+/** Candidate indices, most likely first, cut by top_k, top_p and typical_p. */
+function filter(ranked: number[], logprobs: readonly number[], s: SamplingSettings): number[] {
   let kept = s.topK !== undefined ? ranked.slice(0, Math.max(1, s.topK)) : ranked;
-  if (s.topP !== undefined && s.topP < 1) kept = keepMass(kept, s.topP);
+  if (s.topP !== undefined && s.topP < 1) kept = keepMass(kept, logprobs, s.topP);
   if (s.typicalP !== undefined && s.typicalP < 1) {
     // Locally typical sampling: prefer candidates whose surprise is close to the entropy.
-    const entropy = -ranked.reduce((acc, r) => acc + Math.exp(r.logprob) * r.logprob, 0);
-    const byTypicality = [...kept].sort((a, b) => Math.abs(-a.logprob - entropy) - Math.abs(-b.logprob - entropy));
-    const typical = new Set(keepMass(byTypicality, s.typicalP));
+    const entropy = -ranked.reduce((acc, r) => acc + Math.exp(logprobs[r]!) * logprobs[r]!, 0);
+    const byTypicality = [...kept].sort(
+      (a, b) => Math.abs(-logprobs[a]! - entropy) - Math.abs(-logprobs[b]! - entropy),
+    );
+    const typical = new Set(keepMass(byTypicality, logprobs, s.typicalP));
     kept = kept.filter((r) => typical.has(r));
   }
   return kept;
 }
 
 /** The shortest prefix whose probabilities add up to at least `mass` (never empty). */
-function keepMass(ordered: Ranked[], mass: number): Ranked[] {
-  const out: Ranked[] = [];
+function keepMass(ordered: number[], logprobs: readonly number[], mass: number): number[] {
+  const out: number[] = [];
   let total = 0;
   for (const r of ordered) {
     out.push(r);
-    total += Math.exp(r.logprob);
+    total += Math.exp(logprobs[r]!);
     if (total >= mass) break;
   }
   return out;
 }
 
-function sample(kept: Ranked[], draw: () => number): Ranked {
-  const total = kept.reduce((acc, r) => acc + Math.exp(r.logprob), 0);
+function sample(kept: number[], logprobs: readonly number[], draw: () => number): number {
+  const total = kept.reduce((acc, r) => acc + Math.exp(logprobs[r]!), 0);
   let target = draw() * total;
   for (const r of kept) {
-    target -= Math.exp(r.logprob);
+    target -= Math.exp(logprobs[r]!);
     if (target < 0) return r;
   }
   return kept[kept.length - 1]!;
