@@ -12,12 +12,14 @@ import { isRetryableStatus, LONG_WAIT_MS, retryAfterMs, retryDelayMs, sleep as r
 import type { HttpClient, HttpClientOptions, HttpRequestSpec, HttpResponse, SendOptions } from '../contract/http.js';
 import type { Transport, TransportResponse, TransportSettings } from './transport.js';
 import type { CassetteSettings } from '../cassette/transport.js';
+import type { WrappedResponse } from './response.js';
 
 /**
- * `auto`: node:http(s) for direct requests, undici for proxied ones; `undici`: undici for every request (the tests
- * run the client's whole suite over both transports).
+ * `auto`: node:http(s) for direct requests (the lean transport for a plain-http one that asks for it,
+ * `SendOptions.lean`), undici for proxied ones; `undici`: undici for every request; `lean`: the lean transport for
+ * every direct plain-http request (the tests run the client's whole suite over each).
  */
-export type TransportChoice = 'auto' | 'undici';
+export type TransportChoice = 'auto' | 'undici' | 'lean';
 
 export interface HttpClientSettings extends HttpClientOptions {
   /**
@@ -34,8 +36,8 @@ const DEFAULT_SERVICE = 'server';
 
 /** Everything that is loaded on the first send. */
 interface Machinery {
-  /** The transport for a URL: created on its first request. */
-  transportFor: (url: URL) => Promise<Transport>;
+  /** The transport for a URL (`lean`: the caller asked for the lean transport): created on its first request. */
+  transportFor: (url: URL, lean?: boolean) => Promise<Transport>;
   /** The cassette every request goes through instead, with --record or --replay (it reaches transportFor itself). */
   cassette: Transport | undefined;
   /** Destroys the transports created so far. */
@@ -49,6 +51,7 @@ interface Machinery {
   flattenHeaders: typeof import('./response.js').flattenHeaders;
   wrapResponse: typeof import('./response.js').wrapResponse;
   readWholeResponse: typeof import('./response.js').readWholeResponse;
+  readWholeDirect: typeof import('./response.js').readWholeDirect;
   isBodyReset: typeof import('./network-error.js').isBodyReset;
   acceptEncoding: string;
 }
@@ -103,6 +106,7 @@ export function createHttpClient(options: HttpClientSettings = {}): HttpClient {
     const proxy = proxyEnv.proxyFromEnv(options.env);
     let direct: Promise<Transport> | undefined;
     let viaUndici: Promise<Transport> | undefined;
+    let lean: Promise<Transport> | undefined;
     // A failed creation (an unreadable CA file) is not kept: the next request reports it again.
     const fresh = (make: () => Promise<Transport>, forget: () => void): Promise<Transport> =>
       make().catch((err: unknown) => {
@@ -115,13 +119,20 @@ export function createHttpClient(options: HttpClientSettings = {}): HttpClient {
         () => (viaUndici = undefined),
       ));
     const given = typeof options.transport === 'object' ? options.transport : undefined;
-    const transportFor = (url: URL): Promise<Transport> => {
-      if (given) return Promise.resolve(given);
-      if (options.transport === 'undici' || proxyEnv.proxyFor(proxy, url) !== undefined) return undiciTransport();
-      return (direct ??= fresh(
+    const nodeTransport = (): Promise<Transport> =>
+      (direct ??= fresh(
         async () => (await import('./node-transport.js')).createNodeTransport(settings),
         () => (direct = undefined),
       ));
+    const transportFor = (url: URL, wantsLean = false): Promise<Transport> => {
+      if (given) return Promise.resolve(given);
+      if (options.transport === 'undici' || proxyEnv.proxyFor(proxy, url) !== undefined) return undiciTransport();
+      if ((wantsLean || options.transport === 'lean') && url.protocol === 'http:')
+        return (lean ??= fresh(
+          async () => (await import('./lean-transport.js')).createLeanTransport(settings, nodeTransport),
+          () => (lean = undefined),
+        ));
+      return nodeTransport();
     };
     // CA file errors show on the first send, as they did when the one dispatcher was built here.
     if (options.caCertPath !== undefined) await (await import('./trusted-cas.js')).trustedCas(options.caCertPath);
@@ -135,8 +146,8 @@ export function createHttpClient(options: HttpClientSettings = {}): HttpClient {
       async destroy() {
         // The entries recorded so far reach the disk before the process may exit.
         await cassette?.destroy();
-        const made = [direct, viaUndici];
-        direct = viaUndici = undefined;
+        const made = [lean, direct, viaUndici];
+        lean = direct = viaUndici = undefined;
         await Promise.all(made.map(async (t) => (await t?.catch(() => undefined))?.destroy()));
       },
       userAgent: options.userAgent ?? agent.userAgent(),
@@ -147,6 +158,7 @@ export function createHttpClient(options: HttpClientSettings = {}): HttpClient {
       flattenHeaders: response.flattenHeaders,
       wrapResponse: response.wrapResponse,
       readWholeResponse: response.readWholeResponse,
+      readWholeDirect: response.readWholeDirect,
       isBodyReset: network.isBodyReset,
       acceptEncoding: response.ACCEPT_ENCODING,
     };
@@ -199,7 +211,7 @@ export function createHttpClient(options: HttpClientSettings = {}): HttpClient {
         : { ...request.headers, 'accept-encoding': m.acceptEncoding };
       // process.hrtime, not performance.now(): the first use of `performance` loads node:perf_hooks (about 2 ms).
       const started = process.hrtime.bigint();
-      const transport = m.cassette ?? (await m.transportFor(url));
+      const transport = m.cassette ?? (await m.transportFor(url, sendOptions.lean));
       let data: TransportResponse;
       try {
         data = await transport.request(url, { method: request.method, headers: sent, body: request.body, signal });
@@ -231,10 +243,12 @@ export function createHttpClient(options: HttpClientSettings = {}): HttpClient {
         continue;
       }
       const responseContext = { failure: failureContext, signal, secrets };
-      const res = m.wrapResponse(data, responseContext, headers);
-      if ((headers['content-type'] ?? '').includes('text/event-stream')) return res;
+      // A transport that reads whole answers itself (the lean one) needs no stream around a JSON answer.
+      const direct = m.readWholeDirect(data, responseContext, headers);
+      const res = direct === undefined ? m.wrapResponse(data, responseContext, headers) : undefined;
+      if (res !== undefined && (headers['content-type'] ?? '').includes('text/event-stream')) return res;
       try {
-        return await m.readWholeResponse(res, responseContext);
+        return await (direct ?? m.readWholeResponse(res as WrappedResponse, responseContext));
       } catch (err) {
         checkAbort();
         if (!m.isBodyReset(err) || attempt >= retries) throw err;
