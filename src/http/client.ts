@@ -82,7 +82,9 @@ export function createHttpClient(options: HttpClientSettings = {}): HttpClient {
 
   let machinery: Promise<Machinery> | undefined;
   // A batch sends thousands of requests to one URL: parsed, and its proxy looked up, once.
-  let lastUrl: { text: string; url: URL; proxy?: { host: string | undefined } } | undefined;
+  let lastUrl: { text: string; url: URL; origin?: string; proxy?: { host: string | undefined } } | undefined;
+  // ... and sends the same credential headers every time: each value is learnt as a secret once.
+  const learnt = new Map<string, string>();
   const urlOf = (spec: HttpRequestSpec, service: string): NonNullable<typeof lastUrl> => {
     if (lastUrl?.text !== spec.url) lastUrl = { text: spec.url, url: parseUrl(spec, service) };
     return lastUrl;
@@ -199,16 +201,23 @@ export function createHttpClient(options: HttpClientSettings = {}): HttpClient {
     // Added here, the one place every request passes (token exchanges too), so `--verbose` shows it as sent.
     const request = m.withUserAgent(spec, m.userAgent);
     // Whatever credential goes out (an exchanged token, a ZenApiKey) is masked wherever it comes back.
-    for (const [name, value] of Object.entries(request.headers)) secrets.addHeader(name, value);
+    let encodingChosen = false;
+    for (const name in request.headers) {
+      const value = request.headers[name] as string;
+      if (learnt.get(name) !== value) {
+        learnt.set(name, value);
+        secrets.addHeader(name, value);
+      }
+      if (name.toLowerCase() === 'accept-encoding') encodingChosen = true;
+    }
     parsed.proxy ??= { host: m.proxyFor(url) };
-    const failureContext = { service, origin: url.origin, timeoutMs, connectTimeoutMs, proxy: parsed.proxy.host };
+    parsed.origin ??= url.origin;
+    const failureContext = { service, origin: parsed.origin, timeoutMs, connectTimeoutMs, proxy: parsed.proxy.host };
+    // Gateways compress answers; the response layer decodes what is advertised here (unless the caller chose).
+    const sent = encodingChosen ? request.headers : { ...request.headers, 'accept-encoding': m.acceptEncoding };
     for (let attempt = 0; ; attempt++) {
       checkAbort();
       m.tracer.request(request);
-      // Gateways compress answers; the response layer decodes what is advertised here (unless the caller chose).
-      const sent = Object.keys(request.headers).some((h) => h.toLowerCase() === 'accept-encoding')
-        ? request.headers
-        : { ...request.headers, 'accept-encoding': m.acceptEncoding };
       // process.hrtime, not performance.now(): the first use of `performance` loads node:perf_hooks (about 2 ms).
       const started = process.hrtime.bigint();
       const transport = m.cassette ?? (await m.transportFor(url, sendOptions.lean));
@@ -227,7 +236,7 @@ export function createHttpClient(options: HttpClientSettings = {}): HttpClient {
         continue;
       }
 
-      const headers = m.flattenHeaders(data.headers);
+      const headers = data.flat === true ? (data.headers as Record<string, string>) : m.flattenHeaders(data.headers);
       m.tracer.response(data.statusCode, headers, Number(process.hrtime.bigint() - started) / 1e6);
       if (isRetryableStatus(data.statusCode) && attempt < retries) {
         const delay = retryDelayMs(attempt, headers, random);

@@ -31,6 +31,8 @@ export function parseError(message: string, code: string): Error {
 
 const CRLF2 = Buffer.from('\r\n\r\n');
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** Not a tab, printable ASCII or obs-text, or a CR or LF outside a CRLF: no head may hold it. */
+const BAD_HEAD_CHAR = /[^\t\r\n\x20-\x7e\x80-\xff]|\r(?!\n)|(?<!\r)\n/;
 const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?: [^\r\n]*)?$/;
 /** Headers node:http keeps only the first of (IncomingMessage's `_addHeaderLine`). */
 const FIRST_ONLY = new Set([
@@ -65,10 +67,20 @@ export class ResponseParser {
   #trailerBytes = 0;
   readonly #events: ParserEvents;
   /** The request was a HEAD: its answer has no body whatever its headers say. */
-  readonly #noBody: boolean;
+  #noBody: boolean;
 
   constructor(events: ParserEvents, noBody = false) {
     this.#events = events;
+    this.#noBody = noBody;
+  }
+
+  /** Ready for the answer to the next request on the same connection. */
+  reset(noBody: boolean): void {
+    this.#state = 'head';
+    this.#pending = undefined;
+    this.#remaining = 0;
+    this.#trailerBytes = 0;
+    this.leftover = 0;
     this.#noBody = noBody;
   }
 
@@ -200,19 +212,23 @@ export class ResponseParser {
 
   /** The head of an answer; undefined for a 1xx that another head follows. */
   #parseHead(text: string): ResponseHead | undefined {
-    const lines = text.split('\r\n');
-    const status = STATUS_LINE.exec(lines[0] ?? '');
+    // One scan of the whole head for characters no header may hold (the line breaks are split on below).
+    if (BAD_HEAD_CHAR.test(text)) throw parseError('Invalid header value char', 'HPE_INVALID_HEADER_TOKEN');
+    let eol = text.indexOf('\r\n');
+    if (eol === -1) eol = text.length;
+    const status = STATUS_LINE.exec(text.slice(0, eol));
     if (status === null) throw parseError('Expected HTTP/1.x status line', 'HPE_INVALID_CONSTANT');
     const statusCode = Number(status[2]);
     const headers: Record<string, string> = {};
-    for (let i = 1; i < lines.length; i++) {
-      const line = lines[i] as string;
-      const colon = line.indexOf(':');
-      const name = colon > 0 ? line.slice(0, colon) : '';
+    while (eol < text.length) {
+      const start = eol + 2;
+      eol = text.indexOf('\r\n', start);
+      if (eol === -1) eol = text.length;
+      const colon = text.indexOf(':', start);
+      if (colon <= start || colon > eol) throw parseError('Invalid header token', 'HPE_INVALID_HEADER_TOKEN');
+      const name = text.slice(start, colon);
       if (!TOKEN.test(name)) throw parseError('Invalid header token', 'HPE_INVALID_HEADER_TOKEN');
-      const value = line.slice(colon + 1).trim();
-      if (/[^\t\x20-\x7e\x80-\xff]/.test(value))
-        throw parseError('Invalid header value char', 'HPE_INVALID_HEADER_TOKEN');
+      const value = text.slice(colon + 1, eol).trim();
       const key = name.toLowerCase();
       const had = headers[key];
       if (had === undefined) headers[key] = value;

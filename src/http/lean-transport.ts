@@ -48,6 +48,8 @@ interface Conn {
   connected: boolean;
   idleSince: number;
   keepAliveMs: number | undefined;
+  /** One per connection, reset for each answer. */
+  parser: ResponseParser | undefined;
 }
 
 type Phase = 'connect' | 'headers' | 'body' | 'done';
@@ -184,10 +186,9 @@ export async function createLeanTransport(
       ex.collect.resolve(ex.chunks.length === 1 ? (ex.chunks[0] as Buffer) : Buffer.concat(ex.chunks));
   }
 
-  const parsers = new WeakMap<Conn, ResponseParser>();
-  const parserOf = (conn: Conn): ResponseParser => parsers.get(conn) as ResponseParser;
+  const parserOf = (conn: Conn): ResponseParser => conn.parser as ResponseParser;
 
-  function newParser(conn: Conn, noBody: boolean): ResponseParser {
+  function newParser(conn: Conn): ResponseParser {
     const parser = new ResponseParser(
       {
         head(head) {
@@ -217,9 +218,9 @@ export async function createLeanTransport(
           if (ex !== undefined) ended(ex);
         },
       },
-      noBody,
+      false,
     );
-    parsers.set(conn, parser);
+    conn.parser = parser;
     return parser;
   }
 
@@ -233,8 +234,10 @@ export async function createLeanTransport(
       connected: false,
       idleSince: 0,
       keepAliveMs: undefined,
+      parser: undefined,
     };
     all.add(conn);
+    newParser(conn);
     socket.once('connect', () => {
       conn.connected = true;
       const ex = conn.exchange;
@@ -338,7 +341,7 @@ export async function createLeanTransport(
     const conn = take(key, host, port);
     const ex = new Exchange(conn, signal);
     conn.exchange = ex;
-    newParser(conn, spec.method === 'HEAD');
+    parserOf(conn).reset(spec.method === 'HEAD');
     const now = Date.now();
     ex.started = now;
     ex.lastActive = now;
@@ -368,19 +371,8 @@ export async function createLeanTransport(
     });
   }
 
-  function response(ex: Exchange, head: ResponseHead): TransportResponse {
-    let body: TransportBody | undefined;
-    return {
-      statusCode: head.statusCode,
-      headers: head.headers,
-      get body(): TransportBody {
-        body ??= streamOf(ex);
-        return body;
-      },
-      whole: (limits) => whole(ex, limits),
-      dump: () => dump(ex),
-    };
-  }
+  const readers: Readers = { streamOf, whole, dump };
+  const response = (ex: Exchange, head: ResponseHead): TransportResponse => new LeanResponse(ex, head, readers);
 
   /** The body as a stream, for the answers read as they come (an event stream, a compressed body). */
   function streamOf(ex: Exchange): TransportBody {
@@ -446,6 +438,39 @@ export async function createLeanTransport(
       idle.clear();
     },
   };
+}
+
+interface Readers {
+  streamOf(ex: Exchange): TransportBody;
+  whole(ex: Exchange, limits: WholeLimits): Promise<Buffer>;
+  dump(ex: Exchange): Promise<void>;
+}
+
+/** A class, not an object literal with a getter: a batch makes thousands. */
+class LeanResponse implements TransportResponse {
+  readonly statusCode: number;
+  readonly headers: Record<string, string>;
+  readonly flat = true;
+  #body: TransportBody | undefined;
+  readonly #ex: Exchange;
+  readonly #readers: Readers;
+  constructor(ex: Exchange, head: ResponseHead, readers: Readers) {
+    this.statusCode = head.statusCode;
+    this.headers = head.headers;
+    this.#ex = ex;
+    this.#readers = readers;
+  }
+  /** Made on first use: a whole answer never needs a stream. */
+  get body(): TransportBody {
+    this.#body ??= this.#readers.streamOf(this.#ex);
+    return this.#body;
+  }
+  whole(limits: WholeLimits): Promise<Buffer> {
+    return this.#readers.whole(this.#ex, limits);
+  }
+  dump(): Promise<void> {
+    return this.#readers.dump(this.#ex);
+  }
 }
 
 function sameHeaders(a: Record<string, string>, b: Record<string, string>): boolean {

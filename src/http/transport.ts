@@ -18,6 +18,8 @@ export interface TransportResponse {
   statusCode: number;
   /** As the transport gives them: a repeated header may be an array (response.ts flattens). */
   headers: Record<string, string | string[] | undefined>;
+  /** The headers are flattened already: lower-case names, one string each (the lean transport's). */
+  flat?: boolean;
   body: TransportBody;
   /** Reads a small body to its end so that the connection can be reused; a large one is destroyed. */
   dump(): Promise<void>;

@@ -142,6 +142,7 @@ describe('ResponseParser', () => {
     ['not HTTP at all', 'SSH-2.0-OpenSSH_9.6\r\n\r\n', 'HPE_INVALID_CONSTANT'],
     ['a bad status line', 'HTTP/1.1 2000 OK\r\n\r\n', 'HPE_INVALID_CONSTANT'],
     ['a header without a colon', 'HTTP/1.1 200 OK\r\nbroken header\r\n\r\n', 'HPE_INVALID_HEADER_TOKEN'],
+    ['a bare LF inside the head', 'HTTP/1.1 200 OK\r\nx-a: a\nx-b: c\r\n\r\n', 'HPE_INVALID_HEADER_TOKEN'],
     ['a control character in a value', 'HTTP/1.1 200 OK\r\nx-a: a\u0001b\r\n\r\n', 'HPE_INVALID_HEADER_TOKEN'],
     ['a bad content-length', 'HTTP/1.1 200 OK\r\ncontent-length: 12abc\r\n\r\n', 'HPE_INVALID_CONTENT_LENGTH'],
     [
