@@ -31,8 +31,11 @@ export function parseError(message: string, code: string): Error {
 
 const CRLF2 = Buffer.from('\r\n\r\n');
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-/** Not a tab, printable ASCII or obs-text, or a CR or LF outside a CRLF: no head may hold it. */
-const BAD_HEAD_CHAR = /[^\t\r\n\x20-\x7e\x80-\xff]|\r(?!\n)|(?<!\r)\n/;
+/** Not a tab, CR, LF, printable ASCII or obs-text: no head may hold it (a lone CR or LF is looked for per line). */
+const BAD_HEAD_CHAR = /[^\t\r\n\x20-\x7e\x80-\xff]/;
+/** Header names seen, as written → lower-cased: a server spells the same few names in every answer. */
+const NAMES = new Map<string, string>();
+const MAX_NAMES = 512;
 const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?: [^\r\n]*)?$/;
 /** Headers node:http keeps only the first of (IncomingMessage's `_addHeaderLine`). */
 const FIRST_ONLY = new Set([
@@ -227,9 +230,15 @@ export class ResponseParser {
       const colon = text.indexOf(':', start);
       if (colon <= start || colon > eol) throw parseError('Invalid header token', 'HPE_INVALID_HEADER_TOKEN');
       const name = text.slice(start, colon);
-      if (!TOKEN.test(name)) throw parseError('Invalid header token', 'HPE_INVALID_HEADER_TOKEN');
+      let key = NAMES.get(name);
+      if (key === undefined) {
+        if (!TOKEN.test(name)) throw parseError('Invalid header token', 'HPE_INVALID_HEADER_TOKEN');
+        key = name.toLowerCase();
+        if (NAMES.size < MAX_NAMES) NAMES.set(name, key);
+      }
       const value = text.slice(colon + 1, eol).trim();
-      const key = name.toLowerCase();
+      if (value.includes('\n') || value.includes('\r'))
+        throw parseError('Invalid header value char', 'HPE_INVALID_HEADER_TOKEN');
       const had = headers[key];
       if (had === undefined) headers[key] = value;
       else if (!FIRST_ONLY.has(key)) headers[key] = `${had}${key === 'cookie' ? '; ' : ', '}${value}`;
