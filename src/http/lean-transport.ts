@@ -172,7 +172,7 @@ export async function createLeanTransport(
     release(ex);
     // A stream reader's backpressure may have paused the socket; the next answer on it must flow.
     if (conn.socket.isPaused()) conn.socket.resume();
-    if (head.keepAlive && !conn.socket.destroyed && parserOf(conn).leftover === 0) {
+    if (head.keepAlive && !conn.socket.destroyed) {
       conn.reused = true;
       conn.idleSince = Date.now();
       conn.keepAliveMs = head.keepAliveMs;
@@ -255,11 +255,15 @@ export async function createLeanTransport(
         return;
       }
       ex.lastActive = Date.now();
+      const parser = parserOf(conn);
       try {
-        parserOf(conn).execute(chunk);
+        parser.execute(chunk);
       } catch (err) {
         fail(ex, err as Error);
+        return;
       }
+      // Bytes after the end of the answer, in the same read: the connection went idle before the parser saw them.
+      if (parser.leftover > 0 && conn.exchange === undefined) destroyConn(conn);
     });
     socket.on('error', (err: Error) => {
       const ex = conn.exchange;

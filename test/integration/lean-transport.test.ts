@@ -184,6 +184,14 @@ describe('the lean transport', () => {
     expect(s.connections()).toBe(2);
   });
 
+  it('a connection that carried bytes past the end of an answer is not reused', async () => {
+    const s = await raw((socket, n) => socket.write(`${ok(`{"n":${n}}`)}garbage`));
+    const c = client();
+    expect(await (await post(c, s.url)).json()).toEqual({ n: 0 });
+    expect(await (await post(c, s.url)).json()).toEqual({ n: 1 });
+    expect(s.connections()).toBe(2);
+  });
+
   it('skips a 100 Continue before the answer', async () => {
     const s = await raw((socket) => socket.write(`HTTP/1.1 100 Continue\r\n\r\n${ok('{"c":1}')}`));
     expect(await (await post(client(), s.url)).json()).toEqual({ c: 1 });
