@@ -31,7 +31,7 @@ export interface SendOptions {
   /** A label for traces and error messages, e.g. "watsonx" or "IBM Cloud IAM". */
   service?: string;
   /**
-   * One of many alike requests (a batch line): a plain-http URL without proxy or cassette goes through the lean
+   * One of many alike requests (a batch line): a URL that goes through no proxy and no cassette takes the lean
    * transport (src/http/lean-transport.ts), which costs a fraction of node:http's CPU per request.
    */
   lean?: boolean;

@@ -15,9 +15,9 @@ import type { CassetteSettings } from '../cassette/transport.js';
 import type { WrappedResponse } from './response.js';
 
 /**
- * `auto`: node:http(s) for direct requests (the lean transport for a plain-http one that asks for it,
+ * `auto`: node:http(s) for direct requests (the lean transport for one that asks for it,
  * `SendOptions.lean`), undici for proxied ones; `undici`: undici for every request; `lean`: the lean transport for
- * every direct plain-http request (the tests run the client's whole suite over each).
+ * every direct request (the tests run the client's whole suite over each).
  */
 export type TransportChoice = 'auto' | 'undici' | 'lean';
 
@@ -129,7 +129,7 @@ export function createHttpClient(options: HttpClientSettings = {}): HttpClient {
     const transportFor = (url: URL, wantsLean = false): Promise<Transport> => {
       if (given) return Promise.resolve(given);
       if (options.transport === 'undici' || proxyEnv.proxyFor(proxy, url) !== undefined) return undiciTransport();
-      if ((wantsLean || options.transport === 'lean') && url.protocol === 'http:')
+      if (wantsLean || options.transport === 'lean')
         return (lean ??= fresh(
           async () => (await import('./lean-transport.js')).createLeanTransport(settings, nodeTransport),
           () => (lean = undefined),

@@ -1,7 +1,7 @@
 /**
- * A lean HTTP/1.1 keep-alive transport on `net` sockets, for the lines of a batch (client.ts chooses it when the
- * caller asks, `SendOptions.lean`, for a plain-http URL that goes through no proxy and no cassette). A batch sends
- * thousands of alike requests; node:http's generic machinery (agent, ClientRequest, IncomingMessage, a socket
+ * A lean HTTP/1.1 keep-alive transport on `net` (for https `tls`) sockets, for the lines of a batch (client.ts
+ * chooses it when the caller asks, `SendOptions.lean`, for a URL that goes through no proxy and no cassette). A batch
+ * sends thousands of alike requests; node:http's generic machinery (agent, ClientRequest, IncomingMessage, a socket
  * timer per request, two writes per request) was most of the CLI's CPU per prompt (docs/performance.md, "Batch").
  * Here: the request goes out in one write, its header block serialised once for as long as the headers stay the
  * same; the answer is read by lean-parser.ts; one timer per transport watches every exchange's deadlines.
@@ -11,7 +11,8 @@
  * is left (so at most as many as requests in flight), a server's `keep-alive: timeout` honoured. A header node:http
  * would refuse goes through node-transport.ts, which refuses it in its words.
  */
-import { connect, type Socket } from 'node:net';
+import { connect, isIP, type Socket } from 'node:net';
+import { trustedCas } from './trusted-cas.js';
 import { Readable } from 'node:stream';
 import { ResponseParser, type ResponseHead } from './lean-parser.js';
 import type {
@@ -85,6 +86,7 @@ export async function createLeanTransport(
   fallback: () => Promise<Transport>,
 ): Promise<Transport> {
   const { timeoutMs, connectTimeoutMs } = settings;
+  const ca = settings.caCertPath === undefined ? undefined : await trustedCas(settings.caCertPath);
   const idle = new Map<string, Conn[]>();
   const all = new Set<Conn>();
   const active = new Set<Exchange>();
@@ -224,8 +226,18 @@ export async function createLeanTransport(
     return parser;
   }
 
-  function open(key: string, host: string, port: number): Conn {
-    const socket = connect({ host, port, noDelay: true });
+  function open(key: string, host: string, port: number, https: boolean): Conn {
+    // node:tls only for an https URL, with what node:https's agent gives it: SNI for a host name, --ca-cert, --insecure.
+    const socket = https
+      ? process.getBuiltinModule('node:tls').connect({
+          host,
+          port,
+          ...(isIP(host) === 0 ? { servername: host } : {}),
+          rejectUnauthorized: settings.insecure !== true,
+          ...(ca === undefined ? {} : { ca }),
+        })
+      : connect({ host, port, noDelay: true });
+    if (https) socket.setNoDelay(true);
     const conn: Conn = {
       socket,
       key,
@@ -238,7 +250,8 @@ export async function createLeanTransport(
     };
     all.add(conn);
     newParser(conn);
-    socket.once('connect', () => {
+    // Connected, for https once the handshake is done: the connect timeout covers both, as in node-transport.ts.
+    socket.once(https ? 'secureConnect' : 'connect', () => {
       conn.connected = true;
       const ex = conn.exchange;
       if (ex !== undefined && ex.phase === 'connect') {
@@ -287,7 +300,7 @@ export async function createLeanTransport(
     return conn;
   }
 
-  function take(key: string, host: string, port: number): Conn {
+  function take(key: string, host: string, port: number, https: boolean): Conn {
     const list = idle.get(key);
     const now = Date.now();
     while (list !== undefined && list.length > 0) {
@@ -303,7 +316,7 @@ export async function createLeanTransport(
       conn.socket.ref();
       return conn;
     }
-    return open(key, host, port);
+    return open(key, host, port, https);
   }
 
   function headerBlock(method: string, url: URL, headers: Record<string, string>): string | undefined {
@@ -336,13 +349,14 @@ export async function createLeanTransport(
   function send(url: URL, spec: TransportRequest, retried: boolean): Promise<TransportResponse> {
     const { signal } = spec;
     if (signal?.aborted) return Promise.reject(aborted());
-    const block = url.protocol === 'http:' ? headerBlock(spec.method, url, spec.headers) : undefined;
+    const https = url.protocol === 'https:';
+    const block = https || url.protocol === 'http:' ? headerBlock(spec.method, url, spec.headers) : undefined;
     // Anything unusual goes the general way.
     if (block === undefined) return fallback().then((t) => t.request(url, spec));
     const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
-    const port = url.port === '' ? 80 : Number(url.port);
-    const key = `${host}:${port}`;
-    const conn = take(key, host, port);
+    const port = url.port === '' ? (https ? 443 : 80) : Number(url.port);
+    const key = `${url.protocol}${host}:${port}`;
+    const conn = take(key, host, port, https);
     const ex = new Exchange(conn, signal);
     conn.exchange = ex;
     parserOf(conn).reset(spec.method === 'HEAD');
