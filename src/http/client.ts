@@ -43,7 +43,6 @@ interface Machinery {
   /** Destroys the transports created so far. */
   destroy: () => Promise<void>;
   userAgent: string;
-  withUserAgent: typeof import('./user-agent.js').withUserAgent;
   /** The proxy `host:port` a URL goes through, for error messages. */
   proxyFor: (url: URL) => string | undefined;
   tracer: import('./trace.js').Tracer;
@@ -153,7 +152,6 @@ export function createHttpClient(options: HttpClientSettings = {}): HttpClient {
         await Promise.all(made.map(async (t) => (await t?.catch(() => undefined))?.destroy()));
       },
       userAgent: options.userAgent ?? agent.userAgent(),
-      withUserAgent: agent.withUserAgent,
       proxyFor: (url) => proxyEnv.proxyFor(proxy, url),
       tracer: new trace.Tracer(options.trace, secrets),
       describeRequestFailure: network.describeRequestFailure,
@@ -198,32 +196,38 @@ export function createHttpClient(options: HttpClientSettings = {}): HttpClient {
 
     checkAbort();
     const m = await ready();
-    // Added here, the one place every request passes (token exchanges too), so `--verbose` shows it as sent.
-    const request = m.withUserAgent(spec, m.userAgent);
     // Whatever credential goes out (an exchanged token, a ZenApiKey) is masked wherever it comes back.
+    let agentChosen = false;
     let encodingChosen = false;
-    for (const name in request.headers) {
-      const value = request.headers[name] as string;
+    for (const name in spec.headers) {
+      const value = spec.headers[name] as string;
       if (learnt.get(name) !== value) {
         learnt.set(name, value);
         secrets.addHeader(name, value);
       }
-      if (name.toLowerCase() === 'accept-encoding') encodingChosen = true;
+      const lower = name.toLowerCase();
+      if (lower === 'user-agent') agentChosen = true;
+      else if (lower === 'accept-encoding') encodingChosen = true;
     }
+    // The user agent is added here, the one place every request passes (token exchanges too), so `--verbose` shows
+    // it as sent; one copy of the headers for both additions (a batch sends thousands of requests).
+    const sent = agentChosen && encodingChosen ? spec.headers : { ...spec.headers };
+    if (!agentChosen) sent['user-agent'] = m.userAgent;
+    const traced = m.tracer.enabled ? { ...spec, headers: { ...sent } } : undefined;
+    // Gateways compress answers; the response layer decodes what is advertised here (unless the caller chose).
+    if (!encodingChosen) sent['accept-encoding'] = m.acceptEncoding;
     parsed.proxy ??= { host: m.proxyFor(url) };
     parsed.origin ??= url.origin;
     const failureContext = { service, origin: parsed.origin, timeoutMs, connectTimeoutMs, proxy: parsed.proxy.host };
-    // Gateways compress answers; the response layer decodes what is advertised here (unless the caller chose).
-    const sent = encodingChosen ? request.headers : { ...request.headers, 'accept-encoding': m.acceptEncoding };
     for (let attempt = 0; ; attempt++) {
       checkAbort();
-      m.tracer.request(request);
+      if (traced !== undefined) m.tracer.request(traced);
       // process.hrtime, not performance.now(): the first use of `performance` loads node:perf_hooks (about 2 ms).
       const started = process.hrtime.bigint();
       const transport = m.cassette ?? (await m.transportFor(url, sendOptions.lean));
       let data: TransportResponse;
       try {
-        data = await transport.request(url, { method: request.method, headers: sent, body: request.body, signal });
+        data = await transport.request(url, { method: spec.method, headers: sent, body: spec.body, signal });
       } catch (err) {
         checkAbort();
         // A cassette miss, or a cassette that cannot be read, is said as it is (and never retried).
