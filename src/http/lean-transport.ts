@@ -25,6 +25,8 @@ import type {
 } from './transport.js';
 
 const DUMP_LIMIT = 128 * 1024;
+/** Body bytes held for a reader that has not chosen how to read yet. */
+const UNREAD_LIMIT = 64 * 1024;
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** What the lean transport writes as is: printable ASCII and tabs (anything else goes through node:http). */
 const PLAIN_VALUE = /^[\t\x20-\x7e]*$/;
@@ -213,7 +215,11 @@ export async function createLeanTransport(
             ex.chunks.push(chunk);
           } else if (ex.stream !== undefined) {
             if (!ex.stream.push(chunk)) conn.socket.pause();
-          } else ex.chunks.push(chunk);
+          } else {
+            ex.chunks.push(chunk);
+            // Nobody reads yet: hold at most about one read's worth, as a paused stream would.
+            if (ex.received > UNREAD_LIMIT) conn.socket.pause();
+          }
         },
         end() {
           const ex = conn.exchange;
@@ -422,6 +428,7 @@ export async function createLeanTransport(
     }
     return new Promise<Buffer>((resolve, reject) => {
       ex.collect = { limits, resolve, reject };
+      if (ex.conn.socket.isPaused()) ex.conn.socket.resume();
       arm(deadlineOf(ex));
     });
   }
@@ -439,6 +446,7 @@ export async function createLeanTransport(
         resolve: () => undefined,
         reject: () => undefined,
       };
+      if (ex.conn.socket.isPaused()) ex.conn.socket.resume();
     });
   }
 

@@ -192,6 +192,20 @@ describe('the lean transport', () => {
     expect(s.connections()).toBe(2);
   });
 
+  it('a body of many reads comes whole, and its connection serves the next request', async () => {
+    const big = JSON.stringify({ text: 'x'.repeat(300_000) });
+    const s = await raw((socket) => socket.write(ok(big)));
+    const c = client();
+    const res = await post(c, s.url);
+    expect(((await res.json()) as { text: string }).text).toHaveLength(300_000);
+    const streamed = await c.send(
+      { method: 'POST', url: s.url, headers: { 'accept-encoding': 'identity' }, body: '{}' },
+      { lean: true, service: 'svc', retries: 0 },
+    );
+    expect(await streamed.text()).toBe(big);
+    expect(s.connections()).toBe(1);
+  });
+
   it('skips a 100 Continue before the answer', async () => {
     const s = await raw((socket) => socket.write(`HTTP/1.1 100 Continue\r\n\r\n${ok('{"c":1}')}`));
     expect(await (await post(client(), s.url)).json()).toEqual({ c: 1 });
