@@ -10,6 +10,7 @@
  *   lines before it still finish and are written, the ones after it are aborted and dropped.
  * - Ctrl-C (the context's signal) aborts what is in flight; the records that are finished and in order are written.
  */
+import { getEventListeners } from 'node:events';
 import { AuthError, Interrupted, UsageError } from '../contract/errors.js';
 import { backoffMs, LONG_WAIT_MS } from '../http/retry.js';
 import { AdaptiveLimit } from './adaptive-limit.js';
@@ -55,6 +56,12 @@ export class BatchScheduler<P> {
   #retryReady: Array<Slot<P>> = [];
   readonly #retryTimers = new Set<NodeJS.Timeout>();
   readonly #running = new Set<Slot<P>>();
+  /**
+   * Controllers of lines that ended without being aborted, for the next lines: a new AbortController and the first
+   * listener on its signal cost more CPU than a lean request's whole write (docs/performance.md, "Batch"). Only a
+   * signal nobody listens to any more is reused, so no later abort can reach what a finished line left behind.
+   */
+  readonly #spare: AbortController[] = [];
   #pausedUntil = 0;
   #pauseTimer: NodeJS.Timeout | undefined;
   #interrupted = false;
@@ -196,7 +203,7 @@ export class BatchScheduler<P> {
 
   #start(slot: Slot<P>): void {
     slot.attempts++;
-    const controller = new AbortController();
+    const controller = this.#spare.pop() ?? new AbortController();
     slot.controller = controller;
     this.#running.add(slot);
     this.#work.run(slot.payload as P, controller.signal).then(
@@ -205,9 +212,22 @@ export class BatchScheduler<P> {
     );
   }
 
+  /** The line's call has settled: its controller, unless aborted, serves another line. */
+  #spareController(slot: Slot<P>): AbortController | undefined {
+    const controller = slot.controller;
+    slot.controller = undefined;
+    if (
+      controller !== undefined &&
+      !controller.signal.aborted &&
+      getEventListeners(controller.signal, 'abort').length === 0
+    )
+      this.#spare.push(controller);
+    return controller;
+  }
+
   #succeeded(slot: Slot<P>, json: string): void {
     this.#running.delete(slot);
-    slot.controller = undefined;
+    this.#spareController(slot);
     slot.record = resultRecord(slot.prefix, json);
     slot.ok = true;
     this.#limit.onSuccess();
@@ -218,8 +238,7 @@ export class BatchScheduler<P> {
 
   #failed(slot: Slot<P>, e: unknown): void {
     this.#running.delete(slot);
-    const controller = slot.controller;
-    slot.controller = undefined;
+    const controller = this.#spareController(slot);
     if (controller?.signal.aborted || e instanceof Interrupted) {
       // Ctrl-C, or a line after the one that stopped the batch: no record.
       if (!this.#interrupted) slot.dropped = true;

@@ -43,7 +43,7 @@ export async function createLineSender(ctx: Context, profile: ResolvedProfile, c
         try {
           res = await http.send(
             { method: spec.method, url: spec.url, headers, ...(spec.body !== undefined ? { body: spec.body } : {}) },
-            { signal, service, retries: 0 },
+            { signal, service, retries: 0, lean: true },
           );
         } catch (e) {
           if (isRetryableNetworkError(e)) throw new RetryableFailure(e, undefined, false);

@@ -12,12 +12,14 @@ import { isRetryableStatus, LONG_WAIT_MS, retryAfterMs, retryDelayMs, sleep as r
 import type { HttpClient, HttpClientOptions, HttpRequestSpec, HttpResponse, SendOptions } from '../contract/http.js';
 import type { Transport, TransportResponse, TransportSettings } from './transport.js';
 import type { CassetteSettings } from '../cassette/transport.js';
+import type { WrappedResponse } from './response.js';
 
 /**
- * `auto`: node:http(s) for direct requests, undici for proxied ones; `undici`: undici for every request (the tests
- * run the client's whole suite over both transports).
+ * `auto`: node:http(s) for direct requests (the lean transport for one that asks for it,
+ * `SendOptions.lean`), undici for proxied ones; `undici`: undici for every request; `lean`: the lean transport for
+ * every direct request (the tests run the client's whole suite over each).
  */
-export type TransportChoice = 'auto' | 'undici';
+export type TransportChoice = 'auto' | 'undici' | 'lean';
 
 export interface HttpClientSettings extends HttpClientOptions {
   /**
@@ -34,14 +36,13 @@ const DEFAULT_SERVICE = 'server';
 
 /** Everything that is loaded on the first send. */
 interface Machinery {
-  /** The transport for a URL: created on its first request. */
-  transportFor: (url: URL) => Promise<Transport>;
+  /** The transport for a URL (`lean`: the caller asked for the lean transport): created on its first request. */
+  transportFor: (url: URL, lean?: boolean) => Promise<Transport>;
   /** The cassette every request goes through instead, with --record or --replay (it reaches transportFor itself). */
   cassette: Transport | undefined;
   /** Destroys the transports created so far. */
   destroy: () => Promise<void>;
   userAgent: string;
-  withUserAgent: typeof import('./user-agent.js').withUserAgent;
   /** The proxy `host:port` a URL goes through, for error messages. */
   proxyFor: (url: URL) => string | undefined;
   tracer: import('./trace.js').Tracer;
@@ -49,6 +50,7 @@ interface Machinery {
   flattenHeaders: typeof import('./response.js').flattenHeaders;
   wrapResponse: typeof import('./response.js').wrapResponse;
   readWholeResponse: typeof import('./response.js').readWholeResponse;
+  readWholeDirect: typeof import('./response.js').readWholeDirect;
   isBodyReset: typeof import('./network-error.js').isBodyReset;
   acceptEncoding: string;
 }
@@ -79,7 +81,9 @@ export function createHttpClient(options: HttpClientSettings = {}): HttpClient {
 
   let machinery: Promise<Machinery> | undefined;
   // A batch sends thousands of requests to one URL: parsed, and its proxy looked up, once.
-  let lastUrl: { text: string; url: URL; proxy?: { host: string | undefined } } | undefined;
+  let lastUrl: { text: string; url: URL; origin?: string; proxy?: { host: string | undefined } } | undefined;
+  // ... and sends the same credential headers every time: each value is learnt as a secret once.
+  const learnt = new Map<string, string>();
   const urlOf = (spec: HttpRequestSpec, service: string): NonNullable<typeof lastUrl> => {
     if (lastUrl?.text !== spec.url) lastUrl = { text: spec.url, url: parseUrl(spec, service) };
     return lastUrl;
@@ -103,6 +107,7 @@ export function createHttpClient(options: HttpClientSettings = {}): HttpClient {
     const proxy = proxyEnv.proxyFromEnv(options.env);
     let direct: Promise<Transport> | undefined;
     let viaUndici: Promise<Transport> | undefined;
+    let lean: Promise<Transport> | undefined;
     // A failed creation (an unreadable CA file) is not kept: the next request reports it again.
     const fresh = (make: () => Promise<Transport>, forget: () => void): Promise<Transport> =>
       make().catch((err: unknown) => {
@@ -115,13 +120,20 @@ export function createHttpClient(options: HttpClientSettings = {}): HttpClient {
         () => (viaUndici = undefined),
       ));
     const given = typeof options.transport === 'object' ? options.transport : undefined;
-    const transportFor = (url: URL): Promise<Transport> => {
-      if (given) return Promise.resolve(given);
-      if (options.transport === 'undici' || proxyEnv.proxyFor(proxy, url) !== undefined) return undiciTransport();
-      return (direct ??= fresh(
+    const nodeTransport = (): Promise<Transport> =>
+      (direct ??= fresh(
         async () => (await import('./node-transport.js')).createNodeTransport(settings),
         () => (direct = undefined),
       ));
+    const transportFor = (url: URL, wantsLean = false): Promise<Transport> => {
+      if (given) return Promise.resolve(given);
+      if (options.transport === 'undici' || proxyEnv.proxyFor(proxy, url) !== undefined) return undiciTransport();
+      if (wantsLean || options.transport === 'lean')
+        return (lean ??= fresh(
+          async () => (await import('./lean-transport.js')).createLeanTransport(settings, nodeTransport),
+          () => (lean = undefined),
+        ));
+      return nodeTransport();
     };
     // CA file errors show on the first send, as they did when the one dispatcher was built here.
     if (options.caCertPath !== undefined) await (await import('./trusted-cas.js')).trustedCas(options.caCertPath);
@@ -135,18 +147,18 @@ export function createHttpClient(options: HttpClientSettings = {}): HttpClient {
       async destroy() {
         // The entries recorded so far reach the disk before the process may exit.
         await cassette?.destroy();
-        const made = [direct, viaUndici];
-        direct = viaUndici = undefined;
+        const made = [lean, direct, viaUndici];
+        lean = direct = viaUndici = undefined;
         await Promise.all(made.map(async (t) => (await t?.catch(() => undefined))?.destroy()));
       },
       userAgent: options.userAgent ?? agent.userAgent(),
-      withUserAgent: agent.withUserAgent,
       proxyFor: (url) => proxyEnv.proxyFor(proxy, url),
       tracer: new trace.Tracer(options.trace, secrets),
       describeRequestFailure: network.describeRequestFailure,
       flattenHeaders: response.flattenHeaders,
       wrapResponse: response.wrapResponse,
       readWholeResponse: response.readWholeResponse,
+      readWholeDirect: response.readWholeDirect,
       isBodyReset: network.isBodyReset,
       acceptEncoding: response.ACCEPT_ENCODING,
     };
@@ -184,25 +196,38 @@ export function createHttpClient(options: HttpClientSettings = {}): HttpClient {
 
     checkAbort();
     const m = await ready();
-    // Added here, the one place every request passes (token exchanges too), so `--verbose` shows it as sent.
-    const request = m.withUserAgent(spec, m.userAgent);
     // Whatever credential goes out (an exchanged token, a ZenApiKey) is masked wherever it comes back.
-    for (const [name, value] of Object.entries(request.headers)) secrets.addHeader(name, value);
+    let agentChosen = false;
+    let encodingChosen = false;
+    for (const name in spec.headers) {
+      const value = spec.headers[name] as string;
+      if (learnt.get(name) !== value) {
+        learnt.set(name, value);
+        secrets.addHeader(name, value);
+      }
+      const lower = name.toLowerCase();
+      if (lower === 'user-agent') agentChosen = true;
+      else if (lower === 'accept-encoding') encodingChosen = true;
+    }
+    // The user agent is added here, the one place every request passes (token exchanges too), so `--verbose` shows
+    // it as sent; one copy of the headers for both additions (a batch sends thousands of requests).
+    const sent = agentChosen && encodingChosen ? spec.headers : { ...spec.headers };
+    if (!agentChosen) sent['user-agent'] = m.userAgent;
+    const traced = m.tracer.enabled ? { ...spec, headers: { ...sent } } : undefined;
+    // Gateways compress answers; the response layer decodes what is advertised here (unless the caller chose).
+    if (!encodingChosen) sent['accept-encoding'] = m.acceptEncoding;
     parsed.proxy ??= { host: m.proxyFor(url) };
-    const failureContext = { service, origin: url.origin, timeoutMs, connectTimeoutMs, proxy: parsed.proxy.host };
+    parsed.origin ??= url.origin;
+    const failureContext = { service, origin: parsed.origin, timeoutMs, connectTimeoutMs, proxy: parsed.proxy.host };
     for (let attempt = 0; ; attempt++) {
       checkAbort();
-      m.tracer.request(request);
-      // Gateways compress answers; the response layer decodes what is advertised here (unless the caller chose).
-      const sent = Object.keys(request.headers).some((h) => h.toLowerCase() === 'accept-encoding')
-        ? request.headers
-        : { ...request.headers, 'accept-encoding': m.acceptEncoding };
+      if (traced !== undefined) m.tracer.request(traced);
       // process.hrtime, not performance.now(): the first use of `performance` loads node:perf_hooks (about 2 ms).
       const started = process.hrtime.bigint();
-      const transport = m.cassette ?? (await m.transportFor(url));
+      const transport = m.cassette ?? (await m.transportFor(url, sendOptions.lean));
       let data: TransportResponse;
       try {
-        data = await transport.request(url, { method: request.method, headers: sent, body: request.body, signal });
+        data = await transport.request(url, { method: spec.method, headers: sent, body: spec.body, signal });
       } catch (err) {
         checkAbort();
         // A cassette miss, or a cassette that cannot be read, is said as it is (and never retried).
@@ -215,7 +240,7 @@ export function createHttpClient(options: HttpClientSettings = {}): HttpClient {
         continue;
       }
 
-      const headers = m.flattenHeaders(data.headers);
+      const headers = data.flat === true ? (data.headers as Record<string, string>) : m.flattenHeaders(data.headers);
       m.tracer.response(data.statusCode, headers, Number(process.hrtime.bigint() - started) / 1e6);
       if (isRetryableStatus(data.statusCode) && attempt < retries) {
         const delay = retryDelayMs(attempt, headers, random);
@@ -231,10 +256,12 @@ export function createHttpClient(options: HttpClientSettings = {}): HttpClient {
         continue;
       }
       const responseContext = { failure: failureContext, signal, secrets };
-      const res = m.wrapResponse(data, responseContext, headers);
-      if ((headers['content-type'] ?? '').includes('text/event-stream')) return res;
+      // A transport that reads whole answers itself (the lean one) needs no stream around a JSON answer.
+      const direct = m.readWholeDirect(data, responseContext, headers);
+      const res = direct === undefined ? m.wrapResponse(data, responseContext, headers) : undefined;
+      if (res !== undefined && (headers['content-type'] ?? '').includes('text/event-stream')) return res;
       try {
-        return await m.readWholeResponse(res, responseContext);
+        return await (direct ?? m.readWholeResponse(res as WrappedResponse, responseContext));
       } catch (err) {
         checkAbort();
         if (!m.isBodyReset(err) || attempt >= retries) throw err;

@@ -107,12 +107,7 @@ export function wrapResponse(
   let received = 0;
   // whole() takes everything as it comes: the queue is not paused for a reader that drains it only at the end.
   let collecting = false;
-  const tooLarge = () =>
-    new ApiError({
-      provider: ctx.failure.service,
-      status: statusCode,
-      message: `the answer is larger than ${MAX_ANSWER_BYTES / (1024 * 1024)} MiB; textgen reads at most that much of an answer`,
-    });
+  const tooLarge = () => tooLargeError(ctx.failure.service, statusCode);
   // An event stream is read event by event, never held whole: the SSE parser bounds each line and event (16 MiB),
   // and the stream itself may go on as long as the service generates. What is buffered is bounded: a whole answer
   // here, and text() below.
@@ -287,6 +282,23 @@ function parseJsonAnswer(raw: string, statusCode: number, ctx: ResponseContext):
   }
 }
 
+/** The error a whole answer larger than MAX_ANSWER_BYTES ends with. */
+function tooLargeError(service: string, status: number): ApiError {
+  return new ApiError({
+    provider: service,
+    status,
+    message: `the answer is larger than ${MAX_ANSWER_BYTES / (1024 * 1024)} MiB; textgen reads at most that much of an answer`,
+  });
+}
+
+/** The error of a JSON answer that trickles in for longer than twice --timeout after its headers. */
+function tooSlowError(ctx: ResponseContext): NetworkError {
+  const { service, origin, timeoutMs } = ctx.failure;
+  return new NetworkError(
+    `${service} at ${origin} did not finish sending its answer within ${(2 * timeoutMs) / 1000} s of its headers (twice --timeout)`,
+  );
+}
+
 /**
  * Reads a whole (non-event-stream) answer inside the client's retry loop, so that a connection that breaks
  * halfway through a JSON answer is retried like one that broke before the headers: nothing was shown yet.
@@ -295,45 +307,72 @@ export async function readWholeResponse(res: WrappedResponse, ctx: ResponseConte
   // --timeout bounds silence; an answer that trickles in (whitespace, a byte at a time) for ever is bounded whole:
   // once the headers are in, the rest of a JSON answer gets twice --timeout (so that plain silence is still
   // reported as silence, by the idle timer, first).
-  const { service, origin, timeoutMs } = ctx.failure;
-  const wholeMs = 2 * timeoutMs;
-  const timer =
-    timeoutMs > 0
-      ? setTimeout(
-          () =>
-            res.cancel(
-              new NetworkError(
-                `${service} at ${origin} did not finish sending its answer within ${wholeMs / 1000} s of its headers (twice --timeout)`,
-              ),
-            ),
-          wholeMs,
-        )
-      : undefined;
+  const { timeoutMs } = ctx.failure;
+  const timer = timeoutMs > 0 ? setTimeout(() => res.cancel(tooSlowError(ctx)), 2 * timeoutMs) : undefined;
   let bytes: Buffer;
   try {
     bytes = await res.whole();
   } finally {
     clearTimeout(timer);
   }
+  return wholeAnswer(bytes, res.status, res.headers, ctx);
+}
+
+/**
+ * The same for a transport that reads whole bodies itself (`TransportResponse.whole`, the lean transport): no
+ * stream, no wrapper, the same bounds and errors. Undefined when the answer must be read as a stream: an event
+ * stream, or a compressed body.
+ */
+export function readWholeDirect(
+  data: TransportResponse,
+  ctx: ResponseContext,
+  headers: Record<string, string>,
+): Promise<HttpResponse> | undefined {
+  if (data.whole === undefined || (headers['content-type'] ?? '').includes('text/event-stream')) return undefined;
+  if (headers['content-encoding'] !== undefined && headers['content-encoding'].trim() !== '') return undefined;
+  const { statusCode } = data;
+  const limits = {
+    maxBytes: MAX_ANSWER_BYTES,
+    tooLarge: () => tooLargeError(ctx.failure.service, statusCode),
+    wholeMs: ctx.failure.timeoutMs > 0 ? 2 * ctx.failure.timeoutMs : 0,
+    tooSlow: () => tooSlowError(ctx),
+  };
+  return data.whole(limits).then(
+    (bytes) => wholeAnswer(bytes, statusCode, headers, ctx),
+    (failure: unknown) => {
+      // As wrapResponse's readers: the user's abort, an error of ours as it is, the transport's in words.
+      if (ctx.signal?.aborted) throw new Interrupted();
+      if (failure instanceof TextgenError) throw failure;
+      throw describeBodyFailure(failure, ctx.failure);
+    },
+  );
+}
+
+function wholeAnswer(
+  bytes: Buffer,
+  status: number,
+  headers: Record<string, string>,
+  ctx: ResponseContext,
+): HttpResponse {
   const decoded = UTF8.decode(bytes);
   const tooDeep = /^\s*[[{]/.test(decoded) ? jsonDepthExceededAt(decoded, MAX_ANSWER_DEPTH) : undefined;
   if (tooDeep !== undefined) {
     throw new ApiError({
       provider: ctx.failure.service,
-      status: res.status,
+      status,
       message: `the answer is JSON nested more than ${MAX_ANSWER_DEPTH} levels deep; textgen does not read it`,
     });
   }
   const text = async (): Promise<string> => decoded;
   return {
-    status: res.status,
-    headers: res.headers,
+    status,
+    headers,
     body: {
       async *[Symbol.asyncIterator]() {
         if (bytes.length > 0) yield bytes;
       },
     },
     text,
-    json: async () => parseJsonAnswer(await text(), res.status, ctx),
+    json: async () => parseJsonAnswer(await text(), status, ctx),
   };
 }

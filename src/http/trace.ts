@@ -16,6 +16,11 @@ export class Tracer {
     private readonly secrets: readonly string[] | KnownSecrets,
   ) {}
 
+  /** There is a sink: callers may skip building what only the trace would show. */
+  get enabled(): boolean {
+    return this.sink !== undefined;
+  }
+
   private emit(line: string): void {
     this.sink?.(redactText(line, this.secrets));
   }

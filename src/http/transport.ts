@@ -18,9 +18,25 @@ export interface TransportResponse {
   statusCode: number;
   /** As the transport gives them: a repeated header may be an array (response.ts flattens). */
   headers: Record<string, string | string[] | undefined>;
+  /** The headers are flattened already: lower-case names, one string each (the lean transport's). */
+  flat?: boolean;
   body: TransportBody;
   /** Reads a small body to its end so that the connection can be reused; a large one is destroyed. */
   dump(): Promise<void>;
+  /**
+   * The whole body, as it came on the wire, without a stream (the lean transport, for a batch's thousands of
+   * answers); rejects with the body's failure or one of `limits`' errors. Instead of `body`, never with it.
+   */
+  whole?(limits: WholeLimits): Promise<Buffer>;
+}
+
+export interface WholeLimits {
+  /** More body bytes than this: `tooLarge()`. */
+  maxBytes: number;
+  tooLarge(): Error;
+  /** The whole body within this many ms of the headers (0: no bound), else `tooSlow()`. */
+  wholeMs: number;
+  tooSlow(): Error;
 }
 
 export interface TransportRequest {

@@ -13,6 +13,6 @@ export function userAgent(): string {
 
 /** The request with a `user-agent` header, unless it names one already (any spelling of the header name). */
 export function withUserAgent<T extends { headers: Record<string, string> }>(request: T, agent: string): T {
-  if (Object.keys(request.headers).some((name) => name.toLowerCase() === 'user-agent')) return request;
+  for (const name in request.headers) if (name.toLowerCase() === 'user-agent') return request;
   return { ...request, headers: { ...request.headers, 'user-agent': agent } };
 }

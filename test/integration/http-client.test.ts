@@ -101,7 +101,7 @@ async function drain(response: HttpResponse): Promise<string[]> {
   return chunks;
 }
 
-describe.each(['auto', 'undici'] as const)('transport %s', (choice) => {
+describe.each(['auto', 'undici', 'lean'] as const)('transport %s', (choice) => {
   beforeEach(() => {
     transport = choice;
   });

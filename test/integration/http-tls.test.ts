@@ -121,7 +121,7 @@ async function failure(promise: Promise<unknown>): Promise<unknown> {
   throw new Error('expected a failure');
 }
 
-describe.each(['auto', 'undici'] as const)('TLS, transport %s', (choice) => {
+describe.each(['auto', 'undici', 'lean'] as const)('TLS, transport %s', (choice) => {
   beforeEach(() => {
     transport = choice;
   });

@@ -320,3 +320,41 @@ describe('adaptive concurrency', () => {
     expect(limit.limit).toBe(1);
   });
 });
+
+describe('BatchScheduler: line signals', () => {
+  async function signalsOver(lines: number, leak: boolean): Promise<AbortSignal[]> {
+    const seen: AbortSignal[] = [];
+    const work: LineWork<string> = {
+      parse: (text) => ({ payload: text, idJson: undefined }),
+      async run(text, signal) {
+        expect(signal.aborted).toBe(false);
+        seen.push(signal);
+        const onAbort = () => undefined;
+        signal.addEventListener('abort', onAbort, { once: true });
+        await sleep(1);
+        if (!leak) signal.removeEventListener('abort', onAbort);
+        return JSON.stringify(text);
+      },
+    };
+    const sink = collect();
+    const scheduler = new BatchScheduler(work, sink, {
+      concurrency: 4,
+      retries: 0,
+      failFast: false,
+      signal: new AbortController().signal,
+    });
+    await scheduler.run(linesOf(numbered(lines)));
+    expect(sink.records).toHaveLength(lines);
+    return seen;
+  }
+
+  it('a line whose call left no listener on its signal hands the signal on to a later line', async () => {
+    const seen = await signalsOver(40, false);
+    expect(new Set(seen).size).toBeLessThanOrEqual(8);
+  });
+
+  it('a signal something still listens to is never reused', async () => {
+    const seen = await signalsOver(40, true);
+    expect(new Set(seen).size).toBe(40);
+  });
+});
