@@ -2,7 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { makeHome, runBin } from '../helpers/run-cli.js';
+import { execa } from 'execa';
+import { BIN, makeHome, runBin } from '../helpers/run-cli.js';
 
 const home = makeHome();
 const tmp = mkdtempSync(join(tmpdir(), 'textgen-tmpdir-'));
@@ -46,5 +47,13 @@ describe('bin/textgen.js and its compile cache', () => {
     const r = await runBin(['--version'], { env });
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+
+  it('--version into a closed stdout or a pipe nobody reads exits 0 without a word on stderr', async () => {
+    for (const script of ['node "$0" --version >&-', 'node "$0" --version | true']) {
+      const r = await execa('sh', ['-c', script, BIN], { env: home.env, reject: false, stdin: 'ignore' });
+      expect(r.exitCode, script).toBe(0);
+      expect(r.stderr, script).toBe('');
+    }
   });
 });
