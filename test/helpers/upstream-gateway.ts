@@ -65,3 +65,8 @@ export function upstreamProfileLines(upstreamUrl: string): string[] {
     '    defaults: { model: ibm/granite-3-8b-instruct }',
   ];
 }
+
+/** `--upstream FRONT=PROFILE` for each front protocol of `routes`, in order: which upstream answers which front. */
+export function upstreamArgs(routes: Record<string, 'up-openai' | 'up-wx'>): string[] {
+  return Object.entries(routes).flatMap(([front, profile]) => ['--upstream', `${front}=${profile}`]);
+}

@@ -14,7 +14,7 @@ import { BearerTokenAuthenticator } from '@ibm-cloud/watsonx-ai/authentication';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upstreamProfileLines } from '../helpers/upstream-gateway.js';
+import { upstreamArgs, upstreamProfileLines } from '../helpers/upstream-gateway.js';
 import { startServer, type RunningServer } from '../../src/emulator/core/index.js';
 import { BIN, baseEnv, makeHome, runBin } from '../helpers/run-cli.js';
 
@@ -26,16 +26,12 @@ const children: ResultPromise[] = [];
 let upstream: RunningServer;
 let config: string;
 
-const UPSTREAMS = [
-  '--upstream',
-  'watsonx=up-openai',
-  '--upstream',
-  'aleph-alpha=up-openai',
-  '--upstream',
-  'openai=up-wx',
-  '--upstream',
-  'open-inference=up-wx',
-];
+const UPSTREAMS = upstreamArgs({
+  watsonx: 'up-openai',
+  'aleph-alpha': 'up-openai',
+  openai: 'up-wx',
+  'open-inference': 'up-wx',
+});
 
 interface Gateway {
   url: string;

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/emulator/core/index.js';
 import { makeHome, runBin } from '../helpers/run-cli.js';
-import { startGateway, upstreamProfileLines, stopGateways } from '../helpers/upstream-gateway.js';
+import { startGateway, upstreamArgs, upstreamProfileLines, stopGateways } from '../helpers/upstream-gateway.js';
 
 const UPSTREAM_KEY = 'replay-bytes-upstream-key-77aa';
 const home = makeHome();
@@ -22,16 +22,12 @@ const CASSETTE = join(home.dir, 'cassette');
 let upstream: RunningServer;
 let config: string;
 
-const UPSTREAMS = [
-  '--upstream',
-  'watsonx=up-openai',
-  '--upstream',
-  'aleph-alpha=up-openai',
-  '--upstream',
-  'open-inference=up-openai',
-  '--upstream',
-  'openai=up-wx',
-];
+const UPSTREAMS = upstreamArgs({
+  watsonx: 'up-openai',
+  'aleph-alpha': 'up-openai',
+  'open-inference': 'up-openai',
+  openai: 'up-wx',
+});
 
 const gateway = (args: string[], env: Record<string, string> = {}) =>
   startGateway(config, [...UPSTREAMS, ...args], { ...home.env, ...env });
