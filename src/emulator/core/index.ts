@@ -34,6 +34,7 @@ import { sendJson } from './respond.js';
 import { withReplayableClock } from './answer-clock.js';
 import { rememberResponse } from './responses.js';
 import { logs, silentLog } from './silent-log.js';
+import { Admission } from './admission.js';
 import { requestTarget } from './request-target.js';
 import type { Fault, RecordedRequest, ResolvedServerOptions, RunningServer } from './types.js';
 
@@ -179,6 +180,7 @@ function listen(options: ServerOptions, protocols: readonly ProtocolModule[]): P
   for (const protocol of protocols) router.register(protocol);
   const sockets = new Set<Socket>();
   const inFlight = new Set<AbortController>();
+  const admission = new Admission();
 
   const listener: RequestListener = (req, res) => {
     const controller = new AbortController();
@@ -333,7 +335,12 @@ function listen(options: ServerOptions, protocols: readonly ProtocolModule[]): P
           'invalid_request',
           `The request body nests deeper than ${MAX_BODY_DEPTH} levels`,
         );
-      else await found.handler(ctx);
+      else {
+        // One route start per turn of the event loop (admission.ts): a burst does not hold up streams in flight.
+        const turn = admission.admit();
+        if (turn) await turn;
+        await found.handler(ctx);
+      }
     } catch (error) {
       if (isEngineFailure(error)) {
         // An upstream's failure, in the front protocol's words: its error answer, or its in-stream error event.
