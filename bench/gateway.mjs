@@ -20,9 +20,15 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-/** One streamed chat request; resolves with each event's one-way latency (arrival − the upstream's stamp), ms. */
+/**
+ * One streamed chat request; resolves with each event's one-way latency (arrival − the upstream's stamp), ms, and
+ * the time from sending the request to the first content event's arrival (what a client waits for its first token,
+ * queueing in the gateway included).
+ */
 function stream(url, agent) {
   return new Promise((resolve, reject) => {
+    const sentAt = now();
+    let firstAt;
     const body = JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: 'hi' }], stream: true });
     const req = request(
       `${url}/v1/chat/completions`,
@@ -48,11 +54,14 @@ function stream(url, agent) {
             const event = buffer.slice(0, end);
             buffer = buffer.slice(end + 2);
             const stamp = /t\d+@(\d+\.\d+)/.exec(event);
-            if (stamp) latencies.push(at - Number(stamp[1]));
+            if (stamp) {
+              latencies.push(at - Number(stamp[1]));
+              firstAt ??= at;
+            }
             end = buffer.indexOf('\n\n');
           }
         });
-        res.on('end', () => resolve(latencies));
+        res.on('end', () => resolve({ latencies, firstToken: firstAt === undefined ? undefined : firstAt - sentAt }));
         res.on('error', reject);
       },
     );
@@ -69,9 +78,11 @@ function cpuMs(pid) {
   return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
 }
 
-async function round(url, streams, agent) {
+/** One round of `streams` requests at once: every event's latency, and each stream's time to its first token. */
+async function round(url, streams, agent, firstTokens = []) {
   const all = await Promise.all(Array.from({ length: streams }, () => stream(url, agent)));
-  return all.flat();
+  for (const s of all) if (s.firstToken !== undefined) firstTokens.push(s.firstToken);
+  return all.flatMap((s) => s.latencies);
 }
 
 /** Starts `textgen serve --upstream bench` and resolves with its URL once it listens. */
@@ -128,9 +139,10 @@ export async function benchGateway() {
   let gatewayCpuMs;
   let minimalCpuMs;
   /** One round through a proxy process, adding its CPU for the round to `total`. */
-  const measured = async (url, pid, into, total) => {
+  const firsts = { direct: [], gateway: [], minimal: [] };
+  const measured = async (url, pid, into, total, firstTokens) => {
     const before = cpuMs(pid);
-    into.push(...(await round(url, streams, agent)));
+    into.push(...(await round(url, streams, agent, firstTokens)));
     const after = cpuMs(pid);
     if (before === undefined || after === undefined) return total;
     const sum = total ?? { user: 0, system: 0 };
@@ -144,9 +156,9 @@ export async function benchGateway() {
     await round(gateway.url, streams, agent);
     await round(minimal.url, streams, agent);
     for (let i = 0; i < rounds; i++) {
-      direct.push(...(await round(upstream.url, streams, agent)));
-      gatewayCpuMs = await measured(gateway.url, gateway.pid, through, gatewayCpuMs);
-      minimalCpuMs = await measured(minimal.url, minimal.pid, floor, minimalCpuMs);
+      direct.push(...(await round(upstream.url, streams, agent, firsts.direct)));
+      gatewayCpuMs = await measured(gateway.url, gateway.pid, through, gatewayCpuMs, firsts.gateway);
+      minimalCpuMs = await measured(minimal.url, minimal.pid, floor, minimalCpuMs, firsts.minimal);
     }
   } finally {
     agent.destroy();
@@ -175,6 +187,12 @@ export async function benchGateway() {
     // The same rounds through bench/gateway-minimal.mjs, a pass-through proxy: the floor of a Node gateway.
     minimal: fp,
     minimalAdded: { p50: fp.p50 - dp.p50, p99: fp.p99 - dp.p99 },
+    // Request sent → first content event, per stream (the upstream waits gapMs before its first event).
+    firstToken: {
+      direct: p(firsts.direct.sort((a, b) => a - b)),
+      gateway: p(firsts.gateway.sort((a, b) => a - b)),
+      minimal: p(firsts.minimal.sort((a, b) => a - b)),
+    },
     gatewayCpuMs: gatewayCpuMs && gatewayCpuMs.user + gatewayCpuMs.system,
     gatewayUserMs: gatewayCpuMs?.user,
     gatewaySystemMs: gatewayCpuMs?.system,

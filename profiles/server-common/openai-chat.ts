@@ -93,25 +93,34 @@ export interface ChatChunkShape {
  */
 export async function streamChatChoices(
   generations: readonly Generation[],
-  chunk: (choices: unknown[], usage?: unknown) => Promise<boolean>,
+  chunk: (choices: unknown[], usage?: unknown) => boolean | Promise<boolean>,
   shape: ChatChunkShape,
 ): Promise<boolean> {
   for (let index = 0; index < generations.length; index++) {
-    if (!(await chunk([{ index, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }])))
-      return false;
+    const sent = chunk([{ index, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }]);
+    if (sent !== true && !(await sent)) return false;
   }
+  // A choice literal with a spread of nothing is a runtime call per token; without extra fields, none is made.
+  const extra =
+    shape.choiceExtra !== undefined && Object.keys(shape.choiceExtra).length > 0 ? shape.choiceExtra : undefined;
   for await (const { index, step } of interleave(generations)) {
     if (step.text !== '' || (shape.emptyDeltas && step.token)) {
       const logprobs =
         shape.logprobsTop !== undefined && step.token
           ? { content: [chatLogprob(step.token, shape.logprobsTop)], ...shape.logprobsExtra }
           : null;
-      const choice = { index, delta: { content: step.text }, logprobs, finish_reason: null, ...shape.choiceExtra };
-      if (!(await chunk([choice]))) return false;
+      const choice =
+        extra === undefined
+          ? { index, delta: { content: step.text }, logprobs, finish_reason: null }
+          : { index, delta: { content: step.text }, logprobs, finish_reason: null, ...extra };
+      // Most chunks are written at once (a boolean, not a promise): awaited only when the socket is full.
+      const sent = chunk([choice]);
+      if (sent !== true && !(await sent)) return false;
     }
     if (step.stopReason === undefined) continue;
     const last = { index, delta: {}, logprobs: null, finish_reason: chatFinishReason(step.stopReason) };
-    if (!(await chunk([last]))) return false;
+    const sent = chunk([last]);
+    if (sent !== true && !(await sent)) return false;
   }
   if (shape.usage === undefined) return true;
   return chunk(
@@ -161,7 +170,7 @@ export function pieceDelta(piece: TurnPiece): Record<string, unknown> {
  */
 export async function streamStructuredChoices(
   plan: { choices: readonly StructuredChoice[]; prompt_tokens: number },
-  chunk: (choices: unknown[], usage?: unknown) => Promise<boolean>,
+  chunk: (choices: unknown[], usage?: unknown) => boolean | Promise<boolean>,
   shape: Pick<ChatChunkShape, 'choiceExtra' | 'usage'>,
 ): Promise<boolean> {
   for (const [index, choice] of plan.choices.entries()) {

@@ -16,6 +16,9 @@ const COUNT_KEY = /(?:^|_)(?:count|tokens|rank)$|^num_tokens(?:_|$)/;
  * whole number, 0 or more)` — or undefined when every number is fine.
  */
 export function answerNumberProblem(value: unknown): string | undefined {
+  // Every event of a stream is checked: a walk that allocates nothing answers the common case, and only an answer
+  // with a problem is walked again to name the field.
+  if (numbersFine(value, undefined)) return undefined;
   const path: Array<string | number> = [];
   const visit = (v: unknown, key: string | number | undefined): string | undefined => {
     if (typeof v === 'number') {
@@ -43,6 +46,37 @@ export function answerNumberProblem(value: unknown): string | undefined {
     return undefined;
   };
   return visit(value, undefined);
+}
+
+/** Keys seen so far and whether they name a count: a stream repeats the same few keys in every event. */
+const countKeys = new Map<string, boolean>();
+const COUNT_KEYS_KEPT = 512;
+
+function isCountKey(key: string): boolean {
+  let known = countKeys.get(key);
+  if (known === undefined) {
+    known = COUNT_KEY.test(key);
+    // Keys come from the service: only so many are remembered.
+    if (countKeys.size < COUNT_KEYS_KEPT) countKeys.set(key, known);
+  }
+  return known;
+}
+
+/** Whether every number in `v` is usable (the same rules as the walk in answerNumberProblem, without the path). */
+function numbersFine(v: unknown, key: string | number | undefined): boolean {
+  if (typeof v === 'number')
+    return Number.isFinite(v) && (typeof key !== 'string' || !isCountKey(key) || (Number.isInteger(v) && v >= 0));
+  if (typeof v !== 'object' || v === null) return true;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (!numbersFine(v[i], key)) return false;
+    return true;
+  }
+  // for…in with an own-key test: the same keys as Object.keys, without an array per object.
+  for (const k in v) {
+    if (!Object.hasOwn(v, k)) continue;
+    if (!numbersFine((v as Record<string, unknown>)[k], k)) return false;
+  }
+  return true;
 }
 
 /** `results[0].generated_token_count`, quoted. */

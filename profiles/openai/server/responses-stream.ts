@@ -51,7 +51,7 @@ export interface StreamedAnswer {
   response: Record<string, unknown>;
 }
 
-type Send = (type: string, fields: Record<string, unknown>) => Promise<boolean>;
+type Send = (type: string, fields: Record<string, unknown>) => boolean | Promise<boolean>;
 
 /** One message item's events around its text pieces; the finished item, or undefined when the stream ended. */
 async function streamMessage(

@@ -63,9 +63,25 @@ export class EventStream {
   }
 
   /** Sends one event; false when the stream is over (fault, or the client went away). */
-  async send(event: OutgoingEvent): Promise<boolean> {
+  send(event: OutgoingEvent): boolean | Promise<boolean> {
     if (this.over) return false;
-    if (this.fault && !this.fired && this.sent >= this.fault.afterEvents && !(await this.fire())) return false;
+    if (this.fault && !this.fired && this.sent >= this.fault.afterEvents) return this.sendAfterFault(event);
+    // Not async: one event per token, and the common case (written at once) needs no promise.
+    const written = write(this.ctx.res, formatEvent(event), this.ctx.signal);
+    if (written === true) {
+      this.sent++;
+      return true;
+    }
+    if (written === false) return this.stop();
+    return written.then((ok) => {
+      if (!ok) return this.stop();
+      this.sent++;
+      return true;
+    });
+  }
+
+  private async sendAfterFault(event: OutgoingEvent): Promise<boolean> {
+    if (!(await this.fire())) return false;
     if (!(await write(this.ctx.res, formatEvent(event), this.ctx.signal))) return this.stop();
     this.sent++;
     return true;

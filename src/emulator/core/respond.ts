@@ -39,9 +39,18 @@ export function pause(ms: number, signal: AbortSignal): Promise<boolean> {
 }
 
 /** Writes a chunk, waiting for the socket to drain when it pushes back; false once the client is gone. */
-export async function write(res: ServerResponse, chunk: string | Uint8Array, signal: AbortSignal): Promise<boolean> {
+export function write(
+  res: ServerResponse,
+  chunk: string | Uint8Array,
+  signal: AbortSignal,
+): boolean | Promise<boolean> {
   if (signal.aborted || res.destroyed) return false;
+  // Not async: a stream writes once per token, and the common case (the socket took it) needs no promise.
   if (res.write(chunk)) return true;
+  return drained(res, signal);
+}
+
+async function drained(res: ServerResponse, signal: AbortSignal): Promise<boolean> {
   // Both listeners go once either fires: a long stream waits for drain many times on the same signal.
   await new Promise<void>((resolve) => {
     const done = (): void => {
