@@ -186,7 +186,8 @@ export function parseChatCompletion(kind: string, body: unknown): ChatResult {
     return choice;
   });
   choices.sort((a, b) => a.index - b.index);
-  const result: ChatResult = { ...envelope(kind, body), choices };
+  const result = envelope(kind, body) as ChatResult;
+  result.choices = choices;
   const usage = readUsage(body.usage);
   if (usage) result.usage = usage;
   if (warnings.length > 0) result.warnings = warnings;
@@ -225,7 +226,9 @@ export function createChatCompletionsDecoder(kind: string, errorOf: ErrorReader)
       choices.push(choice);
     });
     if (choices.length === 0 && !usage) return { type: 'ignore' };
-    const chunk: ChatChunk = { ...envelope(kind, body), choices };
+    // Added to the fresh envelope, not spread from it: a leading spread costs a hidden class per event (spread.ts).
+    const chunk = envelope(kind, body) as ChatChunk;
+    chunk.choices = choices;
     if (usage) chunk.usage = usage;
     if (warnings) chunk.warnings = warnings;
     return { type: 'chunk', chunk, wireBody: body };

@@ -12,6 +12,7 @@ import type { Callee } from './callee.js';
 import { failFromResponse, isSuccess } from './status-error.js';
 import { isRetryableNetworkError, RetryableFailure } from '../batch/retryable.js';
 import type { TextgenError } from '../contract/errors.js';
+import { merged } from '../contract/spread.js';
 
 export interface LineSender {
   /** Credentials now, before the first line: a refused credential stops the batch before anything else is sent. */
@@ -38,7 +39,7 @@ export async function createLineSender(ctx: Context, profile: ResolvedProfile, c
     },
     async send(spec, signal) {
       for (let attempt = 0; ; attempt++) {
-        const headers = { ...spec.headers, ...(await auth.headers(signal)) };
+        const headers = merged(spec.headers, await auth.headers(signal));
         let res: HttpResponse;
         try {
           res = await http.send(

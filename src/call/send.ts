@@ -6,6 +6,7 @@ import { failFromResponse, isSuccess } from './status-error.js';
 import { answerContext, answerJson } from './answer.js';
 import type { HttpRequestSpec, HttpResponse } from '../contract/http.js';
 import { rememberRequest } from './missing-route.js';
+import { merged } from '../contract/spread.js';
 
 export type { Callee } from './callee.js';
 
@@ -31,7 +32,7 @@ export async function sendAuthorized(
   const http = await ctx.http(profile);
   const auth = await ctx.authenticator(profile);
   for (let attempt = 0; ; attempt++) {
-    const headers = { ...spec.headers, ...(await auth.headers(signal)) };
+    const headers = merged(spec.headers, await auth.headers(signal));
     const res = await http.send({ ...spec, headers }, { signal, service: callee.kind });
     rememberRequest(res, spec);
     if (res.status === 401 && attempt === 0 && (await auth.invalidate())) {

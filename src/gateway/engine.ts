@@ -199,7 +199,7 @@ async function startGeneration(
     const { checkChatSupport } = await import('../chat/support.js');
     const parameters = checkChatSupport(chatParameters(request.parameters), chat.capabilities, adapter.kind, support);
     const chatRequest: ChatRequest = { messages: request.messages.map(chatMessage), parameters };
-    const target: ChatTarget = { ...(model !== undefined ? { model } : {}), stream: true };
+    const target: ChatTarget = model !== undefined ? { model, stream: true } : { stream: true };
     spec = chat.build(chatRequest, target, profile);
     op = chat;
     inputText = conversationPrompt(request.messages);
@@ -263,7 +263,8 @@ async function startGeneration(
     ? (async () => {
         const { readStream } = await import('../call/stream.js');
         await readStream<unknown>({
-          ...who,
+          kind: who.kind,
+          secrets: who.secrets,
           res,
           decode: decoder,
           guards,

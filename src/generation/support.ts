@@ -2,6 +2,7 @@ import type { CanonicalParameters, CanonicalRequest, ReturnOptions } from '../co
 import type { ResolvedProfile } from '../contract/profile.js';
 import { UsageError } from '../contract/errors.js';
 import type { GenerateTarget, GenerateOperation, Support } from '../contract/adapter.js';
+import { merged } from '../contract/spread.js';
 
 /** What the CLI does itself because the provider cannot (docs/design.md §3 "client" cells). */
 export interface ClientSide {
@@ -88,7 +89,7 @@ export function checkSupport(
     } else if (s === 'extra') notListed.push(key);
     else unsupported.push(key);
   }
-  const request: CanonicalRequest = { ...input, parameters: parameters as CanonicalParameters };
+  const request: CanonicalRequest = merged(input, { parameters: parameters as CanonicalParameters });
   if (input.moderations !== undefined && asksForSomething(input.moderations)) {
     const s = caps.moderations;
     if (!(s === 'native' || (s === 'extra' && profile.serverParameters.includes('moderations')))) {

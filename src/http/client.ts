@@ -13,6 +13,7 @@ import type { HttpClient, HttpClientOptions, HttpRequestSpec, HttpResponse, Send
 import type { Transport, TransportResponse, TransportSettings } from './transport.js';
 import type { CassetteSettings } from '../cassette/transport.js';
 import type { WrappedResponse } from './response.js';
+import { extensibleCopy } from '../contract/spread.js';
 
 /**
  * `auto`: node:http(s) for direct requests (the lean transport for one that asks for it,
@@ -211,7 +212,7 @@ export function createHttpClient(options: HttpClientSettings = {}): HttpClient {
     }
     // The user agent is added here, the one place every request passes (token exchanges too), so `--verbose` shows
     // it as sent; one copy of the headers for both additions (a batch sends thousands of requests).
-    const sent = agentChosen && encodingChosen ? spec.headers : { ...spec.headers };
+    const sent = agentChosen && encodingChosen ? spec.headers : extensibleCopy(spec.headers);
     if (!agentChosen) sent['user-agent'] = m.userAgent;
     const traced = m.tracer.enabled ? { ...spec, headers: { ...sent } } : undefined;
     // Gateways compress answers; the response layer decodes what is advertised here (unless the caller chose).

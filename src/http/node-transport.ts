@@ -13,6 +13,7 @@ import type { Agent as HttpsAgent } from 'node:https';
 import type { Socket } from 'node:net';
 import { trustedCas } from './trusted-cas.js';
 import type { Transport, TransportBody, TransportRequest, TransportResponse, TransportSettings } from './transport.js';
+import { merged } from '../contract/spread.js';
 
 /** As undici's `dump()`: a body up to this size is read to free the connection, a larger one is destroyed. */
 const DUMP_LIMIT = 128 * 1024;
@@ -71,7 +72,7 @@ export async function createNodeTransport(settings: TransportSettings): Promise<
     const headers =
       spec.body === undefined || hasHeader(spec.headers, 'content-length')
         ? spec.headers
-        : { ...spec.headers, 'content-length': String(Buffer.byteLength(spec.body)) };
+        : merged(spec.headers, { 'content-length': String(Buffer.byteLength(spec.body)) });
     return new Promise<TransportResponse>((resolve, reject) => {
       const { signal } = spec;
       if (signal?.aborted) {

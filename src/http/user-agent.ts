@@ -3,6 +3,7 @@
  * limiters and support desks identify clients by it, as they do the vendors' SDKs (docs/sdk-fidelity-openai.md).
  */
 import { packageVersion } from '../version.js';
+import { merged } from '../contract/spread.js';
 
 let cached: string | undefined;
 
@@ -14,5 +15,5 @@ export function userAgent(): string {
 /** The request with a `user-agent` header, unless it names one already (any spelling of the header name). */
 export function withUserAgent<T extends { headers: Record<string, string> }>(request: T, agent: string): T {
   for (const name in request.headers) if (name.toLowerCase() === 'user-agent') return request;
-  return { ...request, headers: { ...request.headers, 'user-agent': agent } };
+  return { ...request, headers: merged(request.headers, { 'user-agent': agent }) };
 }

@@ -25,6 +25,7 @@ import { alephAlphaFaultWording, sendAlephAlphaError, upperSnake } from './error
 import { isKnownModel } from './models.js';
 import { alephAlphaPrelude } from './prelude.js';
 import { answerSeconds, answerUuid } from '../../../src/emulator/core/answer-clock.js';
+import { merged } from '../../../src/contract/spread.js';
 
 /** Chat-capable model names the reference's examples use, beside the luminous and `-local` names. */
 export const CHAT_MODELS = ['llama-3.1-8b-instruct', 'llama-3.1-70b-instruct', 'llama-3.3-70b-instruct'] as const;
@@ -172,7 +173,7 @@ export async function chatRoute(ctx: RouteContext): Promise<void> {
   const plan = await planTurn(
     ctx.server.engine,
     { messages: history.value, sampling: body, ...tools.value },
-    { ...engineOptions, n },
+    merged(engineOptions, { n }),
   );
   if (plan.kind !== 'text') {
     if (!stream) {
@@ -183,7 +184,11 @@ export async function chatRoute(ctx: RouteContext): Promise<void> {
         logprobs: null,
         finish_reason: c.finish_reason,
       }));
-      return sendAnswer(ctx, fault, { ...envelope, object: 'chat.completion', choices, usage: structuredUsage(plan) });
+      return sendAnswer(
+        ctx,
+        fault,
+        merged(envelope, { object: 'chat.completion', choices, usage: structuredUsage(plan) }),
+      );
     }
     const events = new EventStream(ctx, fault, streamWording);
     events.open();
@@ -233,7 +238,7 @@ export async function chatRoute(ctx: RouteContext): Promise<void> {
         },
       }
     : undefined;
-  if (!(await streamChatChoices(generations, chunk, { ...shape, usage }))) return;
+  if (!(await streamChatChoices(generations, chunk, merged(shape, { usage })))) return;
   if (!(await events.send({ data: '[DONE]' }))) return;
   await events.end();
 }

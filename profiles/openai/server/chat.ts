@@ -41,6 +41,7 @@ import {
   sendUnparsableBody,
 } from './errors.js';
 import { answerHex, answerSeconds } from '../../../src/emulator/core/answer-clock.js';
+import { merged } from '../../../src/contract/spread.js';
 
 interface ChatBody extends ChatSampling {
   model?: string;
@@ -176,10 +177,10 @@ function chatRoute(dialect: Dialect): RouteHandler {
     const n = body.n ?? 1;
     const top = body.top_logprobs ?? 0;
     const wantLogprobs = body.logprobs === true;
-    const sampling: ChatSampling = { ...body, max_tokens: body.max_completion_tokens ?? body.max_tokens };
+    const sampling: ChatSampling = merged(body, { max_tokens: body.max_completion_tokens ?? body.max_tokens });
     const engineOptions = { signal: ctx.signal, tokenDelayMs: ctx.server.options.tokenDelayMs };
     const turn = { messages: checked.messages, sampling, ...checked.tools };
-    const plan = await planTurn(ctx.server.engine, turn, { ...engineOptions, n });
+    const plan = await planTurn(ctx.server.engine, turn, merged(engineOptions, { n }));
     if (plan.kind !== 'text') return answerStructured(ctx, dialect, body, plan, fault);
     const messages = conversationMessages(checked.messages);
     const generations = await startChatTurn(ctx.server.engine, messages, sampling, n, engineOptions);
@@ -240,7 +241,7 @@ function chatRoute(dialect: Dialect): RouteHandler {
           },
         }
       : undefined;
-    if (!(await streamChatChoices(generations, chunk, { ...shape, usage }))) return;
+    if (!(await streamChatChoices(generations, chunk, merged(shape, { usage })))) return;
     if (!(await events.send({ data: '[DONE]' }))) return;
     await events.end();
   };

@@ -24,6 +24,7 @@ import {
   responseStatusOf,
   type ResponseAnswer,
 } from './responses-object.js';
+import { merged } from '../../../src/contract/spread.js';
 
 /** The in-stream error OpenAI sends (`event: error`), and a data line that is not JSON, for the stream faults. */
 function wording(sequence: () => number): StreamFaultWording {
@@ -63,33 +64,43 @@ async function streamMessage(
 ): Promise<MessageItem | undefined> {
   const at = { output_index: outputIndex };
   const message: MessageItem = { id, type: 'message', status: 'in_progress', role: 'assistant', content: [] };
-  if (!(await send('response.output_item.added', { ...at, item: message }))) return undefined;
+  if (!(await send('response.output_item.added', merged(at, { item: message })))) return undefined;
   const part = { item_id: id, ...at, content_index: 0 };
-  if (!(await send('response.content_part.added', { ...part, part: outputText('') }))) return undefined;
+  if (!(await send('response.content_part.added', merged(part, { part: outputText('') })))) return undefined;
   let text = '';
   for await (const delta of pieces) {
     if (delta === '') continue;
     text += delta;
-    if (!(await send('response.output_text.delta', { ...part, delta, logprobs: [] }))) return undefined;
+    if (!(await send('response.output_text.delta', merged(part, { delta, logprobs: [] })))) return undefined;
   }
-  if (!(await send('response.output_text.done', { ...part, text, logprobs: [] }))) return undefined;
-  if (!(await send('response.content_part.done', { ...part, part: outputText(text) }))) return undefined;
+  if (!(await send('response.output_text.done', merged(part, { text, logprobs: [] })))) return undefined;
+  if (!(await send('response.content_part.done', merged(part, { part: outputText(text) })))) return undefined;
   const item: MessageItem = { ...message, status: finalStatus(), content: [outputText(text)] };
-  if (!(await send('response.output_item.done', { ...at, item }))) return undefined;
+  if (!(await send('response.output_item.done', merged(at, { item })))) return undefined;
   return item;
 }
 
 /** One function call's events: the item, its arguments in pieces, their whole text, the finished item. */
 async function streamCall(send: Send, outputIndex: number, call: FunctionCallItem): Promise<boolean> {
   const at = { output_index: outputIndex };
-  if (!(await send('response.output_item.added', { ...at, item: { ...call, status: 'in_progress', arguments: '' } })))
+  if (
+    !(await send(
+      'response.output_item.added',
+      merged(at, { item: merged(call, { status: 'in_progress', arguments: '' }) }),
+    ))
+  )
     return false;
   const where = { item_id: call.id, ...at };
   for (const delta of argumentPieces(call.arguments))
-    if (!(await send('response.function_call_arguments.delta', { ...where, delta }))) return false;
-  if (!(await send('response.function_call_arguments.done', { ...where, name: call.name, arguments: call.arguments })))
+    if (!(await send('response.function_call_arguments.delta', merged(where, { delta })))) return false;
+  if (
+    !(await send(
+      'response.function_call_arguments.done',
+      merged(where, { name: call.name, arguments: call.arguments }),
+    ))
+  )
     return false;
-  return send('response.output_item.done', { ...at, item: call });
+  return send('response.output_item.done', merged(at, { item: call }));
 }
 
 async function* generatedText(generation: Generation): AsyncGenerator<string> {

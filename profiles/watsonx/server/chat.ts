@@ -36,6 +36,7 @@ import { LOCAL_DEPLOYMENT_MODEL } from './generate.js';
 import { findDeployment } from './model-catalog.js';
 import { watsonxPrelude } from './prelude.js';
 import { answerIso, answerSeconds, answerUuid } from '../../../src/emulator/core/answer-clock.js';
+import { merged } from '../../../src/contract/spread.js';
 
 type ChatKind = 'foundation' | 'deployment';
 
@@ -302,7 +303,7 @@ function chatRoute(kind: ChatKind, streamRoute: boolean): RouteHandler {
     if (await applyFault(fault, ctx, watsonxFaultWording(ctx.res))) return;
 
     const n = body.n ?? 1;
-    const sampling: ChatSampling = { ...body, max_tokens: body.max_completion_tokens ?? body.max_tokens };
+    const sampling: ChatSampling = merged(body, { max_tokens: body.max_completion_tokens ?? body.max_tokens });
     const top = body.top_logprobs ?? 0;
     const wantLogprobs = body.logprobs === true;
     const engineOptions = { signal: ctx.signal, tokenDelayMs: ctx.server.options.tokenDelayMs };
@@ -314,7 +315,7 @@ function chatRoute(kind: ChatKind, streamRoute: boolean): RouteHandler {
       created_at: answerIso(),
     };
     const turn = { messages: turnMessages, sampling, ...checked.tools };
-    const plan = await planTurn(ctx.server.engine, turn, { ...engineOptions, n });
+    const plan = await planTurn(ctx.server.engine, turn, merged(engineOptions, { n }));
     if (plan.kind !== 'text') return answerStructured(ctx, envelope, plan, fault, streamRoute);
     const messages = conversationMessages(turnMessages);
     const generations = await startChatTurn(ctx.server.engine, messages, sampling, n, engineOptions);
@@ -331,7 +332,7 @@ function chatRoute(kind: ChatKind, streamRoute: boolean): RouteHandler {
         finish_reason: chatFinishReason(s.stopReason),
         ...(wantLogprobs ? { logprobs: { content: s.generatedTokens.map((t) => chatLogprob(t, top)) } } : {}),
       }));
-      await sendAnswer(ctx, fault, { ...envelope, choices, usage: usageOf(summaries, promptTokens()) });
+      await sendAnswer(ctx, fault, merged(envelope, { choices, usage: usageOf(summaries, promptTokens()) }));
       return;
     }
 
@@ -339,7 +340,11 @@ function chatRoute(kind: ChatKind, streamRoute: boolean): RouteHandler {
     events.open();
     let id = 0;
     const send = (choices: unknown[], extra: Record<string, unknown> = {}) =>
-      events.send({ id: String(++id), event: 'message', data: JSON.stringify({ ...envelope, choices, ...extra }) });
+      events.send({
+        id: String(++id),
+        event: 'message',
+        data: JSON.stringify(merged(merged(envelope, { choices }), extra)),
+      });
     for (let index = 0; index < n; index++) {
       if (!(await send([{ index, delta: { role: 'assistant', content: '' }, finish_reason: null }]))) return;
     }
@@ -390,14 +395,18 @@ async function answerStructured(
         finish_reason: c.finish_reason,
       };
     });
-    await sendAnswer(ctx, fault, { ...envelope, choices, usage: structuredUsage(plan) });
+    await sendAnswer(ctx, fault, merged(envelope, { choices, usage: structuredUsage(plan) }));
     return;
   }
   const events = new EventStream(ctx, fault, streamWording);
   events.open();
   let id = 0;
   const send = (choices: unknown[], extra: Record<string, unknown> = {}) =>
-    events.send({ id: String(++id), event: 'message', data: JSON.stringify({ ...envelope, choices, ...extra }) });
+    events.send({
+      id: String(++id),
+      event: 'message',
+      data: JSON.stringify(merged(merged(envelope, { choices }), extra)),
+    });
   for (const [index, choice] of plan.choices.entries()) {
     if (!(await send([{ index, delta: { role: 'assistant', content: '' }, finish_reason: null }]))) return;
     for (const piece of choicePieces(choice)) {
