@@ -17,7 +17,7 @@ import { AdaptiveLimit } from './adaptive-limit.js';
 import { lineIdOf } from './batch-line.js';
 import { errorRecord, lineErrorOf, recordPrefix, resultRecord, type LineError } from './records.js';
 import { RetryableFailure } from './retryable.js';
-import { nextUnlessAborted } from './abortable-next.js';
+import { AbortableNext } from './abortable-next.js';
 import { MAX_LINE_BYTES } from './line-reader.js';
 import type { BatchOutcome, BatchStats, LineWork, RecordSink, SchedulerOptions, SourceLine } from './types.js';
 
@@ -87,18 +87,20 @@ export class BatchScheduler<P> {
     signal.addEventListener('abort', onAbort, { once: true });
     if (signal.aborted) this.#interrupt();
     const it = source[Symbol.asyncIterator]();
+    const reader = new AbortableNext(it, signal);
     try {
       while (!this.#halted()) {
         if (this.#tail - this.#head >= this.#window) {
           await this.#sleepUntilWoken();
           continue;
         }
-        const next = await nextUnlessAborted(it, signal);
+        const next = await reader.next();
         if (next === 'aborted' || next.done) break;
         this.#add(next.value);
         this.#pump();
       }
     } finally {
+      reader.close();
       // A source blocked on a read (stdin) must not keep the batch alive once it is over.
       void it.return?.(undefined);
     }

@@ -79,6 +79,7 @@ export async function runToEnd(
   options: EngineOptions = {},
 ): Promise<GenerationSummary> {
   const generation = await engine.startGeneration(request, options);
+  if (generation.toEnd) return generation.toEnd();
   for await (const step of generation) void step;
   return generation.summary();
 }

@@ -27,8 +27,12 @@ export const CONTEXT_WINDOW = 32_768;
 const TOP_TOKENS = 5;
 /** Without a token delay, give the event loop a turn this often so aborts and other requests get through. */
 const TOKENS_PER_TURN = 32;
+/** What the steps yield where the generation waits: the token delay, or a turn of the event loop. */
+const SLEEP = 1;
+const TURN = 2;
+type Wait = typeof SLEEP | typeof TURN;
 
-export async function startGeneration(request: EngineRequest, options: EngineOptions = {}): Promise<Generation> {
+export async function startGeneration(request: EngineRequest, options: EngineOptions = {}): Promise<LocalGeneration> {
   const tokenizer = await loadTokenizer();
   return new LocalGeneration(tokenizer, request, options);
 }
@@ -36,8 +40,7 @@ export async function startGeneration(request: EngineRequest, options: EngineOpt
 /** Runs a generation to the end and returns its summary. */
 export async function generate(request: EngineRequest, options: EngineOptions = {}): Promise<GenerationSummary> {
   const generation = await startGeneration(request, options);
-  for await (const step of generation) void step;
-  return generation.summary();
+  return generation.toEnd();
 }
 
 class LocalGeneration implements Generation {
@@ -82,7 +85,49 @@ class LocalGeneration implements Generation {
     return this.run();
   }
 
+  /**
+   * The whole generation without handing out its steps: the same steps as iterating, but a promise only where the
+   * generation waits (a token delay, a turn every TOKENS_PER_TURN tokens), not one per step, which cost more than a
+   * short answer's planning (runToEnd, engine.ts).
+   */
+  async toEnd(): Promise<GenerationSummary> {
+    if (this.started) throw new Error('a generation can be iterated only once');
+    this.started = true;
+    const steps = this.steps();
+    let r = steps.next(true);
+    while (!r.done) r = steps.next(r.value === SLEEP || r.value === TURN ? await this.waited(r.value) : true);
+    return this.summary();
+  }
+
   private async *run(): AsyncGenerator<GenerationStep> {
+    const steps = this.steps();
+    let r = steps.next(true);
+    while (!r.done) {
+      const value = r.value;
+      if (value === SLEEP || value === TURN) r = steps.next(await this.waited(value));
+      else {
+        yield value;
+        r = steps.next(true);
+      }
+    }
+  }
+
+  /** False when the wait was cut short (an abort during the token delay). */
+  private async waited(wait: Wait): Promise<boolean> {
+    try {
+      if (wait === SLEEP) await sleep(this.options.tokenDelayMs, undefined, { signal: this.options.signal });
+      else await nextTurn();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * The generation's steps, in order; where it has to wait it yields SLEEP or TURN instead, and whoever drives it
+   * passes back whether the wait ended normally (run, toEnd).
+   */
+  private *steps(): Generator<GenerationStep | Wait, unknown, boolean> {
     const p = this.request.parameters ?? {};
     const { signal, tokenDelayMs = 0 } = this.options;
     const now = this.options.now ?? (() => performance.now());
@@ -124,12 +169,8 @@ class LocalGeneration implements Generation {
 
     while (true) {
       if (signal?.aborted) return yield output.finish('cancelled');
-      try {
-        if (tokenDelayMs > 0) await sleep(tokenDelayMs, undefined, { signal });
-        else if (output.tokens.length % TOKENS_PER_TURN === TOKENS_PER_TURN - 1) await nextTurn();
-      } catch {
-        return yield output.finish('cancelled');
-      }
+      const wait = tokenDelayMs > 0 ? SLEEP : output.tokens.length % TOKENS_PER_TURN === TOKENS_PER_TURN - 1 ? TURN : 0;
+      if (wait !== 0 && !(yield wait)) return yield output.finish('cancelled');
       if (signal?.aborted) return yield output.finish('cancelled');
 
       if (queue.length === 0) {

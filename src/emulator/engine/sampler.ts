@@ -29,7 +29,7 @@ export interface Choice {
 export function choose(logits: readonly number[], settings: SamplingSettings, draw: () => number): Choice {
   const greedy = settings.greedy || settings.temperature === 0;
   const scale = greedy ? 1 : settings.temperature;
-  const logprobs = logSoftmax(logits.map((l) => l / scale));
+  const logprobs = scaledLogSoftmax(logits, scale);
   let order: number[] | undefined;
   // Ties keep candidate order so greedy stays deterministic.
   const ranking = (): number[] =>
@@ -70,7 +70,10 @@ function firstBest(logprobs: readonly number[]): number {
  * candidate at that position is the j-th lowest index of its value, j counted among the equal values before it.
  */
 function sortedDraw(logprobs: readonly number[], draw: () => number): { index: number; rank: number } {
-  const ascending = new Float64Array(logprobs).sort();
+  if (scratch.length < logprobs.length) scratch = new Float64Array(Math.max(logprobs.length, scratch.length * 2));
+  const ascending = scratch.subarray(0, logprobs.length);
+  ascending.set(logprobs);
+  ascending.sort();
   const n = ascending.length;
   let total = 0;
   for (let k = n - 1; k >= 0; k--) total += Math.exp(ascending[k]!);
@@ -94,11 +97,30 @@ function sortedDraw(logprobs: readonly number[], draw: () => number): { index: n
   throw new Error('unreachable: the value drawn is one of the logprobs');
 }
 
-function logSoftmax(values: readonly number[]): number[] {
-  const max = Math.max(...values);
-  const sum = values.reduce((acc, v) => acc + Math.exp(v - max), 0);
+/**
+ * The sorted copy sortedDraw walks, kept between calls: a new Float64Array of a hundred candidates per word (its
+ * backing store outside the heap) cost more than the walk. Each call fills and sorts it before reading it.
+ */
+let scratch = new Float64Array(256);
+
+/**
+ * The log-softmax of `logits / scale` in one array: the same operations in the same order as dividing, then
+ * `Math.max`, the sum of exponentials from the first value on and the subtraction, so the same values to the bit.
+ */
+function scaledLogSoftmax(logits: readonly number[], scale: number): number[] {
+  const n = logits.length;
+  const out = new Array<number>(n);
+  let max = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < n; i++) {
+    const v = logits[i]! / scale;
+    out[i] = v;
+    max = Math.max(max, v);
+  }
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += Math.exp(out[i]! - max);
   const logSum = max + Math.log(sum);
-  return values.map((v) => v - logSum);
+  for (let i = 0; i < n; i++) out[i] = out[i]! - logSum;
+  return out;
 }
 
 /** Candidate indices, most likely first, cut by top_k, top_p and typical_p. */

@@ -82,6 +82,11 @@ export interface Generation extends AsyncIterable<GenerationStep> {
   readonly seed: number | undefined;
   /** The whole result; throws until iteration has finished. */
   summary(): GenerationSummary;
+  /**
+   * Runs the generation to its end instead of iterating it (either, once), to the same summary: for an engine that
+   * does so with fewer promises than one per step (runToEnd, engine.ts).
+   */
+  toEnd?(): Promise<GenerationSummary>;
 }
 
 /**
