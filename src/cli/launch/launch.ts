@@ -14,6 +14,7 @@ import type { MainOptions, ParseOutcome, Selection } from '../selection.js';
 import { LENT_IMPORT } from '../../import-esm.js';
 import { compileCacheDir, type LoadedBundle, loadBundle } from './compile-cache.js';
 import { routedSpec } from '../route.js';
+import { writeOut } from './write-out.js';
 
 /**
  * The content hashes of dist/cli.cjs and dist/run.cjs, and the smaller runner bundles of some commands (command key →
@@ -156,10 +157,14 @@ export async function launch(argv: string[], dist: string): Promise<void> {
   const pageKey = argv.join('\u0000');
   const page = Object.hasOwn(TEXTGEN_HELP_PAGES, pageKey) ? TEXTGEN_HELP_PAGES[pageKey] : undefined;
   if (page !== undefined) {
-    // As the parser does: a reader that goes away (`textgen --help | head`) is not an error.
-    process.stdout.on('error', () => undefined);
     // The bytes as written (UTF-8: the pages hold "…"), not decoded and encoded again.
-    process.stdout.write(readFileSync(join(dist, 'help', `${page}.txt`)));
+    writeOut(readFileSync(join(dist, 'help', `${page}.txt`)), {
+      stream: () => {
+        // As the parser does: a reader that goes away (`textgen --help | head`) is not an error.
+        process.stdout.on('error', () => undefined);
+        return process.stdout;
+      },
+    });
     return;
   }
   // The bundles run as vm scripts, which cannot import() in Node 20 (src/import-esm.ts): this module can.
