@@ -16,17 +16,19 @@ afterAll(() => {
   rmSync(tmp, { recursive: true, force: true });
 });
 const env = { ...baseEnv(), ...home.env, CI: 'true' };
+/** How every shell line here runs: the clean environment, no terminal, bounded. */
+const shell = {
+  env,
+  extendEnv: false,
+  reject: false,
+  stdin: 'ignore',
+  timeout: 20_000,
+  stripFinalNewline: false,
+} as const;
 
 /** `sh -c "node BIN --help REDIRECT"`: exit code and stderr. */
 async function redirected(redirect: string) {
-  const r = await execa('sh', ['-c', `node "$0" --help ${redirect}`, BIN], {
-    env,
-    extendEnv: false,
-    reject: false,
-    stdin: 'ignore',
-    timeout: 20_000,
-    stripFinalNewline: false,
-  });
+  const r = await execa('sh', ['-c', `node "$0" --help ${redirect}`, BIN], shell);
   return { exitCode: r.exitCode, stderr: String(r.stderr), stdout: String(r.stdout) };
 }
 
@@ -64,12 +66,7 @@ describe('a stored help page written to fd 1', () => {
       fs.writeSync(2, JSON.stringify({ filled, waited: Date.now() - started, status: r.status }));
     `;
     const r = await execa('sh', ['-c', 'node -e "$1" "$0" | (sleep 1; cat)', BIN, parent], {
-      env,
-      extendEnv: false,
-      reject: false,
-      stdin: 'ignore',
-      timeout: 20_000,
-      stripFinalNewline: false,
+      ...shell,
       encoding: 'buffer',
     });
     const seen = JSON.parse(Buffer.from(r.stderr).toString()) as { filled: number; waited: number; status: number };
