@@ -8,7 +8,7 @@
 // CommonJS, because Node 20 can give V8's code cache only to scripts (vm.Script), not to ES modules. Only entry
 // points are named here: what each bundle holds follows from the imports.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -261,6 +261,28 @@ async function buildWithColdParts(name, keptCommands) {
   throw new Error(`${name}: its cold parts and the runner did not settle on the modules they share`);
 }
 
+/**
+ * What a validated user config recorded by src/config/parsed-cache.ts depends on: every source file, the locked
+ * versions of yaml and zod, and the package's version. Any change of them makes earlier records misses.
+ */
+function configSchemaId() {
+  const hash = createHash('sha256');
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const full = join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name.endsWith('.ts')) hash.update(`${relative(root, full)}\0`).update(readFileSync(full));
+    }
+  };
+  walk(join(root, 'src'));
+  hash.update(readFileSync(join(root, 'package.json'))).update(readFileSync(join(root, 'package-lock.json')));
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** As src/cli/launch/compile-cache.ts's (test/e2e/bundle-wrap.test.ts checks that they agree). */
+const WRAP_HEAD = '(function (exports, require, module, __filename, __dirname) { ';
+const WRAP_TAIL = '\n});';
+
 const dist = join(root, 'dist');
 // Nothing stale: bin/textgen.js runs only what this build wrote.
 rmSync(dist, { recursive: true, force: true });
@@ -286,7 +308,10 @@ const common = {
   // require() (builtins, typescript, gpt-tokenizer's CommonJS build).
   supported: { 'dynamic-import': false },
   // ES module code in a CommonJS bundle: import.meta.url is the bundle's own file URL.
-  define: { 'import.meta.url': '__textgen_import_meta_url' },
+  define: {
+    'import.meta.url': '__textgen_import_meta_url',
+    TEXTGEN_CONFIG_SCHEMA_ID: JSON.stringify(configSchemaId()),
+  },
   banner: { js: 'var __textgen_import_meta_url=require("node:url").pathToFileURL(__filename).href;' },
   metafile: true,
   plugins: [lazyBuiltins],
@@ -369,6 +394,13 @@ await build({
 });
 // What went into each bundle, for docs/performance.md and `esbuild --analyze`-style questions.
 writeFileSync(join(dist, 'bundles.meta.json'), JSON.stringify(bundles.metafile));
+// Last, once nothing here requires a bundle any more: each is written inside the CommonJS wrapper that
+// src/cli/launch/compile-cache.ts compiles it in (WRAP_HEAD, WRAP_TAIL there), so the launcher hands V8 the text it
+// read instead of a concatenated copy.
+for (const name of bundleNames) {
+  const file = join(dist, `${name}.cjs`);
+  writeFileSync(file, `${WRAP_HEAD}${readFileSync(file, 'latin1')}${WRAP_TAIL}`, 'latin1');
+}
 
 /**
  * Help pages rendered now, by the parser bundle itself (commander, the specs): each command line of

@@ -12,6 +12,7 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { markOneOffRun } from '../contract/code-cache-coverage.js';
 import { UsageError } from '../contract/errors.js';
 import type { ConfigFile, ProfileConfig } from './schema.js';
 import { literalSecrets } from './secrets.js';
@@ -113,10 +114,7 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig>
   const userText = await readIfExists(userFile, show);
   let user: LoadedFile | undefined;
   if (userText !== undefined) {
-    user = {
-      file: userFile,
-      config: (await schema()).parseConfigFile(await parseYaml(userText, userFile, show), show(userFile)),
-    };
+    user = { file: userFile, config: await parseUserFile(userFile, userText, opts.env, show) };
     await warnIfExposed(user, show, opts.warn);
     layers.push(user);
   }
@@ -228,6 +226,32 @@ async function warnIfExposed(
     const { shellQuote } = await import('./trust.js');
     warn(`${show(layer.file)} holds a secret and is readable by others; run chmod 600 ${shellQuote(layer.file)}`);
   }
+}
+
+/** Hashes the sources the schema is built from (scripts/bundle.mjs); not defined outside the bundles. */
+declare const TEXTGEN_CONFIG_SCHEMA_ID: string;
+
+/**
+ * The user file, validated: from ./parsed-cache.ts when this exact text was validated before by this build, which
+ * skips loading yaml and zod; else parsed and checked, and recorded for the next run unless it holds a literal
+ * credential.
+ */
+async function parseUserFile(
+  file: string,
+  text: string,
+  env: Record<string, string | undefined>,
+  show: (f: string) => string,
+): Promise<ConfigFile> {
+  const schemaId = typeof TEXTGEN_CONFIG_SCHEMA_ID === 'string' ? TEXTGEN_CONFIG_SCHEMA_ID : undefined;
+  const { cachedConfig, parsedConfigDir, rememberConfig } = await import('./parsed-cache.js');
+  const dir = parsedConfigDir(env);
+  const cached = cachedConfig(dir, schemaId, file, text);
+  if (cached !== undefined) return cached as ConfigFile;
+  const config = (await import('./schema.js')).parseConfigFile(await parseYaml(text, file, show), show(file));
+  // A literal credential stays in the file the user wrote it into: the record would be a copy of it on disk.
+  if (literalSecrets(config.profiles ?? {}).length > 0) return config;
+  if (await rememberConfig(dir, schemaId, file, text, config)) markOneOffRun('the user config was parsed');
+  return config;
 }
 
 async function readIfExists(file: string, show: (f: string) => string): Promise<string | undefined> {

@@ -27,7 +27,6 @@ import {
   mkdirSync,
   openSync,
   readdirSync,
-  readFileSync,
   readSync,
   renameSync,
   rmSync,
@@ -41,9 +40,14 @@ import { Script } from 'node:vm';
 const MAGIC = 'textgen-v8-cache 1\n';
 /** A cache file larger than this is not ours to read (the bundles' caches are a few megabytes at most). */
 const MAX_CACHE_BYTES = 64 * 1024 * 1024;
-/** The CommonJS wrapper Node itself uses: the bundle sees `require`, `module` and `__filename` as in a .cjs file. */
-const WRAP_HEAD = '(function (exports, require, module, __filename, __dirname) { ';
-const WRAP_TAIL = '\n});';
+/**
+ * The CommonJS wrapper Node itself uses: the bundle sees `require`, `module` and `__filename` as in a .cjs file.
+ * scripts/bundle.mjs writes the bundles already wrapped (the same two strings), so that V8 compiles the file's text
+ * as read: wrapping it here made a second copy of a megabyte of source (V8 flattens the concatenation), about 230
+ * page faults, which on a virtual machine whose faults cost 11 µs each is 2.5 ms of every run (docs/performance.md).
+ */
+export const WRAP_HEAD = '(function (exports, require, module, __filename, __dirname) { ';
+export const WRAP_TAIL = '\n});';
 /** Caches of other builds of a bundle are removed when a new one is written, once they are this old. */
 const STALE_MS = 24 * 60 * 60 * 1000;
 
@@ -80,19 +84,39 @@ export function loadBundle<T>(
   scope?: string,
   links?: BundleLinks,
 ): LoadedBundle<T> {
-  // The bundles are ASCII (scripts/bundle.mjs sees to it), so latin1 reads them exactly, without UTF-8 decoding.
-  const source = readFileSync(file, 'latin1');
   const scoped = scope === undefined ? '' : `-${scope.replace(/[^A-Za-z0-9]+/g, '_')}`;
   const cachePath =
     dir === undefined
       ? undefined
       : join(dir, `${basename(file, '.cjs')}-${id}${scoped}-${process.version}-${process.arch}-${flagsHash()}.bin`);
-  const cached = cachePath === undefined ? undefined : readCache(dir as string, cachePath);
-  const script = new Script(WRAP_HEAD + source + WRAP_TAIL, {
+  const cacheFile = cachePath === undefined ? undefined : openCache(dir as string, cachePath);
+  let cached: CacheFile | undefined;
+  let source: string;
+  try {
+    // One buffer for the bundle's text and then its cache: V8 has copied the text into a string before the cache
+    // is read, and memory touched once costs no second page fault (about 200 of them, 2 ms, per run here).
+    const fd = openSync(file, 'r');
+    let text: string;
+    try {
+      const size = fstatSync(fd).size;
+      const buffer = scratch(Math.max(size, cacheFile?.size ?? 0));
+      readAll(fd, buffer, size);
+      // The bundles are ASCII (scripts/bundle.mjs sees to it), so latin1 reads them exactly, without UTF-8 decoding.
+      text = buffer.toString('latin1', 0, size);
+    } finally {
+      closeSync(fd);
+    }
+    source = text.startsWith(WRAP_HEAD) && text.endsWith(WRAP_TAIL) ? text : WRAP_HEAD + text + WRAP_TAIL;
+    if (cacheFile !== undefined) cached = readCache(cacheFile, scratch(cacheFile.size));
+  } finally {
+    if (cacheFile !== undefined) closeSync(cacheFile.fd);
+  }
+  const script = new Script(source, {
     filename: file,
     ...(cached ? { cachedData: cached.data } : {}),
   });
-  const accepted = cached !== undefined && !script.cachedDataRejected;
+  // The keys only: the data is a view of the scratch buffer, which the next bundle's load overwrites.
+  const seenKeys = cached !== undefined && !script.cachedDataRejected ? cached.keys : undefined;
   const wrapper = script.runInThisContext() as (
     exports: object,
     require: NodeJS.Require,
@@ -115,9 +139,9 @@ export function loadBundle<T>(
   return {
     exports: mod.exports as T,
     persist(key: string): void {
-      if (cachePath === undefined || (accepted && cached.keys.includes(key))) return;
+      if (cachePath === undefined || seenKeys?.includes(key)) return;
       writeCache(dir as string, cachePath, `${basename(file, '.cjs')}-`, `${basename(file, '.cjs')}-${id}-`, {
-        keys: accepted ? [...cached.keys, key] : [key],
+        keys: seenKeys ? [...seenKeys, key] : [key],
         data: script.createCachedData(),
       });
     },
@@ -143,21 +167,53 @@ function safeDir(dir: string): boolean {
   }
 }
 
-function readCache(dir: string, path: string): CacheFile | undefined {
+let scratchBuffer: Buffer | undefined;
+
+/** A buffer of at least `size` bytes, reused from one bundle to the next (read-only data; see loadBundle). */
+function scratch(size: number): Buffer {
+  if (scratchBuffer === undefined || scratchBuffer.length < size) scratchBuffer = Buffer.allocUnsafeSlow(size);
+  return scratchBuffer;
+}
+
+/** Reads `size` bytes from the start of `fd`; throws when the file is shorter. */
+function readAll(fd: number, buffer: Buffer, size: number): void {
+  let at = 0;
+  while (at < size) {
+    const n = readSync(fd, buffer, at, size - at, at);
+    if (n === 0) throw new Error('the file got shorter while it was read');
+    at += n;
+  }
+}
+
+/** The cache file, open, when it is one textgen may use: this user's, in a directory only this user can change. */
+function openCache(dir: string, path: string): { fd: number; size: number } | undefined {
   if (!safeDir(dir)) return undefined;
   let fd: number | undefined;
   try {
     fd = openSync(path, fsConstants.O_RDONLY | (fsConstants.O_NOFOLLOW ?? 0));
     const st = fstatSync(fd);
     const uid = typeof process.getuid === 'function' ? process.getuid() : st.uid;
-    if (!st.isFile() || st.uid !== uid || st.size > MAX_CACHE_BYTES || st.size < MAGIC.length) return undefined;
-    const bytes = Buffer.allocUnsafe(st.size);
-    let at = 0;
-    while (at < bytes.length) {
-      const n = readSync(fd, bytes, at, bytes.length - at, at);
-      if (n === 0) return undefined;
-      at += n;
+    if (st.isFile() && st.uid === uid && st.size <= MAX_CACHE_BYTES && st.size >= MAGIC.length) {
+      const open = { fd, size: st.size };
+      fd = undefined;
+      return open;
     }
+    return undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * The cache's coverage keys and V8 data, read into `buffer`: the data is a view of it, valid until the next
+ * bundle is loaded (V8 reads it while compiling, synchronously, and keeps no reference).
+ */
+function readCache(file: { fd: number; size: number }, buffer: Buffer): CacheFile | undefined {
+  try {
+    readAll(file.fd, buffer, file.size);
+    const bytes = buffer.subarray(0, file.size);
     if (bytes.toString('latin1', 0, MAGIC.length) !== MAGIC) return undefined;
     const eol = bytes.indexOf(10, MAGIC.length);
     if (eol === -1) return undefined;
@@ -166,8 +222,6 @@ function readCache(dir: string, path: string): CacheFile | undefined {
     return { keys, data: bytes.subarray(eol + 1) };
   } catch {
     return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
 }
 

@@ -57,6 +57,8 @@ interface CliBundle {
 interface RunBundle {
   executeCommand(selection: Selection, io: ProcessLike, options: MainOptions): Promise<number>;
   quickSelection(argv: readonly string[], key: string): Selection | undefined;
+  /** Why this run should leave the code cache alone (src/contract/code-cache-coverage.ts); absent in old bundles. */
+  oneOffRun?(): string | undefined;
   /** A small runner's modules that its cold part uses (scripts/bundle.mjs). */
   TEXTGEN_SHARED?: Record<string, () => unknown>;
 }
@@ -211,6 +213,7 @@ export async function launch(argv: string[], dist: string): Promise<void> {
     if (run === undefined || routed !== selection.key) run = runnerFor(selection.key, argv, dist, cacheDir);
   }
   process.exitCode = await run.exports.executeCommand(selection, io, { handleSignals: true });
-  // After the command, so that writing the cache never delays its output.
-  run.persist(selection.key);
+  // After the command, so that writing the cache never delays its output; not after a run whose one-off work the
+  // next runs skip (src/contract/code-cache-coverage.ts).
+  if (run.exports.oneOffRun?.() === undefined) run.persist(selection.key);
 }

@@ -6,6 +6,7 @@ import { GLOBAL_OPTION_SPECS } from '../../global-options.js';
 import { quickParse } from '../quick-parse.js';
 
 export { executeCommand } from '../execute.js';
+export { oneOffRun } from '../../contract/code-cache-coverage.js';
 
 /** The command line of the command `key` names, parsed without commander, or undefined: commander's turn (./launch.ts). */
 export function quickSelection(argv: readonly string[], key: string): Selection | undefined {
