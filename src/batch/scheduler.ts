@@ -20,6 +20,7 @@ import { RetryableFailure } from './retryable.js';
 import { AbortableNext } from './abortable-next.js';
 import { MAX_LINE_BYTES } from './line-reader.js';
 import type { BatchOutcome, BatchStats, LineWork, RecordSink, SchedulerOptions, SourceLine } from './types.js';
+import { LiveSet, type Membership } from '../contract/live-set.js';
 
 export type { BatchOutcome, BatchStats, LineWork, RecordSink, SchedulerOptions, SourceLine } from './types.js';
 
@@ -33,6 +34,8 @@ interface Slot<P> {
   ok: boolean;
   exitCode: number;
   controller: AbortController | undefined;
+  /** Its place among the running lines while its call is in flight. */
+  running: Membership | undefined;
   /** Aborted because the batch stopped before it: it gets no record. */
   dropped: boolean;
 }
@@ -55,7 +58,8 @@ export class BatchScheduler<P> {
   /** Lines whose retry wait is over, oldest first: they go before new lines. */
   #retryReady: Array<Slot<P>> = [];
   readonly #retryTimers = new Set<NodeJS.Timeout>();
-  readonly #running = new Set<Slot<P>>();
+  // A LiveSet, not a Set: a Set kept every finished line reachable for the scavenger (live-set.ts).
+  readonly #running = new LiveSet<Slot<P>>();
   /**
    * Controllers of lines that ended without being aborted, for the next lines: a new AbortController and the first
    * listener on its signal cost more CPU than a lean request's whole write (docs/performance.md, "Batch"). Only a
@@ -150,6 +154,7 @@ export class BatchScheduler<P> {
       ok: false,
       exitCode: 0,
       controller: undefined,
+      running: undefined,
       dropped: false,
     };
     this.#slots[seq % this.#window] = slot;
@@ -207,11 +212,16 @@ export class BatchScheduler<P> {
     slot.attempts++;
     const controller = this.#spare.pop() ?? new AbortController();
     slot.controller = controller;
-    this.#running.add(slot);
+    slot.running = this.#running.add(slot);
     this.#work.run(slot.payload as P, controller.signal).then(
       (json) => this.#succeeded(slot, json),
       (e: unknown) => this.#failed(slot, e),
     );
+  }
+
+  #leave(slot: Slot<P>): void {
+    if (slot.running !== undefined) this.#running.delete(slot.running);
+    slot.running = undefined;
   }
 
   /** The line's call has settled: its controller, unless aborted, serves another line. */
@@ -228,7 +238,7 @@ export class BatchScheduler<P> {
   }
 
   #succeeded(slot: Slot<P>, json: string): void {
-    this.#running.delete(slot);
+    this.#leave(slot);
     this.#spareController(slot);
     slot.record = resultRecord(slot.prefix, json);
     slot.ok = true;
@@ -239,7 +249,7 @@ export class BatchScheduler<P> {
   }
 
   #failed(slot: Slot<P>, e: unknown): void {
-    this.#running.delete(slot);
+    this.#leave(slot);
     const controller = this.#spareController(slot);
     if (controller?.signal.aborted || e instanceof Interrupted) {
       // Ctrl-C, or a line after the one that stopped the batch: no record.

@@ -51,7 +51,7 @@ export async function createLineSender(ctx: Context, profile: ResolvedProfile, c
           throw e;
         }
         if (isSuccess(res.status)) return res;
-        rememberRequest(res, spec);
+        if (res.status === 404) rememberRequest(res, spec);
         if (res.status === 401 && attempt === 0 && (await auth.invalidate())) {
           await discard(res);
           continue;

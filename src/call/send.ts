@@ -34,7 +34,8 @@ export async function sendAuthorized(
   for (let attempt = 0; ; attempt++) {
     const headers = merged(spec.headers, await auth.headers(signal));
     const res = await http.send({ ...spec, headers }, { signal, service: callee.kind });
-    rememberRequest(res, spec);
+    // Only a 404 reads it (missing-route.ts); an entry per answer kept every answer's request for the scavenger.
+    if (res.status === 404) rememberRequest(res, spec);
     if (res.status === 401 && attempt === 0 && (await auth.invalidate())) {
       ctx.reporter.trace('* 401: refreshing the token and retrying once');
       await discard(res);

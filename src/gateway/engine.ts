@@ -38,6 +38,7 @@ import type {
   TurnPlan,
   TurnRequest,
 } from '../emulator/engine/types.js';
+import { withReadThrough } from '../contract/lazy-property.js';
 import { failureFromAnswer, failureFromError } from './failure.js';
 import { StepQueue } from './step-queue.js';
 import type { Upstream } from './upstream.js';
@@ -347,18 +348,19 @@ async function startGeneration(
       return Promise.resolve({ value: undefined, done: true });
     },
   };
-  return {
-    [Symbol.asyncIterator]: () => iterable,
-    get inputText() {
-      return inputText;
+  // The count reads through (the upstream says it late, if at all); withReadThrough, not a literal's getter, which
+  // would pin this whole call's state until a full GC (lazy-property.ts).
+  return withReadThrough(
+    {
+      [Symbol.asyncIterator]: () => iterable,
+      inputText,
+      inputTokens: [],
+      seed: request.parameters?.random_seed,
+      summary,
     },
-    get inputTokenCount() {
-      return inputTokens ?? localInputCount();
-    },
-    inputTokens: [],
-    seed: request.parameters?.random_seed,
-    summary,
-  };
+    'inputTokenCount',
+    () => inputTokens ?? localInputCount(),
+  );
 }
 
 /**

@@ -23,6 +23,7 @@ import type {
   TransportSettings,
   WholeLimits,
 } from './transport.js';
+import { LiveSet, type Membership } from '../contract/live-set.js';
 
 const DUMP_LIMIT = 128 * 1024;
 /** Body bytes held for a reader that has not chosen how to read yet. */
@@ -60,6 +61,8 @@ type Phase = 'connect' | 'headers' | 'body' | 'done';
 /** One request and its answer on one connection. */
 class Exchange {
   phase: Phase = 'connect';
+  /** Its place among the exchanges in flight (the sweep's). */
+  active: Membership | undefined;
   started = 0;
   lastActive = 0;
   headersAt = 0;
@@ -91,7 +94,8 @@ export async function createLeanTransport(
   const ca = settings.caCertPath === undefined ? undefined : await trustedCas(settings.caCertPath);
   const idle = new Map<string, Conn[]>();
   const all = new Set<Conn>();
-  const active = new Set<Exchange>();
+  // A LiveSet, not a Set: a Set kept every finished exchange reachable for the scavenger (live-set.ts).
+  const active = new LiveSet<Exchange>();
   let timer: NodeJS.Timeout | undefined;
   let timerAt = Number.POSITIVE_INFINITY;
   /** The last header block written: rebuilt only when the method, URL or a header changes. */
@@ -138,7 +142,8 @@ export async function createLeanTransport(
 
   // --- connections -----------------------------------------------------------------------------------------------
   function release(ex: Exchange): void {
-    active.delete(ex);
+    if (ex.active !== undefined) active.delete(ex.active);
+    ex.active = undefined;
     if (ex.onAbort !== undefined) ex.signal?.removeEventListener('abort', ex.onAbort);
     const conn = ex.conn;
     if (conn.exchange === ex) conn.exchange = undefined;
@@ -370,7 +375,7 @@ export async function createLeanTransport(
     ex.started = now;
     ex.lastActive = now;
     if (conn.connected) ex.phase = 'headers';
-    active.add(ex);
+    ex.active = active.add(ex);
     arm(deadlineOf(ex));
     return new Promise<TransportResponse>((resolve, reject) => {
       ex.resolveHead = (head) => resolve(response(ex, head));

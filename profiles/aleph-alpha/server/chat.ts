@@ -26,6 +26,7 @@ import { isKnownModel } from './models.js';
 import { alephAlphaPrelude } from './prelude.js';
 import { answerSeconds, answerUuid } from '../../../src/emulator/core/answer-clock.js';
 import { merged } from '../../../src/contract/spread.js';
+import { withReadThrough } from '../../../src/contract/lazy-property.js';
 
 /** Chat-capable model names the reference's examples use, beside the luminous and `-local` names. */
 export const CHAT_MODELS = ['llama-3.1-8b-instruct', 'llama-3.1-70b-instruct', 'llama-3.3-70b-instruct'] as const;
@@ -232,11 +233,7 @@ export async function chatRoute(ctx: RouteContext): Promise<void> {
   const chunk = chunkWriter(events, envelope);
   const shape = { logprobsTop: wantLogprobs ? top : undefined, emptyDeltas: false };
   const usage = body.stream_options?.include_usage
-    ? {
-        get promptTokens() {
-          return promptTokens();
-        },
-      }
+    ? withReadThrough({}, 'promptTokens', promptTokens) // lazy-property.ts: not a literal's getter
     : undefined;
   if (!(await streamChatChoices(generations, chunk, merged(shape, { usage })))) return;
   if (!(await events.send({ data: '[DONE]' }))) return;

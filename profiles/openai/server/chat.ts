@@ -42,6 +42,7 @@ import {
 } from './errors.js';
 import { answerHex, answerSeconds } from '../../../src/emulator/core/answer-clock.js';
 import { merged } from '../../../src/contract/spread.js';
+import { withReadThrough } from '../../../src/contract/lazy-property.js';
 
 interface ChatBody extends ChatSampling {
   model?: string;
@@ -235,11 +236,7 @@ function chatRoute(dialect: Dialect): RouteHandler {
       emptyDeltas: true,
     };
     const usage = body.stream_options?.include_usage
-      ? {
-          get promptTokens() {
-            return promptTokens();
-          },
-        }
+      ? withReadThrough({}, 'promptTokens', promptTokens) // lazy-property.ts: not a literal's getter
       : undefined;
     if (!(await streamChatChoices(generations, chunk, merged(shape, { usage })))) return;
     if (!(await events.send({ data: '[DONE]' }))) return;

@@ -52,6 +52,7 @@ export class EventStream {
     this.ctx.res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     this.ctx.res.flushHeaders();
     this.ctx.failStream = () => this.fail();
+    this.ctx.admission?.streamOpened(this.ctx.res);
   }
 
   /** Ends the stream with the protocol's error event (an engine failed mid-stream); nothing after it. */

@@ -34,6 +34,7 @@ import { sendJson } from './respond.js';
 import { withReplayableClock } from './answer-clock.js';
 import { rememberResponse } from './responses.js';
 import { logs, silentLog } from './silent-log.js';
+import { LiveSet } from '../../contract/live-set.js';
 import { Admission } from './admission.js';
 import { requestTarget } from './request-target.js';
 import type { Fault, RecordedRequest, ResolvedServerOptions, RunningServer } from './types.js';
@@ -179,19 +180,20 @@ function listen(options: ServerOptions, protocols: readonly ProtocolModule[]): P
   const router = new Router();
   for (const protocol of protocols) router.register(protocol);
   const sockets = new Set<Socket>();
-  const inFlight = new Set<AbortController>();
+  // A LiveSet, not a Set: a Set kept every finished request reachable for the scavenger (live-set.ts).
+  const inFlight = new LiveSet<AbortController>();
   const admission = new Admission();
 
   const listener: RequestListener = (req, res) => {
     const controller = new AbortController();
-    inFlight.add(controller);
+    const flight = inFlight.add(controller);
     rememberResponse(controller.signal, res);
     // While draining, a request on a kept-alive connection is still answered, but its connection then closes.
     if (draining) res.shouldKeepAlive = false;
     res.on('close', () => {
       // Only a request that did not finish has anyone waiting on its signal; an abort costs a DOMException.
       if (!res.writableFinished) controller.abort();
-      inFlight.delete(controller);
+      inFlight.delete(flight);
       if (inFlight.size === 0) for (const done of settled) done();
     });
     void handle(req, res, controller.signal);
@@ -292,6 +294,7 @@ function listen(options: ServerOptions, protocols: readonly ProtocolModule[]): P
       res,
       signal,
       server: servicesFor(found.module),
+      admission,
     };
     const own = requestFault(req, url);
     if (own.fault) ctx.requestFault = own.fault;

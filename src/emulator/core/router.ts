@@ -61,6 +61,13 @@ export interface RouteContext {
    * calls it when an engine fails after the stream began (an upstream's stream cut off, src/gateway/).
    */
   failStream?: (() => Promise<void>) | undefined;
+  /** The server's admission of new requests (admission.ts): an open event stream tells it that it runs. */
+  admission?: StreamCounter;
+}
+
+/** What an event stream tells the admission: that it opened; it counts until the answer closes. */
+export interface StreamCounter {
+  streamOpened(res: Pick<ServerResponse, 'once'>): void;
 }
 
 export type RouteHandler = (ctx: RouteContext) => Promise<void> | void;

@@ -4,6 +4,7 @@
  * deterministic engine's time per token. The token is still a plain object with `topTokens` an own enumerable
  * property, so spreading, JSON.stringify and deep equality see the same token as before, computed on first read.
  */
+import { withLazy } from '../../contract/lazy-property.js';
 import type { EngineToken, TokenAlternative } from './types.js';
 
 export function scoredToken(
@@ -13,19 +14,6 @@ export function scoredToken(
   rank: number,
   alternatives: () => TokenAlternative[],
 ): EngineToken {
-  let top: TokenAlternative[] | undefined;
-  return {
-    id,
-    text,
-    logprob,
-    rank,
-    get topTokens(): TokenAlternative[] | undefined {
-      top ??= alternatives();
-      return top;
-    },
-    set topTokens(value: TokenAlternative[] | undefined) {
-      // Whoever assigns gets a plain property back (the interface's field is writable).
-      Object.defineProperty(this, 'topTokens', { value, writable: true, enumerable: true, configurable: true });
-    },
-  };
+  // withLazy, not a literal's getter: see lazy-property.ts (a literal's accessor pins the token until a full GC).
+  return withLazy({ id, text, logprob, rank }, 'topTokens', alternatives);
 }

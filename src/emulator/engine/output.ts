@@ -4,6 +4,7 @@
  * order), the text that may be sent while a stop sequence could still be starting, and the summary at the end.
  */
 import type { StopReason } from '../../contract/canonical.js';
+import { withReadThrough } from '../../contract/lazy-property.js';
 import { moderate } from './moderation.js';
 import type { StopSequences } from './stop-sequences.js';
 import type { EngineRequest, EngineToken, GenerationStep, GenerationSummary } from './types.js';
@@ -86,20 +87,24 @@ export class GenerationOutput {
   finish(stopReason: StopReason, token?: EngineToken): GenerationStep {
     const input = this.input;
     const { request, inputText, inputTokenCount, seed } = input;
-    this.result = {
-      generatedText: this.text,
-      generatedTokenCount: this.tokens.length,
-      generatedTokens: this.tokens,
-      stopReason,
-      inputText,
-      inputTokenCount,
-      // Read through, so an engine that scores its prompt lazily (generator.ts) does so only if someone asks.
-      get inputTokens() {
-        return input.inputTokens;
+    // Read through, so an engine that scores its prompt lazily (generator.ts) does so only if someone asks; with
+    // withReadThrough, not a literal's getter (lazy-property.ts: that would pin the generation until a full GC). The
+    // keys after it are assigned, so that the summary's keys keep their order.
+    const result: Omit<GenerationSummary, 'seed' | 'moderations'> & Partial<GenerationSummary> = withReadThrough(
+      {
+        generatedText: this.text,
+        generatedTokenCount: this.tokens.length,
+        generatedTokens: this.tokens,
+        stopReason,
+        inputText,
+        inputTokenCount,
       },
-      seed,
-      moderations: moderate(request.moderations, inputText, this.text),
-    };
+      'inputTokens',
+      () => input.inputTokens,
+    );
+    result.seed = seed;
+    result.moderations = moderate(request.moderations, inputText, this.text);
+    this.result = result as GenerationSummary;
     const step = { token, text: this.text.slice(this.sent), generatedTokenCount: this.tokens.length, stopReason };
     this.sent = this.text.length;
     return step;

@@ -2,6 +2,7 @@
  * Picks one candidate from scored candidates the way a decoder does: greedy takes the best;
  * sampling warps by temperature, filters by top_k / top_p / typical_p and draws.
  */
+import { withLazy } from '../../contract/lazy-property.js';
 
 export interface SamplingSettings {
   greedy: boolean;
@@ -41,16 +42,12 @@ export function choose(logits: readonly number[], settings: SamplingSettings, dr
     const index = sample(filter(ranking(), logprobs, settings), logprobs, draw);
     picked = { index, rank: ranking().indexOf(index) + 1 };
   } else picked = sortedDraw(logprobs, draw);
-  let ranked: Choice['ranked'] | undefined;
-  return {
-    index: picked.index,
-    logprob: logprobs[picked.index]!,
-    rank: picked.rank,
-    get ranked() {
-      ranked ??= ranking().map((index) => ({ index, logprob: logprobs[index]! }));
-      return ranked;
-    },
-  };
+  // withLazy, not a literal's getter: see lazy-property.ts (a literal's accessor pins the choice until a full GC).
+  return withLazy(
+    { index: picked.index, logprob: logprobs[picked.index]!, rank: picked.rank },
+    'ranked',
+    (): Choice['ranked'] => ranking().map((index) => ({ index, logprob: logprobs[index]! })),
+  );
 }
 
 function filtered(s: SamplingSettings): boolean {
