@@ -63,7 +63,7 @@ describe('every --parameters-* flag reaches the wire with its name and JSON type
   });
 
   it("all sixteen together, as in the cpd-cli page example, pass the service's validation", async () => {
-    const args = rows.flatMap(([flag, value]) => [flag, value]);
+    const args = rows.flatMap((row) => [row[0], row[1]]);
     const r = await tg(['--input', 'how far is paris from bangalore:', ...args]);
     expect(r.exitCode).toBe(0);
     expect(Object.keys(sentParameters()).sort()).toEqual(rows.map((row) => row[2]).sort());

@@ -136,7 +136,12 @@ describe('Admission with a time budget per turn', () => {
       }),
     );
     ticking = false;
-    expect(order).toEqual(['start 0 after 0 turns', 'start 1 after 1 turns', 'start 2 after 2 turns', 'start 3 after 3 turns']);
+    expect(order).toEqual([
+      'start 0 after 0 turns',
+      'start 1 after 1 turns',
+      'start 2 after 2 turns',
+      'start 3 after 3 turns',
+    ]);
   });
 });
 

@@ -86,7 +86,7 @@ export function parseOpenAiEmbedResponse(body: unknown, batch: readonly string[]
     if (slots[at] !== undefined) throw new UnexpectedAnswer(`index ${at} appears twice in data`);
     slots[at] = embedding;
   });
-  const missing = slots.findIndex((s) => s === undefined);
+  const missing = slots.indexOf(undefined);
   if (data.length !== batch.length || missing >= 0) {
     throw new UnexpectedAnswer(`data holds ${data.length} embeddings for ${batch.length} inputs`);
   }

@@ -1,5 +1,4 @@
-import type { ServerResponse } from 'node:http';
-import type { StreamCounter } from './router.js';
+import type { ClosingAnswer, StreamCounter } from './router.js';
 
 /**
  * Admission of new requests to their routes: while event streams are open, at most one request starts per turn of
@@ -50,7 +49,7 @@ export class Admission implements StreamCounter {
   }
 
   /** An event stream began on `res`: until it closes, starts go one per turn. */
-  streamOpened(res: Pick<ServerResponse, 'once'>): void {
+  streamOpened(res: ClosingAnswer): void {
     this.#streams++;
     res.once('close', this.#streamClosed);
   }

@@ -65,9 +65,14 @@ export interface RouteContext {
   admission?: StreamCounter;
 }
 
+/** The part of an answer the admission watches: its close. */
+export interface ClosingAnswer {
+  once(event: 'close', listener: () => void): unknown;
+}
+
 /** What an event stream tells the admission: that it opened; it counts until the answer closes. */
 export interface StreamCounter {
-  streamOpened(res: Pick<ServerResponse, 'once'>): void;
+  streamOpened(res: ClosingAnswer): void;
 }
 
 export type RouteHandler = (ctx: RouteContext) => Promise<void> | void;
