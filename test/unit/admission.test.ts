@@ -6,6 +6,20 @@ const turns = async (n: number): Promise<void> => {
   for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
 };
 
+/** An independent chain of immediates: one 'tick' in `log` per turn of the loop, until the returned stop is called. */
+function tickInto(log: string[]): () => void {
+  let ticking = true;
+  const tick = (): void => {
+    if (!ticking) return;
+    log.push('tick');
+    setImmediate(tick);
+  };
+  setImmediate(tick);
+  return () => {
+    ticking = false;
+  };
+}
+
 describe('Admission, budget 0 (one start per turn)', () => {
   it('starts a lone request at once, without a promise', () => {
     const admission = new Admission(0);
@@ -16,14 +30,7 @@ describe('Admission, budget 0 (one start per turn)', () => {
   it('starts a burst one per turn of the event loop, in arrival order, with the loop polled in between', async () => {
     const admission = new Admission(0);
     const log: string[] = [];
-    // An independent chain of immediates: one 'tick' per turn of the loop.
-    let ticking = true;
-    const tick = (): void => {
-      if (!ticking) return;
-      log.push('tick');
-      setImmediate(tick);
-    };
-    setImmediate(tick);
+    const stopTicking = tickInto(log);
     const started = Array.from({ length: 5 }, async (_, i) => {
       const turn = admission.admit();
       if (i === 0) expect(turn).toBeUndefined();
@@ -33,7 +40,7 @@ describe('Admission, budget 0 (one start per turn)', () => {
     });
     expect(admission.waiting).toBe(4);
     await Promise.all(started);
-    ticking = false;
+    stopTicking();
     const starts = log.filter((l) => l.startsWith('start'));
     expect(starts).toEqual(['start 0', 'start 1', 'start 2', 'start 3', 'start 4']);
     // Never two starts without a turn of the loop between them (after the first, which ran at once).
@@ -80,13 +87,7 @@ describe('Admission with a time budget per turn', () => {
     const { c, now } = clock();
     const admission = new Admission(1, now);
     const log: string[] = [];
-    let ticking = true;
-    const tick = (): void => {
-      if (!ticking) return;
-      log.push('tick');
-      setImmediate(tick);
-    };
-    setImmediate(tick);
+    const stopTicking = tickInto(log);
     // As the server does: a request admitted at once starts in the same synchronous run.
     const started = Array.from({ length: 6 }, async (_, i) => {
       const turn = admission.admit();
@@ -95,7 +96,7 @@ describe('Admission with a time budget per turn', () => {
       c.now += 0.4; // each start's work
     });
     await Promise.all(started);
-    ticking = false;
+    stopTicking();
     // 0, 0.4 and 0.8 ms into the turn fit the 1 ms budget; the fourth start (at 1.2 ms) waits for the next turn.
     const firstTick = log.indexOf('tick');
     expect(log.slice(0, firstTick)).toEqual(['start 0', 'start 1', 'start 2']);
