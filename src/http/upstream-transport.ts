@@ -1,7 +1,9 @@
 /**
- * The one Transport every upstream call of `serve --upstream` goes through (src/gateway/): node:http(s) for a direct
- * URL, undici for one HTTP(S)_PROXY sends through a proxy, each made on its first request — the same choice
- * client.ts makes for the CLI's own requests. `serve` builds it in one place (commands/serve.ts,
+ * The one Transport every upstream call of `serve --upstream` goes through (src/gateway/): the lean transport
+ * (lean-transport.ts, falling back to node:http(s) for a header it does not write) for a direct URL, undici for one
+ * HTTP(S)_PROXY sends through a proxy, each made on its first request. A gateway makes the same few requests over
+ * and over, like a batch: node:http's ClientRequest and IncomingMessage were about a tenth of its CPU per streamed
+ * event (docs/performance.md, "serve --upstream, seventh round"). `serve` builds it in one place (commands/serve.ts,
  * `upstreamTransport`), so whatever wraps upstream traffic (a recorder, a replayer) wraps this one object.
  */
 import { proxyFor, proxyFromEnv } from './proxy-env.js';
@@ -14,7 +16,9 @@ export function createUpstreamTransport(settings: TransportSettings): Transport 
   const pick = (url: URL): Promise<Transport> => {
     if (proxyFor(proxy, url) !== undefined)
       return (viaProxy ??= import('./undici-transport.js').then((m) => m.createUndiciTransport(settings)));
-    return (direct ??= import('./node-transport.js').then((m) => m.createNodeTransport(settings)));
+    return (direct ??= import('./lean-transport.js').then((m) =>
+      m.createLeanTransport(settings, () => import('./node-transport.js').then((n) => n.createNodeTransport(settings))),
+    ));
   };
   return {
     async request(url, request) {
