@@ -7,7 +7,7 @@ import type { StopReason } from '../../src/contract/canonical.js';
 import type { ToolCall } from '../../src/contract/chat.js';
 import { interleave } from '../../src/emulator/engine/conversation.js';
 import { choicePieces, type StructuredChoice, type TurnPiece } from '../../src/emulator/engine/structured-answer.js';
-import type { EngineToken, Generation, GenerationSummary } from '../../src/emulator/engine/types.js';
+import type { EngineToken, Generation, GenerationStep, GenerationSummary } from '../../src/emulator/engine/types.js';
 
 /** The engine's stop reason in the chat APIs' words. */
 export function chatFinishReason(reason: StopReason): string {
@@ -103,7 +103,9 @@ export async function streamChatChoices(
   // A choice literal with a spread of nothing is a runtime call per token; without extra fields, none is made.
   const extra =
     shape.choiceExtra !== undefined && Object.keys(shape.choiceExtra).length > 0 ? shape.choiceExtra : undefined;
-  for await (const { index, step } of interleave(generations)) {
+  /** One step's chunks: its text (and logprob), then its finish reason when it is the choice's last. */
+  const emit = (index: number, step: GenerationStep): boolean | Promise<boolean> => {
+    let sent: boolean | Promise<boolean> = true;
     if (step.text !== '' || (shape.emptyDeltas && step.token)) {
       const logprobs =
         shape.logprobsTop !== undefined && step.token
@@ -114,14 +116,25 @@ export async function streamChatChoices(
           ? { index, delta: { content: step.text }, logprobs, finish_reason: null }
           : { index, delta: { content: step.text }, logprobs, finish_reason: null, ...extra };
       // Most chunks are written at once (a boolean, not a promise): awaited only when the socket is full.
-      const sent = chunk([choice]);
+      sent = chunk([choice]);
+    }
+    if (step.stopReason === undefined) return sent;
+    const last = { index, delta: {}, logprobs: null, finish_reason: chatFinishReason(step.stopReason) };
+    if (sent === true) return chunk([last]);
+    if (sent === false) return false;
+    return sent.then((ok) => ok && chunk([last]));
+  };
+  // One choice (the common case) is read straight from its generation: interleave() would add a promise per step.
+  if (generations.length === 1) {
+    for await (const step of generations[0]!) {
+      const sent = emit(0, step);
       if (sent !== true && !(await sent)) return false;
     }
-    if (step.stopReason === undefined) continue;
-    const last = { index, delta: {}, logprobs: null, finish_reason: chatFinishReason(step.stopReason) };
-    const sent = chunk([last]);
-    if (sent !== true && !(await sent)) return false;
-  }
+  } else
+    for await (const { index, step } of interleave(generations)) {
+      const sent = emit(index, step);
+      if (sent !== true && !(await sent)) return false;
+    }
   if (shape.usage === undefined) return true;
   return chunk(
     [],

@@ -15,6 +15,7 @@ import { Interrupted, NetworkError, StreamError, isTextgenError } from '../contr
 import type { HttpResponse } from '../contract/http.js';
 import type { StreamStepOf } from '../contract/adapter.js';
 import type { SseEvent } from '../contract/http.js';
+import type { SseParser } from '../http/sse-parser.js';
 import { brokeOff } from './answer.js';
 import type { CallGuards } from './guards.js';
 import { StreamShape } from './stream-shape.js';
@@ -54,32 +55,104 @@ export function isEventStream(res: Pick<HttpResponse, 'headers'>): boolean {
   return (res.headers['content-type'] ?? '').includes('text/event-stream');
 }
 
+/**
+ * The events of a body that pushes its chunks (HttpResponse.push): parsed and handled in the callback that brought
+ * each chunk, with no promise per chunk or per event. Resolves with what stopped it (undefined: the body ended), or
+ * rejects with the body's failure or what parsing or handling an event threw; the body is stopped first.
+ */
+function pushedEvents(
+  push: NonNullable<HttpResponse['push']>,
+  parser: SseParser,
+  onEvent: (event: SseEvent) => EventOutcome,
+): Promise<EventOutcome | undefined> {
+  return new Promise((resolve, reject) => {
+    let done = false;
+    let stop: (() => void) | undefined;
+    const finish = (outcome: EventOutcome | undefined): void => {
+      if (done) return;
+      done = true;
+      stop?.();
+      resolve(outcome);
+    };
+    const fail = (error: unknown): void => {
+      if (done) return;
+      done = true;
+      stop?.();
+      reject(error);
+    };
+    /** True once an event stopped the reading. */
+    const handle = (events: SseEvent[]): boolean => {
+      for (const event of events) {
+        const outcome = onEvent(event);
+        if (outcome !== 'go') {
+          finish(outcome);
+          return true;
+        }
+      }
+      return false;
+    };
+    stop = push({
+      chunk(chunk) {
+        if (done) return;
+        try {
+          handle(parser.push(chunk));
+        } catch (error) {
+          fail(error);
+        }
+      },
+      end() {
+        if (done) return;
+        try {
+          if (!handle(parser.end())) finish(undefined);
+        } catch (error) {
+          fail(error);
+        }
+      },
+      fail,
+    });
+    // The body may have been whole already: push() delivered it and finished before returning `stop`.
+    if (done) stop();
+  });
+}
+
 /** How a stream that did not fail ended: complete, or cut by the client-side time limit (the caller keeps the text). */
 export type StreamEnd = 'complete' | 'time_limit';
 
+/** What one event asks of the reading: go on, stop at the end marker, or stop at the service's error event. */
+type EventOutcome = 'go' | 'end' | { code?: string | undefined; message: string };
+
 export async function readStream<Chunk>(r: StreamReading<Chunk>): Promise<StreamEnd> {
-  const { parseSse } = await import('../http/sse-parser.js');
+  const sse = await import('../http/sse-parser.js');
   const shape = new StreamShape();
   const { guards, kind } = r;
   let ended = false;
+  const onEvent = (event: SseEvent): EventOutcome => {
+    guards.heard();
+    const step = r.decode(event);
+    shape.see(event, step);
+    if (step.type === 'ignore') return 'go';
+    if (step.type === 'end') {
+      ended = true;
+      // What may follow the end marker is only the body's own end: read it, so the connection is kept.
+      r.res.release?.();
+      return 'end';
+    }
+    if (step.type === 'error') return step;
+    r.onChunk(step.chunk, step.wireBody);
+    return 'go';
+  };
   guards.heard();
   try {
-    for await (const event of parseSse(r.res.body)) {
-      guards.heard();
-      const step = r.decode(event);
-      shape.see(event, step);
-      if (step.type === 'ignore') continue;
-      if (step.type === 'end') {
-        ended = true;
-        // What may follow the end marker is only the body's own end: read it, so the connection is kept.
-        r.res.release?.();
-        break;
+    let stoppedBy: EventOutcome | undefined;
+    if (r.res.push) stoppedBy = await pushedEvents(r.res.push, new sse.SseParser(), onEvent);
+    else
+      for await (const event of sse.parseSse(r.res.body)) {
+        stoppedBy = onEvent(event);
+        if (stoppedBy !== 'go') break;
       }
-      if (step.type === 'error') {
-        await r.stopped('error');
-        throw brokeOff(kind, `${step.code ? `${step.code} ` : ''}${step.message}`);
-      }
-      r.onChunk(step.chunk, step.wireBody);
+    if (typeof stoppedBy === 'object') {
+      await r.stopped('error');
+      throw brokeOff(kind, `${stoppedBy.code ? `${stoppedBy.code} ` : ''}${stoppedBy.message}`);
     }
   } catch (e) {
     if (e instanceof StreamError) throw e;

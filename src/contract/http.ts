@@ -28,6 +28,20 @@ export interface HttpResponse {
    * being cut. Without it, stopping early cuts the connection (which is right for a stream still going).
    */
   release?(): void;
+  /**
+   * The body handed to `sink` chunk by chunk in the callback that brought it, instead of a promise per chunk through
+   * `body` (a stream's reader on the hot path: a gateway or a chat hands on one event per token). Instead of `body`,
+   * never with it. Returns `stop`, which ends the reading (and cuts the connection unless `release()` came first).
+   * The sink's methods must not throw.
+   */
+  push?(sink: BodySink): () => void;
+}
+
+/** Where `HttpResponse.push` hands a body: each chunk, then exactly one of `end` or `fail` (with the reader's error). */
+export interface BodySink {
+  chunk(chunk: Uint8Array): void;
+  end(): void;
+  fail(error: unknown): void;
 }
 
 export interface SendOptions {

@@ -245,18 +245,20 @@ async function startGeneration(
     throw error;
   }
 
-  const queue = new StepQueue<Piece>();
+  // The route's steps, made as the upstream's pieces arrive (each pull is one promise, not a piece's then a step's).
+  const queue = new StepQueue<GenerationStep>();
   let text = '';
   let stopReason: StopReason | undefined;
   let inputTokens: number | undefined;
   let generatedTokens: number | undefined;
   let steps = 0;
+  let finished = false;
   const take = (piece: Piece): void => {
     text += piece.text;
     if (piece.inputTokens !== undefined) inputTokens = piece.inputTokens;
     if (piece.generatedTokens !== undefined) generatedTokens = piece.generatedTokens;
     if (piece.stopReason !== undefined) stopReason = piece.stopReason;
-    if (piece.text !== '') queue.push(piece);
+    if (piece.text !== '') queue.push({ token: undefined, text: piece.text, generatedTokenCount: ++steps });
   };
   const { isEventStream } = await import('../call/stream.js');
   const who = { kind: adapter.kind, secrets: profile.secrets };
@@ -280,9 +282,21 @@ async function startGeneration(
         const { readWhole } = await import('../call/answer.js');
         take(toPiece((await readWhole(res, who, parse)).result));
       })();
+  // Counted once, and only when the upstream did not say (a route reads it before the upstream's usage comes).
+  let counted: number | undefined;
+  const localInputCount = (): number => (counted ??= tokenizer.encode(inputText).length);
+  const generatedCount = (): number => generatedTokens ?? tokenizer.encode(text).length;
   reading.then(
     () => {
       guards.dispose();
+      // The upstream has said all: the last step states why it stopped, with the count it gave (or ours).
+      finished = true;
+      queue.push({
+        token: undefined,
+        text: '',
+        generatedTokenCount: generatedCount(),
+        stopReason: stopReason ?? 'eos_token',
+      });
       queue.end();
     },
     (error: unknown) => {
@@ -291,11 +305,6 @@ async function startGeneration(
     },
   );
 
-  // Counted once, and only when the upstream did not say (a route reads it before the upstream's usage comes).
-  let counted: number | undefined;
-  const localInputCount = (): number => (counted ??= tokenizer.encode(inputText).length);
-  const generatedCount = (): number => generatedTokens ?? tokenizer.encode(text).length;
-  let finished = false;
   const summary = (): GenerationSummary => {
     if (!finished) throw new Error('the generation has not finished');
     return {
@@ -311,40 +320,14 @@ async function startGeneration(
     };
   };
   // Written by hand rather than as an async generator (a generator costs several promise turns per step, one step
-  // per upstream event); a route that stops reading (its client went away, a filter cut the answer), or an upstream
-  // that fails, stops the upstream call too.
-  const pieces = queue[Symbol.asyncIterator]();
-  let over = false;
-  const stopUpstream = (): void => {
-    if (!finished) guards.cancel();
-  };
-  const stepOf = (next: IteratorResult<Piece>): IteratorResult<GenerationStep> => {
-    if (!next.done) {
-      steps++;
-      return { value: { token: undefined, text: next.value.text, generatedTokenCount: steps }, done: false };
-    }
-    if (over) return { value: undefined, done: true };
-    over = finished = true;
-    const last: GenerationStep = {
-      token: undefined,
-      text: '',
-      generatedTokenCount: generatedCount(),
-      stopReason: stopReason ?? 'eos_token',
-    };
-    return { value: last, done: false };
-  };
+  // per upstream event); a route that stops reading (its client went away, a filter cut the answer) stops the
+  // upstream call too.
+  const steps$ = queue[Symbol.asyncIterator]();
   const iterable: AsyncIterator<GenerationStep> = {
-    next: () => {
-      if (over) return Promise.resolve({ value: undefined, done: true });
-      return pieces.next().then(stepOf, (error: unknown) => {
-        over = true;
-        stopUpstream();
-        throw error;
-      });
-    },
+    next: () => steps$.next(),
     return: () => {
-      over = true;
-      stopUpstream();
+      if (!finished) guards.cancel();
+      queue.drop();
       return Promise.resolve({ value: undefined, done: true });
     },
   };

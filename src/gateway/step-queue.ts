@@ -28,6 +28,12 @@ export class StepQueue<T> implements AsyncIterable<T> {
     wake?.({ value: undefined, done: true });
   }
 
+  /** The reader is gone: what is queued is dropped, and every later pull is done. */
+  drop(): void {
+    this.items.length = 0;
+    this.end();
+  }
+
   fail(error: unknown): void {
     if (this.over) return;
     this.over = true;

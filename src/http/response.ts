@@ -8,7 +8,7 @@ import { ApiError, Interrupted, NetworkError, TextgenError } from '../contract/e
 import { jsonDepthExceededAt, MAX_ANSWER_BYTES, MAX_ANSWER_DEPTH } from '../contract/json-depth.js';
 import { describeBodyFailure, type FailureContext } from './network-error.js';
 import { redactText, type KnownSecrets } from '../contract/redact.js';
-import type { HttpResponse } from '../contract/http.js';
+import type { BodySink, HttpResponse } from '../contract/http.js';
 import type { TransportBody, TransportResponse } from './transport.js';
 
 const EXCERPT_LENGTH = 200;
@@ -232,6 +232,40 @@ export function wrapResponse(
 
   const body: AsyncIterable<Uint8Array> = { [Symbol.asyncIterator]: () => chunks() };
 
+  /** HttpResponse.push: the queue drained into the sink each time `notify` runs, i.e. in the 'data' callback itself. */
+  function push(sink: BodySink): () => void {
+    if (consumed) throw new Error('the response body can be read only once');
+    consumed = true;
+    let over = false;
+    const deliver = (): void => {
+      while (!over && head < queue.length) {
+        const chunk = queue[head] as Uint8Array;
+        queue[head] = undefined as unknown as Uint8Array;
+        head += 1;
+        sink.chunk(chunk);
+      }
+      if (over) return;
+      // Each chunk is handed on as it comes: the queue never holds more than the one being delivered.
+      queue.length = head = 0;
+      if (source.isPaused() && !released) source.resume();
+      if (ended) {
+        over = true;
+        sink.end();
+      } else if (failure !== undefined) {
+        over = true;
+        if (!released) source.destroy();
+        sink.fail(bodyError());
+      } else wake = deliver;
+    };
+    deliver();
+    return (): void => {
+      if (over) return;
+      over = true;
+      wake = undefined;
+      if (!released) source.destroy();
+    };
+  }
+
   async function text(): Promise<string> {
     const parts: Uint8Array[] = [];
     let size = 0;
@@ -247,6 +281,7 @@ export function wrapResponse(
     status: statusCode,
     headers,
     body,
+    push,
     text,
     async json(): Promise<unknown> {
       return parseJsonAnswer(await text(), statusCode, ctx);
