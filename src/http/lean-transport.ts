@@ -16,6 +16,8 @@ import { trustedCas } from './trusted-cas.js';
 import { Readable } from 'node:stream';
 import { ResponseParser, type ResponseHead } from './lean-parser.js';
 import type {
+  BodyListener,
+  BodySource,
   Transport,
   TransportBody,
   TransportRequest,
@@ -73,6 +75,8 @@ class Exchange {
   ended = false;
   failure: Error | undefined;
   stream: Readable | undefined;
+  /** listen(): who gets the body as it comes. */
+  listener: BodyListener | undefined;
   /** whole(): its limits and how to settle it. */
   collect: { limits: WholeLimits; resolve: (b: Buffer) => void; reject: (e: Error) => void } | undefined;
   /** dump() and close: called when the answer has ended or failed. */
@@ -168,6 +172,7 @@ export async function createLeanTransport(
     if (before) ex.rejectHead?.(err);
     else {
       ex.stream?.destroy(err);
+      ex.listener?.error(err);
       ex.collect?.reject(err);
     }
     release(ex);
@@ -191,6 +196,7 @@ export async function createLeanTransport(
       list.push(conn);
     } else destroyConn(conn);
     if (ex.stream !== undefined) ex.stream.push(null);
+    ex.listener?.end();
     if (ex.collect !== undefined)
       ex.collect.resolve(ex.chunks.length === 1 ? (ex.chunks[0] as Buffer) : Buffer.concat(ex.chunks));
   }
@@ -218,7 +224,8 @@ export async function createLeanTransport(
               return;
             }
             ex.chunks.push(chunk);
-          } else if (ex.stream !== undefined) {
+          } else if (ex.listener !== undefined) ex.listener.data(chunk);
+          else if (ex.stream !== undefined) {
             if (!ex.stream.push(chunk)) conn.socket.pause();
           } else {
             ex.chunks.push(chunk);
@@ -400,7 +407,7 @@ export async function createLeanTransport(
     });
   }
 
-  const readers: Readers = { streamOf, whole, dump };
+  const readers: Readers = { streamOf, listen, whole, dump };
   const response = (ex: Exchange, head: ResponseHead): TransportResponse => new LeanResponse(ex, head, readers);
 
   /** The body as a stream, for the answers read as they come (an event stream, a compressed body). */
@@ -421,6 +428,38 @@ export async function createLeanTransport(
     else if (ex.failure !== undefined) process.nextTick(() => stream.destroy(ex.failure));
     ex.stream = stream;
     return stream as TransportBody;
+  }
+
+  /** The body handed on as it comes, for a reader that takes every chunk at once (response.ts, an event stream). */
+  function listen(ex: Exchange, listener: BodyListener): BodySource {
+    const socket = ex.conn.socket;
+    let paused = false;
+    return {
+      start() {
+        ex.listener = listener;
+        // What came with the head or before the reader asked: handed on first, in order.
+        for (const chunk of ex.chunks.splice(0)) {
+          if (ex.failure !== undefined) break;
+          listener.data(chunk);
+        }
+        if (ex.ended) listener.end();
+        else if (ex.failure !== undefined) listener.error(ex.failure);
+        else if (!paused && socket.isPaused()) socket.resume();
+      },
+      pause() {
+        paused = true;
+        if (ex.phase === 'body') socket.pause();
+      },
+      resume() {
+        paused = false;
+        if (ex.phase === 'body' && socket.isPaused()) socket.resume();
+      },
+      isPaused: () => paused,
+      destroy(error) {
+        // The reader gave up on the body: the connection cannot carry another answer.
+        if (ex.phase === 'body') fail(ex, error ?? aborted());
+      },
+    };
   }
 
   function whole(ex: Exchange, limits: WholeLimits): Promise<Buffer> {
@@ -473,6 +512,7 @@ export async function createLeanTransport(
 
 interface Readers {
   streamOf(ex: Exchange): TransportBody;
+  listen(ex: Exchange, listener: BodyListener): BodySource;
   whole(ex: Exchange, limits: WholeLimits): Promise<Buffer>;
   dump(ex: Exchange): Promise<void>;
 }
@@ -498,6 +538,9 @@ class LeanResponse implements TransportResponse {
   }
   whole(limits: WholeLimits): Promise<Buffer> {
     return this.#readers.whole(this.#ex, limits);
+  }
+  listen(listener: BodyListener): BodySource {
+    return this.#readers.listen(this.#ex, listener);
   }
   dump(): Promise<void> {
     return this.#readers.dump(this.#ex);

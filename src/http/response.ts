@@ -46,16 +46,30 @@ export interface ResponseContext {
 /** What `accept-encoding` the client sends: the encodings `decoded` undoes (gateways compress answers). */
 export const ACCEPT_ENCODING = 'gzip, deflate, br';
 
+/** The content-encodings `decoded` undoes; any other is passed on as it came. */
+const ENCODINGS = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
+const encodingOf = (headers: Record<string, string>): string =>
+  String(headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase();
+const encoded = (headers: Record<string, string>): boolean => ENCODINGS.has(encodingOf(headers));
+
+/** What wrapResponse asks of a body's source: a Node stream, or a transport's own (TransportResponse.listen). */
+interface BodyControl {
+  pause(): unknown;
+  resume(): unknown;
+  isPaused(): boolean;
+  destroy(error?: Error): unknown;
+}
+
 /**
  * The body with its content-encoding undone (gzip, deflate, br), chunk by chunk so a compressed event stream still
  * streams. Errors of the raw body reach the decoded one (pipeline), so a connection cut mid-answer stays a cut; and the
  * size cap below counts decoded bytes, so a compression bomb stops at the cap like any other answer.
  */
 function decoded(data: TransportResponse, headers: Record<string, string>): TransportBody {
-  const encoding = String(headers['content-encoding'] ?? '')
-    .trim()
-    .toLowerCase();
-  if (encoding !== 'gzip' && encoding !== 'x-gzip' && encoding !== 'deflate' && encoding !== 'br') return data.body;
+  const encoding = encodingOf(headers);
+  if (!ENCODINGS.has(encoding)) return data.body;
   // Loaded only for an encoded answer: node:zlib costs every other request about a millisecond at start-up.
   const zlib = process.getBuiltinModule('node:zlib');
   const decoder =
@@ -85,7 +99,6 @@ export function wrapResponse(
   headers: Record<string, string> = flattenHeaders(data.headers),
 ): WrappedResponse {
   const { statusCode } = data;
-  const source = decoded(data, headers);
   let consumed = false;
 
   /*
@@ -115,7 +128,9 @@ export function wrapResponse(
   // After release(): how much of what is left has been read and dropped.
   let released = false;
   let dropped = 0;
-  source.on('data', (chunk: Uint8Array) => {
+  // release(): what is left is read for a short while at most; the end of the body ends the wait.
+  let releaseTimer: NodeJS.Timeout | undefined;
+  const onData = (chunk: Uint8Array): void => {
     if (released) {
       dropped += chunk.length;
       if (dropped > RELEASE_LIMIT_BYTES) source.destroy();
@@ -132,22 +147,38 @@ export function wrapResponse(
     queue.push(chunk);
     if (!collecting && queue.length - head > 64) source.pause();
     notify();
-  });
-  source.on('end', () => {
+  };
+  const onEnd = (): void => {
     ended = true;
+    clearTimeout(releaseTimer);
     notify();
-  });
-  source.on('error', (err: unknown) => {
+  };
+  const onError = (err: unknown): void => {
     // The first failure is the one to report: cancel() destroys the stream, which then errors on its own.
     failure ??= err;
+    clearTimeout(releaseTimer);
     notify();
-  });
-  source.on('close', () => {
-    // Closed without 'end' and without an error: the peer went away mid-body.
-    if (!ended && failure === undefined)
-      failure = Object.assign(new Error('other side closed'), { code: 'UND_ERR_CLOSED' });
-    notify();
-  });
+  };
+  let source: BodyControl;
+  if (data.listen !== undefined && !encoded(headers)) {
+    // The transport hands the body on itself (lean-transport.ts): no stream in between.
+    const own = data.listen({ data: onData, end: onEnd, error: onError });
+    source = own;
+    own.start();
+  } else {
+    const stream = decoded(data, headers);
+    source = stream;
+    stream.on('data', onData);
+    stream.on('end', onEnd);
+    stream.on('error', onError);
+    stream.on('close', () => {
+      // Closed without 'end' and without an error: the peer went away mid-body.
+      if (!ended && failure === undefined)
+        failure = Object.assign(new Error('other side closed'), { code: 'UND_ERR_CLOSED' });
+      clearTimeout(releaseTimer);
+      notify();
+    });
+  }
 
   /** What the reader gets for a failure of the body (the same for `body` and `whole`). */
   const bodyError = (): unknown => {
@@ -292,10 +323,8 @@ export function wrapResponse(
       released = true;
       queue.length = head = 0;
       if (source.isPaused()) source.resume();
-      const timer = setTimeout(() => source.destroy(), RELEASE_WAIT_MS);
-      timer.unref();
-      source.once('close', () => clearTimeout(timer));
-      source.once('end', () => clearTimeout(timer));
+      releaseTimer = setTimeout(() => source.destroy(), RELEASE_WAIT_MS);
+      releaseTimer.unref();
     },
     cancel(error: Error): void {
       if (ended || failure !== undefined) return;

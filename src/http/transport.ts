@@ -28,6 +28,30 @@ export interface TransportResponse {
    * answers); rejects with the body's failure or one of `limits`' errors. Instead of `body`, never with it.
    */
   whole?(limits: WholeLimits): Promise<Buffer>;
+  /**
+   * The body handed to `listener` as the socket brings it, without a stream in between (the lean transport, for a
+   * gateway's event streams: a Readable costs each event a push, a tick and an emit). Instead of `body` and
+   * `whole`, never with them. Nothing is delivered before `start()`.
+   */
+  listen?(listener: BodyListener): BodySource;
+}
+
+/** Where `TransportResponse.listen` hands a body: its chunks, then one of `end` or `error`. */
+export interface BodyListener {
+  data(chunk: Buffer): void;
+  end(): void;
+  error(err: Error): void;
+}
+
+/** The control of a listened-to body: what response.ts asks of a Node stream. */
+export interface BodySource {
+  /** Delivers what came already, then the rest as it comes. */
+  start(): void;
+  pause(): void;
+  resume(): void;
+  isPaused(): boolean;
+  /** The reader gives up: the connection cannot carry another answer. */
+  destroy(error?: Error): void;
 }
 
 export interface WholeLimits {

@@ -269,4 +269,72 @@ describe('the lean transport', () => {
     expect((err as Error).message).toBe('invalid request to svc: invalid x-key header');
     expect(s.requests).toHaveLength(0);
   });
+
+  describe('an event stream, handed on as the socket brings it (listen)', () => {
+    const sseHead = 'HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n';
+    const chunk = (text: string) => `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
+    const events = ['data: {"t":1}\n\n', 'data: {"t":2}\n\n', 'data: [DONE]\n\n'];
+
+    /** What a pushing reader got: each chunk as text, then `<end>` or `<fail NAME: MESSAGE>`. */
+    const pushedInto = (res: Awaited<ReturnType<HttpClient['send']>>) => {
+      const got: string[] = [];
+      let settle: () => void = () => undefined;
+      const settled = new Promise<void>((resolve) => {
+        settle = resolve;
+      });
+      const stop = res.push?.({
+        chunk: (c) => got.push(Buffer.from(c).toString()),
+        end: () => {
+          got.push('<end>');
+          settle();
+        },
+        fail: (e) => {
+          got.push(`<fail ${(e as Error).name}: ${(e as Error).message}>`);
+          settle();
+        },
+      });
+      return { got, settled, stop };
+    };
+
+    it('every chunk in order, split anywhere, then the end; the connection serves the next request', async () => {
+      const s = await raw((socket) => void trickle(socket, sseHead + events.map(chunk).join('') + '0\r\n\r\n', 7));
+      const c = client();
+      const first = pushedInto(await post(c, s.url));
+      await first.settled;
+      expect(first.got.at(-1)).toBe('<end>');
+      expect(first.got.slice(0, -1).join('')).toBe(events.join(''));
+      // The pull reader goes through the same path.
+      const parts: string[] = [];
+      for await (const part of (await post(c, s.url)).body) parts.push(Buffer.from(part).toString());
+      expect(parts.join('')).toBe(events.join(''));
+      expect(s.connections()).toBe(1);
+    });
+
+    it('a stream cut in the middle: what came, then a NetworkError saying the service closed it', async () => {
+      const s = await raw((socket) => {
+        socket.write(sseHead + chunk(events[0] as string));
+        setTimeout(() => socket.destroy(), 20);
+      });
+      const r = pushedInto(await post(client(), s.url));
+      await r.settled;
+      expect(r.got[0]).toBe(events[0]);
+      expect(r.got[1]).toMatch(/^<fail NetworkError: /);
+    });
+
+    it('a reader that stops before the end cuts the connection: the next request opens another', async () => {
+      const s = await raw((socket, n) => {
+        socket.write(sseHead + chunk(events[0] as string));
+        if (n > 0) socket.end(`${chunk(events[2] as string)}0\r\n\r\n`);
+      });
+      const c = client();
+      const r = pushedInto(await post(c, s.url));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(r.got).toEqual([events[0]]);
+      r.stop?.();
+      const next = pushedInto(await post(c, s.url));
+      await next.settled;
+      expect(next.got.at(-1)).toBe('<end>');
+      expect(s.connections()).toBe(2);
+    });
+  });
 });
