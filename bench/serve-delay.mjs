@@ -28,7 +28,8 @@ await build({
   logLevel: 'warning',
 });
 const { startServer } = await import(pathToFileURL(outfile).href);
-const server = await startServer();
+// As `textgen serve` starts it: the tokenizer loads in the background once listening.
+const server = await startServer({ preloadTokenizer: true });
 server.faults.push({ kind: 'delay', ms: latency, times: Number.POSITIVE_INFINITY });
 // The server keeps every request for tests; a bench run does not need them and would only grow the heap.
 setInterval(() => server.requests.splice(0), 1000).unref();

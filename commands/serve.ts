@@ -225,6 +225,8 @@ async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<numbe
       ...(batchSpeed === undefined ? {} : { batchSpeed }),
       ...(tls ? { tls } : {}),
       ...(times ? { replayableAnswers: times } : {}),
+      // An upstream answers every family's routes with a tokenizer of its own, loaded only if a route counts locally.
+      preloadTokenizer: gateway === undefined,
       log: ctx.reporter.verbose ? (line) => ctx.reporter.trace(line) : undefined,
     });
   } catch (e) {

@@ -69,6 +69,19 @@ describe('serve on a non-loopback address', () => {
   }, 30_000);
 });
 
+describe('serve loads its tokenizer once listening', () => {
+  it('in the background, before any request asks for it (-v says when), and the first request is answered', async () => {
+    const started = await serve(['-v']);
+    // No request yet: the load is serve's own, so the first requests do not stall on it (~150 ms of CPU).
+    await expect.poll(started.stderr, { timeout: 10_000 }).toMatch(/^tokenizer cl100k_base loaded in \d+ ms$/m);
+    const r = await completions(started.url, { max_tokens: 2 });
+    expect(r.status).toBe(200);
+    expect(((await r.json()) as { usage: { prompt_tokens: number } }).usage.prompt_tokens).toBeGreaterThan(0);
+    started.child.kill('SIGTERM');
+    expect((await started.child).exitCode).toBe(0);
+  }, 30_000);
+});
+
 describe('serve stops on SIGTERM by draining', () => {
   it('a stream in flight finishes whole, new connections are refused, exit 0', async () => {
     const { child, url } = await serve(['--token-delay-ms', '25']);

@@ -101,6 +101,12 @@ export interface ServerOptions {
    * `remember` when first read otherwise.
    */
   replayableAnswers?: ReplayableAnswers;
+  /**
+   * Load the engine's tokenizer in the background once listening (`textgen serve`): the deterministic engine's takes
+   * ~150 ms of CPU, which would otherwise stall the first requests, every one of which counts tokens. Tests that
+   * start a server leave it lazy.
+   */
+  preloadTokenizer?: boolean;
 }
 
 /** Where the times of replayable answers are kept, by the front request's key (frontKey). */
@@ -142,6 +148,15 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   return listen(options, options.protocols ?? (await allProtocols()));
+}
+
+/** A request arriving meanwhile waits on the same load; a failed load fails that request as a lazy one would. */
+function preloadTokenizer(engine: Engine, log: (line: string) => void): void {
+  const started = performance.now();
+  engine.tokenizer().then(
+    (t) => log(`tokenizer ${t.encoding} loaded in ${Math.round(performance.now() - started)} ms`),
+    (e: unknown) => log(`tokenizer not loaded: ${e instanceof Error ? e.message : String(e)}`),
+  );
 }
 
 function listen(options: ServerOptions, protocols: readonly ProtocolModule[]): Promise<RunningServer> {
@@ -390,6 +405,7 @@ function listen(options: ServerOptions, protocols: readonly ProtocolModule[]): P
       }
       const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       guard = { names: acceptedHostNames(resolved.host), scheme: options.tls ? 'https' : 'http' };
+      if (options.preloadTokenizer) preloadTokenizer(services.engine, resolved.log);
       let closing: Promise<void> | undefined;
       let closed: Promise<void> | undefined;
       resolve({
