@@ -4,13 +4,17 @@
 //  - the same requests from bench/batch-client.mjs, a minimal node:http client (the CPU-per-prompt floor);
 //  - memory: peak RSS of the CLI over a BENCH_MEMORY_LINES (1 000 000) line batch against bench/stream-server.mjs
 //    answering at once with a two-token completion.
-// Both servers run in their own processes. When the CLI has no --batch yet, the rows say "not available".
+// Both servers run in their own processes. `serve` is warmed first by BENCH_BATCH_WARM_LINES (3 000) requests from
+// the minimal client, as a server that has been running is: a fresh process spends its first second or so in V8's
+// interpreter (~5× the CPU per request) and that is the server's start-up, not the client's batch; one row keeps a
+// fresh server to show it. Server CPU is what it used during the measured run (/proc), without its start or warm-up.
+// When the CLI has no --batch yet, the rows say "not available".
 import { createWriteStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { bin, envNumber, quick, root, runTimed, startHelper } from './lib.mjs';
+import { bin, envNumber, processCpu, quick, root, runTimed, startHelper } from './lib.mjs';
 
 const CONCURRENCY = 64;
 const TIME = '/usr/bin/time';
@@ -87,7 +91,7 @@ async function runMeasured(args, opts) {
  * server (`serve`), or bench/stream-server.mjs, which costs next to no CPU per request and so shows the CLI's own
  * ceiling on a machine whose cores the two share.
  */
-async function throughput(file, lines, latency, server = 'serve', client = 'textgen') {
+async function throughput(file, lines, latency, server = 'serve', client = 'textgen', warm = undefined) {
   const delayed =
     server === 'serve'
       ? await startHelper(join(root, 'bench', 'serve-delay.mjs'), [], { BENCH_LATENCY_MS: String(latency) })
@@ -97,12 +101,17 @@ async function throughput(file, lines, latency, server = 'serve', client = 'text
         });
   let run;
   let serverReport;
+  let serverCpu;
   try {
+    if (warm !== undefined) await warmUp(delayed.url, warm);
     const args =
       client === 'textgen'
         ? cliArgs(delayed.url, file)
         : [join(root, 'bench', 'batch-client.mjs'), delayed.url, file, String(CONCURRENCY)];
+    const before = processCpu(delayed.pid);
     run = await runMeasured(args, { countLines: true, timeoutMs: 600_000 });
+    const after = processCpu(delayed.pid);
+    if (before && after) serverCpu = after.user + after.system - before.user - before.system;
   } finally {
     serverReport = await delayed.stop();
   }
@@ -119,11 +128,27 @@ async function throughput(file, lines, latency, server = 'serve', client = 'text
     rate,
     ideal,
     ratio: rate / ideal,
+    warmed: warm?.lines ?? 0,
     clientCpuMs: run.cpuMs,
-    serverCpuMs: serverReport?.cpuMs,
+    // Without /proc, the server's whole life (its start and warm-up included).
+    serverCpuMs: serverCpu ?? serverReport?.cpuMs,
     connections: serverReport?.connections,
     peakMb: run.peakMb,
   };
+}
+
+/** Requests from the minimal client before the measured run, so that `serve` runs optimised code, as a running one does. */
+async function warmUp(url, warm) {
+  const r = await runTimed(
+    process.execPath,
+    [join(root, 'bench', 'batch-client.mjs'), url, warm.file, String(CONCURRENCY)],
+    {
+      countLines: true,
+      timeoutMs: 120_000,
+    },
+  );
+  if (r.code !== 0 || r.lines !== warm.lines)
+    throw new Error(`warm-up: exit ${r.code}, ${r.lines}/${warm.lines} lines`);
 }
 
 export async function benchBatch() {
@@ -134,17 +159,29 @@ export async function benchBatch() {
     const file = join(dir, 'prompts.jsonl');
     await writePrompts(file, lines);
     const latency = envNumber('BENCH_LATENCY_MS', 20);
-    const main = await throughput(file, lines, latency);
+    const warmLines = envNumber('BENCH_BATCH_WARM_LINES', quick ? 1_000 : 3_000);
+    const warm = { file: join(dir, 'warm.jsonl'), lines: warmLines };
+    await writePrompts(warm.file, warmLines);
+    const main = await throughput(file, lines, latency, 'serve', 'textgen', warm);
     // The same requests from bench/batch-client.mjs (node:http, keep-alive, one record per line in order): what a
     // Node client pays per prompt before any of textgen's own work.
-    const nodeClient = await throughput(file, lines, latency, 'serve', 'node');
+    const nodeClient = await throughput(file, lines, latency, 'serve', 'node', warm);
+    // A fresh `serve` (spawned, listening, no request yet): its start-up shows in the rate.
+    const cold = await throughput(file, lines, latency, 'serve', 'textgen');
     const minimal = await throughput(file, lines, latency, 'minimal');
     // The same at ten times the latency: an ideal the machine's CPU can reach, so it shows whether the CLI keeps
     // 64 requests in flight, apart from what each request costs in CPU.
     const slowLines = Math.min(lines, 2_000);
     const slowFile = join(dir, 'slow.jsonl');
     await writePrompts(slowFile, slowLines);
-    const slow = await throughput(slowFile, slowLines, envNumber('BENCH_SLOW_LATENCY_MS', 200));
+    const slow = await throughput(
+      slowFile,
+      slowLines,
+      envNumber('BENCH_SLOW_LATENCY_MS', 200),
+      'serve',
+      'textgen',
+      warm,
+    );
 
     const memoryLines = envNumber('BENCH_MEMORY_LINES', quick ? 100_000 : 1_000_000);
     const bigFile = join(dir, 'million.jsonl');
@@ -165,6 +202,7 @@ export async function benchBatch() {
       concurrency: CONCURRENCY,
       main,
       nodeClient,
+      cold,
       minimal,
       slow,
       memoryLines,

@@ -7,11 +7,11 @@
 // gateway's percentile minus the direct one's, p50 and p99 (targets ≤ 1 ms and ≤ 5 ms). Every process runs with
 // the clean environment (lib.mjs cleanEnv). Run alone: `node bench/gateway.mjs` (after `npm run build`).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bin, cleanEnv, envNumber, quick, root, startHelper } from './lib.mjs';
+import { bin, cleanEnv, envNumber, processCpu, quick, root, startHelper } from './lib.mjs';
 
 const now = () => performance.timeOrigin + performance.now();
 
@@ -68,14 +68,6 @@ function stream(url, agent) {
     req.on('error', reject);
     req.end(body);
   });
-}
-
-/** User and system CPU ms a process has used so far (Linux /proc, 10 ms ticks); undefined elsewhere. */
-function cpuMs(pid) {
-  const file = `/proc/${pid}/stat`;
-  if (!existsSync(file)) return undefined;
-  const fields = readFileSync(file, 'utf8').split(') ')[1].split(' ');
-  return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
 }
 
 /** One round of `streams` requests at once: every event's latency, and each stream's time to its first token. */
@@ -141,9 +133,9 @@ export async function benchGateway() {
   /** One round through a proxy process, adding its CPU for the round to `total`. */
   const firsts = { direct: [], gateway: [], minimal: [] };
   const measured = async (url, pid, into, total, firstTokens) => {
-    const before = cpuMs(pid);
+    const before = processCpu(pid);
     into.push(...(await round(url, streams, agent, firstTokens)));
-    const after = cpuMs(pid);
+    const after = processCpu(pid);
     if (before === undefined || after === undefined) return total;
     const sum = total ?? { user: 0, system: 0 };
     sum.user += after.user - before.user;

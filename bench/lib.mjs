@@ -1,6 +1,6 @@
 // Shared helpers for the bench scripts: timed child processes, medians, helper servers in their own processes.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -157,3 +157,17 @@ export function reportCpuOnTerm(close = async () => {}, extra = () => ({})) {
 }
 
 export const hasCommand = (path) => existsSync(path);
+
+/**
+ * User and system CPU ms another process has used so far, all its threads (Linux /proc, clock ticks of 10 ms);
+ * undefined where there is no /proc or the process is gone.
+ */
+export function processCpu(pid) {
+  try {
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the command name.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
+  } catch {
+    return undefined;
+  }
+}

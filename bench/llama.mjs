@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { bin, cleanEnv, envNumber, median, quick, root } from './lib.mjs';
+import { bin, cleanEnv, envNumber, median, processCpu, quick, root } from './lib.mjs';
 
 const TOKENS = envNumber('BENCH_LLAMA_TOKENS', quick ? 100 : 400);
 const RUNS = envNumber('BENCH_LLAMA_RUNS', quick ? 3 : 7);
@@ -46,15 +46,10 @@ function ownCpuUs() {
   return u.user + u.system;
 }
 
-/** CPU time of another process in µs, from /proc (clock ticks, 10 ms each); undefined where there is no /proc. */
+/** CPU time of another process in µs (/proc's 10 ms ticks); undefined where there is no /proc. */
 function processCpuUs(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    // utime and stime are fields 14 and 15 of the whole line, 12 and 13 after the command name.
-    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
-  } catch {
-    return undefined;
-  }
+  const cpu = processCpu(pid);
+  return cpu === undefined ? undefined : (cpu.user + cpu.system) * 1000;
 }
 
 /**
