@@ -117,7 +117,7 @@ export function createHttpClient(options: HttpClientSettings = {}): HttpClient {
       });
     const undiciTransport = (): Promise<Transport> =>
       (viaUndici ??= fresh(
-        async () => (await import('./undici-transport.js')).createUndiciTransport(settings),
+        async () => (await import('./undici/undici-transport.js')).createUndiciTransport(settings),
         () => (viaUndici = undefined),
       ));
     const given = typeof options.transport === 'object' ? options.transport : undefined;

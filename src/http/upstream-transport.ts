@@ -15,7 +15,7 @@ export function createUpstreamTransport(settings: TransportSettings): Transport 
   let viaProxy: Promise<Transport> | undefined;
   const pick = (url: URL): Promise<Transport> => {
     if (proxyFor(proxy, url) !== undefined)
-      return (viaProxy ??= import('./undici-transport.js').then((m) => m.createUndiciTransport(settings)));
+      return (viaProxy ??= import('./undici/undici-transport.js').then((m) => m.createUndiciTransport(settings)));
     return (direct ??= import('./lean-transport.js').then((m) =>
       m.createLeanTransport(settings, () => import('./node-transport.js').then((n) => n.createNodeTransport(settings))),
     ));

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startRecordingProxy } from '../helpers/recording-proxy.js';
 import { runBin, runInProcess } from '../helpers/run-cli.js';
 import { useServer } from '../helpers/server-fixture.js';
 
@@ -151,6 +152,26 @@ describe('the quick parse through the built CLI', () => {
       expect(result).toEqual(await runInProcess(args, { env: fixture.home.env }));
     } finally {
       server.close();
+    }
+  });
+
+  it('undici, which only a request through HTTP(S)_PROXY uses, comes from a cold part of its own', async () => {
+    const proxy = await startRecordingProxy();
+    try {
+      const dir = join(tmp, 'proxied');
+      mkdirSync(dir);
+      const env = { ...fixture.home.env, TMPDIR: dir, HTTP_PROXY: proxy.url };
+      const args = [...request(), '-o', 'json'];
+      const result = await runBin(args, { env });
+      expect(result.exitCode, result.stderr).toBe(0);
+      expect(proxy.uses.map((u) => u.kind)).toContain('connect');
+      expect(stamp(result)).toEqual(stamp(await runBin(args, { env: { ...fixture.home.env, TMPDIR: dir } })));
+      const [cacheDir] = readdirSync(dir);
+      const bundles = readdirSync(join(dir, cacheDir!)).map((f) => f.replace(/-[0-9a-f]{16}-.*/, ''));
+      // A run that may go through a proxy is parsed by commander (dist/cli.cjs), as src/cli/launch/launch.ts says.
+      expect([...new Set(bundles)].sort()).toEqual(['cli', 'run-generate', 'run-generate.undici']);
+    } finally {
+      await proxy.close();
     }
   });
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NetworkError, UsageError } from '../../src/contract/errors.js';
 import { createHttpClient } from '../../src/http/client.js';
-import { proxyFor, proxyFromEnv } from '../../src/http/dispatcher.js';
+import { proxyFor, proxyFromEnv } from '../../src/http/undici/dispatcher.js';
 import type { HttpClientOptions } from '../../src/contract/http.js';
 
 let dir: string;

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Agent, EnvHttpProxyAgent, request } from '../../src/http/undici-parts.js';
+import { Agent, EnvHttpProxyAgent, request } from '../../src/http/undici/undici-parts.js';
 
 const require = createRequire(import.meta.url);
 

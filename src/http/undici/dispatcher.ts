@@ -5,11 +5,11 @@
  */
 import type { Dispatcher } from 'undici';
 import { Agent, EnvHttpProxyAgent } from './undici-parts.js';
-import { proxyFromEnv } from './proxy-env.js';
-import { trustedCas } from './trusted-cas.js';
-import type { TransportSettings } from './transport.js';
+import { proxyFromEnv } from '../proxy-env.js';
+import { trustedCas } from '../trusted-cas.js';
+import type { TransportSettings } from '../transport.js';
 
-export { proxyFor, proxyFromEnv, type ProxySettings } from './proxy-env.js';
+export { proxyFor, proxyFromEnv, type ProxySettings } from '../proxy-env.js';
 
 export type DispatcherSettings = TransportSettings;
 

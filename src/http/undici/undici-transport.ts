@@ -5,7 +5,7 @@
  */
 import { createDispatcher } from './dispatcher.js';
 import { request as undiciRequest } from './undici-parts.js';
-import type { Transport, TransportBody, TransportSettings } from './transport.js';
+import type { Transport, TransportBody, TransportSettings } from '../transport.js';
 
 export async function createUndiciTransport(settings: TransportSettings): Promise<Transport> {
   const dispatcher = await createDispatcher(settings);
