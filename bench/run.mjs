@@ -6,8 +6,9 @@
 // when other processes used the CPU before or during any group of rows (quiet.mjs, BENCH_BUSY_CORES): the figures
 // say so instead.
 // Knobs (docs/performance.md): BENCH_QUICK=1 (smaller sizes, under a minute or two), BENCH_ONLY=cold,stream,batch,
-// BENCH_RUNS, BENCH_EVENTS, BENCH_STREAM_RUNS, BENCH_CHUNK, BENCH_BATCH_LINES, BENCH_LATENCY_MS, BENCH_MEMORY_LINES,
-// BENCH_OUT (another results file, e.g. to keep a "before" run), BENCH_LLAMA_TOKENS, BENCH_LLAMA_RUNS,
+// BENCH_RUNS, BENCH_EVENTS, BENCH_STREAM_RUNS, BENCH_CHUNK, BENCH_BATCH_LINES, BENCH_BATCH_WARM_LINES,
+// BENCH_LATENCY_MS, BENCH_MEMORY_LINES, BENCH_OUT (another results file, e.g. to keep a "before" run),
+// BENCH_LLAMA_TOKENS, BENCH_LLAMA_RUNS,
 // BENCH_GATEWAY_STREAMS, BENCH_GATEWAY_ROUNDS, BENCH_GATEWAY_EVENTS, BENCH_GATEWAY_GAP_MS.
 import { writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
