@@ -1,4 +1,4 @@
-// Types of the undici files src/http/undici-parts.ts loads one by one (undici publishes types for its index only).
+// Types of the undici files undici-parts.ts loads one by one (undici publishes types for its index only).
 declare module 'undici/lib/dispatcher/dispatcher.js' {
   const Dispatcher: { prototype: object };
   export default Dispatcher;
