@@ -1,6 +1,6 @@
 /**
  * The engine's tokenizer: OpenAI's public cl100k_base encoding, loaded on first use (≈150 ms) so starting the
- * server stays cheap. It is the CLI's own offline tokenizer (src/tokenizers), whose decoding cannot leak bytes of
+ * server stays cheap; `textgen serve` starts that use itself right after listening (ServerOptions.preloadTokenizer). It is the CLI's own offline tokenizer (src/tokenizers), whose decoding cannot leak bytes of
  * a split UTF-8 character from one call into the next.
  */
 import { loadOpenAiTokenizer } from '../../tokenizers/openai-tokenizer.js';
