@@ -118,7 +118,7 @@ const KEPT_BY_EVERY_RUNNER = ['profiles add'];
 /**
  * Code a small runner loads only on some runs, in bundles of their own ("cold parts", dist/<runner>.<part>.cjs),
  * each read only when its path is taken: V8 deserialises every function of a bundle it loads, run or not
- * (docs/performance.md, "fourth round"). A part is a folder: a module in it that the runner imports from outside
+ * (docs/performance.md, "fourth round"). A part is a folder (or a list of folders and files): a module in it that the runner imports from outside
  * it is left to the part. `emulator`: the embedded server of the `local` profiles (a quarter of the request's
  * bundle); the other providers' protocol code (watsonx's, the command's own service, stays in the runner). What a
  * part shares with the runner (src/contract, profiles/common, …) is not copied: the part takes those modules from
@@ -132,6 +132,15 @@ const COLD_PARTS = {
   'open-inference': 'profiles/open-inference/client/',
   // undici, for requests through an HTTP(S)_PROXY only: a third of the runner's bytes, read by every request else.
   undici: 'src/http/undici/',
+  // What the runner loads only lazily and a plain request never runs: two fifths of its bytes (docs/performance.md,
+  // "eighth round"). A part may be a package's folder: every module importing the package then takes the part's
+  // single instance. yaml reads and edits a config file the parsed-config cache has not seen
+  // (src/config/parsed-cache.ts); jmespath answers --query and --batch-query. zod's part is the two modules that
+  // validate with it (a config file, JSON options), so that zod is bundled with them and only what they use of it
+  // is kept (the whole package with its locales is four times as big).
+  yaml: 'node_modules/yaml/',
+  jmespath: 'node_modules/@jmespath-community/jmespath/',
+  zod: ['src/options/schemas.ts', 'src/config/schema.ts'],
 };
 const COLD_PREFIX = 'textgen-cold:';
 const SHARED_PREFIX = 'textgen-shared:';
@@ -145,22 +154,36 @@ function tsPath(resolveDir, path) {
     .join('/');
 }
 
-const partOf = (rel) => Object.keys(COLD_PARTS).find((part) => rel.startsWith(COLD_PARTS[part]));
+/** A part's folders or files, as root-relative path prefixes. */
+const prefixesOf = (part) => [COLD_PARTS[part]].flat();
+const partOf = (rel) => Object.keys(COLD_PARTS).find((part) => prefixesOf(part).some((p) => rel.startsWith(p)));
 
 /**
  * In the runner: a module of a part, imported from outside the part, becomes `require("textgen-cold:<path>")`,
  * which the launcher answers; `entries` collects them (part → paths).
  */
 function coldLeftOut(entries) {
+  const leftOut = (rel, importer) => {
+    const part = partOf(rel);
+    if (part === undefined || partOf(relative(root, importer).split(sep).join('/')) === part) return undefined;
+    (entries[part] ??= new Set()).add(rel);
+    return { path: `${COLD_PREFIX}${rel}`, external: true };
+  };
   return {
     name: 'cold-left-out',
     setup(b) {
-      b.onResolve({ filter: /^\./ }, (args) => {
-        const rel = tsPath(args.resolveDir, args.path);
-        const part = partOf(rel);
-        if (part === undefined || partOf(relative(root, args.importer).split(sep).join('/')) === part) return undefined;
-        (entries[part] ??= new Set()).add(rel);
-        return { path: `${COLD_PREFIX}${rel}`, external: true };
+      b.onResolve({ filter: /^\./ }, (args) => leftOut(tsPath(args.resolveDir, args.path), args.importer));
+      // A package's name: resolved as esbuild would, then left out when the file is in a part's folder.
+      b.onResolve({ filter: /^[^./]/ }, async (args) => {
+        if (args.pluginData === 'cold-left-out' || args.path.startsWith('node:')) return undefined;
+        const r = await b.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          pluginData: 'cold-left-out',
+        });
+        if (r.errors.length > 0 || r.external || r.namespace !== 'file') return r.errors.length > 0 ? r : undefined;
+        return leftOut(relative(root, r.path).split(sep).join('/'), args.importer);
       });
     },
   };
@@ -361,11 +384,11 @@ const ids = {
       {
         name,
         id: id(name),
-        // Each part's bundle and folder: the part of a module the runner asks for (src/cli/launch/launch.ts).
+        // Each part's bundle and path prefixes: the part of a module the runner asks for (src/cli/launch/launch.ts).
         parts: Object.fromEntries(
           Object.keys(partsOf[name]).map((part) => [
             part,
-            { name: `${name}.${part}`, id: id(`${name}.${part}`), folder: COLD_PARTS[part] },
+            { name: `${name}.${part}`, id: id(`${name}.${part}`), prefixes: prefixesOf(part) },
           ]),
         ),
       },

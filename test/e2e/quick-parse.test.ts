@@ -20,7 +20,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 /** The answer's time stamp is the only thing that differs from run to run. */
 const stamp = <R extends { stdout: string }>(r: R): R => ({
   ...r,
-  stdout: r.stdout.replace(/"created_at": "[^"]*"/g, ''),
+  stdout: r.stdout.replace(/"created_at": "[^"]*"/g, '').replace(/^created_at: .*$/gm, ''),
 });
 
 /** Runs the built CLI with a compile cache of its own; returns the result and the cache files' bundle names. */
@@ -199,10 +199,79 @@ describe('the quick parse through the built CLI', () => {
     const files = readdirSync(join(dir, cacheDir as string)).map((f) =>
       f.replace(/-[0-9a-f]{16}-/, '-').replace(/-v\d.*/, ''),
     );
+    // A batch validates its lines with zod (src/options/schemas.ts), which is in a part of its own.
     expect(files.sort()).toEqual([
       'run-generate-deployment_text_generate',
       'run-generate-deployment_text_generate_batch',
+      'run-generate.zod-deployment_text_generate_batch',
     ]);
+  });
+
+  it('yaml, zod and jmespath come from parts of their own, read only by a run that uses them', async () => {
+    const home = mkdtempSync(join(tmp, 'config-home-'));
+    mkdirSync(join(home, 'config', 'textgen'), { recursive: true });
+    writeFileSync(
+      join(home, 'config', 'textgen', 'config.yaml'),
+      `# a comment\nprofiles:\n  fake:\n    provider: watsonx\n    url: ${fixture.server.url}\n    auth: {type: bearer, token_env: FAKE_TOKEN}\n`,
+    );
+    const env = {
+      ...fixture.home.env,
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, 'config'),
+      XDG_CACHE_HOME: join(home, 'cache'),
+      FAKE_TOKEN: 't',
+    };
+    const bundlesOf = async (name: string, args: string[]) => {
+      const dir = join(tmp, name);
+      mkdirSync(dir);
+      const result = await runBin(args, { env: { ...env, TMPDIR: dir } });
+      const [cacheDir] = readdirSync(dir);
+      const files = cacheDir === undefined ? [] : readdirSync(join(dir, cacheDir));
+      return { result, bundles: [...new Set(files.map((f) => f.replace(/-[0-9a-f]{16}-.*/, '')))].sort() };
+    };
+    const generate = [
+      'deployment',
+      'text-generate',
+      '--id-or-name',
+      'demo',
+      '--input',
+      'Hi',
+      '--parameters-random-seed',
+      '7',
+    ];
+    const withProfile = ['--profile', 'fake', ...generate];
+    // The first run parses and validates the file (and, a one-off, writes no code cache: src/contract/
+    // code-cache-coverage.ts); the next ones take it from the parsed-config cache and read neither part.
+    const first = await bundlesOf('config-first', withProfile);
+    expect(first.result.exitCode, first.result.stderr).toBe(0);
+    expect(first.bundles).toEqual([]);
+    const again = await bundlesOf('config-again', withProfile);
+    expect(again.result).toEqual(first.result);
+    expect(again.bundles).toEqual(['run-generate']);
+    // YAML output is written by the yaml part, a -j query answered by jmespath's. JSON options that are certainly valid need no zod
+    // (src/options/plain-parameters.ts); anything else is worded by zod's part, still the one-line usage error.
+    for (const [name, extra, parts] of [
+      ['yaml-output', ['-o', 'yaml'], ['run-generate.yaml']],
+      ['jmes-query', ['-o', 'json', '-j', 'results[0].generated_token_count'], ['run-generate.jmespath']],
+      ['json-options', ['--parameters', '{"max_new_tokens": 3, "random_seed": 7}'], []],
+      ['json-bad', ['--parameters', '{"bogus": 1}'], ['run-generate.zod']],
+    ] as const) {
+      // --parameters takes the seed itself (the two cannot be mixed).
+      const args =
+        extra[0] === '--parameters'
+          ? ['--profile', 'fake', ...generate.slice(0, -2), ...extra]
+          : [...withProfile, ...extra];
+      const run = await bundlesOf(name, args);
+      expect(stamp(run.result)).toEqual(stamp(await runInProcess(args, { env })));
+      expect(run.result.exitCode, name).toBe(name === 'json-bad' ? 2 : 0);
+      expect(run.bundles, name).toEqual(['run-generate', ...parts]);
+    }
+    // A file that fails validation: the error names the field, from the zod part's own checks.
+    writeFileSync(join(home, 'config', 'textgen', 'config.yaml'), 'profiles:\n  fake: {provider: nope}\n');
+    const invalid = await bundlesOf('config-invalid', withProfile);
+    expect(invalid.result.exitCode).toBe(2);
+    expect(invalid.result.stderr).toMatch(/profiles\.fake\.provider: expected one of watsonx/);
+    expect(invalid.bundles).toEqual(['run-generate', 'run-generate.yaml', 'run-generate.zod']);
   });
 
   it('usage errors still come from commander: the same one line and exit 2', async () => {

@@ -27,12 +27,12 @@ declare const TEXTGEN_BUNDLE_IDS: {
 };
 /**
  * A small runner bundle and its cold parts (`<name>.<part>.cjs`: the emulator, the other providers' protocol code),
- * each read only by a run that needs it; a part holds the modules of its folder the runner asks for.
+ * each read only by a run that needs it; a part holds the modules of its folders the runner asks for.
  */
 interface SmallRunner {
   name: string;
   id: string;
-  parts: Record<string, { name: string; id: string; folder: string }>;
+  parts: Record<string, { name: string; id: string; prefixes: string[] }>;
 }
 /** The help pages rendered at build time: command line (helpPageKey) → `help/<n>.txt` (scripts/bundle.mjs). */
 declare const TEXTGEN_HELP_PAGES: Record<string, number>;
@@ -107,7 +107,7 @@ function withColdParts(
   const cold = (request: string): unknown => {
     const path = request.slice(COLD.length);
     const part = request.startsWith(COLD)
-      ? Object.values(small.parts).find((p) => path.startsWith(p.folder))
+      ? Object.values(small.parts).find((p) => p.prefixes.some((prefix) => path.startsWith(prefix)))
       : undefined;
     if (part === undefined) throw new Error(`${small.name}.cjs has no part holding ${request}`);
     let bundle = loaded.get(part.name);
