@@ -28,7 +28,7 @@ const spec = {
 async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { COMPLETE_PARAMETER_FLAGS } = await import('../src/options/complete-flag-specs.js');
   const { runGenerationCommand } = await import('../src/generation/generation-command.js');
-  const { parseBatchSettings } = await import('../src/batch/settings.js');
+  const { parseBatchSettings } = await import('../src/options/batch-settings.js');
   const { parseIntegerFlag } = await import('../src/options/integer-flag.js');
   const batch = parseBatchSettings(options);
 

@@ -85,7 +85,7 @@ const spec = {
 
 async function run(options: OptionsOf<typeof spec>, ctx: Context): Promise<number> {
   const { parseEmbedSettings } = await import('../src/flows/embed-flags.js');
-  const { parseBatchSettings } = await import('../src/batch/settings.js');
+  const { parseBatchSettings } = await import('../src/options/batch-settings.js');
   const batch = parseBatchSettings(options);
   const words = options.args;
   const model = options.model === '' ? undefined : options.model;

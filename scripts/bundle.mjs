@@ -135,12 +135,16 @@ const COLD_PARTS = {
   // What the runner loads only lazily and a plain request never runs: two fifths of its bytes (docs/performance.md,
   // "eighth round"). A part may be a package's folder: every module importing the package then takes the part's
   // single instance. yaml reads and edits a config file the parsed-config cache has not seen
-  // (src/config/parsed-cache.ts); jmespath answers --query and --batch-query. zod's part is the two modules that
-  // validate with it (a config file, JSON options), so that zod is bundled with them and only what they use of it
-  // is kept (the whole package with its locales is four times as big).
+  // (src/config/parsed-cache.ts); jmespath answers -j and a batch's result query. zod's part is the modules that
+  // validate with it (a config file, JSON options, a chat batch line's messages and parameters), so that zod is
+  // bundled once, with them, and only what they use of it is kept (the whole package with its locales is four
+  // times as big).
   yaml: 'node_modules/yaml/',
   jmespath: 'node_modules/@jmespath-community/jmespath/',
-  zod: ['src/options/schemas.ts', 'src/config/schema.ts'],
+  zod: ['src/options/schemas.ts', 'src/config/schema.ts', 'src/chat/messages.ts', 'src/chat/parameters.ts'],
+  // --batch (its flags are parsed by src/options/batch-settings.ts, outside the part) and --record/--replay.
+  batch: 'src/batch/',
+  cassette: 'src/cassette/',
 };
 const COLD_PREFIX = 'textgen-cold:';
 const SHARED_PREFIX = 'textgen-shared:';
@@ -153,6 +157,9 @@ function tsPath(resolveDir, path) {
     .split(sep)
     .join('/');
 }
+
+/** The markers of the plugins' own `b.resolve` calls, which no plugin here resolves again (or they would loop). */
+const RESOLVING = new Set(['cold-left-out', 'shared-from-runner']);
 
 /** A part's folders or files, as root-relative path prefixes. */
 const prefixesOf = (part) => [COLD_PARTS[part]].flat();
@@ -175,7 +182,7 @@ function coldLeftOut(entries) {
       b.onResolve({ filter: /^\./ }, (args) => leftOut(tsPath(args.resolveDir, args.path), args.importer));
       // A package's name: resolved as esbuild would, then left out when the file is in a part's folder.
       b.onResolve({ filter: /^[^./]/ }, async (args) => {
-        if (args.pluginData === 'cold-left-out' || args.path.startsWith('node:')) return undefined;
+        if (RESOLVING.has(args.pluginData) || args.path.startsWith('node:')) return undefined;
         const r = await b.resolve(args.path, {
           kind: args.kind,
           importer: args.importer,
@@ -195,7 +202,7 @@ function sharedFromRunner(runnerInputs, used) {
     name: 'shared-from-runner',
     setup(b) {
       b.onResolve({ filter: /.*/ }, async (args) => {
-        if (args.pluginData === 'shared-from-runner' || args.kind === 'entry-point') return undefined;
+        if (RESOLVING.has(args.pluginData) || args.kind === 'entry-point') return undefined;
         const r = await b.resolve(args.path, {
           kind: args.kind,
           importer: args.importer,
@@ -225,6 +232,9 @@ async function buildWithColdParts(name, keptCommands) {
   const loaders = (rels) =>
     rels.map((rel) => `${JSON.stringify(rel)}: () => require(${JSON.stringify(join(root, rel))})`);
   let shared = [];
+  // Modules of a part that another part imports (found while building the parts; part → paths): the part holding
+  // them exports them too, and the importing part requires them as the runner does (`textgen-cold:`).
+  const crossEntries = {};
   for (let round = 0; round < 6; round++) {
     const registry = {
       name: 'shared-registry',
@@ -250,6 +260,9 @@ async function buildWithColdParts(name, keptCommands) {
       ],
     });
     const inputs = new Set(Object.keys(runner.metafile.outputs[`dist/${name}.cjs`].inputs));
+    for (const [part, rels] of Object.entries(crossEntries))
+      for (const rel of rels) (entries[part] ??= new Set()).add(rel);
+    const crossBefore = JSON.stringify(Object.entries(crossEntries).map(([part, rels]) => [part, [...rels].sort()]));
     const used = new Set();
     const parts = {};
     const metafiles = [runner.metafile];
@@ -268,7 +281,7 @@ async function buildWithColdParts(name, keptCommands) {
         outdir: undefined,
         outExtension: undefined,
         outfile: join(dist, `${file}.cjs`),
-        plugins: [...common.plugins, sharedFromRunner(inputs, used)],
+        plugins: [...common.plugins, coldLeftOut(crossEntries), sharedFromRunner(inputs, used)],
       });
       metafiles.push(cold.metafile);
       parts[part] = [...rels].sort();
@@ -280,7 +293,9 @@ async function buildWithColdParts(name, keptCommands) {
     // twice.
     const twice = [...holders].filter(([, p]) => p.length > 1).map(([rel]) => rel);
     const next = [...new Set([...used, ...twice])].sort();
-    if (twice.length === 0 && next.join('\n') === shared.join('\n')) return { metafiles, parts };
+    const crossAfter = JSON.stringify(Object.entries(crossEntries).map(([part, rels]) => [part, [...rels].sort()]));
+    if (twice.length === 0 && next.join('\n') === shared.join('\n') && crossAfter === crossBefore)
+      return { metafiles, parts };
     shared = next;
   }
   throw new Error(`${name}: its cold parts and the runner did not settle on the modules they share`);

@@ -52,7 +52,7 @@ export async function runTextGenerate(
   const { scopedContext } = await import('../../src/options/scope-resolve.js');
   ctx = scopedContext(ctx, options);
   const { parseBooleanFlag } = await import('../../src/options/flag-values.js');
-  const { parseBatchSettings } = await import('../../src/batch/settings.js');
+  const { parseBatchSettings } = await import('../../src/options/batch-settings.js');
   const batch = parseBatchSettings(options);
   const idOrName = options.idOrName === '' ? undefined : options.idOrName;
   const command = {

@@ -4,7 +4,7 @@
  */
 import { UsageError } from '../contract/errors.js';
 import type { Context } from '../context.js';
-import type { BatchSettings } from './settings.js';
+import type { BatchSettings } from '../options/batch-settings.js';
 
 export function checkBatchFlags(
   ctx: Context,

@@ -27,7 +27,7 @@ import { checkBatchFlags } from './common-checks.js';
 import { compileResultQuery, resultJson } from './json-query.js';
 import { runBatch } from './run-batch.js';
 import { createLineSender } from '../call/line-sender.js';
-import type { BatchSettings } from './settings.js';
+import type { BatchSettings } from '../options/batch-settings.js';
 
 interface GenerateLine {
   input: string;

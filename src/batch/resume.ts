@@ -15,7 +15,7 @@ import { lstat, readdir, rename, truncate, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { fsCause, kindOf } from '../config/destination.js';
 import { OutputError, UsageError } from '../contract/errors.js';
-import { inShard, type Shard } from './settings.js';
+import { inShard, type Shard } from '../options/batch-settings.js';
 import { LineBitmap } from './line-bitmap.js';
 import { readLineSpans } from './line-reader.js';
 import type { RecordSink } from './scheduler.js';

@@ -13,7 +13,7 @@ import type { LineBitmap } from './line-bitmap.js';
 import { progressWanted, startProgress } from './progress.js';
 import { readResumeState, ResumeFileSink, type ResumeState } from './resume.js';
 import { BatchScheduler, type BatchOutcome, type LineWork, type RecordSink, type SourceLine } from './scheduler.js';
-import { inShard, type BatchSettings, type LineCollector, type Shard } from './settings.js';
+import { inShard, type BatchSettings, type LineCollector, type Shard } from '../options/batch-settings.js';
 import { ReaderGone, StdoutRecordSink } from './stdout-sink.js';
 
 export interface BatchJob<P> extends LineWork<P> {

@@ -16,7 +16,7 @@ import { backoffMs, LONG_WAIT_MS } from '../http/retry.js';
 import { AdaptiveLimit } from './adaptive-limit.js';
 import { lineIdOf } from './batch-line.js';
 import { errorRecord, lineErrorOf, recordPrefix, resultRecord, type LineError } from './records.js';
-import { RetryableFailure } from './retryable.js';
+import { RetryableFailure } from '../call/retryable.js';
 import { AbortableNext } from './abortable-next.js';
 import { MAX_LINE_BYTES } from './line-reader.js';
 import type { BatchOutcome, BatchStats, LineWork, RecordSink, SchedulerOptions, SourceLine } from './types.js';

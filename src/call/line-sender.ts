@@ -10,7 +10,7 @@ import { isRetryableStatus, retryAfterMs } from '../http/retry.js';
 import { rememberRequest } from './missing-route.js';
 import type { Callee } from './callee.js';
 import { failFromResponse, isSuccess } from './status-error.js';
-import { isRetryableNetworkError, RetryableFailure } from '../batch/retryable.js';
+import { isRetryableNetworkError, RetryableFailure } from './retryable.js';
 import type { TextgenError } from '../contract/errors.js';
 import { merged } from '../contract/spread.js';
 

@@ -13,7 +13,7 @@ import { checkBatchFlags } from '../batch/common-checks.js';
 import { compileResultQuery, resultJson } from '../batch/json-query.js';
 import { runBatch } from '../batch/run-batch.js';
 import { createLineSender } from '../call/line-sender.js';
-import type { BatchSettings } from '../batch/settings.js';
+import type { BatchSettings } from '../options/batch-settings.js';
 import type { HttpRequestSpec } from '../contract/http.js';
 import type { ChatRequest } from '../contract/chat.js';
 import { chatInCanonicalOrder } from './aggregate.js';

@@ -29,7 +29,7 @@ const AT_STDIN = (['--messages', '--parameters', '--extra', '--tools', '--json-s
 );
 
 export async function runChatCommand(options: ChatOptions & { args: string[] }, ctx: Context): Promise<number> {
-  const { parseBatchSettings } = await import('../batch/settings.js');
+  const { parseBatchSettings } = await import('../options/batch-settings.js');
   const batch = parseBatchSettings(options);
   const format = ctx.output().format;
   const readers = AT_STDIN.filter(([, key]) => options[key] === '@-').map(([flag]) => `${flag} @-`);

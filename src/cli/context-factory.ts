@@ -10,7 +10,7 @@ import { createReporter } from '../reporter.js';
 import { createDataSink } from '../output/safe-write.js';
 import { colorLevel } from '../output/color.js';
 import { KnownSecrets } from '../contract/redact.js';
-import { type CassetteChoice, cassetteChoice } from '../cassette/options.js';
+import type { CassetteChoice } from '../cassette/options.js';
 
 export interface ProcessLike {
   env: Record<string, string | undefined>;
@@ -144,16 +144,21 @@ export function createContext(
     return embeddedHosts.has(host) ? bypassProxyFor(io.env, host) : io.env;
   }
 
-  /** --record/--replay, checked once (a bad --match or --replay-timing is a usage error on the first call). */
-  let cassetteMemo: { value: CassetteChoice | undefined } | undefined;
-  function cassette(): CassetteChoice | undefined {
-    cassetteMemo ??= { value: cassetteChoice(globals, io.env, new Date()) };
-    return cassetteMemo.value;
+  /**
+   * --record/--replay, checked once (a bad --match or --replay-timing is a usage error on the first call). Without
+   * any of the four flags the cassette code is not loaded at all (in the request's bundle it is a cold part).
+   */
+  let cassetteMemo: Promise<CassetteChoice | undefined> | undefined;
+  function cassette(): Promise<CassetteChoice | undefined> {
+    const { record, replay, match, replayTiming } = globals;
+    if ([record, replay, match, replayTiming].every((flag) => flag === undefined)) return Promise.resolve(undefined);
+    cassetteMemo ??= import('../cassette/options.js').then((m) => m.cassetteChoice(globals, io.env, new Date()));
+    return cassetteMemo;
   }
 
   /** An HTTP client for a profile; with `withCassette`, through --record/--replay's cassette when one is given. */
   async function httpClient(profile: ResolvedProfile, withCassette: boolean): Promise<HttpClient> {
-    const choice = withCassette ? cassette() : undefined;
+    const choice = withCassette ? await cassette() : undefined;
     const { createHttpClient } = await import('../http/client.js');
     const client = createHttpClient({
       timeoutMs: profile.timeoutMs,
@@ -213,9 +218,10 @@ export function createContext(
     authenticator(profile) {
       return memo(authenticators, profile, async () => {
         // Under --replay nothing is sent: no token exchange, no credential needed (docs/cassettes.md).
-        if (cassette()?.mode === 'replay') return (await import('../cassette/offline-auth.js')).OFFLINE_AUTHENTICATOR;
+        const choice = await cassette();
+        if (choice?.mode === 'replay') return (await import('../cassette/offline-auth.js')).OFFLINE_AUTHENTICATOR;
         // Under --record the token exchanges go around the cassette: a token service's answer is no entry.
-        const http = cassette() === undefined ? await ctx.http(profile) : await httpClient(profile, false);
+        const http = choice === undefined ? await ctx.http(profile) : await httpClient(profile, false);
         const { adapterFor } = await import('../../profiles/registry.js');
         cache ??= lazyTokenCache(io.env);
         const auth = await adapterFor(profile.provider).auth.create({

@@ -199,12 +199,29 @@ describe('the quick parse through the built CLI', () => {
     const files = readdirSync(join(dir, cacheDir as string)).map((f) =>
       f.replace(/-[0-9a-f]{16}-/, '-').replace(/-v\d.*/, ''),
     );
-    // A batch validates its lines with zod (src/options/schemas.ts), which is in a part of its own.
+    // The batch code is a part of the runner (the flags are parsed outside it, src/options/batch-settings.ts), and
+    // it validates its lines with zod (src/options/schemas.ts), in a part of its own.
     expect(files.sort()).toEqual([
       'run-generate-deployment_text_generate',
       'run-generate-deployment_text_generate_batch',
+      'run-generate.batch-deployment_text_generate_batch',
       'run-generate.zod-deployment_text_generate_batch',
     ]);
+  });
+
+  it('--record and --replay read the cassette code from a part; a request without them does not', async () => {
+    const cassettes = join(tmp, 'cassettes');
+    const recorded = await run('record', [...request('-o', 'json'), '--record', cassettes]);
+    expect(recorded.result.exitCode, recorded.result.stderr).toBe(0);
+    expect(recorded.bundles).toEqual(['run-generate', 'run-generate.cassette']);
+    const replayed = await run('replay', [...request('-o', 'json'), '--replay', cassettes]);
+    expect(stamp(replayed.result)).toEqual(stamp(recorded.result));
+    expect(replayed.bundles).toEqual(['run-generate', 'run-generate.cassette']);
+    // A cassette flag that is wrong alone is still the one-line usage error, worded by the part.
+    const bad = await runBin([...request(), '--match', 'body'], { env: fixture.home.env });
+    expect(bad).toEqual(await runInProcess([...request(), '--match', 'body'], { env: fixture.home.env }));
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toMatch(/--match needs --record DIR or --replay DIR/);
   });
 
   it('yaml, zod and jmespath come from parts of their own, read only by a run that uses them', async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { inShard, parseBatchSettings, parseShard } from '../../src/batch/settings.js';
+import { inShard, parseBatchSettings, parseShard } from '../../src/options/batch-settings.js';
 import { parseBatchLine, lineIdOf } from '../../src/batch/batch-line.js';
 import { countLines, readLines } from '../../src/batch/line-reader.js';
 import { LineBitmap } from '../../src/batch/line-bitmap.js';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, AuthError, UsageError } from '../../src/contract/errors.js';
 import { BatchScheduler, type LineWork, type SourceLine } from '../../src/batch/scheduler.js';
-import { RetryableFailure } from '../../src/batch/retryable.js';
+import { RetryableFailure } from '../../src/call/retryable.js';
 import { AdaptiveLimit } from '../../src/batch/adaptive-limit.js';
 
 async function* linesOf(texts: string[]): AsyncGenerator<SourceLine> {

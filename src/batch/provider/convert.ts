@@ -9,7 +9,7 @@ import type { Context } from '../../context.js';
 import type { BatchEndpoint, BatchOperation, ProviderLine } from '../../contract/adapter.js';
 import type { ResolvedProfile } from '../../contract/profile.js';
 import type { HttpRequestSpec } from '../../contract/http.js';
-import type { LineCollector } from '../settings.js';
+import type { LineCollector } from '../../options/batch-settings.js';
 import { isProviderLine } from '../provider-line.js';
 
 export interface ConvertedLine {

@@ -112,13 +112,15 @@ function withColdParts(
     if (part === undefined) throw new Error(`${small.name}.cjs has no part holding ${request}`);
     let bundle = loaded.get(part.name);
     if (bundle === undefined) {
-      bundle = loadBundle(join(dist, `${part.name}.cjs`), part.id, cacheDir, scope, shared);
+      bundle = loadBundle(join(dist, `${part.name}.cjs`), part.id, cacheDir, scope, fromPart);
       loaded.set(part.name, bundle);
     }
     const module = bundle.exports[path];
     if (module === undefined) throw new Error(`${part.name}.cjs does not hold ${request}`);
     return module();
   };
+  // A part takes the runner's modules, and another part's (zod's schemas from the batch part), as the runner does.
+  const fromPart = (request: string): unknown => (request.startsWith(SHARED) ? shared(request) : cold(request));
   const runner = loadBundle<RunBundle>(join(dist, `${small.name}.cjs`), small.id, cacheDir, scope, cold);
   return {
     exports: runner.exports,

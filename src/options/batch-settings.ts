@@ -3,9 +3,9 @@
  * before deciding between the single-request flow and the batch flow. Every malformed value is a UsageError.
  */
 import { UsageError } from '../contract/errors.js';
-import { parseBooleanFlag } from '../options/flag-values.js';
-import { BATCH_ONLY_KEYS, type BatchFlagOptions } from '../options/batch-flag-specs.js';
-import { parseIntegerFlag } from '../options/integer-flag.js';
+import { parseBooleanFlag } from './flag-values.js';
+import { BATCH_ONLY_KEYS, type BatchFlagOptions } from './batch-flag-specs.js';
+import { parseIntegerFlag } from './integer-flag.js';
 import type { HttpRequestSpec } from '../contract/http.js';
 
 export const DEFAULT_CONCURRENCY = 4;
