@@ -161,6 +161,22 @@ function tsPath(resolveDir, path) {
 /** The markers of the plugins' own `b.resolve` calls, which no plugin here resolves again (or they would loop). */
 const RESOLVING = new Set(['cold-left-out', 'shared-from-runner']);
 
+/**
+ * An import resolved as esbuild would, marked so that no plugin here resolves it again: `rel`, its root-relative
+ * path, for a file; otherwise `result`, what the plugin returns (the errors, or undefined for esbuild's own answer).
+ */
+async function resolvedPath(b, args, marker) {
+  const r = await b.resolve(args.path, {
+    kind: args.kind,
+    importer: args.importer,
+    resolveDir: args.resolveDir,
+    pluginData: marker,
+  });
+  if (r.errors.length > 0) return { result: r };
+  if (r.external || r.namespace !== 'file') return { result: undefined };
+  return { rel: relative(root, r.path).split(sep).join('/') };
+}
+
 /** A part's folders or files, as root-relative path prefixes. */
 const prefixesOf = (part) => [COLD_PARTS[part]].flat();
 const partOf = (rel) => Object.keys(COLD_PARTS).find((part) => prefixesOf(part).some((p) => rel.startsWith(p)));
@@ -183,14 +199,8 @@ function coldLeftOut(entries) {
       // A package's name: resolved as esbuild would, then left out when the file is in a part's folder.
       b.onResolve({ filter: /^[^./]/ }, async (args) => {
         if (RESOLVING.has(args.pluginData) || args.path.startsWith('node:')) return undefined;
-        const r = await b.resolve(args.path, {
-          kind: args.kind,
-          importer: args.importer,
-          resolveDir: args.resolveDir,
-          pluginData: 'cold-left-out',
-        });
-        if (r.errors.length > 0 || r.external || r.namespace !== 'file') return r.errors.length > 0 ? r : undefined;
-        return leftOut(relative(root, r.path).split(sep).join('/'), args.importer);
+        const r = await resolvedPath(b, args, 'cold-left-out');
+        return r.rel === undefined ? r.result : leftOut(r.rel, args.importer);
       });
     },
   };
@@ -203,14 +213,9 @@ function sharedFromRunner(runnerInputs, used) {
     setup(b) {
       b.onResolve({ filter: /.*/ }, async (args) => {
         if (RESOLVING.has(args.pluginData) || args.kind === 'entry-point') return undefined;
-        const r = await b.resolve(args.path, {
-          kind: args.kind,
-          importer: args.importer,
-          resolveDir: args.resolveDir,
-          pluginData: 'shared-from-runner',
-        });
-        if (r.errors.length > 0 || r.external || r.namespace !== 'file') return r.errors.length > 0 ? r : undefined;
-        const rel = relative(root, r.path).split(sep).join('/');
+        const r = await resolvedPath(b, args, 'shared-from-runner');
+        if (r.rel === undefined) return r.result;
+        const rel = r.rel;
         // Packages are not shared: taking one from the runner would keep the whole package there (zod with every
         // locale), and the emulator's own zod schemas never meet the runner's.
         if (!runnerInputs.has(rel) || rel.startsWith('node_modules/')) return undefined;
