@@ -246,16 +246,8 @@ describe('the quick parse through the built CLI', () => {
       const files = cacheDir === undefined ? [] : readdirSync(join(dir, cacheDir));
       return { result, bundles: [...new Set(files.map((f) => f.replace(/-[0-9a-f]{16}-.*/, '')))].sort() };
     };
-    const generate = [
-      'deployment',
-      'text-generate',
-      '--id-or-name',
-      'demo',
-      '--input',
-      'Hi',
-      '--parameters-random-seed',
-      '7',
-    ];
+    // The request above without its ad-hoc provider flags (the first six words): the profile names the service.
+    const generate = request().slice(6);
     const withProfile = ['--profile', 'fake', ...generate];
     // The first run parses and validates the file (and, a one-off, writes no code cache: src/contract/
     // code-cache-coverage.ts); the next ones take it from the parsed-config cache and read neither part.
@@ -273,10 +265,10 @@ describe('the quick parse through the built CLI', () => {
       ['json-options', ['--parameters', '{"max_new_tokens": 3, "random_seed": 7}'], []],
       ['json-bad', ['--parameters', '{"bogus": 1}'], ['run-generate.zod']],
     ] as const) {
-      // --parameters takes the seed itself (the two cannot be mixed).
+      // --parameters takes the flags' values itself (the two cannot be mixed).
       const args =
         extra[0] === '--parameters'
-          ? ['--profile', 'fake', ...generate.slice(0, -2), ...extra]
+          ? ['--profile', 'fake', ...generate.slice(0, 6), ...extra]
           : [...withProfile, ...extra];
       const run = await bundlesOf(name, args);
       expect(stamp(run.result)).toEqual(stamp(await runInProcess(args, { env })));
