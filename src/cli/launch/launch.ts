@@ -26,8 +26,9 @@ declare const TEXTGEN_BUNDLE_IDS: {
   runners: Record<string, SmallRunner>;
 };
 /**
- * A small runner bundle and its cold parts (`<name>.<part>.cjs`: the emulator, the other providers' protocol code),
- * each read only by a run that needs it; a part holds the modules of its folders the runner asks for.
+ * A small runner bundle and its cold parts (`<name>.<part>.cjs`: the emulator, the other providers' protocol code,
+ * undici, yaml, zod, jmespath, the batch, the cassettes), each read only by a run that needs it; a part holds the
+ * modules under its path prefixes that the runner (or another part) asks for.
  */
 interface SmallRunner {
   name: string;
