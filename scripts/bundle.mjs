@@ -118,8 +118,8 @@ const KEPT_BY_EVERY_RUNNER = ['profiles add'];
 /**
  * Code a small runner loads only on some runs, in bundles of their own ("cold parts", dist/<runner>.<part>.cjs),
  * each read only when its path is taken: V8 deserialises every function of a bundle it loads, run or not
- * (docs/performance.md, "fourth round"). A part is a folder (or a list of folders and files): a module in it that the runner imports from outside
- * it is left to the part. `emulator`: the embedded server of the `local` profiles (a quarter of the request's
+ * (docs/performance.md, "fourth round"). A part is a folder, a package's folder, or a list of folders and files: a
+ * module in it that the runner (or another part) imports from outside it is left to the part. `emulator`: the embedded server of the `local` profiles (a quarter of the request's
  * bundle); the other providers' protocol code (watsonx's, the command's own service, stays in the runner). What a
  * part shares with the runner (src/contract, profiles/common, …) is not copied: the part takes those modules from
  * the runner itself, and a module two parts need goes to the runner, so each of textgen's modules has one instance
@@ -232,6 +232,9 @@ function sharedFromRunner(runnerInputs, used) {
  * a module two parts would both hold is moved to the runner, so they are built again until they agree on what is
  * shared. Returns the metafiles and the parts (part → the paths the runner asks it for).
  */
+/** Part → paths, as one comparable string. */
+const listed = (entries) => JSON.stringify(Object.entries(entries).map(([part, rels]) => [part, [...rels].sort()]));
+
 async function buildWithColdParts(name, keptCommands) {
   const entry = join(root, 'src/cli/launch/run-entry.ts');
   const loaders = (rels) =>
@@ -267,7 +270,7 @@ async function buildWithColdParts(name, keptCommands) {
     const inputs = new Set(Object.keys(runner.metafile.outputs[`dist/${name}.cjs`].inputs));
     for (const [part, rels] of Object.entries(crossEntries))
       for (const rel of rels) (entries[part] ??= new Set()).add(rel);
-    const crossBefore = JSON.stringify(Object.entries(crossEntries).map(([part, rels]) => [part, [...rels].sort()]));
+    const crossBefore = listed(crossEntries);
     const used = new Set();
     const parts = {};
     const metafiles = [runner.metafile];
@@ -298,8 +301,7 @@ async function buildWithColdParts(name, keptCommands) {
     // twice.
     const twice = [...holders].filter(([, p]) => p.length > 1).map(([rel]) => rel);
     const next = [...new Set([...used, ...twice])].sort();
-    const crossAfter = JSON.stringify(Object.entries(crossEntries).map(([part, rels]) => [part, [...rels].sort()]));
-    if (twice.length === 0 && next.join('\n') === shared.join('\n') && crossAfter === crossBefore)
+    if (twice.length === 0 && next.join('\n') === shared.join('\n') && listed(crossEntries) === crossBefore)
       return { metafiles, parts };
     shared = next;
   }
